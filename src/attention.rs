@@ -1,0 +1,311 @@
+//! Scaled dot-product attention, the one place the formula lives:
+//!
+//! ```text
+//!   S  = Q Kᵀ                 raw scores         (n_q × n_k)
+//!   S' = S · scale            scaled scores      (scale = 1/√d_k by default)
+//!   S''= S' + M               masked scores      (M is 0 or −∞)
+//!   A  = softmax_rows(S'')    attention weights  (each row sums to 1)
+//!   Z  = A V                  head output        (n_q × d_v)
+//! ```
+//!
+//! Rows are queries, columns are keys. Every intermediate a view might show is
+//! kept in a [`HeadTrace`]; the scaled and masked scores are cheap to derive
+//! from `scores`, so they are recomputed on demand rather than stored.
+//!
+//! Multi-head, grouped-query (and so multi-query) and cross-attention are all
+//! the same [`attend`] applied to different slices of Q, K and V.
+
+use crate::tensor::Matrix;
+use serde::{Deserialize, Serialize};
+
+/// Which keys each query may see. `M[i][j]` is 0 (visible) or −∞ (hidden).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum Mask {
+    /// Every query sees every key: encoders (BERT).
+    #[default]
+    None,
+    /// A query sees only keys at or before its own position: decoders (GPT,
+    /// Llama). When there are more keys than queries (a key/value cache holds
+    /// the earlier tokens), the queries are the *last* `n_q` positions.
+    Causal,
+}
+
+impl Mask {
+    /// Is key `j` visible to query `i`, with `n_q` queries and `n_k` keys?
+    pub fn allows(self, i: usize, j: usize, n_q: usize, n_k: usize) -> bool {
+        match self {
+            Mask::None => true,
+            Mask::Causal => j + n_q <= i + n_k,
+        }
+    }
+
+    /// The additive mask M itself (0 or −∞), for views that show it.
+    pub fn matrix(self, n_q: usize, n_k: usize) -> Matrix {
+        let mut m = Matrix::zeros(n_q, n_k);
+        for i in 0..n_q {
+            for j in 0..n_k {
+                if !self.allows(i, j, n_q, n_k) {
+                    m[(i, j)] = f32::NEG_INFINITY;
+                }
+            }
+        }
+        m
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Mask::None => "none",
+            Mask::Causal => "causal",
+        }
+    }
+}
+
+/// What the raw scores are multiplied by before the softmax.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, Default)]
+pub enum Scale {
+    /// 1/√d_k, as in Vaswani et al. (d_k = width of one head's keys).
+    #[default]
+    InvSqrtDk,
+    /// 1/√d for a given width d: the seed-003 worked example divides by √4,
+    /// the width of its inputs; some write-ups use √d_model.
+    InvSqrtOf(usize),
+    /// No scaling: shows why it is needed (the softmax saturates).
+    None,
+    /// Any factor, e.g. 1/(√d_k · temperature).
+    Factor(f32),
+}
+
+impl Scale {
+    pub fn factor(self, d_k: usize) -> f32 {
+        match self {
+            Scale::InvSqrtDk => 1.0 / (d_k.max(1) as f32).sqrt(),
+            Scale::InvSqrtOf(d) => 1.0 / (d.max(1) as f32).sqrt(),
+            Scale::None => 1.0,
+            Scale::Factor(f) => f,
+        }
+    }
+}
+
+/// One head's attention with everything a visualiser needs.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct HeadTrace {
+    /// Raw scores S = Q Kᵀ (n_q × n_k): what the model "thinks" before scaling.
+    pub scores: Matrix,
+    /// The factor applied to S (1/√d_k unless chosen otherwise).
+    pub scale: f32,
+    pub mask: Mask,
+    /// A = softmax(S·scale + M) (n_q × n_k); rows sum to 1.
+    pub weights: Matrix,
+    /// Z = A V (n_q × d_v).
+    pub output: Matrix,
+}
+
+impl HeadTrace {
+    /// S' = S · scale.
+    pub fn scaled(&self) -> Matrix {
+        self.scores.map(|s| s * self.scale)
+    }
+
+    /// S'' = S' + M, with −∞ where the mask hides a key.
+    pub fn masked(&self) -> Matrix {
+        self.scaled().add(&self.mask.matrix(self.scores.rows, self.scores.cols))
+    }
+
+    /// A "what-if": the weights this head would give under another mask or
+    /// scale, from the very same Q and K (e.g. a causal grid for an encoder).
+    pub fn reweighed(&self, mask: Mask, scale: f32) -> Matrix {
+        softmax_rows(&apply_mask(&self.scores.map(|s| s * scale), mask))
+    }
+}
+
+/// Softmax of one row, stable for large scores: subtracting the row's maximum
+/// changes nothing mathematically but keeps exp() from overflowing. A row with
+/// every entry −∞ (nothing visible) yields zeros rather than NaN.
+pub fn softmax(row: &[f32]) -> Vec<f32> {
+    let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    if max == f32::NEG_INFINITY || max.is_nan() {
+        return vec![0.0; row.len()];
+    }
+    let exps: Vec<f32> = row.iter().map(|&s| (s - max).exp()).collect();
+    let sum: f32 = exps.iter().sum();
+    exps.into_iter().map(|e| e / sum).collect()
+}
+
+/// Softmax applied to every row of a matrix.
+pub fn softmax_rows(m: &Matrix) -> Matrix {
+    let mut out = Matrix::zeros(m.rows, m.cols);
+    for i in 0..m.rows {
+        out.row_mut(i).copy_from_slice(&softmax(m.row(i)));
+    }
+    out
+}
+
+/// S + M: hidden keys become −∞ so that softmax gives them exactly 0.
+pub fn apply_mask(scores: &Matrix, mask: Mask) -> Matrix {
+    let (n_q, n_k) = scores.shape();
+    let mut out = scores.clone();
+    for i in 0..n_q {
+        for j in 0..n_k {
+            if !mask.allows(i, j, n_q, n_k) {
+                out[(i, j)] = f32::NEG_INFINITY;
+            }
+        }
+    }
+    out
+}
+
+/// Scaled dot-product attention for one head.
+///
+/// `q`: n_q × d_k, `k`: n_k × d_k, `v`: n_k × d_v. For self-attention n_q = n_k;
+/// for cross-attention Q comes from one sequence and K, V from another.
+pub fn attend(q: &Matrix, k: &Matrix, v: &Matrix, mask: Mask, scale: Scale) -> HeadTrace {
+    let scale = scale.factor(q.cols);
+    let scores = q.matmul_t(k); //                            S = Q Kᵀ        (n_q × n_k)
+    let masked = apply_mask(&scores.map(|s| s * scale), mask); // S·scale + M (n_q × n_k)
+    let weights = softmax_rows(&masked); //                   A = softmax(…)  (n_q × n_k)
+    let output = weights.matmul(v); //                        Z = A V         (n_q × d_v)
+    HeadTrace { scores, scale, mask, weights, output }
+}
+
+/// Q, K and V of a layer, already projected (and, for Llama, rotated), laid
+/// out head after head along the columns.
+pub struct Projections<'a> {
+    /// n_q × (n_heads · d_k)
+    pub q: &'a Matrix,
+    /// n_k × (n_kv_heads · d_k)
+    pub k: &'a Matrix,
+    /// n_k × (n_kv_heads · d_v)
+    pub v: &'a Matrix,
+    pub n_heads: usize,
+    /// Key/value heads. `n_heads` for plain multi-head attention, fewer for
+    /// grouped-query attention, 1 for multi-query attention.
+    pub n_kv_heads: usize,
+}
+
+/// All heads of one attention layer.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct MultiHeadTrace {
+    /// Per query head: its Q slice (n_q × d_k).
+    pub q: Vec<Matrix>,
+    /// Per key/value head: K and V slices (n_k × d_k, n_k × d_v). Query heads
+    /// of one group read the same entry: see `kv_head_of`.
+    pub k: Vec<Matrix>,
+    pub v: Vec<Matrix>,
+    /// `kv_head_of[h]` is the key/value head that query head `h` uses.
+    pub kv_head_of: Vec<usize>,
+    pub heads: Vec<HeadTrace>,
+    /// The heads' outputs side by side, [Z_1 | … | Z_H] (n_q × H·d_v), the
+    /// input of the output projection W_O.
+    pub concat: Matrix,
+}
+
+/// Which key/value head query head `h` uses: heads come in `n_heads / n_kv_heads`
+/// consecutive groups (as in Llama and SmolLM2).
+pub fn kv_head_for(h: usize, n_heads: usize, n_kv_heads: usize) -> usize {
+    h / (n_heads / n_kv_heads)
+}
+
+/// Multi-head (and grouped-query) attention: split Q, K, V into heads, attend
+/// per head, concatenate.
+pub fn multi_head(p: Projections<'_>, mask: Mask, scale: Scale) -> MultiHeadTrace {
+    assert!(p.n_heads > 0 && p.n_kv_heads > 0 && p.n_heads % p.n_kv_heads == 0, "heads must split evenly into key/value groups");
+    let d_k = p.q.cols / p.n_heads;
+    let d_v = p.v.cols / p.n_kv_heads;
+    assert_eq!(p.k.cols, p.n_kv_heads * d_k, "K width must be n_kv_heads · d_k");
+    let k: Vec<Matrix> = (0..p.n_kv_heads).map(|g| p.k.cols_range(g * d_k, d_k)).collect();
+    let v: Vec<Matrix> = (0..p.n_kv_heads).map(|g| p.v.cols_range(g * d_v, d_v)).collect();
+    let q: Vec<Matrix> = (0..p.n_heads).map(|h| p.q.cols_range(h * d_k, d_k)).collect();
+    let kv_head_of: Vec<usize> = (0..p.n_heads).map(|h| kv_head_for(h, p.n_heads, p.n_kv_heads)).collect();
+    let heads: Vec<HeadTrace> = (0..p.n_heads).map(|h| attend(&q[h], &k[kv_head_of[h]], &v[kv_head_of[h]], mask, scale)).collect();
+    let outputs: Vec<Matrix> = heads.iter().map(|t| t.output.clone()).collect();
+    let concat = Matrix::concat_cols(&outputs);
+    MultiHeadTrace { q, k, v, kv_head_of, heads, concat }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn softmax_matches_seed_004_printout() {
+        // ../shared/seeds/004: softmax([1,2,3,4]) and of ten times that.
+        let expect1 = [0.0320586, 0.08714432, 0.23688282, 0.64391426];
+        let expect10 = [9.35719813e-14, 2.06106005e-09, 4.53978686e-05, 9.99954600e-01];
+        for (got, want) in softmax(&[1.0, 2.0, 3.0, 4.0]).iter().zip(expect1) {
+            assert!(((got - want) / want).abs() < 1e-6, "{got} vs {want}");
+        }
+        for (got, want) in softmax(&[10.0, 20.0, 30.0, 40.0]).iter().zip(expect10) {
+            assert!(((*got as f64 - want) / want).abs() < 1e-6, "{got} vs {want}");
+        }
+    }
+
+    #[test]
+    fn softmax_is_stable_and_never_nan() {
+        let big = softmax(&[1000.0, 1001.0]);
+        assert!(big.iter().all(|x| x.is_finite()));
+        assert!((big.iter().sum::<f32>() - 1.0).abs() < 1e-6);
+        assert_eq!(softmax(&[f32::NEG_INFINITY, f32::NEG_INFINITY]), vec![0.0, 0.0]);
+        assert_eq!(softmax(&[]), Vec::<f32>::new());
+    }
+
+    #[test]
+    fn causal_mask_hides_the_future_and_handles_a_cache() {
+        let m = Mask::Causal.matrix(3, 3);
+        assert_eq!(m[(0, 1)], f32::NEG_INFINITY);
+        assert_eq!(m[(2, 2)], 0.0);
+        // Two new queries after three cached tokens: the first new query is
+        // position 3 and sees keys 0..=3, not 4.
+        assert!(Mask::Causal.allows(0, 3, 2, 5));
+        assert!(!Mask::Causal.allows(0, 4, 2, 5));
+    }
+
+    #[test]
+    fn grouped_query_heads_map_to_their_groups() {
+        let groups: Vec<usize> = (0..9).map(|h| kv_head_for(h, 9, 3)).collect();
+        assert_eq!(groups, vec![0, 0, 0, 1, 1, 1, 2, 2, 2]);
+        assert!((0..4).all(|h| kv_head_for(h, 4, 1) == 0));
+    }
+
+    fn pseudo_random(rows: usize, cols: usize, seed: usize) -> Matrix {
+        Matrix::from_vec(rows, cols, (0..rows * cols).map(|i| (((i + seed) * 2654435761) % 1000) as f32 / 250.0 - 2.0).collect())
+    }
+
+    #[test]
+    fn heads_of_one_gqa_group_share_k_and_v() {
+        let (n, d_k) = (5, 4);
+        let (q, k, v) = (pseudo_random(n, 4 * d_k, 1), pseudo_random(n, 2 * d_k, 2), pseudo_random(n, 2 * d_k, 3));
+        let t = multi_head(Projections { q: &q, k: &k, v: &v, n_heads: 4, n_kv_heads: 2 }, Mask::Causal, Scale::InvSqrtDk);
+        assert_eq!(t.kv_head_of, vec![0, 0, 1, 1]);
+        assert_eq!((t.k.len(), t.v.len()), (2, 2));
+        for h in 0..4 {
+            let g = t.kv_head_of[h];
+            // Each head's scores are its own Q against its group's K.
+            assert_eq!(t.heads[h].scores, t.q[h].matmul_t(&t.k[g]));
+            assert_eq!(t.heads[h].output, t.heads[h].weights.matmul(&t.v[g]));
+            for i in 0..n {
+                assert!((t.heads[h].weights.row(i).iter().sum::<f32>() - 1.0).abs() < 1e-5);
+            }
+        }
+        assert_eq!(t.k[0], k.cols_range(0, d_k));
+        assert_eq!(t.concat.shape(), (n, 4 * d_k));
+    }
+
+    #[test]
+    fn cross_attention_is_n_q_by_n_kv() {
+        let q = pseudo_random(3, 8, 4); // e.g. a decoder's 3 tokens
+        let kv = pseudo_random(7, 8, 5); // attending to an encoder's 7
+        let t = attend(&q, &kv, &kv, Mask::None, Scale::InvSqrtDk);
+        assert_eq!(t.weights.shape(), (3, 7));
+        assert_eq!(t.output.shape(), (3, 8));
+    }
+
+    #[test]
+    fn what_if_reweighing_equals_attending_with_that_mask() {
+        let (q, k) = (pseudo_random(6, 4, 6), pseudo_random(6, 4, 7));
+        let open = attend(&q, &k, &k, Mask::None, Scale::InvSqrtDk);
+        let causal = attend(&q, &k, &k, Mask::Causal, Scale::InvSqrtDk);
+        assert_eq!(open.reweighed(Mask::Causal, open.scale), causal.weights);
+        assert_eq!(causal.masked()[(0, 5)], f32::NEG_INFINITY);
+        assert_eq!(causal.weights[(0, 5)], 0.0);
+    }
+}

@@ -1,0 +1,239 @@
+//! A small row-major f32 matrix: just enough to write attention like the
+//! formula. The heavy lifting (matrix products) goes to the `gemm` crate,
+//! whose kernels use AVX2/FMA natively and simd128 in the browser.
+
+use serde::{Deserialize, Serialize};
+
+/// `rows × cols` numbers, stored row by row. In attention, rows are tokens.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Matrix {
+    pub rows: usize,
+    pub cols: usize,
+    pub data: Vec<f32>,
+}
+
+impl Matrix {
+    pub fn zeros(rows: usize, cols: usize) -> Self {
+        Self { rows, cols, data: vec![0.0; rows * cols] }
+    }
+
+    /// Panics if `data.len() != rows * cols`: a shape bug, never user input.
+    pub fn from_vec(rows: usize, cols: usize, data: Vec<f32>) -> Self {
+        assert_eq!(data.len(), rows * cols, "Matrix::from_vec: {rows}×{cols} needs {} values", rows * cols);
+        Self { rows, cols, data }
+    }
+
+    /// Builds a matrix from equal-length rows (handy for worked examples).
+    pub fn from_rows<R: AsRef<[f32]>>(rows: &[R]) -> Self {
+        let cols = rows.first().map_or(0, |r| r.as_ref().len());
+        let mut data = Vec::with_capacity(rows.len() * cols);
+        for r in rows {
+            assert_eq!(r.as_ref().len(), cols, "Matrix::from_rows: ragged rows");
+            data.extend_from_slice(r.as_ref());
+        }
+        Self { rows: rows.len(), cols, data }
+    }
+
+    pub fn identity(n: usize) -> Self {
+        let mut m = Self::zeros(n, n);
+        for i in 0..n {
+            m[(i, i)] = 1.0;
+        }
+        m
+    }
+
+    pub fn shape(&self) -> (usize, usize) {
+        (self.rows, self.cols)
+    }
+
+    pub fn row(&self, i: usize) -> &[f32] {
+        &self.data[i * self.cols..(i + 1) * self.cols]
+    }
+
+    pub fn row_mut(&mut self, i: usize) -> &mut [f32] {
+        &mut self.data[i * self.cols..(i + 1) * self.cols]
+    }
+
+    pub fn to_rows(&self) -> Vec<Vec<f32>> {
+        (0..self.rows).map(|i| self.row(i).to_vec()).collect()
+    }
+
+    /// `self · rhs`: (n × k)·(k × m) → n × m.
+    pub fn matmul(&self, rhs: &Matrix) -> Matrix {
+        assert_eq!(self.cols, rhs.rows, "matmul: {:?}·{:?}", self.shape(), rhs.shape());
+        let mut out = Matrix::zeros(self.rows, rhs.cols);
+        // SAFETY: strides describe the row-major buffers above, whose sizes match the shapes.
+        unsafe { gemm_into(&mut out, self, false, rhs, false) };
+        out
+    }
+
+    /// `self · rhsᵀ`: (n × k)·(m × k)ᵀ → n × m, without materialising the transpose.
+    pub fn matmul_t(&self, rhs: &Matrix) -> Matrix {
+        assert_eq!(self.cols, rhs.cols, "matmul_t: {:?}·{:?}ᵀ", self.shape(), rhs.shape());
+        let mut out = Matrix::zeros(self.rows, rhs.rows);
+        // SAFETY: as in `matmul`; the transpose is only a swap of strides.
+        unsafe { gemm_into(&mut out, self, false, rhs, true) };
+        out
+    }
+
+    pub fn transpose(&self) -> Matrix {
+        let mut t = Matrix::zeros(self.cols, self.rows);
+        for i in 0..self.rows {
+            for j in 0..self.cols {
+                t[(j, i)] = self[(i, j)];
+            }
+        }
+        t
+    }
+
+    pub fn map(&self, f: impl Fn(f32) -> f32) -> Matrix {
+        Matrix { rows: self.rows, cols: self.cols, data: self.data.iter().map(|&x| f(x)).collect() }
+    }
+
+    pub fn add(&self, rhs: &Matrix) -> Matrix {
+        assert_eq!(self.shape(), rhs.shape(), "add: shapes differ");
+        let data = self.data.iter().zip(&rhs.data).map(|(a, b)| a + b).collect();
+        Matrix { rows: self.rows, cols: self.cols, data }
+    }
+
+    /// Adds `bias` (length `cols`) to every row.
+    pub fn add_row_vector(&mut self, bias: &[f32]) {
+        assert_eq!(bias.len(), self.cols, "add_row_vector: length differs");
+        for i in 0..self.rows {
+            for (x, b) in self.row_mut(i).iter_mut().zip(bias) {
+                *x += b;
+            }
+        }
+    }
+
+    /// Columns `start .. start + width`: one head's slice of a projection.
+    pub fn cols_range(&self, start: usize, width: usize) -> Matrix {
+        assert!(start + width <= self.cols, "cols_range out of bounds");
+        let mut out = Matrix::zeros(self.rows, width);
+        for i in 0..self.rows {
+            out.row_mut(i).copy_from_slice(&self.row(i)[start..start + width]);
+        }
+        out
+    }
+
+    /// Rows `start .. start + count`.
+    pub fn rows_range(&self, start: usize, count: usize) -> Matrix {
+        assert!(start + count <= self.rows, "rows_range out of bounds");
+        Matrix::from_vec(count, self.cols, self.data[start * self.cols..(start + count) * self.cols].to_vec())
+    }
+
+    /// Side by side: [A | B | …], all with the same number of rows.
+    pub fn concat_cols(parts: &[Matrix]) -> Matrix {
+        let rows = parts.first().map_or(0, |p| p.rows);
+        let cols = parts.iter().map(|p| p.cols).sum();
+        let mut out = Matrix::zeros(rows, cols);
+        for i in 0..rows {
+            let mut at = 0;
+            for p in parts {
+                assert_eq!(p.rows, rows, "concat_cols: row counts differ");
+                out.row_mut(i)[at..at + p.cols].copy_from_slice(p.row(i));
+                at += p.cols;
+            }
+        }
+        out
+    }
+
+    /// One above the other: [A; B], all with the same number of columns.
+    pub fn concat_rows(parts: &[Matrix]) -> Matrix {
+        let cols = parts.first().map_or(0, |p| p.cols);
+        let mut data = Vec::new();
+        for p in parts {
+            assert_eq!(p.cols, cols, "concat_rows: column counts differ");
+            data.extend_from_slice(&p.data);
+        }
+        Matrix::from_vec(data.len() / cols.max(1), cols, data)
+    }
+
+    /// Permutes rows: row `i` of the result is row `order[i]` of `self`.
+    pub fn select_rows(&self, order: &[usize]) -> Matrix {
+        let mut out = Matrix::zeros(order.len(), self.cols);
+        for (i, &src) in order.iter().enumerate() {
+            out.row_mut(i).copy_from_slice(self.row(src));
+        }
+        out
+    }
+
+    pub fn max_abs_diff(&self, other: &Matrix) -> f32 {
+        assert_eq!(self.shape(), other.shape(), "max_abs_diff: shapes differ");
+        self.data.iter().zip(&other.data).map(|(a, b)| if a == b { 0.0 } else { (a - b).abs() }).fold(0.0, f32::max)
+    }
+}
+
+impl std::ops::Index<(usize, usize)> for Matrix {
+    type Output = f32;
+    fn index(&self, (i, j): (usize, usize)) -> &f32 {
+        &self.data[i * self.cols + j]
+    }
+}
+
+impl std::ops::IndexMut<(usize, usize)> for Matrix {
+    fn index_mut(&mut self, (i, j): (usize, usize)) -> &mut f32 {
+        &mut self.data[i * self.cols + j]
+    }
+}
+
+/// out = lhs · (rhs or rhsᵀ), single-threaded.
+///
+/// # Safety
+/// Shapes must agree; callers assert them.
+unsafe fn gemm_into(out: &mut Matrix, lhs: &Matrix, lhs_t: bool, rhs: &Matrix, rhs_t: bool) {
+    let (m, n) = (out.rows, out.cols);
+    let k = if lhs_t { lhs.rows } else { lhs.cols };
+    if m == 0 || n == 0 {
+        return;
+    }
+    if k == 0 {
+        return; // an empty sum: `out` is already zeros
+    }
+    // gemm takes (column stride, row stride) for each operand.
+    let (lhs_cs, lhs_rs) = if lhs_t { (lhs.cols as isize, 1) } else { (1, lhs.cols as isize) };
+    let (rhs_cs, rhs_rs) = if rhs_t { (rhs.cols as isize, 1) } else { (1, rhs.cols as isize) };
+    gemm::gemm(
+        m,
+        n,
+        k,
+        out.data.as_mut_ptr(),
+        1,
+        n as isize,
+        false,
+        lhs.data.as_ptr(),
+        lhs_cs,
+        lhs_rs,
+        rhs.data.as_ptr(),
+        rhs_cs,
+        rhs_rs,
+        0.0,
+        1.0,
+        false,
+        false,
+        false,
+        gemm::Parallelism::None,
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn matmul_and_transposed_product_agree_with_hand_computation() {
+        let a = Matrix::from_rows(&[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]);
+        let b = Matrix::from_rows(&[[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]);
+        assert_eq!(a.matmul(&b), Matrix::from_rows(&[[4.0, 5.0], [10.0, 11.0]]));
+        assert_eq!(a.matmul_t(&a), Matrix::from_rows(&[[14.0, 32.0], [32.0, 77.0]]));
+        assert_eq!(a.matmul_t(&a), a.matmul(&a.transpose()));
+    }
+
+    #[test]
+    fn empty_shapes_do_not_panic() {
+        let a = Matrix::zeros(0, 4);
+        let b = Matrix::zeros(3, 4);
+        assert_eq!(a.matmul_t(&b).shape(), (0, 3));
+        assert_eq!(Matrix::zeros(2, 0).matmul(&Matrix::zeros(0, 2)), Matrix::zeros(2, 2));
+    }
+}
