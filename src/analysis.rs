@@ -1,0 +1,140 @@
+//! Measures of what a head does, computed from its weights A alone, for the
+//! head catalog and the "find heads" query.
+
+use crate::models::ModelTrace;
+use crate::tensor::Matrix;
+use serde::{Deserialize, Serialize};
+
+/// Averages over the query rows of one head's A.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HeadStats {
+    pub layer: usize,
+    pub head: usize,
+    /// Mean entropy of a row, in bits: 0 when each query looks at one key,
+    /// log2(n) when it spreads evenly.
+    pub entropy_bits: f32,
+    /// Mean |i − j| weighted by A: how far a head looks, in tokens.
+    pub mean_distance: f32,
+    /// Mean weight on the previous token (rows 1..n).
+    pub previous_token: f32,
+    /// Mean weight on the first token, the "attention sink".
+    pub first_token: f32,
+    /// Mean weight on the query's own token.
+    pub self_token: f32,
+}
+
+/// The measures for one A. Rows that see no key (all zeros) count as zero
+/// entropy and zero distance.
+pub fn head_stats(a: &Matrix, layer: usize, head: usize) -> HeadStats {
+    let n_q = a.rows;
+    let offset = a.cols.saturating_sub(a.rows); // queries are the last rows when keys outnumber them
+    let mut s = HeadStats { layer, head, entropy_bits: 0.0, mean_distance: 0.0, previous_token: 0.0, first_token: 0.0, self_token: 0.0 };
+    if n_q == 0 || a.cols == 0 {
+        return s;
+    }
+    let mut previous_rows = 0;
+    for i in 0..n_q {
+        let row = a.row(i);
+        let pos = i + offset;
+        s.entropy_bits -= row.iter().filter(|&&p| p > 0.0).map(|&p| p * p.log2()).sum::<f32>();
+        s.mean_distance += row.iter().enumerate().map(|(j, &p)| p * (pos as f32 - j as f32).abs()).sum::<f32>();
+        s.first_token += row[0];
+        if pos < a.cols {
+            s.self_token += row[pos];
+        }
+        if pos >= 1 && pos - 1 < a.cols {
+            s.previous_token += row[pos - 1];
+            previous_rows += 1;
+        }
+    }
+    let n = n_q as f32;
+    s.entropy_bits /= n;
+    s.mean_distance /= n;
+    s.first_token /= n;
+    s.self_token /= n;
+    s.previous_token /= previous_rows.max(1) as f32;
+    s
+}
+
+/// Every head of every layer.
+pub fn catalog(trace: &ModelTrace) -> Vec<HeadStats> {
+    let mut out = Vec::new();
+    for (l, layer) in trace.layers.iter().enumerate() {
+        for (h, head) in layer.attention.heads.iter().enumerate() {
+            out.push(head_stats(&head.weights, l, h));
+        }
+    }
+    out
+}
+
+/// One head's answer to "how much does `query` attend to `key`?".
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HeadMatch {
+    pub layer: usize,
+    pub head: usize,
+    pub weight: f32,
+}
+
+/// Ranks all heads by the weight from token `query` to token `key` (indices
+/// into the trace's tokens), strongest first.
+pub fn find_heads(trace: &ModelTrace, query: usize, key: usize) -> Vec<HeadMatch> {
+    let mut out: Vec<HeadMatch> = Vec::new();
+    for (l, layer) in trace.layers.iter().enumerate() {
+        for (h, head) in layer.attention.heads.iter().enumerate() {
+            let a = &head.weights;
+            if query < a.rows && key < a.cols {
+                out.push(HeadMatch { layer: l, head: h, weight: a[(query, key)] });
+            }
+        }
+    }
+    out.sort_by(|x, y| y.weight.total_cmp(&x.weight));
+    out
+}
+
+/// Indices of tokens whose text matches `word` (case-insensitively, ignoring
+/// the markers tokenizers add: "Ġ", "▁", "##" and surrounding spaces).
+pub fn token_positions(tokens: &[String], word: &str) -> Vec<usize> {
+    let clean = |t: &str| t.trim_start_matches("##").trim_start_matches('Ġ').trim_start_matches('▁').trim().to_lowercase();
+    let want = clean(word);
+    tokens.iter().enumerate().filter(|(_, t)| clean(t) == want).map(|(i, _)| i).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_hot_diagonal_and_previous_token_patterns() {
+        let eye = Matrix::identity(4);
+        let s = head_stats(&eye, 0, 0);
+        assert_eq!((s.entropy_bits, s.mean_distance, s.self_token, s.previous_token), (0.0, 0.0, 1.0, 0.0));
+        assert_eq!(s.first_token, 0.25);
+
+        // Each row i > 0 puts all weight on i − 1; row 0 on itself.
+        let prev = Matrix::from_rows(&[[1.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]);
+        let s = head_stats(&prev, 0, 0);
+        assert_eq!(s.previous_token, 1.0);
+        assert!((s.mean_distance - 2.0 / 3.0).abs() < 1e-6);
+        assert!((s.self_token - 1.0 / 3.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn uniform_rows_have_log2_n_bits() {
+        let u = Matrix::from_vec(4, 4, vec![0.25; 16]);
+        let s = head_stats(&u, 0, 0);
+        assert!((s.entropy_bits - 2.0).abs() < 1e-6);
+        assert!((s.mean_distance - 1.25).abs() < 1e-6); // mean over rows of (1.5, 1, 1, 1.5)
+        assert!(head_stats(&Matrix::zeros(0, 0), 0, 0).entropy_bits == 0.0);
+    }
+
+    #[test]
+    fn find_heads_ranks_the_teaching_describes_head_first() {
+        let t = crate::models::teaching::TeachingModel::new().run("a fluffy blue creature roamed the verdant forest").unwrap();
+        let q = token_positions(&t.tokens, "creature")[0];
+        let k = token_positions(&t.tokens, "Fluffy")[0];
+        let ranked = find_heads(&t, q, k);
+        assert_eq!((ranked[0].layer, ranked[0].head), (0, 0));
+        assert!(ranked.windows(2).all(|w| w[0].weight >= w[1].weight));
+        assert_eq!(token_positions(&["[CLS]".into(), "fl".into(), "##uffy".into(), "Ġforest".into()], "forest"), vec![3]);
+    }
+}

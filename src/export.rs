@@ -1,0 +1,73 @@
+//! The JSON written by `attnscope attention --json` and downloaded by the
+//! page: one schema, so a figure made on the command line and one exported
+//! from the browser hold the same numbers.
+
+use crate::models::ModelTrace;
+use serde::Serialize;
+
+#[derive(Serialize)]
+pub struct NextToken {
+    pub token: String,
+    pub probability: f32,
+}
+
+/// `attentions` is indexed [layer][head][query][key].
+#[derive(Serialize)]
+pub struct AttentionExport {
+    pub model: String,
+    pub tokens: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub token_ids: Option<Vec<u32>>,
+    pub mask: String,
+    pub attentions: Vec<Vec<Vec<Vec<f32>>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kv_head_of: Option<Vec<usize>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sentence_embedding: Option<Vec<f32>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub top5_next: Option<Vec<NextToken>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notice: Option<String>,
+}
+
+impl AttentionExport {
+    pub fn from_trace(t: &ModelTrace) -> Self {
+        let attentions = t.layers.iter().map(|l| l.attention.heads.iter().map(|h| h.weights.to_rows()).collect()).collect();
+        let grouped = t.info.n_kv_heads != t.info.n_heads;
+        Self {
+            model: t.info.id.clone(),
+            tokens: t.tokens.clone(),
+            token_ids: t.token_ids.clone(),
+            mask: t.info.mask.name().to_string(),
+            attentions,
+            kv_head_of: grouped.then(|| t.layers.first().map(|l| l.attention.kv_head_of.clone()).unwrap_or_default()),
+            sentence_embedding: t.sentence_embedding.clone(),
+            top5_next: t.top_next.as_ref().map(|v| v.iter().take(5).map(|(token, p)| NextToken { token: token.clone(), probability: *p }).collect()),
+            notice: t.notice.clone(),
+        }
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("numbers and strings always serialise")
+    }
+}
+
+/// One head's weights as CSV: a header row of key tokens, then one row per
+/// query token. Cells are quoted so that commas and quotes in tokens survive.
+pub fn head_csv(tokens: &[String], weights: &crate::Matrix) -> String {
+    let quote = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
+    let mut out = String::from("query\\key");
+    for t in tokens {
+        out.push(',');
+        out.push_str(&quote(t));
+    }
+    out.push('\n');
+    for (i, t) in tokens.iter().enumerate().take(weights.rows) {
+        out.push_str(&quote(t));
+        for w in weights.row(i) {
+            out.push_str(&format!(",{w}"));
+        }
+        out.push('\n');
+    }
+    out
+}

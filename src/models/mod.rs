@@ -1,0 +1,90 @@
+//! Models turn text into a [`ModelTrace`]: the tokens and, for every layer,
+//! the attention of every head with its intermediates.
+//!
+//! One file per model: [`teaching`] (built in, hand-designed heads),
+//! [`seed`] (the 3×4 worked example of seed 003), [`minilm`] (all-MiniLM-L6-v2
+//! from safetensors), [`smollm2`] (SmolLM2-135M
+//! from its Q4_1 GGUF, read by [`gguf`] and multiplied by [`quant`]).
+
+pub mod gguf;
+pub mod minilm;
+pub mod quant;
+pub mod seed;
+pub mod smollm2;
+pub mod teaching;
+pub mod tokenize;
+
+use crate::attention::{Mask, MultiHeadTrace};
+use crate::tensor::Matrix;
+use serde::{Deserialize, Serialize};
+
+/// What a view needs to know about a model before running it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ModelInfo {
+    /// Short id used in URLs and on the command line: "teaching", "minilm", "smollm2".
+    pub id: String,
+    pub name: String,
+    pub n_layers: usize,
+    pub n_heads: usize,
+    pub n_kv_heads: usize,
+    pub d_model: usize,
+    pub d_head: usize,
+    /// The mask the model was trained with.
+    pub mask: Mask,
+    /// Longest input in tokens; longer text is cut with a notice.
+    pub max_tokens: usize,
+}
+
+/// One layer: the residual stream E going in, the attention of every head,
+/// the update ΔE = [Z_1 | … | Z_H] W_O and, where the model has it in this
+/// form, E' = E + ΔE.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct LayerTrace {
+    /// E: the input of this layer's attention (n × d_model), after any
+    /// normalisation the model applies first.
+    pub input: Matrix,
+    pub attention: MultiHeadTrace,
+    /// ΔE (n × d_model).
+    pub delta: Matrix,
+    /// E + ΔE (n × d_model).
+    pub residual: Matrix,
+}
+
+/// Everything computed for one text.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ModelTrace {
+    pub info: ModelInfo,
+    /// Tokens as the model sees them (subwords and special tokens included).
+    pub tokens: Vec<String>,
+    /// Vocabulary ids, where the model has a vocabulary.
+    pub token_ids: Option<Vec<u32>>,
+    pub layers: Vec<LayerTrace>,
+    /// Set when the text was cut to `info.max_tokens` (or otherwise changed).
+    pub notice: Option<String>,
+    /// Mean-pooled, L2-normalised sentence embedding (encoders).
+    pub sentence_embedding: Option<Vec<f32>>,
+    /// Most likely next tokens with probabilities (decoders).
+    pub top_next: Option<Vec<(String, f32)>>,
+}
+
+impl ModelTrace {
+    /// Recomputes every head's weights (and outputs) under another mask,
+    /// from the same Q and K: the encoder's causal grid, the decoder's
+    /// unmasked one. Later layers are not re-run: this shows what each head
+    /// would attend to, not what the model would then compute.
+    pub fn apply_what_if_mask(&mut self, mask: Mask) {
+        for layer in &mut self.layers {
+            let att = &mut layer.attention;
+            for (h, head) in att.heads.iter_mut().enumerate() {
+                head.weights = head.reweighed(mask, head.scale);
+                head.output = head.weights.matmul(&att.v[att.kv_head_of[h]]);
+                head.mask = mask;
+            }
+        }
+    }
+
+    /// A[layer][head] as rows (queries) of columns (keys).
+    pub fn weights(&self, layer: usize, head: usize) -> Option<&Matrix> {
+        Some(&self.layers.get(layer)?.attention.heads.get(head)?.weights)
+    }
+}

@@ -1,0 +1,495 @@
+//! Weight matrices kept in their GGUF quantized form, dequantized block by
+//! block inside the matrix product.
+//!
+//! The model file is 98 MB in Q4_1; as f32 it would be ~540 MB, over the
+//! browser's memory budget. So a [`QMatrix`] holds the raw blocks and
+//! [`QMatrix::forward`] (y = x Wᵀ) expands a few rows at a time into a small
+//! buffer that stays in the L1 cache.
+//!
+//! Block formats (ggml, 32 weights per block, both documented in ggml's
+//! `ggml-common.h` and the GGUF spec):
+//!
+//! ```text
+//!   Q4_1: d: f16, m: f16, qs: [u8; 16]   w[j] = d·(qs[j] & 15) + m,  w[j+16] = d·(qs[j] >> 4) + m
+//!   Q8_0: d: f16,         qs: [i8; 32]   w[j] = d·qs[j]
+//! ```
+//!
+//! Dequantization computes d·q (+ m) in f32 as the Hugging Face reference
+//! does; d·q is exact (an 11-bit mantissa times a 4- or 8-bit integer), so
+//! every weight is bit-identical to the reference's.
+
+use crate::error::{Error, Result};
+use crate::tensor::Matrix;
+
+/// Weights per quantization block.
+pub const BLOCK: usize = 32;
+
+/// The storage types this model uses (GGML type ids 0, 3 and 8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QType {
+    F32,
+    Q4_1,
+    Q8_0,
+}
+
+impl QType {
+    pub fn from_ggml(id: u32) -> Option<QType> {
+        match id {
+            0 => Some(QType::F32),
+            3 => Some(QType::Q4_1),
+            8 => Some(QType::Q8_0),
+            _ => None,
+        }
+    }
+
+    /// Bytes taken by `n` values (n a multiple of the block size for the quantized types).
+    pub fn bytes_for(self, n: usize) -> Option<usize> {
+        match self {
+            QType::F32 => n.checked_mul(4),
+            QType::Q4_1 => (n % BLOCK == 0).then(|| n / BLOCK * 20),
+            QType::Q8_0 => (n % BLOCK == 0).then(|| n / BLOCK * 34),
+        }
+    }
+}
+
+/// A `rows × cols` weight matrix in the layout of `nn.Linear`: row `j` holds
+/// the weights of output `j`, so a product is y = x Wᵀ.
+#[derive(Clone, Debug)]
+pub struct QMatrix {
+    pub rows: usize,
+    pub cols: usize,
+    pub qtype: QType,
+    data: Vec<u8>,
+}
+
+impl QMatrix {
+    pub fn new(rows: usize, cols: usize, qtype: QType, data: Vec<u8>) -> Result<QMatrix> {
+        let need = rows.checked_mul(cols).and_then(|n| qtype.bytes_for(n));
+        if cols % BLOCK != 0 && qtype != QType::F32 {
+            return Err(Error::ModelFile(format!("a {qtype:?} matrix needs rows of a multiple of {BLOCK} values, not {cols}")));
+        }
+        if need != Some(data.len()) {
+            return Err(Error::ModelFile(format!("a {rows}×{cols} {qtype:?} matrix needs {need:?} bytes, the file has {}", data.len())));
+        }
+        Ok(QMatrix { rows, cols, qtype, data })
+    }
+
+    fn row_bytes(&self) -> usize {
+        self.data.len() / self.rows.max(1)
+    }
+
+    /// Reorders rows: row `i` of the result is row `order[i]` of `self`.
+    /// Rows are whole blocks, so this is exact in the quantized form.
+    pub fn permute_rows(&self, order: &[usize]) -> QMatrix {
+        let rb = self.row_bytes();
+        let mut data = Vec::with_capacity(self.data.len());
+        for &src in order {
+            data.extend_from_slice(&self.data[src * rb..(src + 1) * rb]);
+        }
+        QMatrix { rows: order.len(), cols: self.cols, qtype: self.qtype, data }
+    }
+
+    /// Row `i` as f32 (an embedding lookup).
+    pub fn row(&self, i: usize) -> Vec<f32> {
+        let mut out = vec![0.0; self.cols];
+        self.dequantize_row(i, &mut out);
+        out
+    }
+
+    /// The whole matrix as f32 (tests and tools; the forward pass never does this).
+    pub fn dequantize(&self) -> Matrix {
+        let mut m = Matrix::zeros(self.rows, self.cols);
+        for i in 0..self.rows {
+            self.dequantize_row(i, m.row_mut(i));
+        }
+        m
+    }
+
+    pub fn dequantize_row(&self, i: usize, out: &mut [f32]) {
+        self.dequantize_rows(i, 1, out);
+    }
+
+    /// Rows `first .. first + count` into `out` (row after row), in one
+    /// pass over their contiguous blocks.
+    pub fn dequantize_rows(&self, first: usize, count: usize, out: &mut [f32]) {
+        let rb = self.row_bytes();
+        let bytes = &self.data[first * rb..(first + count) * rb];
+        let out = &mut out[..count * self.cols];
+        match self.qtype {
+            QType::F32 => {
+                for (o, b) in out.iter_mut().zip(bytes.chunks_exact(4)) {
+                    *o = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                }
+            }
+            QType::Q4_1 => kernel::dequantize_q4_1(bytes, out),
+            QType::Q8_0 => kernel::dequantize_q8_0(bytes, out),
+        }
+    }
+
+    /// y = x Wᵀ: (n × cols) → (n × rows), for all rows of x.
+    pub fn forward(&self, x: &Matrix) -> Matrix {
+        self.forward_rows(x, 0..self.rows)
+    }
+
+    /// Output columns `range` of x Wᵀ only: (n × cols) → (n × range.len()).
+    pub fn forward_rows(&self, x: &Matrix, range: std::ops::Range<usize>) -> Matrix {
+        assert_eq!(x.cols, self.cols, "QMatrix::forward: x has {} columns, W has {}", x.cols, self.cols);
+        assert!(range.end <= self.rows, "QMatrix::forward: rows out of range");
+        let mut out = Matrix::zeros(x.rows, range.len());
+        if x.rows == 0 || range.is_empty() {
+            return out;
+        }
+        // Both operands 64-byte aligned, so no 8-wide load straddles two cache lines.
+        let (n, cols) = (x.rows, self.cols);
+        let mut xs = Aligned::zeros(n * cols);
+        xs.as_mut().copy_from_slice(&x.data);
+        let mut wbuf = Aligned::zeros(ROWS * cols);
+        let width = range.len();
+        let mut j = range.start;
+        while j < range.end {
+            let r = ROWS.min(range.end - j);
+            let w = wbuf.as_mut();
+            self.dequantize_rows(j, r, w);
+            w[r * cols..].fill(0.0);
+            kernel::dots(w, r, xs.as_mut(), n, cols, &mut out.data, width, j - range.start);
+            j += r;
+        }
+        out
+    }
+}
+
+/// A zeroed f32 buffer starting on a cache-line boundary.
+struct Aligned {
+    lines: Vec<Line>,
+    len: usize,
+}
+
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Line([f32; 16]);
+
+impl Aligned {
+    fn zeros(len: usize) -> Aligned {
+        Aligned { lines: vec![Line([0.0; 16]); len.div_ceil(16)], len }
+    }
+
+    fn as_mut(&mut self) -> &mut [f32] {
+        // SAFETY: `Line` is 16 f32 with no padding (repr(C), 64 bytes), so the
+        // lines are `16 · lines.len() ≥ len` consecutive, initialised f32.
+        unsafe { std::slice::from_raw_parts_mut(self.lines.as_mut_ptr() as *mut f32, self.len) }
+    }
+}
+
+/// Rows expanded at a time (the height of the AVX2 tile): 3 rows of up to
+/// 1536 f32 take 18 KB of L1.
+const ROWS: usize = 3;
+
+mod kernel {
+    //! The inner loops, with an AVX2/FMA/F16C version chosen at run time on
+    //! x86-64 and a portable one (which the compiler vectorizes where it can,
+    //! e.g. with wasm simd128) everywhere else. Both give the same weights;
+    //! the dot products differ only in rounding (fused or not).
+    //!
+    //! out[t][col0 + k] = Σ_c w[k][c] · x[t][c] for the first `r` of the 3
+    //! dequantized rows in `w`. Each output is one dot product of length
+    //! `cols`, summed in the same order whatever the number of tokens, so a
+    //! row computed alone (a key/value cache) equals the same row computed
+    //! with others.
+
+    use half::f16;
+
+    #[cfg(target_arch = "x86_64")]
+    fn has_avx2() -> bool {
+        std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") && std::is_x86_feature_detected!("f16c")
+    }
+
+    /// `w`: 3 rows of `cols` weights; `x`: `n` rows of `cols` values.
+    #[allow(clippy::too_many_arguments)]
+    pub fn dots(w: &[f32], r: usize, x: &[f32], n: usize, cols: usize, out: &mut [f32], width: usize, col0: usize) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if has_avx2() && cols % 8 == 0 && w.as_ptr() as usize % 32 == 0 && x.as_ptr() as usize % 32 == 0 {
+                // SAFETY: the CPU has AVX2 and FMA (checked just above).
+                unsafe { avx2::dots(w, r, x, n, cols, out, width, col0) };
+                return;
+            }
+        }
+        portable::dots(w, r, x, n, cols, out, width, col0);
+    }
+
+    /// `bytes`: whole Q4_1 blocks (20 bytes each), `out`: 32 weights per block.
+    pub fn dequantize_q4_1(bytes: &[u8], out: &mut [f32]) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if has_avx2() {
+                // SAFETY: AVX2 and F16C checked just above.
+                unsafe { avx2::dequantize_q4_1(bytes, out) };
+                return;
+            }
+        }
+        portable::dequantize_q4_1(bytes, out);
+    }
+
+    /// `bytes`: whole Q8_0 blocks (34 bytes each), `out`: 32 weights per block.
+    pub fn dequantize_q8_0(bytes: &[u8], out: &mut [f32]) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if has_avx2() {
+                // SAFETY: AVX2 and F16C checked just above.
+                unsafe { avx2::dequantize_q8_0(bytes, out) };
+                return;
+            }
+        }
+        portable::dequantize_q8_0(bytes, out);
+    }
+
+    #[cfg(test)]
+    pub use portable::{dequantize_q4_1 as portable_dequantize_q4_1, dequantize_q8_0 as portable_dequantize_q8_0};
+
+    fn half(b: &[u8]) -> f32 {
+        f16::from_le_bytes([b[0], b[1]]).to_f32()
+    }
+
+    mod portable {
+
+        pub fn dequantize_q4_1(bytes: &[u8], out: &mut [f32]) {
+            for (o, b) in out.chunks_exact_mut(32).zip(bytes.chunks_exact(20)) {
+                let (d, m) = (super::half(&b[0..2]), super::half(&b[2..4]));
+                let qs: &[u8; 16] = b[4..20].try_into().expect("20-byte block");
+                let (lo, hi) = o.split_at_mut(16);
+                for j in 0..16 {
+                    lo[j] = (qs[j] & 0x0f) as f32 * d + m;
+                }
+                for j in 0..16 {
+                    hi[j] = (qs[j] >> 4) as f32 * d + m;
+                }
+            }
+        }
+
+        pub fn dequantize_q8_0(bytes: &[u8], out: &mut [f32]) {
+            for (o, b) in out.chunks_exact_mut(32).zip(bytes.chunks_exact(34)) {
+                let d = super::half(&b[0..2]);
+                for (w, &q) in o.iter_mut().zip(&b[2..34]) {
+                    *w = q as i8 as f32 * d;
+                }
+            }
+        }
+
+        /// Eight running sums per dot product, as the vector kernels keep.
+        #[allow(clippy::too_many_arguments)]
+        pub fn dots(w: &[f32], r: usize, x: &[f32], n: usize, cols: usize, out: &mut [f32], width: usize, col0: usize) {
+            for t in 0..n {
+                let xt = &x[t * cols..(t + 1) * cols];
+                for k in 0..r {
+                    let wk = &w[k * cols..(k + 1) * cols];
+                    let mut acc = [0.0f32; 8];
+                    let mut wc = wk.chunks_exact(8);
+                    let mut xc = xt.chunks_exact(8);
+                    for (a, b) in (&mut wc).zip(&mut xc) {
+                        for l in 0..8 {
+                            acc[l] += a[l] * b[l];
+                        }
+                    }
+                    let mut s = super::hsum(acc);
+                    for (a, b) in wc.remainder().iter().zip(xc.remainder()) {
+                        s += a * b;
+                    }
+                    out[t * width + col0 + k] = s;
+                }
+            }
+        }
+    }
+
+    /// Sum of eight lanes in a fixed tree order (the AVX2 path reduces the same way).
+    #[inline(always)]
+    pub fn hsum(a: [f32; 8]) -> f32 {
+        let b = [a[0] + a[4], a[1] + a[5], a[2] + a[6], a[3] + a[7]];
+        let c = [b[0] + b[2], b[1] + b[3]];
+        c[0] + c[1]
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    mod avx2 {
+        use std::arch::x86_64::*;
+
+        /// d and m of a Q4_1 block (or d of a Q8_0 block, m then being a
+        /// quantized weight we ignore), f16 → f32 in one instruction.
+        #[inline(always)]
+        unsafe fn scales(b: *const u8) -> (__m256, __m256) {
+            let h = _mm_cvtph_ps(_mm_cvtsi32_si128((b as *const i32).read_unaligned()));
+            (_mm256_set1_ps(_mm_cvtss_f32(h)), _mm256_set1_ps(_mm_cvtss_f32(_mm_shuffle_ps(h, h, 1))))
+        }
+
+        /// w = q·d + m. The product q·d is exact in f32 (4 bits times an
+        /// 11-bit mantissa), so one fused multiply-add rounds exactly as the
+        /// reference's multiply-then-add does.
+        #[target_feature(enable = "avx2,fma,f16c")]
+        pub unsafe fn dequantize_q4_1(bytes: &[u8], out: &mut [f32]) {
+            let blocks = (bytes.len() / 20).min(out.len() / 32);
+            let mask = _mm_set1_epi8(0x0f);
+            for i in 0..blocks {
+                let b = bytes.as_ptr().add(i * 20);
+                let o = out.as_mut_ptr().add(i * 32);
+                let (d, m) = scales(b);
+                let qs = _mm_loadu_si128(b.add(4) as *const __m128i);
+                let lo = _mm_and_si128(qs, mask);
+                let hi = _mm_and_si128(_mm_srli_epi16(qs, 4), mask);
+                for (k, q) in [lo, _mm_srli_si128(lo, 8), hi, _mm_srli_si128(hi, 8)].into_iter().enumerate() {
+                    let f = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(q));
+                    _mm256_storeu_ps(o.add(8 * k), _mm256_fmadd_ps(f, d, m));
+                }
+            }
+        }
+
+        #[target_feature(enable = "avx2,fma,f16c")]
+        pub unsafe fn dequantize_q8_0(bytes: &[u8], out: &mut [f32]) {
+            let blocks = (bytes.len() / 34).min(out.len() / 32);
+            for i in 0..blocks {
+                let b = bytes.as_ptr().add(i * 34);
+                let o = out.as_mut_ptr().add(i * 32);
+                let (d, _) = scales(b);
+                for k in 0..4 {
+                    let q = _mm_loadl_epi64(b.add(2 + 8 * k) as *const __m128i);
+                    let f = _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(q));
+                    _mm256_storeu_ps(o.add(8 * k), _mm256_mul_ps(f, d));
+                }
+            }
+        }
+
+        /// [Σa0, Σa1, Σa2, Σa3]: four dot products finished at once.
+        #[inline(always)]
+        unsafe fn hsum4(a0: __m256, a1: __m256, a2: __m256, a3: __m256) -> __m128 {
+            let s = _mm256_hadd_ps(_mm256_hadd_ps(a0, a1), _mm256_hadd_ps(a2, a3));
+            _mm_add_ps(_mm256_castps256_ps128(s), _mm256_extractf128_ps(s, 1))
+        }
+
+        /// Three weight rows against `T` tokens: 3·T accumulators. With T = 4
+        /// that is 12 of the 16 vector registers, and each chunk of 8 columns
+        /// costs 7 loads for 12 fused multiply-adds. Every accumulator sums
+        /// its lanes in the same order whatever T is.
+        #[inline(always)]
+        unsafe fn tile<const T: usize>(wp: *const f32, xp: *const f32, cols: usize) -> [__m128; T] {
+            let mut a = [[_mm256_setzero_ps(); 3]; T];
+            let mut c = 0;
+            while c < cols {
+                let w0 = _mm256_load_ps(wp.add(c));
+                let w1 = _mm256_load_ps(wp.add(cols + c));
+                let w2 = _mm256_load_ps(wp.add(2 * cols + c));
+                for (t, at) in a.iter_mut().enumerate() {
+                    let xv = _mm256_load_ps(xp.add(t * cols + c));
+                    at[0] = _mm256_fmadd_ps(w0, xv, at[0]);
+                    at[1] = _mm256_fmadd_ps(w1, xv, at[1]);
+                    at[2] = _mm256_fmadd_ps(w2, xv, at[2]);
+                }
+                c += 8;
+            }
+            std::array::from_fn(|t| hsum4(a[t][0], a[t][1], a[t][2], _mm256_setzero_ps()))
+        }
+
+        /// `w` holds 3 rows (zeros past `r`), `x` `n` tokens, both 32-byte
+        /// aligned with `cols` a multiple of 8. Tokens go four at a time,
+        /// then two, then one.
+        #[target_feature(enable = "avx2,fma")]
+        #[allow(clippy::too_many_arguments)]
+        pub unsafe fn dots(w: &[f32], r: usize, x: &[f32], n: usize, cols: usize, out: &mut [f32], width: usize, col0: usize) {
+            assert!(cols % 8 == 0 && w.len() >= 3 * cols && x.len() >= n * cols && r <= 3 && (n == 0 || out.len() >= (n - 1) * width + col0 + r));
+            assert!(w.as_ptr() as usize % 32 == 0 && x.as_ptr() as usize % 32 == 0);
+            let wp = w.as_ptr();
+            let mut store = |t: usize, s: __m128| {
+                let mut v = [0.0f32; 4];
+                _mm_storeu_ps(v.as_mut_ptr(), s);
+                out[t * width + col0..t * width + col0 + r].copy_from_slice(&v[..r]);
+            };
+            let mut t = 0;
+            while t + 4 <= n {
+                for (i, s) in tile::<4>(wp, x.as_ptr().add(t * cols), cols).into_iter().enumerate() {
+                    store(t + i, s);
+                }
+                t += 4;
+            }
+            if t + 2 <= n {
+                for (i, s) in tile::<2>(wp, x.as_ptr().add(t * cols), cols).into_iter().enumerate() {
+                    store(t + i, s);
+                }
+                t += 2;
+            }
+            if t < n {
+                let [s] = tile::<1>(wp, x.as_ptr().add(t * cols), cols);
+                store(t, s);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use half::f16;
+
+    fn q4_1_block(d: f32, m: f32, qs: [u8; 16]) -> Vec<u8> {
+        let mut b = f16::from_f32(d).to_le_bytes().to_vec();
+        b.extend_from_slice(&f16::from_f32(m).to_le_bytes());
+        b.extend_from_slice(&qs);
+        b
+    }
+
+    #[test]
+    fn q4_1_low_nibbles_fill_the_first_half_and_high_nibbles_the_second() {
+        let mut qs = [0u8; 16];
+        qs[0] = 0x21; // w[0] = 1·d + m, w[16] = 2·d + m
+        qs[15] = 0xf0; // w[15] = m, w[31] = 15·d + m
+        let w = QMatrix::new(1, 32, QType::Q4_1, q4_1_block(0.5, -1.0, qs)).unwrap().row(0);
+        assert_eq!((w[0], w[16], w[15], w[31], w[1]), (-0.5, 0.0, -1.0, 6.5, -1.0));
+    }
+
+    #[test]
+    fn q8_0_is_signed_bytes_times_scale() {
+        let mut b = f16::from_f32(0.25).to_le_bytes().to_vec();
+        b.extend((0..32).map(|i| (i as i8 - 16) as u8));
+        let w = QMatrix::new(1, 32, QType::Q8_0, b).unwrap().row(0);
+        assert_eq!((w[0], w[16], w[31]), (-4.0, 0.0, 3.75));
+    }
+
+    #[test]
+    fn fused_product_equals_dequantize_then_multiply() {
+        // 7 rows (a partial group of 4) × 64 columns, 5 tokens (an odd count).
+        let mut data = Vec::new();
+        for i in 0..14 {
+            let qs: [u8; 16] = std::array::from_fn(|j| (i * 37 + j * 11) as u8);
+            data.extend(q4_1_block(0.01 * (i as f32 + 1.0), -0.05 * i as f32, qs));
+        }
+        let w = QMatrix::new(7, 64, QType::Q4_1, data).unwrap();
+        let x = Matrix::from_vec(5, 64, (0..320).map(|i| ((i * 7919) % 200) as f32 / 100.0 - 1.0).collect());
+        let fused = w.forward(&x);
+        let plain = x.matmul_t(&w.dequantize());
+        assert!(fused.max_abs_diff(&plain) < 1e-5, "{}", fused.max_abs_diff(&plain));
+        // One token alone gives bit-identical outputs (what the key/value cache relies on).
+        let alone = w.forward(&x.rows_range(4, 1));
+        assert_eq!(alone.row(0), fused.row(4));
+        assert_eq!(w.forward_rows(&x, 2..6).row(1), &fused.row(1)[2..6]);
+    }
+
+    #[test]
+    fn vector_and_portable_dequantization_agree() {
+        let mut q4 = Vec::new();
+        let mut q8 = Vec::new();
+        for i in 0..8u32 {
+            q4.extend(q4_1_block(0.013 * i as f32 - 0.05, 0.3 - 0.07 * i as f32, std::array::from_fn(|j| (i as usize * 53 + j * 29) as u8)));
+            q8.extend(f16::from_f32(0.0071 * i as f32 + 1e-6).to_le_bytes());
+            q8.extend((0..32).map(|j| (i * 71 + j * 13) as u8));
+        }
+        let (mut a, mut b) = (vec![0.0; 256], vec![0.0; 256]);
+        kernel::dequantize_q4_1(&q4, &mut a);
+        kernel::portable_dequantize_q4_1(&q4, &mut b);
+        assert_eq!(a, b);
+        kernel::dequantize_q8_0(&q8, &mut a);
+        kernel::portable_dequantize_q8_0(&q8, &mut b);
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn wrong_sizes_are_errors() {
+        assert!(QMatrix::new(2, 32, QType::Q4_1, vec![0; 39]).is_err());
+        assert!(QMatrix::new(1, 20, QType::Q8_0, vec![0; 34]).is_err());
+    }
+}

@@ -1,0 +1,428 @@
+//! What the page's Web Worker does, minus the browser: it holds the models
+//! and the latest trace, runs text, and answers the views' questions with
+//! just the numbers they draw. Messages are plain serde types, so this logic
+//! is tested natively and the worker itself is a thin shell.
+//!
+//! The whole trace stays here: the page receives an overview (every head's
+//! A, pooled down when the text is long) and, on request, the full detail of
+//! one head. That keeps messages small however many heads a model has.
+
+use crate::analysis::{catalog, HeadStats};
+use crate::attention::{Mask, Scale};
+use crate::error::{Error, Result};
+use crate::models::minilm::MiniLm;
+use crate::models::smollm2::{SmolLm2, SmolLm2Session};
+use crate::models::teaching::{TeachingModel, TeachingOptions};
+use crate::models::{ModelInfo, ModelTrace};
+use crate::tensor::Matrix;
+use serde::{Deserialize, Serialize};
+
+/// The models the page offers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+pub enum ModelId {
+    #[default]
+    Teaching,
+    MiniLm,
+    SmolLm2,
+}
+
+impl ModelId {
+    pub const ALL: [ModelId; 3] = [ModelId::Teaching, ModelId::MiniLm, ModelId::SmolLm2];
+
+    /// The short name used in URLs and on the command line.
+    pub fn slug(self) -> &'static str {
+        match self {
+            ModelId::Teaching => "teaching",
+            ModelId::MiniLm => "minilm",
+            ModelId::SmolLm2 => "smollm2",
+        }
+    }
+
+    pub fn from_slug(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|m| m.slug() == s)
+    }
+}
+
+/// One file a model needs, as pinned in models/manifest.json (which
+/// scripts/fetch_models.py also reads).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ModelFile {
+    pub name: String,
+    pub bytes: u64,
+    pub sha256: String,
+}
+
+#[derive(Deserialize)]
+struct ManifestEntry {
+    files: Vec<ModelFile>,
+}
+
+impl ModelId {
+    /// The files to download, with sizes and hashes; empty for the built-in model.
+    pub fn files(self) -> Vec<ModelFile> {
+        if self == ModelId::Teaching {
+            return Vec::new();
+        }
+        let manifest: std::collections::HashMap<String, ManifestEntry> =
+            serde_json::from_str(include_str!("../models/manifest.json")).expect("models/manifest.json is valid (checked by tests)");
+        manifest.get(self.slug()).map(|e| e.files.clone()).unwrap_or_default()
+    }
+
+    /// Total download size in bytes.
+    pub fn download_bytes(self) -> u64 {
+        self.files().iter().map(|f| f.bytes).sum()
+    }
+
+    /// Where the page finds a file: dist/models/<slug>/<name>.
+    pub fn url(self, file: &ModelFile) -> String {
+        format!("models/{}/{}", self.slug(), file.name)
+    }
+}
+
+/// Switches that change the computation (lessons flip them).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunOptions {
+    /// Teaching model: include the positional encoding.
+    pub positional_encoding: bool,
+    /// Multiplies the scaled scores before the softmax (1 = the model's own).
+    pub temperature_factor: f32,
+    /// Drop the 1/√d_k factor.
+    pub unscaled: bool,
+    /// Temperature for the next-token distribution (decoders).
+    pub next_token_temperature: f32,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        Self { positional_encoding: true, temperature_factor: 1.0, unscaled: false, next_token_temperature: 1.0 }
+    }
+}
+
+/// Longest side of an overview thumbnail, in cells.
+pub const THUMB_MAX: usize = 48;
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RunSummary {
+    pub id: u64,
+    pub info: ModelInfo,
+    pub tokens: Vec<String>,
+    pub token_ids: Option<Vec<u32>>,
+    pub notice: Option<String>,
+    /// [layer][head]: A pooled to at most THUMB_MAX × THUMB_MAX (exact when the text is short).
+    pub overview: Vec<Vec<Matrix>>,
+    /// kv_head_of[h] per query head (grouped-query models mark their groups).
+    pub kv_head_of: Vec<usize>,
+    pub catalog: Vec<HeadStats>,
+    /// What each head was designed to do (teaching model; empty for learned models).
+    pub head_notes: Vec<String>,
+    pub top_next: Option<Vec<(String, f32)>>,
+    pub sentence_embedding_norm: Option<f32>,
+    /// Time spent computing, measured where it ran.
+    pub compute_ms: f64,
+}
+
+/// Everything the head, dot-grid and step-by-step views need for one head.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct HeadDetail {
+    pub id: u64,
+    pub layer: usize,
+    pub head: usize,
+    pub kv_head: usize,
+    pub scale: f32,
+    /// The mask the model uses, and the other one as a what-if.
+    pub mask: Mask,
+    pub what_if_mask: Mask,
+    pub scores: Matrix,
+    pub weights: Matrix,
+    pub what_if_weights: Matrix,
+    /// This head's Q and its key/value group's K and V.
+    pub q: Matrix,
+    pub k: Matrix,
+    pub v: Matrix,
+    pub output: Matrix,
+    /// E entering the layer and E + ΔE after it (rows are tokens).
+    pub input: Matrix,
+    pub residual: Matrix,
+    pub delta: Matrix,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum ToWorker {
+    /// Download (or read from the cache) and load a real model; answered by
+    /// Progress reports, then Loaded or LoadFailed.
+    Load { model: ModelId },
+    Run { id: u64, model: ModelId, text: String, options: RunOptions },
+    Head { id: u64, layer: usize, head: usize },
+    /// The latest run's attention as the CLI's JSON (`attnscope attention --json`).
+    Export { id: u64 },
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum FromWorker {
+    Ready,
+    Progress { model: ModelId, loaded: u64, total: u64 },
+    Loaded { model: ModelId },
+    LoadFailed { model: ModelId, message: String },
+    Result(Box<RunSummary>),
+    Head(Box<HeadDetail>),
+    Export { id: u64, json: String },
+    Failed { id: u64, message: String },
+}
+
+/// Average-pools `a` to at most `max × max` cells, so a long text's head
+/// still fits a thumbnail (and a message) while keeping its pattern.
+pub fn pool(a: &Matrix, max: usize) -> Matrix {
+    if a.rows <= max && a.cols <= max {
+        return a.clone();
+    }
+    let (r, c) = (a.rows.min(max), a.cols.min(max));
+    let mut out = Matrix::zeros(r, c);
+    let mut count = Matrix::zeros(r, c);
+    for i in 0..a.rows {
+        for j in 0..a.cols {
+            let (pi, pj) = (i * r / a.rows, j * c / a.cols);
+            out[(pi, pj)] += a[(i, j)];
+            count[(pi, pj)] += 1.0;
+        }
+    }
+    for (o, n) in out.data.iter_mut().zip(&count.data) {
+        *o /= n.max(1.0);
+    }
+    out
+}
+
+/// Holds the models and the latest trace.
+pub struct Session {
+    teaching_options: TeachingOptions,
+    minilm: Option<MiniLm>,
+    /// Keeps a key/value cache, so typing at the end computes only new tokens.
+    smollm2: Option<SmolLm2Session>,
+    last: Option<(u64, ModelTrace)>,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Session {
+    pub fn new() -> Self {
+        Self { teaching_options: TeachingOptions::default(), minilm: None, smollm2: None, last: None }
+    }
+
+    /// Runs `text`; `now_ms` is the clock of whoever calls (performance.now()
+    /// in the browser), so the timing is what the user actually waited.
+    pub fn run(&mut self, id: u64, model: ModelId, text: &str, options: RunOptions, now_ms: &dyn Fn() -> f64) -> Result<RunSummary> {
+        let start = now_ms();
+        let scale = if options.unscaled { Scale::Factor(options.temperature_factor) } else { Scale::InvSqrtDk };
+        let mut head_notes = Vec::new();
+        let trace = match model {
+            ModelId::Teaching => {
+                self.teaching_options = TeachingOptions { positional_encoding: options.positional_encoding, mask: Mask::None, scale };
+                let teaching = TeachingModel::with_options(self.teaching_options);
+                head_notes = teaching.heads.iter().map(|h| format!("{}: {}", h.name, h.behaviour)).collect();
+                let mut t = teaching.run(text)?;
+                if !options.unscaled && options.temperature_factor != 1.0 {
+                    rescale(&mut t, options.temperature_factor);
+                }
+                t
+            }
+            ModelId::MiniLm => self.minilm.as_ref().ok_or_else(|| not_loaded(model))?.run(text)?,
+            ModelId::SmolLm2 => self.smollm2.as_mut().ok_or_else(|| not_loaded(model))?.run_with_temperature(text, options.next_token_temperature)?,
+        };
+        let mut trace = trace;
+        if model != ModelId::Teaching && (options.unscaled || options.temperature_factor != 1.0) {
+            let d_k = trace.info.d_head;
+            let base = if options.unscaled { 1.0 } else { Scale::InvSqrtDk.factor(d_k) };
+            set_scale(&mut trace, base * options.temperature_factor);
+        }
+        let compute_ms = now_ms() - start;
+        let summary = RunSummary {
+            id,
+            info: trace.info.clone(),
+            tokens: trace.tokens.clone(),
+            token_ids: trace.token_ids.clone(),
+            notice: trace.notice.clone(),
+            overview: trace.layers.iter().map(|l| l.attention.heads.iter().map(|h| pool(&h.weights, THUMB_MAX)).collect()).collect(),
+            kv_head_of: trace.layers.first().map(|l| l.attention.kv_head_of.clone()).unwrap_or_default(),
+            catalog: catalog(&trace),
+            head_notes,
+            top_next: trace.top_next.clone(),
+            sentence_embedding_norm: trace.sentence_embedding.as_ref().map(|e| e.iter().map(|x| x * x).sum::<f32>().sqrt()),
+            compute_ms,
+        };
+        self.last = Some((id, trace));
+        Ok(summary)
+    }
+
+    /// The detail of one head of the latest run.
+    pub fn head(&self, layer: usize, head: usize) -> Result<HeadDetail> {
+        let (id, trace) = self.last.as_ref().ok_or_else(|| Error::Invalid("nothing has been computed yet".into()))?;
+        let l = trace.layers.get(layer).ok_or_else(|| Error::Invalid(format!("no layer {layer}")))?;
+        let h = l.attention.heads.get(head).ok_or_else(|| Error::Invalid(format!("no head {head}")))?;
+        let kv = l.attention.kv_head_of[head];
+        let what_if_mask = if h.mask == Mask::None { Mask::Causal } else { Mask::None };
+        Ok(HeadDetail {
+            id: *id,
+            layer,
+            head,
+            kv_head: kv,
+            scale: h.scale,
+            mask: h.mask,
+            what_if_mask,
+            scores: h.scores.clone(),
+            weights: h.weights.clone(),
+            what_if_weights: h.reweighed(what_if_mask, h.scale),
+            q: l.attention.q[head].clone(),
+            k: l.attention.k[kv].clone(),
+            v: l.attention.v[kv].clone(),
+            output: h.output.clone(),
+            input: l.input.clone(),
+            residual: l.residual.clone(),
+            delta: l.delta.clone(),
+        })
+    }
+
+    /// Parses downloaded model files (in `ModelId::files()` order) and keeps the model.
+    pub fn install(&mut self, model: ModelId, files: Vec<Vec<u8>>) -> Result<()> {
+        let file = |i: usize| files.get(i).map(Vec::as_slice).ok_or_else(|| Error::ModelFile(format!("{} needs {} files", model.slug(), model.files().len())));
+        match model {
+            ModelId::Teaching => {}
+            ModelId::MiniLm => self.minilm = Some(MiniLm::from_bytes(file(0)?, file(1)?, file(2)?)?),
+            ModelId::SmolLm2 => self.smollm2 = Some(SmolLm2Session::new(SmolLm2::from_gguf_bytes(file(0)?)?)),
+        }
+        Ok(())
+    }
+
+    pub fn is_loaded(&self, model: ModelId) -> bool {
+        match model {
+            ModelId::Teaching => true,
+            ModelId::MiniLm => self.minilm.is_some(),
+            ModelId::SmolLm2 => self.smollm2.is_some(),
+        }
+    }
+
+    /// One message in, one message out: the worker's whole job.
+    pub fn handle(&mut self, msg: ToWorker, now_ms: &dyn Fn() -> f64) -> FromWorker {
+        match msg {
+            ToWorker::Run { id, model, text, options } => match self.run(id, model, &text, options, now_ms) {
+                Ok(s) => FromWorker::Result(Box::new(s)),
+                Err(e) => FromWorker::Failed { id, message: e.to_string() },
+            },
+            ToWorker::Head { id, layer, head } => match self.head(layer, head) {
+                Ok(d) => FromWorker::Head(Box::new(d)),
+                Err(e) => FromWorker::Failed { id, message: e.to_string() },
+            },
+            ToWorker::Export { id } => match &self.last {
+                Some((_, trace)) => FromWorker::Export { id, json: crate::export::AttentionExport::from_trace(trace).to_json() },
+                None => FromWorker::Failed { id, message: "nothing to export yet".into() },
+            },
+            // Loading needs the network: the worker shell fetches the files and calls `install`.
+            ToWorker::Load { model } => FromWorker::LoadFailed { model, message: "loading is done by the worker shell".into() },
+        }
+    }
+}
+
+fn not_loaded(model: ModelId) -> Error {
+    Error::Invalid(format!("the {} model is not loaded yet", model.slug()))
+}
+
+/// Multiplies every head's scaled scores by `factor` and recomputes A (the
+/// temperature lesson), keeping the same Q and K.
+fn rescale(trace: &mut ModelTrace, factor: f32) {
+    for layer in &mut trace.layers {
+        for head in &mut layer.attention.heads {
+            head.scale *= factor;
+        }
+    }
+    reweigh_all(trace);
+}
+
+/// Sets every head's scale factor and recomputes A, as a what-if on each
+/// head (later layers are not re-run).
+fn set_scale(trace: &mut ModelTrace, scale: f32) {
+    for layer in &mut trace.layers {
+        for head in &mut layer.attention.heads {
+            head.scale = scale;
+        }
+    }
+    reweigh_all(trace);
+}
+
+fn reweigh_all(trace: &mut ModelTrace) {
+    for layer in &mut trace.layers {
+        let att = &mut layer.attention;
+        for (h, head) in att.heads.iter_mut().enumerate() {
+            head.weights = head.reweighed(head.mask, head.scale);
+            head.output = head.weights.matmul(&att.v[att.kv_head_of[h]]);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clock() -> f64 {
+        0.0
+    }
+
+    #[test]
+    fn run_then_head_round_trips_through_json() {
+        let mut s = Session::new();
+        let msg = ToWorker::Run { id: 7, model: ModelId::Teaching, text: "a fluffy blue creature".into(), options: RunOptions::default() };
+        let msg: ToWorker = serde_json::from_str(&serde_json::to_string(&msg).unwrap()).unwrap();
+        let FromWorker::Result(r) = s.handle(msg, &clock) else { panic!("expected a result") };
+        assert_eq!((r.id, r.tokens.len(), r.overview.len(), r.overview[0].len()), (7, 4, 1, 5));
+        let FromWorker::Head(d) = s.handle(ToWorker::Head { id: 7, layer: 0, head: 0 }, &clock) else { panic!("expected a head") };
+        assert_eq!(d.weights.shape(), (4, 4));
+        assert_eq!(d.what_if_mask, Mask::Causal);
+        assert_eq!(d.what_if_weights[(0, 1)], 0.0);
+        assert!(matches!(s.handle(ToWorker::Head { id: 7, layer: 3, head: 0 }, &clock), FromWorker::Failed { .. }));
+    }
+
+    #[test]
+    fn temperature_factor_scales_scores_exactly_as_the_formula_says() {
+        let mut s = Session::new();
+        let text = "the quick brown fox";
+        s.run(1, ModelId::Teaching, text, RunOptions::default(), &clock).unwrap();
+        let base = s.head(0, 0).unwrap();
+        s.run(2, ModelId::Teaching, text, RunOptions { temperature_factor: 10.0, ..Default::default() }, &clock).unwrap();
+        let hot = s.head(0, 0).unwrap();
+        assert_eq!(hot.scores, base.scores);
+        assert!((hot.scale - base.scale * 10.0).abs() < 1e-6);
+        let want = crate::attention::softmax_rows(&base.scores.map(|x| x * base.scale * 10.0));
+        assert!(hot.weights.max_abs_diff(&want) < 1e-6);
+        s.run(3, ModelId::Teaching, text, RunOptions { unscaled: true, ..Default::default() }, &clock).unwrap();
+        assert_eq!(s.head(0, 0).unwrap().scale, 1.0);
+    }
+
+    #[test]
+    fn pooling_keeps_short_texts_exact_and_averages_long_ones() {
+        let a = Matrix::identity(4);
+        assert_eq!(pool(&a, 48), a);
+        let big = Matrix::from_vec(100, 100, vec![0.01; 10_000]);
+        let p = pool(&big, 48);
+        assert_eq!(p.shape(), (48, 48));
+        assert!(p.data.iter().all(|x| (x - 0.01).abs() < 1e-6));
+    }
+
+    #[test]
+    fn manifest_lists_the_pinned_files() {
+        assert!(ModelId::Teaching.files().is_empty());
+        assert_eq!(ModelId::MiniLm.files().len(), 3);
+        assert_eq!(ModelId::SmolLm2.download_bytes(), 98_362_432);
+        let f = &ModelId::MiniLm.files()[0];
+        assert_eq!(ModelId::MiniLm.url(f), "models/minilm/model.safetensors");
+        assert_eq!(f.sha256.len(), 64);
+    }
+
+    #[test]
+    fn unloaded_models_and_slugs() {
+        let mut s = Session::new();
+        assert!(s.run(1, ModelId::MiniLm, "x", RunOptions::default(), &clock).is_err());
+        assert_eq!(ModelId::from_slug("smollm2"), Some(ModelId::SmolLm2));
+        assert_eq!(ModelId::from_slug("<script>"), None);
+    }
+}
