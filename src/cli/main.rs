@@ -1,0 +1,307 @@
+//! `attnscope`: the command-line face of the library, for figures on slides
+//! and for checking numbers against a reference.
+
+use attnscope::attention::{Mask, Scale};
+use attnscope::draw::{heatmap_png, heatmap_svg, Heatmap, ValueKind};
+use attnscope::export::AttentionExport;
+use attnscope::models::seed::WorkedExample;
+use attnscope::models::teaching::{TeachingModel, TeachingOptions};
+use attnscope::models::minilm::MiniLm;
+use attnscope::models::smollm2::SmolLm2;
+use attnscope::models::ModelTrace;
+use attnscope::session::ModelId;
+use attnscope::{Error, Matrix};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "attnscope", version, about = "Compute and export self-attention: A = softmax(QKᵀ/√d_k + M), for every layer and head.")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a model on a text and export its attention (JSON, PNG, SVG).
+    Attention(AttentionArgs),
+    /// Every step of a worked example, from X to Z, as JSON.
+    Trace(TraceArgs),
+}
+
+#[derive(Args)]
+struct AttentionArgs {
+    /// Which model: the built-in teaching model, or a real one (its files must be fetched first:
+    /// `python3 scripts/fetch_models.py`).
+    #[arg(long, value_enum, default_value_t = ModelArg::Teaching)]
+    model: ModelArg,
+    /// The text to tokenize and run.
+    #[arg(long)]
+    text: String,
+    /// Write tokens, token ids and attentions [layer][head][query][key] as JSON ("-" for stdout).
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Draw the selected head's heatmap as PNG.
+    #[arg(long, value_name = "FILE")]
+    png: Option<PathBuf>,
+    /// Draw the selected head's heatmap as SVG.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+    /// Layer to draw (0-based).
+    #[arg(long, default_value_t = 0)]
+    layer: usize,
+    /// Head to draw (0-based).
+    #[arg(long, default_value_t = 0)]
+    head: usize,
+    /// Mask to apply: the model's own by default; the other one is a what-if computed from the same Q and K.
+    #[arg(long, value_enum)]
+    mask: Option<MaskArg>,
+    /// Which step to draw: the weights A, or the raw, scaled or masked scores.
+    #[arg(long, value_enum, default_value_t = StageArg::Weights)]
+    stage: StageArg,
+    /// Folder holding the model files (default: $ATTNSCOPE_MODELS, else www/models).
+    #[arg(long, value_name = "DIR")]
+    models_dir: Option<PathBuf>,
+    /// Teaching model only: leave out the positional encoding.
+    #[arg(long)]
+    no_positions: bool,
+}
+
+#[derive(Args)]
+struct TraceArgs {
+    /// The worked example to run.
+    #[arg(long, value_enum, default_value_t = PresetArg::Seed3x4)]
+    preset: PresetArg,
+    /// Score scaling: 1/√d_k (Vaswani et al.), the seed's own 1/√d_input, or none.
+    #[arg(long, value_enum, default_value_t = ScaleArg::Dk)]
+    scale: ScaleArg,
+    #[arg(long, value_enum, default_value_t = MaskArg::None)]
+    mask: MaskArg,
+    /// Write x, q, k, v, scores, scaled, masked, weights, output as JSON ("-" for stdout).
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ModelArg {
+    /// Built in, hand-designed heads.
+    Teaching,
+    /// all-MiniLM-L6-v2: BERT encoder, 6 layers × 12 heads, bidirectional.
+    Minilm,
+    /// SmolLM2-135M: Llama decoder, 30 layers × 9 heads over 3 key/value heads, causal.
+    Smollm2,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum MaskArg {
+    None,
+    Causal,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq)]
+enum StageArg {
+    Weights,
+    Scores,
+    Scaled,
+    Masked,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum PresetArg {
+    #[value(name = "seed-3x4")]
+    Seed3x4,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ScaleArg {
+    /// 1/√d_k
+    Dk,
+    /// 1/√(input width), as the seed-003 write-up does
+    Seed,
+    /// no scaling
+    None,
+}
+
+impl From<MaskArg> for Mask {
+    fn from(m: MaskArg) -> Mask {
+        match m {
+            MaskArg::None => Mask::None,
+            MaskArg::Causal => Mask::Causal,
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => {
+            // --help and --version.
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            let rendered = e.to_string();
+            let first = rendered.lines().next().unwrap_or("invalid arguments");
+            eprintln!("attnscope: {} (see attnscope --help)", first.trim_start_matches("error: "));
+            return ExitCode::from(2);
+        }
+    };
+    let result = match cli.command {
+        Command::Attention(args) => attention(args),
+        Command::Trace(args) => trace(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("attnscope: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn models_dir(flag: Option<PathBuf>) -> PathBuf {
+    flag.or_else(|| std::env::var_os("ATTNSCOPE_MODELS").map(PathBuf::from)).unwrap_or_else(|| {
+        let here = PathBuf::from("www/models");
+        if here.is_dir() {
+            here
+        } else {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("www/models")
+        }
+    })
+}
+
+fn run_model(args: &AttentionArgs) -> Result<ModelTrace, Error> {
+    let dir = models_dir(args.models_dir.clone());
+    let missing = |what: &str| Error::ModelFile(format!("{what} not found in {}: run `python3 scripts/fetch_models.py` (or pass --models-dir)", dir.display()));
+    match args.model {
+        ModelArg::Minilm => {
+            let d = dir.join("minilm");
+            if !d.join("model.safetensors").is_file() {
+                return Err(missing("minilm/model.safetensors"));
+            }
+            MiniLm::load_dir(&d)?.run(&args.text)
+        }
+        ModelArg::Smollm2 => {
+            let file = ModelId::SmolLm2.files().into_iter().next().map(|f| dir.join("smollm2").join(f.name)).unwrap_or_default();
+            if !file.is_file() {
+                return Err(missing("the SmolLM2 GGUF file"));
+            }
+            SmolLm2::load(&file)?.run(&args.text)
+        }
+        ModelArg::Teaching => {
+            TeachingModel::with_options(TeachingOptions { positional_encoding: !args.no_positions, ..Default::default() }).run(&args.text)
+        }
+    }
+}
+
+fn attention(args: AttentionArgs) -> Result<(), Error> {
+    let mut trace = run_model(&args)?;
+    if let Some(notice) = &trace.notice {
+        eprintln!("attnscope: note: {notice}");
+    }
+    let mask = args.mask.map(Mask::from).unwrap_or(trace.info.mask);
+    if mask != trace.info.mask {
+        trace.apply_what_if_mask(mask);
+    }
+    let (n_layers, n_heads) = (trace.layers.len(), trace.info.n_heads);
+    if args.layer >= n_layers || args.head >= n_heads {
+        return Err(Error::Invalid(format!(
+            "{} has layers 0–{} and heads 0–{}; asked for layer {} head {}",
+            trace.info.name,
+            n_layers.saturating_sub(1),
+            n_heads.saturating_sub(1),
+            args.layer,
+            args.head
+        )));
+    }
+    if let Some(path) = &args.json {
+        write(path, AttentionExport::from_trace(&trace).to_json().as_bytes())?;
+    }
+    let head = &trace.layers[args.layer].attention.heads[args.head];
+    let (values, kind, stage) = match args.stage {
+        StageArg::Weights => (head.weights.clone(), ValueKind::Weights, "A = softmax(QKᵀ/√d_k + M)"),
+        StageArg::Scores => (head.scores.clone(), ValueKind::Signed, "S = QKᵀ"),
+        StageArg::Scaled => (head.scaled(), ValueKind::Signed, "S/√d_k"),
+        StageArg::Masked => (head.masked(), ValueKind::Signed, "S/√d_k + M"),
+    };
+    let title = format!("{}\nlayer {} · head {} · {} · mask: {}", trace.info.name, args.layer, args.head, stage, mask.name());
+    let figure = Heatmap { title, row_labels: &trace.tokens, col_labels: &trace.tokens, values: &values, kind };
+    if let Some(path) = &args.svg {
+        write(path, heatmap_svg(&figure)?.as_bytes())?;
+    }
+    if let Some(path) = &args.png {
+        write(path, &heatmap_png(&figure)?)?;
+    }
+    if args.json.is_none() && args.svg.is_none() && args.png.is_none() {
+        print_matrix(&trace.tokens, &values);
+    }
+    Ok(())
+}
+
+fn trace(args: TraceArgs) -> Result<(), Error> {
+    let PresetArg::Seed3x4 = args.preset;
+    let example = WorkedExample::seed_3x4();
+    let scale = match args.scale {
+        ScaleArg::Dk => Scale::InvSqrtDk,
+        ScaleArg::Seed => example.seed_scale(),
+        ScaleArg::None => Scale::None,
+    };
+    let t = example.run(args.mask.into(), scale);
+    let rows = |m: &Matrix| m.to_rows().into_iter().map(|r| r.into_iter().map(finite_or_null).collect::<Vec<_>>()).collect::<Vec<_>>();
+    let json = serde_json::json!({
+        "preset": "seed-3x4",
+        "scale": t.head.scale,
+        "mask": t.head.mask.name(),
+        "heads": [{
+            "x": rows(&t.x), "q": rows(&t.q), "k": rows(&t.k), "v": rows(&t.v),
+            "scores": rows(&t.head.scores), "scaled": rows(&t.head.scaled()), "masked": rows(&t.head.masked()),
+            "weights": rows(&t.head.weights), "output": rows(&t.head.output),
+        }],
+    });
+    match &args.json {
+        Some(path) => write(path, json.to_string().as_bytes()),
+        None => {
+            println!("{}", serde_json::to_string_pretty(&json).unwrap_or_default());
+            Ok(())
+        }
+    }
+}
+
+/// JSON has no −∞: masked cells are written as null.
+fn finite_or_null(x: f32) -> serde_json::Value {
+    if x.is_finite() {
+        serde_json::json!(x)
+    } else {
+        serde_json::Value::Null
+    }
+}
+
+fn write(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    if path == Path::new("-") {
+        use std::io::Write;
+        return std::io::stdout().write_all(bytes).map_err(|e| Error::Invalid(format!("cannot write to stdout: {e}")));
+    }
+    std::fs::write(path, bytes).map_err(|e| Error::Invalid(format!("cannot write {}: {e}", path.display())))
+}
+
+/// Prints the matrix as a table; a closed pipe (e.g. `| head`) just ends the output.
+fn print_matrix(tokens: &[String], m: &Matrix) {
+    use std::fmt::Write as _;
+    let width = tokens.iter().map(|t| t.chars().count()).max().unwrap_or(4).clamp(4, 14);
+    let cut = |t: &str, n: usize| t.chars().take(n).collect::<String>();
+    let mut out = format!("{:>width$} ", "");
+    for t in tokens {
+        let _ = write!(out, "{:>7} ", cut(t, 7));
+    }
+    out.push('\n');
+    for (i, t) in tokens.iter().enumerate() {
+        let _ = write!(out, "{:>width$} ", cut(t, width));
+        for v in m.row(i) {
+            let _ = if v.is_finite() { write!(out, "{v:>7.3} ") } else { write!(out, "{:>7} ", "-inf") };
+        }
+        out.push('\n');
+    }
+    use std::io::Write as _;
+    let _ = std::io::stdout().write_all(out.as_bytes());
+}
