@@ -1,0 +1,458 @@
+//! The page: a text box, the tokens the model sees, and its attention for
+//! every layer and head — overview, heatmap and dot grids — computed in a
+//! Web Worker from the built-in teaching model or a downloaded real model.
+
+use crate::compute::{model_name, Compute};
+use crate::dotgrid::DotGrids;
+use crate::downloads;
+use crate::heatmap::{ColourBar, Heatmap};
+use crate::overview::Overview;
+use crate::url_state::{UrlState, View};
+use attnscope::session::{FromWorker, HeadDetail, ModelId, RunOptions, RunSummary, ToWorker};
+use leptos::prelude::*;
+use std::collections::HashMap;
+
+
+/// Where a downloadable model stands.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LoadState {
+    NotLoaded,
+    Loading { loaded: u64, total: u64 },
+    Ready,
+    Failed(String),
+}
+
+fn megabytes(bytes: u64) -> String {
+    format!("{:.1} MB", bytes as f64 / 1_000_000.0)
+}
+
+/// The whole page, computing in a Web Worker.
+#[component]
+pub fn App() -> impl IntoView {
+    view! { <Page in_page=false /> }
+}
+
+/// The page; `in_page` computes on the page's own thread (component tests).
+#[component]
+pub fn Page(
+    /// Compute without a worker.
+    in_page: bool,
+) -> impl IntoView {
+    let start = UrlState::current();
+    let (text, set_text) = signal(start.text.clone());
+    let (model, set_model) = signal(start.model);
+    let (layer, set_layer) = signal(start.layer);
+    let (head, set_head) = signal(start.head);
+    let (view, set_view) = signal(start.view);
+    let (columns_are_queries, set_columns_are_queries) = signal(false);
+    let (hovered_token, set_hovered_token) = signal(None::<usize>);
+    let (summary, set_summary) = signal(None::<RunSummary>);
+    let (detail, set_detail) = signal(None::<HeadDetail>);
+    let (error, set_error) = signal(String::new());
+    let (loads, set_loads) = signal(HashMap::<ModelId, LoadState>::new());
+    let (worker_ready, set_worker_ready) = signal(false);
+    let latest = StoredValue::new(0u64);
+
+    let compute = StoredValue::new_local(None::<Compute>);
+    let send = move |msg: ToWorker| compute.with_value(|c| if let Some(c) = c { c.send(msg) });
+
+    let on_reply = {
+        move |msg: FromWorker| match msg {
+            FromWorker::Ready => set_worker_ready.set(true),
+            FromWorker::Progress { model, loaded, total } => set_loads.update(|m| {
+                m.insert(model, LoadState::Loading { loaded, total });
+            }),
+            FromWorker::Loaded { model } => set_loads.update(|m| {
+                m.insert(model, LoadState::Ready);
+            }),
+            FromWorker::LoadFailed { model, message } => {
+                set_loads.update(|m| {
+                    m.insert(model, LoadState::Failed(message.clone()));
+                });
+                set_error.set(format!("{} could not be loaded: {message}", model_name(model)));
+            }
+            FromWorker::Result(s) if s.id == latest.get_value() => {
+                let (layers, heads) = (s.info.n_layers, s.info.n_heads);
+                // Keep the selection inside the model (a URL may ask for more).
+                if layer.get_untracked() >= layers {
+                    set_layer.set(0);
+                }
+                if head.get_untracked() >= heads {
+                    set_head.set(0);
+                }
+                set_error.set(String::new());
+                send(ToWorker::Head { id: s.id, layer: layer.get_untracked(), head: head.get_untracked() });
+                set_summary.set(Some(*s));
+            }
+            FromWorker::Head(d) if d.id == latest.get_value() => set_detail.set(Some(*d)),
+            FromWorker::Export { json, .. } => downloads::save("attention.json", "application/json", &json),
+            FromWorker::Failed { id, message } if id == 0 || id == latest.get_value() => set_error.set(message),
+            _ => {} // a reply about text that has since changed
+        }
+    };
+    compute.set_value(Some(if in_page { Compute::in_page(on_reply) } else { Compute::start(on_reply) }));
+
+    let load_state = move |m: ModelId| loads.with(|l| l.get(&m).cloned()).unwrap_or(if m == ModelId::Teaching { LoadState::Ready } else { LoadState::NotLoaded });
+
+    // Text, model or readiness changed: compute (or first load the model).
+    {
+        Effect::new(move |_| {
+            if !worker_ready.get() {
+                return;
+            }
+            let m = model.get();
+            match load_state(m) {
+                LoadState::Ready => {
+                    let id = latest.get_value() + 1;
+                    latest.set_value(id);
+                    send(ToWorker::Run { id, model: m, text: text.get(), options: RunOptions::default() });
+                }
+                LoadState::NotLoaded => {
+                    set_loads.update(|l| {
+                        l.insert(m, LoadState::Loading { loaded: 0, total: m.download_bytes() });
+                    });
+                    send(ToWorker::Load { model: m });
+                }
+                _ => {}
+            }
+        });
+    }
+    // Selection changed: fetch that head's detail.
+    {
+        Effect::new(move |prev: Option<(usize, usize)>| {
+            let now = (layer.get(), head.get());
+            if prev.is_some() && prev != Some(now) && summary.with_untracked(|s| s.is_some()) {
+                send(ToWorker::Head { id: latest.get_value(), layer: now.0, head: now.1 });
+            }
+            now
+        });
+    }
+    // Keep the URL in step: typing replaces the entry, other changes add one.
+    Effect::new(move |prev: Option<UrlState>| {
+        let state = UrlState { text: text.get(), model: model.get(), layer: layer.get(), head: head.get(), view: view.get() };
+        if let Some(p) = &prev {
+            let only_text = p.text != state.text && UrlState { text: p.text.clone(), ..state.clone() } == *p;
+            state.record(!only_text);
+        }
+        state
+    });
+    // Back and forward.
+    let on_pop = window_event_listener(leptos::ev::popstate, move |_| {
+        let s = UrlState::current();
+        set_text.set(s.text);
+        set_model.set(s.model);
+        set_layer.set(s.layer);
+        set_head.set(s.head);
+        set_view.set(s.view);
+    });
+    on_cleanup(move || on_pop.remove());
+
+    let tokens = Signal::derive(move || summary.with(|s| s.as_ref().map(|s| s.tokens.clone()).unwrap_or_default()));
+    let weights = Signal::derive(move || detail.with(|d| d.as_ref().map(|d| d.weights.clone())));
+    let scores = Signal::derive(move || detail.with(|d| d.as_ref().map(|d| d.scores.clone())));
+    let overview = Signal::derive(move || summary.with(|s| s.as_ref().map(|s| s.overview.clone()).unwrap_or_default()));
+    let kv_head_of = Signal::derive(move || summary.with(|s| s.as_ref().map(|s| s.kv_head_of.clone()).unwrap_or_default()));
+    let selected = Signal::derive(move || (layer.get(), head.get()));
+    let model_label = Signal::derive(move || summary.with(|s| s.as_ref().map(|s| s.info.name.clone()).unwrap_or_default()));
+    let select = Callback::new(move |(l, h): (usize, usize)| {
+        set_layer.set(l);
+        set_head.set(h);
+    });
+    let retry = Callback::new(move |m: ModelId| {
+        set_loads.update(|l| {
+            l.remove(&m);
+        });
+        set_error.set(String::new());
+        set_model.set(m);
+    });
+
+    view! {
+        <main>
+            <header>
+                <h1>"attnscope"</h1>
+                <p class="tagline">"Type a sentence and watch self-attention happen: A = softmax(QKᵀ/√d_k + M), computed in your browser."</p>
+                <Settings columns_are_queries set_columns_are_queries />
+            </header>
+            <ModelPicker model set_model load_state=Signal::derive(move || load_state(model.get())) retry />
+            <TextInput text set_text />
+            <Status summary />
+            <p id="error" role="alert">{move || error.get()}</p>
+            <TokenList tokens hovered=hovered_token set_hovered=set_hovered_token />
+            <MaskNote summary />
+            <nav class="tabs" role="tablist" aria-label="Views">
+                {View::ALL.into_iter().map(|v| view! {
+                    <button role="tab" id=format!("tab-{}", v.slug()) aria-selected=move || (view.get() == v).to_string()
+                        on:click=move |_| set_view.set(v)>{v.label()}</button>
+                }).collect_view()}
+            </nav>
+            <HeadPicker summary layer set_layer head set_head />
+            <HeadNote summary head />
+            <section class="view" hidden=move || view.get() != View::Overview>
+                <Overview overview kv_head_of selected on_select=select />
+            </section>
+            <section class="view" hidden=move || view.get() != View::Head>
+                <Heatmap tokens weights scores columns_are_queries highlight=hovered_token />
+                <ColourBar />
+            </section>
+            <section class="view" hidden=move || view.get() != View::Grid>
+                <DotGrids tokens detail columns_are_queries model_name=model_label />
+            </section>
+            <NextTokens summary />
+            <Exports summary detail on_json=Callback::new(move |_| send(ToWorker::Export { id: latest.get_value() })) />
+            <ValuesTable tokens weights />
+        </main>
+    }
+}
+
+/// Orientation, theme and presentation mode.
+#[component]
+fn Settings(columns_are_queries: ReadSignal<bool>, set_columns_are_queries: WriteSignal<bool>) -> impl IntoView {
+    let (dark, set_dark) = signal(false);
+    let (present, set_present) = signal(false);
+    Effect::new(move |_| {
+        if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+            let _ = root.class_list().toggle_with_force("dark", dark.get());
+            let _ = root.class_list().toggle_with_force("present", present.get());
+        }
+    });
+    view! {
+        <div class="settings">
+            <label class="toggle"><input type="checkbox" id="orientation" prop:checked=move || columns_are_queries.get()
+                on:change=move |ev| set_columns_are_queries.set(event_target_checked(&ev)) />" columns are queries (3Blue1Brown)"</label>
+            <label class="toggle"><input type="checkbox" id="dark" prop:checked=move || dark.get()
+                on:change=move |ev| set_dark.set(event_target_checked(&ev)) />" dark"</label>
+            <label class="toggle"><input type="checkbox" id="present" prop:checked=move || present.get()
+                on:change=move |ev| set_present.set(event_target_checked(&ev)) />" presentation"</label>
+        </div>
+    }
+}
+
+/// Which model computes (`select#model`), with download size and progress.
+#[component]
+fn ModelPicker(
+    model: ReadSignal<ModelId>,
+    set_model: WriteSignal<ModelId>,
+    /// How the chosen model's download stands.
+    #[prop(into)]
+    load_state: Signal<LoadState>,
+    retry: Callback<ModelId>,
+) -> impl IntoView {
+    let option_label = |m: ModelId| match m {
+        ModelId::Teaching => "Teaching model — built in, hand-designed heads".to_string(),
+        ModelId::MiniLm => format!("MiniLM — encoder, bidirectional, 6 layers × 12 heads ({} download)", megabytes(m.download_bytes())),
+        ModelId::SmolLm2 => format!("SmolLM2-135M — decoder, causal, 30 layers × 9 heads over 3 key/value heads ({} download)", megabytes(m.download_bytes())),
+    };
+    view! {
+        <label for="model">"Model"</label>
+        <select id="model" on:change=move |ev| {
+            if let Some(m) = ModelId::from_slug(&event_target_value(&ev)) { set_model.set(m) }
+        }>
+            {ModelId::ALL.into_iter().map(|m| view! {
+                <option value=m.slug() prop:selected=move || model.get() == m>{option_label(m)}</option>
+            }).collect_view()}
+        </select>
+        {move || match load_state.get() {
+            LoadState::Loading { loaded, total } => view! {
+                <div class="progress" id="progress">
+                    <progress max=total.to_string() value=loaded.to_string()></progress>
+                    <span>{format!("Downloading {}: {} of {}", model_name(model.get()), megabytes(loaded), megabytes(total))}</span>
+                </div>
+            }.into_any(),
+            LoadState::Failed(_) => view! {
+                <div class="progress failed">
+                    <button id="retry" on:click=move |_| retry.run(model.get_untracked())>"Retry download"</button>
+                    <button on:click=move |_| set_model.set(ModelId::Teaching)>"Use the teaching model"</button>
+                </div>
+            }.into_any(),
+            _ => ().into_any(),
+        }}
+        {move || (model.get() == ModelId::Teaching).then(|| view! {
+            <p class="note">"The teaching model's heads were designed by hand, not learned: each does one thing you can explain."</p>
+        })}
+    }
+}
+
+/// The text the model reads (`textarea#text`).
+#[component]
+pub fn TextInput(
+    /// Current text.
+    text: ReadSignal<String>,
+    /// Set on every edit, so the view follows each keystroke.
+    set_text: WriteSignal<String>,
+) -> impl IntoView {
+    view! {
+        <label for="text">"Text"</label>
+        <textarea
+            id="text"
+            rows="2"
+            spellcheck="false"
+            placeholder="Type a sentence…"
+            prop:value=move || text.get()
+            on:input=move |ev| set_text.set(event_target_value(&ev))
+        ></textarea>
+    }
+}
+
+/// `#status`: tokens, time and any notice such as a cut text.
+#[component]
+fn Status(summary: ReadSignal<Option<RunSummary>>) -> impl IntoView {
+    let status = move || {
+        summary.with(|s| match s {
+            None => "computing…".to_string(),
+            Some(s) if s.tokens.is_empty() => "Type some text to see its attention.".to_string(),
+            Some(s) => {
+                let mut line = format!("{} tokens, computed in {:.1} ms in your browser", s.tokens.len(), s.compute_ms);
+                if let Some(n) = &s.notice {
+                    line.push_str(" · ");
+                    line.push_str(n);
+                }
+                line
+            }
+        })
+    };
+    view! { <p id="status" aria-live="polite">{status}</p> }
+}
+
+/// The tokens the model sees (`#tokens .token`); hovering one highlights its row and column.
+#[component]
+pub fn TokenList(
+    /// Token strings as the model produced them.
+    #[prop(into)]
+    tokens: Signal<Vec<String>>,
+    hovered: ReadSignal<Option<usize>>,
+    set_hovered: WriteSignal<Option<usize>>,
+) -> impl IntoView {
+    view! {
+        <ol id="tokens" aria-label="Tokens">
+            {move || tokens.get().into_iter().enumerate().map(|(i, t)| view! {
+                <li class="token" class:hovered=move || hovered.get() == Some(i) tabindex="0"
+                    on:mouseenter=move |_| set_hovered.set(Some(i))
+                    on:focus=move |_| set_hovered.set(Some(i))
+                    on:mouseleave=move |_| set_hovered.set(None)
+                    on:blur=move |_| set_hovered.set(None)>{t}</li>
+            }).collect_view()}
+        </ol>
+    }
+}
+
+/// Which mask the model really uses, and what the other grid is.
+#[component]
+fn MaskNote(summary: ReadSignal<Option<RunSummary>>) -> impl IntoView {
+    move || {
+        summary.with(|s| {
+            s.as_ref().map(|s| {
+                let text = match s.info.mask {
+                    attnscope::Mask::None => format!("{} attends both ways (no mask). A causal grid for it is a what-if, computed from the same Q and K.", s.info.name),
+                    attnscope::Mask::Causal => format!("{} is causal: each token sees only itself and earlier tokens. An unmasked grid for it is a what-if.", s.info.name),
+                };
+                view! { <p class="note" id="mask-note">{text}</p> }
+            })
+        })
+    }
+}
+
+/// `select#layer` and `select#head`.
+#[component]
+fn HeadPicker(
+    summary: ReadSignal<Option<RunSummary>>,
+    layer: ReadSignal<usize>,
+    set_layer: WriteSignal<usize>,
+    head: ReadSignal<usize>,
+    set_head: WriteSignal<usize>,
+) -> impl IntoView {
+    let dims = move || summary.with(|s| s.as_ref().map(|s| (s.info.n_layers, s.info.n_heads, s.kv_head_of.clone())).unwrap_or((1, 1, vec![0])));
+    view! {
+        <div class="picker">
+            <label for="layer">"Layer"</label>
+            <select id="layer" on:change=move |ev| set_layer.set(event_target_value(&ev).parse().unwrap_or(0))>
+                {move || (0..dims().0).map(|l| view! { <option value=l.to_string() prop:selected=move || layer.get() == l>{l.to_string()}</option> }).collect_view()}
+            </select>
+            <label for="head">"Head"</label>
+            <select id="head" on:change=move |ev| set_head.set(event_target_value(&ev).parse().unwrap_or(0))>
+                {move || {
+                    let (_, heads, kv) = dims();
+                    let grouped = kv.iter().any(|&g| g != 0) && kv.len() == heads && kv.windows(2).any(|w| w[0] == w[1]);
+                    (0..heads).map(|h| {
+                        let name = if grouped { format!("{h} (key/value head {})", kv[h]) } else { h.to_string() };
+                        view! { <option value=h.to_string() prop:selected=move || head.get() == h>{name}</option> }
+                    }).collect_view()
+                }}
+            </select>
+        </div>
+    }
+}
+
+/// What the selected head of the teaching model was designed to do.
+#[component]
+fn HeadNote(summary: ReadSignal<Option<RunSummary>>, head: ReadSignal<usize>) -> impl IntoView {
+    move || summary.with(|s| s.as_ref().and_then(|s| s.head_notes.get(head.get()).cloned())).map(|n| view! { <p class="note" id="head-note">{n}</p> })
+}
+
+/// The decoder's most likely next tokens after the text.
+#[component]
+fn NextTokens(summary: ReadSignal<Option<RunSummary>>) -> impl IntoView {
+    move || {
+        summary.with(|s| {
+            let top = s.as_ref()?.top_next.clone()?;
+            Some(view! {
+                <section class="next" id="next-tokens">
+                    <h2>"Most likely next tokens"</h2>
+                    <ol>{top.into_iter().take(5).map(|(t, p)| view! {
+                        <li><code>{format!("{t:?}")}</code><span class="bar" style=format!("width: {:.1}%", p * 100.0)></span>{format!(" {:.1}%", p * 100.0)}</li>
+                    }).collect_view()}</ol>
+                </section>
+            })
+        })
+    }
+}
+
+/// PNG, SVG (drawn with plotters), JSON (the CLI's fields) and CSV.
+#[component]
+fn Exports(summary: ReadSignal<Option<RunSummary>>, detail: ReadSignal<Option<HeadDetail>>, on_json: Callback<()>) -> impl IntoView {
+    let figure = move || {
+        let s = summary.get_untracked()?;
+        let d = detail.get_untracked()?;
+        Some((s, d))
+    };
+    let svg = move || {
+        figure().and_then(|(s, d)| {
+            let title = format!("{}\nlayer {} · head {} · A = softmax(QKᵀ/√d_k + M) · mask: {}", s.info.name, d.layer, d.head, d.mask.name());
+            let h = attnscope::draw::Heatmap { title, row_labels: &s.tokens, col_labels: &s.tokens, values: &d.weights, kind: attnscope::draw::ValueKind::Weights };
+            attnscope::draw::heatmap_svg(&h).ok()
+        })
+    };
+    view! {
+        <div class="exports" aria-label="Export">
+            <button id="export-png" on:click=move |_| if let Some(s) = svg() { downloads::svg_to_png("attention.png", &s) }>"PNG"</button>
+            <button id="export-svg" on:click=move |_| if let Some(s) = svg() { downloads::save("attention.svg", "image/svg+xml", &s) }>"SVG"</button>
+            <button id="export-json" on:click=move |_| on_json.run(())>"JSON"</button>
+            <button id="export-csv" on:click=move |_| if let Some((s, d)) = figure() {
+                downloads::save("attention.csv", "text/csv", &attnscope::export::head_csv(&s.tokens, &d.weights))
+            }>"CSV"</button>
+        </div>
+    }
+}
+
+/// The selected head's numbers as a table, for screen readers (visually hidden).
+#[component]
+fn ValuesTable(#[prop(into)] tokens: Signal<Vec<String>>, #[prop(into)] weights: Signal<Option<attnscope::Matrix>>) -> impl IntoView {
+    const MAX: usize = 40;
+    move || {
+        let toks = tokens.get();
+        weights.with(|w| {
+            let w = w.as_ref()?;
+            if toks.len() > MAX || w.rows != toks.len() {
+                return Some(view! { <p class="sr-only">"The table of weights is shown for texts up to 40 tokens; export CSV for longer ones."</p> }.into_any());
+            }
+            Some(view! {
+                <table class="sr-only" id="weights-table">
+                    <caption>"Attention weights of the selected head: rows are queries, columns are keys"</caption>
+                    <thead><tr><th scope="col">"query \\ key"</th>{toks.iter().map(|t| view! { <th scope="col">{t.clone()}</th> }).collect_view()}</tr></thead>
+                    <tbody>{(0..w.rows).map(|i| view! {
+                        <tr><th scope="row">{toks[i].clone()}</th>{w.row(i).iter().map(|v| view! { <td>{format!("{v:.3}")}</td> }).collect_view()}</tr>
+                    }).collect_view()}</tbody>
+                </table>
+            }.into_any())
+        })
+    }
+}

@@ -1,0 +1,261 @@
+//! One head's attention as a heatmap on a canvas: row i is query token i,
+//! column j key token j (or the transpose, in the orientation of
+//! 3Blue1Brown's videos where each column is a query). One canvas, not one
+//! DOM node per cell, so a 256-token text stays cheap to redraw.
+
+use attnscope::draw::colormap::{diverging, viridis};
+use attnscope::Matrix;
+use leptos::html::Canvas;
+use leptos::prelude::*;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+
+pub const FONT: &str = "12px system-ui, sans-serif";
+/// Rough width of one character of `FONT`, to size the label margins.
+const CHAR_WIDTH: f64 = 7.0;
+/// Labels longer than this are cut with an ellipsis.
+const LABEL_CHARS: usize = 14;
+
+/// The colour of a weight (viridis, colour-blind safe, 0…1).
+pub fn cell_color(w: f32) -> [u8; 3] {
+    viridis(w)
+}
+
+/// The colour of a signed score, relative to the largest |score| shown.
+pub fn signed_color(s: f32, range: f32) -> [u8; 3] {
+    diverging(if range > 0.0 { s / range } else { 0.0 })
+}
+
+pub fn css(rgb: [u8; 3]) -> String {
+    format!("rgb({},{},{})", rgb[0], rgb[1], rgb[2])
+}
+
+/// Where things go on the canvas, in CSS pixels. Integer positions keep
+/// every cell one flat colour (no anti-aliased edges).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Layout {
+    pub cell: f64,
+    /// Width of the row labels on the left.
+    pub left: f64,
+    /// Height of the column labels on top.
+    pub top: f64,
+    pub rows: usize,
+    pub cols: usize,
+}
+
+impl Layout {
+    pub fn new(tokens: &[String], rows: usize, cols: usize) -> Self {
+        Self::sized(tokens, rows, cols, 480.0)
+    }
+
+    /// A layout whose grid is about `span` pixels across.
+    pub fn sized(tokens: &[String], rows: usize, cols: usize, span: f64) -> Self {
+        let longest = tokens.iter().map(|t| t.chars().count().min(LABEL_CHARS + 1)).max().unwrap_or(0);
+        let margin = (longest as f64 * CHAR_WIDTH + 10.0).ceil();
+        let cell = (span / rows.max(cols).max(1) as f64).floor().clamp(4.0, 40.0);
+        Self { cell, left: margin, top: margin, rows, cols }
+    }
+
+    pub fn size(&self) -> (f64, f64) {
+        (self.left + self.cell * self.cols as f64 + 4.0, self.top + self.cell * self.rows as f64 + 4.0)
+    }
+
+    /// Top-left corner of cell (i, j).
+    pub fn cell_origin(&self, i: usize, j: usize) -> (f64, f64) {
+        (self.left + self.cell * j as f64, self.top + self.cell * i as f64)
+    }
+
+    /// The cell under a point, if any.
+    pub fn cell_at(&self, x: f64, y: f64) -> Option<(usize, usize)> {
+        let (j, i) = ((x - self.left) / self.cell, (y - self.top) / self.cell);
+        (i >= 0.0 && j >= 0.0 && (i as usize) < self.rows && (j as usize) < self.cols).then(|| (i as usize, j as usize))
+    }
+
+    /// Show every n-th label so that labels never overlap.
+    pub fn label_every(&self) -> usize {
+        (14.0 / self.cell).ceil().max(1.0) as usize
+    }
+}
+
+pub fn label(token: &str) -> String {
+    if token.chars().count() > LABEL_CHARS {
+        token.chars().take(LABEL_CHARS - 1).chain(['…']).collect()
+    } else {
+        token.to_string()
+    }
+}
+
+/// Sizes the canvas for `layout` at device resolution and returns its context.
+pub fn prepare(canvas: &HtmlCanvasElement, width: f64, height: f64) -> Result<CanvasRenderingContext2d, JsValue> {
+    let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
+    canvas.set_width((width * dpr).round() as u32);
+    canvas.set_height((height * dpr).round() as u32);
+    canvas.set_attribute("style", &format!("width: {width}px; height: {height}px"))?;
+    let ctx: CanvasRenderingContext2d = canvas.get_context("2d")?.ok_or_else(|| JsValue::from_str("no 2d canvas context"))?.dyn_into()?;
+    ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0)?;
+    ctx.clear_rect(0.0, 0.0, width, height);
+    Ok(ctx)
+}
+
+/// Row labels on the left, column labels on top (turned to read upwards).
+pub fn draw_labels(ctx: &CanvasRenderingContext2d, layout: &Layout, rows: &[String], cols: &[String], ink: &str) -> Result<(), JsValue> {
+    ctx.set_fill_style_str(ink);
+    ctx.set_font(FONT);
+    ctx.set_text_baseline("middle");
+    let half = layout.cell / 2.0;
+    let every = layout.label_every();
+    ctx.set_text_align("right");
+    for (i, token) in rows.iter().take(layout.rows).enumerate().filter(|(i, _)| i % every == 0) {
+        let (x, y) = layout.cell_origin(i, 0);
+        ctx.fill_text(&label(token), x - 6.0, y + half)?;
+    }
+    ctx.set_text_align("left");
+    for (j, token) in cols.iter().take(layout.cols).enumerate().filter(|(j, _)| j % every == 0) {
+        let (x, y) = layout.cell_origin(0, j);
+        ctx.save();
+        ctx.translate(x + half, y - 6.0)?;
+        ctx.rotate(-std::f64::consts::FRAC_PI_2)?;
+        ctx.fill_text(&label(token), 0.0, 0.0)?;
+        ctx.restore();
+    }
+    Ok(())
+}
+
+/// Draws `weights` (queries × keys) with `tokens` on both axes; transposed
+/// when `columns_are_queries`. `highlight` outlines one token's row and column.
+pub fn draw(canvas: &HtmlCanvasElement, tokens: &[String], weights: Option<&Matrix>, columns_are_queries: bool, highlight: Option<usize>, ink: &str) -> Result<(), JsValue> {
+    let Some(a) = weights.filter(|a| a.rows > 0 && a.cols > 0) else {
+        canvas.set_width(0);
+        canvas.set_height(0);
+        return Ok(());
+    };
+    let shown = if columns_are_queries { a.transpose() } else { a.clone() };
+    let layout = Layout::new(tokens, shown.rows, shown.cols);
+    let (width, height) = layout.size();
+    let ctx = prepare(canvas, width, height)?;
+    for i in 0..shown.rows {
+        for j in 0..shown.cols {
+            ctx.set_fill_style_str(&css(cell_color(shown[(i, j)])));
+            let (x, y) = layout.cell_origin(i, j);
+            ctx.fill_rect(x, y, layout.cell, layout.cell);
+        }
+    }
+    if let Some(t) = highlight.filter(|&t| t < shown.rows.max(shown.cols)) {
+        ctx.set_stroke_style_str("#ff2d78");
+        ctx.set_line_width(2.0);
+        let (x, y) = layout.cell_origin(t.min(shown.rows - 1), 0);
+        ctx.stroke_rect(x, y, layout.cell * shown.cols as f64, layout.cell);
+        let (x, y) = layout.cell_origin(0, t.min(shown.cols - 1));
+        ctx.stroke_rect(x, y, layout.cell, layout.cell * shown.rows as f64);
+    }
+    draw_labels(&ctx, &layout, tokens, tokens, ink)
+}
+
+/// The text ink of the current theme, read from CSS.
+pub fn ink() -> String {
+    let from_css = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+        .and_then(|el| web_sys::window()?.get_computed_style(&el).ok().flatten())
+        .and_then(|s| s.get_property_value("--ink").ok())
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty());
+    from_css.unwrap_or_else(|| "#1b1f24".into())
+}
+
+/// What the pointer is over: query, key, weight and raw score.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hovered {
+    pub query: usize,
+    pub key: usize,
+    pub x: f64,
+    pub y: f64,
+}
+
+/// `canvas#heatmap`: the attention weights of one head, with a tooltip.
+#[component]
+pub fn Heatmap(
+    /// Token strings, used as row and column labels.
+    #[prop(into)]
+    tokens: Signal<Vec<String>>,
+    /// A = softmax(QKᵀ/√d_k + M) of the head to show, or None to show nothing.
+    #[prop(into)]
+    weights: Signal<Option<Matrix>>,
+    /// Raw scores S = QKᵀ of the same head, for the tooltip.
+    #[prop(into)]
+    scores: Signal<Option<Matrix>>,
+    /// Draw Aᵀ: each column a query (3Blue1Brown's orientation).
+    #[prop(into)]
+    columns_are_queries: Signal<bool>,
+    /// A token to outline (hovered in the token strip).
+    #[prop(into)]
+    highlight: Signal<Option<usize>>,
+) -> impl IntoView {
+    let canvas = NodeRef::<Canvas>::new();
+    let (hovered, set_hovered) = signal(None::<Hovered>);
+    Effect::new(move |_| {
+        let Some(el) = canvas.get() else { return };
+        let drawn = tokens.with(|t| weights.with(|w| draw(&el, t, w.as_ref(), columns_are_queries.get(), highlight.get(), &ink())));
+        if let Err(e) = drawn {
+            web_sys::console::error_2(&"heatmap: drawing failed:".into(), &e);
+        }
+    });
+    let on_move = move |ev: web_sys::MouseEvent| {
+        let n = tokens.with(|t| t.len());
+        let layout = tokens.with(|t| Layout::new(t, n, n));
+        let (x, y) = (ev.offset_x() as f64, ev.offset_y() as f64);
+        set_hovered.set(layout.cell_at(x, y).map(|(i, j)| {
+            let (query, key) = if columns_are_queries.get_untracked() { (j, i) } else { (i, j) };
+            Hovered { query, key, x, y }
+        }));
+    };
+    let tooltip = move || {
+        let h = hovered.get()?;
+        let toks = tokens.get();
+        let w = weights.with(|w| w.as_ref().and_then(|w| (h.query < w.rows && h.key < w.cols).then(|| w[(h.query, h.key)])))?;
+        let s = scores.with(|s| s.as_ref().and_then(|s| (h.query < s.rows && h.key < s.cols).then(|| s[(h.query, h.key)])));
+        let text = format!(
+            "{} → {}: weight {:.4}{}",
+            toks.get(h.query).cloned().unwrap_or_default(),
+            toks.get(h.key).cloned().unwrap_or_default(),
+            w,
+            s.map(|s| format!(", raw score {s:.3}")).unwrap_or_default()
+        );
+        Some(view! { <div class="tooltip" role="tooltip" style=format!("left: {}px; top: {}px", h.x + 14.0, h.y + 14.0)>{text}</div> })
+    };
+    view! {
+        <figure class="heatmap">
+            <div class="canvas-wrap">
+                <canvas
+                    id="heatmap"
+                    node_ref=canvas
+                    role="img"
+                    aria-label="Attention weights of the selected head; the table below lists the same numbers"
+                    on:mousemove=on_move
+                    on:mouseleave=move |_| set_hovered.set(None)
+                ></canvas>
+                {tooltip}
+            </div>
+            <figcaption>
+                {move || if columns_are_queries.get() {
+                    "Column j: how query token j spreads its attention over the tokens (rows). Brighter means more; each column sums to 1."
+                } else {
+                    "Row i: how query token i spreads its attention over the tokens (columns). Brighter means more; each row sums to 1."
+                }}
+            </figcaption>
+        </figure>
+    }
+}
+
+/// A colour bar for weights 0…1.
+#[component]
+pub fn ColourBar() -> impl IntoView {
+    let stops: Vec<String> = (0..=10).map(|i| format!("{} {}%", css(cell_color(i as f32 / 10.0)), i * 10)).collect();
+    view! {
+        <div class="colourbar" aria-hidden="true">
+            <span>"0"</span>
+            <span class="ramp" style=format!("background: linear-gradient(to right, {})", stops.join(", "))></span>
+            <span>"1"</span>
+        </div>
+    }
+}

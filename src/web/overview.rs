@@ -1,0 +1,192 @@
+//! Every layer × head as a small heatmap, on one canvas painted from a
+//! single pixel buffer (hundreds of heads redraw in a few milliseconds).
+//! Click a tile, or focus the canvas and use the arrow keys, to select.
+
+use crate::heatmap::{cell_color, prepare};
+use attnscope::Matrix;
+use leptos::html::Canvas;
+use leptos::prelude::*;
+use wasm_bindgen::{Clamped, JsValue};
+use web_sys::{HtmlCanvasElement, ImageData};
+
+const GAP: f64 = 6.0;
+const LEFT: f64 = 34.0;
+const TOP: f64 = 34.0;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Grid {
+    pub tile: f64,
+    pub layers: usize,
+    pub heads: usize,
+}
+
+impl Grid {
+    pub fn new(layers: usize, heads: usize) -> Self {
+        let tile = ((760.0 / heads.max(1) as f64) - GAP).floor().clamp(24.0, 72.0);
+        Self { tile, layers, heads }
+    }
+
+    pub fn size(&self) -> (f64, f64) {
+        (LEFT + self.heads as f64 * (self.tile + GAP), TOP + self.layers as f64 * (self.tile + GAP))
+    }
+
+    pub fn origin(&self, layer: usize, head: usize) -> (f64, f64) {
+        (LEFT + head as f64 * (self.tile + GAP), TOP + layer as f64 * (self.tile + GAP))
+    }
+
+    pub fn tile_at(&self, x: f64, y: f64) -> Option<(usize, usize)> {
+        let (h, l) = ((x - LEFT) / (self.tile + GAP), (y - TOP) / (self.tile + GAP));
+        (h >= 0.0 && l >= 0.0 && (l as usize) < self.layers && (h as usize) < self.heads).then(|| (l as usize, h as usize))
+    }
+}
+
+/// Paints all thumbnails; `kv_head_of` brackets grouped-query heads.
+pub fn draw(canvas: &HtmlCanvasElement, overview: &[Vec<Matrix>], kv_head_of: &[usize], selected: (usize, usize), ink: &str) -> Result<(), JsValue> {
+    let layers = overview.len();
+    let heads = overview.first().map_or(0, |l| l.len());
+    if layers == 0 || heads == 0 || overview[0][0].rows == 0 {
+        canvas.set_width(0);
+        canvas.set_height(0);
+        return Ok(());
+    }
+    let grid = Grid::new(layers, heads);
+    let (width, height) = grid.size();
+    let ctx = prepare(canvas, width, height)?;
+    // One RGBA buffer for every tile, nearest-neighbour from the pooled A.
+    let t = grid.tile as usize;
+    let (w_px, h_px) = (heads * t, layers * t);
+    let mut rgba = vec![0u8; w_px * h_px * 4];
+    for (l, layer) in overview.iter().enumerate() {
+        for (h, a) in layer.iter().enumerate() {
+            for py in 0..t {
+                let i = py * a.rows / t;
+                for px in 0..t {
+                    let j = px * a.cols / t;
+                    let [r, g, b] = cell_color(a[(i, j)]);
+                    let at = ((l * t + py) * w_px + h * t + px) * 4;
+                    rgba[at..at + 4].copy_from_slice(&[r, g, b, 255]);
+                }
+            }
+        }
+    }
+    let image = ImageData::new_with_u8_clamped_array_and_sh(Clamped(&rgba), w_px as u32, h_px as u32)?;
+    // Spread the packed tiles out onto their places with gaps between them.
+    let packed = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.create_element("canvas").ok())
+        .and_then(|c| wasm_bindgen::JsCast::dyn_into::<HtmlCanvasElement>(c).ok())
+        .ok_or_else(|| JsValue::from_str("cannot create a canvas"))?;
+    packed.set_width(w_px as u32);
+    packed.set_height(h_px as u32);
+    let pctx: web_sys::CanvasRenderingContext2d =
+        wasm_bindgen::JsCast::dyn_into(packed.get_context("2d")?.ok_or_else(|| JsValue::from_str("no 2d context"))?)?;
+    pctx.put_image_data(&image, 0.0, 0.0)?;
+    ctx.set_image_smoothing_enabled(false);
+    for l in 0..layers {
+        for h in 0..heads {
+            let (x, y) = grid.origin(l, h);
+            ctx.draw_image_with_html_canvas_element_and_sw_and_sh_and_dx_and_dy_and_dw_and_dh(
+                &packed, (h * t) as f64, (l * t) as f64, t as f64, t as f64, x, y, grid.tile, grid.tile,
+            )?;
+        }
+    }
+    ctx.set_fill_style_str(ink);
+    ctx.set_font(crate::heatmap::FONT);
+    ctx.set_text_baseline("middle");
+    ctx.set_text_align("right");
+    for l in 0..layers {
+        let (x, y) = grid.origin(l, 0);
+        ctx.fill_text(&format!("L{l}"), x - 6.0, y + grid.tile / 2.0)?;
+    }
+    ctx.set_text_align("center");
+    let grouped = kv_head_of.iter().any(|&g| g != kv_head_of[0]) && kv_head_of.len() == heads && kv_head_of.windows(2).any(|w| w[0] == w[1]);
+    for h in 0..heads {
+        let (x, _) = grid.origin(0, h);
+        let label = if grouped { format!("H{h}·kv{}", kv_head_of[h]) } else { format!("H{h}") };
+        ctx.fill_text(&label, x + grid.tile / 2.0, TOP - 20.0)?;
+    }
+    if grouped {
+        // A bracket over each group of query heads that share one key/value head.
+        ctx.set_stroke_style_str(ink);
+        ctx.set_line_width(1.5);
+        let mut start = 0;
+        for h in 1..=heads {
+            if h == heads || kv_head_of[h] != kv_head_of[start] {
+                let (x0, _) = grid.origin(0, start);
+                let (x1, _) = grid.origin(0, h - 1);
+                ctx.begin_path();
+                ctx.move_to(x0 + 2.0, TOP - 6.0);
+                ctx.line_to(x1 + grid.tile - 2.0, TOP - 6.0);
+                ctx.stroke();
+                start = h;
+            }
+        }
+    }
+    let (l, h) = selected;
+    if l < layers && h < heads {
+        let (x, y) = grid.origin(l, h);
+        ctx.set_stroke_style_str("#ff2d78");
+        ctx.set_line_width(3.0);
+        ctx.stroke_rect(x - 2.5, y - 2.5, grid.tile + 5.0, grid.tile + 5.0);
+    }
+    Ok(())
+}
+
+/// `canvas#overview`.
+#[component]
+pub fn Overview(
+    /// [layer][head] pooled attention weights.
+    #[prop(into)]
+    overview: Signal<Vec<Vec<Matrix>>>,
+    /// Key/value head of each query head.
+    #[prop(into)]
+    kv_head_of: Signal<Vec<usize>>,
+    /// Selected (layer, head).
+    #[prop(into)]
+    selected: Signal<(usize, usize)>,
+    /// Called with the (layer, head) the user picks.
+    on_select: Callback<(usize, usize)>,
+) -> impl IntoView {
+    let canvas = NodeRef::<Canvas>::new();
+    Effect::new(move |_| {
+        let Some(el) = canvas.get() else { return };
+        let drawn = overview.with(|o| kv_head_of.with(|k| draw(&el, o, k, selected.get(), &crate::heatmap::ink())));
+        if let Err(e) = drawn {
+            web_sys::console::error_2(&"overview: drawing failed:".into(), &e);
+        }
+    });
+    let dims = move || overview.with(|o| (o.len(), o.first().map_or(0, |l| l.len())));
+    let on_click = move |ev: web_sys::MouseEvent| {
+        let (layers, heads) = dims();
+        if let Some(t) = Grid::new(layers, heads).tile_at(ev.offset_x() as f64, ev.offset_y() as f64) {
+            on_select.run(t);
+        }
+    };
+    let on_key = move |ev: web_sys::KeyboardEvent| {
+        let (layers, heads) = dims();
+        let (l, h) = selected.get_untracked();
+        let next = match ev.key().as_str() {
+            "ArrowLeft" => (l, h.saturating_sub(1)),
+            "ArrowRight" => (l, (h + 1).min(heads.saturating_sub(1))),
+            "ArrowUp" => (l.saturating_sub(1), h),
+            "ArrowDown" => ((l + 1).min(layers.saturating_sub(1)), h),
+            _ => return,
+        };
+        ev.prevent_default();
+        on_select.run(next);
+    };
+    view! {
+        <figure class="overview">
+            <canvas
+                id="overview"
+                node_ref=canvas
+                tabindex="0"
+                role="img"
+                aria-label="Every layer and head; arrow keys move the selection"
+                on:click=on_click
+                on:keydown=on_key
+            ></canvas>
+            <figcaption>"Each tile is one head's attention (rows are queries). Click a tile or use the arrow keys to select it."</figcaption>
+        </figure>
+    }
+}

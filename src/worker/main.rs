@@ -1,0 +1,105 @@
+//! The page's Web Worker: all computation happens here, so typing never
+//! waits for a model. It is a thin shell over [`attnscope::session::Session`]:
+//! JSON messages in, JSON messages out.
+//!
+//! Runs are coalesced: when several texts arrive while one is being computed,
+//! only the newest is computed next (the page drops stale results anyway).
+
+#[cfg(target_arch = "wasm32")]
+mod fetch;
+
+#[cfg(target_arch = "wasm32")]
+mod shell {
+    use attnscope::session::{FromWorker, Session, ToWorker};
+    use std::cell::RefCell;
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+    use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+
+    thread_local! {
+        static SESSION: RefCell<Session> = RefCell::new(Session::new());
+        static PENDING: RefCell<Option<ToWorker>> = const { RefCell::new(None) };
+    }
+
+    fn scope() -> DedicatedWorkerGlobalScope {
+        js_sys::global().unchecked_into()
+    }
+
+    fn now_ms() -> f64 {
+        scope().performance().map(|p| p.now()).unwrap_or(0.0)
+    }
+
+    fn post(msg: &FromWorker) {
+        match serde_json::to_string(msg) {
+            Ok(text) => {
+                let _ = scope().post_message(&JsValue::from_str(&text));
+            }
+            Err(e) => web_sys::console::error_1(&format!("worker: cannot encode a reply: {e}").into()),
+        }
+    }
+
+    fn run_pending() {
+        if let Some(msg) = PENDING.with(|p| p.borrow_mut().take()) {
+            let reply = SESSION.with(|s| s.borrow_mut().handle(msg, &now_ms));
+            post(&reply);
+        }
+    }
+
+    fn on_message(event: MessageEvent) {
+        let Some(text) = event.data().as_string() else { return };
+        let msg = match serde_json::from_str::<ToWorker>(&text) {
+            Ok(m) => m,
+            Err(e) => return post(&FromWorker::Failed { id: 0, message: format!("the worker got a message it does not understand: {e}") }),
+        };
+        match msg {
+            ToWorker::Run { .. } => {
+                let already_scheduled = PENDING.with(|p| p.borrow_mut().replace(msg).is_some());
+                if !already_scheduled {
+                    let cb = Closure::once_into_js(run_pending);
+                    let _ = scope().set_timeout_with_callback_and_timeout_and_arguments_0(cb.unchecked_ref(), 0);
+                }
+            }
+            ToWorker::Load { model } => wasm_bindgen_futures::spawn_local(load(model)),
+            other => {
+                // A head request refers to the newest computed run: answer it
+                // after any run that is still waiting.
+                run_pending();
+                let reply = SESSION.with(|s| s.borrow_mut().handle(other, &now_ms));
+                post(&reply);
+            }
+        }
+    }
+
+    async fn load(model: attnscope::session::ModelId) {
+        if SESSION.with(|s| s.borrow().is_loaded(model)) {
+            return post(&FromWorker::Loaded { model });
+        }
+        let report = |loaded: u64, total: u64| post(&FromWorker::Progress { model, loaded, total });
+        let reply = match crate::fetch::fetch_model(&scope(), model, &report).await {
+            Ok(files) => match SESSION.with(|s| s.borrow_mut().install(model, files)) {
+                Ok(()) => FromWorker::Loaded { model },
+                Err(e) => FromWorker::LoadFailed { model, message: e.to_string() },
+            },
+            Err(message) => FromWorker::LoadFailed { model, message },
+        };
+        post(&reply);
+    }
+
+    pub fn start() {
+        console_error_panic_hook::set_once();
+        let handler = Closure::<dyn FnMut(MessageEvent)>::new(on_message);
+        scope().set_onmessage(Some(handler.as_ref().unchecked_ref()));
+        handler.forget(); // lives as long as the worker
+        post(&FromWorker::Ready);
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    shell::start();
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    eprintln!("attnscope-worker is the page's Web Worker; it is built for the browser by `trunk build` (see README.md).");
+}
