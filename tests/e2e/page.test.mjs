@@ -1,0 +1,260 @@
+// End-to-end test of the page as it ships: the release build in dist/ (from
+// `trunk build --release`), served over HTTP on 127.0.0.1 and driven in
+// headless Chromium. Any console error, page error or failed request fails
+// the test, because that is how a broken wasm build shows itself.
+//
+// Run: node --test --test-reporter=spec tests/e2e/   (scripts/test.sh does)
+// Env: DIST (default: <repo>/dist), CHROMIUM (default: chromium on PATH).
+
+import { test, before, after, beforeEach, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { createReadStream, mkdirSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { extname, join, normalize, resolve, sep, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
+import { chromium } from 'playwright-core';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const DIST = resolve(process.env.DIST ?? join(HERE, '..', '..', 'dist'));
+const ARTIFACTS = join(HERE, 'artifacts');
+const DEFAULT_TEXT = 'a fluffy blue creature roamed the verdant forest';
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+};
+
+// A static file server for dist/, as any static host would be.
+function serve(root) {
+  const server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    let file = normalize(join(root, path));
+    if (file !== root && !file.startsWith(root + sep)) {
+      res.writeHead(403).end();
+      return;
+    }
+    try {
+      if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
+      const { size } = await stat(file);
+      res.writeHead(200, {
+        'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+        'content-length': size,
+      });
+      createReadStream(file).pipe(res);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
+}
+
+function chromiumPath() {
+  if (process.env.CHROMIUM) return process.env.CHROMIUM;
+  return execFileSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim();
+}
+
+let server, browser, baseUrl;
+let page, problems;
+
+before(async () => {
+  await stat(join(DIST, 'index.html')).catch(() => {
+    throw new Error(`no ${DIST}/index.html: run \`trunk build --release\` first`);
+  });
+  mkdirSync(ARTIFACTS, { recursive: true });
+  server = await serve(DIST);
+  baseUrl = `http://127.0.0.1:${server.address().port}/`;
+  browser = await chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    // Playwright already gives each run a fresh profile and --no-sandbox;
+    // the rest keeps Chromium from calling home on a closed network.
+    args: [
+      '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync',
+    ],
+  });
+});
+
+// Even when an assertion failed, the browser and the server go away.
+after(async () => {
+  await browser?.close();
+  await new Promise((ok) => (server ? server.close(ok) : ok()));
+});
+
+beforeEach(async () => {
+  page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+  problems = [];
+  page.on('console', (m) => m.type() === 'error' && problems.push(`console error: ${m.text()}`));
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} (${r.failure()?.errorText})`));
+  page.on('response', (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
+});
+
+afterEach(async (t) => {
+  await page.screenshot({ path: join(ARTIFACTS, `${t.name.replace(/\W+/g, '-')}.png`), fullPage: true });
+  await page.close();
+  assert.deepEqual(problems, [], 'the page logged errors');
+});
+
+async function tokens() {
+  return page.locator('#tokens .token').allTextContents();
+}
+
+// Distinct colours on the heatmap canvas, and its size: a blank or
+// single-colour canvas means nothing was drawn.
+async function heatmapPixels() {
+  return page.locator('#heatmap').evaluate((c) => {
+    if (c.width === 0 || c.height === 0) return { width: c.width, height: c.height, colours: 0, hash: 0 };
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const colours = new Set();
+    let hash = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      colours.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+      hash = (hash * 31 + d[i] + d[i + 1] * 7 + d[i + 2] * 13) | 0;
+    }
+    return { width: c.width, height: c.height, colours: colours.size, hash };
+  });
+}
+
+test('the page opens with the default sentence, its tokens and a heatmap', async () => {
+  await page.goto(baseUrl);
+  await page.locator('#tokens .token').first().waitFor();
+
+  assert.equal(await page.locator('textarea#text').inputValue(), DEFAULT_TEXT);
+  assert.deepEqual(await tokens(), DEFAULT_TEXT.split(' '));
+  assert.match(await page.locator('#status').textContent(), /computed in \d+(\.\d+)? ms/);
+  assert.equal((await page.locator('#error').textContent()).trim(), '');
+
+  const map = await heatmapPixels();
+  assert.ok(map.width > 100 && map.height > 100, `heatmap is ${map.width}×${map.height}`);
+  assert.ok(map.colours > 8, `heatmap has only ${map.colours} colours`);
+  // The picture in the README (docs/screenshot.png) is this one.
+  await page.locator('main').screenshot({ path: join(ARTIFACTS, 'attnscope.png') });
+});
+
+test('typing a new sentence updates tokens, heatmap and status', async () => {
+  await page.goto(baseUrl);
+  await page.locator('#tokens .token').first().waitFor();
+  const before = await heatmapPixels();
+
+  const text = page.locator('textarea#text');
+  await text.fill('');
+  await text.pressSequentially('the cat sat on the mat', { delay: 5 });
+
+  await page.waitForFunction(() => document.querySelectorAll('#tokens .token').length === 6);
+  assert.deepEqual(await tokens(), ['the', 'cat', 'sat', 'on', 'the', 'mat']);
+  assert.match(await page.locator('#status').textContent(), /6 tokens, computed in \d+(\.\d+)? ms/);
+
+  const afterTyping = await heatmapPixels();
+  assert.ok(afterTyping.colours > 8, `heatmap has only ${afterTyping.colours} colours`);
+  assert.notEqual(afterTyping.hash, before.hash, 'the heatmap did not change');
+  assert.ok(afterTyping.width < before.width, 'six tokens should need a smaller map than eight');
+
+  // Emptying the box empties the view without an error.
+  await text.fill('');
+  await page.waitForFunction(() => document.querySelectorAll('#tokens .token').length === 0);
+  assert.equal((await page.locator('#error').textContent()).trim(), '');
+});
+
+// Text is data, never markup: a script typed in the box is shown as tokens.
+test('HTML and script in the text are shown as text', async () => {
+  await page.goto(baseUrl);
+  await page.locator('#tokens .token').first().waitFor();
+  await page.evaluate(() => { window.__pwned = false; });
+  await page.locator('textarea#text').fill('<img src=x onerror="window.__pwned=true"> <script>window.__pwned=true</script> 👩‍🚀 東京');
+  await page.waitForFunction(() => [...document.querySelectorAll('#tokens .token')].some((t) => t.textContent === '<'));
+  assert.equal(await page.evaluate(() => window.__pwned), false);
+  assert.equal(await page.locator('#tokens img, #tokens script').count(), 0);
+  assert.ok((await tokens()).includes('👩‍🚀'));
+});
+
+// The state lives in the URL; a hostile or malformed one falls back to defaults.
+test('the URL carries the view, and a malformed URL falls back to defaults', async () => {
+  await page.goto(`${baseUrl}?model=teaching&layer=0&head=2&view=grid&text=${encodeURIComponent('the dog saw the dog')}`);
+  await page.locator('#tokens .token').first().waitFor();
+  assert.deepEqual(await tokens(), ['the', 'dog', 'saw', 'the', 'dog']);
+  assert.equal(await page.locator('select#head').inputValue(), '2');
+  assert.equal(await page.locator('#tab-grid').getAttribute('aria-selected'), 'true');
+  const grid = await page.locator('#grid-causal').evaluate((c) => c.width);
+  assert.ok(grid > 50, 'the causal dot grid is drawn');
+
+  await page.locator('select#head').selectOption('1');
+  await page.waitForFunction(() => location.search.includes('head=1'));
+  await page.goBack();
+  await page.waitForFunction(() => location.search.includes('head=2'));
+  assert.equal(await page.locator('select#head').inputValue(), '2');
+
+  await page.goto(`${baseUrl}?model=%3Cscript%3E&layer=-4&head=99999999999&view=%00&text=`);
+  await page.locator('#status').filter({ hasText: /Type some text/ }).waitFor();
+  assert.equal(await page.locator('select#model').inputValue(), 'teaching');
+  assert.equal((await page.locator('#error').textContent()).trim(), '');
+});
+
+test('exports download PNG, SVG, JSON and CSV of the selected head', async () => {
+  await page.goto(baseUrl);
+  await page.locator('#tokens .token').first().waitFor();
+  await page.waitForFunction(() => document.querySelector('#heatmap').width > 0);
+  const grab = async (button) => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator(button).click()]);
+    const chunks = [];
+    for await (const c of await download.createReadStream()) chunks.push(c);
+    return Buffer.concat(chunks);
+  };
+  const png = await grab('#export-png');
+  assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  const svg = (await grab('#export-svg')).toString();
+  assert.match(svg, /^<svg[\s\S]*creature[\s\S]*<\/svg>\s*$/);
+  const json = JSON.parse((await grab('#export-json')).toString());
+  assert.deepEqual(json.tokens, DEFAULT_TEXT.split(' '));
+  assert.equal(json.attentions.length, 1);
+  assert.equal(json.attentions[0].length, 5);
+  // The same numbers as the CLI for the same text.
+  const cli = JSON.parse(execFileSync(join(HERE, '..', '..', 'target', 'debug', 'attnscope'), ['attention', '--model', 'teaching', '--text', DEFAULT_TEXT, '--json', '-'], { encoding: 'utf8' }));
+  for (let h = 0; h < 5; h++) {
+    for (let i = 0; i < 8; i++) {
+      for (let j = 0; j < 8; j++) {
+        assert.ok(Math.abs(cli.attentions[0][h][i][j] - json.attentions[0][h][i][j]) < 1e-5, `head ${h} (${i}, ${j})`);
+      }
+    }
+  }
+  const csv = (await grab('#export-csv')).toString().trim().split('\n');
+  assert.equal(csv.length, 9);
+});
+
+test('keyboard: arrow keys move the selection in the overview', async () => {
+  await page.goto(`${baseUrl}?view=overview`);
+  await page.locator('#tokens .token').first().waitFor();
+  await page.locator('#overview').focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => document.querySelector('select#head').value === '2');
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => document.querySelector('select#head').value === '1');
+});
+
+// A real model: chosen, downloaded with a progress bar, then run in the worker.
+test('MiniLM downloads with progress, runs in the browser and is cached', async () => {
+  await page.goto(baseUrl);
+  await page.locator('#tokens .token').first().waitFor();
+  await page.locator('select#model').selectOption('minilm');
+  await page.locator('#progress').waitFor({ timeout: 60_000 });
+  await page.waitForFunction(() => document.querySelector('#tokens .token')?.textContent === '[CLS]', null, { timeout: 180_000 });
+  const toks = await tokens();
+  assert.deepEqual(toks.slice(0, 3), ['[CLS]', 'a', 'fluffy']);
+  assert.equal(toks.at(-1), '[SEP]');
+  assert.match(await page.locator('#status').textContent(), /computed in \d+(\.\d+)? ms/);
+  assert.equal(await page.locator('select#layer option').count(), 6);
+  assert.equal(await page.locator('select#head option').count(), 12);
+  assert.ok(await page.evaluate(async () => (await (await caches.open('attnscope-models-v1')).keys()).length >= 3), 'model files are cached');
+  // Typing updates the real model's view.
+  await page.locator('textarea#text').fill('Give me a second, please.');
+  await page.waitForFunction(() => [...document.querySelectorAll('#tokens .token')].some((t) => t.textContent === 'second'));
+  await page.screenshot({ path: join(ARTIFACTS, 'minilm.png'), fullPage: true });
+});

@@ -1,0 +1,176 @@
+//! SmolLM2-135M in Rust against Hugging Face transformers on the same GGUF
+//! (fixtures from scripts/reference/smollm2_reference.py): tokens, every
+//! stored attention weight within 1e-3, Q and K in the reference layout, the
+//! next-token distribution; and the key/value cache against full recompute.
+
+use attnscope::models::smollm2::{SmolLm2, SmolLm2Session, MAX_TOKENS};
+use attnscope::{Mask, ModelTrace};
+use serde_json::Value;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+const TOLERANCE: f32 = 1e-3;
+
+fn model() -> &'static SmolLm2 {
+    static MODEL: OnceLock<SmolLm2> = OnceLock::new();
+    MODEL.get_or_init(|| {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("www/models/smollm2/SmolLM2-135M-Instruct.Q4_1.gguf");
+        assert!(path.is_file(), "{} is missing: run `python3 scripts/fetch_models.py` first", path.display());
+        SmolLm2::load(&path).unwrap_or_else(|e| panic!("loading {}: {e}", path.display()))
+    })
+}
+
+fn fixture(name: &str) -> Value {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("tests/fixtures/smollm2/{name}.json"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e} (make it with scripts/reference/smollm2_reference.py)", path.display()));
+    serde_json::from_str(&text).unwrap()
+}
+
+fn floats(v: &Value) -> Vec<f32> {
+    match v {
+        Value::Array(a) => a.iter().flat_map(floats).collect(),
+        Value::Number(n) => vec![n.as_f64().unwrap() as f32],
+        other => panic!("not a number: {other}"),
+    }
+}
+
+/// Checks one fixture; returns the largest attention-weight difference.
+fn check(name: &str) -> f32 {
+    let f = fixture(name);
+    let text = f["text"].as_str().unwrap();
+    let m = model();
+    let trace = m.run(text).unwrap();
+
+    let want_ids: Vec<u32> = f["token_ids"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as u32).collect();
+    let want_tokens: Vec<&str> = f["tokens"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+    assert_eq!(trace.token_ids.as_deref(), Some(&want_ids[..]), "{name}: token ids");
+    assert_eq!(trace.tokens, want_tokens, "{name}: tokens as shown");
+    let n = want_ids.len();
+
+    let mut worst = 0.0f32;
+    for (i, layer) in f["layers"].as_array().unwrap().iter().enumerate() {
+        let l = layer.as_u64().unwrap() as usize;
+        for (h, want) in f["attentions"][i].as_array().unwrap().iter().enumerate() {
+            let want = floats(want);
+            let got = &trace.weights(l, h).unwrap().data;
+            assert_eq!(got.len(), n * n, "{name}: layer {l} head {h} shape");
+            for (k, (g, w)) in got.iter().zip(&want).enumerate() {
+                let d = (g - w).abs();
+                worst = worst.max(d);
+                assert!(d <= TOLERANCE, "{name}: A[layer {l}][head {h}][{}][{}] = {g}, reference {w}", k / n, k % n);
+            }
+        }
+    }
+
+    // Q and K after RoPE, in transformers' layout (halves rotated together).
+    let att = &trace.layers[0].attention;
+    for (key, got) in [("q_layer0_head0", &att.q[0]), ("k_layer0_head0", &att.k[0])] {
+        let want = floats(&f[key]);
+        assert_eq!(got.data.len(), want.len(), "{name}: {key} shape");
+        for (g, w) in got.data.iter().zip(&want) {
+            assert!((g - w).abs() <= TOLERANCE * w.abs().max(1.0), "{name}: {key}: {g} vs reference {w}");
+        }
+    }
+
+    for (temp, want) in f["top_next"].as_object().unwrap() {
+        let t: f32 = temp.parse().unwrap();
+        let got = m.run_with_temperature(text, t).unwrap().top_next.unwrap();
+        let want: Vec<(&str, f32)> = want.as_array().unwrap().iter().map(|e| (e["token"].as_str().unwrap(), e["p"].as_f64().unwrap() as f32)).collect();
+        assert_eq!(got.len(), want.len());
+        for ((gt, gp), (wt, wp)) in got.iter().zip(&want) {
+            assert_eq!(gt, wt, "{name}: next tokens at T={t}: {got:?} vs {want:?}");
+            assert!((gp - wp).abs() <= TOLERANCE, "{name}: p({gt}) at T={t} = {gp}, reference {wp}");
+        }
+    }
+    eprintln!("{name}: {n} tokens, largest attention-weight difference {worst:.2e}");
+    worst
+}
+
+#[test]
+fn capital_of_france_matches_transformers_and_predicts_paris() {
+    check("capital");
+    let top = model().run("The capital of France is").unwrap().top_next.unwrap();
+    assert_eq!(top[0].0, " Paris");
+    assert!((top[0].1 - 0.77).abs() < 0.01, "p(Paris) = {}", top[0].1);
+}
+
+#[test]
+fn digits_and_typed_special_tokens_match_transformers() {
+    check("digits_special");
+}
+
+#[test]
+fn other_scripts_and_emoji_match_transformers() {
+    check("scripts_emoji");
+}
+
+#[test]
+fn info_and_trace_shape_follow_the_model() {
+    let m = model();
+    let info = m.info();
+    assert_eq!((info.id.as_str(), info.name.as_str()), ("smollm2", "SmolLM2-135M"));
+    assert_eq!((info.n_layers, info.n_heads, info.n_kv_heads, info.d_model, info.d_head), (30, 9, 3, 576, 64));
+    assert_eq!((info.mask, info.max_tokens), (Mask::Causal, MAX_TOKENS));
+    let t = m.run("Hello world").unwrap();
+    assert_eq!(t.layers.len(), 30);
+    let a = &t.layers[3].attention;
+    assert_eq!(a.kv_head_of, vec![0, 0, 0, 1, 1, 1, 2, 2, 2]);
+    assert_eq!((a.q.len(), a.k.len(), a.heads.len()), (9, 3, 9));
+    assert_eq!(t.layers[3].input.shape(), (2, 576));
+    assert_eq!(t.layers[3].delta.shape(), (2, 576));
+    assert_eq!(t.layers[3].residual.shape(), (2, 576));
+    // Causal: the first token sees only itself.
+    assert_eq!(t.weights(0, 0).unwrap().row(0), &[1.0, 0.0]);
+}
+
+fn max_diff(a: &ModelTrace, b: &ModelTrace) -> f32 {
+    assert_eq!(a.token_ids, b.token_ids);
+    let mut worst = 0.0f32;
+    for (la, lb) in a.layers.iter().zip(&b.layers) {
+        for (x, y) in [(&la.input, &lb.input), (&la.delta, &lb.delta), (&la.residual, &lb.residual), (&la.attention.concat, &lb.attention.concat)] {
+            worst = worst.max(x.max_abs_diff(y));
+        }
+        for (x, y) in la.attention.k.iter().zip(&lb.attention.k).chain(la.attention.q.iter().zip(&lb.attention.q)) {
+            worst = worst.max(x.max_abs_diff(y));
+        }
+        for (ha, hb) in la.attention.heads.iter().zip(&lb.attention.heads) {
+            worst = worst.max(ha.scores.max_abs_diff(&hb.scores)).max(ha.weights.max_abs_diff(&hb.weights)).max(ha.output.max_abs_diff(&hb.output));
+        }
+    }
+    for ((ta, pa), (tb, pb)) in a.top_next.as_ref().unwrap().iter().zip(b.top_next.as_ref().unwrap()) {
+        assert_eq!(ta, tb);
+        worst = worst.max((pa - pb).abs());
+    }
+    worst
+}
+
+#[test]
+fn key_value_cache_equals_full_recompute() {
+    let m = model();
+    let mut s = SmolLm2Session::new(SmolLm2::load(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("www/models/smollm2/SmolLM2-135M-Instruct.Q4_1.gguf")).unwrap());
+    s.run("The capital of France").unwrap();
+    assert_eq!(s.reused_tokens(), 0);
+    // Typing at the end: only " is" is computed.
+    let inc = s.run("The capital of France is").unwrap();
+    assert_eq!(s.reused_tokens(), 4);
+    let full = m.run("The capital of France is").unwrap();
+    let d = max_diff(&inc, &full);
+    eprintln!("appended one token: largest difference from full recompute {d:.2e}");
+    assert!(d < 1e-5, "{d}");
+    // An edit in the middle recomputes from the edit on.
+    let inc = s.run("The capital of Spain is").unwrap();
+    assert_eq!(s.reused_tokens(), 3);
+    assert!(max_diff(&inc, &m.run("The capital of Spain is").unwrap()) < 1e-5);
+    // Deleting at the end: the kept prefix, its last token recomputed for the prediction.
+    let inc = s.run("The capital of").unwrap();
+    assert_eq!(s.reused_tokens(), 2);
+    assert!(max_diff(&inc, &m.run("The capital of").unwrap()) < 1e-5);
+    // Same tokens, another temperature: nothing recomputed, only the prediction.
+    let cold = s.run_with_temperature("The capital of", 0.5).unwrap();
+    assert_eq!(s.reused_tokens(), 3);
+    assert!(max_diff(&cold, &m.run_with_temperature("The capital of", 0.5).unwrap()) < 1e-5);
+    // Several tokens at once after a cached prefix.
+    let inc = s.run("The capital of France is Paris, and of Italy").unwrap();
+    assert_eq!(s.reused_tokens(), 3);
+    assert!(max_diff(&inc, &m.run("The capital of France is Paris, and of Italy").unwrap()) < 1e-5);
+}
