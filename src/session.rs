@@ -10,7 +10,9 @@
 use crate::analysis::{catalog, HeadStats};
 use crate::attention::{Mask, Scale};
 use crate::error::{Error, Result};
+#[cfg(feature = "pretrained")]
 use crate::models::minilm::MiniLm;
+#[cfg(feature = "pretrained")]
 use crate::models::smollm2::{SmolLm2, SmolLm2Session};
 use crate::models::teaching::{TeachingModel, TeachingOptions};
 use crate::models::{ModelInfo, ModelTrace};
@@ -119,6 +121,10 @@ pub struct RunSummary {
     pub sentence_embedding_norm: Option<f32>,
     /// Time spent computing, measured where it ran.
     pub compute_ms: f64,
+    /// The worker's wasm memory (which only grows, so also its peak); set by
+    /// the worker shell, None where it is not measured.
+    #[serde(default)]
+    pub memory_bytes: Option<u64>,
 }
 
 /// Everything the head, dot-grid and step-by-step views need for one head.
@@ -194,8 +200,10 @@ pub fn pool(a: &Matrix, max: usize) -> Matrix {
 /// Holds the models and the latest trace.
 pub struct Session {
     teaching_options: TeachingOptions,
+    #[cfg(feature = "pretrained")]
     minilm: Option<MiniLm>,
     /// Keeps a key/value cache, so typing at the end computes only new tokens.
+    #[cfg(feature = "pretrained")]
     smollm2: Option<SmolLm2Session>,
     last: Option<(u64, ModelTrace)>,
 }
@@ -208,7 +216,14 @@ impl Default for Session {
 
 impl Session {
     pub fn new() -> Self {
-        Self { teaching_options: TeachingOptions::default(), minilm: None, smollm2: None, last: None }
+        Self {
+            teaching_options: TeachingOptions::default(),
+            #[cfg(feature = "pretrained")]
+            minilm: None,
+            #[cfg(feature = "pretrained")]
+            smollm2: None,
+            last: None,
+        }
     }
 
     /// Runs `text`; `now_ms` is the clock of whoever calls (performance.now()
@@ -216,20 +231,26 @@ impl Session {
     pub fn run(&mut self, id: u64, model: ModelId, text: &str, options: RunOptions, now_ms: &dyn Fn() -> f64) -> Result<RunSummary> {
         let start = now_ms();
         let scale = if options.unscaled { Scale::Factor(options.temperature_factor) } else { Scale::InvSqrtDk };
-        let mut head_notes = Vec::new();
-        let trace = match model {
+        let (trace, head_notes) = match model {
             ModelId::Teaching => {
                 self.teaching_options = TeachingOptions { positional_encoding: options.positional_encoding, mask: Mask::None, scale };
                 let teaching = TeachingModel::with_options(self.teaching_options);
-                head_notes = teaching.heads.iter().map(|h| format!("{}: {}", h.name, h.behaviour)).collect();
+                let notes = teaching.heads.iter().map(|h| format!("{}: {}", h.name, h.behaviour)).collect();
                 let mut t = teaching.run(text)?;
                 if !options.unscaled && options.temperature_factor != 1.0 {
                     rescale(&mut t, options.temperature_factor);
                 }
-                t
+                (t, notes)
             }
-            ModelId::MiniLm => self.minilm.as_ref().ok_or_else(|| not_loaded(model))?.run(text)?,
-            ModelId::SmolLm2 => self.smollm2.as_mut().ok_or_else(|| not_loaded(model))?.run_with_temperature(text, options.next_token_temperature)?,
+            #[cfg(feature = "pretrained")]
+            ModelId::MiniLm => (self.minilm.as_ref().ok_or_else(|| not_loaded(model))?.run(text)?, Vec::new()),
+            #[cfg(feature = "pretrained")]
+            ModelId::SmolLm2 => {
+                let trace = self.smollm2.as_mut().ok_or_else(|| not_loaded(model))?.run_with_temperature(text, options.next_token_temperature)?;
+                (trace, Vec::new())
+            }
+            #[cfg(not(feature = "pretrained"))]
+            _ => return Err(not_built(model)),
         };
         let mut trace = trace;
         if model != ModelId::Teaching && (options.unscaled || options.temperature_factor != 1.0) {
@@ -251,6 +272,7 @@ impl Session {
             top_next: trace.top_next.clone(),
             sentence_embedding_norm: trace.sentence_embedding.as_ref().map(|e| e.iter().map(|x| x * x).sum::<f32>().sqrt()),
             compute_ms,
+            memory_bytes: None,
         };
         self.last = Some((id, trace));
         Ok(summary)
@@ -286,11 +308,16 @@ impl Session {
 
     /// Parses downloaded model files (in `ModelId::files()` order) and keeps the model.
     pub fn install(&mut self, model: ModelId, files: Vec<Vec<u8>>) -> Result<()> {
+        #[cfg_attr(not(feature = "pretrained"), allow(unused_variables))]
         let file = |i: usize| files.get(i).map(Vec::as_slice).ok_or_else(|| Error::ModelFile(format!("{} needs {} files", model.slug(), model.files().len())));
         match model {
             ModelId::Teaching => {}
+            #[cfg(feature = "pretrained")]
             ModelId::MiniLm => self.minilm = Some(MiniLm::from_bytes(file(0)?, file(1)?, file(2)?)?),
+            #[cfg(feature = "pretrained")]
             ModelId::SmolLm2 => self.smollm2 = Some(SmolLm2Session::new(SmolLm2::from_gguf_bytes(file(0)?)?)),
+            #[cfg(not(feature = "pretrained"))]
+            _ => return Err(not_built(model)),
         }
         Ok(())
     }
@@ -298,8 +325,12 @@ impl Session {
     pub fn is_loaded(&self, model: ModelId) -> bool {
         match model {
             ModelId::Teaching => true,
+            #[cfg(feature = "pretrained")]
             ModelId::MiniLm => self.minilm.is_some(),
+            #[cfg(feature = "pretrained")]
             ModelId::SmolLm2 => self.smollm2.is_some(),
+            #[cfg(not(feature = "pretrained"))]
+            _ => false,
         }
     }
 
@@ -324,6 +355,12 @@ impl Session {
     }
 }
 
+#[cfg(not(feature = "pretrained"))]
+fn not_built(model: ModelId) -> Error {
+    Error::Invalid(format!("the {} model is not part of this build (feature `pretrained`)", model.slug()))
+}
+
+#[cfg(feature = "pretrained")]
 fn not_loaded(model: ModelId) -> Error {
     Error::Invalid(format!("the {} model is not loaded yet", model.slug()))
 }

@@ -6,12 +6,17 @@
 //! from safetensors), [`smollm2`] (SmolLM2-135M
 //! from its Q4_1 GGUF, read by [`gguf`] and multiplied by [`quant`]).
 
+#[cfg(feature = "pretrained")]
 pub mod gguf;
+#[cfg(feature = "pretrained")]
 pub mod minilm;
+#[cfg(feature = "pretrained")]
 pub mod quant;
 pub mod seed;
+#[cfg(feature = "pretrained")]
 pub mod smollm2;
 pub mod teaching;
+#[cfg(feature = "pretrained")]
 pub mod tokenize;
 
 use crate::attention::{Mask, MultiHeadTrace};

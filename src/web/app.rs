@@ -195,7 +195,7 @@ pub fn Page(
                 <ColourBar />
             </section>
             <section class="view" hidden=move || view.get() != View::Grid>
-                <DotGrids tokens detail columns_are_queries model_name=model_label />
+                <DotGrids tokens detail columns_are_queries model_name=model_label highlight=hovered_token />
             </section>
             <NextTokens summary />
             <Exports summary detail on_json=Callback::new(move |_| send(ToWorker::Export { id: latest.get_value() })) />
@@ -302,6 +302,9 @@ fn Status(summary: ReadSignal<Option<RunSummary>>) -> impl IntoView {
             Some(s) if s.tokens.is_empty() => "Type some text to see its attention.".to_string(),
             Some(s) => {
                 let mut line = format!("{} tokens, computed in {:.1} ms in your browser", s.tokens.len(), s.compute_ms);
+                if let Some(bytes) = s.memory_bytes {
+                    line.push_str(&format!(" · worker memory {}", megabytes(bytes)));
+                }
                 if let Some(n) = &s.notice {
                     line.push_str(" · ");
                     line.push_str(n);

@@ -3,7 +3,7 @@
 //! value, words along both axes; the unmasked and the causally masked grid of
 //! the same head side by side, at any step from QKᵀ to the softmax.
 
-use crate::heatmap::{css, draw_labels, prepare, signed_color, Layout};
+use crate::heatmap::{css, draw_labels, outline_token, prepare, signed_color, Layout};
 use attnscope::attention::{apply_mask, Mask};
 use attnscope::session::HeadDetail;
 use attnscope::Matrix;
@@ -55,7 +55,7 @@ pub fn values(d: &HeadDetail, mask: Mask, stage: Stage) -> Matrix {
 }
 
 /// Draws one grid; `columns_are_queries` transposes as the heatmap does.
-pub fn draw(canvas: &web_sys::HtmlCanvasElement, tokens: &[String], m: &Matrix, stage: Stage, columns_are_queries: bool, ink: &str) -> Result<(), JsValue> {
+pub fn draw(canvas: &web_sys::HtmlCanvasElement, tokens: &[String], m: &Matrix, stage: Stage, columns_are_queries: bool, highlight: Option<usize>, ink: &str) -> Result<(), JsValue> {
     if m.rows == 0 {
         canvas.set_width(0);
         canvas.set_height(0);
@@ -109,6 +109,7 @@ pub fn draw(canvas: &web_sys::HtmlCanvasElement, tokens: &[String], m: &Matrix, 
             }
         }
     }
+    outline_token(&ctx, &layout, highlight, m.rows, m.cols);
     draw_labels(&ctx, &layout, tokens, tokens, ink)
 }
 
@@ -121,12 +122,13 @@ fn Grid(
     #[prop(into)] stage: Signal<Stage>,
     #[prop(into)] columns_are_queries: Signal<bool>,
     #[prop(into)] caption: Signal<String>,
+    #[prop(into)] highlight: Signal<Option<usize>>,
 ) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };
         let drawn = values.with(|v| match v {
-            Some(m) => tokens.with(|t| draw(&el, t, m, stage.get(), columns_are_queries.get(), &crate::heatmap::ink())),
+            Some(m) => tokens.with(|t| draw(&el, t, m, stage.get(), columns_are_queries.get(), highlight.get(), &crate::heatmap::ink())),
             None => Ok(()),
         });
         if let Err(e) = drawn {
@@ -150,6 +152,9 @@ pub fn DotGrids(
     /// The model's name, for the captions.
     #[prop(into)]
     model_name: Signal<String>,
+    /// A token whose row and column are outlined (hovered in the token strip).
+    #[prop(into)]
+    highlight: Signal<Option<usize>>,
 ) -> impl IntoView {
     let (stage, set_stage) = signal(Stage::Weights);
     let grid_values = move |mask: Mask| Signal::derive(move || detail.with(|d| d.as_ref().map(|d| values(d, mask, stage.get()))));
@@ -183,8 +188,8 @@ pub fn DotGrids(
             _ => "Circle area ∝ |score| (relative to the largest); red positive, blue negative.",
         }}</p>
         <div class="grids">
-            <Grid id="grid-unmasked" tokens values=grid_values(Mask::None) stage columns_are_queries caption=caption(Mask::None) />
-            <Grid id="grid-causal" tokens values=grid_values(Mask::Causal) stage columns_are_queries caption=caption(Mask::Causal) />
+            <Grid id="grid-unmasked" tokens values=grid_values(Mask::None) stage columns_are_queries caption=caption(Mask::None) highlight />
+            <Grid id="grid-causal" tokens values=grid_values(Mask::Causal) stage columns_are_queries caption=caption(Mask::Causal) highlight />
         </div>
     }
 }

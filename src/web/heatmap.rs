@@ -85,6 +85,11 @@ pub fn label(token: &str) -> String {
     }
 }
 
+/// The page's clock (performance.now()), in milliseconds.
+pub fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
 /// Sizes the canvas for `layout` at device resolution and returns its context.
 pub fn prepare(canvas: &HtmlCanvasElement, width: f64, height: f64) -> Result<CanvasRenderingContext2d, JsValue> {
     let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
@@ -140,15 +145,20 @@ pub fn draw(canvas: &HtmlCanvasElement, tokens: &[String], weights: Option<&Matr
             ctx.fill_rect(x, y, layout.cell, layout.cell);
         }
     }
-    if let Some(t) = highlight.filter(|&t| t < shown.rows.max(shown.cols)) {
+    outline_token(&ctx, &layout, highlight, shown.rows, shown.cols);
+    draw_labels(&ctx, &layout, tokens, tokens, ink)
+}
+
+/// Outlines token `t`'s row and column (the token hovered in the strip).
+pub fn outline_token(ctx: &CanvasRenderingContext2d, layout: &Layout, highlight: Option<usize>, rows: usize, cols: usize) {
+    if let Some(t) = highlight.filter(|&t| rows > 0 && cols > 0 && t < rows.max(cols)) {
         ctx.set_stroke_style_str("#ff2d78");
         ctx.set_line_width(2.0);
-        let (x, y) = layout.cell_origin(t.min(shown.rows - 1), 0);
-        ctx.stroke_rect(x, y, layout.cell * shown.cols as f64, layout.cell);
-        let (x, y) = layout.cell_origin(0, t.min(shown.cols - 1));
-        ctx.stroke_rect(x, y, layout.cell, layout.cell * shown.rows as f64);
+        let (x, y) = layout.cell_origin(t.min(rows - 1), 0);
+        ctx.stroke_rect(x, y, layout.cell * cols as f64, layout.cell);
+        let (x, y) = layout.cell_origin(0, t.min(cols - 1));
+        ctx.stroke_rect(x, y, layout.cell, layout.cell * rows as f64);
     }
-    draw_labels(&ctx, &layout, tokens, tokens, ink)
 }
 
 /// The text ink of the current theme, read from CSS.
@@ -195,10 +205,12 @@ pub fn Heatmap(
     let (hovered, set_hovered) = signal(None::<Hovered>);
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };
+        let t0 = now_ms();
         let drawn = tokens.with(|t| weights.with(|w| draw(&el, t, w.as_ref(), columns_are_queries.get(), highlight.get(), &ink())));
         if let Err(e) = drawn {
             web_sys::console::error_2(&"heatmap: drawing failed:".into(), &e);
         }
+        let _ = el.set_attribute("data-draw-ms", &format!("{:.2}", now_ms() - t0));
     });
     let on_move = move |ev: web_sys::MouseEvent| {
         let n = tokens.with(|t| t.len());

@@ -150,10 +150,13 @@ pub fn Overview(
     let canvas = NodeRef::<Canvas>::new();
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };
+        let t0 = crate::heatmap::now_ms();
         let drawn = overview.with(|o| kv_head_of.with(|k| draw(&el, o, k, selected.get(), &crate::heatmap::ink())));
         if let Err(e) = drawn {
             web_sys::console::error_2(&"overview: drawing failed:".into(), &e);
         }
+        // Read by the browser benchmark (scripts/bench.sh): the redraw's own cost.
+        let _ = el.set_attribute("data-draw-ms", &format!("{:.2}", crate::heatmap::now_ms() - t0));
     });
     let dims = move || overview.with(|o| (o.len(), o.first().map_or(0, |l| l.len())));
     let on_click = move |ev: web_sys::MouseEvent| {

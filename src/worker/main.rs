@@ -40,9 +40,16 @@ mod shell {
 
     fn run_pending() {
         if let Some(msg) = PENDING.with(|p| p.borrow_mut().take()) {
-            let reply = SESSION.with(|s| s.borrow_mut().handle(msg, &now_ms));
+            let mut reply = SESSION.with(|s| s.borrow_mut().handle(msg, &now_ms));
+            if let FromWorker::Result(summary) = &mut reply {
+                summary.memory_bytes = Some(memory_bytes());
+            }
             post(&reply);
         }
+    }
+
+    fn memory_bytes() -> u64 {
+        wasm_bindgen::memory().unchecked_into::<js_sys::WebAssembly::Memory>().buffer().unchecked_into::<js_sys::ArrayBuffer>().byte_length() as u64
     }
 
     fn on_message(event: MessageEvent) {

@@ -8,57 +8,17 @@
 
 import { test, before, after, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import { createReadStream, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { extname, join, normalize, resolve, sep, dirname } from 'node:path';
+import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
-import { chromium } from 'playwright-core';
+import { corrupted, launch, serve } from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DIST = resolve(process.env.DIST ?? join(HERE, '..', '..', 'dist'));
 const ARTIFACTS = join(HERE, 'artifacts');
 const DEFAULT_TEXT = 'a fluffy blue creature roamed the verdant forest';
-
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-};
-
-// A static file server for dist/, as any static host would be.
-function serve(root) {
-  const server = createServer(async (req, res) => {
-    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    let file = normalize(join(root, path));
-    if (file !== root && !file.startsWith(root + sep)) {
-      res.writeHead(403).end();
-      return;
-    }
-    try {
-      if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
-      const { size } = await stat(file);
-      res.writeHead(200, {
-        'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
-        'content-length': size,
-      });
-      createReadStream(file).pipe(res);
-    } catch {
-      res.writeHead(404).end();
-    }
-  });
-  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
-}
-
-function chromiumPath() {
-  if (process.env.CHROMIUM) return process.env.CHROMIUM;
-  return execFileSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim();
-}
 
 let server, browser, baseUrl;
 let page, problems;
@@ -70,16 +30,7 @@ before(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   server = await serve(DIST);
   baseUrl = `http://127.0.0.1:${server.address().port}/`;
-  browser = await chromium.launch({
-    executablePath: chromiumPath(),
-    headless: true,
-    // Playwright already gives each run a fresh profile and --no-sandbox;
-    // the rest keeps Chromium from calling home on a closed network.
-    args: [
-      '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync',
-    ],
-  });
+  browser = await launch();
 });
 
 // Even when an assertion failed, the browser and the server go away.
@@ -95,6 +46,12 @@ beforeEach(async () => {
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} (${r.failure()?.errorText})`));
   page.on('response', (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
+  // The page must work offline from its own origin: no CDN, font or analytics.
+  page.context().on('request', (r) => {
+    const url = r.url();
+    if (!url.startsWith(baseUrl) && !/^(data|blob):/.test(url)) problems.push(`request outside the origin: ${url}`);
+  });
+  corrupted.clear();
 });
 
 afterEach(async (t) => {
@@ -257,4 +214,71 @@ test('MiniLM downloads with progress, runs in the browser and is cached', async 
   await page.locator('textarea#text').fill('Give me a second, please.');
   await page.waitForFunction(() => [...document.querySelectorAll('#tokens .token')].some((t) => t.textContent === 'second'));
   await page.screenshot({ path: join(ARTIFACTS, 'minilm.png'), fullPage: true });
+});
+
+// Pasting a long document: the teaching model cuts it and says so; the page stays usable.
+test('10,000 pasted characters are cut to the model limit with a notice', async () => {
+  await page.goto(baseUrl);
+  await page.locator('#tokens .token').first().waitFor();
+  const long = 'the cat sat on a mat '.repeat(500).slice(0, 10_000);
+  assert.equal(long.length, 10_000);
+  await page.locator('textarea#text').fill(long);
+  await page.locator('#status').filter({ hasText: /Text cut to 256 words/ }).waitFor();
+  assert.equal(await page.locator('#tokens .token').count(), 256);
+  const map = await heatmapPixels();
+  assert.ok(map.colours > 8, 'the cut text is drawn');
+  // Still responsive: a short sentence afterwards replaces it.
+  await page.locator('textarea#text').fill('the dog barked');
+  await page.waitForFunction(() => document.querySelectorAll('#tokens .token').length === 3);
+  assert.equal((await page.locator('#error').textContent()).trim(), '');
+});
+
+// A damaged download is caught by its hash, reported with a retry, never cached,
+// and the teaching model keeps working.
+test('a corrupted model file is reported with a retry; the teaching model keeps working', async () => {
+  corrupted.add('/models/minilm/model.safetensors');
+  await page.goto(baseUrl);
+  await page.locator('#tokens .token').first().waitFor();
+  await page.locator('select#model').selectOption('minilm');
+  await page.locator('#retry').waitFor({ timeout: 120_000 });
+  assert.match(await page.locator('#error').textContent(), /could not be loaded: .*corrupted: its sha256 is/);
+  assert.equal(await page.evaluate(async () => (await (await caches.open('attnscope-models-v1')).keys()).some((r) => r.url.endsWith('model.safetensors'))), false, 'a bad file must not be cached');
+
+  // The user goes back to the teaching model: it still computes.
+  await page.locator('select#model').selectOption('teaching');
+  await page.locator('textarea#text').fill('the dog barked');
+  await page.waitForFunction(() => document.querySelectorAll('#tokens .token').length === 3);
+
+  // The mirror is fixed: retry succeeds.
+  corrupted.clear();
+  await page.locator('select#model').selectOption('minilm');
+  await page.locator('#retry').click();
+  await page.waitForFunction(() => document.querySelector('#tokens .token')?.textContent === '[CLS]', null, { timeout: 120_000 });
+  assert.equal((await page.locator('#error').textContent()).trim(), '');
+});
+
+// The decoder: grouped-query, causal, its next-token guess, in the worker's memory budget.
+test('SmolLM2 downloads, runs causally in the browser and predicts the next token', async () => {
+  await page.goto(`${baseUrl}?model=smollm2&view=overview&text=${encodeURIComponent('The capital of France is')}`);
+  await page.locator('#progress').waitFor({ timeout: 60_000 });
+  await page.locator('#next-tokens').waitFor({ timeout: 300_000 });
+  const toks = await tokens();
+  assert.equal(toks.length, 5, `tokens: ${JSON.stringify(toks)}`);
+  assert.equal(await page.locator('select#layer option').count(), 30);
+  assert.equal(await page.locator('select#head option').count(), 9);
+  assert.match(await page.locator('select#head option').nth(4).textContent(), /key\/value head 1/);
+  const first = await page.locator('#next-tokens li').first().textContent();
+  assert.match(first, /Paris/);
+  const p = Number(first.match(/([\d.]+)%/)[1]);
+  assert.ok(Math.abs(p - 77.25) < 1, `p(Paris) = ${p}%`);
+  const status = await page.locator('#status').textContent();
+  const mb = Number(status.match(/worker memory ([\d.]+) MB/)[1]);
+  assert.ok(mb <= 400, `the worker holds ${mb} MB`);
+  assert.match(await page.locator('#mask-note').textContent(), /causal/);
+  await page.screenshot({ path: join(ARTIFACTS, 'smollm2.png'), fullPage: true });
+
+  // Typing at the end extends the text (the worker reuses its key/value cache).
+  await page.locator('textarea#text').press('End');
+  await page.locator('textarea#text').pressSequentially(' Paris', { delay: 5 });
+  await page.waitForFunction(() => document.querySelectorAll('#tokens .token').length === 6, null, { timeout: 60_000 });
 });

@@ -1,0 +1,142 @@
+// The browser benchmark: the page as it ships (dist/), timed in headless
+// Chromium on this machine. It prints the figures the issues set targets for
+// and writes them to tests/e2e/artifacts/bench.json. It asserts nothing:
+// speed is reported by benchmarks, never checked by timed tests.
+//
+// Run: scripts/bench.sh (after `trunk build --release`), or
+//      node tests/e2e/bench.mjs
+// Env: DIST (default: <repo>/dist), CHROMIUM, ROUNDS (default 15).
+
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launch, serve } from './harness.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const DIST = resolve(process.env.DIST ?? join(HERE, '..', '..', 'dist'));
+const ARTIFACTS = join(HERE, 'artifacts');
+const ROUNDS = Number(process.env.ROUNDS ?? 15);
+
+// 14 words: 16 tokens for MiniLM with [CLS] and [SEP]; 16 for SmolLM2 too.
+const SIXTEEN = 'the quick brown fox jumps over the lazy dog while the cat sleeps nearby';
+const LONG = Array.from({ length: 8 }, () => 'a fluffy blue creature roamed the verdant forest and sang').join(' ');
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2 : NaN;
+};
+const results = {};
+const report = (name, value, unit, target) => {
+  results[name] = { value: Number(value.toFixed(2)), unit, target };
+  console.log(`${name.padEnd(58)} ${value.toFixed(1).padStart(8)} ${unit.padEnd(3)} (target ${target})`);
+};
+
+const server = await serve(DIST);
+const base = `http://127.0.0.1:${server.address().port}/`;
+const browser = await launch();
+mkdirSync(ARTIFACTS, { recursive: true });
+
+try {
+  // 1. Bundle: every wasm file the page loads, gzipped.
+  const wasm = readdirSync(DIST).filter((f) => f.endsWith('.wasm'));
+  let gz = 0;
+  for (const f of wasm) {
+    const n = gzipSync(readFileSync(join(DIST, f)), { level: 9 }).length;
+    gz += n;
+    console.log(`  ${f}: ${(n / 1e6).toFixed(3)} MB gzipped`);
+  }
+  report('wasm bundle, gzipped (page + worker)', gz / 1e6, 'MB', '≤ 1.5');
+
+  // 2. First heatmap after navigation (teaching model, cold page each time).
+  const firsts = [];
+  for (let i = 0; i < 5; i++) {
+    const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+    await page.goto(base, { waitUntil: 'commit' });
+    await page.waitForFunction(() => document.querySelector('#heatmap')?.width > 0, null, { polling: 'raf', timeout: 30_000 });
+    firsts.push(await page.evaluate(() => performance.now()));
+    await page.close();
+  }
+  report('first heatmap after navigation, teaching model', median(firsts), 'ms', '≤ 1000');
+
+  const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+
+  // Computes `text` and resolves with the time from the input event to the
+  // heatmap redrawn after the new status: every view then shows the new text.
+  const keystroke = (text) => page.evaluate((text) => new Promise((done) => {
+    const box = document.querySelector('#text');
+    const status = document.querySelector('#status');
+    const before = status.textContent;
+    let statusChanged = false;
+    const t0 = performance.now();
+    const obs = new MutationObserver(() => {
+      if (!statusChanged && status.textContent !== before && /computed in/.test(status.textContent)) statusChanged = true;
+    });
+    const drawn = new MutationObserver(() => {
+      if (statusChanged) {
+        obs.disconnect();
+        drawn.disconnect();
+        requestAnimationFrame(() => done(performance.now() - t0));
+      }
+    });
+    obs.observe(status, { childList: true, characterData: true, subtree: true });
+    drawn.observe(document.querySelector('#heatmap'), { attributes: true });
+    box.value = text;
+    box.dispatchEvent(new Event('input', { bubbles: true }));
+  }), text);
+  const computeMs = async () => Number((await page.locator('#status').textContent()).match(/computed in ([\d.]+) ms/)[1]);
+  const overviewMs = async () => {
+    await page.locator('#overview').focus();
+    const xs = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      await page.keyboard.press(i % 2 ? 'ArrowLeft' : 'ArrowRight');
+      await page.waitForTimeout(30);
+      xs.push(Number(await page.locator('#overview').getAttribute('data-draw-ms')));
+    }
+    return median(xs);
+  };
+  const load = async (model) => {
+    await page.goto(`${base}?model=${model}&view=head&text=${encodeURIComponent(SIXTEEN)}`);
+    await page.waitForFunction(() => /computed in/.test(document.querySelector('#status')?.textContent ?? ''), null, { timeout: 300_000 });
+  };
+
+  // 3. MiniLM: one thread in the worker.
+  await load('minilm');
+  const ks = [], c16 = [], c128 = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    ks.push(await keystroke(i % 2 ? SIXTEEN : SIXTEEN.replace('fox', 'cat')));
+    c16.push(await computeMs());
+  }
+  report('MiniLM, 16 tokens: forward in the worker', median(c16), 'ms', '≤ 10');
+  report('MiniLM, 16 tokens: keystroke to all views updated', median(ks), 'ms', '≤ 100');
+  for (let i = 0; i < Math.min(ROUNDS, 8); i++) {
+    await keystroke(i % 2 ? LONG : LONG.replace('forest', 'wood'));
+    c128.push(await computeMs());
+  }
+  const n128 = (await page.locator('#tokens .token').count());
+  report(`MiniLM, ${n128} tokens: forward in the worker`, median(c128), 'ms', '≤ 70 at 128');
+  await page.goto(`${base}?model=minilm&view=overview&text=${encodeURIComponent(SIXTEEN)}`);
+  await page.waitForFunction(() => /computed in/.test(document.querySelector('#status')?.textContent ?? ''), null, { timeout: 300_000 });
+  report('MiniLM: overview of all 72 heads redrawn', await overviewMs(), 'ms', '≤ 16');
+
+  // 4. SmolLM2: a full forward (an edit at the start) and one appended token.
+  await load('smollm2');
+  const full = [], append = [];
+  for (let i = 0; i < Math.min(ROUNDS, 8); i++) {
+    await keystroke(i % 2 ? SIXTEEN : SIXTEEN.replace('the quick', 'a quick'));
+    full.push(await computeMs());
+    await keystroke((i % 2 ? SIXTEEN : SIXTEEN.replace('the quick', 'a quick')) + ' and');
+    append.push(await computeMs());
+  }
+  report('SmolLM2, 16 tokens: forward in the worker', median(full), 'ms', '≤ 150');
+  report('SmolLM2, one token appended to 16: forward in the worker', median(append), 'ms', '≤ 15');
+  const mem = Number((await page.locator('#status').textContent()).match(/worker memory ([\d.]+) MB/)[1]);
+  report('SmolLM2: worker wasm memory with the model loaded', mem, 'MB', '≤ 400');
+  await page.goto(`${base}?model=smollm2&view=overview&text=${encodeURIComponent(SIXTEEN)}`);
+  await page.waitForFunction(() => /computed in/.test(document.querySelector('#status')?.textContent ?? ''), null, { timeout: 300_000 });
+  report('SmolLM2: overview of all 270 heads redrawn', await overviewMs(), 'ms', '≤ 50');
+} finally {
+  writeFileSync(join(ARTIFACTS, 'bench.json'), JSON.stringify(results, null, 2));
+  await browser.close();
+  server.close();
+}

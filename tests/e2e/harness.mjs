@@ -1,0 +1,72 @@
+// What the end-to-end test and the browser benchmark share: a static server
+// for dist/ and headless Chromium from the system (Debian's package; nothing
+// is downloaded).
+
+import { createServer } from 'node:http';
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, sep } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { chromium } from 'playwright-core';
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+};
+
+// Paths the server answers with damaged bytes (same length, one byte
+// flipped in the middle), as a flaky network or a bad mirror would.
+export const corrupted = new Set();
+
+// A static file server for `root`, as any static host would be.
+export function serve(root) {
+  const server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    let file = normalize(join(root, path));
+    if (file !== root && !file.startsWith(root + sep)) {
+      res.writeHead(403).end();
+      return;
+    }
+    try {
+      if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
+      const { size } = await stat(file);
+      res.writeHead(200, {
+        'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+        'content-length': size,
+      });
+      if (corrupted.has(path)) {
+        const bytes = await readFile(file);
+        bytes[bytes.length >> 1] ^= 0xff;
+        res.end(bytes);
+        return;
+      }
+      createReadStream(file).pipe(res);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
+}
+
+function chromiumPath() {
+  if (process.env.CHROMIUM) return process.env.CHROMIUM;
+  return execFileSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim();
+}
+
+export function launch() {
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    // Playwright already gives each run a fresh profile and --no-sandbox;
+    // the rest keeps Chromium from calling home on a closed network.
+    args: [
+      '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync',
+    ],
+  });
+}
