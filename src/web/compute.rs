@@ -1,18 +1,31 @@
-//! Where the numbers are computed: in the Web Worker (the normal case, so
-//! typing never waits for a model), or in the page itself (component tests,
-//! and a fallback if the worker cannot start). Both speak the same
-//! [`ToWorker`] / [`FromWorker`] messages.
+//! Where the numbers are computed. The teaching model is tiny (well under a
+//! millisecond a sentence), so it runs on the page's own thread and the first
+//! heatmap never waits for the worker to download and compile. The real
+//! models run in the Web Worker, so typing never waits for them. Both speak
+//! the same [`ToWorker`] / [`FromWorker`] messages; follow-up questions
+//! (a head's detail, an export) go to whoever computed the latest run.
 
-use crate::worker_client::WorkerClient;
+use crate::worker_client::{post, WorkerClient};
 use attnscope::session::{FromWorker, ModelId, Session, ToWorker};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 type Reply = Rc<dyn Fn(FromWorker)>;
 
-pub enum Compute {
-    Worker(WorkerClient),
-    InPage { session: Rc<RefCell<Session>>, reply: Reply },
+/// The worker and what waits for it to be ready.
+struct Worker {
+    client: WorkerClient,
+    ready: Rc<Cell<bool>>,
+    queue: Rc<RefCell<Vec<ToWorker>>>,
+}
+
+pub struct Compute {
+    session: Rc<RefCell<Session>>,
+    reply: Reply,
+    /// None in component tests, or if the browser could not start it.
+    worker: Option<Worker>,
+    /// Whether the latest run went to the worker.
+    latest_on_worker: Cell<bool>,
 }
 
 fn now_ms() -> f64 {
@@ -20,41 +33,74 @@ fn now_ms() -> f64 {
 }
 
 impl Compute {
-    /// The worker, or the page itself if the worker cannot be started.
+    /// The page's session plus the worker (if the browser can start it).
     pub fn start(reply: impl Fn(FromWorker) + 'static) -> Self {
         let reply: Reply = Rc::new(reply);
-        let r = reply.clone();
-        match WorkerClient::spawn(move |m| r(m)) {
-            Ok(w) => Compute::Worker(w),
-            Err(_) => Self::in_page_with(reply),
-        }
+        let (ready, queue) = (Rc::new(Cell::new(false)), Rc::new(RefCell::new(Vec::<ToWorker>::new())));
+        // Filled once the worker exists; its Ready reply flushes the queue.
+        let handle = Rc::new(RefCell::new(None::<web_sys::Worker>));
+        let spawned = {
+            let (reply, ready, queue, handle) = (reply.clone(), ready.clone(), queue.clone(), handle.clone());
+            WorkerClient::spawn(move |m| match m {
+                // Messages posted before the worker listens would be lost: they waited here.
+                FromWorker::Ready => {
+                    ready.set(true);
+                    let waiting = std::mem::take(&mut *queue.borrow_mut());
+                    if let Some(w) = handle.borrow().as_ref() {
+                        waiting.iter().for_each(|msg| post(w, msg));
+                    }
+                }
+                other => reply(other),
+            })
+        };
+        let worker = spawned.ok().map(|client| {
+            *handle.borrow_mut() = Some(client.handle());
+            Worker { client, ready, queue }
+        });
+        Self::with(reply, worker)
     }
 
-    /// Computes on the page's own thread (the teaching model only).
+    /// Computes on the page's own thread only (the teaching model; component tests).
     pub fn in_page(reply: impl Fn(FromWorker) + 'static) -> Self {
-        Self::in_page_with(Rc::new(reply))
+        Self::with(Rc::new(reply), None)
     }
 
-    fn in_page_with(reply: Reply) -> Self {
-        let reply2 = reply.clone();
-        // Reply on a later task, as the worker would, so callers never re-enter themselves.
-        leptos::task::spawn_local(async move { reply2(FromWorker::Ready) });
-        Compute::InPage { session: Rc::new(RefCell::new(Session::new())), reply }
+    fn with(reply: Reply, worker: Option<Worker>) -> Self {
+        let ready = reply.clone();
+        // The page itself can compute at once; reply on a later task, as the
+        // worker would, so callers never re-enter themselves.
+        leptos::task::spawn_local(async move { ready(FromWorker::Ready) });
+        Self { session: Rc::new(RefCell::new(Session::new())), reply, worker, latest_on_worker: Cell::new(false) }
     }
 
     pub fn send(&self, msg: ToWorker) {
-        match self {
-            Compute::Worker(w) => w.send(&msg),
-            Compute::InPage { session, reply } => {
-                let (session, reply) = (session.clone(), reply.clone());
+        let to_worker = match &msg {
+            ToWorker::Run { model, .. } => {
+                let on_worker = *model != ModelId::Teaching;
+                self.latest_on_worker.set(on_worker);
+                on_worker
+            }
+            ToWorker::Load { .. } => true,
+            _ => self.latest_on_worker.get(),
+        };
+        match (&self.worker, to_worker) {
+            (Some(w), true) if w.ready.get() => w.client.send(&msg),
+            (Some(w), true) => w.queue.borrow_mut().push(msg),
+            (None, true) => {
+                let reply = self.reply.clone();
+                let answer = match msg {
+                    ToWorker::Load { model } | ToWorker::Run { model, .. } => FromWorker::LoadFailed {
+                        model,
+                        message: format!("{} needs the background worker, which could not start in this browser", model_name(model)),
+                    },
+                    _ => return,
+                };
+                leptos::task::spawn_local(async move { reply(answer) });
+            }
+            (_, false) => {
+                let (session, reply) = (self.session.clone(), self.reply.clone());
                 leptos::task::spawn_local(async move {
-                    let answer = match msg {
-                        ToWorker::Load { model } => FromWorker::LoadFailed {
-                            model,
-                            message: format!("{} needs the background worker, which could not start in this browser", model_name(model)),
-                        },
-                        other => session.borrow_mut().handle(other, &now_ms),
-                    };
+                    let answer = session.borrow_mut().handle(msg, &now_ms);
                     reply(answer);
                 });
             }

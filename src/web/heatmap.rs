@@ -138,15 +138,39 @@ pub fn draw(canvas: &HtmlCanvasElement, tokens: &[String], weights: Option<&Matr
     let layout = Layout::new(tokens, shown.rows, shown.cols);
     let (width, height) = layout.size();
     let ctx = prepare(canvas, width, height)?;
-    for i in 0..shown.rows {
-        for j in 0..shown.cols {
-            ctx.set_fill_style_str(&css(cell_color(shown[(i, j)])));
-            let (x, y) = layout.cell_origin(i, j);
-            ctx.fill_rect(x, y, layout.cell, layout.cell);
-        }
-    }
+    paint_cells(&ctx, &layout, &shown, cell_color)?;
     outline_token(&ctx, &layout, highlight, shown.rows, shown.cols);
     draw_labels(&ctx, &layout, tokens, tokens, ink)
+}
+
+/// Paints `m` onto the grid of `layout`, one flat colour a cell. The cells
+/// go into an image with one pixel each, which the canvas scales up without
+/// smoothing: one draw call, however long the text (256 tokens are 65,536 cells).
+pub fn paint_cells(ctx: &CanvasRenderingContext2d, layout: &Layout, m: &Matrix, colour: impl Fn(f32) -> [u8; 3]) -> Result<(), JsValue> {
+    let mut rgba = Vec::with_capacity(m.data.len() * 4);
+    for &v in &m.data {
+        let [r, g, b] = colour(v);
+        rgba.extend_from_slice(&[r, g, b, 255]);
+    }
+    let pixels = image_canvas(&rgba, m.cols, m.rows)?;
+    ctx.set_image_smoothing_enabled(false);
+    let (x, y) = layout.cell_origin(0, 0);
+    ctx.draw_image_with_html_canvas_element_and_dw_and_dh(&pixels, x, y, layout.cell * m.cols as f64, layout.cell * m.rows as f64)
+}
+
+/// An offscreen canvas holding `rgba` (width × height pixels).
+pub fn image_canvas(rgba: &[u8], width: usize, height: usize) -> Result<HtmlCanvasElement, JsValue> {
+    let image = web_sys::ImageData::new_with_u8_clamped_array_and_sh(wasm_bindgen::Clamped(rgba), width as u32, height as u32)?;
+    let canvas: HtmlCanvasElement = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.create_element("canvas").ok())
+        .ok_or_else(|| JsValue::from_str("cannot create a canvas"))?
+        .dyn_into()?;
+    canvas.set_width(width as u32);
+    canvas.set_height(height as u32);
+    let ctx: CanvasRenderingContext2d = canvas.get_context("2d")?.ok_or_else(|| JsValue::from_str("no 2d canvas context"))?.dyn_into()?;
+    ctx.put_image_data(&image, 0.0, 0.0)?;
+    Ok(canvas)
 }
 
 /// Outlines token `t`'s row and column (the token hovered in the strip).

@@ -6,8 +6,8 @@ use crate::heatmap::{cell_color, prepare};
 use attnscope::Matrix;
 use leptos::html::Canvas;
 use leptos::prelude::*;
-use wasm_bindgen::{Clamped, JsValue};
-use web_sys::{HtmlCanvasElement, ImageData};
+use wasm_bindgen::JsValue;
+use web_sys::HtmlCanvasElement;
 
 const GAP: f64 = 6.0;
 const LEFT: f64 = 34.0;
@@ -52,41 +52,38 @@ pub fn draw(canvas: &HtmlCanvasElement, overview: &[Vec<Matrix>], kv_head_of: &[
     let grid = Grid::new(layers, heads);
     let (width, height) = grid.size();
     let ctx = prepare(canvas, width, height)?;
-    // One RGBA buffer for every tile, nearest-neighbour from the pooled A.
-    let t = grid.tile as usize;
-    let (w_px, h_px) = (heads * t, layers * t);
+    // One RGBA buffer with one pixel per cell of every head, which the canvas
+    // then scales up to tiles (nearest neighbour): the work grows with the
+    // cells (≤ 48 × 48 a head), not with the pixels on screen.
+    let (cell_rows, cell_cols) = overview.iter().flatten().fold((1, 1), |(r, c), a| (r.max(a.rows), c.max(a.cols)));
+    let (w_px, h_px) = (heads * cell_cols, layers * cell_rows);
     let mut rgba = vec![0u8; w_px * h_px * 4];
     for (l, layer) in overview.iter().enumerate() {
         for (h, a) in layer.iter().enumerate() {
-            for py in 0..t {
-                let i = py * a.rows / t;
-                for px in 0..t {
-                    let j = px * a.cols / t;
-                    let [r, g, b] = cell_color(a[(i, j)]);
-                    let at = ((l * t + py) * w_px + h * t + px) * 4;
-                    rgba[at..at + 4].copy_from_slice(&[r, g, b, 255]);
+            for i in 0..a.rows {
+                let row = (l * cell_rows + i) * w_px + h * cell_cols;
+                for (j, &v) in a.row(i).iter().enumerate() {
+                    let [r, g, b] = cell_color(v);
+                    rgba[(row + j) * 4..(row + j) * 4 + 4].copy_from_slice(&[r, g, b, 255]);
                 }
             }
         }
     }
-    let image = ImageData::new_with_u8_clamped_array_and_sh(Clamped(&rgba), w_px as u32, h_px as u32)?;
-    // Spread the packed tiles out onto their places with gaps between them.
-    let packed = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.create_element("canvas").ok())
-        .and_then(|c| wasm_bindgen::JsCast::dyn_into::<HtmlCanvasElement>(c).ok())
-        .ok_or_else(|| JsValue::from_str("cannot create a canvas"))?;
-    packed.set_width(w_px as u32);
-    packed.set_height(h_px as u32);
-    let pctx: web_sys::CanvasRenderingContext2d =
-        wasm_bindgen::JsCast::dyn_into(packed.get_context("2d")?.ok_or_else(|| JsValue::from_str("no 2d context"))?)?;
-    pctx.put_image_data(&image, 0.0, 0.0)?;
+    let packed = crate::heatmap::image_canvas(&rgba, w_px, h_px)?;
     ctx.set_image_smoothing_enabled(false);
-    for l in 0..layers {
-        for h in 0..heads {
+    for (l, layer) in overview.iter().enumerate() {
+        for (h, a) in layer.iter().enumerate() {
             let (x, y) = grid.origin(l, h);
             ctx.draw_image_with_html_canvas_element_and_sw_and_sh_and_dx_and_dy_and_dw_and_dh(
-                &packed, (h * t) as f64, (l * t) as f64, t as f64, t as f64, x, y, grid.tile, grid.tile,
+                &packed,
+                (h * cell_cols) as f64,
+                (l * cell_rows) as f64,
+                a.cols.max(1) as f64,
+                a.rows.max(1) as f64,
+                x,
+                y,
+                grid.tile,
+                grid.tile,
             )?;
         }
     }

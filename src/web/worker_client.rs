@@ -39,8 +39,17 @@ impl WorkerClient {
     }
 
     pub fn send(&self, msg: &ToWorker) {
-        if let Ok(text) = serde_json::to_string(msg) {
-            let _ = self.worker.post_message(&JsValue::from_str(&text));
-        }
+        post(&self.worker, msg);
+    }
+
+    /// The worker itself (a cheap handle), for sending from a reply callback.
+    pub fn handle(&self) -> Worker {
+        self.worker.clone()
+    }
+}
+
+pub fn post(worker: &Worker, msg: &ToWorker) {
+    if let Ok(text) = serde_json::to_string(msg) {
+        let _ = worker.post_message(&JsValue::from_str(&text));
     }
 }
