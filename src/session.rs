@@ -155,6 +155,9 @@ pub enum ToWorker {
     Head { id: u64, layer: usize, head: usize },
     /// The latest run's attention as the CLI's JSON (`attnscope attention --json`).
     Export { id: u64 },
+    /// Ranks every head of the latest run by the weight token `query` gives
+    /// token `key` (computed from the full A, not the pooled overview).
+    FindHeads { id: u64, query: usize, key: usize },
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -166,6 +169,8 @@ pub enum FromWorker {
     Result(Box<RunSummary>),
     Head(Box<HeadDetail>),
     Export { id: u64, json: String },
+    /// The answer to `FindHeads`, strongest head first.
+    Heads { id: u64, query: usize, key: usize, heads: Vec<crate::analysis::HeadMatch> },
     Failed { id: u64, message: String },
 }
 
@@ -318,6 +323,13 @@ impl Session {
                 Some((_, trace)) => FromWorker::Export { id, json: crate::export::AttentionExport::from_trace(trace).to_json() },
                 None => FromWorker::Failed { id, message: "nothing to export yet".into() },
             },
+            ToWorker::FindHeads { id, query, key } => match &self.last {
+                Some((_, trace)) if query < trace.tokens.len() && key < trace.tokens.len() => {
+                    FromWorker::Heads { id, query, key, heads: crate::analysis::find_heads(trace, query, key) }
+                }
+                Some(_) => FromWorker::Failed { id, message: format!("no token {} in this text", query.max(key)) },
+                None => FromWorker::Failed { id, message: "nothing has been computed yet".into() },
+            },
             // Loading needs the network: the worker shell fetches the files and calls `install`.
             ToWorker::Load { model } => FromWorker::LoadFailed { model, message: "loading is done by the worker shell".into() },
         }
@@ -396,6 +408,26 @@ mod tests {
         assert!(hot.weights.max_abs_diff(&want) < 1e-6);
         s.run(3, ModelId::Teaching, text, RunOptions { unscaled: true, ..Default::default() }, &clock).unwrap();
         assert_eq!(s.head(0, 0).unwrap().scale, 1.0);
+    }
+
+    #[test]
+    fn find_heads_message_ranks_every_head_from_full_weights() {
+        let mut s = Session::new();
+        let text = "a fluffy blue creature roamed the verdant forest";
+        s.run(4, ModelId::Teaching, text, RunOptions::default(), &clock).unwrap();
+        let (q, k) = (3, 1); // "creature" → "fluffy"
+        let msg = ToWorker::FindHeads { id: 4, query: q, key: k };
+        let msg: ToWorker = serde_json::from_str(&serde_json::to_string(&msg).unwrap()).unwrap();
+        let FromWorker::Heads { id, query, key, heads } = s.handle(msg, &clock) else { panic!("expected heads") };
+        assert_eq!((id, query, key, heads.len()), (4, q, k, 5));
+        assert!(heads.windows(2).all(|w| w[0].weight >= w[1].weight));
+        for m in &heads {
+            assert_eq!(m.weight, s.head(m.layer, m.head).unwrap().weights[(q, k)]);
+        }
+        assert_eq!((heads[0].layer, heads[0].head), (0, 0));
+        // Out-of-range tokens are an answer, not a panic.
+        assert!(matches!(s.handle(ToWorker::FindHeads { id: 4, query: 99, key: 0 }, &clock), FromWorker::Failed { .. }));
+        assert!(matches!(Session::new().handle(ToWorker::FindHeads { id: 1, query: 0, key: 0 }, &clock), FromWorker::Failed { .. }));
     }
 
     #[test]
