@@ -2,7 +2,10 @@
 //! every layer and head — overview, heatmap and dot grids — computed in a
 //! Web Worker from the built-in teaching model or a downloaded real model.
 
+use crate::catalog::{Catalog, FindHeads, Found};
 use crate::compute::{model_name, Compute};
+use crate::explain::{QueryPicker, StepByStep};
+use crate::lessons::{NextTokenTemperature, PositionLesson, ScalingLesson};
 use crate::dotgrid::DotGrids;
 use crate::downloads;
 use crate::heatmap::{ColourBar, Heatmap};
@@ -51,6 +54,11 @@ pub fn Page(
     let (error, set_error) = signal(String::new());
     let (loads, set_loads) = signal(HashMap::<ModelId, LoadState>::new());
     let (worker_ready, set_worker_ready) = signal(false);
+    // What the lessons switch (temperature, 1/√d_k, positional code, next-token temperature).
+    let (options, set_options) = signal(RunOptions::default());
+    // The query token the step-by-step view follows.
+    let (query_token, set_query_token) = signal(0usize);
+    let (found, set_found) = signal(None::<Found>);
     let latest = StoredValue::new(0u64);
 
     let compute = StoredValue::new_local(None::<Compute>);
@@ -85,6 +93,7 @@ pub fn Page(
                 set_summary.set(Some(*s));
             }
             FromWorker::Head(d) if d.id == latest.get_value() => set_detail.set(Some(*d)),
+            FromWorker::Heads { id, query, key, heads } if id == latest.get_value() => set_found.set(Some(Found { id, query, key, heads })),
             FromWorker::Export { json, .. } => downloads::save("attention.json", "application/json", &json),
             FromWorker::Failed { id, message } if id == 0 || id == latest.get_value() => set_error.set(message),
             _ => {} // a reply about text that has since changed
@@ -105,7 +114,7 @@ pub fn Page(
                 LoadState::Ready => {
                     let id = latest.get_value() + 1;
                     latest.set_value(id);
-                    send(ToWorker::Run { id, model: m, text: text.get(), options: RunOptions::default() });
+                    send(ToWorker::Run { id, model: m, text: text.get(), options: options.get() });
                 }
                 LoadState::NotLoaded => {
                     set_loads.update(|l| {
@@ -154,6 +163,8 @@ pub fn Page(
     let kv_head_of = Signal::derive(move || summary.with(|s| s.as_ref().map(|s| s.kv_head_of.clone()).unwrap_or_default()));
     let selected = Signal::derive(move || (layer.get(), head.get()));
     let model_label = Signal::derive(move || summary.with(|s| s.as_ref().map(|s| s.info.name.clone()).unwrap_or_default()));
+    let run_id = Signal::derive(move || summary.with(|s| s.as_ref().map(|s| s.id)));
+    let find = Callback::new(move |(query, key): (usize, usize)| send(ToWorker::FindHeads { id: latest.get_value(), query, key }));
     let select = Callback::new(move |(l, h): (usize, usize)| {
         set_layer.set(l);
         set_head.set(h);
@@ -197,7 +208,22 @@ pub fn Page(
             <section class="view" hidden=move || view.get() != View::Grid>
                 <DotGrids tokens detail columns_are_queries model_name=model_label />
             </section>
-            <NextTokens summary />
+            // These views build many DOM nodes: only while they are shown.
+            <Show when=move || view.get() == View::Explain>
+                <section class="view" id="view-explain">
+                    <QueryPicker tokens query=query_token set_query=set_query_token />
+                    <ScalingLesson options set_options detail tokens query=query_token />
+                    <PositionLesson options set_options model />
+                    <StepByStep tokens detail query=query_token options />
+                </section>
+            </Show>
+            <Show when=move || view.get() == View::Catalog>
+                <section class="view" id="view-catalog">
+                    <Catalog summary selected on_select=select />
+                    <FindHeads tokens found run_id on_find=find on_select=select />
+                </section>
+            </Show>
+            <NextTokens summary options set_options />
             <Exports summary detail on_json=Callback::new(move |_| send(ToWorker::Export { id: latest.get_value() })) />
             <ValuesTable tokens weights />
         </main>
@@ -388,21 +414,27 @@ fn HeadNote(summary: ReadSignal<Option<RunSummary>>, head: ReadSignal<usize>) ->
     move || summary.with(|s| s.as_ref().and_then(|s| s.head_notes.get(head.get()).cloned())).map(|n| view! { <p class="note" id="head-note">{n}</p> })
 }
 
-/// The decoder's most likely next tokens after the text.
+/// The decoder's most likely next tokens after the text, with the
+/// temperature of their softmax (the slider stays put while runs replace the list).
 #[component]
-fn NextTokens(summary: ReadSignal<Option<RunSummary>>) -> impl IntoView {
-    move || {
+fn NextTokens(summary: ReadSignal<Option<RunSummary>>, options: ReadSignal<RunOptions>, set_options: WriteSignal<RunOptions>) -> impl IntoView {
+    let has = move || summary.with(|s| s.as_ref().is_some_and(|s| s.top_next.is_some()));
+    let list = move || {
         summary.with(|s| {
-            let top = s.as_ref()?.top_next.clone()?;
-            Some(view! {
-                <section class="next" id="next-tokens">
-                    <h2>"Most likely next tokens"</h2>
-                    <ol>{top.into_iter().take(5).map(|(t, p)| view! {
-                        <li><code>{format!("{t:?}")}</code><span class="bar" style=format!("width: {:.1}%", p * 100.0)></span>{format!(" {:.1}%", p * 100.0)}</li>
-                    }).collect_view()}</ol>
-                </section>
-            })
+            let top = s.as_ref().and_then(|s| s.top_next.clone()).unwrap_or_default();
+            top.into_iter().take(5).map(|(t, p)| view! {
+                <li><code>{format!("{t:?}")}</code><span class="bar" style=format!("width: {:.1}%", p * 100.0)></span>{format!(" {:.1}%", p * 100.0)}</li>
+            }).collect_view()
         })
+    };
+    view! {
+        <Show when=has>
+            <section class="next" id="next-tokens">
+                <h2>"Most likely next tokens"</h2>
+                <NextTokenTemperature options set_options />
+                <ol>{list}</ol>
+            </section>
+        </Show>
     }
 }
 

@@ -14,16 +14,22 @@ pub enum View {
     #[default]
     Head,
     Grid,
+    /// One query's path through the formula, number by number, with the lessons.
+    Explain,
+    /// The head catalog and "find heads".
+    Catalog,
 }
 
 impl View {
-    pub const ALL: [View; 3] = [View::Head, View::Overview, View::Grid];
+    pub const ALL: [View; 5] = [View::Head, View::Overview, View::Grid, View::Explain, View::Catalog];
 
     pub fn slug(self) -> &'static str {
         match self {
             View::Overview => "overview",
             View::Head => "head",
             View::Grid => "grid",
+            View::Explain => "explain",
+            View::Catalog => "catalog",
         }
     }
 
@@ -32,6 +38,8 @@ impl View {
             View::Overview => "All heads",
             View::Head => "Heatmap",
             View::Grid => "Dot grid",
+            View::Explain => "Step by step",
+            View::Catalog => "Head catalog",
         }
     }
 }
