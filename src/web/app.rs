@@ -5,12 +5,14 @@
 use crate::catalog::{Catalog, FindHeads, Found};
 use crate::compute::{model_name, Compute};
 use crate::explain::{QueryPicker, StepByStep};
+use crate::lines::Lines;
 use crate::lessons::{NextTokenTemperature, PositionLesson, ScalingLesson};
 use crate::dotgrid::DotGrids;
 use crate::downloads;
 use crate::heatmap::{ColourBar, Heatmap};
 use crate::overview::Overview;
 use crate::url_state::{UrlState, View};
+use crate::worked::WorkedExampleView;
 use attnscope::session::{FromWorker, HeadDetail, ModelId, RunOptions, RunSummary, ToWorker};
 use leptos::prelude::*;
 use std::collections::HashMap;
@@ -212,6 +214,7 @@ pub fn Page(
             <Show when=move || view.get() == View::Explain>
                 <section class="view" id="view-explain">
                     <QueryPicker tokens query=query_token set_query=set_query_token />
+                    <Lines tokens weights query=query_token set_query=set_query_token />
                     <ScalingLesson options set_options detail tokens query=query_token />
                     <PositionLesson options set_options model />
                     <StepByStep tokens detail query=query_token options />
@@ -221,6 +224,11 @@ pub fn Page(
                 <section class="view" id="view-catalog">
                     <Catalog summary selected on_select=select />
                     <FindHeads tokens found run_id on_find=find on_select=select />
+                </section>
+            </Show>
+            <Show when=move || view.get() == View::Worked>
+                <section class="view" id="view-worked">
+                    <WorkedExampleView />
                 </section>
             </Show>
             <NextTokens summary options set_options />

@@ -22,9 +22,13 @@ mod heatmap;
 #[cfg(target_arch = "wasm32")]
 mod lessons;
 #[cfg(target_arch = "wasm32")]
+mod lines;
+#[cfg(target_arch = "wasm32")]
 mod overview;
 #[cfg(target_arch = "wasm32")]
 mod url_state;
+#[cfg(target_arch = "wasm32")]
+mod worked;
 #[cfg(target_arch = "wasm32")]
 mod worker_client;
 #[cfg(all(test, target_arch = "wasm32"))]

@@ -348,3 +348,53 @@ async fn find_heads_ranks_heads_in_the_worker() {
     root.remove();
 }
 
+#[wasm_bindgen_test]
+async fn worked_example_recomputes_live_with_both_scalings() {
+    use attnscope::models::seed::WorkedExample;
+    let root = mount_app();
+    open_tab(&root, "worked", "#worked-s").await;
+    let row = |id: &str, i: usize| texts(&root, &format!("#{id} tr:nth-child({}) td", i + 1));
+    // The seed's S row 1 is [2, 4, 4]; ÷√4 gives [1, 2, 2].
+    assert_eq!(row("worked-s", 0), ["2.0000", "4.0000", "4.0000"]);
+    assert_eq!(row("worked-seed-scaled", 0), ["1.0000", "2.0000", "2.0000"]);
+    let mut e = WorkedExample::seed_3x4();
+    let standard = e.run(attnscope::Mask::None, attnscope::Scale::InvSqrtDk);
+    assert_eq!(row("worked-standard-a", 0), standard.head.weights.row(0).iter().map(|&v| num(v)).collect::<Vec<_>>());
+
+    // Editing x₁₁ recomputes everything.
+    let cell: web_sys::HtmlInputElement = find(&root, "#worked-x-0-0");
+    cell.set_value("3");
+    fire(&cell, "input");
+    e.x[(0, 0)] = 3.0;
+    let t = e.run(attnscope::Mask::None, e.seed_scale());
+    let want: Vec<String> = t.head.weights.row(0).iter().map(|&v| num(v)).collect();
+    settle("recomputed after an edit", || row("worked-seed-a", 0) == want).await;
+    assert_eq!(row("worked-q", 0), t.q.row(0).iter().map(|&v| num(v)).collect::<Vec<_>>());
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn lines_view_draws_every_token_and_a_click_chooses_the_query() {
+    let root = mount_app();
+    settle("tokens shown", || !token_texts(&root).is_empty()).await;
+    open_tab(&root, "explain", "canvas#lines").await;
+    let n = token_texts(&root).len();
+    let canvas: HtmlCanvasElement = find(&root, "canvas#lines");
+    let dpr = web_sys::window().unwrap().device_pixel_ratio().max(1.0);
+    settle("lines drawn", || canvas.height() == ((n as f64 * 20.0 + 8.0) * dpr).round() as u32).await;
+
+    // A click on the third word on the left follows it.
+    let rect = js_sys::Reflect::get(&canvas, &"getBoundingClientRect".into()).unwrap();
+    let rect = js_sys::Function::from(rect).call0(&canvas).unwrap();
+    let at = |k: &str| js_sys::Reflect::get(&rect, &k.into()).unwrap().as_f64().unwrap();
+    let init = js_sys::Object::new();
+    js_sys::Reflect::set(&init, &"bubbles".into(), &true.into()).unwrap();
+    js_sys::Reflect::set(&init, &"clientX".into(), &(at("left") + 60.0).into()).unwrap();
+    js_sys::Reflect::set(&init, &"clientY".into(), &(at("top") + 4.0 + 2.5 * 20.0).into()).unwrap();
+    let ctor: js_sys::Function = js_sys::Reflect::get(&js_sys::global(), &"MouseEvent".into()).unwrap().into();
+    let event = js_sys::Reflect::construct(&ctor, &js_sys::Array::of2(&"click".into(), &init)).unwrap();
+    canvas.dispatch_event(event.unchecked_ref()).unwrap();
+    let select: web_sys::HtmlSelectElement = find(&root, "select#explain-query");
+    settle("query 2 chosen", || select.value() == "2").await;
+    root.remove();
+}

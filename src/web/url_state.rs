@@ -18,10 +18,12 @@ pub enum View {
     Explain,
     /// The head catalog and "find heads".
     Catalog,
+    /// Seed 003's 3×4 example, editable.
+    Worked,
 }
 
 impl View {
-    pub const ALL: [View; 5] = [View::Head, View::Overview, View::Grid, View::Explain, View::Catalog];
+    pub const ALL: [View; 6] = [View::Head, View::Overview, View::Grid, View::Explain, View::Catalog, View::Worked];
 
     pub fn slug(self) -> &'static str {
         match self {
@@ -30,6 +32,7 @@ impl View {
             View::Grid => "grid",
             View::Explain => "explain",
             View::Catalog => "catalog",
+            View::Worked => "worked",
         }
     }
 
@@ -40,6 +43,7 @@ impl View {
             View::Grid => "Dot grid",
             View::Explain => "Step by step",
             View::Catalog => "Head catalog",
+            View::Worked => "Worked 3×4",
         }
     }
 }
