@@ -158,6 +158,9 @@ pub enum ToWorker {
     /// Ranks every head of the latest run by the weight token `query` gives
     /// token `key` (computed from the full A, not the pooled overview).
     FindHeads { id: u64, query: usize, key: usize },
+    /// Another text through the same model and options, for a side-by-side
+    /// view of one head; the latest run stays the latest.
+    Compare { id: u64, model: ModelId, text: String, options: RunOptions, layer: usize, head: usize },
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -171,6 +174,8 @@ pub enum FromWorker {
     Export { id: u64, json: String },
     /// The answer to `FindHeads`, strongest head first.
     Heads { id: u64, query: usize, key: usize, heads: Vec<crate::analysis::HeadMatch> },
+    /// The answer to `Compare`: the other text's tokens and that head.
+    Compared { id: u64, tokens: Vec<String>, detail: Box<HeadDetail> },
     Failed { id: u64, message: String },
 }
 
@@ -330,6 +335,15 @@ impl Session {
                 Some(_) => FromWorker::Failed { id, message: format!("no token {} in this text", query.max(key)) },
                 None => FromWorker::Failed { id, message: "nothing has been computed yet".into() },
             },
+            ToWorker::Compare { id, model, text, options, layer, head } => {
+                let latest = self.last.take();
+                let answer = self.run(id, model, &text, options, now_ms).and_then(|s| Ok((s.tokens, self.head(layer, head)?)));
+                self.last = latest;
+                match answer {
+                    Ok((tokens, d)) => FromWorker::Compared { id, tokens, detail: Box::new(d) },
+                    Err(e) => FromWorker::Failed { id, message: e.to_string() },
+                }
+            }
             // Loading needs the network: the worker shell fetches the files and calls `install`.
             ToWorker::Load { model } => FromWorker::LoadFailed { model, message: "loading is done by the worker shell".into() },
         }
@@ -428,6 +442,23 @@ mod tests {
         // Out-of-range tokens are an answer, not a panic.
         assert!(matches!(s.handle(ToWorker::FindHeads { id: 4, query: 99, key: 0 }, &clock), FromWorker::Failed { .. }));
         assert!(matches!(Session::new().handle(ToWorker::FindHeads { id: 1, query: 0, key: 0 }, &clock), FromWorker::Failed { .. }));
+    }
+
+    #[test]
+    fn compare_runs_another_text_and_keeps_the_latest_run() {
+        let mut s = Session::new();
+        s.run(5, ModelId::Teaching, "the cat sat", RunOptions::default(), &clock).unwrap();
+        let before = s.head(0, 1).unwrap();
+        let other = "a fluffy blue creature";
+        let msg = ToWorker::Compare { id: 5, model: ModelId::Teaching, text: other.into(), options: RunOptions::default(), layer: 0, head: 1 };
+        let FromWorker::Compared { id, tokens, detail } = s.handle(msg, &clock) else { panic!("expected a comparison") };
+        let want = crate::models::teaching::TeachingModel::new().run(other).unwrap();
+        assert_eq!((id, &tokens), (5, &want.tokens));
+        assert_eq!(&detail.weights, want.weights(0, 1).unwrap());
+        assert_eq!(s.head(0, 1).unwrap().weights, before.weights);
+        let bad = ToWorker::Compare { id: 5, model: ModelId::Teaching, text: other.into(), options: RunOptions::default(), layer: 0, head: 9 };
+        assert!(matches!(s.handle(bad, &clock), FromWorker::Failed { .. }));
+        assert_eq!(s.head(0, 1).unwrap().weights, before.weights);
     }
 
     #[test]
