@@ -3,6 +3,7 @@
 //! Web Worker from the built-in teaching model or a downloaded real model.
 
 use crate::catalog::{Catalog, FindHeads, Found};
+use crate::compare::{CompareMap, CompareText, Compared};
 use crate::compute::{model_name, Compute};
 use crate::explain::{QueryPicker, StepByStep};
 use crate::lines::Lines;
@@ -61,6 +62,9 @@ pub fn Page(
     // The query token the step-by-step view follows.
     let (query_token, set_query_token) = signal(0usize);
     let (found, set_found) = signal(None::<Found>);
+    // A second sentence for the same head, side by side.
+    let (compare_text, set_compare_text) = signal(String::new());
+    let (compared, set_compared) = signal(None::<Compared>);
     let latest = StoredValue::new(0u64);
 
     let compute = StoredValue::new_local(None::<Compute>);
@@ -96,6 +100,7 @@ pub fn Page(
             }
             FromWorker::Head(d) if d.id == latest.get_value() => set_detail.set(Some(*d)),
             FromWorker::Heads { id, query, key, heads } if id == latest.get_value() => set_found.set(Some(Found { id, query, key, heads })),
+            FromWorker::Compared { id, tokens, detail } if id == latest.get_value() => set_compared.set(Some((tokens, *detail))),
             FromWorker::Export { json, .. } => downloads::save("attention.json", "application/json", &json),
             FromWorker::Failed { id, message } if id == 0 || id == latest.get_value() => set_error.set(message),
             _ => {} // a reply about text that has since changed
@@ -138,6 +143,17 @@ pub fn Page(
             now
         });
     }
+    // The comparison follows its text, the model, the options, the head and every new run.
+    Effect::new(move |_| {
+        let text = compare_text.get();
+        let (l, h, options, m) = (layer.get(), head.get(), options.get(), model.get());
+        let run = summary.with(|s| s.as_ref().map(|s| s.id));
+        if text.trim().is_empty() {
+            set_compared.set(None);
+        } else if run.is_some() && load_state(m) == LoadState::Ready {
+            send(ToWorker::Compare { id: latest.get_value(), model: m, text, options, layer: l, head: h });
+        }
+    });
     // Keep the URL in step: typing replaces the entry, other changes add one.
     Effect::new(move |prev: Option<UrlState>| {
         let state = UrlState { text: text.get(), model: model.get(), layer: layer.get(), head: head.get(), view: view.get() };
@@ -204,8 +220,12 @@ pub fn Page(
                 <Overview overview kv_head_of selected on_select=select />
             </section>
             <section class="view" hidden=move || view.get() != View::Head>
-                <Heatmap tokens weights scores columns_are_queries highlight=hovered_token />
+                <div class="pair">
+                    <Heatmap tokens weights scores columns_are_queries highlight=hovered_token />
+                    <CompareMap compared columns_are_queries />
+                </div>
                 <ColourBar />
+                <CompareText text=compare_text set_text=set_compare_text />
             </section>
             <section class="view" hidden=move || view.get() != View::Grid>
                 <DotGrids tokens detail columns_are_queries model_name=model_label />

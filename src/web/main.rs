@@ -10,6 +10,8 @@ mod app;
 #[cfg(target_arch = "wasm32")]
 mod catalog;
 #[cfg(target_arch = "wasm32")]
+mod compare;
+#[cfg(target_arch = "wasm32")]
 mod compute;
 #[cfg(target_arch = "wasm32")]
 mod dotgrid;

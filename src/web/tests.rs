@@ -398,3 +398,39 @@ async fn lines_view_draws_every_token_and_a_click_chooses_the_query() {
     settle("query 2 chosen", || select.value() == "2").await;
     root.remove();
 }
+
+#[wasm_bindgen_test]
+async fn a_second_sentence_is_drawn_beside_the_first_for_the_same_head() {
+    let root = mount_app();
+    let first = TeachingModel::new().run(DEFAULT_TEXT).unwrap();
+    settle("heatmap drawn", || heatmap_fits(&root, &first.tokens)).await;
+    choose(&root, "select#head", "1");
+    let head_1 = first.weights(0, 1).unwrap();
+    settle("head 1 drawn", || (0..head_1.rows).all(|i| (0..head_1.cols).all(|j| pixel_at_cell(&root, &first.tokens, i, j) == cell_color(head_1[(i, j)])))).await;
+
+    let text = "the verdant forest roamed a fluffy blue creature";
+    let other = TeachingModel::new().run(text).unwrap();
+    let area: HtmlTextAreaElement = find(&root, "textarea#compare-text");
+    type_into(&area, text);
+    let a = other.weights(0, 1).unwrap();
+    let layout = Layout::new(&other.tokens, a.rows, a.cols);
+    let dpr = web_sys::window().unwrap().device_pixel_ratio().max(1.0);
+    let canvas: HtmlCanvasElement = find(&root, "canvas#compare-heatmap");
+    let (w, h) = layout.size();
+    settle("second map drawn", || (canvas.width(), canvas.height()) == ((w * dpr).round() as u32, (h * dpr).round() as u32)).await;
+    let ctx: CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().dyn_into().unwrap();
+    let pixel = |i: usize, j: usize| {
+        let (x, y) = layout.cell_origin(i, j);
+        let centre = |v: f64| ((v + layout.cell / 2.0) * dpr).floor();
+        let px = ctx.get_image_data(centre(x), centre(y), 1.0, 1.0).unwrap().data();
+        [px[0], px[1], px[2]]
+    };
+    settle("head 1 of the other sentence", || (0..a.rows).all(|i| (0..a.cols).all(|j| pixel(i, j) == cell_color(a[(i, j)])))).await;
+    // The main map still shows the first sentence.
+    assert_heatmap_shows(&root, &first.tokens, first.weights(0, 1).unwrap());
+
+    // Emptying the box hides the comparison.
+    type_into(&area, "");
+    settle("comparison hidden", || find::<HtmlElement>(&root, "figure.compare").has_attribute("hidden")).await;
+    root.remove();
+}
