@@ -237,7 +237,7 @@ pub fn Page(
                     <Lines tokens weights query=query_token set_query=set_query_token />
                     <ScalingLesson options set_options detail tokens query=query_token />
                     <PositionLesson options set_options model />
-                    <StepByStep tokens detail query=query_token options />
+                    <StepByStep tokens detail query=query_token options model />
                 </section>
             </Show>
             <Show when=move || view.get() == View::Catalog>

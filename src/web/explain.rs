@@ -3,7 +3,7 @@
 //! every number taken from the [`HeadDetail`] the model computed (the only
 //! arithmetic done here is s·scale and a_j·v_j, to show the steps between).
 
-use attnscope::session::{HeadDetail, RunOptions};
+use attnscope::session::{HeadDetail, ModelId, RunOptions};
 use leptos::prelude::*;
 
 /// How every number of this view is written; tests format the engine's
@@ -71,6 +71,15 @@ pub fn scale_note(scale: f32, d_k: usize, options: &RunOptions) -> String {
     }
 }
 
+/// How each model turns x into q, k and v (the formula lines name the extras).
+pub fn projection_note(model: ModelId) -> &'static str {
+    match model {
+        ModelId::Teaching => "",
+        ModelId::MiniLm => "   (+ a bias b_Q; x is E after the previous layer's LayerNorm)",
+        ModelId::SmolLm2 => "   (x is E after RMSNorm; q and k are then rotated by their position, RoPE)",
+    }
+}
+
 /// Picks the query token: a `select` and a row of token buttons.
 #[component]
 pub fn QueryPicker(#[prop(into)] tokens: Signal<Vec<String>>, query: ReadSignal<usize>, set_query: WriteSignal<usize>) -> impl IntoView {
@@ -93,7 +102,7 @@ pub fn QueryPicker(#[prop(into)] tokens: Signal<Vec<String>>, query: ReadSignal<
 }
 
 /// The whole trace for `detail` and query row `i` (already checked in range).
-fn steps(d: &HeadDetail, tokens: &[String], i: usize, options: &RunOptions) -> impl IntoView {
+fn steps(d: &HeadDetail, tokens: &[String], i: usize, options: &RunOptions, model: ModelId) -> impl IntoView {
     let (n_q, n_k) = (d.weights.rows, d.weights.cols);
     let offset = n_k.saturating_sub(n_q); // queries are the last rows when keys outnumber them
     let token = |j: usize| tokens.get(j).cloned().unwrap_or_else(|| format!("#{j}"));
@@ -146,7 +155,7 @@ fn steps(d: &HeadDetail, tokens: &[String], i: usize, options: &RunOptions) -> i
             </li>
             <li class="step" id="step-q">
                 <h3>"Its query"</h3>
-                <p class="formula">{format!("q = x · W_Q   ({d_model} → {d_k} numbers)")}</p>
+                <p class="formula">{format!("q = x · W_Q   ({d_model} → {d_k} numbers){}", projection_note(model))}</p>
                 <Vector values=q label="q" />
             </li>
             <li class="step" id="step-scores">
@@ -203,10 +212,13 @@ pub fn StepByStep(
     detail: ReadSignal<Option<HeadDetail>>,
     query: ReadSignal<usize>,
     options: ReadSignal<RunOptions>,
+    /// The model the detail came from.
+    model: ReadSignal<ModelId>,
 ) -> impl IntoView {
     let body = move || {
         let toks = tokens.get();
         let opts = options.get();
+        let m = model.get();
         detail.with(|d| match d {
             None => view! { <p class="note">"computing…"</p> }.into_any(),
             Some(d) if d.weights.rows == 0 => view! { <p class="note">"Type some text to follow a token through the formula."</p> }.into_any(),
@@ -214,7 +226,7 @@ pub fn StepByStep(
                 // Tokens count from the first key; queries may be only the last rows.
                 let offset = d.weights.cols.saturating_sub(d.weights.rows);
                 let i = query.get().saturating_sub(offset).min(d.weights.rows - 1);
-                steps(d, &toks, i, &opts).into_any()
+                steps(d, &toks, i, &opts, m).into_any()
             }
         })
     };
