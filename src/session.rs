@@ -161,6 +161,12 @@ pub enum ToWorker {
     Head { id: u64, layer: usize, head: usize },
     /// The latest run's attention as the CLI's JSON (`attnscope attention --json`).
     Export { id: u64 },
+    /// Ranks every head of the latest run by the weight token `query` gives
+    /// token `key` (computed from the full A, not the pooled overview).
+    FindHeads { id: u64, query: usize, key: usize },
+    /// Another text through the same model and options, for a side-by-side
+    /// view of one head; the latest run stays the latest.
+    Compare { id: u64, model: ModelId, text: String, options: RunOptions, layer: usize, head: usize },
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -172,6 +178,10 @@ pub enum FromWorker {
     Result(Box<RunSummary>),
     Head(Box<HeadDetail>),
     Export { id: u64, json: String },
+    /// The answer to `FindHeads`, strongest head first.
+    Heads { id: u64, query: usize, key: usize, heads: Vec<crate::analysis::HeadMatch> },
+    /// The answer to `Compare`: the other text's tokens and that head.
+    Compared { id: u64, tokens: Vec<String>, detail: Box<HeadDetail> },
     Failed { id: u64, message: String },
 }
 
@@ -349,6 +359,22 @@ impl Session {
                 Some((_, trace)) => FromWorker::Export { id, json: crate::export::AttentionExport::from_trace(trace).to_json() },
                 None => FromWorker::Failed { id, message: "nothing to export yet".into() },
             },
+            ToWorker::FindHeads { id, query, key } => match &self.last {
+                Some((_, trace)) if query < trace.tokens.len() && key < trace.tokens.len() => {
+                    FromWorker::Heads { id, query, key, heads: crate::analysis::find_heads(trace, query, key) }
+                }
+                Some(_) => FromWorker::Failed { id, message: format!("no token {} in this text", query.max(key)) },
+                None => FromWorker::Failed { id, message: "nothing has been computed yet".into() },
+            },
+            ToWorker::Compare { id, model, text, options, layer, head } => {
+                let latest = self.last.take();
+                let answer = self.run(id, model, &text, options, now_ms).and_then(|s| Ok((s.tokens, self.head(layer, head)?)));
+                self.last = latest;
+                match answer {
+                    Ok((tokens, d)) => FromWorker::Compared { id, tokens, detail: Box::new(d) },
+                    Err(e) => FromWorker::Failed { id, message: e.to_string() },
+                }
+            }
             // Loading needs the network: the worker shell fetches the files and calls `install`.
             ToWorker::Load { model } => FromWorker::LoadFailed { model, message: "loading is done by the worker shell".into() },
         }
@@ -433,6 +459,43 @@ mod tests {
         assert!(hot.weights.max_abs_diff(&want) < 1e-6);
         s.run(3, ModelId::Teaching, text, RunOptions { unscaled: true, ..Default::default() }, &clock).unwrap();
         assert_eq!(s.head(0, 0).unwrap().scale, 1.0);
+    }
+
+    #[test]
+    fn find_heads_message_ranks_every_head_from_full_weights() {
+        let mut s = Session::new();
+        let text = "a fluffy blue creature roamed the verdant forest";
+        s.run(4, ModelId::Teaching, text, RunOptions::default(), &clock).unwrap();
+        let (q, k) = (3, 1); // "creature" → "fluffy"
+        let msg = ToWorker::FindHeads { id: 4, query: q, key: k };
+        let msg: ToWorker = serde_json::from_str(&serde_json::to_string(&msg).unwrap()).unwrap();
+        let FromWorker::Heads { id, query, key, heads } = s.handle(msg, &clock) else { panic!("expected heads") };
+        assert_eq!((id, query, key, heads.len()), (4, q, k, 5));
+        assert!(heads.windows(2).all(|w| w[0].weight >= w[1].weight));
+        for m in &heads {
+            assert_eq!(m.weight, s.head(m.layer, m.head).unwrap().weights[(q, k)]);
+        }
+        assert_eq!((heads[0].layer, heads[0].head), (0, 0));
+        // Out-of-range tokens are an answer, not a panic.
+        assert!(matches!(s.handle(ToWorker::FindHeads { id: 4, query: 99, key: 0 }, &clock), FromWorker::Failed { .. }));
+        assert!(matches!(Session::new().handle(ToWorker::FindHeads { id: 1, query: 0, key: 0 }, &clock), FromWorker::Failed { .. }));
+    }
+
+    #[test]
+    fn compare_runs_another_text_and_keeps_the_latest_run() {
+        let mut s = Session::new();
+        s.run(5, ModelId::Teaching, "the cat sat", RunOptions::default(), &clock).unwrap();
+        let before = s.head(0, 1).unwrap();
+        let other = "a fluffy blue creature";
+        let msg = ToWorker::Compare { id: 5, model: ModelId::Teaching, text: other.into(), options: RunOptions::default(), layer: 0, head: 1 };
+        let FromWorker::Compared { id, tokens, detail } = s.handle(msg, &clock) else { panic!("expected a comparison") };
+        let want = crate::models::teaching::TeachingModel::new().run(other).unwrap();
+        assert_eq!((id, &tokens), (5, &want.tokens));
+        assert_eq!(&detail.weights, want.weights(0, 1).unwrap());
+        assert_eq!(s.head(0, 1).unwrap().weights, before.weights);
+        let bad = ToWorker::Compare { id: 5, model: ModelId::Teaching, text: other.into(), options: RunOptions::default(), layer: 0, head: 9 };
+        assert!(matches!(s.handle(bad, &clock), FromWorker::Failed { .. }));
+        assert_eq!(s.head(0, 1).unwrap().weights, before.weights);
     }
 
     #[test]

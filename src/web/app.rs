@@ -2,12 +2,18 @@
 //! every layer and head — overview, heatmap and dot grids — computed in a
 //! Web Worker from the built-in teaching model or a downloaded real model.
 
+use crate::catalog::{Catalog, FindHeads, Found};
+use crate::compare::{CompareMap, CompareText, Compared};
 use crate::compute::{model_name, Compute};
+use crate::explain::{QueryPicker, StepByStep};
+use crate::lines::Lines;
+use crate::lessons::{NextTokenTemperature, PositionLesson, ScalingLesson};
 use crate::dotgrid::DotGrids;
 use crate::downloads;
 use crate::heatmap::{ColourBar, Heatmap};
 use crate::overview::Overview;
 use crate::url_state::{UrlState, View};
+use crate::worked::WorkedExampleView;
 use attnscope::session::{FromWorker, HeadDetail, ModelId, RunOptions, RunSummary, ToWorker};
 use leptos::prelude::*;
 use std::collections::HashMap;
@@ -51,6 +57,14 @@ pub fn Page(
     let (error, set_error) = signal(String::new());
     let (loads, set_loads) = signal(HashMap::<ModelId, LoadState>::new());
     let (worker_ready, set_worker_ready) = signal(false);
+    // What the lessons switch (temperature, 1/√d_k, positional code, next-token temperature).
+    let (options, set_options) = signal(RunOptions::default());
+    // The query token the step-by-step view follows.
+    let (query_token, set_query_token) = signal(0usize);
+    let (found, set_found) = signal(None::<Found>);
+    // A second sentence for the same head, side by side.
+    let (compare_text, set_compare_text) = signal(String::new());
+    let (compared, set_compared) = signal(None::<Compared>);
     let latest = StoredValue::new(0u64);
 
     let compute = StoredValue::new_local(None::<Compute>);
@@ -85,6 +99,8 @@ pub fn Page(
                 set_summary.set(Some(*s));
             }
             FromWorker::Head(d) if d.id == latest.get_value() => set_detail.set(Some(*d)),
+            FromWorker::Heads { id, query, key, heads } if id == latest.get_value() => set_found.set(Some(Found { id, query, key, heads })),
+            FromWorker::Compared { id, tokens, detail } if id == latest.get_value() => set_compared.set(Some((tokens, *detail))),
             FromWorker::Export { json, .. } => downloads::save("attention.json", "application/json", &json),
             FromWorker::Failed { id, message } if id == 0 || id == latest.get_value() => set_error.set(message),
             _ => {} // a reply about text that has since changed
@@ -105,7 +121,7 @@ pub fn Page(
                 LoadState::Ready => {
                     let id = latest.get_value() + 1;
                     latest.set_value(id);
-                    send(ToWorker::Run { id, model: m, text: text.get(), options: RunOptions::default() });
+                    send(ToWorker::Run { id, model: m, text: text.get(), options: options.get() });
                 }
                 LoadState::NotLoaded => {
                     set_loads.update(|l| {
@@ -127,6 +143,17 @@ pub fn Page(
             now
         });
     }
+    // The comparison follows its text, the model, the options, the head and every new run.
+    Effect::new(move |_| {
+        let text = compare_text.get();
+        let (l, h, options, m) = (layer.get(), head.get(), options.get(), model.get());
+        let run = summary.with(|s| s.as_ref().map(|s| s.id));
+        if text.trim().is_empty() {
+            set_compared.set(None);
+        } else if run.is_some() && load_state(m) == LoadState::Ready {
+            send(ToWorker::Compare { id: latest.get_value(), model: m, text, options, layer: l, head: h });
+        }
+    });
     // Keep the URL in step: typing replaces the entry, other changes add one.
     Effect::new(move |prev: Option<UrlState>| {
         let state = UrlState { text: text.get(), model: model.get(), layer: layer.get(), head: head.get(), view: view.get() };
@@ -154,6 +181,8 @@ pub fn Page(
     let kv_head_of = Signal::derive(move || summary.with(|s| s.as_ref().map(|s| s.kv_head_of.clone()).unwrap_or_default()));
     let selected = Signal::derive(move || (layer.get(), head.get()));
     let model_label = Signal::derive(move || summary.with(|s| s.as_ref().map(|s| s.info.name.clone()).unwrap_or_default()));
+    let run_id = Signal::derive(move || summary.with(|s| s.as_ref().map(|s| s.id)));
+    let find = Callback::new(move |(query, key): (usize, usize)| send(ToWorker::FindHeads { id: latest.get_value(), query, key }));
     let select = Callback::new(move |(l, h): (usize, usize)| {
         set_layer.set(l);
         set_head.set(h);
@@ -191,13 +220,38 @@ pub fn Page(
                 <Overview overview kv_head_of selected on_select=select />
             </section>
             <section class="view" hidden=move || view.get() != View::Head>
-                <Heatmap tokens weights scores columns_are_queries highlight=hovered_token />
+                <div class="pair">
+                    <Heatmap tokens weights scores columns_are_queries highlight=hovered_token />
+                    <CompareMap compared columns_are_queries />
+                </div>
                 <ColourBar />
+                <CompareText text=compare_text set_text=set_compare_text />
             </section>
             <section class="view" hidden=move || view.get() != View::Grid>
                 <DotGrids tokens detail columns_are_queries model_name=model_label highlight=hovered_token />
             </section>
-            <NextTokens summary />
+            // These views build many DOM nodes: only while they are shown.
+            <Show when=move || view.get() == View::Explain>
+                <section class="view" id="view-explain">
+                    <QueryPicker tokens query=query_token set_query=set_query_token />
+                    <Lines tokens weights query=query_token set_query=set_query_token />
+                    <ScalingLesson options set_options detail tokens query=query_token />
+                    <PositionLesson options set_options model />
+                    <StepByStep tokens detail query=query_token options model />
+                </section>
+            </Show>
+            <Show when=move || view.get() == View::Catalog>
+                <section class="view" id="view-catalog">
+                    <Catalog summary selected on_select=select />
+                    <FindHeads tokens found run_id on_find=find on_select=select />
+                </section>
+            </Show>
+            <Show when=move || view.get() == View::Worked>
+                <section class="view" id="view-worked">
+                    <WorkedExampleView />
+                </section>
+            </Show>
+            <NextTokens summary options set_options />
             <Exports summary detail on_json=Callback::new(move |_| send(ToWorker::Export { id: latest.get_value() })) />
             <ValuesTable tokens weights />
         </main>
@@ -391,21 +445,27 @@ fn HeadNote(summary: ReadSignal<Option<RunSummary>>, head: ReadSignal<usize>) ->
     move || summary.with(|s| s.as_ref().and_then(|s| s.head_notes.get(head.get()).cloned())).map(|n| view! { <p class="note" id="head-note">{n}</p> })
 }
 
-/// The decoder's most likely next tokens after the text.
+/// The decoder's most likely next tokens after the text, with the
+/// temperature of their softmax (the slider stays put while runs replace the list).
 #[component]
-fn NextTokens(summary: ReadSignal<Option<RunSummary>>) -> impl IntoView {
-    move || {
+fn NextTokens(summary: ReadSignal<Option<RunSummary>>, options: ReadSignal<RunOptions>, set_options: WriteSignal<RunOptions>) -> impl IntoView {
+    let has = move || summary.with(|s| s.as_ref().is_some_and(|s| s.top_next.is_some()));
+    let list = move || {
         summary.with(|s| {
-            let top = s.as_ref()?.top_next.clone()?;
-            Some(view! {
-                <section class="next" id="next-tokens">
-                    <h2>"Most likely next tokens"</h2>
-                    <ol>{top.into_iter().take(5).map(|(t, p)| view! {
-                        <li><code>{format!("{t:?}")}</code><span class="bar" style=format!("width: {:.1}%", p * 100.0)></span>{format!(" {:.1}%", p * 100.0)}</li>
-                    }).collect_view()}</ol>
-                </section>
-            })
+            let top = s.as_ref().and_then(|s| s.top_next.clone()).unwrap_or_default();
+            top.into_iter().take(5).map(|(t, p)| view! {
+                <li><code>{format!("{t:?}")}</code><span class="bar" style=format!("width: {:.1}%", p * 100.0)></span>{format!(" {:.1}%", p * 100.0)}</li>
+            }).collect_view()
         })
+    };
+    view! {
+        <Show when=has>
+            <section class="next" id="next-tokens">
+                <h2>"Most likely next tokens"</h2>
+                <NextTokenTemperature options set_options />
+                <ol>{list}</ol>
+            </section>
+        </Show>
     }
 }
 

@@ -8,17 +8,29 @@
 #[cfg(target_arch = "wasm32")]
 mod app;
 #[cfg(target_arch = "wasm32")]
+mod catalog;
+#[cfg(target_arch = "wasm32")]
+mod compare;
+#[cfg(target_arch = "wasm32")]
 mod compute;
 #[cfg(target_arch = "wasm32")]
 mod dotgrid;
 #[cfg(target_arch = "wasm32")]
 mod downloads;
 #[cfg(target_arch = "wasm32")]
+mod explain;
+#[cfg(target_arch = "wasm32")]
 mod heatmap;
+#[cfg(target_arch = "wasm32")]
+mod lessons;
+#[cfg(target_arch = "wasm32")]
+mod lines;
 #[cfg(target_arch = "wasm32")]
 mod overview;
 #[cfg(target_arch = "wasm32")]
 mod url_state;
+#[cfg(target_arch = "wasm32")]
+mod worked;
 #[cfg(target_arch = "wasm32")]
 mod worker_client;
 #[cfg(all(test, target_arch = "wasm32"))]

@@ -14,16 +14,25 @@ pub enum View {
     #[default]
     Head,
     Grid,
+    /// One query's path through the formula, number by number, with the lessons.
+    Explain,
+    /// The head catalog and "find heads".
+    Catalog,
+    /// Seed 003's 3×4 example, editable.
+    Worked,
 }
 
 impl View {
-    pub const ALL: [View; 3] = [View::Head, View::Overview, View::Grid];
+    pub const ALL: [View; 6] = [View::Head, View::Overview, View::Grid, View::Explain, View::Catalog, View::Worked];
 
     pub fn slug(self) -> &'static str {
         match self {
             View::Overview => "overview",
             View::Head => "head",
             View::Grid => "grid",
+            View::Explain => "explain",
+            View::Catalog => "catalog",
+            View::Worked => "worked",
         }
     }
 
@@ -32,6 +41,9 @@ impl View {
             View::Overview => "All heads",
             View::Head => "Heatmap",
             View::Grid => "Dot grid",
+            View::Explain => "Step by step",
+            View::Catalog => "Head catalog",
+            View::Worked => "Worked 3×4",
         }
     }
 }
