@@ -139,12 +139,23 @@ impl QMatrix {
         if x.rows == 0 || range.is_empty() {
             return out;
         }
-        // Both operands 64-byte aligned, so no 8-wide load straddles two cache lines.
         let (n, cols) = (x.rows, self.cols);
+        let width = range.len();
+        if n < FUSED_BELOW && self.qtype != QType::F32 {
+            // With so few tokens, writing the expanded weights to a buffer
+            // and reading them back costs more than the products themselves:
+            // expand each block in registers and use it at once. Same
+            // operations in the same order as below, so the outputs are
+            // bit-identical to those of a longer batch.
+            let rb = self.row_bytes();
+            let bytes = &self.data[range.start * rb..range.end * rb];
+            kernel::dots_quantized(self.qtype, bytes, rb, width, &x.data, n, cols, &mut out.data, width);
+            return out;
+        }
+        // Both operands 64-byte aligned, so no 8-wide load straddles two cache lines.
         let mut xs = Aligned::zeros(n * cols);
         xs.as_mut().copy_from_slice(&x.data);
         let mut wbuf = Aligned::zeros(ROWS * cols);
-        let width = range.len();
         let mut j = range.start;
         while j < range.end {
             let r = ROWS.min(range.end - j);
@@ -179,6 +190,10 @@ impl Aligned {
         unsafe { std::slice::from_raw_parts_mut(self.lines.as_mut_ptr() as *mut f32, self.len) }
     }
 }
+
+/// Below this many tokens `forward_rows` multiplies straight from the
+/// quantized blocks (appending a token to the key/value cache is one token).
+const FUSED_BELOW: usize = 4;
 
 /// Rows expanded at a time (the height of the AVX2 tile): 3 rows of up to
 /// 1536 f32 take 18 KB of L1.
@@ -217,6 +232,31 @@ mod kernel {
         portable::dots(w, r, x, n, cols, out, width, col0);
     }
 
+    /// out[t][k] = Σ_c W[k][c] · x[t][c] for the `rows` quantized rows in
+    /// `bytes` (`row_bytes` each) and `n` (1 to 3) tokens, each block
+    /// expanded as `dequantize_*` does and multiplied while in registers.
+    /// Per output the sum runs in the order of `dots`, so the results are
+    /// bit-identical to dequantizing first and calling `dots`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn dots_quantized(qtype: super::QType, bytes: &[u8], row_bytes: usize, rows: usize, x: &[f32], n: usize, cols: usize, out: &mut [f32], width: usize) {
+        assert!((1..4).contains(&n) && cols % 32 == 0 && bytes.len() >= rows * row_bytes && x.len() >= n * cols && out.len() >= (n - 1) * width + rows);
+        #[cfg(target_arch = "x86_64")]
+        {
+            if has_avx2() {
+                // SAFETY: AVX2, FMA and F16C checked just above; sizes asserted.
+                unsafe {
+                    match n {
+                        1 => avx2::dots_quantized::<1>(qtype, bytes, row_bytes, rows, x, cols, out, width),
+                        2 => avx2::dots_quantized::<2>(qtype, bytes, row_bytes, rows, x, cols, out, width),
+                        _ => avx2::dots_quantized::<3>(qtype, bytes, row_bytes, rows, x, cols, out, width),
+                    }
+                }
+                return;
+            }
+        }
+        portable::dots_quantized(qtype, bytes, row_bytes, rows, x, n, cols, out, width);
+    }
+
     /// `bytes`: whole Q4_1 blocks (20 bytes each), `out`: 32 weights per block.
     pub fn dequantize_q4_1(bytes: &[u8], out: &mut [f32]) {
         #[cfg(target_arch = "x86_64")]
@@ -244,7 +284,7 @@ mod kernel {
     }
 
     #[cfg(test)]
-    pub use portable::{dequantize_q4_1 as portable_dequantize_q4_1, dequantize_q8_0 as portable_dequantize_q8_0};
+    pub use portable::{dequantize_q4_1 as portable_dequantize_q4_1, dequantize_q8_0 as portable_dequantize_q8_0, dots as portable_dots, dots_quantized as portable_dots_quantized};
 
     fn half(b: &[u8]) -> f32 {
         f16::from_le_bytes([b[0], b[1]]).to_f32()
@@ -271,6 +311,40 @@ mod kernel {
                 let d = super::half(&b[0..2]);
                 for (w, &q) in o.iter_mut().zip(&b[2..34]) {
                     *w = q as i8 as f32 * d;
+                }
+            }
+        }
+
+        /// As `dots` on the rows `dequantize_*` would give, one block at a
+        /// time through a 32-weight scratch that never leaves registers/L1.
+        #[allow(clippy::too_many_arguments)]
+        pub fn dots_quantized(qtype: crate::models::quant::QType, bytes: &[u8], row_bytes: usize, rows: usize, x: &[f32], n: usize, cols: usize, out: &mut [f32], width: usize) {
+            use crate::models::quant::QType;
+            let block_bytes = match qtype {
+                QType::Q4_1 => 20,
+                QType::Q8_0 => 34,
+                QType::F32 => unreachable!("f32 weights need no expansion"),
+            };
+            let mut w = [0.0f32; 32];
+            for k in 0..rows {
+                let row = &bytes[k * row_bytes..(k + 1) * row_bytes];
+                let mut acc = [[0.0f32; 8]; 3];
+                for (b, block) in row.chunks_exact(block_bytes).enumerate() {
+                    match qtype {
+                        QType::Q4_1 => dequantize_q4_1(block, &mut w),
+                        _ => dequantize_q8_0(block, &mut w),
+                    }
+                    for (t, at) in acc.iter_mut().enumerate().take(n) {
+                        let xb = &x[t * cols + 32 * b..t * cols + 32 * b + 32];
+                        for (a, xc) in w.chunks_exact(8).zip(xb.chunks_exact(8)) {
+                            for l in 0..8 {
+                                at[l] += a[l] * xc[l];
+                            }
+                        }
+                    }
+                }
+                for (t, at) in acc.iter().enumerate().take(n) {
+                    out[t * width + k] = super::hsum(*at);
                 }
             }
         }
@@ -353,6 +427,69 @@ mod kernel {
                     let f = _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(q));
                     _mm256_storeu_ps(o.add(8 * k), _mm256_mul_ps(f, d));
                 }
+            }
+        }
+
+        /// The 32 weights of the Q4_1 block at `p`, as four vectors.
+        #[inline(always)]
+        unsafe fn q4_1_block(p: *const u8) -> [__m256; 4] {
+            let (d, m) = scales(p);
+            let qs = _mm_loadu_si128(p.add(4) as *const __m128i);
+            let mask = _mm_set1_epi8(0x0f);
+            let lo = _mm_and_si128(qs, mask);
+            let hi = _mm_and_si128(_mm_srli_epi16(qs, 4), mask);
+            [lo, _mm_srli_si128(lo, 8), hi, _mm_srli_si128(hi, 8)].map(|q| _mm256_fmadd_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(q)), d, m))
+        }
+
+        #[inline(always)]
+        unsafe fn q8_0_block(p: *const u8) -> [__m256; 4] {
+            let (d, _) = scales(p);
+            std::array::from_fn(|k| _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_loadl_epi64(p.add(2 + 8 * k) as *const __m128i))), d))
+        }
+
+        /// `R` rows (starting at `w`, `row_bytes` apart) against `T` tokens,
+        /// one accumulator each, every block expanded once and used by all
+        /// tokens. Four rows keep enough independent sums in flight to hide
+        /// the latency of the fused multiply-adds.
+        #[inline(always)]
+        unsafe fn quantized_tile<const R: usize, const T: usize, const Q8: bool>(w: *const u8, row_bytes: usize, x: *const f32, cols: usize) -> [[__m256; R]; T] {
+            let mut acc = [[_mm256_setzero_ps(); R]; T];
+            let block_bytes = if Q8 { 34 } else { 20 };
+            for b in 0..cols / 32 {
+                for r in 0..R {
+                    let p = w.add(r * row_bytes + b * block_bytes);
+                    let wv = if Q8 { q8_0_block(p) } else { q4_1_block(p) };
+                    for (g, wg) in wv.into_iter().enumerate() {
+                        for (t, at) in acc.iter_mut().enumerate() {
+                            at[r] = _mm256_fmadd_ps(wg, _mm256_loadu_ps(x.add(t * cols + 32 * b + 8 * g)), at[r]);
+                        }
+                    }
+                }
+            }
+            acc
+        }
+
+        #[target_feature(enable = "avx2,fma,f16c")]
+        #[allow(clippy::too_many_arguments)]
+        pub unsafe fn dots_quantized<const T: usize>(qtype: crate::models::quant::QType, bytes: &[u8], row_bytes: usize, rows: usize, x: &[f32], cols: usize, out: &mut [f32], width: usize) {
+            let q8 = qtype == crate::models::quant::QType::Q8_0;
+            let (wp, xp) = (bytes.as_ptr(), x.as_ptr());
+            let mut k = 0;
+            while k + 4 <= rows {
+                let p = wp.add(k * row_bytes);
+                let acc = if q8 { quantized_tile::<4, T, true>(p, row_bytes, xp, cols) } else { quantized_tile::<4, T, false>(p, row_bytes, xp, cols) };
+                for (t, a) in acc.iter().enumerate() {
+                    _mm_storeu_ps(out.as_mut_ptr().add(t * width + k), hsum4(a[0], a[1], a[2], a[3]));
+                }
+                k += 4;
+            }
+            while k < rows {
+                let p = wp.add(k * row_bytes);
+                let acc = if q8 { quantized_tile::<1, T, true>(p, row_bytes, xp, cols) } else { quantized_tile::<1, T, false>(p, row_bytes, xp, cols) };
+                for (t, a) in acc.iter().enumerate() {
+                    out[t * width + k] = _mm_cvtss_f32(hsum4(a[0], _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()));
+                }
+                k += 1;
             }
         }
 
@@ -485,6 +622,40 @@ mod tests {
         kernel::dequantize_q8_0(&q8, &mut a);
         kernel::portable_dequantize_q8_0(&q8, &mut b);
         assert_eq!(a, b);
+    }
+
+    #[test]
+    fn products_from_the_blocks_equal_products_from_expanded_rows() {
+        // 6 rows (a group of 4 and two single rows) × 96 columns, in both formats.
+        let mut q4 = Vec::new();
+        let mut q8 = Vec::new();
+        for i in 0..18u32 {
+            q4.extend(q4_1_block(0.011 * i as f32 + 0.002, 0.2 - 0.03 * i as f32, std::array::from_fn(|j| (i as usize * 41 + j * 23) as u8)));
+            q8.extend(f16::from_f32(0.0093 * i as f32 + 1e-4).to_le_bytes());
+            q8.extend((0..32).map(|j| (i * 67 + j * 19) as u8));
+        }
+        for w in [QMatrix::new(6, 96, QType::Q4_1, q4).unwrap(), QMatrix::new(6, 96, QType::Q8_0, q8).unwrap()] {
+            let x = Matrix::from_vec(3, 96, (0..288).map(|i| ((i * 7907) % 300) as f32 / 150.0 - 1.0).collect());
+            let dense = w.dequantize();
+            for n in 1..=3 {
+                let x = x.rows_range(0, n);
+                let rb = w.row_bytes();
+                let (mut fast, mut portable) = (vec![0.0; n * 6], vec![0.0; n * 6]);
+                kernel::dots_quantized(w.qtype, &w.data, rb, 6, &x.data, n, 96, &mut fast, 6);
+                kernel::portable_dots_quantized(w.qtype, &w.data, rb, 6, &x.data, n, 96, &mut portable, 6);
+                let mut expanded = vec![0.0; n * 6];
+                kernel::portable_dots(&dense.data[..3 * 96], 3, &x.data, n, 96, &mut expanded, 6, 0);
+                kernel::portable_dots(&dense.data[3 * 96..], 3, &x.data, n, 96, &mut expanded, 6, 3);
+                // The portable kernel sums exactly as `dots` does on expanded rows…
+                assert_eq!(portable, expanded, "{:?}, {n} tokens", w.qtype);
+                // …and the vector one differs from it only by fused rounding.
+                let exact = x.matmul_t(&dense);
+                for ((f, p), e) in fast.iter().zip(&portable).zip(&exact.data) {
+                    assert!((f - e).abs() < 1e-4 && (p - e).abs() < 1e-4, "{f} {p} {e}");
+                }
+                assert_eq!(w.forward(&x).data, fast);
+            }
+        }
     }
 
     #[test]
