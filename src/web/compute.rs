@@ -81,6 +81,7 @@ impl Compute {
                 on_worker
             }
             ToWorker::Load { .. } => true,
+            ToWorker::Compare { model, .. } => *model != ModelId::Teaching,
             _ => self.latest_on_worker.get(),
         };
         match (&self.worker, to_worker) {
@@ -91,6 +92,10 @@ impl Compute {
                 let answer = match msg {
                     ToWorker::Load { model } | ToWorker::Run { model, .. } => FromWorker::LoadFailed {
                         model,
+                        message: format!("{} needs the background worker, which could not start in this browser", model_name(model)),
+                    },
+                    ToWorker::Compare { id, model, .. } => FromWorker::Failed {
+                        id,
                         message: format!("{} needs the background worker, which could not start in this browser", model_name(model)),
                     },
                     _ => return,
