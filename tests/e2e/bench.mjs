@@ -29,7 +29,7 @@ const median = (xs) => {
 const results = {};
 const report = (name, value, unit, target) => {
   results[name] = { value: Number(value.toFixed(2)), unit, target };
-  console.log(`${name.padEnd(58)} ${value.toFixed(1).padStart(8)} ${unit.padEnd(3)} (target ${target})`);
+  console.log(`${name.padEnd(58)} ${(unit === 'MB' ? value.toFixed(2) : value.toFixed(1)).padStart(8)} ${unit.padEnd(3)} (target ${target})`);
 };
 
 const server = await serve(DIST);
