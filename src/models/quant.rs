@@ -229,6 +229,14 @@ mod kernel {
                 return;
             }
         }
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        {
+            if cols % 8 == 0 {
+                // SAFETY: simd128 is enabled for the whole build (cfg above); sizes asserted inside.
+                unsafe { simd128::dots(w, r, x, n, cols, out, width, col0) };
+                return;
+            }
+        }
         portable::dots(w, r, x, n, cols, out, width, col0);
     }
 
@@ -254,6 +262,19 @@ mod kernel {
                 return;
             }
         }
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        {
+            // SAFETY: simd128 is enabled for the whole build; sizes asserted above.
+            unsafe {
+                match n {
+                    1 => simd128::dots_quantized::<1>(qtype, bytes, row_bytes, rows, x, cols, out, width),
+                    2 => simd128::dots_quantized::<2>(qtype, bytes, row_bytes, rows, x, cols, out, width),
+                    _ => simd128::dots_quantized::<3>(qtype, bytes, row_bytes, rows, x, cols, out, width),
+                }
+            }
+            return;
+        }
+        #[allow(unreachable_code)]
         portable::dots_quantized(qtype, bytes, row_bytes, rows, x, n, cols, out, width);
     }
 
@@ -267,6 +288,13 @@ mod kernel {
                 return;
             }
         }
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        {
+            // SAFETY: simd128 is enabled for the whole build.
+            unsafe { simd128::dequantize_q4_1(bytes, out) };
+            return;
+        }
+        #[allow(unreachable_code)]
         portable::dequantize_q4_1(bytes, out);
     }
 
@@ -280,6 +308,13 @@ mod kernel {
                 return;
             }
         }
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        {
+            // SAFETY: simd128 is enabled for the whole build.
+            unsafe { simd128::dequantize_q8_0(bytes, out) };
+            return;
+        }
+        #[allow(unreachable_code)]
         portable::dequantize_q8_0(bytes, out);
     }
 
@@ -380,6 +415,160 @@ mod kernel {
         let b = [a[0] + a[4], a[1] + a[5], a[2] + a[6], a[3] + a[7]];
         let c = [b[0] + b[2], b[1] + b[3]];
         c[0] + c[1]
+    }
+
+    /// The portable kernels written out in wasm simd128 (the compiler does
+    /// not find this register blocking by itself). No fused multiply-add in
+    /// wasm: each product is rounded, then added, exactly as the portable
+    /// code does, and each dot product keeps eight lanes (two vectors) summed
+    /// by `hsum`'s tree. So the results are bit-identical to `portable`'s.
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    mod simd128 {
+        use std::arch::wasm32::*;
+
+        /// `hsum` of the eight lanes held as [lanes 0-3] and [lanes 4-7].
+        #[inline(always)]
+        fn hsum(lo: v128, hi: v128) -> f32 {
+            let b = f32x4_add(lo, hi);
+            (f32x4_extract_lane::<0>(b) + f32x4_extract_lane::<2>(b)) + (f32x4_extract_lane::<1>(b) + f32x4_extract_lane::<3>(b))
+        }
+
+        #[inline(always)]
+        unsafe fn load(p: *const f32) -> v128 {
+            v128_load(p as *const v128)
+        }
+
+        /// Bytes 0-3 of `q` (unsigned) as f32.
+        #[inline(always)]
+        fn u8_to_f32(q: v128) -> v128 {
+            f32x4_convert_u32x4(u32x4_extend_low_u16x8(u16x8_extend_low_u8x16(q)))
+        }
+
+        /// Bytes 0-3 of `q` (signed) as f32.
+        #[inline(always)]
+        fn i8_to_f32(q: v128) -> v128 {
+            f32x4_convert_i32x4(i32x4_extend_low_i16x8(i16x8_extend_low_i8x16(q)))
+        }
+
+        /// The 32 weights of the Q4_1 block at `p` as eight vectors of four:
+        /// low nibbles of bytes 0-15, then high nibbles.
+        #[inline(always)]
+        unsafe fn q4_1_block(p: *const u8) -> [v128; 8] {
+            let (d, m) = (f32x4_splat(super::half(std::slice::from_raw_parts(p, 2))), f32x4_splat(super::half(std::slice::from_raw_parts(p.add(2), 2))));
+            let qs = v128_load(p.add(4) as *const v128);
+            let lo = v128_and(qs, u8x16_splat(0x0f));
+            let hi = u8x16_shr(qs, 4);
+            std::array::from_fn(|g| {
+                let src = if g < 4 { lo } else { hi };
+                // Move bytes 4·(g % 4)… to the bottom.
+                let q = match g % 4 {
+                    0 => src,
+                    1 => i8x16_shuffle::<4, 5, 6, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>(src, src),
+                    2 => i8x16_shuffle::<8, 9, 10, 11, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>(src, src),
+                    _ => i8x16_shuffle::<12, 13, 14, 15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>(src, src),
+                };
+                f32x4_add(f32x4_mul(u8_to_f32(q), d), m)
+            })
+        }
+
+        /// The 32 weights of the Q8_0 block at `p`.
+        #[inline(always)]
+        unsafe fn q8_0_block(p: *const u8) -> [v128; 8] {
+            let d = f32x4_splat(super::half(std::slice::from_raw_parts(p, 2)));
+            let (a, b) = (v128_load(p.add(2) as *const v128), v128_load(p.add(18) as *const v128));
+            std::array::from_fn(|g| {
+                let src = if g < 4 { a } else { b };
+                let q = match g % 4 {
+                    0 => src,
+                    1 => i8x16_shuffle::<4, 5, 6, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>(src, src),
+                    2 => i8x16_shuffle::<8, 9, 10, 11, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>(src, src),
+                    _ => i8x16_shuffle::<12, 13, 14, 15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>(src, src),
+                };
+                f32x4_mul(i8_to_f32(q), d)
+            })
+        }
+
+        pub unsafe fn dequantize_q4_1(bytes: &[u8], out: &mut [f32]) {
+            let blocks = (bytes.len() / 20).min(out.len() / 32);
+            for i in 0..blocks {
+                let o = out.as_mut_ptr().add(i * 32);
+                for (g, v) in q4_1_block(bytes.as_ptr().add(i * 20)).into_iter().enumerate() {
+                    v128_store(o.add(4 * g) as *mut v128, v);
+                }
+            }
+        }
+
+        pub unsafe fn dequantize_q8_0(bytes: &[u8], out: &mut [f32]) {
+            let blocks = (bytes.len() / 34).min(out.len() / 32);
+            for i in 0..blocks {
+                let o = out.as_mut_ptr().add(i * 32);
+                for (g, v) in q8_0_block(bytes.as_ptr().add(i * 34)).into_iter().enumerate() {
+                    v128_store(o.add(4 * g) as *mut v128, v);
+                }
+            }
+        }
+
+        /// Each block expanded once in registers and used by all `T` tokens.
+        #[allow(clippy::too_many_arguments)]
+        pub unsafe fn dots_quantized<const T: usize>(qtype: crate::models::quant::QType, bytes: &[u8], row_bytes: usize, rows: usize, x: &[f32], cols: usize, out: &mut [f32], width: usize) {
+            let q8 = qtype == crate::models::quant::QType::Q8_0;
+            let block_bytes = if q8 { 34 } else { 20 };
+            for k in 0..rows {
+                let row = bytes.as_ptr().add(k * row_bytes);
+                let mut acc = [[f32x4_splat(0.0); 2]; T];
+                for b in 0..cols / 32 {
+                    let p = row.add(b * block_bytes);
+                    let w = if q8 { q8_0_block(p) } else { q4_1_block(p) };
+                    for (t, at) in acc.iter_mut().enumerate() {
+                        let xp = x.as_ptr().add(t * cols + 32 * b);
+                        for c in 0..4 {
+                            at[0] = f32x4_add(at[0], f32x4_mul(w[2 * c], load(xp.add(8 * c))));
+                            at[1] = f32x4_add(at[1], f32x4_mul(w[2 * c + 1], load(xp.add(8 * c + 4))));
+                        }
+                    }
+                }
+                for (t, at) in acc.iter().enumerate() {
+                    out[t * width + k] = hsum(at[0], at[1]);
+                }
+            }
+        }
+
+        /// One weight row against `T` tokens: the row is loaded once per
+        /// eight columns and used for every token.
+        #[inline(always)]
+        unsafe fn row_tile<const T: usize>(wk: *const f32, xp: *const f32, cols: usize) -> [f32; T] {
+            let mut acc = [[f32x4_splat(0.0); 2]; T];
+            let mut c = 0;
+            while c < cols {
+                let (w0, w1) = (load(wk.add(c)), load(wk.add(c + 4)));
+                for (t, at) in acc.iter_mut().enumerate() {
+                    at[0] = f32x4_add(at[0], f32x4_mul(w0, load(xp.add(t * cols + c))));
+                    at[1] = f32x4_add(at[1], f32x4_mul(w1, load(xp.add(t * cols + c + 4))));
+                }
+                c += 8;
+            }
+            std::array::from_fn(|t| hsum(acc[t][0], acc[t][1]))
+        }
+
+        #[allow(clippy::too_many_arguments)]
+        pub unsafe fn dots(w: &[f32], r: usize, x: &[f32], n: usize, cols: usize, out: &mut [f32], width: usize, col0: usize) {
+            assert!(cols % 8 == 0 && w.len() >= r * cols && x.len() >= n * cols && (n == 0 || out.len() >= (n - 1) * width + col0 + r));
+            for k in 0..r {
+                let wk = w.as_ptr().add(k * cols);
+                let mut t = 0;
+                while t + 4 <= n {
+                    for (i, s) in row_tile::<4>(wk, x.as_ptr().add(t * cols), cols).into_iter().enumerate() {
+                        out[(t + i) * width + col0 + k] = s;
+                    }
+                    t += 4;
+                }
+                while t < n {
+                    let [s] = row_tile::<1>(wk, x.as_ptr().add(t * cols), cols);
+                    out[t * width + col0 + k] = s;
+                    t += 1;
+                }
+            }
+        }
     }
 
     #[cfg(target_arch = "x86_64")]
