@@ -210,6 +210,20 @@ test('MiniLM downloads with progress, runs in the browser and is cached', async 
   assert.equal(await page.locator('select#layer option').count(), 6);
   assert.equal(await page.locator('select#head option').count(), 12);
   assert.ok(await page.evaluate(async () => (await (await caches.open('attnscope-models-v1')).keys()).length >= 3), 'model files are cached');
+  // The browser's numbers (wasm simd128 kernels) are the CLI's (native, checked against transformers).
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#export-json').click()]);
+  const chunks = [];
+  for await (const c of await download.createReadStream()) chunks.push(c);
+  const json = JSON.parse(Buffer.concat(chunks).toString());
+  const cli = JSON.parse(execFileSync(join(HERE, '..', '..', 'target', 'debug', 'attnscope'),
+    ['attention', '--model', 'minilm', '--models-dir', join(HERE, '..', '..', 'www', 'models'), '--text', DEFAULT_TEXT, '--json', '-'],
+    { encoding: 'utf8', maxBuffer: 1 << 26 }));
+  assert.deepEqual(json.tokens, cli.tokens);
+  let worst = 0;
+  cli.attentions.forEach((layer, l) => layer.forEach((head, h) => head.forEach((row, i) => row.forEach((v, j) => {
+    worst = Math.max(worst, Math.abs(v - json.attentions[l][h][i][j]));
+  }))));
+  assert.ok(worst < 1e-4, `browser and CLI differ by ${worst}`);
   // Typing updates the real model's view.
   await page.locator('textarea#text').fill('Give me a second, please.');
   await page.waitForFunction(() => [...document.querySelectorAll('#tokens .token')].some((t) => t.textContent === 'second'));
