@@ -44,7 +44,14 @@ beforeEach(async () => {
   problems = [];
   page.on('console', (m) => m.type() === 'error' && problems.push(`console error: ${m.text()}`));
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} (${r.failure()?.errorText})`));
+  // ERR_ABORTED is the browser cancelling a download itself, because the
+  // test navigated or closed the page (say, while the worker's wasm was still
+  // loading behind an already drawn teaching model); a broken build shows up
+  // as an HTTP error or a console error instead.
+  page.on('requestfailed', (r) => {
+    const why = r.failure()?.errorText;
+    if (why !== 'net::ERR_ABORTED') problems.push(`request failed: ${r.url()} (${why})`);
+  });
   page.on('response', (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
   // The page must work offline from its own origin: no CDN, font or analytics.
   page.context().on('request', (r) => {
