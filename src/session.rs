@@ -209,7 +209,6 @@ pub fn pool(a: &Matrix, max: usize) -> Matrix {
 
 /// Holds the models and the latest trace.
 pub struct Session {
-    teaching_options: TeachingOptions,
     #[cfg(feature = "pretrained")]
     minilm: Option<MiniLm>,
     /// Keeps a key/value cache, so typing at the end computes only new tokens.
@@ -227,7 +226,6 @@ impl Default for Session {
 impl Session {
     pub fn new() -> Self {
         Self {
-            teaching_options: TeachingOptions::default(),
             #[cfg(feature = "pretrained")]
             minilm: None,
             #[cfg(feature = "pretrained")]
@@ -243,8 +241,7 @@ impl Session {
         let scale = if options.unscaled { Scale::Factor(options.temperature_factor) } else { Scale::InvSqrtDk };
         let (trace, head_notes) = match model {
             ModelId::Teaching => {
-                self.teaching_options = TeachingOptions { positional_encoding: options.positional_encoding, mask: Mask::None, scale };
-                let teaching = TeachingModel::with_options(self.teaching_options);
+                let teaching = TeachingModel::with_options(TeachingOptions { positional_encoding: options.positional_encoding, mask: Mask::None, scale });
                 let notes = teaching.heads.iter().map(|h| format!("{}: {}", h.name, h.behaviour)).collect();
                 let mut t = teaching.run(text)?;
                 if !options.unscaled && options.temperature_factor != 1.0 {

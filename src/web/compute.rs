@@ -5,6 +5,7 @@
 //! the same [`ToWorker`] / [`FromWorker`] messages; follow-up questions
 //! (a head's detail, an export) go to whoever computed the latest run.
 
+use crate::heatmap::now_ms;
 use crate::worker_client::{post, WorkerClient};
 use attnscope::session::{FromWorker, ModelId, Session, ToWorker};
 use std::cell::{Cell, RefCell};
@@ -26,10 +27,6 @@ pub struct Compute {
     worker: Option<Worker>,
     /// Whether the latest run went to the worker.
     latest_on_worker: Cell<bool>,
-}
-
-fn now_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }
 
 impl Compute {
