@@ -18,6 +18,7 @@
 
 use crate::attention::{multi_head, Mask, Projections, Scale};
 use crate::error::{Error, Result};
+use crate::models::packed::PackedLinear;
 use crate::models::tokenize::{self, Encoded};
 use crate::models::{LayerTrace, ModelInfo, ModelTrace};
 use crate::tensor::Matrix;
@@ -103,71 +104,24 @@ impl<'a> Weights<'a> {
     }
 }
 
-/// y = x Wᵀ + b, with W stored as PyTorch does (out × in).
+/// y = x Wᵀ + b, with W stored as PyTorch does (out × in). The weights are
+/// packed at load for the product (see [`PackedLinear`]); the file's layout is
+/// not kept.
 #[derive(Clone, Debug)]
 struct Linear {
-    weight: Matrix,
-    bias: Vec<f32>,
+    weight_and_bias: PackedLinear,
 }
 
 impl Linear {
     fn load(w: &Weights, prefix: &str, d_in: usize, d_out: usize) -> Result<Self> {
-        Ok(Self { weight: w.matrix(&format!("{prefix}.weight"), d_out, d_in)?, bias: w.vector(&format!("{prefix}.bias"), d_out)? })
+        let (weight, bias) = (w.matrix(&format!("{prefix}.weight"), d_out, d_in)?, w.vector(&format!("{prefix}.bias"), d_out)?);
+        Ok(Self { weight_and_bias: PackedLinear::new(&weight, &bias) })
     }
 
     fn forward(&self, x: &Matrix) -> Matrix {
-        if x.rows == 0 || x.rows > FEW_TOKENS {
-            let mut y = x.matmul_t(&self.weight);
-            y.add_row_vector(&self.bias);
-            return y;
-        }
-        let (n, d_in, d_out) = (x.rows, x.cols, self.weight.rows);
-        assert_eq!(d_in, self.weight.cols, "Linear: input width {d_in}, weight {:?}", self.weight.shape());
-        // gemm lays its micro-kernel's rows along the output's contiguous
-        // axis. Writing yᵀ (tokens contiguous) puts the few tokens there, and
-        // the weights stream through once, row by row, unpacked: 1.6–1.9×
-        // faster than x·Wᵀ (which packs all of W) for a short sentence. The
-        // transpose back is cheap.
-        let mut y_t = vec![0.0f32; n * d_out];
-        // SAFETY: y_t is d_out × n column-major ((i, j) at j·n + i), x is
-        // n × d_in row-major, W is d_out × d_in row-major read as Wᵀ; all
-        // sizes match the shapes asserted above, and n, d_out ≥ 1.
-        unsafe {
-            gemm::gemm(
-                n,
-                d_out,
-                d_in,
-                y_t.as_mut_ptr(),
-                n as isize,
-                1,
-                false,
-                x.data.as_ptr(),
-                1,
-                d_in as isize,
-                self.weight.data.as_ptr(),
-                d_in as isize,
-                1,
-                0.0,
-                1.0,
-                false,
-                false,
-                false,
-                gemm::Parallelism::None,
-            );
-        }
-        let mut y = Matrix::zeros(n, d_out);
-        for i in 0..n {
-            for ((out, column), b) in y.row_mut(i).iter_mut().zip(y_t.chunks_exact(n)).zip(&self.bias) {
-                *out = column[i] + b;
-            }
-        }
-        y
+        self.weight_and_bias.forward(x)
     }
 }
-
-/// Up to this many tokens, `Linear::forward` computes yᵀ (see there); past
-/// it, gemm's usual packing of x·Wᵀ wins (measured crossover ≈ 64 tokens).
-const FEW_TOKENS: usize = 48;
 
 /// Each row rescaled to mean 0 and variance 1, then by `weight` and shifted by `bias`.
 #[derive(Clone, Debug)]

@@ -11,6 +11,8 @@ pub mod gguf;
 #[cfg(feature = "pretrained")]
 pub mod minilm;
 #[cfg(feature = "pretrained")]
+pub mod packed;
+#[cfg(feature = "pretrained")]
 pub mod quant;
 pub mod seed;
 #[cfg(feature = "pretrained")]
