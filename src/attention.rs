@@ -122,11 +122,12 @@ impl HeadTrace {
 /// changes nothing mathematically but keeps exp() from overflowing. A row with
 /// every entry −∞ (nothing visible) yields zeros rather than NaN.
 pub fn softmax(row: &[f32]) -> Vec<f32> {
-    let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    // A compare and select rather than `f32::max`, which in wasm is a call.
+    let max = row.iter().copied().fold(f32::NEG_INFINITY, |m, s| if s > m { s } else { m });
     if max == f32::NEG_INFINITY || max.is_nan() {
         return vec![0.0; row.len()];
     }
-    let exps: Vec<f32> = row.iter().map(|&s| (s - max).exp()).collect();
+    let exps: Vec<f32> = row.iter().map(|&s| crate::tensor::exp(s - max)).collect();
     let sum: f32 = exps.iter().sum();
     exps.into_iter().map(|e| e / sum).collect()
 }

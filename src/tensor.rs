@@ -237,3 +237,50 @@ mod tests {
         assert_eq!(Matrix::zeros(2, 0).matmul(&Matrix::zeros(0, 2)), Matrix::zeros(2, 2));
     }
 }
+
+/// eˣ in f32, within 2 ulp of the exact value, written so that a loop over a
+/// slice vectorizes: no branches and no library call. (`f32::exp` is a call
+/// to libm's `expf`; in wasm that is a scalar, branchy function, and it was a
+/// tenth of MiniLM's forward at 128 tokens.) Below −87.3, where eˣ leaves the
+/// normal f32 range, it gives 0, so a masked score (−∞) still weighs exactly 0.
+#[inline]
+pub fn exp(x: f32) -> f32 {
+    // eˣ = 2ⁿ · eʳ with n = round(x / ln 2) and |r| ≤ ln 2 / 2; ln 2 is split
+    // in two so that r = x − n·ln 2 keeps all its bits (Cody and Waite).
+    const LN2_HI: f32 = 0.693_359_4;
+    const LN2_LO: f32 = -2.121_944_4e-4;
+    let clamped = x.clamp(-87.3, 88.7);
+    let n = (clamped * std::f32::consts::LOG2_E).round_ties_even();
+    let r = clamped - n * LN2_HI - n * LN2_LO;
+    // The Taylor series of eʳ − 1 − r with minimax-adjusted coefficients (Cephes' expf).
+    let p = ((((1.987_569_2e-4 * r + 1.398_2e-3) * r + 8.333_452e-3) * r + 4.166_579_6e-2) * r + 1.666_666_5e-1) * r + 0.5;
+    let er = p * r * r + r + 1.0;
+    let two_n = f32::from_bits(((n as i32 + 127) as u32) << 23);
+    let y = er * two_n;
+    if x < -87.3 {
+        0.0
+    } else if x > 88.7 {
+        f32::INFINITY
+    } else {
+        y
+    }
+}
+
+#[cfg(test)]
+mod exp_tests {
+    #[test]
+    fn exp_is_within_two_ulp_of_libm_and_exact_at_the_ends() {
+        let mut worst = 0u32;
+        for i in 0..=2_000_000 {
+            let x = -87.0 + 175.0 * i as f32 / 2_000_000.0;
+            let (got, want) = (super::exp(x), x.exp());
+            worst = worst.max(got.to_bits().abs_diff(want.to_bits()));
+        }
+        assert!(worst <= 2, "{worst} ulp");
+        assert_eq!(super::exp(0.0), 1.0);
+        assert_eq!(super::exp(f32::NEG_INFINITY), 0.0);
+        assert_eq!(super::exp(-100.0), 0.0);
+        assert_eq!(super::exp(f32::INFINITY), f32::INFINITY);
+        assert!(super::exp(f32::NAN).is_nan());
+    }
+}

@@ -241,7 +241,7 @@ impl Block {
         let mut gate = self.ffn_gate.forward(&y);
         let up = self.ffn_up.forward(&y);
         for (g, u) in gate.data.iter_mut().zip(&up.data) {
-            *g = *g / (1.0 + (-*g).exp()) * u; // SiLU(g) ⊙ u
+            *g = *g / (1.0 + crate::tensor::exp(-*g)) * u; // SiLU(g) ⊙ u
         }
         let out = r.add(&self.ffn_down.forward(&gate));
         (LayerTrace { input: x, attention, delta, residual }, out)
