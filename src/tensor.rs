@@ -250,7 +250,11 @@ pub fn exp(x: f32) -> f32 {
     const LN2_HI: f32 = 0.693_359_4;
     const LN2_LO: f32 = -2.121_944_4e-4;
     let clamped = x.clamp(-87.3, 88.7);
-    let n = (clamped * std::f32::consts::LOG2_E).round_ties_even();
+    // Adding and removing 1.5·2²³ rounds to the nearest integer (ties to
+    // even) in plain arithmetic; `round_ties_even` would be a call to libm's
+    // `rintf` on x86-64 without SSE4.1.
+    const ROUND: f32 = 12_582_912.0;
+    let n = (clamped * std::f32::consts::LOG2_E + ROUND) - ROUND;
     let r = clamped - n * LN2_HI - n * LN2_LO;
     // The Taylor series of eʳ − 1 − r with minimax-adjusted coefficients (Cephes' expf).
     let p = ((((1.987_569_2e-4 * r + 1.398_2e-3) * r + 8.333_452e-3) * r + 4.166_579_6e-2) * r + 1.666_666_5e-1) * r + 0.5;
