@@ -140,7 +140,9 @@ struct Tile<'a> {
     first: bool,
     bias: Option<&'a [f32]>,
     tokens: usize,
-    /// Lines to bring into the cache while this tile computes (natively).
+    /// Lines to bring into the cache while this tile computes (natively;
+    /// wasm has no prefetch instruction).
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     ahead: &'a [Line],
 }
 

@@ -230,7 +230,7 @@ mod kernel {
         }
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
         {
-            if cols % 8 == 0 {
+            if cols % 4 == 0 && w.len() >= 3 * cols {
                 // SAFETY: simd128 is enabled for the whole build (cfg above); sizes asserted inside.
                 unsafe { simd128::dots(w, r, x, n, cols, out, width, col0) };
                 return;
@@ -432,19 +432,13 @@ mod kernel {
     /// not find this register blocking by itself). No fused multiply-add in
     /// wasm: each product is rounded, then added, exactly as the portable
     /// code does, and each dot product keeps eight lanes (two vectors) summed
-    /// by `hsum`'s tree. So the results are bit-identical to `portable`'s,
-    /// except `dots_quantized`, which factors the block scales out (see
-    /// there) and so rounds differently, by about 1e-7 relative.
+    /// by `hsum`'s tree. So the dequantized weights are bit-identical to
+    /// `portable`'s; the products are not (`dots` keeps four running sums
+    /// per output, `dots_quantized` factors the block scales out), and
+    /// differ from them by rounding, about 1e-7 relative.
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     mod simd128 {
         use std::arch::wasm32::*;
-
-        /// `hsum` of the eight lanes held as [lanes 0-3] and [lanes 4-7].
-        #[inline(always)]
-        fn hsum(lo: v128, hi: v128) -> f32 {
-            let b = f32x4_add(lo, hi);
-            (f32x4_extract_lane::<0>(b) + f32x4_extract_lane::<2>(b)) + (f32x4_extract_lane::<1>(b) + f32x4_extract_lane::<3>(b))
-        }
 
         #[inline(always)]
         unsafe fn load(p: *const f32) -> v128 {
@@ -572,40 +566,45 @@ mod kernel {
             }
         }
 
-        /// One weight row against `T` tokens: the row is loaded once per
-        /// eight columns and used for every token.
+        /// Three weight rows against `T` tokens, one vector (four running
+        /// sums) per output: with T = 3 that is 9 accumulators, which V8's
+        /// 15 usable vector registers hold with the rows and a token beside
+        /// them; each chunk of four columns costs 3 + T loads for 3·T
+        /// products. An output's sum does not depend on T.
         #[inline(always)]
-        unsafe fn row_tile<const T: usize>(wk: *const f32, xp: *const f32, cols: usize) -> [f32; T] {
-            let mut acc = [[f32x4_splat(0.0); 2]; T];
+        unsafe fn tile<const T: usize>(wp: *const f32, xp: *const f32, cols: usize) -> [[f32; 3]; T] {
+            let mut acc = [[f32x4_splat(0.0); 3]; T];
             let mut c = 0;
             while c < cols {
-                let (w0, w1) = (load(wk.add(c)), load(wk.add(c + 4)));
+                let w = [load(wp.add(c)), load(wp.add(cols + c)), load(wp.add(2 * cols + c))];
                 for (t, at) in acc.iter_mut().enumerate() {
-                    at[0] = f32x4_add(at[0], f32x4_mul(w0, load(xp.add(t * cols + c))));
-                    at[1] = f32x4_add(at[1], f32x4_mul(w1, load(xp.add(t * cols + c + 4))));
+                    let xv = load(xp.add(t * cols + c));
+                    for (a, wr) in at.iter_mut().zip(w) {
+                        *a = f32x4_add(*a, f32x4_mul(wr, xv));
+                    }
                 }
-                c += 8;
+                c += 4;
             }
-            std::array::from_fn(|t| hsum(acc[t][0], acc[t][1]))
+            acc.map(|at| at.map(|a| (f32x4_extract_lane::<0>(a) + f32x4_extract_lane::<2>(a)) + (f32x4_extract_lane::<1>(a) + f32x4_extract_lane::<3>(a))))
         }
 
+        /// `w` holds 3 rows (zeros past `r`), `x` `n` tokens, `cols` a
+        /// multiple of 4. Tokens go three at a time, then one.
         #[allow(clippy::too_many_arguments)]
         pub unsafe fn dots(w: &[f32], r: usize, x: &[f32], n: usize, cols: usize, out: &mut [f32], width: usize, col0: usize) {
-            assert!(cols % 8 == 0 && w.len() >= r * cols && x.len() >= n * cols && (n == 0 || out.len() >= (n - 1) * width + col0 + r));
-            for k in 0..r {
-                let wk = w.as_ptr().add(k * cols);
-                let mut t = 0;
-                while t + 4 <= n {
-                    for (i, s) in row_tile::<4>(wk, x.as_ptr().add(t * cols), cols).into_iter().enumerate() {
-                        out[(t + i) * width + col0 + k] = s;
-                    }
-                    t += 4;
+            assert!(cols % 4 == 0 && r <= 3 && w.len() >= 3 * cols && x.len() >= n * cols && (n == 0 || out.len() >= (n - 1) * width + col0 + r));
+            let mut store = |t: usize, s: [f32; 3]| out[t * width + col0..t * width + col0 + r].copy_from_slice(&s[..r]);
+            let mut t = 0;
+            while t + 3 <= n {
+                for (i, s) in tile::<3>(w.as_ptr(), x.as_ptr().add(t * cols), cols).into_iter().enumerate() {
+                    store(t + i, s);
                 }
-                while t < n {
-                    let [s] = row_tile::<1>(wk, x.as_ptr().add(t * cols), cols);
-                    out[t * width + col0 + k] = s;
-                    t += 1;
-                }
+                t += 3;
+            }
+            while t < n {
+                let [s] = tile::<1>(w.as_ptr(), x.as_ptr().add(t * cols), cols);
+                store(t, s);
+                t += 1;
             }
         }
     }
