@@ -1,6 +1,8 @@
 //! A small row-major f32 matrix: just enough to write attention like the
-//! formula. The heavy lifting (matrix products) goes to the `gemm` crate,
-//! whose kernels use AVX2/FMA natively and simd128 in the browser.
+//! formula. Its matrix products go to the `gemm` crate, whose kernels use
+//! AVX2/FMA natively and simd128 in the browser. (The models' weight products
+//! have kernels of their own, shaped for a few tokens against weights that
+//! never change: `models::packed` and `models::quant`.)
 
 use serde::{Deserialize, Serialize};
 
