@@ -150,7 +150,7 @@ impl Tile<'_> {
     /// The bounds every kernel relies on, checked once per tile.
     fn check(&self) {
         let (c, kc) = (self.tokens, self.w.len());
-        assert!(c >= 1 && c <= kernel::GROUP);
+        assert!((1..=kernel::GROUP).contains(&c));
         assert!(self.x.len() >= (c - 1) * self.ldx + kc, "x block out of range");
         assert!(self.y.len() >= (c - 1) * self.ldy + NR, "y block out of range");
         assert!(self.bias.is_none_or(|b| b.len() == NR));
