@@ -532,7 +532,19 @@ mod kernel {
         /// the dequantized rows only in rounding (≈1e-7 relative).
         #[allow(clippy::too_many_arguments)]
         pub unsafe fn dots_quantized<const T: usize>(qtype: crate::models::quant::QType, bytes: &[u8], row_bytes: usize, rows: usize, x: &[f32], cols: usize, out: &mut [f32], width: usize) {
-            let q8 = qtype == crate::models::quant::QType::Q8_0;
+            // The block format as a constant, so that each loop is compiled
+            // for one format (a run-time test inside it cost V8 registers).
+            if qtype == crate::models::quant::QType::Q8_0 {
+                rows_quantized::<T, true>(bytes, row_bytes, rows, x, cols, out, width)
+            } else {
+                rows_quantized::<T, false>(bytes, row_bytes, rows, x, cols, out, width)
+            }
+        }
+
+        #[allow(clippy::too_many_arguments)]
+        #[inline(always)]
+        unsafe fn rows_quantized<const T: usize, const Q8: bool>(bytes: &[u8], row_bytes: usize, rows: usize, x: &[f32], cols: usize, out: &mut [f32], width: usize) {
+            let q8 = Q8;
             let (block_bytes, blocks) = (if q8 { 34 } else { 20 }, cols / 32);
             // Σ x over each block of 32 inputs, per token (Q4_1's m term).
             let x_sums: Vec<f32> = if q8 { Vec::new() } else { (0..T * blocks).map(|i| x[32 * i..32 * i + 32].iter().sum()).collect() };
