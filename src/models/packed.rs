@@ -64,14 +64,6 @@ impl PackedLinear {
         PackedLinear { d_in, d_out, lines, bias: padded }
     }
 
-    pub fn d_in(&self) -> usize {
-        self.d_in
-    }
-
-    pub fn d_out(&self) -> usize {
-        self.d_out
-    }
-
     /// y = x Wᵀ + b: (n × d_in) → (n × d_out).
     pub fn forward(&self, x: &Matrix) -> Matrix {
         assert_eq!(x.cols, self.d_in, "PackedLinear: input width {}, weights take {}", x.cols, self.d_in);

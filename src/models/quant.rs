@@ -544,17 +544,16 @@ mod kernel {
         #[allow(clippy::too_many_arguments)]
         #[inline(always)]
         unsafe fn rows_quantized<const T: usize, const Q8: bool>(bytes: &[u8], row_bytes: usize, rows: usize, x: &[f32], cols: usize, out: &mut [f32], width: usize) {
-            let q8 = Q8;
-            let (block_bytes, blocks) = (if q8 { 34 } else { 20 }, cols / 32);
+            let (block_bytes, blocks) = (if Q8 { 34 } else { 20 }, cols / 32);
             // Σ x over each block of 32 inputs, per token (Q4_1's m term).
-            let x_sums: Vec<f32> = if q8 { Vec::new() } else { (0..T * blocks).map(|i| x[32 * i..32 * i + 32].iter().sum()).collect() };
+            let x_sums: Vec<f32> = if Q8 { Vec::new() } else { (0..T * blocks).map(|i| x[32 * i..32 * i + 32].iter().sum()).collect() };
             for k in 0..rows {
                 let row = bytes.as_ptr().add(k * row_bytes);
                 let mut acc = [f32x4_splat(0.0); T];
                 let mut offset = [0.0f32; T];
                 for b in 0..blocks {
                     let p = row.add(b * block_bytes);
-                    let q = if q8 { q8_0_values(p) } else { q4_1_values(p) };
+                    let q = if Q8 { q8_0_values(p) } else { q4_1_values(p) };
                     let d = f32x4_splat(scale(p));
                     for t in 0..T {
                         let xp = x.as_ptr().add(t * cols + 32 * b);
@@ -565,7 +564,7 @@ mod kernel {
                             s1 = f32x4_add(s1, f32x4_mul(q[2 * c + 1], load(xp.add(8 * c + 4))));
                         }
                         acc[t] = f32x4_add(acc[t], f32x4_mul(f32x4_add(s0, s1), d));
-                        if !q8 {
+                        if !Q8 {
                             offset[t] += scale(p.add(2)) * x_sums[t * blocks + b];
                         }
                     }
