@@ -434,3 +434,38 @@ async fn a_second_sentence_is_drawn_beside_the_first_for_the_same_head() {
     settle("comparison hidden", || find::<HtmlElement>(&root, "figure.compare").has_attribute("hidden")).await;
     root.remove();
 }
+
+/// The wasm simd128 products of quantized weights (SmolLM2's kernels, which
+/// only a browser runs) against dequantizing first and multiplying plainly:
+/// both block formats, 1 to 7 tokens (the one-token cache append, the
+/// fused 2-3-token path, the batch path with a token left over), and a row
+/// count that leaves a partial tile.
+#[cfg(feature = "pretrained")]
+#[wasm_bindgen_test]
+fn quantized_products_in_wasm_equal_the_plain_product() {
+    use attnscope::models::quant::{QMatrix, QType};
+    let (rows, cols) = (7, 96);
+    let mut q4 = Vec::new();
+    let mut q8 = Vec::new();
+    for i in 0..rows * cols / 32 {
+        // f16 scales: d ≈ 2⁻⁷…2⁻⁶ (0x2000 + …), m negative (sign bit set).
+        q4.extend((0x2000u16 + 37 * i as u16).to_le_bytes());
+        q4.extend((0xa400u16 + 53 * i as u16).to_le_bytes());
+        q4.extend((0..16).map(|j| (i * 41 + j * 23) as u8));
+        q8.extend((0x2000u16 + 29 * i as u16).to_le_bytes());
+        q8.extend((0..32).map(|j| (i * 67 + j * 19) as u8));
+    }
+    for w in [QMatrix::new(rows, cols, QType::Q4_1, q4).unwrap(), QMatrix::new(rows, cols, QType::Q8_0, q8).unwrap()] {
+        let dense = w.dequantize();
+        let x = Matrix::from_vec(7, cols, (0..7 * cols).map(|i| ((i * 7907) % 300) as f32 / 150.0 - 1.0).collect());
+        for n in 1..=7 {
+            let x = x.rows_range(0, n);
+            let (got, want) = (w.forward(&x), x.matmul_t(&dense));
+            assert_eq!(got.shape(), (n, rows));
+            let scale = want.data.iter().fold(1.0f32, |a, v| a.max(v.abs()));
+            assert!(got.max_abs_diff(&want) <= 1e-5 * scale, "{:?}, {n} tokens: {} (largest output {scale})", w.qtype, got.max_abs_diff(&want));
+            // Output columns 2..6 alone, as the model asks for parts of a matrix.
+            assert!(w.forward_rows(&x, 2..6).max_abs_diff(&Matrix::from_vec(n, 4, (0..n).flat_map(|t| want.row(t)[2..6].to_vec()).collect())) <= 1e-5 * scale);
+        }
+    }
+}
