@@ -207,9 +207,9 @@ const ROWS: usize = 3;
 
 mod kernel {
     //! The inner loops, with an AVX2/FMA/F16C version chosen at run time on
-    //! x86-64 and a portable one (which the compiler vectorizes where it can,
-    //! e.g. with wasm simd128) everywhere else. Both give the same weights;
-    //! the dot products differ only in rounding (fused or not).
+    //! x86-64, wasm simd128 versions (`simd128`, `int16`), and a portable
+    //! one everywhere else. All give the same weights; the dot products
+    //! differ only in rounding.
     //!
     //! out[t][col0 + k] = Σ_c w[k][c] · x[t][c] for the first `r` of the 3
     //! dequantized rows in `w`. Each output is one dot product of length
@@ -241,9 +241,10 @@ mod kernel {
     /// `bytes` (`row_bytes` each) and `n` (1 to 3) tokens, each block
     /// expanded as `dequantize_*` does and multiplied while in registers.
     /// Natively the sum runs in the order of `dots`, so the results are
-    /// bit-identical to dequantizing first and calling `dots`; the wasm
-    /// version trades that for speed (a few 1e-7 relative; an appended token's
-    /// attention stays within 2e-6 of a full recompute).
+    /// bit-identical to dequantizing first and calling `dots`; in wasm
+    /// (`int16`) they differ from the batch product by rounding, about 1e-7
+    /// relative: an appended token's attention stays within 2e-6 of a full
+    /// recompute.
     #[allow(clippy::too_many_arguments)]
     pub fn dots_quantized(qtype: super::QType, bytes: &[u8], row_bytes: usize, rows: usize, x: &[f32], n: usize, cols: usize, out: &mut [f32], width: usize) {
         assert!((1..4).contains(&n) && cols % 32 == 0 && bytes.len() >= rows * row_bytes && x.len() >= n * cols && out.len() >= (n - 1) * width + rows);
@@ -263,13 +264,10 @@ mod kernel {
         }
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
         {
-            // SAFETY: simd128 is enabled for the whole build; sizes asserted above.
-            unsafe {
-                match n {
-                    1 => simd128::dots_quantized::<1>(qtype, bytes, row_bytes, rows, x, cols, out, width),
-                    2 => simd128::dots_quantized::<2>(qtype, bytes, row_bytes, rows, x, cols, out, width),
-                    _ => simd128::dots_quantized::<3>(qtype, bytes, row_bytes, rows, x, cols, out, width),
-                }
+            match n {
+                1 => int16::dots::<1>(qtype, bytes, row_bytes, rows, x, cols, out, width),
+                2 => int16::dots::<2>(qtype, bytes, row_bytes, rows, x, cols, out, width),
+                _ => int16::dots::<3>(qtype, bytes, row_bytes, rows, x, cols, out, width),
             }
             return;
         }
@@ -448,8 +446,7 @@ mod kernel {
     /// code does, and each dot product keeps eight lanes (two vectors) summed
     /// by `hsum`'s tree. So the dequantized weights are bit-identical to
     /// `portable`'s; the products are not (`forward` keeps four running sums
-    /// per output, `dots_quantized` factors the block scales out), and
-    /// differ from them by rounding, about 1e-7 relative.
+    /// per output), and differ from them by rounding, about 1e-7 relative.
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     mod simd128 {
         use std::arch::wasm32::*;
@@ -529,64 +526,6 @@ mod kernel {
                 let o = out.as_mut_ptr().add(i * 32);
                 for (g, v) in q8_0_block(bytes.as_ptr().add(i * 34)).into_iter().enumerate() {
                     v128_store(o.add(4 * g) as *mut v128, v);
-                }
-            }
-        }
-
-        /// Each block's integers widened once in registers and used by all
-        /// `T` tokens, with the block's scales taken out of the sum:
-        ///
-        /// ```text
-        ///   Σ_j (d·q_j + m)·x_j  =  d · Σ_j q_j·x_j  +  m · Σ_j x_j
-        /// ```
-        ///
-        /// Σ_j x_j is the same for every row, so it is summed once per call;
-        /// per weight this leaves one multiply and one add, against three
-        /// when each weight is rebuilt. The outputs differ from `dots` on
-        /// the dequantized rows only in rounding (≈1e-7 relative).
-        #[allow(clippy::too_many_arguments)]
-        pub unsafe fn dots_quantized<const T: usize>(qtype: crate::models::quant::QType, bytes: &[u8], row_bytes: usize, rows: usize, x: &[f32], cols: usize, out: &mut [f32], width: usize) {
-            // The block format as a constant, so that each loop is compiled
-            // for one format (a run-time test inside it cost V8 registers).
-            if qtype == crate::models::quant::QType::Q8_0 {
-                rows_quantized::<T, true>(bytes, row_bytes, rows, x, cols, out, width)
-            } else {
-                rows_quantized::<T, false>(bytes, row_bytes, rows, x, cols, out, width)
-            }
-        }
-
-        #[allow(clippy::too_many_arguments)]
-        #[inline(always)]
-        unsafe fn rows_quantized<const T: usize, const Q8: bool>(bytes: &[u8], row_bytes: usize, rows: usize, x: &[f32], cols: usize, out: &mut [f32], width: usize) {
-            let (block_bytes, blocks) = (if Q8 { 34 } else { 20 }, cols / 32);
-            // Σ x over each block of 32 inputs, per token (Q4_1's m term).
-            let x_sums: Vec<f32> = if Q8 { Vec::new() } else { (0..T * blocks).map(|i| x[32 * i..32 * i + 32].iter().sum()).collect() };
-            for k in 0..rows {
-                let row = bytes.as_ptr().add(k * row_bytes);
-                let mut acc = [f32x4_splat(0.0); T];
-                let mut offset = [0.0f32; T];
-                for b in 0..blocks {
-                    let p = row.add(b * block_bytes);
-                    let q = if Q8 { q8_0_values(p) } else { q4_1_values(p) };
-                    let d = f32x4_splat(scale(p));
-                    for t in 0..T {
-                        let xp = x.as_ptr().add(t * cols + 32 * b);
-                        let mut s0 = f32x4_mul(q[0], load(xp));
-                        let mut s1 = f32x4_mul(q[1], load(xp.add(4)));
-                        for c in 1..4 {
-                            s0 = f32x4_add(s0, f32x4_mul(q[2 * c], load(xp.add(8 * c))));
-                            s1 = f32x4_add(s1, f32x4_mul(q[2 * c + 1], load(xp.add(8 * c + 4))));
-                        }
-                        acc[t] = f32x4_add(acc[t], f32x4_mul(f32x4_add(s0, s1), d));
-                        if !Q8 {
-                            offset[t] += scale(p.add(2)) * x_sums[t * blocks + b];
-                        }
-                    }
-                }
-                for t in 0..T {
-                    let a = acc[t];
-                    let sum = (f32x4_extract_lane::<0>(a) + f32x4_extract_lane::<2>(a)) + (f32x4_extract_lane::<1>(a) + f32x4_extract_lane::<3>(a));
-                    out[t * width + k] = sum + offset[t];
                 }
             }
         }
@@ -675,6 +614,138 @@ mod kernel {
                     store(t, s);
                 }
                 k += r;
+            }
+        }
+    }
+
+    /// wasm's product for one to three tokens (appending to the key/value
+    /// cache; the prediction head), with the inputs as 16-bit integers.
+    ///
+    /// With so few tokens every weight is used once or thrice, and the cost
+    /// is in turning each Q4_1 nibble into an f32 (two widenings and a
+    /// conversion per value, no fused multiply-add to follow) more than in
+    /// the products. `i32x4.dot_i16x8_s` (x86's pmaddwd) multiplies eight
+    /// 16-bit pairs and adds neighbours in one instruction, and a nibble
+    /// needs a single widening to be its operand. So each token's block of
+    /// 32 inputs is split once into two 16-bit integer vectors,
+    ///
+    /// ```text
+    ///   x ≈ s·(hi + lo/65536),   s = max|x| / 32767,   |hi|, |lo| ≤ 32767,
+    /// ```
+    ///
+    /// and a row's sum is, block by block,
+    ///
+    /// ```text
+    ///   Σ_j (d·q_j + m)·x_j  ≈  d·s·(Σ_j q_j·hi_j + 2⁻¹⁶·Σ_j q_j·lo_j)  +  m·Σ_j x_j
+    /// ```
+    ///
+    /// The integer sums are exact; x is represented to within 2⁻³¹ of its
+    /// block's largest value, below f32's own rounding of the products, and
+    /// Σ x stays in f32. One 16-bit part alone (x to 2⁻¹⁶ of the block's
+    /// largest value) was measured: SmolLM2's attention then moved up to
+    /// 1.1e-3 from the reference, more than the 1e-3 allowed, so both are
+    /// kept.
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    mod int16 {
+        use crate::models::quant::QType;
+        use std::arch::wasm32::*;
+
+        /// `n` tokens of `cols` inputs, split per block of 32.
+        struct Acts {
+            hi: Vec<i16>,
+            lo: Vec<i16>,
+            /// s per block.
+            scale: Vec<f32>,
+            /// Σ x per block, for Q4_1's m term.
+            sums: Vec<f32>,
+            blocks: usize,
+        }
+
+        impl Acts {
+            fn new(x: &[f32], n: usize, cols: usize) -> Acts {
+                let blocks = cols / 32;
+                let (mut hi, mut lo) = (vec![0i16; n * cols], vec![0i16; n * cols]);
+                let (mut scale, mut sums) = (vec![0.0f32; n * blocks], vec![0.0f32; n * blocks]);
+                for (i, xb) in x[..n * cols].chunks_exact(32).enumerate() {
+                    let amax = xb.iter().fold(0.0f32, |a, v| if v.abs() > a { v.abs() } else { a });
+                    sums[i] = xb.iter().sum();
+                    if amax > 0.0 && amax.is_finite() {
+                        let (s, inv) = (amax / 32767.0, 32767.0 / amax);
+                        scale[i] = s;
+                        for (j, &v) in xb.iter().enumerate() {
+                            let h = (v * inv).round_ties_even();
+                            // `as` saturates: a residual a hair over half a step stays in range.
+                            hi[32 * i + j] = h as i16;
+                            lo[32 * i + j] = ((v - s * h) * inv * 65536.0).round_ties_even() as i16;
+                        }
+                    }
+                }
+                Acts { hi, lo, scale, sums, blocks }
+            }
+        }
+
+        /// The 32 integers of the block at `p` as four i16x8, in weight
+        /// order, and its d and m (0 for Q8_0).
+        #[inline(always)]
+        unsafe fn block<const Q8: bool>(p: *const u8) -> ([v128; 4], f32, f32) {
+            let d = super::half(std::slice::from_raw_parts(p, 2));
+            if Q8 {
+                let (a, c) = (v128_load(p.add(2) as *const v128), v128_load(p.add(18) as *const v128));
+                ([i16x8_extend_low_i8x16(a), i16x8_extend_high_i8x16(a), i16x8_extend_low_i8x16(c), i16x8_extend_high_i8x16(c)], d, 0.0)
+            } else {
+                let qs = v128_load(p.add(4) as *const v128);
+                // Shifting 16-bit lanes and masking is what i8x16.shr_u
+                // becomes on x86 anyway, but with the mask kept in a register.
+                let mask = u8x16_splat(0x0f);
+                let (lo, hi) = (v128_and(qs, mask), v128_and(u16x8_shr(qs, 4), mask));
+                let m = super::half(std::slice::from_raw_parts(p.add(2), 2));
+                ([u16x8_extend_low_u8x16(lo), u16x8_extend_high_u8x16(lo), u16x8_extend_low_u8x16(hi), u16x8_extend_high_u8x16(hi)], d, m)
+            }
+        }
+
+        /// One row (its blocks at `row`) against the `T` tokens of `acts`.
+        #[inline(always)]
+        unsafe fn row_times_tokens<const T: usize, const Q8: bool>(row: *const u8, acts: &Acts) -> [f32; T] {
+            let mut acc = [f32x4_splat(0.0); T];
+            let mut offset = [0.0f32; T];
+            for b in 0..acts.blocks {
+                let (q, d, m) = block::<Q8>(row.add(b * if Q8 { 34 } else { 20 }));
+                for t in 0..T {
+                    let i = t * acts.blocks + b;
+                    let (hp, lp) = (acts.hi.as_ptr().add(32 * i), acts.lo.as_ptr().add(32 * i));
+                    let dot = |p: *const i16, c: usize| i32x4_dot_i16x8(q[c], v128_load(p.add(8 * c) as *const v128));
+                    let sum = |p: *const i16| i32x4_add(i32x4_add(dot(p, 0), dot(p, 1)), i32x4_add(dot(p, 2), dot(p, 3)));
+                    let f = f32x4_add(f32x4_convert_i32x4(sum(hp)), f32x4_mul(f32x4_convert_i32x4(sum(lp)), f32x4_splat(1.0 / 65536.0)));
+                    acc[t] = f32x4_add(acc[t], f32x4_mul(f, f32x4_splat(d * *acts.scale.get_unchecked(i))));
+                    if !Q8 {
+                        offset[t] += m * *acts.sums.get_unchecked(i);
+                    }
+                }
+            }
+            std::array::from_fn(|t| {
+                let a = acc[t];
+                (f32x4_extract_lane::<0>(a) + f32x4_extract_lane::<2>(a)) + (f32x4_extract_lane::<1>(a) + f32x4_extract_lane::<3>(a)) + offset[t]
+            })
+        }
+
+        /// out[t][k] = Σ_c W[k][c]·x[t][c] for the `rows` rows in `bytes`
+        /// (Q4_1 or Q8_0, `row_bytes` each) and `T` tokens.
+        #[allow(clippy::too_many_arguments)]
+        pub fn dots<const T: usize>(qtype: QType, bytes: &[u8], row_bytes: usize, rows: usize, x: &[f32], cols: usize, out: &mut [f32], width: usize) {
+            let block_bytes = if qtype == QType::Q8_0 { 34 } else { 20 };
+            assert!(qtype != QType::F32 && cols % 32 == 0 && row_bytes >= cols / 32 * block_bytes);
+            assert!(bytes.len() >= rows * row_bytes && x.len() >= T * cols && out.len() >= (T - 1) * width + rows);
+            let acts = Acts::new(x, T, cols);
+            for k in 0..rows {
+                // SAFETY: simd128 is enabled for the whole build; the row's
+                // blocks lie in `bytes` and the tokens in `acts` (asserted above).
+                let sums = unsafe {
+                    let row = bytes.as_ptr().add(k * row_bytes);
+                    if qtype == QType::Q8_0 { row_times_tokens::<T, true>(row, &acts) } else { row_times_tokens::<T, false>(row, &acts) }
+                };
+                for (t, s) in sums.into_iter().enumerate() {
+                    out[t * width + k] = s;
+                }
             }
         }
     }
