@@ -168,6 +168,10 @@ impl QMatrix {
             let w = wbuf.as_mut();
             self.dequantize_rows(j, r, w);
             w[r * cols..].fill(0.0);
+            // The next rows' blocks come in from memory while these are
+            // multiplied, rather than after, when their expansion waits on them.
+            let rb = self.row_bytes();
+            kernel::prefetch(&self.data[(j + r) * rb..(j + r + ROWS).min(range.end) * rb]);
             kernel::dots(w, r, xs.as_mut(), n, cols, &mut out.data, width, j - range.start);
             j += r;
         }
@@ -235,6 +239,19 @@ mod kernel {
             }
         }
         portable::dots(w, r, x, n, cols, out, width, col0);
+    }
+
+    /// Asks for `bytes` to be brought into the cache (natively; wasm has no
+    /// prefetch instruction).
+    pub fn prefetch(bytes: &[u8]) {
+        #[cfg(target_arch = "x86_64")]
+        for line in bytes.chunks(64) {
+            // SAFETY: SSE is part of x86-64; a prefetch only hints, and the
+            // address lies in `bytes`.
+            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(line.as_ptr() as *const i8) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = bytes;
     }
 
     /// out[t][k] = Σ_c W[k][c] · x[t][c] for the `rows` quantized rows in
@@ -826,6 +843,11 @@ mod kernel {
             for b in 0..cols / 32 {
                 for r in 0..R {
                     let p = w.add(r * row_bytes + b * block_bytes);
+                    // The same block of the next tile's row: with one token
+                    // each weight feeds a single product, so the loop runs as
+                    // fast as memory delivers and must ask ahead. A prefetch
+                    // never faults, even past the matrix's end.
+                    _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(R * row_bytes) as *const i8);
                     let wv = if Q8 { q8_0_block(p) } else { q4_1_block(p) };
                     for (g, wg) in wv.into_iter().enumerate() {
                         for (t, at) in acc.iter_mut().enumerate() {
