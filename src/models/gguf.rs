@@ -271,7 +271,7 @@ mod tests {
         b.extend(2u64.to_le_bytes());
         b.extend(0u32.to_le_bytes());
         b.extend(0u64.to_le_bytes());
-        while b.len() % 32 != 0 {
+        while !b.len().is_multiple_of(32) {
             b.push(0);
         }
         for v in [1.0f32, 2.0, 3.0, 4.0] {

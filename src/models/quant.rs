@@ -46,8 +46,8 @@ impl QType {
     pub fn bytes_for(self, n: usize) -> Option<usize> {
         match self {
             QType::F32 => n.checked_mul(4),
-            QType::Q4_1 => (n % BLOCK == 0).then(|| n / BLOCK * 20),
-            QType::Q8_0 => (n % BLOCK == 0).then(|| n / BLOCK * 34),
+            QType::Q4_1 => n.is_multiple_of(BLOCK).then(|| n / BLOCK * 20),
+            QType::Q8_0 => n.is_multiple_of(BLOCK).then(|| n / BLOCK * 34),
         }
     }
 }
@@ -65,7 +65,7 @@ pub struct QMatrix {
 impl QMatrix {
     pub fn new(rows: usize, cols: usize, qtype: QType, data: Vec<u8>) -> Result<QMatrix> {
         let need = rows.checked_mul(cols).and_then(|n| qtype.bytes_for(n));
-        if cols % BLOCK != 0 && qtype != QType::F32 {
+        if !cols.is_multiple_of(BLOCK) && qtype != QType::F32 {
             return Err(Error::ModelFile(format!("a {qtype:?} matrix needs rows of a multiple of {BLOCK} values, not {cols}")));
         }
         if need != Some(data.len()) {
@@ -232,7 +232,7 @@ mod kernel {
     pub fn dots(w: &[f32], r: usize, x: &[f32], n: usize, cols: usize, out: &mut [f32], width: usize, col0: usize) {
         #[cfg(target_arch = "x86_64")]
         {
-            if has_avx2() && cols % 8 == 0 && w.as_ptr() as usize % 32 == 0 && x.as_ptr() as usize % 32 == 0 {
+            if has_avx2() && cols.is_multiple_of(8) && (w.as_ptr() as usize).is_multiple_of(32) && (x.as_ptr() as usize).is_multiple_of(32) {
                 // SAFETY: the CPU has AVX2 and FMA (checked just above).
                 unsafe { avx2::dots(w, r, x, n, cols, out, width, col0) };
                 return;
@@ -264,7 +264,7 @@ mod kernel {
     /// recompute.
     #[allow(clippy::too_many_arguments)]
     pub fn dots_quantized(qtype: super::QType, bytes: &[u8], row_bytes: usize, rows: usize, x: &[f32], n: usize, cols: usize, out: &mut [f32], width: usize) {
-        assert!((1..4).contains(&n) && cols % 32 == 0 && bytes.len() >= rows * row_bytes && x.len() >= n * cols && out.len() >= (n - 1) * width + rows);
+        assert!((1..4).contains(&n) && cols.is_multiple_of(32) && bytes.len() >= rows * row_bytes && x.len() >= n * cols && out.len() >= (n - 1) * width + rows);
         #[cfg(target_arch = "x86_64")]
         {
             if has_avx2() {
@@ -603,7 +603,7 @@ mod kernel {
         /// at a time, then one by one.
         #[allow(clippy::too_many_arguments)]
         pub unsafe fn forward<const Q8: bool>(bytes: &[u8], row_bytes: usize, rows: usize, x: &[f32], n: usize, cols: usize, out: &mut [f32]) {
-            assert!(cols % 32 == 0 && bytes.len() >= rows * row_bytes && x.len() >= n * cols && out.len() >= n * rows);
+            assert!(cols.is_multiple_of(32) && bytes.len() >= rows * row_bytes && x.len() >= n * cols && out.len() >= n * rows);
             let (groups, chunks) = (n / TILE_TOKENS, cols / 4);
             // Each group of tokens interleaved once, for all rows.
             let mut xg = vec![0.0f32; groups * TILE_TOKENS * cols];
@@ -750,7 +750,7 @@ mod kernel {
         #[allow(clippy::too_many_arguments)]
         pub fn dots<const T: usize>(qtype: QType, bytes: &[u8], row_bytes: usize, rows: usize, x: &[f32], cols: usize, out: &mut [f32], width: usize) {
             let block_bytes = if qtype == QType::Q8_0 { 34 } else { 20 };
-            assert!(qtype != QType::F32 && cols % 32 == 0 && row_bytes >= cols / 32 * block_bytes);
+            assert!(qtype != QType::F32 && cols.is_multiple_of(32) && row_bytes >= cols / 32 * block_bytes);
             assert!(bytes.len() >= rows * row_bytes && x.len() >= T * cols && out.len() >= (T - 1) * width + rows);
             let acts = Acts::new(x, T, cols);
             for k in 0..rows {
@@ -919,8 +919,8 @@ mod kernel {
         #[target_feature(enable = "avx2,fma")]
         #[allow(clippy::too_many_arguments)]
         pub unsafe fn dots(w: &[f32], r: usize, x: &[f32], n: usize, cols: usize, out: &mut [f32], width: usize, col0: usize) {
-            assert!(cols % 8 == 0 && w.len() >= 3 * cols && x.len() >= n * cols && r <= 3 && (n == 0 || out.len() >= (n - 1) * width + col0 + r));
-            assert!(w.as_ptr() as usize % 32 == 0 && x.as_ptr() as usize % 32 == 0);
+            assert!(cols.is_multiple_of(8) && w.len() >= 3 * cols && x.len() >= n * cols && r <= 3 && (n == 0 || out.len() >= (n - 1) * width + col0 + r));
+            assert!((w.as_ptr() as usize).is_multiple_of(32) && (x.as_ptr() as usize).is_multiple_of(32));
             let wp = w.as_ptr();
             let mut store = |t: usize, s: __m128| {
                 let mut v = [0.0f32; 4];

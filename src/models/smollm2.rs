@@ -85,7 +85,7 @@ impl Config {
             rope_theta: g.get_f64("llama.rope.freq_base")? as f32,
             rms_eps: g.get_f64("llama.attention.layer_norm_rms_epsilon")? as f32,
         };
-        if c.d_head * c.n_heads != c.d_model || c.n_heads % c.n_kv_heads != 0 || c.d_head % 2 != 0 {
+        if c.d_head * c.n_heads != c.d_model || !c.n_heads.is_multiple_of(c.n_kv_heads) || !c.d_head.is_multiple_of(2) {
             return Err(Error::ModelFile(format!("inconsistent head sizes: d_model {}, {} heads, {} key/value heads", c.d_model, c.n_heads, c.n_kv_heads)));
         }
         if let Ok(rope) = g.get_u64("llama.rope.dimension_count") {

@@ -68,7 +68,7 @@ impl Layout {
     /// The cell under a point, if any.
     pub fn cell_at(&self, x: f64, y: f64) -> Option<(usize, usize)> {
         let (j, i) = ((x - self.left) / self.cell, (y - self.top) / self.cell);
-        (i >= 0.0 && j >= 0.0 && (i as usize) < self.rows && (j as usize) < self.cols).then(|| (i as usize, j as usize))
+        (i >= 0.0 && j >= 0.0 && (i as usize) < self.rows && (j as usize) < self.cols).then_some((i as usize, j as usize))
     }
 
     /// Show every n-th label so that labels never overlap.

@@ -36,7 +36,7 @@ impl Grid {
 
     pub fn tile_at(&self, x: f64, y: f64) -> Option<(usize, usize)> {
         let (h, l) = ((x - LEFT) / (self.tile + GAP), (y - TOP) / (self.tile + GAP));
-        (h >= 0.0 && l >= 0.0 && (l as usize) < self.layers && (h as usize) < self.heads).then(|| (l as usize, h as usize))
+        (h >= 0.0 && l >= 0.0 && (l as usize) < self.layers && (h as usize) < self.heads).then_some((l as usize, h as usize))
     }
 }
 
@@ -97,6 +97,7 @@ pub fn draw(canvas: &HtmlCanvasElement, overview: &[Vec<Matrix>], kv_head_of: &[
     }
     ctx.set_text_align("center");
     let grouped = kv_head_of.iter().any(|&g| g != kv_head_of[0]) && kv_head_of.len() == heads && kv_head_of.windows(2).any(|w| w[0] == w[1]);
+    #[allow(clippy::needless_range_loop)] // kv_head_of is read only when it has one entry per head
     for h in 0..heads {
         let (x, _) = grid.origin(0, h);
         let label = if grouped { format!("H{h}·kv{}", kv_head_of[h]) } else { format!("H{h}") };
