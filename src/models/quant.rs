@@ -656,9 +656,9 @@ mod kernel {
     ///   Σ_j (d·q_j + m)·x_j  ≈  d·s·(Σ_j q_j·hi_j + 2⁻¹⁶·Σ_j q_j·lo_j)  +  m·Σ_j x_j
     /// ```
     ///
-    /// The integer sums are exact; x is represented to within 2⁻³¹ of its
-    /// block's largest value, below f32's own rounding of the products, and
-    /// Σ x stays in f32. One 16-bit part alone (x to 2⁻¹⁶ of the block's
+    /// The integer sums are exact, and the split loses at most 2⁻³² of the
+    /// block's largest value besides f32's rounding of hi's remainder, so
+    /// the sums keep f32's precision; Σ x stays in f32. One 16-bit part alone (x to 2⁻¹⁶ of the block's
     /// largest value) was measured: SmolLM2's attention then moved up to
     /// 1.1e-3 from the reference, more than the 1e-3 allowed, so both are
     /// kept.
