@@ -435,8 +435,9 @@ async fn a_second_sentence_is_drawn_beside_the_first_for_the_same_head() {
     root.remove();
 }
 
-/// The wasm simd128 products of quantized weights (SmolLM2's kernels, which
-/// only a browser runs) against dequantizing first and multiplying plainly:
+/// The wasm simd128 expansion of quantized weights against the formats'
+/// definitions, and the products (SmolLM2's kernels, which only a browser
+/// runs) against dequantizing first and multiplying plainly:
 /// both block formats, 1 to 7 tokens (the one-token cache append, the
 /// fused 2-3-token path, the batch path with a token left over), and a row
 /// count that leaves a partial tile.
@@ -455,8 +456,14 @@ fn quantized_products_in_wasm_equal_the_plain_product() {
         q8.extend((0x2000u16 + 29 * i as u16).to_le_bytes());
         q8.extend((0..32).map(|j| (i * 67 + j * 19) as u8));
     }
-    for w in [QMatrix::new(rows, cols, QType::Q4_1, q4).unwrap(), QMatrix::new(rows, cols, QType::Q8_0, q8).unwrap()] {
+    // The weights as the formats define them, one scalar at a time:
+    // Q4_1 w = d·q + m (low nibbles first), Q8_0 w = d·q.
+    let half = |b: &[u8]| half::f16::from_le_bytes([b[0], b[1]]).to_f32();
+    let plain_q4: Vec<f32> = q4.chunks_exact(20).flat_map(|b| (0..32).map(move |j| (if j < 16 { b[4 + j] & 15 } else { b[4 + j - 16] >> 4 }) as f32 * half(&b[0..2]) + half(&b[2..4]))).collect();
+    let plain_q8: Vec<f32> = q8.chunks_exact(34).flat_map(|b| (0..32).map(move |j| b[2 + j] as i8 as f32 * half(&b[0..2]))).collect();
+    for (w, plain) in [(QMatrix::new(rows, cols, QType::Q4_1, q4).unwrap(), plain_q4), (QMatrix::new(rows, cols, QType::Q8_0, q8).unwrap(), plain_q8)] {
         let dense = w.dequantize();
+        assert_eq!(dense.data, plain, "{:?}: the simd128 expansion differs from the format's definition", w.qtype);
         let x = Matrix::from_vec(7, cols, (0..7 * cols).map(|i| ((i * 7907) % 300) as f32 / 150.0 - 1.0).collect());
         for n in 1..=7 {
             let x = x.rows_range(0, n);
