@@ -141,21 +141,20 @@ impl QMatrix {
         }
         let (n, cols) = (x.rows, self.cols);
         let width = range.len();
+        let rb = self.row_bytes();
+        let bytes = &self.data[range.start * rb..range.end * rb];
         if n < FUSED_BELOW && self.qtype != QType::F32 {
             // With so few tokens, writing the expanded weights to a buffer
             // and reading them back costs more than the products themselves:
-            // expand each block in registers and use it at once. Same
-            // operations in the same order as below, so the outputs are
+            // expand each block in registers and use it at once. Natively the
+            // same operations in the same order as below, so the outputs are
             // bit-identical to those of a longer batch.
-            let rb = self.row_bytes();
-            let bytes = &self.data[range.start * rb..range.end * rb];
             kernel::dots_quantized(self.qtype, bytes, rb, width, &x.data, n, cols, &mut out.data, width);
             return out;
         }
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
         if self.qtype != QType::F32 {
-            let rb = self.row_bytes();
-            kernel::forward_simd128(self.qtype, &self.data[range.start * rb..range.end * rb], rb, width, &x.data, n, cols, &mut out.data);
+            kernel::forward_simd128(self.qtype, bytes, rb, width, &x.data, n, cols, &mut out.data);
             return out;
         }
         // Both operands 64-byte aligned, so no 8-wide load straddles two cache lines.
@@ -170,7 +169,6 @@ impl QMatrix {
             w[r * cols..].fill(0.0);
             // The next rows' blocks come in from memory while these are
             // multiplied, rather than after, when their expansion waits on them.
-            let rb = self.row_bytes();
             kernel::prefetch(&self.data[(j + r) * rb..(j + r + ROWS).min(range.end) * rb]);
             kernel::dots(w, r, xs.as_mut(), n, cols, &mut out.data, width, j - range.start);
             j += r;
@@ -365,6 +363,16 @@ mod kernel {
         f32::from_bits(magnitude.to_bits() | ((h & 0x8000) << 16))
     }
 
+    /// `half` of the two bytes at `p` (a block's d or m).
+    ///
+    /// # Safety
+    /// `p` and `p + 1` must be readable.
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    #[inline(always)]
+    unsafe fn half_at(p: *const u8) -> f32 {
+        half(std::slice::from_raw_parts(p, 2))
+    }
+
     mod portable {
 
         pub fn dequantize_q4_1(bytes: &[u8], out: &mut [f32]) {
@@ -508,22 +516,17 @@ mod kernel {
             [a, b, c, d, e, f, g, h]
         }
 
-        #[inline(always)]
-        unsafe fn scale(p: *const u8) -> f32 {
-            super::half(std::slice::from_raw_parts(p, 2))
-        }
-
         /// The 32 weights of the Q4_1 block at `p` as eight vectors of four.
         #[inline(always)]
         unsafe fn q4_1_block(p: *const u8) -> [v128; 8] {
-            let (d, m) = (f32x4_splat(scale(p)), f32x4_splat(scale(p.add(2))));
+            let (d, m) = (f32x4_splat(super::half_at(p)), f32x4_splat(super::half_at(p.add(2))));
             q4_1_values(p).map(|q| f32x4_add(f32x4_mul(q, d), m))
         }
 
         /// The 32 weights of the Q8_0 block at `p`.
         #[inline(always)]
         unsafe fn q8_0_block(p: *const u8) -> [v128; 8] {
-            let d = f32x4_splat(scale(p));
+            let d = f32x4_splat(super::half_at(p));
             q8_0_values(p).map(|q| f32x4_mul(q, d))
         }
 
@@ -705,7 +708,7 @@ mod kernel {
         /// order, and its d and m (0 for Q8_0).
         #[inline(always)]
         unsafe fn block<const Q8: bool>(p: *const u8) -> ([v128; 4], f32, f32) {
-            let d = super::half(std::slice::from_raw_parts(p, 2));
+            let d = super::half_at(p);
             if Q8 {
                 let (a, c) = (v128_load(p.add(2) as *const v128), v128_load(p.add(18) as *const v128));
                 ([i16x8_extend_low_i8x16(a), i16x8_extend_high_i8x16(a), i16x8_extend_low_i8x16(c), i16x8_extend_high_i8x16(c)], d, 0.0)
@@ -715,7 +718,7 @@ mod kernel {
                 // becomes on x86 anyway, but with the mask kept in a register.
                 let mask = u8x16_splat(0x0f);
                 let (lo, hi) = (v128_and(qs, mask), v128_and(u16x8_shr(qs, 4), mask));
-                let m = super::half(std::slice::from_raw_parts(p.add(2), 2));
+                let m = super::half_at(p.add(2));
                 ([u16x8_extend_low_u8x16(lo), u16x8_extend_high_u8x16(lo), u16x8_extend_low_u8x16(hi), u16x8_extend_high_u8x16(hi)], d, m)
             }
         }
