@@ -347,7 +347,9 @@ pub fn TextInput(
     }
 }
 
-/// `#status`: tokens, time and any notice such as a cut text.
+/// `#status`: tokens, time and any notice such as a cut text; `data-run`
+/// is the id of the run shown, which tells a new result from an old one even
+/// when both read the same (tests/e2e/bench.mjs waits on it).
 #[component]
 fn Status(summary: ReadSignal<Option<RunSummary>>) -> impl IntoView {
     let status = move || {
@@ -367,7 +369,8 @@ fn Status(summary: ReadSignal<Option<RunSummary>>) -> impl IntoView {
             }
         })
     };
-    view! { <p id="status" aria-live="polite">{status}</p> }
+    let run = move || summary.with(|s| s.as_ref().map(|s| s.id.to_string()).unwrap_or_default());
+    view! { <p id="status" aria-live="polite" data-run=run>{status}</p> }
 }
 
 /// The tokens the model sees (`#tokens .token`); hovering one highlights its row and column.
