@@ -21,6 +21,27 @@ pub mod teaching;
 #[cfg(feature = "pretrained")]
 pub mod tokenize;
 
+/// c + a·b in four f32 lanes, for the wasm kernels (`packed`, `quant`):
+/// a multiply and an add, or with the `fma` feature relaxed SIMD's
+/// multiply-add, which the browser runs as one fused instruction where the
+/// CPU has one (rounded once instead of twice). In Chromium 156, one
+/// thread, back to back: MiniLM 89.6 → 83.3 ms at 128 tokens, SmolLM2
+/// 123 → 119 ms at 16 (node 20's older V8 gains a fifth).
+///
+/// # Safety
+/// With `fma`, the browser must have relaxed SIMD (the page checks before
+/// it starts that worker).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128", feature = "pretrained"))]
+#[cfg_attr(feature = "fma", target_feature(enable = "relaxed-simd"), inline)]
+#[cfg_attr(not(feature = "fma"), inline(always))]
+pub(crate) unsafe fn madd(a: std::arch::wasm32::v128, b: std::arch::wasm32::v128, c: std::arch::wasm32::v128) -> std::arch::wasm32::v128 {
+    use std::arch::wasm32::*;
+    #[cfg(feature = "fma")]
+    return f32x4_relaxed_madd(a, b, c);
+    #[cfg(not(feature = "fma"))]
+    return f32x4_add(c, f32x4_mul(a, b));
+}
+
 use crate::attention::{Mask, MultiHeadTrace};
 use crate::tensor::Matrix;
 use serde::{Deserialize, Serialize};

@@ -259,8 +259,9 @@ mod kernel {
         use super::{Tile, NR};
         use core::arch::wasm32::*;
 
-        /// C tokens × 16 outputs in 4C registers; wasm has no fused
-        /// multiply-add, so each product is a multiply and an add.
+        /// C tokens × 16 outputs in 4C registers; each product is a
+        /// multiply and an add, or one multiply-add (`models::madd`).
+        #[cfg_attr(feature = "fma", target_feature(enable = "relaxed-simd"))]
         pub unsafe fn tile<const C: usize>(t: &Tile) {
             let (w, x, y) = (t.w.as_ptr() as *const f32, t.x.as_ptr(), t.y.as_ptr() as *mut f32);
             let start = |c: usize, h: usize| if t.first { f32x4_splat(0.0) } else { v128_load(y.add(c * t.ldy + 4 * h) as *const v128) };
@@ -272,7 +273,7 @@ mod kernel {
                 for (c, a) in acc.iter_mut().enumerate() {
                     let xv = v128_load32_splat(x.add(c * t.ldx + k) as *const u32);
                     for h in 0..4 {
-                        a[h] = f32x4_add(a[h], f32x4_mul(xv, line[h]));
+                        a[h] = crate::models::madd(xv, line[h], a[h]);
                     }
                 }
             }

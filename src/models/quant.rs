@@ -585,7 +585,8 @@ mod kernel {
         /// vector (four running sums) per output; each chunk of four columns
         /// costs TILE_ROWS + T loads for TILE_ROWS·T products. An output's
         /// sum does not depend on T.
-        #[inline(always)]
+        #[cfg_attr(feature = "fma", target_feature(enable = "relaxed-simd"), inline)]
+        #[cfg_attr(not(feature = "fma"), inline(always))]
         unsafe fn tile<const T: usize>(w: *const f32, x: *const f32, chunks: usize) -> [[f32; TILE_ROWS]; T] {
             let mut acc = [[f32x4_splat(0.0); TILE_ROWS]; T];
             for i in 0..chunks {
@@ -594,7 +595,7 @@ mod kernel {
                 for (t, at) in acc.iter_mut().enumerate() {
                     let xv = load(x.add(4 * T * i + 4 * t));
                     for (a, wr) in at.iter_mut().zip(wv) {
-                        *a = f32x4_add(*a, f32x4_mul(wr, xv));
+                        *a = crate::models::madd(wr, xv, *a);
                     }
                 }
             }

@@ -7,7 +7,31 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker};
 
+/// The worker, and the same worker built with fused multiply-adds
+/// (`--features fma`), which needs relaxed SIMD: a browser without it
+/// refuses the whole module.
 const LOADER: &str = "./attnscope-worker_loader.js";
+const LOADER_FMA: &str = "./attnscope-worker-fma_loader.js";
+
+/// A module whose one function returns `f32x4.relaxed_madd` of three zero
+/// vectors: valid only where the browser has relaxed SIMD.
+const RELAXED_SIMD_PROBE: [u8; 82] = [
+    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // "\0asm", version 1
+    0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b, // types: () -> v128
+    0x03, 0x02, 0x01, 0x00, // one function of that type
+    0x0a, 0x3d, 0x01, 0x3b, 0x00, // code: one body of 59 bytes, no locals
+    0xfd, 0x0c, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, // v128.const 0
+    0xfd, 0x0c, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0xfd, 0x0c, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0xfd, 0x85, 0x02, // f32x4.relaxed_madd
+    0x0b, // end
+];
+
+/// Whether this browser runs relaxed SIMD (Chromium does, Safari
+/// does not).
+pub fn has_relaxed_simd() -> bool {
+    js_sys::WebAssembly::validate(&js_sys::Uint8Array::from(&RELAXED_SIMD_PROBE[..])).unwrap_or(false)
+}
 
 pub struct WorkerClient {
     worker: Worker,
@@ -20,7 +44,7 @@ impl WorkerClient {
     /// Starts the worker; `on_reply` gets every decoded reply, and a
     /// `Failed` message if the worker itself cannot start or run.
     pub fn spawn(on_reply: impl Fn(FromWorker) + 'static) -> Result<Self, String> {
-        let worker = Worker::new(LOADER).map_err(|e| format!("could not start the worker: {e:?}"))?;
+        let worker = Worker::new(if has_relaxed_simd() { LOADER_FMA } else { LOADER }).map_err(|e| format!("could not start the worker: {e:?}"))?;
         let on_reply = std::rc::Rc::new(on_reply);
         let reply = on_reply.clone();
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {

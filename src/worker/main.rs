@@ -82,7 +82,7 @@ mod shell {
             return post(&FromWorker::Loaded { model });
         }
         let report = |loaded: u64, total: u64| post(&FromWorker::Progress { model, loaded, total });
-        let reply = match crate::fetch::fetch_model(&scope(), model, &report).await {
+        let reply = match super::fetch::fetch_model(&scope(), model, &report).await {
             Ok(files) => match SESSION.with(|s| s.borrow_mut().install(model, files)) {
                 Ok(()) => FromWorker::Loaded { model },
                 Err(e) => FromWorker::LoadFailed { model, message: e.to_string() },
@@ -102,11 +102,11 @@ mod shell {
 }
 
 #[cfg(target_arch = "wasm32")]
-fn main() {
+pub fn main() {
     shell::start();
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-fn main() {
+pub fn main() {
     eprintln!("attnscope-worker is the page's Web Worker; it is built for the browser by `trunk build` (see README.md).");
 }

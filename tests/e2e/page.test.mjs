@@ -21,7 +21,7 @@ const ARTIFACTS = join(HERE, 'artifacts');
 const DEFAULT_TEXT = 'a fluffy blue creature roamed the verdant forest';
 
 let server, browser, baseUrl;
-let page, problems;
+let page, problems, workerWasm;
 
 before(async () => {
   await stat(join(DIST, 'index.html')).catch(() => {
@@ -59,6 +59,9 @@ beforeEach(async () => {
     if (!url.startsWith(baseUrl) && !/^(data|blob):/.test(url)) problems.push(`request outside the origin: ${url}`);
   });
   corrupted.clear();
+  // Which of the two worker builds the page started (src/web/worker_client.rs).
+  workerWasm = [];
+  page.on('request', (r) => /attnscope-worker[\w-]*_bg\.wasm$/.test(r.url()) && workerWasm.push(r.url().split('/').pop()));
 });
 
 afterEach(async (t) => {
@@ -66,6 +69,25 @@ afterEach(async (t) => {
   await page.close();
   assert.deepEqual(problems, [], 'the page logged errors');
 });
+
+// The largest difference between the attention the page exports (JSON: every
+// layer, head, query and key) and the CLI's for the same text: the browser's
+// wasm kernels against the native ones, which are checked against transformers.
+async function worstAgainstCli(model, text) {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#export-json').click()]);
+  const chunks = [];
+  for await (const c of await download.createReadStream()) chunks.push(c);
+  const json = JSON.parse(Buffer.concat(chunks).toString());
+  const cli = JSON.parse(execFileSync(join(HERE, '..', '..', 'target', 'debug', 'attnscope'),
+    ['attention', '--model', model, '--models-dir', join(HERE, '..', '..', 'www', 'models'), '--text', text, '--json', '-'],
+    { encoding: 'utf8', maxBuffer: 1 << 26 }));
+  assert.deepEqual(json.tokens, cli.tokens);
+  let worst = 0;
+  cli.attentions.forEach((layer, l) => layer.forEach((head, h) => head.forEach((row, i) => row.forEach((v, j) => {
+    worst = Math.max(worst, Math.abs(v - json.attentions[l][h][i][j]));
+  }))));
+  return worst;
+}
 
 async function tokens() {
   return page.locator('#tokens .token').allTextContents();
@@ -217,24 +239,30 @@ test('MiniLM downloads with progress, runs in the browser and is cached', async 
   assert.equal(await page.locator('select#layer option').count(), 6);
   assert.equal(await page.locator('select#head option').count(), 12);
   assert.ok(await page.evaluate(async () => (await (await caches.open('attnscope-models-v1')).keys()).length >= 3), 'model files are cached');
-  // The browser's numbers (wasm simd128 kernels) are the CLI's (native, checked against transformers).
-  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#export-json').click()]);
-  const chunks = [];
-  for await (const c of await download.createReadStream()) chunks.push(c);
-  const json = JSON.parse(Buffer.concat(chunks).toString());
-  const cli = JSON.parse(execFileSync(join(HERE, '..', '..', 'target', 'debug', 'attnscope'),
-    ['attention', '--model', 'minilm', '--models-dir', join(HERE, '..', '..', 'www', 'models'), '--text', DEFAULT_TEXT, '--json', '-'],
-    { encoding: 'utf8', maxBuffer: 1 << 26 }));
-  assert.deepEqual(json.tokens, cli.tokens);
-  let worst = 0;
-  cli.attentions.forEach((layer, l) => layer.forEach((head, h) => head.forEach((row, i) => row.forEach((v, j) => {
-    worst = Math.max(worst, Math.abs(v - json.attentions[l][h][i][j]));
-  }))));
+  // Chromium has relaxed SIMD, so the worker with fused multiply-adds computed.
+  assert.deepEqual(workerWasm, ['attnscope-worker-fma_bg.wasm']);
+  const worst = await worstAgainstCli('minilm', DEFAULT_TEXT);
   assert.ok(worst < 1e-4, `browser and CLI differ by ${worst}`);
   // Typing updates the real model's view.
   await page.locator('textarea#text').fill('Give me a second, please.');
   await page.waitForFunction(() => [...document.querySelectorAll('#tokens .token')].some((t) => t.textContent === 'second'));
   await page.screenshot({ path: join(ARTIFACTS, 'minilm.png'), fullPage: true });
+});
+
+// Safari has no relaxed SIMD and would refuse the whole fused worker: there
+// the page must start the plain one. Chromium cannot switch relaxed SIMD
+// off any more, so the page's question is answered as Safari answers it.
+test('without relaxed SIMD the page starts the plain worker, which computes the same attention', async () => {
+  await page.addInitScript(() => {
+    const validate = WebAssembly.validate.bind(WebAssembly);
+    const relaxedMadd = (b) => b.some((v, i) => v === 0xfd && b[i + 1] === 0x85 && b[i + 2] === 0x02);
+    WebAssembly.validate = (bytes) => !relaxedMadd(new Uint8Array(bytes.buffer ?? bytes)) && validate(bytes);
+  });
+  await page.goto(`${baseUrl}?model=minilm`);
+  await page.waitForFunction(() => document.querySelector('#tokens .token')?.textContent === '[CLS]', null, { timeout: 180_000 });
+  assert.deepEqual(workerWasm, ['attnscope-worker_bg.wasm']);
+  const worst = await worstAgainstCli('minilm', DEFAULT_TEXT);
+  assert.ok(worst < 1e-4, `browser (plain worker) and CLI differ by ${worst}`);
 });
 
 // Pasting a long document: the teaching model cuts it and says so; the page stays usable.
