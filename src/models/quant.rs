@@ -662,10 +662,10 @@ mod kernel {
     ///
     /// The integer sums are exact, and the split loses at most 2⁻³² of the
     /// block's largest value besides f32's rounding of hi's remainder, so
-    /// the sums keep f32's precision; Σ x stays in f32. One 16-bit part alone (x to 2⁻¹⁶ of the block's
-    /// largest value) was measured: SmolLM2's attention then moved up to
-    /// 1.1e-3 from the reference, more than the 1e-3 allowed, so both are
-    /// kept.
+    /// the sums keep f32's precision; Σ x stays in f32. One 16-bit part
+    /// alone (x to 2⁻¹⁶ of the block's largest value) was measured:
+    /// SmolLM2's attention then moved up to 1.1e-3 from the reference, more
+    /// than the 1e-3 allowed, so both are kept.
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     mod int16 {
         use crate::models::quant::QType;
@@ -753,8 +753,7 @@ mod kernel {
         /// (Q4_1 or Q8_0, `row_bytes` each) and `T` tokens.
         #[allow(clippy::too_many_arguments)]
         pub fn dots<const T: usize>(qtype: QType, bytes: &[u8], row_bytes: usize, rows: usize, x: &[f32], cols: usize, out: &mut [f32], width: usize) {
-            let block_bytes = if qtype == QType::Q8_0 { 34 } else { 20 };
-            assert!(qtype != QType::F32 && cols.is_multiple_of(32) && row_bytes >= cols / 32 * block_bytes);
+            assert!(qtype != QType::F32 && qtype.bytes_for(cols).is_some_and(|b| row_bytes >= b));
             assert!(bytes.len() >= rows * row_bytes && x.len() >= T * cols && out.len() >= (T - 1) * width + rows);
             let acts = Acts::new(x, T, cols);
             for k in 0..rows {

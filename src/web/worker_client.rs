@@ -29,7 +29,7 @@ const RELAXED_SIMD_PROBE: [u8; 82] = [
 
 /// Whether this browser runs relaxed SIMD (Chromium does, Safari
 /// does not).
-pub fn has_relaxed_simd() -> bool {
+fn has_relaxed_simd() -> bool {
     js_sys::WebAssembly::validate(&js_sys::Uint8Array::from(&RELAXED_SIMD_PROBE[..])).unwrap_or(false)
 }
 

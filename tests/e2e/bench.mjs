@@ -48,7 +48,8 @@ try {
   const sizes = new Map(wasm.map((f) => [f, gzipSync(readFileSync(join(DIST, f)), { level: 9 }).length]));
   for (const [f, n] of sizes) console.log(`  ${f}: ${(n / 1e6).toFixed(3)} MB gzipped`);
   const workers = wasm.filter((f) => f.startsWith('attnscope-worker'));
-  const gz = [...sizes].filter(([f]) => !workers.includes(f)).reduce((a, [, n]) => a + n, 0) + Math.max(...workers.map((f) => sizes.get(f)));
+  const pageGz = wasm.filter((f) => !workers.includes(f)).reduce((sum, f) => sum + sizes.get(f), 0);
+  const gz = pageGz + Math.max(...workers.map((f) => sizes.get(f)));
   report('wasm bundle, gzipped (page + worker)', gz / 1e6, 'MB', '≤ 1.5');
 
   // 2. First heatmap after navigation (teaching model, cold page each time).
