@@ -15,7 +15,7 @@
 //! Multi-head, grouped-query (and so multi-query) and cross-attention are all
 //! the same [`attend`] applied to different slices of Q, K and V.
 
-use crate::tensor::Matrix;
+use crate::tensor::{self, Matrix};
 use serde::{Deserialize, Serialize};
 
 /// Which keys each query may see. `M[i][j]` is 0 (visible) or −∞ (hidden).
@@ -114,7 +114,7 @@ impl HeadTrace {
     /// A "what-if": the weights this head would give under another mask or
     /// scale, from the very same Q and K (e.g. a causal grid for an encoder).
     pub fn reweighed(&self, mask: Mask, scale: f32) -> Matrix {
-        softmax_rows(&apply_mask(&self.scores.map(|s| s * scale), mask))
+        softmax_rows(apply_mask(self.scores.map(|s| s * scale), mask))
     }
 }
 
@@ -122,37 +122,45 @@ impl HeadTrace {
 /// changes nothing mathematically but keeps exp() from overflowing. A row with
 /// every entry −∞ (nothing visible) yields zeros rather than NaN.
 pub fn softmax(row: &[f32]) -> Vec<f32> {
-    // A compare and select rather than `f32::max`, which in wasm is a call.
-    let max = row.iter().copied().fold(f32::NEG_INFINITY, |m, s| if s > m { s } else { m });
-    if max == f32::NEG_INFINITY || max.is_nan() {
-        return vec![0.0; row.len()];
-    }
-    let exps: Vec<f32> = row.iter().map(|&s| crate::tensor::exp(s - max)).collect();
-    let sum: f32 = exps.iter().sum();
-    exps.into_iter().map(|e| e / sum).collect()
+    let mut out = row.to_vec();
+    softmax_in_place(&mut out);
+    out
 }
 
-/// Softmax applied to every row of a matrix.
-pub fn softmax_rows(m: &Matrix) -> Matrix {
-    let mut out = Matrix::zeros(m.rows, m.cols);
-    for i in 0..m.rows {
-        out.row_mut(i).copy_from_slice(&softmax(m.row(i)));
+/// [`softmax`], overwriting the scores with the weights.
+pub fn softmax_in_place(row: &mut [f32]) {
+    let max = tensor::max(row);
+    if max == f32::NEG_INFINITY {
+        row.fill(0.0);
+        return;
     }
-    out
+    row.iter_mut().for_each(|s| *s = tensor::exp(*s - max));
+    let sum = tensor::sum(row);
+    row.iter_mut().for_each(|e| *e /= sum);
+}
+
+/// Softmax applied to every row of a matrix (in its own storage).
+pub fn softmax_rows(mut m: Matrix) -> Matrix {
+    for i in 0..m.rows {
+        softmax_in_place(m.row_mut(i));
+    }
+    m
 }
 
 /// S + M: hidden keys become −∞ so that softmax gives them exactly 0.
-pub fn apply_mask(scores: &Matrix, mask: Mask) -> Matrix {
+pub fn apply_mask(mut scores: Matrix, mask: Mask) -> Matrix {
+    if mask == Mask::None {
+        return scores;
+    }
     let (n_q, n_k) = scores.shape();
-    let mut out = scores.clone();
     for i in 0..n_q {
         for j in 0..n_k {
             if !mask.allows(i, j, n_q, n_k) {
-                out[(i, j)] = f32::NEG_INFINITY;
+                scores[(i, j)] = f32::NEG_INFINITY;
             }
         }
     }
-    out
+    scores
 }
 
 /// Scaled dot-product attention for one head.
@@ -162,8 +170,8 @@ pub fn apply_mask(scores: &Matrix, mask: Mask) -> Matrix {
 pub fn attend(q: &Matrix, k: &Matrix, v: &Matrix, mask: Mask, scale: Scale) -> HeadTrace {
     let scale = scale.factor(q.cols);
     let scores = q.matmul_t(k); //                            S = Q Kᵀ        (n_q × n_k)
-    let masked = apply_mask(&scores.map(|s| s * scale), mask); // S·scale + M (n_q × n_k)
-    let weights = softmax_rows(&masked); //                   A = softmax(…)  (n_q × n_k)
+    let masked = apply_mask(scores.map(|s| s * scale), mask); // S·scale + M     (n_q × n_k)
+    let weights = softmax_rows(masked); //                    A = softmax(…)  (n_q × n_k)
     let output = weights.matmul(v); //                        Z = A V         (n_q × d_v)
     HeadTrace { scores, scale, mask, weights, output }
 }

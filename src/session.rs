@@ -452,7 +452,7 @@ mod tests {
         let hot = s.head(0, 0).unwrap();
         assert_eq!(hot.scores, base.scores);
         assert!((hot.scale - base.scale * 10.0).abs() < 1e-6);
-        let want = crate::attention::softmax_rows(&base.scores.map(|x| x * base.scale * 10.0));
+        let want = crate::attention::softmax_rows(base.scores.map(|x| x * base.scale * 10.0));
         assert!(hot.weights.max_abs_diff(&want) < 1e-6);
         s.run(3, ModelId::Teaching, text, RunOptions { unscaled: true, ..Default::default() }, &clock).unwrap();
         assert_eq!(s.head(0, 0).unwrap().scale, 1.0);

@@ -218,6 +218,55 @@ unsafe fn gemm_into(out: &mut Matrix, lhs: &Matrix, lhs_t: bool, rhs: &Matrix, r
     );
 }
 
+/// Σ xs. A single running total is a chain of dependent additions, one
+/// rounding and one add latency per element, which the compiler may not
+/// reorder; eight interleaved totals let each step be one vector add (and
+/// round less, being a partial pairwise sum).
+#[inline]
+pub fn sum(xs: &[f32]) -> f32 {
+    let mut lanes = [0.0f32; 8];
+    let chunks = xs.chunks_exact(8);
+    let tail: f32 = chunks.remainder().iter().sum();
+    for chunk in chunks {
+        for (lane, x) in lanes.iter_mut().zip(chunk) {
+            *lane += x;
+        }
+    }
+    lanes.iter().sum::<f32>() + tail
+}
+
+/// Σ aᵢbᵢ, in eight interleaved lanes like [`sum`].
+#[inline]
+pub fn dot(a: &[f32], b: &[f32]) -> f32 {
+    assert_eq!(a.len(), b.len(), "dot: lengths differ");
+    let mut lanes = [0.0f32; 8];
+    let (chunks_a, chunks_b) = (a.chunks_exact(8), b.chunks_exact(8));
+    let tail: f32 = chunks_a.remainder().iter().zip(chunks_b.remainder()).map(|(x, y)| x * y).sum();
+    for (ca, cb) in chunks_a.zip(chunks_b) {
+        for ((lane, x), y) in lanes.iter_mut().zip(ca).zip(cb) {
+            *lane += x * y;
+        }
+    }
+    lanes.iter().sum::<f32>() + tail
+}
+
+/// The largest of xs (−∞ for none), in eight interleaved lanes like [`sum`].
+/// NaN is passed over, as `f32::max` does.
+#[inline]
+pub fn max(xs: &[f32]) -> f32 {
+    // A compare and select rather than `f32::max`, which in wasm is a call.
+    let bigger = |m: f32, x: f32| if x > m { x } else { m };
+    let mut lanes = [f32::NEG_INFINITY; 8];
+    let chunks = xs.chunks_exact(8);
+    let tail = chunks.remainder().iter().copied().fold(f32::NEG_INFINITY, bigger);
+    for chunk in chunks {
+        for (lane, &x) in lanes.iter_mut().zip(chunk) {
+            *lane = bigger(*lane, x);
+        }
+    }
+    lanes.into_iter().fold(tail, bigger)
+}
+
 /// eˣ in f32, within 2 ulp of the exact value, written so that a loop over a
 /// slice vectorizes: no branches and no library call. (`f32::exp` is a call
 /// to libm's `expf`; in wasm that is a scalar, branchy function, and it was a
@@ -239,7 +288,11 @@ pub fn exp(x: f32) -> f32 {
     // The Taylor series of eʳ − 1 − r with minimax-adjusted coefficients (Cephes' expf).
     let p = ((((1.987_569_2e-4 * r + 1.398_2e-3) * r + 8.333_452e-3) * r + 4.166_579_6e-2) * r + 1.666_666_5e-1) * r + 0.5;
     let er = p * r * r + r + 1.0;
-    let two_n = f32::from_bits(((n as i32 + 127) as u32) << 23);
+    // 2ⁿ from its bits: n + 127 is the biased exponent (1 ..= 255 after
+    // the clamp). Added to 1.5·2²³ it lands in the low mantissa bits, and the
+    // shift moves it into the exponent field. An `as i32` cast would do the
+    // same, but saturates, which SSE2 cannot do four lanes at a time.
+    let two_n = f32::from_bits((n + (ROUND + 127.0)).to_bits() << 23);
     let y = er * two_n;
     if x < -87.3 {
         0.0
@@ -269,6 +322,20 @@ mod tests {
         let b = Matrix::zeros(3, 4);
         assert_eq!(a.matmul_t(&b).shape(), (0, 3));
         assert_eq!(Matrix::zeros(2, 0).matmul(&Matrix::zeros(0, 2)), Matrix::zeros(2, 2));
+    }
+
+    #[test]
+    fn lane_sum_dot_and_max_equal_the_plain_ones() {
+        for n in [0, 1, 7, 8, 9, 16, 31, 128, 1000] {
+            let xs: Vec<f32> = (0..n).map(|i| ((i * 37) % 101) as f32 / 7.0 - 6.0).collect();
+            let plain: f64 = xs.iter().map(|&x| x as f64).sum();
+            assert!((sum(&xs) as f64 - plain).abs() < 1e-4 * (1.0 + plain.abs()), "sum of {n}");
+            assert_eq!(max(&xs), xs.iter().copied().fold(f32::NEG_INFINITY, f32::max), "max of {n}");
+            let squares: f64 = xs.iter().map(|&x| x as f64 * x as f64).sum();
+            assert!((dot(&xs, &xs) as f64 - squares).abs() < 1e-4 * (1.0 + squares), "dot of {n}");
+        }
+        assert_eq!(max(&[f32::NAN, 2.0, f32::NEG_INFINITY]), 2.0);
+        assert_eq!(max(&[f32::NEG_INFINITY; 9]), f32::NEG_INFINITY);
     }
 
     #[test]

@@ -21,7 +21,7 @@ use crate::error::{Error, Result};
 use crate::models::packed::PackedLinear;
 use crate::models::tokenize::{self, Encoded};
 use crate::models::{LayerTrace, ModelInfo, ModelTrace};
-use crate::tensor::Matrix;
+use crate::tensor::{self, Matrix};
 use safetensors::{Dtype, SafeTensors};
 use serde::Deserialize;
 
@@ -140,11 +140,12 @@ impl LayerNorm {
         let n = x.cols as f32;
         for i in 0..x.rows {
             let row = x.row_mut(i);
-            let mean = row.iter().sum::<f32>() / n;
-            let var = row.iter().map(|v| (v - mean) * (v - mean)).sum::<f32>() / n;
+            let mean = tensor::sum(row) / n;
+            row.iter_mut().for_each(|v| *v -= mean);
+            let var = tensor::dot(row, row) / n;
             let inv_std = 1.0 / (var + self.eps).sqrt();
             for ((v, g), b) in row.iter_mut().zip(&self.weight).zip(&self.bias) {
-                *v = (*v - mean) * inv_std * g + b;
+                *v = *v * inv_std * g + b;
             }
         }
     }

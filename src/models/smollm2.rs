@@ -31,7 +31,7 @@ use crate::error::{Error, Result};
 use crate::models::gguf::Gguf;
 use crate::models::quant::{QMatrix, QType};
 use crate::models::{LayerTrace, ModelInfo, ModelTrace};
-use crate::tensor::Matrix;
+use crate::tensor::{self, Matrix};
 use std::collections::HashMap;
 use tokenizers::models::bpe::{Vocab, BPE};
 use tokenizers::pre_tokenizers::byte_level::ByteLevel;
@@ -109,7 +109,7 @@ impl RmsNorm {
         let mut out = x.clone();
         for i in 0..x.rows {
             let row = out.row_mut(i);
-            let mean_sq = row.iter().map(|v| v * v).sum::<f32>() / row.len() as f32;
+            let mean_sq = tensor::dot(row, row) / row.len() as f32;
             let inv = 1.0 / (mean_sq + self.eps).sqrt();
             for (v, w) in row.iter_mut().zip(&self.weight) {
                 *v = w * (*v * inv);

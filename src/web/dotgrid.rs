@@ -48,7 +48,7 @@ pub fn values(d: &HeadDetail, mask: Mask, stage: Stage) -> Matrix {
     match stage {
         Stage::Scores => d.scores.clone(),
         Stage::Scaled => scaled(),
-        Stage::Masked => apply_mask(&scaled(), mask),
+        Stage::Masked => apply_mask(scaled(), mask),
         Stage::Weights if mask == d.mask => d.weights.clone(),
         Stage::Weights => d.what_if_weights.clone(),
     }
