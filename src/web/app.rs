@@ -17,6 +17,10 @@ use crate::worked::WorkedExampleView;
 use attnscope::session::{FromWorker, HeadDetail, ModelId, RunOptions, RunSummary, ToWorker};
 use leptos::prelude::*;
 use std::collections::HashMap;
+use std::time::Duration;
+
+/// How long typing must pause before the address takes the new text.
+const TYPING_PAUSE: Duration = Duration::from_millis(400);
 
 
 /// Where a downloadable model stands.
@@ -155,16 +159,46 @@ pub fn Page(
         }
     });
     // Keep the URL in step: typing replaces the entry, other changes add one.
+    // Typing replaces it only once the typist pauses: each replacement is a
+    // navigation to the browser, which commits it and fetches the favicon
+    // again, 15–25 ms of work in the browser and the page per keystroke
+    // (measured in headless Chromium) that would compete with the worker
+    // computing that keystroke.
+    let typed_url: StoredValue<Option<(TimeoutHandle, UrlState)>> = StoredValue::new(None);
+    let drop_typed_url = move || {
+        if let Some((handle, _)) = typed_url.try_update_value(Option::take).flatten() {
+            handle.clear();
+        }
+    };
+    let flush_typed_url = move || {
+        if let Some((handle, typed)) = typed_url.try_update_value(Option::take).flatten() {
+            handle.clear();
+            typed.record(false);
+        }
+    };
     Effect::new(move |prev: Option<UrlState>| {
         let state = UrlState { text: text.get(), model: model.get(), layer: layer.get(), head: head.get(), view: view.get() };
         if let Some(p) = &prev {
             let only_text = p.text != state.text && UrlState { text: p.text.clone(), ..state.clone() } == *p;
-            state.record(!only_text);
+            if only_text {
+                drop_typed_url();
+                match set_timeout_with_handle(flush_typed_url, TYPING_PAUSE) {
+                    Ok(handle) => typed_url.set_value(Some((handle, state.clone()))),
+                    Err(_) => state.record(false),
+                }
+            } else {
+                // The entry being left keeps the text typed into it.
+                flush_typed_url();
+                state.record(true);
+            }
         }
         state
     });
     // Back and forward.
     let on_pop = window_event_listener(leptos::ev::popstate, move |_| {
+        // Too late to record text typed just before: the address is already
+        // the entry navigated to, which must not take that text.
+        drop_typed_url();
         let s = UrlState::current();
         set_text.set(s.text);
         set_model.set(s.model);
@@ -172,7 +206,10 @@ pub fn Page(
         set_head.set(s.head);
         set_view.set(s.view);
     });
-    on_cleanup(move || on_pop.remove());
+    on_cleanup(move || {
+        on_pop.remove();
+        drop_typed_url();
+    });
 
     let tokens = Signal::derive(move || summary.with(|s| s.as_ref().map(|s| s.tokens.clone()).unwrap_or_default()));
     let weights = Signal::derive(move || detail.with(|d| d.as_ref().map(|d| d.weights.clone())));

@@ -129,6 +129,7 @@ test('typing a new sentence updates tokens, heatmap and status', async () => {
   await page.goto(baseUrl);
   await page.locator('#tokens .token').first().waitFor();
   const before = await heatmapPixels();
+  const entries = await page.evaluate(() => history.length);
 
   const text = page.locator('textarea#text');
   await text.fill('');
@@ -137,6 +138,9 @@ test('typing a new sentence updates tokens, heatmap and status', async () => {
   await page.waitForFunction(() => document.querySelectorAll('#tokens .token').length === 6);
   assert.deepEqual(await tokens(), ['the', 'cat', 'sat', 'on', 'the', 'mat']);
   assert.match(await page.locator('#status').textContent(), /6 tokens, computed in \d+(\.\d+)? ms/);
+  // The address takes the text once typing pauses, in the same history entry.
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('text') === 'the cat sat on the mat');
+  assert.equal(await page.evaluate(() => history.length), entries, 'typing must not add history entries');
 
   const afterTyping = await heatmapPixels();
   assert.ok(afterTyping.colours > 8, `heatmap has only ${afterTyping.colours} colours`);
