@@ -24,7 +24,8 @@ const WARMUP = Number(process.env.WARMUP ?? 5);
 
 // 14 words: 16 tokens for MiniLM with [CLS] and [SEP]; 16 for SmolLM2 too.
 const SIXTEEN = 'the quick brown fox jumps over the lazy dog while the cat sleeps nearby';
-const LONG = Array.from({ length: 8 }, () => 'a fluffy blue creature roamed the verdant forest and sang').join(' ');
+// 128 MiniLM tokens with [CLS] and [SEP], as the target is stated (so is the copy with 'wood').
+const LONG = Array.from({ length: 9 }, () => 'a fluffy blue creature roamed the verdant forest and sang').join(' ') + ' a fluffy blue creature roamed the blue sky';
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
