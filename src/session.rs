@@ -237,6 +237,15 @@ impl Session {
     /// Runs `text`; `now_ms` is the clock of whoever calls (performance.now()
     /// in the browser), so the timing is what the user actually waited.
     pub fn run(&mut self, id: u64, model: ModelId, text: &str, options: RunOptions, now_ms: &dyn Fn() -> f64) -> Result<RunSummary> {
+        self.run_with_cache(id, model, text, options, now_ms, true)
+    }
+
+    /// As [`Session::run`]; `cached` says whether SmolLM2 reads and refills
+    /// its key/value cache. A comparison text does not, so that it never
+    /// displaces the text being typed (whose next keystroke would otherwise
+    /// recompute from the first token the two texts do not share).
+    #[cfg_attr(not(feature = "pretrained"), allow(unused_variables))]
+    fn run_with_cache(&mut self, id: u64, model: ModelId, text: &str, options: RunOptions, now_ms: &dyn Fn() -> f64, cached: bool) -> Result<RunSummary> {
         let start = now_ms();
         let scale = if options.unscaled { Scale::Factor(options.temperature_factor) } else { Scale::InvSqrtDk };
         let (trace, head_notes) = match model {
@@ -253,7 +262,8 @@ impl Session {
             ModelId::MiniLm => (self.minilm.as_ref().ok_or_else(|| not_loaded(model))?.run(text)?, Vec::new()),
             #[cfg(feature = "pretrained")]
             ModelId::SmolLm2 => {
-                let trace = self.smollm2.as_mut().ok_or_else(|| not_loaded(model))?.run_with_temperature(text, options.next_token_temperature)?;
+                let session = self.smollm2.as_mut().ok_or_else(|| not_loaded(model))?;
+                let trace = if cached { session.run_with_temperature(text, options.next_token_temperature)? } else { session.model().run_with_temperature(text, options.next_token_temperature)? };
                 (trace, Vec::new())
             }
             #[cfg(not(feature = "pretrained"))]
@@ -329,6 +339,13 @@ impl Session {
         Ok(())
     }
 
+    /// How many tokens of SmolLM2's latest typed run came from its key/value
+    /// cache (0 before any).
+    #[cfg(feature = "pretrained")]
+    pub fn smollm2_reused_tokens(&self) -> usize {
+        self.smollm2.as_ref().map_or(0, SmolLm2Session::reused_tokens)
+    }
+
     pub fn is_loaded(&self, model: ModelId) -> bool {
         match model {
             ModelId::Teaching => true,
@@ -365,7 +382,7 @@ impl Session {
             },
             ToWorker::Compare { id, model, text, options, layer, head } => {
                 let latest = self.last.take();
-                let answer = self.run(id, model, &text, options, now_ms).and_then(|s| Ok((s.tokens, self.head(layer, head)?)));
+                let answer = self.run_with_cache(id, model, &text, options, now_ms, false).and_then(|s| Ok((s.tokens, self.head(layer, head)?)));
                 self.last = latest;
                 match answer {
                     Ok((tokens, d)) => FromWorker::Compared { id, tokens, detail: Box::new(d) },

@@ -4,6 +4,7 @@
 //! next-token distribution; and the key/value cache against full recompute.
 
 use attnscope::models::smollm2::{SmolLm2, SmolLm2Session, MAX_TOKENS};
+use attnscope::session::{FromWorker, ModelId, RunOptions, Session, ToWorker};
 use attnscope::{Mask, ModelTrace};
 use serde_json::Value;
 use std::path::PathBuf;
@@ -142,6 +143,21 @@ fn max_diff(a: &ModelTrace, b: &ModelTrace) -> f32 {
         worst = worst.max((pa - pb).abs());
     }
     worst
+}
+
+#[test]
+fn a_comparison_does_not_displace_the_typed_text_from_the_cache() {
+    let bytes = std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("www/models/smollm2/SmolLM2-135M-Instruct.Q4_1.gguf")).unwrap();
+    let mut s = Session::new();
+    s.install(ModelId::SmolLm2, vec![bytes]).unwrap();
+    let options = RunOptions::default();
+    s.run(1, ModelId::SmolLm2, "The capital of France", options, &|| 0.0).unwrap();
+    let compare = ToWorker::Compare { id: 1, model: ModelId::SmolLm2, text: "A dog ran".into(), options, layer: 0, head: 0 };
+    assert!(matches!(s.handle(compare, &|| 0.0), FromWorker::Compared { .. }));
+    // Typing on: only " is" is computed, the comparison notwithstanding.
+    let typed = s.run(2, ModelId::SmolLm2, "The capital of France is", options, &|| 0.0).unwrap();
+    assert_eq!(s.smollm2_reused_tokens(), 4);
+    assert_eq!(typed.tokens.len(), 5);
 }
 
 #[test]
