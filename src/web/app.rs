@@ -164,31 +164,29 @@ pub fn Page(
     // again, 15–25 ms of work in the browser and the page per keystroke
     // (measured in headless Chromium) that would compete with the worker
     // computing that keystroke.
-    let typed_url: StoredValue<Option<(TimeoutHandle, UrlState)>> = StoredValue::new(None);
-    let drop_typed_url = move || {
-        if let Some((handle, _)) = typed_url.try_update_value(Option::take).flatten() {
-            handle.clear();
-        }
-    };
-    let flush_typed_url = move || {
-        if let Some((handle, typed)) = typed_url.try_update_value(Option::take).flatten() {
-            handle.clear();
-            typed.record(false);
-        }
-    };
+    let typed_url: StoredValue<Option<TimeoutHandle>> = StoredValue::new(None);
+    // Cancels the pending replacement; says whether there was one.
+    let cancel_typed_url = move || typed_url.try_update_value(Option::take).flatten().map(|handle| handle.clear()).is_some();
     Effect::new(move |prev: Option<UrlState>| {
         let state = UrlState { text: text.get(), model: model.get(), layer: layer.get(), head: head.get(), view: view.get() };
         if let Some(p) = &prev {
             let only_text = p.text != state.text && UrlState { text: p.text.clone(), ..state.clone() } == *p;
             if only_text {
-                drop_typed_url();
-                match set_timeout_with_handle(flush_typed_url, TYPING_PAUSE) {
-                    Ok(handle) => typed_url.set_value(Some((handle, state.clone()))),
+                cancel_typed_url();
+                let typed = state.clone();
+                let replace = move || {
+                    typed_url.set_value(None);
+                    typed.record(false);
+                };
+                match set_timeout_with_handle(replace, TYPING_PAUSE) {
+                    Ok(handle) => typed_url.set_value(Some(handle)),
                     Err(_) => state.record(false),
                 }
             } else {
                 // The entry being left keeps the text typed into it.
-                flush_typed_url();
+                if cancel_typed_url() {
+                    p.record(false);
+                }
                 state.record(true);
             }
         }
@@ -198,7 +196,7 @@ pub fn Page(
     let on_pop = window_event_listener(leptos::ev::popstate, move |_| {
         // Too late to record text typed just before: the address is already
         // the entry navigated to, which must not take that text.
-        drop_typed_url();
+        cancel_typed_url();
         let s = UrlState::current();
         set_text.set(s.text);
         set_model.set(s.model);
@@ -208,7 +206,7 @@ pub fn Page(
     });
     on_cleanup(move || {
         on_pop.remove();
-        drop_typed_url();
+        cancel_typed_url();
     });
 
     let tokens = Signal::derive(move || summary.with(|s| s.as_ref().map(|s| s.tokens.clone()).unwrap_or_default()));
