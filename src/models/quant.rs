@@ -363,14 +363,25 @@ mod kernel {
         f32::from_bits(magnitude.to_bits() | ((h & 0x8000) << 16))
     }
 
-    /// `half` of the two bytes at `p` (a block's d or m).
+    /// The two f16 numbers at `p` (a Q4_1 block's d and m; for a Q8_0 block
+    /// d and its first two weights), each in all four lanes, computed as
+    /// `half` does, but with a few vector shifts rather than a dozen scalar
+    /// operations and a splat each.
     ///
     /// # Safety
-    /// `p` and `p + 1` must be readable.
+    /// The four bytes at `p` must be readable.
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     #[inline(always)]
-    unsafe fn half_at(p: *const u8) -> f32 {
-        half(std::slice::from_raw_parts(p, 2))
+    unsafe fn halves(p: *const u8) -> (std::arch::wasm32::v128, std::arch::wasm32::v128) {
+        use std::arch::wasm32::*;
+        let both = v128_load32_splat(p as *const u32); // second·2¹⁶ + first
+        // Sign-extending a half's 16 bits from the top of the lane puts its
+        // sign at bit 31 and its magnitude at bits 13..28, as `half` does.
+        let keep = u32x4_splat(0x8fff_e000);
+        let rebias = f32x4_splat(f32::from_bits((127 + 112) << 23));
+        let first = v128_and(i32x4_shr(i32x4_shl(both, 16), 3), keep);
+        let second = v128_and(i32x4_shr(both, 3), keep);
+        (f32x4_mul(first, rebias), f32x4_mul(second, rebias))
     }
 
     mod portable {
@@ -519,14 +530,14 @@ mod kernel {
         /// The 32 weights of the Q4_1 block at `p` as eight vectors of four.
         #[inline(always)]
         unsafe fn q4_1_block(p: *const u8) -> [v128; 8] {
-            let (d, m) = (f32x4_splat(super::half_at(p)), f32x4_splat(super::half_at(p.add(2))));
+            let (d, m) = super::halves(p);
             q4_1_values(p).map(|q| f32x4_add(f32x4_mul(q, d), m))
         }
 
         /// The 32 weights of the Q8_0 block at `p`.
         #[inline(always)]
         unsafe fn q8_0_block(p: *const u8) -> [v128; 8] {
-            let d = f32x4_splat(super::half_at(p));
+            let (d, _) = super::halves(p);
             q8_0_values(p).map(|q| f32x4_mul(q, d))
         }
 
@@ -706,20 +717,19 @@ mod kernel {
         }
 
         /// The 32 integers of the block at `p` as four i16x8, in weight
-        /// order, and its d and m (0 for Q8_0).
+        /// order, and its d and m (unused for Q8_0) in all lanes.
         #[inline(always)]
-        unsafe fn block<const Q8: bool>(p: *const u8) -> ([v128; 4], f32, f32) {
-            let d = super::half_at(p);
+        unsafe fn block<const Q8: bool>(p: *const u8) -> ([v128; 4], v128, v128) {
+            let (d, m) = super::halves(p);
             if Q8 {
                 let (a, c) = (v128_load(p.add(2) as *const v128), v128_load(p.add(18) as *const v128));
-                ([i16x8_extend_low_i8x16(a), i16x8_extend_high_i8x16(a), i16x8_extend_low_i8x16(c), i16x8_extend_high_i8x16(c)], d, 0.0)
+                ([i16x8_extend_low_i8x16(a), i16x8_extend_high_i8x16(a), i16x8_extend_low_i8x16(c), i16x8_extend_high_i8x16(c)], d, m)
             } else {
                 let qs = v128_load(p.add(4) as *const v128);
                 // Shifting 16-bit lanes and masking is what i8x16.shr_u
                 // becomes on x86 anyway, but with the mask kept in a register.
                 let mask = u8x16_splat(0x0f);
                 let (lo, hi) = (v128_and(qs, mask), v128_and(u16x8_shr(qs, 4), mask));
-                let m = super::half_at(p.add(2));
                 ([u16x8_extend_low_u8x16(lo), u16x8_extend_high_u8x16(lo), u16x8_extend_low_u8x16(hi), u16x8_extend_high_u8x16(hi)], d, m)
             }
         }
@@ -728,7 +738,8 @@ mod kernel {
         #[inline(always)]
         unsafe fn row_times_tokens<const T: usize, const Q8: bool>(row: *const u8, acts: &Acts) -> [f32; T] {
             let mut acc = [f32x4_splat(0.0); T];
-            let mut offset = [0.0f32; T];
+            let mut offset = [f32x4_splat(0.0); T];
+            let splat = |v: &[f32], i: usize| v128_load32_splat(v.as_ptr().add(i) as *const u32);
             for b in 0..acts.blocks {
                 let (q, d, m) = block::<Q8>(row.add(b * if Q8 { 34 } else { 20 }));
                 for t in 0..T {
@@ -737,15 +748,15 @@ mod kernel {
                     let dot = |p: *const i16, c: usize| i32x4_dot_i16x8(q[c], v128_load(p.add(8 * c) as *const v128));
                     let sum = |p: *const i16| i32x4_add(i32x4_add(dot(p, 0), dot(p, 1)), i32x4_add(dot(p, 2), dot(p, 3)));
                     let f = f32x4_add(f32x4_convert_i32x4(sum(hp)), f32x4_mul(f32x4_convert_i32x4(sum(lp)), f32x4_splat(1.0 / 65536.0)));
-                    acc[t] = f32x4_add(acc[t], f32x4_mul(f, f32x4_splat(d * *acts.scale.get_unchecked(i))));
+                    acc[t] = f32x4_add(acc[t], f32x4_mul(f, f32x4_mul(d, splat(&acts.scale, i))));
                     if !Q8 {
-                        offset[t] += m * *acts.sums.get_unchecked(i);
+                        offset[t] = f32x4_add(offset[t], f32x4_mul(m, splat(&acts.sums, i)));
                     }
                 }
             }
             std::array::from_fn(|t| {
                 let a = acc[t];
-                (f32x4_extract_lane::<0>(a) + f32x4_extract_lane::<2>(a)) + (f32x4_extract_lane::<1>(a) + f32x4_extract_lane::<3>(a)) + offset[t]
+                (f32x4_extract_lane::<0>(a) + f32x4_extract_lane::<2>(a)) + (f32x4_extract_lane::<1>(a) + f32x4_extract_lane::<3>(a)) + f32x4_extract_lane::<0>(offset[t])
             })
         }
 
