@@ -209,7 +209,8 @@ const ROWS: usize = 3;
 
 mod kernel {
     //! The inner loops, with an AVX2/FMA/F16C version chosen at run time on
-    //! x86-64, wasm simd128 versions (`simd128`, `int16`), and a portable
+    //! x86-64, wasm simd128 versions (`simd128`, `int16`; `int8` where the
+    //! browser has relaxed SIMD), and a portable
     //! one everywhere else. All give the same weights; the dot products
     //! differ only in rounding.
     //!
@@ -276,6 +277,15 @@ mod kernel {
                 }
                 return;
             }
+        }
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128", feature = "fma"))]
+        if qtype == super::QType::Q4_1 {
+            match n {
+                1 => int8::dots::<1>(bytes, row_bytes, rows, x, cols, out, width),
+                2 => int8::dots::<2>(bytes, row_bytes, rows, x, cols, out, width),
+                _ => int8::dots::<3>(bytes, row_bytes, rows, x, cols, out, width),
+            }
+            return;
         }
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
         {
@@ -774,6 +784,141 @@ mod kernel {
                     let row = bytes.as_ptr().add(k * row_bytes);
                     if qtype == QType::Q8_0 { row_times_tokens::<T, true>(row, &acts) } else { row_times_tokens::<T, false>(row, &acts) }
                 };
+                for (t, s) in sums.into_iter().enumerate() {
+                    out[t * width + k] = s;
+                }
+            }
+        }
+    }
+
+    /// The product for one to three tokens in the browsers that have relaxed
+    /// SIMD (the `fma` worker), for Q4_1: each token's block of 32 inputs as
+    /// three 8-bit integer parts rather than two 16-bit ones,
+    ///
+    /// ```text
+    ///   x ≈ s·(p₀ + p₁/254 + p₂/254²),   s = max|x| / 127,   |pᵢ| ≤ 127,
+    /// ```
+    ///
+    /// so a nibble meets its inputs without any widening:
+    /// `i16x8.relaxed_dot_i8x16_i7x16_s` (x86's pmaddubsw) multiplies sixteen
+    /// bytes by sixteen 7-bit values and adds neighbours, in one instruction,
+    /// twice the products of `i32x4.dot_i16x8_s`. Nibbles (0 to 15) are valid
+    /// 7-bit operands, so the result is the same on every CPU, and the sums,
+    /// at most 4·127·15 per 16-bit lane, cannot saturate. The split is off by
+    /// at most s/(2·254²), 2⁻²⁴ of the block's largest value: f32's own
+    /// rounding of it. Two parts would be as coarse as one 16-bit part
+    /// (2⁻¹⁶), which moved SmolLM2's attention by 1.1e-3 (see `int16`).
+    ///
+    /// Appending a token to SmolLM2's cache, in node 20, one thread: 31.1 →
+    /// 22.8 ms (with `halves`, which both paths share). Four rows at a time
+    /// were faster with the weights in cache (0.476 → 0.44 ms a layer), but
+    /// slower in the model, where they stream from memory (24.0 → 26.7 ms).
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128", feature = "fma"))]
+    mod int8 {
+        use std::arch::wasm32::*;
+
+        const PARTS: usize = 3;
+        const STEP: f32 = 254.0;
+
+        /// `n` tokens of `cols` inputs: per block of 32, the three parts
+        /// (32 bytes each), d's multiplier s and Σ x (for Q4_1's m term).
+        struct Acts {
+            parts: Vec<i8>,
+            /// s and Σ x per block.
+            scale: Vec<f32>,
+            sums: Vec<f32>,
+            blocks: usize,
+        }
+
+        impl Acts {
+            fn new(x: &[f32], n: usize, cols: usize) -> Acts {
+                let blocks = cols / 32;
+                let mut parts = vec![0i8; n * cols * PARTS];
+                let (mut scale, mut sums) = (vec![0.0f32; n * blocks], vec![0.0f32; n * blocks]);
+                for (i, xb) in x[..n * cols].chunks_exact(32).enumerate() {
+                    // SAFETY: simd128 is on for the whole build; `xb` has 32 values.
+                    let v: [v128; 8] = unsafe { std::array::from_fn(|k| v128_load(xb.as_ptr().add(4 * k) as *const v128)) };
+                    let amax = lanes_max(v.map(|x| f32x4_abs(x)));
+                    sums[i] = lanes_sum(v);
+                    if !(amax > 0.0 && amax.is_finite()) {
+                        continue;
+                    }
+                    let s = amax / 127.0;
+                    scale[i] = s;
+                    // |x/s| ≤ 127 (to f32's rounding); each remainder, at
+                    // most half a unit and exact, times 254 stays within
+                    // ±127. That product is rounded, to 2⁻²⁴ of a part.
+                    let mut r = v.map(|x| f32x4_div(x, f32x4_splat(s)));
+                    for p in 0..PARTS {
+                        let q = r.map(|x| f32x4_nearest(x));
+                        let int = q.map(|x| i32x4_trunc_sat_f32x4(x));
+                        let bytes = [0, 1].map(|h| i8x16_narrow_i16x8(i16x8_narrow_i32x4(int[4 * h], int[4 * h + 1]), i16x8_narrow_i32x4(int[4 * h + 2], int[4 * h + 3])));
+                        for (h, b) in bytes.into_iter().enumerate() {
+                            // SAFETY: 16 bytes within this block's part.
+                            unsafe { v128_store(parts.as_mut_ptr().add(PARTS * 32 * i + 32 * p + 16 * h) as *mut v128, b) };
+                        }
+                        r = std::array::from_fn(|k| f32x4_mul(f32x4_sub(r[k], q[k]), f32x4_splat(STEP)));
+                    }
+                }
+                Acts { parts, scale, sums, blocks }
+            }
+        }
+
+        fn lanes_max(v: [v128; 8]) -> f32 {
+            let m = v.into_iter().fold(f32x4_splat(0.0), |a, b| f32x4_pmax(a, b));
+            let lanes = [f32x4_extract_lane::<0>(m), f32x4_extract_lane::<1>(m), f32x4_extract_lane::<2>(m), f32x4_extract_lane::<3>(m)];
+            lanes.into_iter().fold(0.0, f32::max)
+        }
+
+        fn lanes_sum(v: [v128; 8]) -> f32 {
+            let s = v.into_iter().fold(f32x4_splat(0.0), |a, b| f32x4_add(a, b));
+            (f32x4_extract_lane::<0>(s) + f32x4_extract_lane::<2>(s)) + (f32x4_extract_lane::<1>(s) + f32x4_extract_lane::<3>(s))
+        }
+
+        /// One Q4_1 row (its blocks at `row`) against the `T` tokens of `acts`.
+        #[target_feature(enable = "relaxed-simd")]
+        unsafe fn row_times_tokens<const T: usize>(row: *const u8, acts: &Acts) -> [f32; T] {
+            let mut acc = [f32x4_splat(0.0); T];
+            let mut offset = [f32x4_splat(0.0); T];
+            let mask = u8x16_splat(0x0f);
+            let inv = f32x4_splat(1.0 / STEP);
+            for b in 0..acts.blocks {
+                let p = row.add(20 * b);
+                let (d, m) = super::halves(p);
+                let qs = v128_load(p.add(4) as *const v128);
+                // Weights 0-15 are the low nibbles, 16-31 the high ones.
+                let (lo, hi) = (v128_and(qs, mask), v128_and(u16x8_shr(qs, 4), mask));
+                for t in 0..T {
+                    let i = t * acts.blocks + b;
+                    let a = acts.parts.as_ptr().add(PARTS * 32 * i) as *const v128;
+                    let part = |k: usize| {
+                        let s16 = i16x8_add(i16x8_relaxed_dot_i8x16_i7x16(v128_load(a.add(2 * k)), lo), i16x8_relaxed_dot_i8x16_i7x16(v128_load(a.add(2 * k + 1)), hi));
+                        f32x4_convert_i32x4(i32x4_extadd_pairwise_i16x8(s16))
+                    };
+                    let f = f32x4_relaxed_madd(f32x4_relaxed_madd(part(2), inv, part(1)), inv, part(0));
+                    let ds = f32x4_mul(d, v128_load32_splat(acts.scale.as_ptr().add(i) as *const u32));
+                    acc[t] = f32x4_relaxed_madd(f, ds, acc[t]);
+                    offset[t] = f32x4_relaxed_madd(m, v128_load32_splat(acts.sums.as_ptr().add(i) as *const u32), offset[t]);
+                }
+            }
+            std::array::from_fn(|t| {
+                let a = acc[t];
+                (f32x4_extract_lane::<0>(a) + f32x4_extract_lane::<2>(a)) + (f32x4_extract_lane::<1>(a) + f32x4_extract_lane::<3>(a)) + f32x4_extract_lane::<0>(offset[t])
+            })
+        }
+
+        /// out[t][k] = Σ_c W[k][c]·x[t][c] for the `rows` Q4_1 rows in `bytes`
+        /// (`row_bytes` each) and `T` tokens.
+        #[allow(clippy::too_many_arguments)]
+        pub fn dots<const T: usize>(bytes: &[u8], row_bytes: usize, rows: usize, x: &[f32], cols: usize, out: &mut [f32], width: usize) {
+            assert!(cols.is_multiple_of(32) && row_bytes >= cols / 32 * 20);
+            assert!(bytes.len() >= rows * row_bytes && x.len() >= T * cols && out.len() >= (T - 1) * width + rows);
+            let acts = Acts::new(x, T, cols);
+            for k in 0..rows {
+                // SAFETY: the fma worker runs only where relaxed SIMD is
+                // (the page checks); the row's blocks lie in `bytes` and the
+                // tokens in `acts` (asserted above).
+                let sums = unsafe { row_times_tokens::<T>(bytes.as_ptr().add(k * row_bytes), &acts) };
                 for (t, s) in sums.into_iter().enumerate() {
                     out[t * width + k] = s;
                 }

@@ -440,7 +440,9 @@ async fn a_second_sentence_is_drawn_beside_the_first_for_the_same_head() {
 /// runs) against dequantizing first and multiplying plainly:
 /// both block formats, 1 to 7 tokens (the one-token cache append, the
 /// fused 2-3-token path, the batch path with a token left over), and a row
-/// count that leaves a partial tile.
+/// count that leaves a partial tile. `scripts/test.sh` runs it twice: as the
+/// plain worker builds the kernels and with `--features fma`, as the fused
+/// worker does (its own 8-bit kernel for one to three tokens).
 #[cfg(feature = "pretrained")]
 #[wasm_bindgen_test]
 fn quantized_products_in_wasm_equal_the_plain_product() {

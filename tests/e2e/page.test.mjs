@@ -333,5 +333,12 @@ test('SmolLM2 downloads, runs causally in the browser and predicts the next toke
   // Typing at the end extends the text (the worker reuses its key/value cache).
   await page.locator('textarea#text').press('End');
   await page.locator('textarea#text').pressSequentially(' Paris', { delay: 5 });
-  await page.waitForFunction(() => document.querySelectorAll('#tokens .token').length === 6, null, { timeout: 60_000 });
+  await page.waitForFunction(() => {
+    const t = document.querySelectorAll('#tokens .token');
+    return t.length === 6 && t[5].textContent.includes('Paris');
+  }, null, { timeout: 60_000 });
+  // The appended token went through the fused worker's one-token kernel; its
+  // attention matches the CLI's full computation of the whole text.
+  const worst = await worstAgainstCli('smollm2', 'The capital of France is Paris');
+  assert.ok(worst < 1e-4, `browser (appended) and CLI differ by ${worst}`);
 });
