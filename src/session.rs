@@ -214,7 +214,16 @@ pub struct Session {
     /// Keeps a key/value cache, so typing at the end computes only new tokens.
     #[cfg(feature = "pretrained")]
     smollm2: Option<SmolLm2Session>,
-    last: Option<(u64, ModelTrace)>,
+    last: Option<(u64, Latest)>,
+}
+
+/// Where the latest run's trace is.
+enum Latest {
+    Here(Box<ModelTrace>),
+    /// In SmolLM2's key/value cache, which holds it anyway: a copy of every
+    /// layer on each keystroke would cost more than the new token.
+    #[cfg(feature = "pretrained")]
+    InSmolLm2Cache,
 }
 
 impl Default for Session {
@@ -248,7 +257,7 @@ impl Session {
     fn run_with_cache(&mut self, id: u64, model: ModelId, text: &str, options: RunOptions, now_ms: &dyn Fn() -> f64, cached: bool) -> Result<RunSummary> {
         let start = now_ms();
         let scale = if options.unscaled { Scale::Factor(options.temperature_factor) } else { Scale::InvSqrtDk };
-        let (trace, head_notes) = match model {
+        let (latest, head_notes) = match model {
             ModelId::Teaching => {
                 let teaching = TeachingModel::with_options(TeachingOptions { positional_encoding: options.positional_encoding, mask: Mask::None, scale });
                 let notes = teaching.heads.iter().map(|h| format!("{}: {}", h.name, h.behaviour)).collect();
@@ -256,27 +265,36 @@ impl Session {
                 if !options.unscaled && options.temperature_factor != 1.0 {
                     rescale(&mut t, options.temperature_factor);
                 }
-                (t, notes)
+                (Latest::Here(Box::new(t)), notes)
             }
             #[cfg(feature = "pretrained")]
-            ModelId::MiniLm => (self.minilm.as_ref().ok_or_else(|| not_loaded(model))?.run(text)?, Vec::new()),
+            ModelId::MiniLm => (Latest::Here(Box::new(self.minilm.as_ref().ok_or_else(|| not_loaded(model))?.run(text)?)), Vec::new()),
             #[cfg(feature = "pretrained")]
             ModelId::SmolLm2 => {
                 let session = self.smollm2.as_mut().ok_or_else(|| not_loaded(model))?;
-                let trace = if cached { session.run_with_temperature(text, options.next_token_temperature)? } else { session.model().run_with_temperature(text, options.next_token_temperature)? };
-                (trace, Vec::new())
+                let latest = if cached {
+                    session.run_with_temperature(text, options.next_token_temperature)?;
+                    Latest::InSmolLm2Cache
+                } else {
+                    Latest::Here(Box::new(session.model().run_with_temperature(text, options.next_token_temperature)?))
+                };
+                (latest, Vec::new())
             }
             #[cfg(not(feature = "pretrained"))]
             _ => return Err(not_built(model)),
         };
-        let mut trace = trace;
+        self.last = Some((id, latest));
         if model != ModelId::Teaching && (options.unscaled || options.temperature_factor != 1.0) {
+            // A what-if on the numbers shown: the cache keeps the model's own.
+            let mut trace = self.latest().map(|(_, t)| t.clone()).ok_or_else(|| Error::Invalid("the run left no trace".into()))?;
             let d_k = trace.info.d_head;
             let base = if options.unscaled { 1.0 } else { Scale::InvSqrtDk.factor(d_k) };
             set_scale(&mut trace, base * options.temperature_factor);
+            self.last = Some((id, Latest::Here(Box::new(trace))));
         }
         let compute_ms = now_ms() - start;
-        let summary = RunSummary {
+        let (_, trace) = self.latest().ok_or_else(|| Error::Invalid("the run left no trace".into()))?;
+        Ok(RunSummary {
             id,
             info: trace.info.clone(),
             tokens: trace.tokens.clone(),
@@ -284,26 +302,35 @@ impl Session {
             notice: trace.notice.clone(),
             overview: trace.layers.iter().map(|l| l.attention.heads.iter().map(|h| pool(&h.weights, THUMB_MAX)).collect()).collect(),
             kv_head_of: trace.layers.first().map(|l| l.attention.kv_head_of.clone()).unwrap_or_default(),
-            catalog: catalog(&trace),
+            catalog: catalog(trace),
             head_notes,
             top_next: trace.top_next.clone(),
             sentence_embedding_norm: trace.sentence_embedding.as_ref().map(|e| e.iter().map(|x| x * x).sum::<f32>().sqrt()),
             compute_ms,
             memory_bytes: None,
+        })
+    }
+
+    /// The latest run and its trace.
+    fn latest(&self) -> Option<(u64, &ModelTrace)> {
+        let (id, latest) = self.last.as_ref()?;
+        let trace = match latest {
+            Latest::Here(t) => &**t,
+            #[cfg(feature = "pretrained")]
+            Latest::InSmolLm2Cache => self.smollm2.as_ref()?.latest()?,
         };
-        self.last = Some((id, trace));
-        Ok(summary)
+        Some((*id, trace))
     }
 
     /// The detail of one head of the latest run.
     pub fn head(&self, layer: usize, head: usize) -> Result<HeadDetail> {
-        let (id, trace) = self.last.as_ref().ok_or_else(|| Error::Invalid("nothing has been computed yet".into()))?;
+        let (id, trace) = self.latest().ok_or_else(|| Error::Invalid("nothing has been computed yet".into()))?;
         let l = trace.layers.get(layer).ok_or_else(|| Error::Invalid(format!("no layer {layer}")))?;
         let h = l.attention.heads.get(head).ok_or_else(|| Error::Invalid(format!("no head {head}")))?;
         let kv = l.attention.kv_head_of[head];
         let what_if_mask = if h.mask == Mask::None { Mask::Causal } else { Mask::None };
         Ok(HeadDetail {
-            id: *id,
+            id,
             layer,
             head,
             kv_head: kv,
@@ -369,11 +396,11 @@ impl Session {
                 Ok(d) => FromWorker::Head(Box::new(d)),
                 Err(e) => FromWorker::Failed { id, message: e.to_string() },
             },
-            ToWorker::Export { id } => match &self.last {
+            ToWorker::Export { id } => match self.latest() {
                 Some((_, trace)) => FromWorker::Export { id, json: crate::export::AttentionExport::from_trace(trace).to_json() },
                 None => FromWorker::Failed { id, message: "nothing to export yet".into() },
             },
-            ToWorker::FindHeads { id, query, key } => match &self.last {
+            ToWorker::FindHeads { id, query, key } => match self.latest() {
                 Some((_, trace)) if query < trace.tokens.len() && key < trace.tokens.len() => {
                     FromWorker::Heads { id, query, key, heads: crate::analysis::find_heads(trace, query, key) }
                 }

@@ -151,6 +151,49 @@ impl Matrix {
         Matrix::from_vec(data.len() / cols.max(1), cols, data)
     }
 
+    /// [self; below], in place: the rows already here are not copied (their
+    /// storage grows as a `Vec` does, so appending row by row stays cheap).
+    pub fn push_rows(&mut self, below: &Matrix) {
+        if self.rows == 0 {
+            self.cols = below.cols;
+        }
+        assert!(below.cols == self.cols || below.rows == 0, "push_rows: column counts differ");
+        self.data.extend_from_slice(&below.data);
+        self.rows += below.rows;
+    }
+
+    /// [self | right], in place. Each row moves once to its wider place,
+    /// last row first, so no row is overwritten before it has moved.
+    pub fn push_cols(&mut self, right: &Matrix) {
+        assert_eq!(right.rows, self.rows, "push_cols: row counts differ");
+        let (old, wide) = (self.cols, self.cols + right.cols);
+        self.data.resize(self.rows * wide, 0.0);
+        for i in (0..self.rows).rev() {
+            self.data.copy_within(i * old..(i + 1) * old, i * wide);
+            self.data[i * wide + old..(i + 1) * wide].copy_from_slice(right.row(i));
+        }
+        self.cols = wide;
+    }
+
+    /// Keeps the first `n` rows, in place.
+    pub fn truncate_rows(&mut self, n: usize) {
+        self.rows = self.rows.min(n);
+        self.data.truncate(self.rows * self.cols);
+    }
+
+    /// Keeps the first `n` columns, in place: each row moves once to its
+    /// narrower place, first row first.
+    pub fn truncate_cols(&mut self, n: usize) {
+        if n >= self.cols {
+            return;
+        }
+        for i in 1..self.rows {
+            self.data.copy_within(i * self.cols..i * self.cols + n, i * n);
+        }
+        self.data.truncate(self.rows * n);
+        self.cols = n;
+    }
+
     /// Permutes rows: row `i` of the result is row `order[i]` of `self`.
     pub fn select_rows(&self, order: &[usize]) -> Matrix {
         let mut out = Matrix::zeros(order.len(), self.cols);
@@ -322,6 +365,22 @@ mod tests {
         let b = Matrix::zeros(3, 4);
         assert_eq!(a.matmul_t(&b).shape(), (0, 3));
         assert_eq!(Matrix::zeros(2, 0).matmul(&Matrix::zeros(0, 2)), Matrix::zeros(2, 2));
+    }
+
+    #[test]
+    fn growing_and_shrinking_in_place_equal_copying() {
+        let m = |r: usize, c: usize, s: f32| Matrix::from_vec(r, c, (0..r * c).map(|i| i as f32 + s).collect());
+        let (a, right, below) = (m(3, 2, 0.0), m(3, 4, 100.0), m(2, 6, 200.0));
+        let mut grown = a.clone();
+        grown.push_cols(&right);
+        grown.push_rows(&below);
+        assert_eq!(grown, Matrix::concat_rows(&[Matrix::concat_cols(&[a, right]), below]));
+        grown.truncate_cols(2);
+        grown.truncate_rows(3);
+        assert_eq!(grown, m(3, 2, 0.0));
+        let mut empty = Matrix::zeros(0, 0);
+        empty.push_rows(&m(1, 3, 0.0));
+        assert_eq!(empty, m(1, 3, 0.0));
     }
 
     #[test]

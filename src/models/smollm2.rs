@@ -26,7 +26,7 @@
 //! text and, under the causal mask, reuses every row for the tokens both
 //! texts share at the start; only the rest is computed.
 
-use crate::attention::{multi_head, HeadTrace, Mask, MultiHeadTrace, Projections, Scale};
+use crate::attention::{multi_head, Mask, Projections, Scale};
 use crate::error::{Error, Result};
 use crate::models::gguf::Gguf;
 use crate::models::quant::{QMatrix, QType};
@@ -451,54 +451,47 @@ pub fn top_k(logits: &[f32], temperature: f32, k: usize) -> Vec<(u32, f32)> {
 /// already span all p + m keys). Old rows are kept as they are; only the
 /// old queries' raw scores against the new keys are added, as a full
 /// recompute would have them (their weights are 0: the mask hides them).
-fn join(before: LayerTrace, part: LayerTrace) -> LayerTrace {
-    let (b, p) = (before.attention, part.attention);
-    let heads = b
-        .heads
-        .into_iter()
-        .zip(p.heads)
-        .enumerate()
-        .map(|(h, (old, new))| {
-            let k_new = p.k[p.kv_head_of[h]].rows_range(old.scores.cols, new.scores.cols - old.scores.cols);
-            let future = b.q[h].matmul_t(&k_new);
-            let hidden = Matrix::zeros(old.weights.rows, future.cols);
-            HeadTrace {
-                scores: Matrix::concat_rows(&[Matrix::concat_cols(&[old.scores, future]), new.scores]),
-                scale: new.scale,
-                mask: new.mask,
-                weights: Matrix::concat_rows(&[Matrix::concat_cols(&[old.weights, hidden]), new.weights]),
-                output: Matrix::concat_rows(&[old.output, new.output]),
-            }
-        })
-        .collect();
-    let q = b.q.into_iter().zip(p.q).map(|(o, n)| Matrix::concat_rows(&[o, n])).collect();
-    LayerTrace {
-        input: Matrix::concat_rows(&[before.input, part.input]),
-        attention: MultiHeadTrace { q, k: p.k, v: p.v, kv_head_of: p.kv_head_of, heads, concat: Matrix::concat_rows(&[b.concat, p.concat]) },
-        delta: Matrix::concat_rows(&[before.delta, part.delta]),
-        residual: Matrix::concat_rows(&[before.residual, part.residual]),
+/// `before` grows in place, so a keystroke at the end of a long text costs
+/// the new rows, not a copy of every layer.
+fn join(mut before: LayerTrace, part: LayerTrace) -> LayerTrace {
+    let (b, p) = (&mut before.attention, part.attention);
+    for (h, (old, new)) in b.heads.iter_mut().zip(p.heads).enumerate() {
+        let seen = old.scores.cols;
+        let k_new = p.k[p.kv_head_of[h]].rows_range(seen, new.scores.cols - seen);
+        old.scores.push_cols(&b.q[h].matmul_t(&k_new));
+        old.scores.push_rows(&new.scores);
+        old.weights.push_cols(&Matrix::zeros(old.weights.rows, k_new.rows));
+        old.weights.push_rows(&new.weights);
+        old.output.push_rows(&new.output);
+        (old.scale, old.mask) = (new.scale, new.mask);
     }
+    for (old, new) in b.q.iter_mut().zip(&p.q) {
+        old.push_rows(new);
+    }
+    b.concat.push_rows(&p.concat);
+    (b.k, b.v, b.kv_head_of) = (p.k, p.v, p.kv_head_of);
+    before.input.push_rows(&part.input);
+    before.delta.push_rows(&part.delta);
+    before.residual.push_rows(&part.residual);
+    before
 }
 
 /// The layer restricted to its first `n` positions: exactly what running the
 /// first `n` tokens alone gives, since no earlier row depends on a later token.
-fn truncate(l: &LayerTrace, n: usize) -> LayerTrace {
-    let rows = |m: &Matrix| m.rows_range(0, n);
-    let square = |m: &Matrix| m.rows_range(0, n).cols_range(0, n);
-    let a = &l.attention;
-    LayerTrace {
-        input: rows(&l.input),
-        attention: MultiHeadTrace {
-            q: a.q.iter().map(rows).collect(),
-            k: a.k.iter().map(rows).collect(),
-            v: a.v.iter().map(rows).collect(),
-            kv_head_of: a.kv_head_of.clone(),
-            heads: a.heads.iter().map(|h| HeadTrace { scores: square(&h.scores), scale: h.scale, mask: h.mask, weights: square(&h.weights), output: rows(&h.output) }).collect(),
-            concat: rows(&a.concat),
-        },
-        delta: rows(&l.delta),
-        residual: rows(&l.residual),
+/// In place, as [`join`] is.
+fn truncate(mut l: LayerTrace, n: usize) -> LayerTrace {
+    let a = &mut l.attention;
+    for m in a.q.iter_mut().chain(&mut a.k).chain(&mut a.v).chain([&mut a.concat, &mut l.input, &mut l.delta, &mut l.residual]) {
+        m.truncate_rows(n);
     }
+    for h in &mut a.heads {
+        for square in [&mut h.scores, &mut h.weights] {
+            square.truncate_rows(n);
+            square.truncate_cols(n);
+        }
+        h.output.truncate_rows(n);
+    }
+    l
 }
 
 /// GPT-2's byte-level alphabet: each byte is written as a printable
@@ -615,14 +608,21 @@ impl SmolLm2Session {
         self.reused
     }
 
-    pub fn run(&mut self, text: &str) -> Result<ModelTrace> {
+    pub fn run(&mut self, text: &str) -> Result<&ModelTrace> {
         self.run_with_temperature(text, 1.0)
+    }
+
+    /// The trace of the latest successful run (None after [`Self::clear`] or
+    /// an error).
+    pub fn latest(&self) -> Option<&ModelTrace> {
+        self.last.as_ref().map(|l| &l.trace)
     }
 
     /// As [`SmolLm2::run_with_temperature`], reusing the longest common
     /// prefix of token ids with the previous run. After an error the cache
-    /// may be empty (the next run then computes everything).
-    pub fn run_with_temperature(&mut self, text: &str, temperature: f32) -> Result<ModelTrace> {
+    /// may be empty (the next run then computes everything). The trace is
+    /// lent, not copied: it stays here as the next run's cache.
+    pub fn run_with_temperature(&mut self, text: &str, temperature: f32) -> Result<&ModelTrace> {
         check_temperature(temperature)?;
         let t = self.model.tokenize(text)?;
         let old: &[u32] = self.last.as_ref().and_then(|l| l.trace.token_ids.as_deref()).unwrap_or(&[]);
@@ -633,21 +633,20 @@ impl SmolLm2Session {
             last.trace.notice = t.notice;
             last.trace.top_next = Some(self.model.top_next(&last.logits, temperature, TOP_K));
             self.reused = common;
-            return Ok(last.trace.clone());
+            return Ok(&last.trace);
         }
         // The logits of the last token are only kept for the last position,
         // so at least that token is always recomputed.
         let keep = common.min(t.ids.len() - 1);
         let past: Vec<LayerTrace> = match self.last.take() {
             Some(l) if keep == l.trace.tokens.len() => l.trace.layers,
-            Some(l) if keep > 0 => l.trace.layers.iter().map(|x| truncate(x, keep)).collect(),
+            Some(l) if keep > 0 => l.trace.layers.into_iter().map(|x| truncate(x, keep)).collect(),
             _ => Vec::new(),
         };
         let (layers, logits) = self.model.forward(&t.ids, past)?;
         let trace = self.model.trace(t, layers, &logits, temperature);
         self.reused = keep;
-        self.last = Some(Last { trace: trace.clone(), logits });
-        Ok(trace)
+        Ok(&self.last.insert(Last { trace, logits }).trace)
     }
 }
 
