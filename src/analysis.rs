@@ -2,7 +2,7 @@
 //! head catalog and the "find heads" query.
 
 use crate::models::ModelTrace;
-use crate::tensor::Matrix;
+use crate::tensor::{self, Matrix};
 use serde::{Deserialize, Serialize};
 
 /// Averages over the query rows of one head's A.
@@ -33,17 +33,30 @@ pub fn head_stats(a: &Matrix, layer: usize, head: usize) -> HeadStats {
         return s;
     }
     let mut previous_rows = 0;
+    // Per row, the terms go into `terms` and are added in lanes: every step
+    // vectorizes (a long text's heads hold millions of weights).
+    let key: Vec<f32> = (0..a.cols).map(|j| j as f32).collect();
+    let mut terms = vec![0.0f32; a.cols];
     for i in 0..n_q {
-        let row = a.row(i);
         let pos = i + offset;
-        s.entropy_bits -= row.iter().filter(|&&p| p > 0.0).map(|&p| p * p.log2()).sum::<f32>();
-        s.mean_distance += row.iter().enumerate().map(|(j, &p)| p * (pos as f32 - j as f32).abs()).sum::<f32>();
-        s.first_token += row[0];
+        // Trailing zeros (a causal row's future) add nothing to either sum.
+        let full = a.row(i);
+        let row = &full[..full.iter().rposition(|&p| p != 0.0).map_or(0, |k| k + 1)];
+        let terms = &mut terms[..row.len()];
+        for (t, &p) in terms.iter_mut().zip(row) {
+            *t = if p > 0.0 { p * tensor::log2(p) } else { 0.0 };
+        }
+        s.entropy_bits -= tensor::sum(terms);
+        for ((t, &p), &j) in terms.iter_mut().zip(row).zip(&key) {
+            *t = p * (pos as f32 - j).abs();
+        }
+        s.mean_distance += tensor::sum(terms);
+        s.first_token += full[0];
         if pos < a.cols {
-            s.self_token += row[pos];
+            s.self_token += full[pos];
         }
         if pos >= 1 && pos - 1 < a.cols {
-            s.previous_token += row[pos - 1];
+            s.previous_token += full[pos - 1];
             previous_rows += 1;
         }
     }

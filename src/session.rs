@@ -191,18 +191,24 @@ pub fn pool(a: &Matrix, max: usize) -> Matrix {
     if a.rows <= max && a.cols <= max {
         return a.clone();
     }
+    // Row i falls in cell row i·r / rows, column j in cell column j·c / cols.
     let (r, c) = (a.rows.min(max), a.cols.min(max));
+    // Cell column pj spans columns starts[pj] .. starts[pj + 1].
+    let starts: Vec<usize> = (0..=c).map(|pj| (pj * a.cols).div_ceil(c)).collect();
+    let mut row_count = vec![0.0f32; r];
     let mut out = Matrix::zeros(r, c);
-    let mut count = Matrix::zeros(r, c);
     for i in 0..a.rows {
-        for j in 0..a.cols {
-            let (pi, pj) = (i * r / a.rows, j * c / a.cols);
-            out[(pi, pj)] += a[(i, j)];
-            count[(pi, pj)] += 1.0;
+        let pi = i * r / a.rows;
+        row_count[pi] += 1.0;
+        let row = a.row(i);
+        for (o, span) in out.row_mut(pi).iter_mut().zip(starts.windows(2)) {
+            *o += row[span[0]..span[1]].iter().sum::<f32>();
         }
     }
-    for (o, n) in out.data.iter_mut().zip(&count.data) {
-        *o /= n.max(1.0);
+    for (pi, cells) in out.data.chunks_exact_mut(c).enumerate() {
+        for (o, span) in cells.iter_mut().zip(starts.windows(2)) {
+            *o /= (row_count[pi] * (span[1] - span[0]) as f32).max(1.0);
+        }
     }
     out
 }
@@ -547,6 +553,16 @@ mod tests {
         let p = pool(&big, 48);
         assert_eq!(p.shape(), (48, 48));
         assert!(p.data.iter().all(|x| (x - 0.01).abs() < 1e-6));
+        // Each cell is the mean of the entries that fall in it.
+        let ramp = Matrix::from_vec(100, 70, (0..7000).map(|k| (k / 70 * 1000 + k % 70) as f32).collect());
+        let p = pool(&ramp, 48);
+        assert_eq!(p.shape(), (48, 48));
+        let ramp = &ramp;
+        for (pi, pj) in [(0, 0), (5, 31), (47, 47)] {
+            let members: Vec<f32> = (0..100).filter(|i| i * 48 / 100 == pi).flat_map(|i| (0..70).filter(move |j| j * 48 / 70 == pj).map(move |j| ramp[(i, j)])).collect();
+            let mean = members.iter().sum::<f32>() / members.len() as f32;
+            assert!((p[(pi, pj)] - mean).abs() <= 1e-6 * mean, "{pi} {pj}");
+        }
     }
 
     #[test]
