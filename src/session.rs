@@ -110,8 +110,9 @@ pub struct RunSummary {
     pub tokens: Vec<String>,
     pub token_ids: Option<Vec<u32>>,
     pub notice: Option<String>,
-    /// [layer][head]: A pooled to at most THUMB_MAX × THUMB_MAX (exact when the text is short).
-    pub overview: Vec<Vec<Matrix>>,
+    /// [layer][head]: A pooled to at most THUMB_MAX × THUMB_MAX (every cell
+    /// its own when the text is short).
+    pub overview: Vec<Vec<Thumbnail>>,
     /// kv_head_of[h] per query head (grouped-query models mark their groups).
     pub kv_head_of: Vec<usize>,
     pub catalog: Vec<HeadStats>,
@@ -213,6 +214,64 @@ pub fn pool(a: &Matrix, max: usize) -> Matrix {
     out
 }
 
+/// One head's pooled attention for the overview, as 16-bit levels
+/// (weight ≈ level / 65535). A thumbnail only picks a colour, and a step of
+/// 1/65535 is far finer than a colour can show. As decimal floats SmolLM2's
+/// 270 thumbnails of a long text were 5 MB of JSON, encoded in the worker and
+/// parsed on the page's main thread on every keystroke; as base64 levels they
+/// are about a third of that, with no float to print or parse.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Thumbnail {
+    pub rows: usize,
+    pub cols: usize,
+    /// Row-major, `rows × cols` of them.
+    #[serde(with = "base64_levels")]
+    pub levels: Vec<u16>,
+}
+
+impl Thumbnail {
+    /// The level of a weight of 1.
+    pub const ONE: f32 = 65535.0;
+
+    /// Weights outside [0, 1] (none come from a softmax) are clamped; NaN is 0.
+    pub fn new(a: &Matrix) -> Self {
+        let levels = a.data.iter().map(|&w| (w.clamp(0.0, 1.0) * Self::ONE).round() as u16).collect();
+        Self { rows: a.rows, cols: a.cols, levels }
+    }
+
+    /// The weight cell (i, j) stands for, or None outside the thumbnail.
+    pub fn weight(&self, i: usize, j: usize) -> Option<f32> {
+        (i < self.rows && j < self.cols).then(|| self.levels.get(i * self.cols + j)).flatten().map(|&l| l as f32 / Self::ONE)
+    }
+
+    /// The rows of levels (never more than the levels hold, whatever a
+    /// message claimed its shape was).
+    pub fn rows(&self) -> impl Iterator<Item = &[u16]> {
+        self.levels.chunks_exact(self.cols.max(1)).take(self.rows)
+    }
+}
+
+/// Levels cross the worker boundary as little-endian bytes in base64.
+mod base64_levels {
+    use base64::engine::general_purpose::STANDARD;
+    use base64::Engine;
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(levels: &[u16], s: S) -> Result<S::Ok, S::Error> {
+        let bytes: Vec<u8> = levels.iter().flat_map(|l| l.to_le_bytes()).collect();
+        s.serialize_str(&STANDARD.encode(bytes))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u16>, D::Error> {
+        let text = <std::borrow::Cow<str>>::deserialize(d)?;
+        let bytes = STANDARD.decode(text.as_bytes()).map_err(D::Error::custom)?;
+        if bytes.len() % 2 != 0 {
+            return Err(D::Error::custom("thumbnail levels: an odd number of bytes"));
+        }
+        Ok(bytes.chunks_exact(2).map(|b| u16::from_le_bytes([b[0], b[1]])).collect())
+    }
+}
+
 /// Holds the models and the latest trace.
 pub struct Session {
     #[cfg(feature = "pretrained")]
@@ -306,7 +365,7 @@ impl Session {
             tokens: trace.tokens.clone(),
             token_ids: trace.token_ids.clone(),
             notice: trace.notice.clone(),
-            overview: trace.layers.iter().map(|l| l.attention.heads.iter().map(|h| pool(&h.weights, THUMB_MAX)).collect()).collect(),
+            overview: trace.layers.iter().map(|l| l.attention.heads.iter().map(|h| Thumbnail::new(&pool(&h.weights, THUMB_MAX))).collect()).collect(),
             kv_head_of: trace.layers.first().map(|l| l.attention.kv_head_of.clone()).unwrap_or_default(),
             catalog: catalog(trace),
             head_notes,
@@ -563,6 +622,34 @@ mod tests {
             let mean = members.iter().sum::<f32>() / members.len() as f32;
             assert!((p[(pi, pj)] - mean).abs() <= 1e-6 * mean, "{pi} {pj}");
         }
+    }
+
+    #[test]
+    fn thumbnails_cross_as_levels_within_half_a_step() {
+        // A causal softmax-like matrix: rows sum to 1, zeros above the diagonal.
+        let n = 7;
+        let a = Matrix::from_vec(n, n, (0..n * n).map(|k| if k % n <= k / n { 1.0 / (k / n + 1) as f32 } else { 0.0 }).collect());
+        let t = Thumbnail::new(&a);
+        let text = serde_json::to_string(&t).unwrap();
+        let back: Thumbnail = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, t);
+        for i in 0..n {
+            for j in 0..n {
+                let w = back.weight(i, j).unwrap();
+                assert!((w - a[(i, j)]).abs() <= 0.5 / Thumbnail::ONE, "{i} {j}: {w}");
+            }
+        }
+        // A weight of exactly 1 or 0 stays exact.
+        assert_eq!((back.weight(0, 0), back.weight(0, 1)), (Some(1.0), Some(0.0)));
+        assert_eq!(back.weight(n, 0), None);
+        // Out-of-range weights are clamped, NaN becomes 0.
+        assert_eq!(Thumbnail::new(&Matrix::from_vec(1, 3, vec![-0.5, 2.0, f32::NAN])).levels, vec![0, 65535, 0]);
+        // A message whose shape claims more than its levels hold draws only what is there.
+        let short: Thumbnail = serde_json::from_str(r#"{"rows":3,"cols":2,"levels":"AAD//w=="}"#).unwrap();
+        assert_eq!(short.rows().collect::<Vec<_>>(), vec![&[0u16, 65535][..]]);
+        assert_eq!(short.weight(2, 1), None);
+        assert!(serde_json::from_str::<Thumbnail>(r#"{"rows":1,"cols":1,"levels":"AAA"}"#).is_err());
+        assert!(serde_json::from_str::<Thumbnail>(r#"{"rows":1,"cols":1,"levels":"AA=="}"#).is_err());
     }
 
     #[test]

@@ -212,8 +212,6 @@ pub fn Page(
     let tokens = Signal::derive(move || summary.with(|s| s.as_ref().map(|s| s.tokens.clone()).unwrap_or_default()));
     let weights = Signal::derive(move || detail.with(|d| d.as_ref().map(|d| d.weights.clone())));
     let scores = Signal::derive(move || detail.with(|d| d.as_ref().map(|d| d.scores.clone())));
-    let overview = Signal::derive(move || summary.with(|s| s.as_ref().map(|s| s.overview.clone()).unwrap_or_default()));
-    let kv_head_of = Signal::derive(move || summary.with(|s| s.as_ref().map(|s| s.kv_head_of.clone()).unwrap_or_default()));
     let selected = Signal::derive(move || (layer.get(), head.get()));
     let model_label = Signal::derive(move || summary.with(|s| s.as_ref().map(|s| s.info.name.clone()).unwrap_or_default()));
     let run_id = Signal::derive(move || summary.with(|s| s.as_ref().map(|s| s.id)));
@@ -252,7 +250,7 @@ pub fn Page(
             <HeadPicker summary layer set_layer head set_head />
             <HeadNote summary head />
             <section class="view" hidden=move || view.get() != View::Overview>
-                <Overview overview kv_head_of selected on_select=select />
+                <Overview summary selected on_select=select />
             </section>
             <section class="view" hidden=move || view.get() != View::Head>
                 <div class="pair">

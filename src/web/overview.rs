@@ -3,7 +3,7 @@
 //! Click a tile, or focus the canvas and use the arrow keys, to select.
 
 use crate::heatmap::{cell_color, prepare};
-use attnscope::Matrix;
+use attnscope::session::{RunSummary, Thumbnail};
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use wasm_bindgen::JsValue;
@@ -41,7 +41,7 @@ impl Grid {
 }
 
 /// Paints all thumbnails; `kv_head_of` brackets grouped-query heads.
-pub fn draw(canvas: &HtmlCanvasElement, overview: &[Vec<Matrix>], kv_head_of: &[usize], selected: (usize, usize), ink: &str) -> Result<(), JsValue> {
+pub fn draw(canvas: &HtmlCanvasElement, overview: &[Vec<Thumbnail>], kv_head_of: &[usize], selected: (usize, usize), ink: &str) -> Result<(), JsValue> {
     let layers = overview.len();
     let heads = overview.first().map_or(0, |l| l.len());
     if layers == 0 || heads == 0 || overview[0][0].rows == 0 {
@@ -60,10 +60,10 @@ pub fn draw(canvas: &HtmlCanvasElement, overview: &[Vec<Matrix>], kv_head_of: &[
     let mut rgba = vec![0u8; w_px * h_px * 4];
     for (l, layer) in overview.iter().enumerate() {
         for (h, a) in layer.iter().enumerate() {
-            for i in 0..a.rows {
+            for (i, levels) in a.rows().enumerate() {
                 let row = (l * cell_rows + i) * w_px + h * cell_cols;
-                for (j, &v) in a.row(i).iter().enumerate() {
-                    let [r, g, b] = cell_color(v);
+                for (j, &level) in levels.iter().take(cell_cols).enumerate() {
+                    let [r, g, b] = cell_color(level as f32 / Thumbnail::ONE);
                     rgba[(row + j) * 4..(row + j) * 4 + 4].copy_from_slice(&[r, g, b, 255]);
                 }
             }
@@ -133,12 +133,9 @@ pub fn draw(canvas: &HtmlCanvasElement, overview: &[Vec<Matrix>], kv_head_of: &[
 /// `canvas#overview`.
 #[component]
 pub fn Overview(
-    /// [layer][head] pooled attention weights.
-    #[prop(into)]
-    overview: Signal<Vec<Vec<Matrix>>>,
-    /// Key/value head of each query head.
-    #[prop(into)]
-    kv_head_of: Signal<Vec<usize>>,
+    /// The latest run; its thumbnails are drawn where they are, not copied
+    /// (a long text's are megabytes).
+    summary: ReadSignal<Option<RunSummary>>,
     /// Selected (layer, head).
     #[prop(into)]
     selected: Signal<(usize, usize)>,
@@ -149,14 +146,17 @@ pub fn Overview(
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };
         let t0 = crate::heatmap::now_ms();
-        let drawn = overview.with(|o| kv_head_of.with(|k| draw(&el, o, k, selected.get(), &crate::heatmap::ink())));
+        let drawn = summary.with(|s| match s {
+            Some(s) => draw(&el, &s.overview, &s.kv_head_of, selected.get(), &crate::heatmap::ink()),
+            None => draw(&el, &[], &[], selected.get(), &crate::heatmap::ink()),
+        });
         if let Err(e) = drawn {
             web_sys::console::error_2(&"overview: drawing failed:".into(), &e);
         }
         // Read by the browser benchmark (scripts/bench.sh): the redraw's own cost.
         let _ = el.set_attribute("data-draw-ms", &format!("{:.2}", crate::heatmap::now_ms() - t0));
     });
-    let dims = move || overview.with(|o| (o.len(), o.first().map_or(0, |l| l.len())));
+    let dims = move || summary.with(|s| s.as_ref().map_or((0, 0), |s| (s.overview.len(), s.overview.first().map_or(0, |l| l.len()))));
     let on_click = move |ev: web_sys::MouseEvent| {
         let (layers, heads) = dims();
         if let Some(t) = Grid::new(layers, heads).tile_at(ev.offset_x() as f64, ev.offset_y() as f64) {

@@ -328,6 +328,16 @@ test('SmolLM2 downloads, runs causally in the browser and predicts the next toke
   const mb = Number(status.match(/worker memory ([\d.]+) MB/)[1]);
   assert.ok(mb <= 400, `the worker holds ${mb} MB`);
   assert.match(await page.locator('#mask-note').textContent(), /causal/);
+  // The overview's thumbnails cross from the worker as 16-bit levels: in every
+  // head the first query sees only itself (weight 1, viridis' yellow) and
+  // none of the future (weight 0, its darkest purple). Tile L0 H0, 5 × 5 cells.
+  const corner = (col) => page.locator('#overview').evaluate((c, col) => {
+    const dpr = c.width / c.getBoundingClientRect().width;
+    const tile = 72, cell = tile / 5, at = 34 + (col + 0.5) * cell;
+    return Array.from(c.getContext('2d').getImageData(Math.round(at * dpr), Math.round((34 + cell / 2) * dpr), 1, 1).data.slice(0, 3));
+  }, col);
+  assert.deepEqual(await corner(0), [253, 231, 37]);
+  assert.deepEqual(await corner(4), [68, 1, 84]);
   await page.screenshot({ path: join(ARTIFACTS, 'smollm2.png'), fullPage: true });
 
   // Typing at the end extends the text (the worker reuses its key/value cache).
