@@ -322,7 +322,7 @@ impl Session {
     fn run_with_cache(&mut self, id: u64, model: ModelId, text: &str, options: RunOptions, now_ms: &dyn Fn() -> f64, cached: bool) -> Result<RunSummary> {
         let start = now_ms();
         let scale = if options.unscaled { Scale::Factor(options.temperature_factor) } else { Scale::InvSqrtDk };
-        let (latest, head_notes) = match model {
+        let (mut latest, head_notes) = match model {
             ModelId::Teaching => {
                 let teaching = TeachingModel::with_options(TeachingOptions { positional_encoding: options.positional_encoding, mask: Mask::None, scale });
                 let notes = teaching.heads.iter().map(|h| format!("{}: {}", h.name, h.behaviour)).collect();
@@ -348,15 +348,22 @@ impl Session {
             #[cfg(not(feature = "pretrained"))]
             _ => return Err(not_built(model)),
         };
-        self.last = Some((id, latest));
         if model != ModelId::Teaching && (options.unscaled || options.temperature_factor != 1.0) {
-            // A what-if on the numbers shown: the cache keeps the model's own.
-            let mut trace = self.latest().map(|(_, t)| t.clone()).ok_or_else(|| Error::Invalid("the run left no trace".into()))?;
+            // A what-if on the numbers shown. A trace of our own is rescaled
+            // where it is; SmolLM2's cache keeps the model's numbers, so its
+            // trace is copied first.
+            #[allow(clippy::infallible_destructuring_match)] // one variant without the pretrained models
+            let mut trace = match latest {
+                Latest::Here(t) => t,
+                #[cfg(feature = "pretrained")]
+                Latest::InSmolLm2Cache => Box::new(self.smollm2.as_ref().and_then(|s| s.latest()).ok_or_else(|| Error::Invalid("the run left no trace".into()))?.clone()),
+            };
             let d_k = trace.info.d_head;
             let base = if options.unscaled { 1.0 } else { Scale::InvSqrtDk.factor(d_k) };
             set_scale(&mut trace, base * options.temperature_factor);
-            self.last = Some((id, Latest::Here(Box::new(trace))));
+            latest = Latest::Here(trace);
         }
+        self.last = Some((id, latest));
         let compute_ms = now_ms() - start;
         let (_, trace) = self.latest().ok_or_else(|| Error::Invalid("the run left no trace".into()))?;
         Ok(RunSummary {

@@ -161,6 +161,24 @@ fn a_comparison_does_not_displace_the_typed_text_from_the_cache() {
 }
 
 #[test]
+fn a_what_if_scale_is_shown_but_the_cache_keeps_the_models_numbers() {
+    let bytes = std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("www/models/smollm2/SmolLM2-135M-Instruct.Q4_1.gguf")).unwrap();
+    let mut s = Session::new();
+    s.install(ModelId::SmolLm2, vec![bytes]).unwrap();
+    let text = "The capital of France is";
+    s.run(1, ModelId::SmolLm2, text, RunOptions::default(), &|| 0.0).unwrap();
+    let own = s.head(3, 4).unwrap();
+    s.run(2, ModelId::SmolLm2, text, RunOptions { temperature_factor: 2.0, ..Default::default() }, &|| 0.0).unwrap();
+    let hot = s.head(3, 4).unwrap();
+    assert_eq!(hot.scale, 2.0 * own.scale);
+    assert_ne!(hot.weights, own.weights);
+    // Back to the model's own scale: the cache answers, with its numbers untouched.
+    s.run(3, ModelId::SmolLm2, text, RunOptions::default(), &|| 0.0).unwrap();
+    assert_eq!(s.smollm2_reused_tokens(), 5);
+    assert_eq!(s.head(3, 4).unwrap().weights, own.weights);
+}
+
+#[test]
 fn key_value_cache_equals_full_recompute() {
     let m = model();
     let mut s = SmolLm2Session::new(SmolLm2::load(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("www/models/smollm2/SmolLM2-135M-Instruct.Q4_1.gguf")).unwrap());
