@@ -217,18 +217,30 @@ pub fn kv_head_for(h: usize, n_heads: usize, n_kv_heads: usize) -> usize {
 /// Multi-head (and grouped-query) attention: split Q, K, V into heads, attend
 /// per head, concatenate.
 pub fn multi_head(p: Projections<'_>, mask: Mask, scale: Scale) -> MultiHeadTrace {
-    assert!(p.n_heads > 0 && p.n_kv_heads > 0 && p.n_heads.is_multiple_of(p.n_kv_heads), "heads must split evenly into key/value groups");
-    let d_k = p.q.cols / p.n_heads;
-    let d_v = p.v.cols / p.n_kv_heads;
-    assert_eq!(p.k.cols, p.n_kv_heads * d_k, "K width must be n_kv_heads · d_k");
-    let k: Vec<Matrix> = (0..p.n_kv_heads).map(|g| p.k.cols_range(g * d_k, d_k)).collect();
-    let v: Vec<Matrix> = (0..p.n_kv_heads).map(|g| p.v.cols_range(g * d_v, d_v)).collect();
-    let q: Vec<Matrix> = (0..p.n_heads).map(|h| p.q.cols_range(h * d_k, d_k)).collect();
-    let kv_head_of: Vec<usize> = (0..p.n_heads).map(|h| kv_head_for(h, p.n_heads, p.n_kv_heads)).collect();
-    let heads: Vec<HeadTrace> = (0..p.n_heads).map(|h| attend(&q[h], &k[kv_head_of[h]], &v[kv_head_of[h]], mask, scale)).collect();
+    assert!(p.n_kv_heads > 0 && p.k.cols.is_multiple_of(p.n_kv_heads) && p.v.cols.is_multiple_of(p.n_kv_heads), "K and V must split evenly into their heads");
+    multi_head_split(p.q, p.n_heads, split_heads(p.k, p.n_kv_heads), split_heads(p.v, p.n_kv_heads), mask, scale)
+}
+
+/// [`multi_head`] with K and V already split into their heads, as a
+/// key/value cache keeps them: each head's rows then grow in place as tokens
+/// are appended, rather than being joined and split again on every token.
+pub fn multi_head_split(q: &Matrix, n_heads: usize, k: Vec<Matrix>, v: Vec<Matrix>, mask: Mask, scale: Scale) -> MultiHeadTrace {
+    let n_kv_heads = k.len();
+    assert!(n_heads > 0 && n_kv_heads > 0 && n_heads.is_multiple_of(n_kv_heads) && v.len() == n_kv_heads, "heads must split evenly into key/value groups");
+    let d_k = q.cols / n_heads;
+    assert!(k.iter().all(|k| k.cols == d_k), "each key head must be d_k wide");
+    let q = split_heads(q, n_heads); //                                             Q_h        (n_q × d_k)
+    let kv_head_of: Vec<usize> = (0..n_heads).map(|h| kv_head_for(h, n_heads, n_kv_heads)).collect();
+    let heads: Vec<HeadTrace> = (0..n_heads).map(|h| attend(&q[h], &k[kv_head_of[h]], &v[kv_head_of[h]], mask, scale)).collect();
     let outputs: Vec<Matrix> = heads.iter().map(|t| t.output.clone()).collect();
-    let concat = Matrix::concat_cols(&outputs);
+    let concat = Matrix::concat_cols(&outputs); //                                 [Z_1 | … | Z_H] (n_q × H·d_v)
     MultiHeadTrace { q, k, v, kv_head_of, heads, concat }
+}
+
+/// The `n` equal column blocks of `m`, one per head.
+pub fn split_heads(m: &Matrix, n: usize) -> Vec<Matrix> {
+    let d = m.cols / n;
+    (0..n).map(|h| m.cols_range(h * d, d)).collect()
 }
 
 #[cfg(test)]
@@ -298,6 +310,20 @@ mod tests {
         }
         assert_eq!(t.k[0], k.cols_range(0, d_k));
         assert_eq!(t.concat.shape(), (n, 4 * d_k));
+    }
+
+    #[test]
+    fn heads_split_beforehand_attend_as_the_whole_projections_do() {
+        let (n, d_k) = (6, 4);
+        let (q, k, v) = (pseudo_random(n, 6 * d_k, 8), pseudo_random(n, 2 * d_k, 9), pseudo_random(n, 2 * d_k, 10));
+        let whole = multi_head(Projections { q: &q, k: &k, v: &v, n_heads: 6, n_kv_heads: 2 }, Mask::Causal, Scale::InvSqrtDk);
+        let split = multi_head_split(&q, 6, split_heads(&k, 2), split_heads(&v, 2), Mask::Causal, Scale::InvSqrtDk);
+        assert_eq!((split.k.len(), split.kv_head_of.clone()), (2, vec![0, 0, 0, 1, 1, 1]));
+        assert_eq!(split.k[1], k.cols_range(d_k, d_k));
+        for h in 0..6 {
+            assert_eq!(split.heads[h].weights, whole.heads[h].weights);
+        }
+        assert_eq!(split.concat, whole.concat);
     }
 
     #[test]

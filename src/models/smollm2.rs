@@ -6,7 +6,7 @@
 //!   for each of the 30 blocks:
 //!     x  = RMSNorm(h) · attn_norm                          LayerTrace.input
 //!     Q  = RoPE(x W_qᵀ)   K = RoPE(x W_kᵀ)   V = x W_vᵀ     9 query heads, 3 key/value heads
-//!     A  = softmax(Q Kᵀ/√64 + M_causal)                    our attention::multi_head
+//!     A  = softmax(Q Kᵀ/√64 + M_causal)                    our attention::multi_head_split
 //!     ΔE = [A V]_heads W_oᵀ                                LayerTrace.delta
 //!     r  = h + ΔE                                          LayerTrace.residual
 //!     h  = r + W_down (SiLU(W_gate y) ⊙ W_up y),  y = RMSNorm(r) · ffn_norm
@@ -26,7 +26,7 @@
 //! text and, under the causal mask, reuses every row for the tokens both
 //! texts share at the start; only the rest is computed.
 
-use crate::attention::{multi_head, Mask, Projections, Scale};
+use crate::attention::{multi_head_split, split_heads, Mask, Scale};
 use crate::error::{Error, Result};
 use crate::models::gguf::Gguf;
 use crate::models::quant::{QMatrix, QType};
@@ -217,23 +217,30 @@ impl Block {
 
     /// The block on new rows `h` (positions `start..`), attending to the
     /// cached keys and values of `past` (the first `start` positions) and to
-    /// their own. Returns this block's trace for the new rows only (its K and
-    /// V hold all positions, its scores all keys) and the block's output:
+    /// their own. `past` lends its K and V heads, which grow by the new rows.
+    /// Returns this block's trace for the new rows only (its K and V hold
+    /// all positions, its scores all keys; [`join`] puts them back into
+    /// `past`) and the block's output:
     /// for every new row, or with `last_only` for the last row alone (the
     /// trace stops before the feed-forward, so after the last block only
     /// the last position, which predicts the next token, needs it).
-    fn forward(&self, h: &Matrix, start: usize, past: Option<&LayerTrace>, c: &Config, rope: &Rope, last_only: bool) -> (LayerTrace, Matrix) {
+    fn forward(&self, h: &Matrix, start: usize, past: Option<&mut LayerTrace>, c: &Config, rope: &Rope, last_only: bool) -> (LayerTrace, Matrix) {
         let x = self.attn_norm.forward(h);
         let mut q = self.attn_q.forward(&x);
         let mut k = self.attn_k.forward(&x);
-        let mut v = self.attn_v.forward(&x);
+        let v = self.attn_v.forward(&x);
         rope.apply(&mut q, c.d_head, start);
         rope.apply(&mut k, c.d_head, start);
+        let (mut k, mut v) = (split_heads(&k, c.n_kv_heads), split_heads(&v, c.n_kv_heads));
         if let Some(p) = past {
-            k = Matrix::concat_rows(&[Matrix::concat_cols(&p.attention.k), k]);
-            v = Matrix::concat_rows(&[Matrix::concat_cols(&p.attention.v), v]);
+            // The cached heads take the new rows in place; `join` hands them back.
+            let (mut past_k, mut past_v) = (std::mem::take(&mut p.attention.k), std::mem::take(&mut p.attention.v));
+            for (cached, new) in past_k.iter_mut().zip(&k).chain(past_v.iter_mut().zip(&v)) {
+                cached.push_rows(new);
+            }
+            (k, v) = (past_k, past_v);
         }
-        let attention = multi_head(Projections { q: &q, k: &k, v: &v, n_heads: c.n_heads, n_kv_heads: c.n_kv_heads }, Mask::Causal, Scale::InvSqrtDk);
+        let attention = multi_head_split(&q, c.n_heads, k, v, Mask::Causal, Scale::InvSqrtDk);
         let delta = self.attn_output.forward(&attention.concat);
         let residual = h.add(&delta);
         let r = if last_only { residual.rows_range(residual.rows - 1, 1) } else { residual.clone() };
@@ -384,8 +391,8 @@ impl SmolLm2 {
         let mut layers = Vec::with_capacity(c.n_layers);
         let mut past = past.into_iter();
         for (l, block) in self.blocks.iter().enumerate() {
-            let before = past.next();
-            let (part, out) = block.forward(&h, start, before.as_ref(), c, &self.rope, l + 1 == self.blocks.len());
+            let mut before = past.next();
+            let (part, out) = block.forward(&h, start, before.as_mut(), c, &self.rope, l + 1 == self.blocks.len());
             layers.push(match before {
                 Some(b) => join(b, part),
                 None => part,
