@@ -12,13 +12,24 @@ use std::sync::OnceLock;
 
 const TOLERANCE: f32 = 1e-3;
 
+fn gguf_path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("www/models/smollm2/SmolLM2-135M-Instruct.Q4_1.gguf")
+}
+
 fn model() -> &'static SmolLm2 {
     static MODEL: OnceLock<SmolLm2> = OnceLock::new();
     MODEL.get_or_init(|| {
-        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("www/models/smollm2/SmolLM2-135M-Instruct.Q4_1.gguf");
+        let path = gguf_path();
         assert!(path.is_file(), "{} is missing: run `python3 scripts/fetch_models.py` first", path.display());
         SmolLm2::load(&path).unwrap_or_else(|e| panic!("loading {}: {e}", path.display()))
     })
+}
+
+/// The worker's session with SmolLM2 installed from the file's bytes, as the page does.
+fn session_with_smollm2() -> Session {
+    let mut s = Session::new();
+    s.install(ModelId::SmolLm2, vec![std::fs::read(gguf_path()).unwrap()]).unwrap();
+    s
 }
 
 fn fixture(name: &str) -> Value {
@@ -147,9 +158,7 @@ fn max_diff(a: &ModelTrace, b: &ModelTrace) -> f32 {
 
 #[test]
 fn a_comparison_does_not_displace_the_typed_text_from_the_cache() {
-    let bytes = std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("www/models/smollm2/SmolLM2-135M-Instruct.Q4_1.gguf")).unwrap();
-    let mut s = Session::new();
-    s.install(ModelId::SmolLm2, vec![bytes]).unwrap();
+    let mut s = session_with_smollm2();
     let options = RunOptions::default();
     s.run(1, ModelId::SmolLm2, "The capital of France", options, &|| 0.0).unwrap();
     let compare = ToWorker::Compare { id: 1, model: ModelId::SmolLm2, text: "A dog ran".into(), options, layer: 0, head: 0 };
@@ -162,9 +171,7 @@ fn a_comparison_does_not_displace_the_typed_text_from_the_cache() {
 
 #[test]
 fn a_what_if_scale_is_shown_but_the_cache_keeps_the_models_numbers() {
-    let bytes = std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("www/models/smollm2/SmolLM2-135M-Instruct.Q4_1.gguf")).unwrap();
-    let mut s = Session::new();
-    s.install(ModelId::SmolLm2, vec![bytes]).unwrap();
+    let mut s = session_with_smollm2();
     let text = "The capital of France is";
     s.run(1, ModelId::SmolLm2, text, RunOptions::default(), &|| 0.0).unwrap();
     let own = s.head(3, 4).unwrap();
@@ -181,7 +188,7 @@ fn a_what_if_scale_is_shown_but_the_cache_keeps_the_models_numbers() {
 #[test]
 fn key_value_cache_equals_full_recompute() {
     let m = model();
-    let mut s = SmolLm2Session::new(SmolLm2::load(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("www/models/smollm2/SmolLM2-135M-Instruct.Q4_1.gguf")).unwrap());
+    let mut s = SmolLm2Session::new(SmolLm2::load(&gguf_path()).unwrap());
     s.run("The capital of France").unwrap();
     assert_eq!(s.reused_tokens(), 0);
     // Typing at the end: only " is" is computed.

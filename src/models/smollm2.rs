@@ -234,11 +234,11 @@ impl Block {
         let (mut k, mut v) = (split_heads(&k, c.n_kv_heads), split_heads(&v, c.n_kv_heads));
         if let Some(p) = past {
             // The cached heads take the new rows in place; `join` hands them back.
-            let (mut past_k, mut past_v) = (std::mem::take(&mut p.attention.k), std::mem::take(&mut p.attention.v));
-            for (cached, new) in past_k.iter_mut().zip(&k).chain(past_v.iter_mut().zip(&v)) {
+            let a = &mut p.attention;
+            for (cached, new) in a.k.iter_mut().zip(&k).chain(a.v.iter_mut().zip(&v)) {
                 cached.push_rows(new);
             }
-            (k, v) = (past_k, past_v);
+            (k, v) = (std::mem::take(&mut a.k), std::mem::take(&mut a.v));
         }
         let attention = multi_head_split(&q, c.n_heads, k, v, Mask::Causal, Scale::InvSqrtDk);
         let delta = self.attn_output.forward(&attention.concat);
