@@ -337,7 +337,11 @@ impl Session {
             #[cfg(feature = "pretrained")]
             ModelId::SmolLm2 => {
                 let session = self.smollm2.as_mut().ok_or_else(|| not_loaded(model))?;
-                let latest = if cached {
+                let latest = if text.is_empty() {
+                    // An emptied box: shown as empty, as with the other
+                    // models, and the cache is kept for the text typed next.
+                    Latest::Here(Box::new(ModelTrace::empty(session.model().info())))
+                } else if cached {
                     session.run_with_temperature(text, options.next_token_temperature)?;
                     Latest::InSmolLm2Cache
                 } else {

@@ -3,6 +3,7 @@
 //! Each gives a result or a clear `Error`, never a panic.
 
 use attnscope::models::smollm2::{SmolLm2, SmolLm2Session, MAX_TOKENS};
+use attnscope::session::{FromWorker, ModelId, RunOptions, Session, ToWorker};
 use attnscope::Error;
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -34,6 +35,29 @@ fn empty_text_is_a_clear_error() {
     let t = model().run(" ").unwrap();
     assert_eq!(t.tokens, vec![" "]);
     assert_eq!(t.weights(29, 8).unwrap().data, vec![1.0]);
+}
+
+#[test]
+fn the_page_shows_an_emptied_box_as_empty_and_keeps_the_cache() {
+    let mut s = Session::new();
+    s.install(ModelId::SmolLm2, vec![bytes().to_vec()]).unwrap();
+    let run = |s: &mut Session, id, text: &str| s.run(id, ModelId::SmolLm2, text, RunOptions::default(), &|| 0.0).unwrap();
+    assert_eq!(run(&mut s, 1, "The capital of").tokens.len(), 3);
+    // Emptied: no tokens and no prediction, but every layer and head, each
+    // with nothing in it, as the views expect of any model.
+    let empty = run(&mut s, 2, "");
+    assert!(empty.tokens.is_empty() && empty.top_next.is_none());
+    assert_eq!((empty.overview.len(), empty.overview[0].len()), (30, 9));
+    assert_eq!(empty.kv_head_of, vec![0, 0, 0, 1, 1, 1, 2, 2, 2]);
+    let head = s.head(29, 8).unwrap();
+    assert_eq!((head.weights.shape(), head.q.shape(), head.v.shape()), ((0, 0), (0, 64), (0, 64)));
+    assert!(matches!(s.handle(ToWorker::Export { id: 2 }, &|| 0.0), FromWorker::Export { .. }));
+    // A what-if on nothing is nothing, not an error.
+    let hot = RunOptions { temperature_factor: 2.0, ..RunOptions::default() };
+    assert!(s.run(3, ModelId::SmolLm2, "", hot, &|| 0.0).unwrap().tokens.is_empty());
+    // Typing again continues from the cache the emptied box left alone.
+    assert_eq!(run(&mut s, 4, "The capital of France").tokens.len(), 4);
+    assert_eq!(s.smollm2_reused_tokens(), 3);
 }
 
 #[test]

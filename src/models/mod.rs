@@ -42,7 +42,7 @@ pub(crate) unsafe fn madd(a: std::arch::wasm32::v128, b: std::arch::wasm32::v128
     return f32x4_add(c, f32x4_mul(a, b));
 }
 
-use crate::attention::{Mask, MultiHeadTrace};
+use crate::attention::{multi_head_split, Mask, MultiHeadTrace, Scale};
 use crate::tensor::Matrix;
 use serde::{Deserialize, Serialize};
 
@@ -96,6 +96,23 @@ pub struct ModelTrace {
 }
 
 impl ModelTrace {
+    /// The trace of a text with no tokens: every layer and head there, each
+    /// with nothing in it, so that the page shows an empty box for a decoder
+    /// as it does for the other models. (A decoder has nothing to run on; its
+    /// `run` calls empty text an error, which the CLI reports.)
+    pub fn empty(info: ModelInfo) -> ModelTrace {
+        let none = |cols: usize| Matrix::zeros(0, cols);
+        let layers = (0..info.n_layers)
+            .map(|_| LayerTrace {
+                input: none(info.d_model),
+                attention: multi_head_split(&none(info.n_heads * info.d_head), info.n_heads, vec![none(info.d_head); info.n_kv_heads], vec![none(info.d_head); info.n_kv_heads], info.mask, Scale::InvSqrtDk),
+                delta: none(info.d_model),
+                residual: none(info.d_model),
+            })
+            .collect();
+        ModelTrace { info, tokens: Vec::new(), token_ids: Some(Vec::new()), layers, notice: None, sentence_embedding: None, top_next: None }
+    }
+
     /// Recomputes every head's weights (and outputs) under another mask,
     /// from the same Q and K: the encoder's causal grid, the decoder's
     /// unmasked one. Later layers are not re-run: this shows what each head

@@ -351,4 +351,12 @@ test('SmolLM2 downloads, runs causally in the browser and predicts the next toke
   // attention matches the CLI's full computation of the whole text.
   const worst = await worstAgainstCli('smollm2', 'The capital of France is Paris');
   assert.ok(worst < 1e-4, `browser (appended) and CLI differ by ${worst}`);
+
+  // Emptying the box empties the view, as with the other models: no tokens,
+  // no prediction, no error.
+  await page.locator('textarea#text').fill('');
+  await page.locator('#status').filter({ hasText: /Type some text/ }).waitFor();
+  assert.equal(await page.locator('#tokens .token').count(), 0);
+  assert.equal(await page.locator('#next-tokens').count(), 0);
+  assert.equal((await page.locator('#error').textContent()).trim(), '');
 });
