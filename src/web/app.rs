@@ -36,6 +36,17 @@ fn megabytes(bytes: u64) -> String {
     format!("{:.1} MB", bytes as f64 / 1_000_000.0)
 }
 
+/// A compute time as the status shows it. The teaching model takes a few
+/// microseconds, below the browser clock's step (0.1 ms without cross-origin
+/// isolation), and "0.0 ms" would read as if nothing had been computed.
+fn milliseconds(ms: f64) -> String {
+    if ms < 0.05 {
+        "under 0.1 ms".to_string()
+    } else {
+        format!("{ms:.1} ms")
+    }
+}
+
 /// The whole page, computing in a Web Worker.
 #[component]
 pub fn App() -> impl IntoView {
@@ -390,7 +401,7 @@ fn Status(summary: ReadSignal<Option<RunSummary>>) -> impl IntoView {
             None => "computing…".to_string(),
             Some(s) if s.tokens.is_empty() => "Type some text to see its attention.".to_string(),
             Some(s) => {
-                let mut line = format!("{} tokens, computed in {:.1} ms in your browser", s.tokens.len(), s.compute_ms);
+                let mut line = format!("{} tokens, computed in {} in your browser", s.tokens.len(), milliseconds(s.compute_ms));
                 if let Some(bytes) = s.memory_bytes {
                     line.push_str(&format!(" · worker memory {}", megabytes(bytes)));
                 }
