@@ -66,6 +66,9 @@ pub fn Page(
     let (head, set_head) = signal(start.head);
     let (view, set_view) = signal(start.view);
     let (columns_are_queries, set_columns_are_queries) = signal(false);
+    // The canvases' ink and type size (heatmap::Look), kept by the settings.
+    let (look, set_look) = signal(crate::heatmap::Look::current());
+    provide_context(look);
     let (hovered_token, set_hovered_token) = signal(None::<usize>);
     let (summary, set_summary) = signal(None::<RunSummary>);
     let (detail, set_detail) = signal(None::<HeadDetail>);
@@ -244,7 +247,7 @@ pub fn Page(
             <header>
                 <h1>"attnscope"</h1>
                 <p class="tagline">"Type a sentence and watch self-attention happen: A = softmax(QKᵀ/√d_k + M), computed in your browser."</p>
-                <Settings columns_are_queries set_columns_are_queries />
+                <Settings columns_are_queries set_columns_are_queries set_look />
             </header>
             <ModelPicker model set_model load_state=Signal::derive(move || load_state(model.get())) retry />
             <TextInput text set_text />
@@ -304,7 +307,12 @@ pub fn Page(
 
 /// Orientation, theme and presentation mode.
 #[component]
-fn Settings(columns_are_queries: ReadSignal<bool>, set_columns_are_queries: WriteSignal<bool>) -> impl IntoView {
+fn Settings(
+    columns_are_queries: ReadSignal<bool>,
+    set_columns_are_queries: WriteSignal<bool>,
+    /// Told the canvases' new look once the page is restyled.
+    set_look: WriteSignal<crate::heatmap::Look>,
+) -> impl IntoView {
     let (dark, set_dark) = signal(false);
     let (present, set_present) = signal(false);
     Effect::new(move |_| {
@@ -312,6 +320,8 @@ fn Settings(columns_are_queries: ReadSignal<bool>, set_columns_are_queries: Writ
             let _ = root.class_list().toggle_with_force("dark", dark.get());
             let _ = root.class_list().toggle_with_force("present", present.get());
         }
+        let now = crate::heatmap::Look::current();
+        set_look.maybe_update(|look| std::mem::replace(look, now.clone()) != now);
     });
     view! {
         <div class="settings">

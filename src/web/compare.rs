@@ -2,7 +2,7 @@
 //! text through the same model and options (`ToWorker::Compare`) and the page
 //! draws that head next to the main heatmap.
 
-use crate::heatmap::{draw, ink};
+use crate::heatmap::{draw, use_look};
 use attnscope::session::HeadDetail;
 use leptos::html::Canvas;
 use leptos::prelude::*;
@@ -25,11 +25,12 @@ pub fn CompareText(text: ReadSignal<String>, set_text: WriteSignal<String>) -> i
 #[component]
 pub fn CompareMap(compared: ReadSignal<Option<Compared>>, #[prop(into)] columns_are_queries: Signal<bool>) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
+    let look = use_look();
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };
         let drawn = compared.with(|c| match c {
-            Some((tokens, d)) => draw(&el, tokens, Some(&d.weights), columns_are_queries.get(), None, &ink()),
-            None => draw(&el, &[], None, false, None, &ink()),
+            Some((tokens, d)) => look.with(|look| draw(&el, tokens, Some(&d.weights), columns_are_queries.get(), None, look)),
+            None => draw(&el, &[], None, false, None, &look.get()),
         });
         if let Err(e) = drawn {
             web_sys::console::error_2(&"compare: drawing failed:".into(), &e);

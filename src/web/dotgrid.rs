@@ -3,7 +3,7 @@
 //! value, words along both axes; the unmasked and the causally masked grid of
 //! the same head side by side, at any step from QKᵀ to the softmax.
 
-use crate::heatmap::{css, draw_labels, outline_token, prepare, signed_color, Layout};
+use crate::heatmap::{css, draw_labels, outline_token, prepare, signed_color, use_look, Layout, Look};
 use attnscope::attention::{apply_mask, Mask};
 use attnscope::session::HeadDetail;
 use attnscope::Matrix;
@@ -55,14 +55,14 @@ pub fn values(d: &HeadDetail, mask: Mask, stage: Stage) -> Matrix {
 }
 
 /// Draws one grid; `columns_are_queries` transposes as the heatmap does.
-pub fn draw(canvas: &web_sys::HtmlCanvasElement, tokens: &[String], m: &Matrix, stage: Stage, columns_are_queries: bool, highlight: Option<usize>, ink: &str) -> Result<(), JsValue> {
+pub fn draw(canvas: &web_sys::HtmlCanvasElement, tokens: &[String], m: &Matrix, stage: Stage, columns_are_queries: bool, highlight: Option<usize>, look: &Look) -> Result<(), JsValue> {
     if m.rows == 0 {
         canvas.set_width(0);
         canvas.set_height(0);
         return Ok(());
     }
     let m = if columns_are_queries { m.transpose() } else { m.clone() };
-    let layout = Layout::sized(tokens, m.rows, m.cols, 360.0);
+    let layout = Layout::sized(tokens, m.rows, m.cols, 360.0, look.zoom);
     let (width, height) = layout.size();
     let ctx = prepare(canvas, width, height)?;
     let range = m.data.iter().filter(|v| v.is_finite()).fold(0.0f32, |a, v| a.max(v.abs()));
@@ -110,7 +110,7 @@ pub fn draw(canvas: &web_sys::HtmlCanvasElement, tokens: &[String], m: &Matrix, 
         }
     }
     outline_token(&ctx, &layout, highlight, m.rows, m.cols);
-    draw_labels(&ctx, &layout, tokens, tokens, ink)
+    draw_labels(&ctx, &layout, tokens, tokens, look)
 }
 
 /// One captioned grid.
@@ -125,10 +125,11 @@ fn Grid(
     #[prop(into)] highlight: Signal<Option<usize>>,
 ) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
+    let look = use_look();
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };
         let drawn = values.with(|v| match v {
-            Some(m) => tokens.with(|t| draw(&el, t, m, stage.get(), columns_are_queries.get(), highlight.get(), &crate::heatmap::ink())),
+            Some(m) => tokens.with(|t| look.with(|look| draw(&el, t, m, stage.get(), columns_are_queries.get(), highlight.get(), look))),
             None => Ok(()),
         });
         if let Err(e) = drawn {

@@ -10,8 +10,9 @@ use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
-pub const FONT: &str = "12px system-ui, sans-serif";
-/// Rough width of one character of `FONT`, to size the label margins.
+/// Label type size at zoom 1, in CSS pixels.
+const FONT_PX: f64 = 12.0;
+/// Rough width of one character of the label font at zoom 1, to size the margins.
 const CHAR_WIDTH: f64 = 7.0;
 /// Labels longer than this are cut with an ellipsis.
 const LABEL_CHARS: usize = 14;
@@ -30,6 +31,49 @@ pub fn css(rgb: [u8; 3]) -> String {
     format!("rgb({},{},{})", rgb[0], rgb[1], rgb[2])
 }
 
+/// What every canvas takes from the page's style: the theme's ink, and how
+/// much larger than normal the page's type is (presentation mode). The page
+/// sets it after restyling itself, so that every canvas redraws in the new
+/// look; a canvas only reading the style when it happens to redraw kept its
+/// old ink (dark labels on a dark page) and its small type.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Look {
+    pub ink: String,
+    /// The page's root font size over the browser's usual 16 px.
+    pub zoom: f64,
+}
+
+impl Default for Look {
+    fn default() -> Self {
+        Look { ink: "#1b1f24".into(), zoom: 1.0 }
+    }
+}
+
+impl Look {
+    /// Read from the page's computed style (the default where there is none).
+    pub fn current() -> Look {
+        let style = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.document_element())
+            .and_then(|el| web_sys::window()?.get_computed_style(&el).ok().flatten());
+        let property = |name: &str| style.as_ref().and_then(|s| s.get_property_value(name).ok()).map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
+        let default = Look::default();
+        let zoom = property("font-size").and_then(|px| px.strip_suffix("px")?.parse::<f64>().ok()).filter(|px| px.is_finite() && *px > 0.0).map_or(1.0, |px| (px / 16.0).clamp(0.5, 4.0));
+        Look { ink: property("--ink").unwrap_or(default.ink), zoom }
+    }
+
+    /// The label font at this zoom.
+    pub fn font(&self) -> String {
+        format!("{}px system-ui, sans-serif", (FONT_PX * self.zoom).round())
+    }
+}
+
+/// The page's look for a canvas component to track: provided by the page,
+/// read once from the style where a component is mounted on its own (tests).
+pub fn use_look() -> Signal<Look> {
+    use_context::<ReadSignal<Look>>().map_or_else(|| Signal::stored(Look::current()), Signal::from)
+}
+
 /// Where things go on the canvas, in CSS pixels. Integer positions keep
 /// every cell one flat colour (no anti-aliased edges).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -41,19 +85,21 @@ pub struct Layout {
     pub top: f64,
     pub rows: usize,
     pub cols: usize,
+    /// Everything, type included, is this much larger than at zoom 1.
+    pub zoom: f64,
 }
 
 impl Layout {
-    pub fn new(tokens: &[String], rows: usize, cols: usize) -> Self {
-        Self::sized(tokens, rows, cols, 480.0)
+    pub fn new(tokens: &[String], rows: usize, cols: usize, zoom: f64) -> Self {
+        Self::sized(tokens, rows, cols, 480.0, zoom)
     }
 
-    /// A layout whose grid is about `span` pixels across.
-    pub fn sized(tokens: &[String], rows: usize, cols: usize, span: f64) -> Self {
+    /// A layout whose grid is about `span` pixels across at zoom 1.
+    pub fn sized(tokens: &[String], rows: usize, cols: usize, span: f64, zoom: f64) -> Self {
         let longest = tokens.iter().map(|t| t.chars().count().min(LABEL_CHARS + 1)).max().unwrap_or(0);
-        let margin = (longest as f64 * CHAR_WIDTH + 10.0).ceil();
-        let cell = (span / rows.max(cols).max(1) as f64).floor().clamp(4.0, 40.0);
-        Self { cell, left: margin, top: margin, rows, cols }
+        let margin = ((longest as f64 * CHAR_WIDTH + 10.0) * zoom).ceil();
+        let cell = (span * zoom / rows.max(cols).max(1) as f64).floor().clamp(4.0, (40.0 * zoom).floor());
+        Self { cell, left: margin, top: margin, rows, cols, zoom }
     }
 
     pub fn size(&self) -> (f64, f64) {
@@ -73,7 +119,7 @@ impl Layout {
 
     /// Show every n-th label so that labels never overlap.
     pub fn label_every(&self) -> usize {
-        (14.0 / self.cell).ceil().max(1.0) as usize
+        ((FONT_PX + 2.0) * self.zoom / self.cell).ceil().max(1.0) as usize
     }
 }
 
@@ -103,22 +149,23 @@ pub fn prepare(canvas: &HtmlCanvasElement, width: f64, height: f64) -> Result<Ca
 }
 
 /// Row labels on the left, column labels on top (turned to read upwards).
-pub fn draw_labels(ctx: &CanvasRenderingContext2d, layout: &Layout, rows: &[String], cols: &[String], ink: &str) -> Result<(), JsValue> {
-    ctx.set_fill_style_str(ink);
-    ctx.set_font(FONT);
+pub fn draw_labels(ctx: &CanvasRenderingContext2d, layout: &Layout, rows: &[String], cols: &[String], look: &Look) -> Result<(), JsValue> {
+    ctx.set_fill_style_str(&look.ink);
+    ctx.set_font(&look.font());
     ctx.set_text_baseline("middle");
     let half = layout.cell / 2.0;
+    let gap = 6.0 * layout.zoom;
     let every = layout.label_every();
     ctx.set_text_align("right");
     for (i, token) in rows.iter().take(layout.rows).enumerate().filter(|(i, _)| i % every == 0) {
         let (x, y) = layout.cell_origin(i, 0);
-        ctx.fill_text(&label(token), x - 6.0, y + half)?;
+        ctx.fill_text(&label(token), x - gap, y + half)?;
     }
     ctx.set_text_align("left");
     for (j, token) in cols.iter().take(layout.cols).enumerate().filter(|(j, _)| j % every == 0) {
         let (x, y) = layout.cell_origin(0, j);
         ctx.save();
-        ctx.translate(x + half, y - 6.0)?;
+        ctx.translate(x + half, y - gap)?;
         ctx.rotate(-std::f64::consts::FRAC_PI_2)?;
         ctx.fill_text(&label(token), 0.0, 0.0)?;
         ctx.restore();
@@ -128,19 +175,19 @@ pub fn draw_labels(ctx: &CanvasRenderingContext2d, layout: &Layout, rows: &[Stri
 
 /// Draws `weights` (queries × keys) with `tokens` on both axes; transposed
 /// when `columns_are_queries`. `highlight` outlines one token's row and column.
-pub fn draw(canvas: &HtmlCanvasElement, tokens: &[String], weights: Option<&Matrix>, columns_are_queries: bool, highlight: Option<usize>, ink: &str) -> Result<(), JsValue> {
+pub fn draw(canvas: &HtmlCanvasElement, tokens: &[String], weights: Option<&Matrix>, columns_are_queries: bool, highlight: Option<usize>, look: &Look) -> Result<(), JsValue> {
     let Some(a) = weights.filter(|a| a.rows > 0 && a.cols > 0) else {
         canvas.set_width(0);
         canvas.set_height(0);
         return Ok(());
     };
     let shown = if columns_are_queries { a.transpose() } else { a.clone() };
-    let layout = Layout::new(tokens, shown.rows, shown.cols);
+    let layout = Layout::new(tokens, shown.rows, shown.cols, look.zoom);
     let (width, height) = layout.size();
     let ctx = prepare(canvas, width, height)?;
     paint_cells(&ctx, &layout, &shown, cell_color)?;
     outline_token(&ctx, &layout, highlight, shown.rows, shown.cols);
-    draw_labels(&ctx, &layout, tokens, tokens, ink)
+    draw_labels(&ctx, &layout, tokens, tokens, look)
 }
 
 /// Paints `m` onto the grid of `layout`, one flat colour a cell. The cells
@@ -185,18 +232,6 @@ pub fn outline_token(ctx: &CanvasRenderingContext2d, layout: &Layout, highlight:
     }
 }
 
-/// The text ink of the current theme, read from CSS.
-pub fn ink() -> String {
-    let from_css = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.document_element())
-        .and_then(|el| web_sys::window()?.get_computed_style(&el).ok().flatten())
-        .and_then(|s| s.get_property_value("--ink").ok())
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty());
-    from_css.unwrap_or_else(|| "#1b1f24".into())
-}
-
 /// What the pointer is over: query, key, weight and raw score.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Hovered {
@@ -227,10 +262,11 @@ pub fn Heatmap(
 ) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
     let (hovered, set_hovered) = signal(None::<Hovered>);
+    let look = use_look();
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };
         let t0 = now_ms();
-        let drawn = tokens.with(|t| weights.with(|w| draw(&el, t, w.as_ref(), columns_are_queries.get(), highlight.get(), &ink())));
+        let drawn = tokens.with(|t| weights.with(|w| look.with(|look| draw(&el, t, w.as_ref(), columns_are_queries.get(), highlight.get(), look))));
         if let Err(e) = drawn {
             web_sys::console::error_2(&"heatmap: drawing failed:".into(), &e);
         }
@@ -238,7 +274,7 @@ pub fn Heatmap(
     });
     let on_move = move |ev: web_sys::MouseEvent| {
         let n = tokens.with(|t| t.len());
-        let layout = tokens.with(|t| Layout::new(t, n, n));
+        let layout = tokens.with(|t| Layout::new(t, n, n, look.with_untracked(|l| l.zoom)));
         let (x, y) = (ev.offset_x() as f64, ev.offset_y() as f64);
         set_hovered.set(layout.cell_at(x, y).map(|(i, j)| {
             let (query, key) = if columns_are_queries.get_untracked() { (j, i) } else { (i, j) };

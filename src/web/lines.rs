@@ -2,7 +2,7 @@
 //! the right, a line from query i to key j as opaque as the weight A[i][j].
 //! The chosen query's lines are drawn strong, the others faint.
 
-use crate::heatmap::{label, prepare, FONT};
+use crate::heatmap::{label, prepare, use_look, Look};
 use attnscope::Matrix;
 use leptos::html::Canvas;
 use leptos::prelude::*;
@@ -14,18 +14,18 @@ const COLUMN: f64 = 120.0;
 const GAP: f64 = 160.0;
 
 /// Draws the lines; `chosen` is the query token whose lines stand out.
-pub fn draw(canvas: &HtmlCanvasElement, tokens: &[String], a: Option<&Matrix>, chosen: usize, ink: &str, accent: &str) -> Result<(), JsValue> {
+pub fn draw(canvas: &HtmlCanvasElement, tokens: &[String], a: Option<&Matrix>, chosen: usize, look: &Look, accent: &str) -> Result<(), JsValue> {
     let Some(a) = a.filter(|a| a.rows > 0 && a.cols > 0) else {
         canvas.set_width(0);
         canvas.set_height(0);
         return Ok(());
     };
-    let n = a.rows.max(a.cols);
-    let (width, height) = (2.0 * COLUMN + GAP, n as f64 * ROW + 8.0);
+    let (n, z, ink) = (a.rows.max(a.cols), look.zoom, look.ink.as_str());
+    let (width, height) = ((2.0 * COLUMN + GAP) * z, n as f64 * ROW * z + 8.0);
     let ctx = prepare(canvas, width, height)?;
     let offset = a.cols.saturating_sub(a.rows);
-    let y = |i: usize| 4.0 + i as f64 * ROW + ROW / 2.0;
-    let (x0, x1) = (COLUMN, COLUMN + GAP);
+    let y = |i: usize| 4.0 + (i as f64 + 0.5) * ROW * z;
+    let (x0, x1) = (COLUMN * z, (COLUMN + GAP) * z);
     ctx.set_line_width(2.0);
     for pass in [false, true] {
         for i in 0..a.rows {
@@ -47,7 +47,7 @@ pub fn draw(canvas: &HtmlCanvasElement, tokens: &[String], a: Option<&Matrix>, c
         }
     }
     ctx.set_global_alpha(1.0);
-    ctx.set_font(FONT);
+    ctx.set_font(&look.font());
     ctx.set_text_baseline("middle");
     for (i, t) in tokens.iter().take(n).enumerate() {
         ctx.set_fill_style_str(if i == chosen { accent } else { ink });
@@ -68,15 +68,16 @@ pub fn Lines(
     set_query: WriteSignal<usize>,
 ) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
+    let look = use_look();
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };
-        let drawn = tokens.with(|t| weights.with(|w| draw(&el, t, w.as_ref(), query.get(), &crate::heatmap::ink(), "#ff2d78")));
+        let drawn = tokens.with(|t| weights.with(|w| look.with(|look| draw(&el, t, w.as_ref(), query.get(), look, "#ff2d78"))));
         if let Err(e) = drawn {
             web_sys::console::error_2(&"lines: drawing failed:".into(), &e);
         }
     });
     let on_click = move |ev: web_sys::MouseEvent| {
-        let i = ((ev.offset_y() as f64 - 4.0) / ROW).floor();
+        let i = ((ev.offset_y() as f64 - 4.0) / (ROW * look.with_untracked(|l| l.zoom))).floor();
         let n = tokens.with(Vec::len);
         if i >= 0.0 && (i as usize) < n {
             set_query.set(i as usize);

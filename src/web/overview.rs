@@ -2,7 +2,7 @@
 //! single pixel buffer (hundreds of heads redraw in a few milliseconds).
 //! Click a tile, or focus the canvas and use the arrow keys, to select.
 
-use crate::heatmap::{cell_color, prepare};
+use crate::heatmap::{cell_color, prepare, use_look, Look};
 use attnscope::session::{RunSummary, Thumbnail};
 use leptos::html::Canvas;
 use leptos::prelude::*;
@@ -10,38 +10,46 @@ use wasm_bindgen::JsValue;
 use web_sys::HtmlCanvasElement;
 
 const GAP: f64 = 6.0;
-const LEFT: f64 = 34.0;
-const TOP: f64 = 34.0;
+/// Room for the labels at zoom 1, left and top.
+const MARGIN: f64 = 34.0;
 
+/// The tiles keep their size at any zoom (a whole model is already a long
+/// page); the labels and the margins that hold them grow with the type.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Grid {
     pub tile: f64,
     pub layers: usize,
     pub heads: usize,
+    pub zoom: f64,
 }
 
 impl Grid {
-    pub fn new(layers: usize, heads: usize) -> Self {
+    pub fn new(layers: usize, heads: usize, zoom: f64) -> Self {
         let tile = ((760.0 / heads.max(1) as f64) - GAP).floor().clamp(24.0, 72.0);
-        Self { tile, layers, heads }
+        Self { tile, layers, heads, zoom }
+    }
+
+    /// Room for the layer labels on the left and the head labels on top.
+    fn margin(&self) -> f64 {
+        (MARGIN * self.zoom).ceil()
     }
 
     pub fn size(&self) -> (f64, f64) {
-        (LEFT + self.heads as f64 * (self.tile + GAP), TOP + self.layers as f64 * (self.tile + GAP))
+        (self.margin() + self.heads as f64 * (self.tile + GAP), self.margin() + self.layers as f64 * (self.tile + GAP))
     }
 
     pub fn origin(&self, layer: usize, head: usize) -> (f64, f64) {
-        (LEFT + head as f64 * (self.tile + GAP), TOP + layer as f64 * (self.tile + GAP))
+        (self.margin() + head as f64 * (self.tile + GAP), self.margin() + layer as f64 * (self.tile + GAP))
     }
 
     pub fn tile_at(&self, x: f64, y: f64) -> Option<(usize, usize)> {
-        let (h, l) = ((x - LEFT) / (self.tile + GAP), (y - TOP) / (self.tile + GAP));
+        let (h, l) = ((x - self.margin()) / (self.tile + GAP), (y - self.margin()) / (self.tile + GAP));
         (h >= 0.0 && l >= 0.0 && (l as usize) < self.layers && (h as usize) < self.heads).then_some((l as usize, h as usize))
     }
 }
 
 /// Paints all thumbnails; `kv_head_of` brackets grouped-query heads.
-pub fn draw(canvas: &HtmlCanvasElement, overview: &[Vec<Thumbnail>], kv_head_of: &[usize], selected: (usize, usize), ink: &str) -> Result<(), JsValue> {
+pub fn draw(canvas: &HtmlCanvasElement, overview: &[Vec<Thumbnail>], kv_head_of: &[usize], selected: (usize, usize), look: &Look) -> Result<(), JsValue> {
     let layers = overview.len();
     let heads = overview.first().map_or(0, |l| l.len());
     if layers == 0 || heads == 0 || overview[0][0].rows == 0 {
@@ -49,7 +57,7 @@ pub fn draw(canvas: &HtmlCanvasElement, overview: &[Vec<Thumbnail>], kv_head_of:
         canvas.set_height(0);
         return Ok(());
     }
-    let grid = Grid::new(layers, heads);
+    let grid = Grid::new(layers, heads, look.zoom);
     let (width, height) = grid.size();
     let ctx = prepare(canvas, width, height)?;
     // One RGBA buffer with one pixel per cell of every head, which the canvas
@@ -87,13 +95,14 @@ pub fn draw(canvas: &HtmlCanvasElement, overview: &[Vec<Thumbnail>], kv_head_of:
             )?;
         }
     }
+    let (ink, z, top) = (look.ink.as_str(), look.zoom, grid.margin());
     ctx.set_fill_style_str(ink);
-    ctx.set_font(crate::heatmap::FONT);
+    ctx.set_font(&look.font());
     ctx.set_text_baseline("middle");
     ctx.set_text_align("right");
     for l in 0..layers {
         let (x, y) = grid.origin(l, 0);
-        ctx.fill_text(&format!("L{l}"), x - 6.0, y + grid.tile / 2.0)?;
+        ctx.fill_text(&format!("L{l}"), x - 6.0 * z, y + grid.tile / 2.0)?;
     }
     ctx.set_text_align("center");
     let grouped = kv_head_of.iter().any(|&g| g != kv_head_of[0]) && kv_head_of.len() == heads && kv_head_of.windows(2).any(|w| w[0] == w[1]);
@@ -101,7 +110,7 @@ pub fn draw(canvas: &HtmlCanvasElement, overview: &[Vec<Thumbnail>], kv_head_of:
     for h in 0..heads {
         let (x, _) = grid.origin(0, h);
         let label = if grouped { format!("H{h}·kv{}", kv_head_of[h]) } else { format!("H{h}") };
-        ctx.fill_text(&label, x + grid.tile / 2.0, TOP - 20.0)?;
+        ctx.fill_text(&label, x + grid.tile / 2.0, top - 20.0 * z)?;
     }
     if grouped {
         // A bracket over each group of query heads that share one key/value head.
@@ -113,8 +122,8 @@ pub fn draw(canvas: &HtmlCanvasElement, overview: &[Vec<Thumbnail>], kv_head_of:
                 let (x0, _) = grid.origin(0, start);
                 let (x1, _) = grid.origin(0, h - 1);
                 ctx.begin_path();
-                ctx.move_to(x0 + 2.0, TOP - 6.0);
-                ctx.line_to(x1 + grid.tile - 2.0, TOP - 6.0);
+                ctx.move_to(x0 + 2.0, top - 6.0 * z);
+                ctx.line_to(x1 + grid.tile - 2.0, top - 6.0 * z);
                 ctx.stroke();
                 start = h;
             }
@@ -143,13 +152,14 @@ pub fn Overview(
     on_select: Callback<(usize, usize)>,
 ) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
+    let look = use_look();
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };
         let t0 = crate::heatmap::now_ms();
-        let drawn = summary.with(|s| match s {
-            Some(s) => draw(&el, &s.overview, &s.kv_head_of, selected.get(), &crate::heatmap::ink()),
-            None => draw(&el, &[], &[], selected.get(), &crate::heatmap::ink()),
-        });
+        let drawn = look.with(|look| summary.with(|s| match s {
+            Some(s) => draw(&el, &s.overview, &s.kv_head_of, selected.get(), look),
+            None => draw(&el, &[], &[], selected.get(), look),
+        }));
         if let Err(e) = drawn {
             web_sys::console::error_2(&"overview: drawing failed:".into(), &e);
         }
@@ -159,7 +169,7 @@ pub fn Overview(
     let dims = move || summary.with(|s| s.as_ref().map_or((0, 0), |s| (s.overview.len(), s.overview.first().map_or(0, |l| l.len()))));
     let on_click = move |ev: web_sys::MouseEvent| {
         let (layers, heads) = dims();
-        if let Some(t) = Grid::new(layers, heads).tile_at(ev.offset_x() as f64, ev.offset_y() as f64) {
+        if let Some(t) = Grid::new(layers, heads, look.with_untracked(|l| l.zoom)).tile_at(ev.offset_x() as f64, ev.offset_y() as f64) {
             on_select.run(t);
         }
     };

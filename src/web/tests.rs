@@ -85,7 +85,7 @@ fn type_into(area: &HtmlTextAreaElement, text: &str) {
 /// True once the canvas has the size of a map of `tokens` (a fresh canvas
 /// is 300 × 150 until the first drawing).
 fn heatmap_fits(root: &HtmlElement, tokens: &[String]) -> bool {
-    let (width, height) = Layout::new(tokens, tokens.len(), tokens.len()).size();
+    let (width, height) = Layout::new(tokens, tokens.len(), tokens.len(), 1.0).size();
     let dpr = web_sys::window().unwrap().device_pixel_ratio().max(1.0);
     let canvas: HtmlCanvasElement = find(root, "canvas#heatmap");
     (canvas.width(), canvas.height()) == ((width * dpr).round() as u32, (height * dpr).round() as u32)
@@ -96,7 +96,7 @@ fn pixel_at_cell(root: &HtmlElement, tokens: &[String], i: usize, j: usize) -> [
     let canvas: HtmlCanvasElement = find(root, "canvas#heatmap");
     let ctx: CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().dyn_into().unwrap();
     let dpr = web_sys::window().unwrap().device_pixel_ratio().max(1.0);
-    let layout = Layout::new(tokens, tokens.len(), tokens.len());
+    let layout = Layout::new(tokens, tokens.len(), tokens.len(), 1.0);
     let (x, y) = layout.cell_origin(i, j);
     let centre = |v: f64| ((v + layout.cell / 2.0) * dpr).floor();
     let px = ctx.get_image_data(centre(x), centre(y), 1.0, 1.0).unwrap().data();
@@ -413,7 +413,7 @@ async fn a_second_sentence_is_drawn_beside_the_first_for_the_same_head() {
     let area: HtmlTextAreaElement = find(&root, "textarea#compare-text");
     type_into(&area, text);
     let a = other.weights(0, 1).unwrap();
-    let layout = Layout::new(&other.tokens, a.rows, a.cols);
+    let layout = Layout::new(&other.tokens, a.rows, a.cols, 1.0);
     let dpr = web_sys::window().unwrap().device_pixel_ratio().max(1.0);
     let canvas: HtmlCanvasElement = find(&root, "canvas#compare-heatmap");
     let (w, h) = layout.size();

@@ -229,6 +229,37 @@ test('keyboard: arrow keys move the selection in the overview', async () => {
   await page.waitForFunction(() => document.querySelector('select#head').value === '1');
 });
 
+// The canvases follow the page's look: dark mode redraws their labels in its
+// light ink, presentation mode draws them larger along with the page's type.
+test('dark and presentation modes redraw the canvases in their ink and size', async () => {
+  await page.goto(baseUrl);
+  await page.locator('#tokens .token').first().waitFor();
+  await page.waitForFunction(() => document.querySelector('#heatmap').width > 0);
+  // The most opaque pixel left of the cells belongs to a row label: its ink.
+  const labelInk = () => page.locator('#heatmap').evaluate((c) => {
+    const dpr = c.width / c.getBoundingClientRect().width;
+    const w = Math.floor(60 * dpr);
+    const d = c.getContext('2d').getImageData(0, 0, w, c.height).data;
+    let best = 3;
+    for (let i = 3; i < d.length; i += 4) if (d[i] > d[best]) best = i;
+    return [d[best - 3], d[best - 2], d[best - 1]];
+  });
+  const width = () => page.locator('#heatmap').evaluate((c) => c.getBoundingClientRect().width);
+  assert.ok((await labelInk()).every((v) => v < 80), `light labels are dark: ${await labelInk()}`);
+  const normal = await width();
+
+  await page.getByLabel('dark').check();
+  await page.waitForFunction(() => document.documentElement.classList.contains('dark'));
+  // The redraw follows the restyling; give it a few frames.
+  for (let i = 0; i < 20 && !(await labelInk()).every((v) => v > 180); i++) await page.waitForTimeout(50);
+  assert.ok((await labelInk()).every((v) => v > 180), `dark labels are light: ${await labelInk()}`);
+
+  await page.getByLabel('presentation').check();
+  await page.waitForFunction((n) => document.querySelector('#heatmap').getBoundingClientRect().width > n * 1.25, normal);
+  await page.getByLabel('presentation').uncheck();
+  await page.waitForFunction((n) => document.querySelector('#heatmap').getBoundingClientRect().width === n, normal);
+});
+
 // A real model: chosen, downloaded with a progress bar, then run in the worker.
 test('MiniLM downloads with progress, runs in the browser and is cached', async () => {
   await page.goto(baseUrl);
