@@ -234,7 +234,7 @@ fn describes_head() -> DesignedHead {
     identity_positional(&mut w_k, 4);
     DesignedHead {
         name: "describes",
-        behaviour: "Nouns attend to the adjectives just before them (creature → fluffy, blue).",
+        behaviour: "Nouns attend to adjectives, preferring those just before them (creature → fluffy, blue).",
         w_q,
         w_k,
         w_v: copy_pos_values(),
