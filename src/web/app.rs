@@ -66,8 +66,9 @@ pub fn Page(
     let (head, set_head) = signal(start.head);
     let (view, set_view) = signal(start.view);
     let (columns_are_queries, set_columns_are_queries) = signal(false);
-    // The canvases' ink and type size (heatmap::Look), kept by the settings.
-    let (look, set_look) = signal(crate::heatmap::Look::current());
+    // The canvases' ink and type size (heatmap::Look), kept by the settings,
+    // which read the page's style once they mount.
+    let (look, set_look) = signal(crate::heatmap::Look::default());
     provide_context(look);
     let (hovered_token, set_hovered_token) = signal(None::<usize>);
     let (summary, set_summary) = signal(None::<RunSummary>);
@@ -321,7 +322,12 @@ fn Settings(
             let _ = root.class_list().toggle_with_force("present", present.get());
         }
         let now = crate::heatmap::Look::current();
-        set_look.maybe_update(|look| std::mem::replace(look, now.clone()) != now);
+        // Only a changed look redraws the canvases.
+        set_look.maybe_update(|look| {
+            let changed = *look != now;
+            *look = now;
+            changed
+        });
     });
     view! {
         <div class="settings">
