@@ -66,6 +66,11 @@ impl PackedLinear {
 
     /// y = x Wᵀ + b: (n × d_in) → (n × d_out).
     pub fn forward(&self, x: &Matrix) -> Matrix {
+        self.forward_with(x, kernel::block)
+    }
+
+    /// [`Self::forward`] through the given kernel (tests compare them).
+    fn forward_with(&self, x: &Matrix, kernel: fn(Block)) -> Matrix {
         assert_eq!(x.cols, self.d_in, "PackedLinear: input width {}, weights take {}", x.cols, self.d_in);
         let n = x.rows;
         let panels = self.d_out.div_ceil(NR);
@@ -75,7 +80,7 @@ impl PackedLinear {
         if n == 0 {
             return Matrix::zeros(0, self.d_out);
         }
-        let (d_in, groups) = (self.d_in, n.div_ceil(kernel::GROUP));
+        let (d_in, all) = (self.d_in, self.lines.len());
         // Panel by panel, block by block: the weights are read in the order
         // they are stored, one sequential stream through memory.
         for p in 0..panels {
@@ -83,25 +88,17 @@ impl PackedLinear {
             for k0 in (0..d_in.max(1)).step_by(KC) {
                 let kc = KC.min(d_in - k0);
                 let (start, end) = (p * d_in + k0, p * d_in + k0 + kc);
-                // Every token group re-reads this block from L1; meanwhile
-                // each asks for its share of the next one, so that memory is
-                // busy the whole time rather than only during the first pass.
-                let share = kc.div_ceil(groups);
-                for g in 0..groups {
-                    let t = g * kernel::GROUP;
-                    let ahead = (end + g * share).min(self.lines.len())..(end + (g + 1) * share).min(self.lines.len());
-                    kernel::tile(Tile {
-                        w: &self.lines[start..end],
-                        x: &x.data[t * d_in + k0..],
-                        ldx: d_in,
-                        y: &mut y[t * width + p * NR..],
-                        ldy: width,
-                        first: k0 == 0,
-                        bias: (k0 + kc >= d_in).then(|| &self.bias[p * NR..(p + 1) * NR]),
-                        tokens: kernel::GROUP.min(n - t),
-                        ahead: &self.lines[ahead],
-                    });
-                }
+                kernel(Block {
+                    w: &self.lines[start..end],
+                    x: &x.data[k0..],
+                    ldx: d_in,
+                    y: &mut y[p * NR..],
+                    ldy: width,
+                    first: k0 == 0,
+                    bias: (k0 + kc >= d_in).then(|| &self.bias[p * NR..(p + 1) * NR]),
+                    tokens: n,
+                    next: &self.lines[end.min(all)..(end + kc).min(all)],
+                });
             }
         }
         if width == self.d_out {
@@ -115,108 +112,111 @@ impl PackedLinear {
     }
 }
 
-/// One call of the inner kernel: `tokens` rows of y, one panel wide, over one
-/// block of k. The first block's sums start from zero, later ones from y (the
+/// One call of the kernel: every token's row of y, one panel wide, over one
+/// block of k, in groups of [`kernel::GROUP`] tokens whose sums stay in
+/// registers. The first block's sums start from zero, later ones from y (the
 /// partial sums so far); the last block adds the bias. Adding it last, as the
 /// formula reads, keeps a large bias from coarsening the rounding of every
 /// partial sum.
-struct Tile<'a> {
+struct Block<'a> {
     /// The panel's lines for this k block.
     w: &'a [Line],
-    /// x[t][k0], row stride `ldx`.
+    /// x[0][k0], row stride `ldx`.
     x: &'a [f32],
     ldx: usize,
-    /// y[t][p·NR], row stride `ldy`.
+    /// y[0][p·NR], row stride `ldy`.
     y: &'a mut [f32],
     ldy: usize,
     first: bool,
     bias: Option<&'a [f32]>,
     tokens: usize,
-    /// Lines to bring into the cache while this tile computes (natively;
-    /// wasm has no prefetch instruction).
+    /// The lines the next call will read. Every token group re-reads this
+    /// block from L1; meanwhile each asks for its share of the next one, so
+    /// that memory is busy the whole time rather than only during the first
+    /// group (natively; wasm has no prefetch instruction).
     #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
-    ahead: &'a [Line],
+    next: &'a [Line],
 }
 
-impl Tile<'_> {
-    /// The bounds every kernel relies on, checked once per tile.
+impl Block<'_> {
+    /// The bounds every kernel relies on, checked once per block.
     fn check(&self) {
-        let (c, kc) = (self.tokens, self.w.len());
-        assert!((1..=kernel::GROUP).contains(&c));
-        assert!(self.x.len() >= (c - 1) * self.ldx + kc, "x block out of range");
-        assert!(self.y.len() >= (c - 1) * self.ldy + NR, "y block out of range");
+        let (n, kc) = (self.tokens, self.w.len());
+        assert!(n >= 1);
+        assert!(self.x.len() >= (n - 1) * self.ldx + kc, "x block out of range");
+        assert!(self.y.len() >= (n - 1) * self.ldy + NR, "y block out of range");
         assert!(self.bias.is_none_or(|b| b.len() == NR));
     }
+}
+
+/// The token groups of a block of `tokens` rows: (first token, tokens in the
+/// group, the group's share of the next block to prefetch).
+fn groups(tokens: usize, next: &[Line]) -> impl Iterator<Item = (usize, usize, &[Line])> {
+    let groups = tokens.div_ceil(kernel::GROUP);
+    let share = next.len().div_ceil(groups);
+    (0..groups).map(move |g| {
+        let t = g * kernel::GROUP;
+        (t, kernel::GROUP.min(tokens - t), &next[(g * share).min(next.len())..((g + 1) * share).min(next.len())])
+    })
 }
 
 mod kernel {
     //! The inner loop, with an AVX2/FMA version chosen at run time on x86-64,
     //! a wasm simd128 version, and a portable one everywhere else.
 
-    use super::{Tile, NR};
+    use super::{groups, Block, NR};
 
-    /// Tokens per tile: as many accumulators as the registers hold, with
+    /// Tokens per group: as many accumulators as the registers hold, with
     /// room for the panel's line and the broadcast token value.
     #[cfg(not(target_arch = "wasm32"))]
     pub const GROUP: usize = 6; // AVX2: 6 × 2 accumulators + 2 weights + 1 broadcast ≤ 16 ymm
     #[cfg(target_arch = "wasm32")]
     pub const GROUP: usize = 2; // simd128: 2 × 4 accumulators + 4 weights + 2 temporaries < 15 xmm (V8 keeps one)
 
-    pub fn tile(t: Tile) {
-        t.check();
+    pub fn block(mut b: Block) {
+        b.check();
         #[cfg(target_arch = "x86_64")]
         {
             if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
                 // SAFETY: AVX2 and FMA are present (checked just above); bounds checked by `check`.
-                unsafe {
-                    match t.tokens {
-                        1 => avx2::tile::<1>(&t),
-                        2 => avx2::tile::<2>(&t),
-                        3 => avx2::tile::<3>(&t),
-                        4 => avx2::tile::<4>(&t),
-                        5 => avx2::tile::<5>(&t),
-                        _ => avx2::tile::<6>(&t),
-                    }
-                }
+                unsafe { avx2::block(&mut b) };
                 return;
             }
         }
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
         {
             // SAFETY: simd128 is enabled for the whole build (cfg above); bounds checked by `check`.
-            unsafe {
-                match t.tokens {
-                    1 => simd128::tile::<1>(&t),
-                    _ => simd128::tile::<2>(&t),
-                }
-            }
+            unsafe { simd128::block(&mut b) };
             return;
         }
         #[allow(unreachable_code)]
-        portable::tile(t);
+        portable::block(&mut b);
     }
 
-    mod portable {
-        use super::{Tile, NR};
+    pub(super) mod portable {
+        use super::{groups, Block, NR};
 
-        pub fn tile(t: Tile) {
-            let mut acc = [[0.0f32; NR]; super::GROUP];
-            if !t.first {
-                for (c, a) in acc.iter_mut().enumerate().take(t.tokens) {
-                    a.copy_from_slice(&t.y[c * t.ldy..c * t.ldy + NR]);
-                }
-            }
-            for (k, line) in t.w.iter().enumerate() {
-                for (c, a) in acc.iter_mut().enumerate().take(t.tokens) {
-                    let xv = t.x[c * t.ldx + k];
-                    for (a, w) in a.iter_mut().zip(&line.0) {
-                        *a += xv * w;
+        pub fn block(b: &mut Block) {
+            let (x, ldx, ldy, w, first, bias) = (b.x, b.ldx, b.ldy, b.w, b.first, b.bias);
+            for (t, tokens, _) in groups(b.tokens, b.next) {
+                let mut acc = [[0.0f32; NR]; super::GROUP];
+                if !first {
+                    for (c, a) in acc.iter_mut().enumerate().take(tokens) {
+                        a.copy_from_slice(&b.y[(t + c) * ldy..][..NR]);
                     }
                 }
-            }
-            for (c, a) in acc.iter().enumerate().take(t.tokens) {
-                for (l, y) in t.y[c * t.ldy..c * t.ldy + NR].iter_mut().enumerate() {
-                    *y = a[l] + t.bias.map_or(0.0, |b| b[l]);
+                for (k, line) in w.iter().enumerate() {
+                    for (c, a) in acc.iter_mut().enumerate().take(tokens) {
+                        let xv = x[(t + c) * ldx + k];
+                        for (a, w) in a.iter_mut().zip(&line.0) {
+                            *a += xv * w;
+                        }
+                    }
+                }
+                for (c, a) in acc.iter().enumerate().take(tokens) {
+                    for (l, y) in b.y[(t + c) * ldy..][..NR].iter_mut().enumerate() {
+                        *y = a[l] + bias.map_or(0.0, |b| b[l]);
+                    }
                 }
             }
         }
@@ -224,54 +224,83 @@ mod kernel {
 
     #[cfg(target_arch = "x86_64")]
     mod avx2 {
-        use super::{Tile, NR};
+        use super::super::Line;
+        use super::{groups, Block, NR};
         use std::arch::x86_64::*;
 
-        /// C tokens × 16 outputs in 2C registers; each k is two loads of the
-        /// panel (one cache line) and C broadcasts feeding 2C FMAs.
         #[target_feature(enable = "avx2,fma")]
-        pub unsafe fn tile<const C: usize>(t: &Tile) {
-            let (w, x, y) = (t.w.as_ptr() as *const f32, t.x.as_ptr(), t.y.as_ptr() as *mut f32);
-            let start = |c: usize, h: usize| if t.first { _mm256_setzero_ps() } else { _mm256_loadu_ps(y.add(c * t.ldy + 8 * h)) };
-            let bias = |h: usize| t.bias.map_or(_mm256_setzero_ps(), |b| _mm256_loadu_ps(b.as_ptr().add(8 * h)));
+        pub unsafe fn block(b: &mut Block) {
+            let y = b.y.as_mut_ptr();
+            for (t, tokens, ahead) in groups(b.tokens, b.next) {
+                let y = y.add(t * b.ldy);
+                match tokens {
+                    1 => tile::<1>(b, t, y, ahead),
+                    2 => tile::<2>(b, t, y, ahead),
+                    3 => tile::<3>(b, t, y, ahead),
+                    4 => tile::<4>(b, t, y, ahead),
+                    5 => tile::<5>(b, t, y, ahead),
+                    _ => tile::<6>(b, t, y, ahead),
+                }
+            }
+        }
+
+        /// C tokens from token t × 16 outputs in 2C registers; each k is two
+        /// loads of the panel (one cache line) and C broadcasts feeding 2C FMAs.
+        #[target_feature(enable = "avx2,fma")]
+        unsafe fn tile<const C: usize>(b: &Block, t: usize, y: *mut f32, ahead: &[Line]) {
+            let (w, x) = (b.w.as_ptr() as *const f32, b.x.as_ptr().add(t * b.ldx));
+            let start = |c: usize, h: usize| if b.first { _mm256_setzero_ps() } else { _mm256_loadu_ps(y.add(c * b.ldy + 8 * h)) };
+            let bias = |h: usize| b.bias.map_or(_mm256_setzero_ps(), |b| _mm256_loadu_ps(b.as_ptr().add(8 * h)));
             let mut acc: [[__m256; 2]; C] = std::array::from_fn(|c| [start(c, 0), start(c, 1)]);
-            for k in 0..t.w.len() {
+            for k in 0..b.w.len() {
                 let w0 = _mm256_load_ps(w.add(k * NR));
                 let w1 = _mm256_load_ps(w.add(k * NR + 8));
-                if k < t.ahead.len() {
-                    _mm_prefetch::<_MM_HINT_T0>(t.ahead.as_ptr().add(k) as *const i8);
+                if k < ahead.len() {
+                    _mm_prefetch::<_MM_HINT_T0>(ahead.as_ptr().add(k) as *const i8);
                 }
                 for (c, a) in acc.iter_mut().enumerate() {
-                    let xv = _mm256_broadcast_ss(&*x.add(c * t.ldx + k));
+                    let xv = _mm256_broadcast_ss(&*x.add(c * b.ldx + k));
                     a[0] = _mm256_fmadd_ps(xv, w0, a[0]);
                     a[1] = _mm256_fmadd_ps(xv, w1, a[1]);
                 }
             }
             for (c, a) in acc.iter().enumerate() {
-                _mm256_storeu_ps(y.add(c * t.ldy), _mm256_add_ps(a[0], bias(0)));
-                _mm256_storeu_ps(y.add(c * t.ldy + 8), _mm256_add_ps(a[1], bias(1)));
+                _mm256_storeu_ps(y.add(c * b.ldy), _mm256_add_ps(a[0], bias(0)));
+                _mm256_storeu_ps(y.add(c * b.ldy + 8), _mm256_add_ps(a[1], bias(1)));
             }
         }
     }
 
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     mod simd128 {
-        use super::{Tile, NR};
+        use super::{groups, Block, NR};
         use core::arch::wasm32::*;
 
-        /// C tokens × 16 outputs in 4C registers; each product is a
-        /// multiply and an add, or one multiply-add (`models::madd`).
         #[cfg_attr(feature = "fma", target_feature(enable = "relaxed-simd"))]
-        pub unsafe fn tile<const C: usize>(t: &Tile) {
-            let (w, x, y) = (t.w.as_ptr() as *const f32, t.x.as_ptr(), t.y.as_ptr() as *mut f32);
-            let start = |c: usize, h: usize| if t.first { f32x4_splat(0.0) } else { v128_load(y.add(c * t.ldy + 4 * h) as *const v128) };
-            let bias = |h: usize| t.bias.map_or(f32x4_splat(0.0), |b| v128_load(b.as_ptr().add(4 * h) as *const v128));
+        pub unsafe fn block(b: &mut Block) {
+            let y = b.y.as_mut_ptr();
+            for (t, tokens, _) in groups(b.tokens, b.next) {
+                let y = y.add(t * b.ldy);
+                match tokens {
+                    1 => tile::<1>(b, t, y),
+                    _ => tile::<2>(b, t, y),
+                }
+            }
+        }
+
+        /// C tokens from token t × 16 outputs in 4C registers; each product
+        /// is a multiply and an add, or one multiply-add (`models::madd`).
+        #[cfg_attr(feature = "fma", target_feature(enable = "relaxed-simd"))]
+        unsafe fn tile<const C: usize>(b: &Block, t: usize, y: *mut f32) {
+            let (w, x) = (b.w.as_ptr() as *const f32, b.x.as_ptr().add(t * b.ldx));
+            let start = |c: usize, h: usize| if b.first { f32x4_splat(0.0) } else { v128_load(y.add(c * b.ldy + 4 * h) as *const v128) };
+            let bias = |h: usize| b.bias.map_or(f32x4_splat(0.0), |b| v128_load(b.as_ptr().add(4 * h) as *const v128));
             let mut acc: [[v128; 4]; C] = std::array::from_fn(|c| std::array::from_fn(|h| start(c, h)));
-            for k in 0..t.w.len() {
+            for k in 0..b.w.len() {
                 let wk = w.add(k * NR);
                 let line = [v128_load(wk as *const v128), v128_load(wk.add(4) as *const v128), v128_load(wk.add(8) as *const v128), v128_load(wk.add(12) as *const v128)];
                 for (c, a) in acc.iter_mut().enumerate() {
-                    let xv = v128_load32_splat(x.add(c * t.ldx + k) as *const u32);
+                    let xv = v128_load32_splat(x.add(c * b.ldx + k) as *const u32);
                     for h in 0..4 {
                         a[h] = crate::models::madd(xv, line[h], a[h]);
                     }
@@ -279,7 +308,7 @@ mod kernel {
             }
             for (c, a) in acc.iter().enumerate() {
                 for (h, v) in a.iter().enumerate() {
-                    v128_store(y.add(c * t.ldy + 4 * h) as *mut v128, f32x4_add(*v, bias(h)));
+                    v128_store(y.add(c * b.ldy + 4 * h) as *mut v128, f32x4_add(*v, bias(h)));
                 }
             }
         }
@@ -327,6 +356,21 @@ mod tests {
             assert_eq!(got.shape(), (n, d_out));
             let d = got.max_abs_diff(&reference(&w, &b, &x));
             // f32 sums of up to 1536 terms of size ≤ 1 (gemm itself is 1.5e-5 off).
+            assert!(d < 5e-5, "{n}×{d_in} → {d_out}: off by {d}");
+        }
+    }
+
+    #[test]
+    fn the_portable_kernel_equals_the_one_this_machine_runs() {
+        let portable: fn(Block) = |mut b| {
+            b.check();
+            kernel::portable::block(&mut b)
+        };
+        for &(n, d_in, d_out) in &[(1, 300, 16), (2, 384, 40), (7, 600, 33), (13, 257, 48)] {
+            let (w, x) = (filled(d_out, d_in, 5 + n as u32), filled(n, d_in, 6 + d_out as u32));
+            let b: Vec<f32> = (0..d_out).map(|j| 0.5 - j as f32 * 0.125).collect();
+            let linear = PackedLinear::new(&w, &b);
+            let d = linear.forward_with(&x, portable).max_abs_diff(&linear.forward(&x));
             assert!(d < 5e-5, "{n}×{d_in} → {d_out}: off by {d}");
         }
     }
