@@ -4,7 +4,7 @@
 #   1. native `cargo test` (the core, the CLI; model tests use www/models/)
 #   2. `cargo bench --no-run` (benchmarks must keep compiling; they are not run)
 #   3. wasm-bindgen-test: the web components in headless Chromium, and the
-#      quantized kernels again as the fused (relaxed SIMD) worker builds them
+#      product kernels again as the fused (relaxed SIMD) worker builds them
 #   4. `trunk build --release`, then the end-to-end test of dist/ in Chromium
 # Stages 1-3 all run even when one fails; the e2e test needs the build.
 # The output ends with the e2e runner's summary when everything passed.
@@ -48,9 +48,9 @@ stage "benchmarks compile (cargo bench --no-run)" cargo bench --locked --no-run 
 stage "web component tests in Chromium (wasm-bindgen-test)" \
     env CHROMEDRIVER="$CHROMEDRIVER" cargo test --locked --target "$WASM_TARGET" --bin attnscope-web || true
 # The fused worker (relaxed SIMD) has kernels of its own; its build runs the
-# quantized-product test again (the rest of the page is the same code).
-stage "quantized kernels of the fused worker in Chromium (wasm-bindgen-test, --features fma)" \
-    env CHROMEDRIVER="$CHROMEDRIVER" cargo test --locked --target "$WASM_TARGET" --bin attnscope-web --features fma -- quantized || true
+# product tests again (the rest of the page is the same code).
+stage "product kernels of the fused worker in Chromium (wasm-bindgen-test, --features fma)" \
+    env CHROMEDRIVER="$CHROMEDRIVER" cargo test --locked --target "$WASM_TARGET" --bin attnscope-web --features fma -- products_in_wasm || true
 
 if stage "web build (trunk build --release)" trunk build --release; then
     if [[ ${#FAILED[@]} -gt 0 ]]; then

@@ -1,6 +1,8 @@
 //! A small row-major f32 matrix: just enough to write attention like the
 //! formula. Its matrix products go to the `gemm` crate, whose kernels use
-//! AVX2/FMA natively and simd128 in the browser. (The models' weight products
+//! AVX2/FMA natively and simd128 in the browser, except in the browsers with
+//! relaxed SIMD, where a small kernel of its own (`fused`) has the fused
+//! multiply-add that gemm's simd128 kernels lack. (The models' weight products
 //! have kernels of their own, shaped for a few tokens against weights that
 //! never change: `models::packed` and `models::quant`.)
 
@@ -235,6 +237,10 @@ unsafe fn gemm_into(out: &mut Matrix, lhs: &Matrix, lhs_t: bool, rhs: &Matrix, r
     if k == 0 {
         return; // an empty sum: `out` is already zeros
     }
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128", feature = "fma"))]
+    if !lhs_t {
+        return fused::product(out, lhs, rhs, rhs_t);
+    }
     // gemm takes (column stride, row stride) for each operand.
     let (lhs_cs, lhs_rs) = if lhs_t { (lhs.cols as isize, 1) } else { (1, lhs.cols as isize) };
     let (rhs_cs, rhs_rs) = if rhs_t { (rhs.cols as isize, 1) } else { (1, rhs.cols as isize) };
@@ -259,6 +265,85 @@ unsafe fn gemm_into(out: &mut Matrix, lhs: &Matrix, lhs_t: bool, rhs: &Matrix, r
         false,
         gemm::Parallelism::None,
     );
+}
+
+/// The matrix product in the browsers that have relaxed SIMD (the `fma`
+/// worker), where it is attention's Q Kᵀ and A V: `gemm`'s simd128 kernels
+/// multiply, then add (wasm has no fused multiply-add of its own), and
+/// repack both operands on every call; at 128 tokens MiniLM's 144 products
+/// per forward took 12 % of it. Here the right operand is copied once, row
+/// by row and padded to a multiple of 8 columns (transposed first for
+/// Q Kᵀ: 4 K values for 4·32·n multiply-adds), and each tile of 4 rows × 8
+/// columns keeps its sums in 8 registers for the whole inner dimension.
+/// Every output is one chain of fused multiply-adds in the order of the
+/// inner index, whatever its tile, so a row computed alone (SmolLM2's
+/// key/value cache) equals the same row computed with others.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128", feature = "fma"))]
+mod fused {
+    use super::Matrix;
+    use std::arch::wasm32::*;
+
+    /// out = lhs · rhs, or lhs · rhsᵀ with `rhs_t`; `out` has the product's shape.
+    pub fn product(out: &mut Matrix, lhs: &Matrix, rhs: &Matrix, rhs_t: bool) {
+        let (m, n, k) = (out.rows, out.cols, lhs.cols);
+        assert!(lhs.rows == m && rhs.data.len() == k * n, "fused::product: shapes differ");
+        let wide = n.next_multiple_of(8);
+        let mut b = vec![0.0f32; k * wide];
+        for (p, row) in b.chunks_exact_mut(wide).enumerate() {
+            if rhs_t {
+                for (j, x) in row[..n].iter_mut().enumerate() {
+                    *x = rhs.data[j * k + p];
+                }
+            } else {
+                row[..n].copy_from_slice(&rhs.data[p * n..(p + 1) * n]);
+            }
+        }
+        let (a, o) = (lhs.data.as_ptr(), out.data.as_mut_ptr());
+        let mut i = 0;
+        // SAFETY: the fma worker runs only where relaxed SIMD is (the page
+        // checks). Rows i..i+R of lhs (k values each) and out (n each) are
+        // in bounds (i + R ≤ m), and b holds k rows of `wide` values.
+        unsafe {
+            while i + 4 <= m {
+                rows::<4>(a.add(i * k), k, &b, wide, o.add(i * n), n);
+                i += 4;
+            }
+            match m - i {
+                3 => rows::<3>(a.add(i * k), k, &b, wide, o.add(i * n), n),
+                2 => rows::<2>(a.add(i * k), k, &b, wide, o.add(i * n), n),
+                1 => rows::<1>(a.add(i * k), k, &b, wide, o.add(i * n), n),
+                _ => {}
+            }
+        }
+    }
+
+    /// `R` rows of the product: a (R × k) times b (k × wide), into out (R × n).
+    #[target_feature(enable = "relaxed-simd")]
+    unsafe fn rows<const R: usize>(a: *const f32, k: usize, b: &[f32], wide: usize, out: *mut f32, n: usize) {
+        for j in (0..wide).step_by(8) {
+            let mut acc = [[f32x4_splat(0.0); 2]; R];
+            let mut col = b.as_ptr().add(j);
+            for p in 0..k {
+                let (b0, b1) = (v128_load(col as *const v128), v128_load(col.add(4) as *const v128));
+                for (r, at) in acc.iter_mut().enumerate() {
+                    let x = v128_load32_splat(a.add(r * k + p) as *const u32);
+                    at[0] = f32x4_relaxed_madd(x, b0, at[0]);
+                    at[1] = f32x4_relaxed_madd(x, b1, at[1]);
+                }
+                col = col.add(wide);
+            }
+            for (r, at) in acc.iter().enumerate() {
+                let dst = out.add(r * n + j);
+                if j + 8 <= n {
+                    v128_store(dst as *mut v128, at[0]);
+                    v128_store(dst.add(4) as *mut v128, at[1]);
+                } else {
+                    let lanes: [f32; 8] = std::mem::transmute(*at);
+                    std::ptr::copy_nonoverlapping(lanes.as_ptr(), dst, n - j);
+                }
+            }
+        }
+    }
 }
 
 /// Σ xs. A single running total is a chain of dependent additions, one
