@@ -800,16 +800,7 @@ mod kernel {
                     *at = f32x4_add(*at, f32x4_mul(f, v128_load32_splat(ds.add(t * padded + b) as *const u32)));
                 }
             };
-            // Two blocks per turn: V8 checks the stack on every turn of a loop.
-            let mut b = 0;
-            while b + 2 <= blocks {
-                block(b, &mut acc);
-                block(b + 1, &mut acc);
-                b += 2;
-            }
-            if b < blocks {
-                block(b, &mut acc);
-            }
+            super::each_block(blocks, |b| block(b, &mut acc));
             std::array::from_fn(|t| super::lanes_sum(acc[t]) + super::lanes_sum(offset[t]))
         }
 
@@ -862,6 +853,22 @@ mod kernel {
             }
         }
         offset
+    }
+
+    /// `f(b)` for every block b < `blocks`, two per turn of the loop: V8
+    /// checks the stack on every turn.
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    #[inline(always)]
+    fn each_block(blocks: usize, mut f: impl FnMut(usize)) {
+        let mut b = 0;
+        while b + 2 <= blocks {
+            f(b);
+            f(b + 1);
+            b += 2;
+        }
+        if b < blocks {
+            f(b);
+        }
     }
 
     /// The four lanes' sum, in a fixed order.
@@ -988,16 +995,7 @@ mod kernel {
                     *at = f32x4_relaxed_madd(f32x4_convert_i32x4(sum), v128_load32_splat(ds.add(t * padded + b) as *const u32), *at);
                 }
             };
-            // Two blocks per turn: V8 checks the stack on every turn of a loop.
-            let mut b = 0;
-            while b + 2 <= blocks {
-                block(b, &mut acc);
-                block(b + 1, &mut acc);
-                b += 2;
-            }
-            if b < blocks {
-                block(b, &mut acc);
-            }
+            super::each_block(blocks, |b| block(b, &mut acc));
             std::array::from_fn(|t| super::lanes_sum(acc[t]) + super::lanes_sum(offset[t]))
         }
 
