@@ -131,9 +131,10 @@ struct Block<'a> {
     bias: Option<&'a [f32]>,
     tokens: usize,
     /// The lines the next call will read. Every token group re-reads this
-    /// block from L1; meanwhile each asks for its share of the next one, so
-    /// that memory is busy the whole time rather than only during the first
-    /// group (natively; wasm has no prefetch instruction).
+    /// block from L1; meanwhile each asks for its share of the next one,
+    /// spread over its pass, so that memory is busy the whole time rather
+    /// than only during the first group (natively; wasm has no prefetch
+    /// instruction).
     #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     next: &'a [Line],
 }
@@ -252,11 +253,20 @@ mod kernel {
             let start = |c: usize, h: usize| if b.first { _mm256_setzero_ps() } else { _mm256_loadu_ps(y.add(c * b.ldy + 8 * h)) };
             let bias = |h: usize| b.bias.map_or(_mm256_setzero_ps(), |b| _mm256_loadu_ps(b.as_ptr().add(8 * h)));
             let mut acc: [[__m256; 2]; C] = std::array::from_fn(|c| [start(c, 0), start(c, 1)]);
+            // The group's share of the next block, one line every few k,
+            // spread over the whole loop. Asked for all at once at its start,
+            // the lines came in faster than memory delivers them, and the
+            // loop waited for the requests to drain (MiniLM at 16 tokens,
+            // natively: 5.23 → 4.84 ms spread out).
+            let every = (b.w.len() / ahead.len().max(1)).max(1);
+            let (mut due, mut fetched) = (0, 0);
             for k in 0..b.w.len() {
                 let w0 = _mm256_load_ps(w.add(k * NR));
                 let w1 = _mm256_load_ps(w.add(k * NR + 8));
-                if k < ahead.len() {
-                    _mm_prefetch::<_MM_HINT_T0>(ahead.as_ptr().add(k) as *const i8);
+                if k == due && fetched < ahead.len() {
+                    _mm_prefetch::<_MM_HINT_T0>(ahead.as_ptr().add(fetched) as *const i8);
+                    fetched += 1;
+                    due += every;
                 }
                 for (c, a) in acc.iter_mut().enumerate() {
                     let xv = _mm256_broadcast_ss(&*x.add(c * b.ldx + k));
