@@ -63,8 +63,8 @@ pub struct QMatrix {
     /// Only in wasm, where the one-to-three-token kernels read them (empty
     /// elsewhere): each row's block scales d, then its offsets m, as f32
     /// ([`block_scales`]). Expanding an f16 pair took a fifth of those
-    /// kernels' instructions per block; kept expanded, they cost 8 bytes a
-    /// block (34 MB for SmolLM2) and are read as vectors.
+    /// kernels' instructions per block; kept expanded, they cost about 8
+    /// bytes a block (37 MB for SmolLM2) and are read as vectors.
     dm: Vec<f32>,
 }
 
@@ -297,10 +297,10 @@ mod kernel {
     /// (`int16`) they differ from the batch product by rounding, about 1e-7
     /// relative: an appended token's attention stays within 2e-6 of a full
     /// recompute. `dm`: the rows' d and m as f32 (`block_scales`), which
-    /// only the fused worker's kernel reads; empty elsewhere.
+    /// the wasm kernels read; empty natively.
     #[allow(clippy::too_many_arguments)]
     pub fn dots_quantized(qtype: super::QType, bytes: &[u8], dm: &[f32], row_bytes: usize, rows: usize, x: &[f32], n: usize, cols: usize, out: &mut [f32], width: usize) {
-        #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128", feature = "fma")))]
+        #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
         let _ = dm;
         assert!((1..4).contains(&n) && cols.is_multiple_of(32) && bytes.len() >= rows * row_bytes && x.len() >= n * cols && out.len() >= (n - 1) * width + rows);
         #[cfg(target_arch = "x86_64")]
