@@ -272,8 +272,8 @@ unsafe fn gemm_into(out: &mut Matrix, lhs: &Matrix, lhs_t: bool, rhs: &Matrix, r
 /// multiply, then add (wasm has no fused multiply-add of its own), and
 /// repack both operands on every call; at 128 tokens MiniLM's 144 products
 /// per forward took 12 % of it. Here the right operand is copied once, row
-/// by row and padded to a multiple of 8 columns (transposed first for
-/// Q Kᵀ: 4 K values for 4·32·n multiply-adds), and each tile of 4 rows × 8
+/// by row and padded to a multiple of 8 columns (transposed for Q Kᵀ: n·32
+/// values moved for n·n·32 multiply-adds), and each tile of 4 rows × 8
 /// columns keeps its sums in 8 registers for the whole inner dimension.
 /// Every output is one chain of fused multiply-adds in the order of the
 /// inner index, whatever its tile, so a row computed alone (SmolLM2's
