@@ -160,7 +160,8 @@ impl QMatrix {
             // expand each block in registers and use it at once. Natively the
             // same operations in the same order as below, so the outputs are
             // bit-identical to those of a longer batch.
-            let dm = self.dm.get(range.start * 2 * padded_blocks(cols)..range.end * 2 * padded_blocks(cols)).unwrap_or(&[]);
+            let per_row = 2 * padded_blocks(cols);
+            let dm = self.dm.get(range.start * per_row..range.end * per_row).unwrap_or(&[]);
             kernel::dots_quantized(self.qtype, bytes, dm, rb, width, &x.data, n, cols, &mut out.data, width);
             return out;
         }
@@ -734,26 +735,21 @@ mod kernel {
         struct Acts {
             hi: Vec<i16>,
             lo: Vec<i16>,
-            /// s and Σ x per block (Σ x for Q4_1's m term), `padded` per
-            /// token (zeros after the last block).
-            unit: Vec<f32>,
-            sums: Vec<f32>,
-            blocks: usize,
-            padded: usize,
+            /// s (the unit of hi) and Σ x per block.
+            stats: super::BlockStats,
         }
 
         impl Acts {
             fn new(x: &[f32], n: usize, cols: usize) -> Acts {
-                let (blocks, padded) = (cols / 32, super::super::padded_blocks(cols));
                 let (mut hi, mut lo) = (vec![0i16; n * cols], vec![0i16; n * cols]);
-                let (mut unit, mut sums) = (vec![0.0f32; n * padded], vec![0.0f32; n * padded]);
+                let mut stats = super::BlockStats::new(n, cols);
                 for (i, xb) in x[..n * cols].chunks_exact(32).enumerate() {
-                    let at = i / blocks * padded + i % blocks;
+                    let at = stats.at(i);
                     let amax = xb.iter().fold(0.0f32, |a, v| if v.abs() > a { v.abs() } else { a });
-                    sums[at] = xb.iter().sum();
+                    stats.sums[at] = xb.iter().sum();
                     if amax > 0.0 && amax.is_finite() {
                         let (s, inv) = (amax / 32767.0, 32767.0 / amax);
-                        unit[at] = s;
+                        stats.unit[at] = s;
                         for (j, &v) in xb.iter().enumerate() {
                             let h = (v * inv).round_ties_even();
                             // `as` saturates: a residual a hair over half a step stays in range.
@@ -762,7 +758,7 @@ mod kernel {
                         }
                     }
                 }
-                Acts { hi, lo, unit, sums, blocks, padded }
+                Acts { hi, lo, stats }
             }
         }
 
@@ -786,8 +782,8 @@ mod kernel {
         /// `T` tokens of `acts`; `ds` is scratch for a scale per block and token.
         #[inline(always)]
         unsafe fn row_times_tokens<const T: usize, const Q8: bool>(row: *const u8, dm: *const f32, acts: &Acts, ds: *mut f32) -> [f32; T] {
-            let (blocks, padded) = (acts.blocks, acts.padded);
-            let offset = super::row_scales::<T>(dm, acts.unit.as_ptr(), acts.sums.as_ptr(), padded, ds);
+            let (blocks, padded) = (acts.stats.blocks, acts.stats.padded);
+            let offset = super::row_scales::<T>(dm, &acts.stats, ds);
             let mut acc = [f32x4_splat(0.0); T];
             let block = |b: usize, acc: &mut [v128; T]| {
                 let q = block::<Q8>(row.add(b * if Q8 { 34 } else { 20 }));
@@ -830,19 +826,46 @@ mod kernel {
         }
     }
 
+    /// What the one-to-three-token kernels keep per token and block of 32
+    /// inputs besides the integer parts: the parts' unit and Σ x (for
+    /// Q4_1's m term), `padded` values per token, zeros after the last
+    /// block, as `row_scales` reads them four blocks at a time.
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    struct BlockStats {
+        unit: Vec<f32>,
+        sums: Vec<f32>,
+        blocks: usize,
+        padded: usize,
+    }
+
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    impl BlockStats {
+        fn new(n: usize, cols: usize) -> BlockStats {
+            let padded = super::padded_blocks(cols);
+            BlockStats { unit: vec![0.0; n * padded], sums: vec![0.0; n * padded], blocks: cols / super::BLOCK, padded }
+        }
+
+        /// The place of the i-th block of 32 inputs (tokens one after another).
+        fn at(&self, i: usize) -> usize {
+            i / self.blocks * self.padded + i % self.blocks
+        }
+    }
+
     /// For the one-to-three-token kernels, once per row: ds[t][b] = d_b ·
     /// unit[t][b] (the weights' block scale times the inputs' integer
     /// unit), four blocks at a time, and each token's Σ_b m_b·Σx_b, Q4_1's
     /// offset term (zero for Q8_0), as four partial sums. `dm`: the row's
-    /// `padded` d then `padded` m (`block_scales`); `unit`, `sums` and `ds`:
-    /// `padded` values per token.
+    /// `padded` d then `padded` m (`block_scales`); `ds`: `padded` values
+    /// per token.
     ///
     /// # Safety
-    /// Those many values must be readable (writable for `ds`) at each pointer.
+    /// `stats` must hold `T` tokens; those many values must be readable at
+    /// `dm` and writable at `ds`.
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     #[inline(always)]
-    unsafe fn row_scales<const T: usize>(dm: *const f32, unit: *const f32, sums: *const f32, padded: usize, ds: *mut f32) -> [std::arch::wasm32::v128; T] {
+    unsafe fn row_scales<const T: usize>(dm: *const f32, stats: &BlockStats, ds: *mut f32) -> [std::arch::wasm32::v128; T] {
         use std::arch::wasm32::*;
+        let (unit, sums, padded) = (stats.unit.as_ptr(), stats.sums.as_ptr(), stats.padded);
         let mut offset = [f32x4_splat(0.0); T];
         for c in (0..padded).step_by(4) {
             let (d, m) = (v128_load(dm.add(c) as *const v128), v128_load(dm.add(padded + c) as *const v128));
@@ -917,29 +940,25 @@ mod kernel {
         /// (32 bytes each), the parts' unit s/254² and Σ x (for Q4_1's m term).
         struct Acts {
             parts: Vec<i8>,
-            /// s/254² and Σ x per block, `padded` per token (zeros after the last block).
-            unit: Vec<f32>,
-            sums: Vec<f32>,
-            blocks: usize,
-            padded: usize,
+            /// s/254² (the unit of the combined parts) and Σ x per block.
+            stats: super::BlockStats,
         }
 
         impl Acts {
             fn new(x: &[f32], n: usize, cols: usize) -> Acts {
-                let (blocks, padded) = (cols / 32, super::super::padded_blocks(cols));
                 let mut parts = vec![0i8; n * cols * PARTS];
-                let (mut unit, mut sums) = (vec![0.0f32; n * padded], vec![0.0f32; n * padded]);
+                let mut stats = super::BlockStats::new(n, cols);
                 for (i, xb) in x[..n * cols].chunks_exact(32).enumerate() {
-                    let at = i / blocks * padded + i % blocks;
+                    let at = stats.at(i);
                     // SAFETY: simd128 is on for the whole build; `xb` has 32 values.
                     let v: [v128; 8] = unsafe { std::array::from_fn(|k| v128_load(xb.as_ptr().add(4 * k) as *const v128)) };
                     let amax = lanes_max(v.map(|x| f32x4_abs(x)));
-                    sums[at] = lanes_sum(v);
+                    stats.sums[at] = super::lanes_sum(v.into_iter().fold(f32x4_splat(0.0), |a, b| f32x4_add(a, b)));
                     if !(amax > 0.0 && amax.is_finite()) {
                         continue;
                     }
                     let s = amax / 127.0;
-                    unit[at] = s / (STEP * STEP);
+                    stats.unit[at] = s / (STEP * STEP);
                     // |x/s| ≤ 127 (to f32's rounding); each remainder, at
                     // most half a unit and exact, times 254 stays within
                     // ±127. That product is rounded, to 2⁻²⁴ of a part.
@@ -955,7 +974,7 @@ mod kernel {
                         r = std::array::from_fn(|k| f32x4_mul(f32x4_sub(r[k], q[k]), f32x4_splat(STEP)));
                     }
                 }
-                Acts { parts, unit, sums, blocks, padded }
+                Acts { parts, stats }
             }
         }
 
@@ -965,18 +984,13 @@ mod kernel {
             lanes.into_iter().fold(0.0, f32::max)
         }
 
-        fn lanes_sum(v: [v128; 8]) -> f32 {
-            let s = v.into_iter().fold(f32x4_splat(0.0), |a, b| f32x4_add(a, b));
-            (f32x4_extract_lane::<0>(s) + f32x4_extract_lane::<2>(s)) + (f32x4_extract_lane::<1>(s) + f32x4_extract_lane::<3>(s))
-        }
-
         /// One Q4_1 row (its blocks at `row`, their d and m as f32 in
         /// `dm`) against the `T` tokens of `acts`; `ds` is scratch for a
         /// scale per block and token.
         #[target_feature(enable = "relaxed-simd")]
         unsafe fn row_times_tokens<const T: usize>(row: *const u8, dm: *const f32, acts: &Acts, ds: *mut f32) -> [f32; T] {
-            let (blocks, padded) = (acts.blocks, acts.padded);
-            let offset = super::row_scales::<T>(dm, acts.unit.as_ptr(), acts.sums.as_ptr(), padded, ds);
+            let (blocks, padded) = (acts.stats.blocks, acts.stats.padded);
+            let offset = super::row_scales::<T>(dm, &acts.stats, ds);
             let mut acc = [f32x4_splat(0.0); T];
             let mask = u8x16_splat(0x0f);
             let (one, step) = (i16x8_splat(1), i16x8_splat(STEP as i16));
