@@ -88,6 +88,9 @@ impl PackedLinear {
             for k0 in (0..d_in.max(1)).step_by(KC) {
                 let kc = KC.min(d_in - k0);
                 let (start, end) = (p * d_in + k0, p * d_in + k0 + kc);
+                // The next call reads the rest of this panel or, after its
+                // last block, the next panel's first block.
+                let ahead = if k0 + kc < d_in { KC.min(d_in - k0 - kc) } else { KC.min(d_in) };
                 kernel(Block {
                     w: &self.lines[start..end],
                     x: &x.data[k0..],
@@ -97,7 +100,7 @@ impl PackedLinear {
                     first: k0 == 0,
                     bias: (k0 + kc >= d_in).then(|| &self.bias[p * NR..(p + 1) * NR]),
                     tokens: n,
-                    next: &self.lines[end.min(all)..(end + kc).min(all)],
+                    next: &self.lines[end.min(all)..(end + ahead).min(all)],
                 });
             }
         }
@@ -133,9 +136,8 @@ struct Block<'a> {
     /// The lines the next call will read. Every token group re-reads this
     /// block from L1; meanwhile each asks for its share of the next one,
     /// spread over its pass, so that memory is busy the whole time rather
-    /// than only during the first group (natively; wasm has no prefetch
-    /// instruction).
-    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+    /// than only during the first group: a prefetch natively, a plain read
+    /// in wasm, which has no prefetch instruction.
     next: &'a [Line],
 }
 
@@ -283,17 +285,18 @@ mod kernel {
 
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     mod simd128 {
+        use super::super::Line;
         use super::{groups, Block, NR};
         use core::arch::wasm32::*;
 
         #[cfg_attr(feature = "fma", target_feature(enable = "relaxed-simd"))]
         pub unsafe fn block(b: &mut Block) {
             let y = b.y.as_mut_ptr();
-            for (t, tokens, _) in groups(b.tokens, b.next) {
+            for (t, tokens, ahead) in groups(b.tokens, b.next) {
                 let y = y.add(t * b.ldy);
                 match tokens {
-                    1 => tile::<1>(b, t, y),
-                    _ => tile::<2>(b, t, y),
+                    1 => tile::<1>(b, t, y, ahead),
+                    _ => tile::<2>(b, t, y, ahead),
                 }
             }
         }
@@ -301,12 +304,12 @@ mod kernel {
         /// C tokens from token t × 16 outputs in 4C registers; each product
         /// is a multiply and an add, or one multiply-add (`models::madd`).
         #[cfg_attr(feature = "fma", target_feature(enable = "relaxed-simd"))]
-        unsafe fn tile<const C: usize>(b: &Block, t: usize, y: *mut f32) {
+        unsafe fn tile<const C: usize>(b: &Block, t: usize, y: *mut f32, ahead: &[Line]) {
             let (w, x) = (b.w.as_ptr() as *const f32, b.x.as_ptr().add(t * b.ldx));
             let start = |c: usize, h: usize| if b.first { f32x4_splat(0.0) } else { v128_load(y.add(c * b.ldy + 4 * h) as *const v128) };
             let bias = |h: usize| b.bias.map_or(f32x4_splat(0.0), |b| v128_load(b.as_ptr().add(4 * h) as *const v128));
             let mut acc: [[v128; 4]; C] = std::array::from_fn(|c| std::array::from_fn(|h| start(c, h)));
-            for k in 0..b.w.len() {
+            let step = |k: usize, acc: &mut [[v128; 4]; C]| {
                 let wk = w.add(k * NR);
                 let line = [v128_load(wk as *const v128), v128_load(wk.add(4) as *const v128), v128_load(wk.add(8) as *const v128), v128_load(wk.add(12) as *const v128)];
                 for (c, a) in acc.iter_mut().enumerate() {
@@ -315,6 +318,28 @@ mod kernel {
                         a[h] = crate::models::madd(xv, line[h], a[h]);
                     }
                 }
+            };
+            // The group's share of the next block, one line every few k, as
+            // natively but with a read: it starts the CPU's own prefetcher on
+            // the lines after it, which then arrive while this group
+            // computes. Without it the first group of each block waited for
+            // the whole block (MiniLM in Chromium, raw wasm: 16 tokens 10.2 →
+            // 9.4 ms, 128 tokens 76.2 → 74.5 ms).
+            let n = b.w.len();
+            let every = (n / ahead.len().max(1)).max(1);
+            let mut k = 0;
+            for line in ahead {
+                // Volatile, or the unused read would be optimised away.
+                let _ = std::ptr::read_volatile(line.0.as_ptr());
+                let end = (k + every).min(n);
+                while k < end {
+                    step(k, &mut acc);
+                    k += 1;
+                }
+            }
+            while k < n {
+                step(k, &mut acc);
+                k += 1;
             }
             for (c, a) in acc.iter().enumerate() {
                 for (h, v) in a.iter().enumerate() {

@@ -503,3 +503,30 @@ fn matrix_products_in_wasm_equal_the_plain_product() {
     }
 }
 
+
+/// The packed linear layer (MiniLM's kernel) against a plain sum in f64:
+/// token counts that leave a group of one, inputs that cross the 256-wide
+/// blocks of its k loop (so that each group reads its share of the next
+/// block) and outputs that leave a partial panel. `scripts/test.sh` runs it
+/// with `--features fma` too, where each product is one multiply-add.
+#[wasm_bindgen_test]
+fn packed_products_in_wasm_equal_the_plain_product() {
+    use attnscope::models::packed::PackedLinear;
+    let value = |i: usize, salt: usize| ((i * 7919 + salt * 104_729) % 401) as f32 / 200.0 - 1.0;
+    for (d_out, d_in) in [(16, 8), (20, 300), (48, 600), (3, 1)] {
+        let w = Matrix::from_vec(d_out, d_in, (0..d_out * d_in).map(|i| value(i, 1)).collect());
+        let bias: Vec<f32> = (0..d_out).map(|i| value(i, 2)).collect();
+        let layer = PackedLinear::new(&w, &bias);
+        for n in [1, 2, 3, 7, 16] {
+            let x = Matrix::from_vec(n, d_in, (0..n * d_in).map(|i| value(i, 3)).collect());
+            let got = layer.forward(&x);
+            assert_eq!(got.shape(), (n, d_out));
+            for t in 0..n {
+                for o in 0..d_out {
+                    let want = bias[o] as f64 + (0..d_in).map(|k| x[(t, k)] as f64 * w[(o, k)] as f64).sum::<f64>();
+                    assert!((got[(t, o)] as f64 - want).abs() <= 1e-5 * (1.0 + d_in as f64), "{d_out}×{d_in}, {n} tokens, at ({t}, {o}): {} against {want}", got[(t, o)]);
+                }
+            }
+        }
+    }
+}
