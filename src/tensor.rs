@@ -177,6 +177,13 @@ impl Matrix {
         self.cols = wide;
     }
 
+    /// Room to grow by `rows` rows and `cols` columns without moving the
+    /// storage (see [`Matrix::push_rows`], [`Matrix::push_cols`]).
+    pub fn reserve(&mut self, rows: usize, cols: usize) {
+        let wanted = (self.rows + rows) * (self.cols + cols);
+        self.data.reserve(wanted.saturating_sub(self.data.len()));
+    }
+
     /// Keeps the first `n` rows, in place.
     pub fn truncate_rows(&mut self, n: usize) {
         self.rows = self.rows.min(n);
