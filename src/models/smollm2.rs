@@ -446,15 +446,21 @@ pub fn top_k(logits: &[f32], temperature: f32, k: usize) -> Vec<(u32, f32)> {
     let terms: Vec<f32> = logits.iter().map(|&z| crate::tensor::exp((z - max) / temperature)).collect();
     let sum: f64 = terms.iter().map(|&e| e as f64).sum();
     let max = max as f64;
-    let mut order: Vec<u32> = (0..logits.len() as u32).collect();
-    let k = k.min(order.len());
-    if k == 0 {
-        return Vec::new();
+    // One pass keeping the k largest in order (ties: the lower id first):
+    // most logits lose their first comparison. Selecting among 49,152
+    // indices, then sorting, took 0.3 ms of an appended token in wasm.
+    let k = k.min(logits.len());
+    let mut best: Vec<u32> = Vec::with_capacity(k + 1);
+    for (i, z) in logits.iter().enumerate() {
+        let beats = |&j: &u32| z.total_cmp(&logits[j as usize]) == std::cmp::Ordering::Greater;
+        if best.len() == k && !best.last().is_some_and(beats) {
+            continue;
+        }
+        let at = best.iter().position(beats).unwrap_or(best.len());
+        best.insert(at, i as u32);
+        best.truncate(k);
     }
-    order.select_nth_unstable_by(k - 1, |&a, &b| logits[b as usize].total_cmp(&logits[a as usize]));
-    order.truncate(k);
-    order.sort_by(|&a, &b| logits[b as usize].total_cmp(&logits[a as usize]));
-    order.into_iter().map(|i| (i, (((logits[i as usize] as f64 - max) / t).exp() / sum) as f32)).collect()
+    best.into_iter().map(|i| (i, (((logits[i as usize] as f64 - max) / t).exp() / sum) as f32)).collect()
 }
 
 /// The layer for all positions, from the layer of the first `p` (`before`)
@@ -723,6 +729,12 @@ mod tests {
         let total: f32 = top_k(&logits, 1.0, 4).iter().map(|x| x.1).sum();
         assert!((total - 1.0).abs() < 1e-6);
         assert!(top_k(&logits, 0.1, 1)[0].1 > warm[0].1);
+        assert!(top_k(&logits, 1.0, 0).is_empty());
+        // The same as sorting everything, ties (twenty of each value) by id.
+        let many: Vec<f32> = (0..1000).map(|i| ((i * 7919) % 50) as f32 / 10.0).collect();
+        let mut order: Vec<u32> = (0..1000).collect();
+        order.sort_by(|&a, &b| many[b as usize].total_cmp(&many[a as usize]).then(a.cmp(&b)));
+        assert_eq!(top_k(&many, 1.0, 5).iter().map(|x| x.0).collect::<Vec<_>>(), order[..5]);
         assert!(check_temperature(0.0).is_err() && check_temperature(f32::NAN).is_err());
     }
 }
