@@ -195,7 +195,7 @@ impl QMatrix {
 /// reads as whole vectors.
 fn block_scales(qtype: QType, data: &[u8], rows: usize, cols: usize) -> Vec<f32> {
     let (blocks, padded) = (cols / BLOCK, padded_blocks(cols));
-    let block_bytes = if qtype == QType::Q8_0 { 34 } else { 20 };
+    let block_bytes = qtype.bytes_for(BLOCK).expect("every type has a size per block");
     let mut dm = Vec::with_capacity(rows * 2 * padded);
     for row in data.chunks_exact(blocks * block_bytes).take(rows) {
         let start = dm.len();
@@ -812,20 +812,16 @@ mod kernel {
             assert!(cols.is_multiple_of(32) && row_bytes >= blocks * if q8 { 34 } else { 20 } && dm.len() >= rows * 2 * padded);
             assert!(bytes.len() >= rows * row_bytes && x.len() >= T * cols && out.len() >= (T - 1) * width + rows);
             let acts = Acts::new(x, T, cols);
-            let mut ds = vec![0.0f32; T * padded];
-            for k in 0..rows {
+            super::each_row::<T>(rows, padded, out, width, |k, ds| {
                 // SAFETY: simd128 is enabled for the whole build; the row's
                 // blocks lie in `bytes`, its scales in `dm`, the tokens in
                 // `acts`, and `ds` has a scale for each of their padded
-                // blocks (asserted above).
-                let sums = unsafe {
+                // blocks (asserted above and by `each_row`).
+                unsafe {
                     let (row, dm) = (bytes.as_ptr().add(k * row_bytes), dm.as_ptr().add(k * 2 * padded));
-                    if q8 { row_times_tokens::<T, true>(row, dm, &acts, ds.as_mut_ptr()) } else { row_times_tokens::<T, false>(row, dm, &acts, ds.as_mut_ptr()) }
-                };
-                for (t, s) in sums.into_iter().enumerate() {
-                    out[t * width + k] = s;
+                    if q8 { row_times_tokens::<T, true>(row, dm, &acts, ds) } else { row_times_tokens::<T, false>(row, dm, &acts, ds) }
                 }
-            }
+            });
         }
     }
 
@@ -879,6 +875,18 @@ mod kernel {
             }
         }
         offset
+    }
+
+    /// out[t][k] = row(k, ds)[t] for every row k < `rows` and `T` tokens,
+    /// where `ds` is scratch for `padded` values per token (`row_scales`).
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    fn each_row<const T: usize>(rows: usize, padded: usize, out: &mut [f32], width: usize, mut row: impl FnMut(usize, *mut f32) -> [f32; T]) {
+        let mut ds = vec![0.0f32; T * padded];
+        for k in 0..rows {
+            for (t, s) in row(k, ds.as_mut_ptr()).into_iter().enumerate() {
+                out[t * width + k] = s;
+            }
+        }
     }
 
     /// `f(b, b % 2)` for every block b < `blocks`, two per turn of the loop
@@ -1033,17 +1041,14 @@ mod kernel {
             assert!(cols.is_multiple_of(32) && row_bytes >= blocks * 20 && dm.len() >= rows * 2 * padded);
             assert!(bytes.len() >= rows * row_bytes && x.len() >= T * cols && out.len() >= (T - 1) * width + rows);
             let acts = Acts::new(x, T, cols);
-            let mut ds = vec![0.0f32; T * padded];
-            for k in 0..rows {
+            super::each_row::<T>(rows, padded, out, width, |k, ds| {
                 // SAFETY: the fma worker runs only where relaxed SIMD is
                 // (the page checks); the row's blocks lie in `bytes`, its
                 // scales in `dm`, the tokens in `acts` and `ds` has a scale
-                // for each of their padded blocks (asserted above).
-                let sums = unsafe { row_times_tokens::<T>(bytes.as_ptr().add(k * row_bytes), dm.as_ptr().add(k * 2 * padded), &acts, ds.as_mut_ptr()) };
-                for (t, s) in sums.into_iter().enumerate() {
-                    out[t * width + k] = s;
-                }
-            }
+                // for each of their padded blocks (asserted above and by
+                // `each_row`).
+                unsafe { row_times_tokens::<T>(bytes.as_ptr().add(k * row_bytes), dm.as_ptr().add(k * 2 * padded), &acts, ds) }
+            });
         }
     }
 
