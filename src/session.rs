@@ -126,6 +126,13 @@ pub struct RunSummary {
     /// the worker shell, None where it is not measured.
     #[serde(default)]
     pub memory_bytes: Option<u64>,
+    /// Threads the products ran on (2 when SmolLM2 has a helper).
+    #[serde(default = "one")]
+    pub threads: usize,
+}
+
+fn one() -> usize {
+    1
 }
 
 /// Everything the head, dot-grid and step-by-step views need for one head.
@@ -369,6 +376,10 @@ impl Session {
         }
         self.last = Some((id, latest));
         let compute_ms = now_ms() - start;
+        #[cfg(feature = "pretrained")]
+        let threads = if model == ModelId::SmolLm2 && self.smollm2.as_ref().is_some_and(|s| s.model().has_helper()) { 2 } else { 1 };
+        #[cfg(not(feature = "pretrained"))]
+        let threads = 1;
         let (_, trace) = self.latest().ok_or_else(|| Error::Invalid("the run left no trace".into()))?;
         Ok(RunSummary {
             id,
@@ -384,6 +395,7 @@ impl Session {
             sentence_embedding_norm: trace.sentence_embedding.as_ref().map(|e| e.iter().map(|x| x * x).sum::<f32>().sqrt()),
             compute_ms,
             memory_bytes: None,
+            threads,
         })
     }
 
@@ -440,6 +452,13 @@ impl Session {
             _ => return Err(not_built(model)),
         }
         Ok(())
+    }
+
+    /// Keeps a SmolLM2 built elsewhere (the worker splits it between two
+    /// threads first, `models::split`).
+    #[cfg(feature = "pretrained")]
+    pub fn install_smollm2(&mut self, model: SmolLm2) {
+        self.smollm2 = Some(SmolLm2Session::new(model));
     }
 
     /// How many tokens of SmolLM2's latest typed run came from its key/value

@@ -4,7 +4,8 @@
 //! One file per model: [`teaching`] (built in, hand-designed heads),
 //! [`seed`] (the 3×4 worked example of seed 003), [`minilm`] (all-MiniLM-L6-v2
 //! from safetensors), [`smollm2`] (SmolLM2-135M
-//! from its Q4_1 GGUF, read by [`gguf`] and multiplied by [`quant`]).
+//! from its Q4_1 GGUF, read by [`gguf`] and multiplied by [`quant`], on two
+//! threads with [`split`]).
 
 #[cfg(feature = "pretrained")]
 pub mod gguf;
@@ -14,6 +15,8 @@ pub mod minilm;
 pub mod packed;
 #[cfg(feature = "pretrained")]
 pub mod quant;
+#[cfg(feature = "pretrained")]
+pub mod split;
 pub mod seed;
 #[cfg(feature = "pretrained")]
 pub mod smollm2;

@@ -42,6 +42,14 @@ impl QType {
         }
     }
 
+    pub fn ggml_id(self) -> u32 {
+        match self {
+            QType::F32 => 0,
+            QType::Q4_1 => 3,
+            QType::Q8_0 => 8,
+        }
+    }
+
     /// Bytes taken by `n` values (n a multiple of the block size for the quantized types).
     pub fn bytes_for(self, n: usize) -> Option<usize> {
         match self {
@@ -85,6 +93,11 @@ impl QMatrix {
         QMatrix { rows, cols, qtype, data, dm }
     }
 
+    /// `self`'s settings on other rows of the same kind.
+    fn with_rows(&self, rows: usize, data: Vec<u8>) -> QMatrix {
+        QMatrix::with_scales(rows, self.cols, self.qtype, data)
+    }
+
     fn row_bytes(&self) -> usize {
         self.data.len() / self.rows.max(1)
     }
@@ -97,7 +110,42 @@ impl QMatrix {
         for &src in order {
             data.extend_from_slice(&self.data[src * rb..(src + 1) * rb]);
         }
-        QMatrix::with_scales(order.len(), self.cols, self.qtype, data)
+        self.with_rows(order.len(), data)
+    }
+
+    /// The raw blocks (or f32 values), row after row.
+    pub fn bytes(&self) -> &[u8] {
+        &self.data
+    }
+
+    /// Cuts the matrix in two: `self` keeps rows `..at`, the result holds
+    /// rows `at..`. Rows are whole blocks, so both halves are exact.
+    pub fn split_off(&mut self, at: usize) -> QMatrix {
+        assert!(at <= self.rows, "QMatrix::split_off: row {at} of {}", self.rows);
+        let rb = self.row_bytes();
+        let mut tail = self.data.split_off(at * rb);
+        // `split_off` leaves the head's whole allocation in place and copies the
+        // tail: give both back exactly their size, so the cut frees memory.
+        self.data.shrink_to_fit();
+        tail.shrink_to_fit();
+        let rest = self.with_rows(self.rows - at, tail);
+        let head = std::mem::take(&mut self.data);
+        *self = self.with_rows(at, head);
+        rest
+    }
+
+    /// Puts `below`'s rows after this matrix's (undoes [`QMatrix::split_off`]).
+    pub fn append_rows(&mut self, below: QMatrix) {
+        assert!(below.cols == self.cols && below.qtype == self.qtype, "QMatrix::append_rows: a {}-column {:?} matrix below a {}-column {:?} one", below.cols, below.qtype, self.cols, self.qtype);
+        let mut data = std::mem::take(&mut self.data);
+        data.extend_from_slice(&below.data);
+        *self = self.with_rows(self.rows + below.rows, data);
+    }
+
+    /// A copy of rows `range`.
+    pub fn rows_copy(&self, range: std::ops::Range<usize>) -> QMatrix {
+        let rb = self.row_bytes();
+        self.with_rows(range.len(), self.data[range.start * rb..range.end * rb].to_vec())
     }
 
     /// Row `i` as f32 (an embedding lookup).

@@ -30,6 +30,7 @@ use crate::attention::{multi_head_split, split_heads, Mask, Scale};
 use crate::error::{Error, Result};
 use crate::models::gguf::Gguf;
 use crate::models::quant::{QMatrix, QType};
+use crate::models::split::{self, BoxedHelper, Helper, Shard};
 use crate::models::{LayerTrace, ModelInfo, ModelTrace};
 use crate::tensor::{self, Matrix};
 use std::collections::HashMap;
@@ -228,11 +229,12 @@ impl Block {
     /// for every new row, or with `last_only` for the last row alone (the
     /// trace stops before the feed-forward, so after the last block only
     /// the last position, which predicts the next token, needs it).
-    fn forward(&self, h: &Matrix, start: usize, past: Option<&mut LayerTrace>, c: &Config, rope: &Rope, last_only: bool) -> (LayerTrace, Matrix) {
+    /// With a `helper`, each product's rows are split with it; this block's
+    /// matrices are its shard matrices `first .. first + 7`, in field order.
+    #[allow(clippy::too_many_arguments)]
+    fn forward(&self, h: &Matrix, start: usize, past: Option<&mut LayerTrace>, c: &Config, rope: &Rope, last_only: bool, helper: Option<&dyn Helper>, first: usize) -> Result<(LayerTrace, Matrix)> {
         let x = self.attn_norm.forward(h);
-        let mut q = self.attn_q.forward(&x);
-        let mut k = self.attn_k.forward(&x);
-        let v = self.attn_v.forward(&x);
+        let [mut q, mut k, v] = split::products(helper, first, [&self.attn_q, &self.attn_k, &self.attn_v], &x)?;
         rope.apply(&mut q, c.d_head, start);
         rope.apply(&mut k, c.d_head, start);
         let (mut k, mut v) = (split_heads(&k, c.n_kv_heads), split_heads(&v, c.n_kv_heads));
@@ -245,19 +247,26 @@ impl Block {
             (k, v) = (std::mem::take(&mut a.k), std::mem::take(&mut a.v));
         }
         let attention = multi_head_split(&q, c.n_heads, k, v, Mask::Causal, Scale::InvSqrtDk);
-        let delta = self.attn_output.forward(&attention.concat);
+        let [delta] = split::products(helper, first + 3, [&self.attn_output], &attention.concat)?;
         let residual = h.add(&delta);
         let r = if last_only { residual.rows_range(residual.rows - 1, 1) } else { residual.clone() };
         let y = self.ffn_norm.forward(&r);
-        let mut gate = self.ffn_gate.forward(&y);
-        let up = self.ffn_up.forward(&y);
+        let [mut gate, up] = split::products(helper, first + 4, [&self.ffn_gate, &self.ffn_up], &y)?;
         for (g, u) in gate.data.iter_mut().zip(&up.data) {
             *g = *g / (1.0 + crate::tensor::exp(-*g)) * u; // SiLU(g) ⊙ u
         }
-        let out = r.add(&self.ffn_down.forward(&gate));
-        (LayerTrace { input: x, attention, delta, residual }, out)
+        let [down] = split::products(helper, first + 6, [&self.ffn_down], &gate)?;
+        let out = r.add(&down);
+        Ok((LayerTrace { input: x, attention, delta, residual }, out))
+    }
+
+    /// The block's weight matrices, in the order `forward` numbers them.
+    fn matrices(&mut self) -> [&mut QMatrix; MATRICES_PER_BLOCK] {
+        [&mut self.attn_q, &mut self.attn_k, &mut self.attn_v, &mut self.attn_output, &mut self.ffn_gate, &mut self.ffn_up, &mut self.ffn_down]
     }
 }
+
+const MATRICES_PER_BLOCK: usize = 7;
 
 /// The text as tokens, cut to [`MAX_TOKENS`].
 #[derive(Clone, Debug, PartialEq)]
@@ -280,6 +289,46 @@ pub struct SmolLm2 {
     blocks: Vec<Block>,
     output_norm: RmsNorm,
     rope: Rope,
+    /// Another thread holding the rest of every matrix's rows ([`SmolLm2::split`]).
+    helper: Option<BoxedHelper>,
+    /// Rows of `token_embd` the logits take from here (all of them without
+    /// a helper; it keeps the whole matrix for the embedding lookup).
+    lm_head_rows: usize,
+}
+
+/// A [`SmolLm2`] whose matrices are cut in two ([`SmolLm2::split`]), waiting
+/// for a helper to take the second parts. It cannot run until it has one, or
+/// has taken them back.
+pub struct SplitSmolLm2 {
+    model: SmolLm2,
+    shard: Shard,
+}
+
+impl SplitSmolLm2 {
+    /// The helper's part: for each block `attn_q, attn_k, attn_v,
+    /// attn_output, ffn_gate, ffn_up, ffn_down`, then the tied output matrix.
+    pub fn shard(&self) -> &Shard {
+        &self.shard
+    }
+
+    /// The model again, with `helper` computing the shard's rows.
+    pub fn with_helper(mut self, helper: BoxedHelper) -> SmolLm2 {
+        self.model.lm_head_rows = split::rows_kept(self.model.token_embd.rows);
+        self.model.helper = Some(helper);
+        self.model
+    }
+
+    /// The model whole again, on one thread (when no helper could start).
+    pub fn rejoin(self) -> SmolLm2 {
+        let SplitSmolLm2 { mut model, shard } = self;
+        let mut tails = shard.matrices.into_iter();
+        for block in &mut model.blocks {
+            for (m, tail) in block.matrices().into_iter().zip(&mut tails) {
+                m.append_rows(tail);
+            }
+        }
+        model
+    }
 }
 
 impl std::fmt::Debug for SmolLm2 {
@@ -304,7 +353,30 @@ impl SmolLm2 {
         let blocks = (0..config.n_layers).map(|i| Block::load(&g, bytes, i, &config)).collect::<Result<Vec<_>>>()?;
         let output_norm = load_norm(&g, bytes, "output_norm.weight", config.d_model, eps)?;
         let rope = Rope::new(config.d_head, config.rope_theta);
-        Ok(SmolLm2 { config, tokenizer, token_text, token_embd, blocks, output_norm, rope })
+        let lm_head_rows = token_embd.rows;
+        Ok(SmolLm2 { config, tokenizer, token_text, token_embd, blocks, output_norm, rope, helper: None, lm_head_rows })
+    }
+
+    /// Cuts every weight matrix in two (at [`split::rows_kept`]) for a
+    /// [`Helper`] on another thread; the output matrix, which the embedding
+    /// lookup needs whole, is copied instead. The result is exactly the
+    /// same model.
+    pub fn split(mut self) -> SplitSmolLm2 {
+        assert!(self.helper.is_none(), "SmolLm2::split: the model already has a helper");
+        let mut matrices = Vec::with_capacity(self.blocks.len() * MATRICES_PER_BLOCK + 1);
+        for block in &mut self.blocks {
+            for m in block.matrices() {
+                matrices.push(m.split_off(split::rows_kept(m.rows)));
+            }
+        }
+        let e = &self.token_embd;
+        matrices.push(e.rows_copy(split::rows_kept(e.rows)..e.rows));
+        SplitSmolLm2 { model: self, shard: Shard { matrices } }
+    }
+
+    /// Whether another thread computes part of every product.
+    pub fn has_helper(&self) -> bool {
+        self.helper.is_some()
     }
 
     /// Reads the GGUF file from disk (native only).
@@ -394,9 +466,10 @@ impl SmolLm2 {
         }
         let mut layers = Vec::with_capacity(c.n_layers);
         let mut past = past.into_iter();
+        let helper = self.helper.as_deref().map(|h| h as &dyn Helper);
         for (l, block) in self.blocks.iter().enumerate() {
             let mut before = past.next();
-            let (part, out) = block.forward(&h, start, before.as_mut(), c, &self.rope, l + 1 == self.blocks.len());
+            let (part, out) = block.forward(&h, start, before.as_mut(), c, &self.rope, l + 1 == self.blocks.len(), helper, l * MATRICES_PER_BLOCK)?;
             layers.push(match before {
                 Some(b) => join(b, part),
                 None => part,
@@ -404,7 +477,8 @@ impl SmolLm2 {
             h = out;
         }
         let last = self.output_norm.forward(&h.rows_range(h.rows - 1, 1));
-        let logits = self.token_embd.forward(&last).data;
+        let [logits] = split::join(helper, self.blocks.len() * MATRICES_PER_BLOCK, &last, || [self.token_embd.forward_rows(&last, 0..self.lm_head_rows)])?;
+        let logits = logits.data;
         Ok((layers, logits))
     }
 

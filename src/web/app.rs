@@ -417,9 +417,11 @@ fn Status(summary: ReadSignal<Option<RunSummary>>) -> impl IntoView {
             None => "computing…".to_string(),
             Some(s) if s.tokens.is_empty() => "Type some text to see its attention.".to_string(),
             Some(s) => {
-                let mut line = format!("{} tokens, computed in {} in your browser", s.tokens.len(), milliseconds(s.compute_ms));
+                let threads = if s.threads > 1 { format!(" on {} threads", s.threads) } else { String::new() };
+                let mut line = format!("{} tokens, computed in {}{threads} in your browser", s.tokens.len(), milliseconds(s.compute_ms));
                 if let Some(bytes) = s.memory_bytes {
-                    line.push_str(&format!(" · worker memory {}", megabytes(bytes)));
+                    let workers = if s.threads > 1 { " (both workers)" } else { "" };
+                    line.push_str(&format!(" · worker memory {}{workers}", megabytes(bytes)));
                 }
                 if let Some(n) = &s.notice {
                     line.push_str(" · ");

@@ -7,10 +7,13 @@
 
 #[cfg(target_arch = "wasm32")]
 mod fetch;
+#[cfg(target_arch = "wasm32")]
+mod helper;
 
 #[cfg(target_arch = "wasm32")]
 mod shell {
-    use attnscope::session::{FromWorker, Session, ToWorker};
+    use attnscope::models::smollm2::SmolLm2;
+    use attnscope::session::{FromWorker, ModelId, Session, ToWorker};
     use std::cell::RefCell;
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
@@ -48,11 +51,17 @@ mod shell {
         }
     }
 
+    /// This worker's wasm memory and its helper's, if it has one.
     fn memory_bytes() -> u64 {
-        wasm_bindgen::memory().unchecked_into::<js_sys::WebAssembly::Memory>().buffer().unchecked_into::<js_sys::ArrayBuffer>().byte_length() as u64
+        let own = wasm_bindgen::memory().unchecked_into::<js_sys::WebAssembly::Memory>().buffer().unchecked_into::<js_sys::ArrayBuffer>().byte_length() as u64;
+        own + super::helper::memory_bytes()
     }
 
     fn on_message(event: MessageEvent) {
+        if super::helper::is_setup(&event.data()) {
+            // This worker is another one's helper from now on.
+            return super::helper::serve(event.data());
+        }
         let Some(text) = event.data().as_string() else { return };
         let msg = match serde_json::from_str::<ToWorker>(&text) {
             Ok(m) => m,
@@ -83,6 +92,10 @@ mod shell {
         }
         let report = |loaded: u64, total: u64| post(&FromWorker::Progress { model, loaded, total });
         let reply = match super::fetch::fetch_model(&scope(), model, &report).await {
+            Ok(files) if model == ModelId::SmolLm2 => match install_smollm2(files).await {
+                Ok(()) => FromWorker::Loaded { model },
+                Err(e) => FromWorker::LoadFailed { model, message: e.to_string() },
+            },
             Ok(files) => match SESSION.with(|s| s.borrow_mut().install(model, files)) {
                 Ok(()) => FromWorker::Loaded { model },
                 Err(e) => FromWorker::LoadFailed { model, message: e.to_string() },
@@ -90,6 +103,27 @@ mod shell {
             Err(message) => FromWorker::LoadFailed { model, message },
         };
         post(&reply);
+    }
+
+    /// SmolLM2 on two threads where the page allows it: half of every
+    /// matrix's rows go to a helper worker (`helper.rs`); without one the
+    /// model stays whole here.
+    async fn install_smollm2(files: Vec<Vec<u8>>) -> attnscope::error::Result<()> {
+        let file = files.first().ok_or_else(|| attnscope::Error::ModelFile("SmolLM2 needs its GGUF file".into()))?;
+        let mut model = SmolLm2::from_gguf_bytes(file)?;
+        drop(files);
+        if super::helper::available() {
+            let split = model.split();
+            model = match super::helper::start(split.shard()).await {
+                Ok(helper) => split.with_helper(Box::new(helper)),
+                Err(why) => {
+                    web_sys::console::warn_1(&format!("attnscope: SmolLM2 runs on one thread: {why}").into());
+                    split.rejoin()
+                }
+            };
+        }
+        SESSION.with(|s| s.borrow_mut().install_smollm2(model));
+        Ok(())
     }
 
     pub fn start() {

@@ -23,8 +23,14 @@ const TYPES = {
 // flipped in the middle), as a flaky network or a bad mirror would.
 export const corrupted = new Set();
 
-// A static file server for `root`, as any static host would be.
-export function serve(root) {
+const ISOLATION = {
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-embedder-policy': 'require-corp',
+};
+
+// A static file server for `root`, as any static host would be; with
+// `isolated` it sends the cross-origin isolation headers.
+export function serve(root, { isolated = true } = {}) {
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     let file = normalize(join(root, path));
@@ -38,6 +44,9 @@ export function serve(root) {
       res.writeHead(200, {
         'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
         'content-length': size,
+        // Cross-origin isolation, as scripts/serve.sh sends it: SmolLM2's
+        // second thread needs SharedArrayBuffer (src/worker/helper.rs).
+        ...(isolated ? ISOLATION : {}),
       });
       if (corrupted.has(path)) {
         const bytes = await readFile(file);

@@ -341,6 +341,28 @@ test('a corrupted model file is reported with a retry; the teaching model keeps 
   assert.equal((await page.locator('#error').textContent()).trim(), '');
 });
 
+// A static host that cannot send the cross-origin isolation headers: no
+// SharedArrayBuffer, so no helper worker. SmolLM2 then runs whole on one
+// thread, with the same numbers.
+test('without cross-origin isolation SmolLM2 runs on one thread, with the same attention', async () => {
+  const plain = await serve(DIST, { isolated: false });
+  const isolatedUrl = baseUrl;
+  baseUrl = `http://127.0.0.1:${plain.address().port}/`;
+  try {
+    await page.goto(`${baseUrl}?model=smollm2&text=${encodeURIComponent('The capital of France is')}`);
+    await page.locator('#next-tokens').waitFor({ timeout: 300_000 });
+    assert.equal(await page.evaluate(() => crossOriginIsolated), false);
+    const status = await page.locator('#status').textContent();
+    assert.match(status, /computed in [\d.]+ ms in your browser/);
+    assert.match(await page.locator('#next-tokens li').first().textContent(), /Paris/);
+    const worst = await worstAgainstCli('smollm2', 'The capital of France is');
+    assert.ok(worst < 1e-4, `browser (one thread) and CLI differ by ${worst}`);
+  } finally {
+    baseUrl = isolatedUrl;
+    await new Promise((ok) => plain.close(ok));
+  }
+});
+
 // The decoder: grouped-query, causal, its next-token guess, in the worker's memory budget.
 test('SmolLM2 downloads, runs causally in the browser and predicts the next token', async () => {
   await page.goto(`${baseUrl}?model=smollm2&view=overview&text=${encodeURIComponent('The capital of France is')}`);
@@ -356,8 +378,11 @@ test('SmolLM2 downloads, runs causally in the browser and predicts the next toke
   const p = Number(first.match(/([\d.]+)%/)[1]);
   assert.ok(Math.abs(p - 77.25) < 1, `p(Paris) = ${p}%`);
   const status = await page.locator('#status').textContent();
+  // The test server sends the cross-origin isolation headers, as
+  // scripts/serve.sh does: half of every product runs in a helper worker.
+  assert.match(status, /on 2 threads/);
   const mb = Number(status.match(/worker memory ([\d.]+) MB/)[1]);
-  assert.ok(mb <= 400, `the worker holds ${mb} MB`);
+  assert.ok(mb <= 400, `the workers hold ${mb} MB`);
   assert.match(await page.locator('#mask-note').textContent(), /causal/);
   // The overview's thumbnails cross from the worker as 16-bit levels: in every
   // head the first query sees only itself (weight 1, viridis' yellow) and
