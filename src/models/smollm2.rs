@@ -346,7 +346,8 @@ impl SmolLm2 {
         let config = Config::from_gguf(&g)?;
         let (tokenizer, token_text) = build_tokenizer(&g)?;
         let eps = config.rms_eps;
-        let token_embd = load_matrix(&g, bytes, "token_embd.weight", config.vocab_size, config.d_model)?;
+        // Also the output matrix (tied), whose logits only set the next-token probabilities.
+        let token_embd = load_matrix(&g, bytes, "token_embd.weight", config.vocab_size, config.d_model)?.with_16_bit_inputs();
         if g.tensors.contains_key("output.weight") {
             return Err(Error::ModelFile("this GGUF has a separate `output.weight`; SmolLM2 ties it to the token embedding".into()));
         }

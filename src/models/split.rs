@@ -106,10 +106,11 @@ mod tests {
     fn a_matrix_cut_and_joined_again_is_the_same() {
         // 6 rows of one Q8_0 block each, every byte different.
         let data: Vec<u8> = (0..6 * 34).map(|i| (i * 7 % 251) as u8).collect();
-        let whole = QMatrix::new(6, 32, QType::Q8_0, data).unwrap();
+        let whole = QMatrix::new(6, 32, QType::Q8_0, data).unwrap().with_16_bit_inputs();
         let mut head = whole.clone();
         let tail = head.split_off(4);
         assert_eq!((head.rows, tail.rows), (4, 2));
+        assert!(head.has_16_bit_inputs() && tail.has_16_bit_inputs(), "both parts keep the matrix's settings");
         assert_eq!(tail.bytes(), whole.rows_copy(4..6).bytes());
         head.append_rows(tail);
         assert_eq!(head.bytes(), whole.bytes());

@@ -475,6 +475,16 @@ fn quantized_products_in_wasm_equal_the_plain_product() {
             assert!(got.max_abs_diff(&want) <= 1e-5 * scale, "{:?}, {n} tokens: {} (largest output {scale})", w.qtype, got.max_abs_diff(&want));
             // Output columns 2..6 alone, as the model asks for parts of a matrix.
             assert!(w.forward_rows(&x, 2..6).max_abs_diff(&Matrix::from_vec(n, 4, (0..n).flat_map(|t| want.row(t)[2..6].to_vec()).collect())) <= 1e-5 * scale);
+            // Inputs rounded to 16 bits (the output matrix's logits): each off
+            // by at most half a step, 1/65534 of its block's largest (|x| ≤ 1).
+            let coarse = w.clone().with_16_bit_inputs().forward(&x);
+            for t in 0..n {
+                for k in 0..rows {
+                    let bound = dense.row(k).iter().map(|v| v.abs()).sum::<f32>() / 65534.0 + 1e-5 * scale;
+                    let err = (coarse[(t, k)] - want[(t, k)]).abs();
+                    assert!(err <= bound, "{:?} with 16-bit inputs, {n} tokens, output ({t}, {k}): off by {err}, more than {bound}", w.qtype);
+                }
+            }
         }
     }
 }

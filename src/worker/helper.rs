@@ -213,7 +213,7 @@ pub async fn start(shard: &Shard) -> std::result::Result<SharedHelper, String> {
     for m in &shard.matrices {
         let bytes = Uint8Array::from(m.bytes());
         let entry = Object::new();
-        for (key, value) in [("rows", JsValue::from(m.rows as u32)), ("cols", JsValue::from(m.cols as u32)), ("qtype", JsValue::from(m.qtype.ggml_id())), ("bytes", bytes.buffer().into())] {
+        for (key, value) in [("rows", JsValue::from(m.rows as u32)), ("cols", JsValue::from(m.cols as u32)), ("qtype", JsValue::from(m.qtype.ggml_id())), ("inputs16", JsValue::from(m.has_16_bit_inputs())), ("bytes", bytes.buffer().into())] {
             let _ = Reflect::set(&entry, &key.into(), &value);
         }
         matrices.push(&entry);
@@ -253,7 +253,9 @@ fn shard_from(init: &JsValue) -> std::result::Result<Shard, String> {
     for entry in entries.iter() {
         let qtype = QType::from_ggml(number(&entry, "qtype")? as u32).ok_or("unknown weight type")?;
         let bytes = Uint8Array::new(&field(&entry, "bytes")?).to_vec();
-        matrices.push(QMatrix::new(number(&entry, "rows")?, number(&entry, "cols")?, qtype, bytes).map_err(|e| e.to_string())?);
+        let m = QMatrix::new(number(&entry, "rows")?, number(&entry, "cols")?, qtype, bytes).map_err(|e| e.to_string())?;
+        let inputs16 = field(&entry, "inputs16")?.as_bool() == Some(true);
+        matrices.push(if inputs16 { m.with_16_bit_inputs() } else { m });
     }
     Ok(Shard { matrices })
 }
