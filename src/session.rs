@@ -377,7 +377,11 @@ impl Session {
         self.last = Some((id, latest));
         let compute_ms = now_ms() - start;
         #[cfg(feature = "pretrained")]
-        let threads = if model == ModelId::SmolLm2 && self.smollm2.as_ref().is_some_and(|s| s.model().has_helper()) { 2 } else { 1 };
+        let threads = match (model, &self.smollm2) {
+            (ModelId::SmolLm2, Some(s)) if cached => s.threads(),
+            (ModelId::SmolLm2, Some(s)) => s.model().threads_for(self.latest().map_or(0, |(_, t)| t.tokens.len())),
+            _ => 1,
+        };
         #[cfg(not(feature = "pretrained"))]
         let threads = 1;
         let (_, trace) = self.latest().ok_or_else(|| Error::Invalid("the run left no trace".into()))?;

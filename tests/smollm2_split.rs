@@ -1,8 +1,8 @@
 //! SmolLM2 on two threads ([`attnscope::models::split`]): a helper thread
 //! holding the second part of every matrix's rows gives bit-for-bit the
-//! traces and next-token distributions of the whole model, for full runs and
-//! for tokens appended to the cache; a helper that fails makes the run fail
-//! with a message; and a split model taken back whole is the model again.
+//! traces and next-token distributions of the model alone, for full runs
+//! and for tokens appended to the cache; a helper that fails makes the run
+//! fail with a message; runs shorter than the helper's threshold never ask it.
 
 use attnscope::models::smollm2::{SmolLm2, SmolLm2Session};
 use attnscope::models::split::{Helper, Shard};
@@ -75,14 +75,21 @@ fn assert_same(a: &ModelTrace, b: &ModelTrace, what: &str) {
 
 const TEXTS: [&str; 3] = ["The capital of France is", "Hi!", "In 2024, 17 robots 🤖 wrote <|im_start|> poems."];
 
+/// The model with a helper thread holding its shard, for runs of at least `from` new tokens.
+fn with_helper(from: usize) -> SmolLm2 {
+    let mut model = load();
+    let shard = model.shard();
+    assert_eq!(shard.matrices.len(), 30 * 7 + 1);
+    model.set_helper(Some(Box::new(ThreadHelper::start(shard))), from);
+    model
+}
+
 #[test]
 fn two_threads_give_the_one_thread_results_bit_for_bit() {
     let whole = load();
-    let split = load().split();
-    assert!(split.shard().matrices.len() == 30 * 7 + 1);
-    let shard = split.shard().clone();
-    let halves = split.with_helper(Box::new(ThreadHelper::start(shard)));
+    let halves = with_helper(1);
     assert!(halves.has_helper());
+    assert_eq!((halves.threads_for(1), whole.threads_for(16)), (2, 1));
     for text in TEXTS {
         assert_same(&whole.run(text).unwrap(), &halves.run(text).unwrap(), text);
     }
@@ -95,22 +102,28 @@ fn two_threads_give_the_one_thread_results_bit_for_bit() {
         text.push_str(word);
         let a = one.run(&text).unwrap().clone();
         let b = two.run(&text).unwrap().clone();
-        assert!(two.reused_tokens() > 0, "the appended run reused the cache");
+        assert!(two.reused_tokens() > 0 && two.threads() == 2, "the appended token went through the cache, on two threads");
         assert_same(&a, &b, &text);
     }
 }
 
 #[test]
 fn a_failing_helper_fails_the_run_with_a_message() {
-    let model = load().split().with_helper(Box::new(BrokenHelper));
+    let mut model = load();
+    model.set_helper(Some(Box::new(BrokenHelper)), 1);
     let err = model.run("Hello").unwrap_err().to_string();
     assert!(err.contains("helper"), "{err}");
 }
 
 #[test]
-fn a_split_model_taken_back_is_the_whole_model() {
-    let whole = load();
-    let back = load().split().rejoin();
-    assert!(!back.has_helper());
-    assert_same(&whole.run(TEXTS[0]).unwrap(), &back.run(TEXTS[0]).unwrap(), "rejoined");
+fn runs_shorter_than_the_helper_threshold_stay_on_this_thread() {
+    // The helper is broken, so any run that used it would fail.
+    let mut model = load();
+    model.set_helper(Some(Box::new(BrokenHelper)), 4);
+    let mut session = SmolLm2Session::new(model);
+    assert!(session.run("The capital of France is").is_err(), "five new tokens go to the helper");
+    assert!(session.run("Hi").is_ok(), "one token does not");
+    assert_eq!(session.threads(), 1);
+    assert!(session.run("Hi there").is_ok(), "nor does one appended token");
+    assert_eq!((session.reused_tokens(), session.threads()), (1, 1));
 }

@@ -138,30 +138,6 @@ impl QMatrix {
         &self.data
     }
 
-    /// Cuts the matrix in two: `self` keeps rows `..at`, the result holds
-    /// rows `at..`. Rows are whole blocks, so both halves are exact.
-    pub fn split_off(&mut self, at: usize) -> QMatrix {
-        assert!(at <= self.rows, "QMatrix::split_off: row {at} of {}", self.rows);
-        let rb = self.row_bytes();
-        let mut tail = self.data.split_off(at * rb);
-        // `split_off` leaves the head's whole allocation in place and copies the
-        // tail: give both back exactly their size, so the cut frees memory.
-        self.data.shrink_to_fit();
-        tail.shrink_to_fit();
-        let rest = self.with_rows(self.rows - at, tail);
-        let head = std::mem::take(&mut self.data);
-        *self = self.with_rows(at, head);
-        rest
-    }
-
-    /// Puts `below`'s rows after this matrix's (undoes [`QMatrix::split_off`]).
-    pub fn append_rows(&mut self, below: QMatrix) {
-        assert!(below.cols == self.cols && below.qtype == self.qtype, "QMatrix::append_rows: a {}-column {:?} matrix below a {}-column {:?} one", below.cols, below.qtype, self.cols, self.qtype);
-        let mut data = std::mem::take(&mut self.data);
-        data.extend_from_slice(&below.data);
-        *self = self.with_rows(self.rows + below.rows, data);
-    }
-
     /// A copy of rows `range`.
     pub fn rows_copy(&self, range: std::ops::Range<usize>) -> QMatrix {
         let rb = self.row_bytes();

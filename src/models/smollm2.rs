@@ -229,8 +229,9 @@ impl Block {
     /// for every new row, or with `last_only` for the last row alone (the
     /// trace stops before the feed-forward, so after the last block only
     /// the last position, which predicts the next token, needs it).
-    /// With a `helper`, each product's rows are split with it; this block's
-    /// matrices are its shard matrices `first .. first + 7`, in field order.
+    /// With a `helper`, each product's rows are split with it; the helper
+    /// has this block's matrices as shard matrices `first .. first + 7`, in
+    /// field order.
     #[allow(clippy::too_many_arguments)]
     fn forward(&self, h: &Matrix, start: usize, past: Option<&mut LayerTrace>, c: &Config, rope: &Rope, last_only: bool, helper: Option<&dyn Helper>, first: usize) -> Result<(LayerTrace, Matrix)> {
         let x = self.attn_norm.forward(h);
@@ -261,8 +262,8 @@ impl Block {
     }
 
     /// The block's weight matrices, in the order `forward` numbers them.
-    fn matrices(&mut self) -> [&mut QMatrix; MATRICES_PER_BLOCK] {
-        [&mut self.attn_q, &mut self.attn_k, &mut self.attn_v, &mut self.attn_output, &mut self.ffn_gate, &mut self.ffn_up, &mut self.ffn_down]
+    fn matrices(&self) -> [&QMatrix; MATRICES_PER_BLOCK] {
+        [&self.attn_q, &self.attn_k, &self.attn_v, &self.attn_output, &self.ffn_gate, &self.ffn_up, &self.ffn_down]
     }
 }
 
@@ -289,46 +290,9 @@ pub struct SmolLm2 {
     blocks: Vec<Block>,
     output_norm: RmsNorm,
     rope: Rope,
-    /// Another thread holding the rest of every matrix's rows ([`SmolLm2::split`]).
-    helper: Option<BoxedHelper>,
-    /// Rows of `token_embd` the logits take from here (all of them without
-    /// a helper; it keeps the whole matrix for the embedding lookup).
-    lm_head_rows: usize,
-}
-
-/// A [`SmolLm2`] whose matrices are cut in two ([`SmolLm2::split`]), waiting
-/// for a helper to take the second parts. It cannot run until it has one, or
-/// has taken them back.
-pub struct SplitSmolLm2 {
-    model: SmolLm2,
-    shard: Shard,
-}
-
-impl SplitSmolLm2 {
-    /// The helper's part: for each block `attn_q, attn_k, attn_v,
-    /// attn_output, ffn_gate, ffn_up, ffn_down`, then the tied output matrix.
-    pub fn shard(&self) -> &Shard {
-        &self.shard
-    }
-
-    /// The model again, with `helper` computing the shard's rows.
-    pub fn with_helper(mut self, helper: BoxedHelper) -> SmolLm2 {
-        self.model.lm_head_rows = split::rows_kept(self.model.token_embd.rows);
-        self.model.helper = Some(helper);
-        self.model
-    }
-
-    /// The model whole again, on one thread (when no helper could start).
-    pub fn rejoin(self) -> SmolLm2 {
-        let SplitSmolLm2 { mut model, shard } = self;
-        let mut tails = shard.matrices.into_iter();
-        for block in &mut model.blocks {
-            for (m, tail) in block.matrices().into_iter().zip(&mut tails) {
-                m.append_rows(tail);
-            }
-        }
-        model
-    }
+    /// Another thread holding a copy of the second part of every matrix's
+    /// rows ([`SmolLm2::shard`]), and the fewest new tokens a run gives it.
+    helper: Option<(BoxedHelper, usize)>,
 }
 
 impl std::fmt::Debug for SmolLm2 {
@@ -354,28 +318,37 @@ impl SmolLm2 {
         let blocks = (0..config.n_layers).map(|i| Block::load(&g, bytes, i, &config)).collect::<Result<Vec<_>>>()?;
         let output_norm = load_norm(&g, bytes, "output_norm.weight", config.d_model, eps)?;
         let rope = Rope::new(config.d_head, config.rope_theta);
-        let lm_head_rows = token_embd.rows;
-        Ok(SmolLm2 { config, tokenizer, token_text, token_embd, blocks, output_norm, rope, helper: None, lm_head_rows })
+        Ok(SmolLm2 { config, tokenizer, token_text, token_embd, blocks, output_norm, rope, helper: None })
     }
 
-    /// Cuts every weight matrix in two (at [`split::rows_kept`]) for a
-    /// [`Helper`] on another thread; the output matrix, which the embedding
-    /// lookup needs whole, is copied instead. The result is exactly the
-    /// same model.
-    pub fn split(mut self) -> SplitSmolLm2 {
-        assert!(self.helper.is_none(), "SmolLm2::split: the model already has a helper");
-        let mut matrices = Vec::with_capacity(self.blocks.len() * MATRICES_PER_BLOCK + 1);
-        for block in &mut self.blocks {
-            for m in block.matrices() {
-                matrices.push(m.split_off(split::rows_kept(m.rows)));
-            }
+    /// For a [`Helper`] on another thread: a copy of every weight matrix's
+    /// rows after [`split::rows_kept`], for each block `attn_q, attn_k,
+    /// attn_v, attn_output, ffn_gate, ffn_up, ffn_down`, then the (tied)
+    /// output matrix. This model keeps all its rows, so that it can still
+    /// run alone.
+    pub fn shard(&self) -> Shard {
+        let rest = |m: &QMatrix| m.rows_copy(split::rows_kept(m.rows)..m.rows);
+        let mut matrices: Vec<QMatrix> = self.blocks.iter().flat_map(|b| b.matrices().map(rest)).collect();
+        matrices.push(rest(&self.token_embd));
+        Shard { matrices }
+    }
+
+    /// Gives the products of runs of at least `from_tokens` new tokens half
+    /// to `helper`, which holds [`SmolLm2::shard`]; None runs alone. The
+    /// results are the same bit for bit.
+    pub fn set_helper(&mut self, helper: Option<BoxedHelper>, from_tokens: usize) {
+        self.helper = helper.map(|h| (h, from_tokens.max(1)));
+    }
+
+    /// Threads a run of `new_tokens` tokens computes on.
+    pub fn threads_for(&self, new_tokens: usize) -> usize {
+        match &self.helper {
+            Some((_, from)) if new_tokens >= *from => 2,
+            _ => 1,
         }
-        let e = &self.token_embd;
-        matrices.push(e.rows_copy(split::rows_kept(e.rows)..e.rows));
-        SplitSmolLm2 { model: self, shard: Shard { matrices } }
     }
 
-    /// Whether another thread computes part of every product.
+    /// Whether another thread can compute part of the products.
     pub fn has_helper(&self) -> bool {
         self.helper.is_some()
     }
@@ -467,7 +440,10 @@ impl SmolLm2 {
         }
         let mut layers = Vec::with_capacity(c.n_layers);
         let mut past = past.into_iter();
-        let helper = self.helper.as_deref().map(|h| h as &dyn Helper);
+        let helper = match &self.helper {
+            Some((helper, from)) if new.len() >= *from => Some(helper.as_ref() as &dyn Helper),
+            _ => None,
+        };
         for (l, block) in self.blocks.iter().enumerate() {
             let mut before = past.next();
             let (part, out) = block.forward(&h, start, before.as_mut(), c, &self.rope, l + 1 == self.blocks.len(), helper, l * MATRICES_PER_BLOCK)?;
@@ -478,7 +454,7 @@ impl SmolLm2 {
             h = out;
         }
         let last = self.output_norm.forward(&h.rows_range(h.rows - 1, 1));
-        let [logits] = split::join(helper, self.blocks.len() * MATRICES_PER_BLOCK, &last, || [self.token_embd.forward_rows(&last, 0..self.lm_head_rows)])?;
+        let [logits] = split::products(helper, self.blocks.len() * MATRICES_PER_BLOCK, [&self.token_embd], &last)?;
         let logits = logits.data;
         Ok((layers, logits))
     }
@@ -690,6 +666,7 @@ pub struct SmolLm2Session {
     model: SmolLm2,
     last: Option<Last>,
     reused: usize,
+    threads: usize,
 }
 
 struct Last {
@@ -699,7 +676,7 @@ struct Last {
 
 impl SmolLm2Session {
     pub fn new(model: SmolLm2) -> SmolLm2Session {
-        SmolLm2Session { model, last: None, reused: 0 }
+        SmolLm2Session { model, last: None, reused: 0, threads: 1 }
     }
 
     pub fn model(&self) -> &SmolLm2 {
@@ -719,6 +696,11 @@ impl SmolLm2Session {
     /// How many tokens of the last run came from the cache.
     pub fn reused_tokens(&self) -> usize {
         self.reused
+    }
+
+    /// Threads the last run computed on ([`SmolLm2::threads_for`]).
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     pub fn run(&mut self, text: &str) -> Result<&ModelTrace> {
@@ -746,6 +728,7 @@ impl SmolLm2Session {
             last.trace.notice = t.notice;
             last.trace.top_next = Some(self.model.top_next(&last.logits, temperature, TOP_K));
             self.reused = common;
+            self.threads = 1;
             return Ok(&last.trace);
         }
         // The logits of the last token are only kept for the last position,
@@ -756,6 +739,7 @@ impl SmolLm2Session {
             Some(l) if keep > 0 => l.trace.layers.into_iter().map(|x| truncate(x, keep)).collect(),
             _ => Vec::new(),
         };
+        self.threads = self.model.threads_for(t.ids.len() - keep);
         let (mut layers, logits) = self.model.forward(&t.ids, past)?;
         let room = ROOM.min(MAX_TOKENS - t.ids.len());
         for l in &mut layers {

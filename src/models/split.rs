@@ -1,6 +1,6 @@
 //! One model on two threads: every weight matrix's rows cut in two, this
-//! thread multiplying by the first part while a helper multiplies by the
-//! second.
+//! thread multiplying by the first part while a helper, which holds a copy
+//! of the second, multiplies by that.
 //!
 //! Appending a token to SmolLM2's cache is one input row against all 135 M
 //! weights, so the time goes into streaming the weights through the matrix
@@ -19,7 +19,7 @@ use crate::models::quant::QMatrix;
 use crate::tensor::Matrix;
 
 /// The other thread, holding a [`Shard`]: for each split matrix, in the
-/// model's numbering, the rows after the ones this thread kept.
+/// model's numbering, the rows after [`rows_kept`].
 pub trait Helper {
     /// Starts x Wᵀ for the helper's rows of shard matrices `first ..
     /// first + count`, which all take the same input `x`.
@@ -59,27 +59,21 @@ impl Shard {
     }
 }
 
-/// Rows a split matrix keeps on this thread: half, rounded to whole tiles
-/// of four rows (wasm's kernel expands four at a time).
+/// Rows of a split matrix this thread multiplies by: half, rounded to whole
+/// tiles of four rows (wasm's kernel expands four at a time).
 pub fn rows_kept(rows: usize) -> usize {
     (rows / 2).next_multiple_of(4).min(rows)
 }
 
-/// `[x Wᵀ for each of ws]`, with each matrix's rows `rows_kept..` on the
-/// helper when there is one (shard matrices `first ..`), else all here.
+/// `[x Wᵀ for each of ws]`: with a helper (whose shard matrices `first ..
+/// first + N` are the rows of `ws` after [`rows_kept`]) split between the
+/// two threads, else all here.
 pub fn products<const N: usize>(helper: Option<&dyn Helper>, first: usize, ws: [&QMatrix; N], x: &Matrix) -> Result<[Matrix; N]> {
-    join(helper, first, x, || ws.map(|w| w.forward(x)))
-}
-
-/// `here()`'s products with the helper's columns (shard matrices `first ..
-/// first + N`, of input `x`) after each, computed meanwhile; `here()` alone
-/// without a helper.
-pub fn join<const N: usize>(helper: Option<&dyn Helper>, first: usize, x: &Matrix, here: impl FnOnce() -> [Matrix; N]) -> Result<[Matrix; N]> {
     let Some(helper) = helper else {
-        return Ok(here());
+        return Ok(ws.map(|w| w.forward(x)));
     };
     helper.begin(first, N, x);
-    let mine = here();
+    let mine = ws.map(|w| w.forward_rows(x, 0..rows_kept(w.rows)));
     let theirs = helper.end()?;
     if theirs.len() != N || theirs.iter().any(|t| t.rows != x.rows) {
         return Err(Error::Invalid(format!("the helper answered {} products for {N}", theirs.len())));
@@ -103,17 +97,15 @@ mod tests {
     }
 
     #[test]
-    fn a_matrix_cut_and_joined_again_is_the_same() {
+    fn a_copy_of_rows_is_those_rows_with_the_matrix_settings() {
         // 6 rows of one Q8_0 block each, every byte different.
         let data: Vec<u8> = (0..6 * 34).map(|i| (i * 7 % 251) as u8).collect();
         let whole = QMatrix::new(6, 32, QType::Q8_0, data).unwrap().with_16_bit_inputs();
-        let mut head = whole.clone();
-        let tail = head.split_off(4);
-        assert_eq!((head.rows, tail.rows), (4, 2));
-        assert!(head.has_16_bit_inputs() && tail.has_16_bit_inputs(), "both parts keep the matrix's settings");
-        assert_eq!(tail.bytes(), whole.rows_copy(4..6).bytes());
-        head.append_rows(tail);
-        assert_eq!(head.bytes(), whole.bytes());
+        let tail = whole.rows_copy(4..6);
+        assert_eq!(tail.rows, 2);
+        assert!(tail.has_16_bit_inputs());
+        assert_eq!(tail.bytes(), &whole.bytes()[4 * 34..]);
+        assert_eq!(tail.dequantize().data, whole.dequantize().data[4 * 32..]);
     }
 
     #[test]
