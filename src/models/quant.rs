@@ -42,6 +42,7 @@ impl QType {
         }
     }
 
+    /// GGML's id of the type, as [`QType::from_ggml`] reads it.
     pub fn ggml_id(self) -> u32 {
         match self {
             QType::F32 => 0,

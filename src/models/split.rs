@@ -2,12 +2,12 @@
 //! thread multiplying by the first part while a helper, which holds a copy
 //! of the second, multiplies by that.
 //!
-//! Appending a token to SmolLM2's cache is one input row against all 135 M
-//! weights, so the time goes into streaming the weights through the matrix
+//! SmolLM2's time goes into streaming its weights through the matrix
 //! kernel, and each output row is one dot product, independent of the
 //! others. Cut the rows in two and both halves run at once; joined, the
 //! outputs are bit-for-bit those of the whole matrix (the same dot products
-//! in the same order).
+//! in the same order). Which runs are worth sharing is the model's choice
+//! (`SmolLm2::set_helper`).
 //!
 //! The model only sees [`Helper`]: start the helper's part of a few products
 //! of one input, do its own, collect the helper's. How the input and the
