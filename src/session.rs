@@ -122,11 +122,15 @@ pub struct RunSummary {
     pub sentence_embedding_norm: Option<f32>,
     /// Time spent computing, measured where it ran.
     pub compute_ms: f64,
-    /// The worker's wasm memory (which only grows, so also its peak); set by
-    /// the worker shell, None where it is not measured.
+    /// The worker's wasm memory (which only grows, so also its peak), with
+    /// its helper's if it has one; set by the worker shell, None where it is
+    /// not measured.
     #[serde(default)]
     pub memory_bytes: Option<u64>,
-    /// Threads the products ran on (2 when SmolLM2 has a helper).
+    /// Workers `memory_bytes` counts (2 with SmolLM2's helper).
+    #[serde(default = "one")]
+    pub memory_workers: usize,
+    /// Threads the products ran on (2 when SmolLM2's helper took part).
     #[serde(default = "one")]
     pub threads: usize,
 }
@@ -399,6 +403,7 @@ impl Session {
             sentence_embedding_norm: trace.sentence_embedding.as_ref().map(|e| e.iter().map(|x| x * x).sum::<f32>().sqrt()),
             compute_ms,
             memory_bytes: None,
+            memory_workers: 1,
             threads,
         })
     }

@@ -420,7 +420,7 @@ fn Status(summary: ReadSignal<Option<RunSummary>>) -> impl IntoView {
                 let threads = if s.threads > 1 { format!(" on {} threads", s.threads) } else { String::new() };
                 let mut line = format!("{} tokens, computed in {}{threads} in your browser", s.tokens.len(), milliseconds(s.compute_ms));
                 if let Some(bytes) = s.memory_bytes {
-                    let workers = if s.threads > 1 { " (both workers)" } else { "" };
+                    let workers = if s.memory_workers > 1 { " (both workers)" } else { "" };
                     line.push_str(&format!(" · worker memory {}{workers}", megabytes(bytes)));
                 }
                 if let Some(n) = &s.notice {

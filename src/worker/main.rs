@@ -46,6 +46,7 @@ mod shell {
             let mut reply = SESSION.with(|s| s.borrow_mut().handle(msg, &now_ms));
             if let FromWorker::Result(summary) = &mut reply {
                 summary.memory_bytes = Some(memory_bytes());
+                summary.memory_workers = if super::helper::memory_bytes() > 0 { 2 } else { 1 };
             }
             post(&reply);
         }
