@@ -666,7 +666,6 @@ pub struct SmolLm2Session {
     model: SmolLm2,
     last: Option<Last>,
     reused: usize,
-    threads: usize,
 }
 
 struct Last {
@@ -676,7 +675,7 @@ struct Last {
 
 impl SmolLm2Session {
     pub fn new(model: SmolLm2) -> SmolLm2Session {
-        SmolLm2Session { model, last: None, reused: 0, threads: 1 }
+        SmolLm2Session { model, last: None, reused: 0 }
     }
 
     pub fn model(&self) -> &SmolLm2 {
@@ -698,9 +697,10 @@ impl SmolLm2Session {
         self.reused
     }
 
-    /// Threads the last run computed on ([`SmolLm2::threads_for`]).
+    /// Threads the last run computed on ([`SmolLm2::threads_for`] its new
+    /// tokens; 1 when it computed nothing).
     pub fn threads(&self) -> usize {
-        self.threads
+        self.last.as_ref().map_or(1, |l| self.model.threads_for(l.trace.tokens.len() - self.reused))
     }
 
     pub fn run(&mut self, text: &str) -> Result<&ModelTrace> {
@@ -728,7 +728,6 @@ impl SmolLm2Session {
             last.trace.notice = t.notice;
             last.trace.top_next = Some(self.model.top_next(&last.logits, temperature, TOP_K));
             self.reused = common;
-            self.threads = 1;
             return Ok(&last.trace);
         }
         // The logits of the last token are only kept for the last position,
@@ -739,7 +738,6 @@ impl SmolLm2Session {
             Some(l) if keep > 0 => l.trace.layers.into_iter().map(|x| truncate(x, keep)).collect(),
             _ => Vec::new(),
         };
-        self.threads = self.model.threads_for(t.ids.len() - keep);
         let (mut layers, logits) = self.model.forward(&t.ids, past)?;
         let room = ROOM.min(MAX_TOKENS - t.ids.len());
         for l in &mut layers {

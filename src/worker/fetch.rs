@@ -13,8 +13,12 @@ use web_sys::{Cache, DedicatedWorkerGlobalScope, ReadableStreamDefaultReader, Re
 const CACHE_NAME: &str = "attnscope-models-v1";
 
 fn js_err(context: &str, e: JsValue) -> String {
-    let detail = e.as_string().or_else(|| e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message()))).unwrap_or_else(|| format!("{e:?}"));
-    format!("{context}: {detail}")
+    format!("{context}: {}", js_text(&e))
+}
+
+/// What a thrown JavaScript value says: its text, or an Error's message.
+pub(crate) fn js_text(e: &JsValue) -> String {
+    e.as_string().or_else(|| e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message()))).unwrap_or_else(|| format!("{e:?}"))
 }
 
 async fn open_cache(scope: &DedicatedWorkerGlobalScope) -> Option<Cache> {

@@ -23,6 +23,7 @@ use attnscope::models::quant::{QMatrix, QType};
 use attnscope::models::smollm2::MAX_TOKENS;
 use attnscope::models::split::{Helper, Shard};
 use attnscope::tensor::Matrix;
+use super::fetch::js_text;
 use js_sys::{Array, Atomics, Float32Array, Int32Array, Object, Reflect, SharedArrayBuffer, Uint8Array};
 use std::cell::Cell;
 use wasm_bindgen::prelude::*;
@@ -99,12 +100,7 @@ fn wait_change(ctrl: &Int32Array, i: u32, old: i32, spin_ms: f64, timeout_ms: f6
 }
 
 fn memory_kib() -> i32 {
-    let buffer = wasm_bindgen::memory().unchecked_into::<js_sys::WebAssembly::Memory>().buffer();
-    (buffer.unchecked_into::<js_sys::ArrayBuffer>().byte_length() / 1024) as i32
-}
-
-fn js_text(e: &JsValue) -> String {
-    e.as_string().or_else(|| e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message()))).unwrap_or_else(|| format!("{e:?}"))
+    (super::wasm_memory_bytes() / 1024) as i32
 }
 
 /// Whether this worker can share memory with a helper.

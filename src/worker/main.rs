@@ -10,6 +10,13 @@ mod fetch;
 #[cfg(target_arch = "wasm32")]
 mod helper;
 
+/// This wasm instance's memory, which only grows (so also its peak).
+#[cfg(target_arch = "wasm32")]
+fn wasm_memory_bytes() -> u64 {
+    use wasm_bindgen::JsCast;
+    wasm_bindgen::memory().unchecked_into::<js_sys::WebAssembly::Memory>().buffer().unchecked_into::<js_sys::ArrayBuffer>().byte_length() as u64
+}
+
 #[cfg(target_arch = "wasm32")]
 mod shell {
     use attnscope::models::smollm2::SmolLm2;
@@ -45,17 +52,12 @@ mod shell {
         if let Some(msg) = PENDING.with(|p| p.borrow_mut().take()) {
             let mut reply = SESSION.with(|s| s.borrow_mut().handle(msg, &now_ms));
             if let FromWorker::Result(summary) = &mut reply {
-                summary.memory_bytes = Some(memory_bytes());
-                summary.memory_workers = if super::helper::memory_bytes() > 0 { 2 } else { 1 };
+                let helper = super::helper::memory_bytes();
+                summary.memory_bytes = Some(super::wasm_memory_bytes() + helper);
+                summary.memory_workers = if helper > 0 { 2 } else { 1 };
             }
             post(&reply);
         }
-    }
-
-    /// This worker's wasm memory and its helper's, if it has one.
-    fn memory_bytes() -> u64 {
-        let own = wasm_bindgen::memory().unchecked_into::<js_sys::WebAssembly::Memory>().buffer().unchecked_into::<js_sys::ArrayBuffer>().byte_length() as u64;
-        own + super::helper::memory_bytes()
     }
 
     fn on_message(event: MessageEvent) {
