@@ -134,7 +134,8 @@ pub fn softmax_in_place(row: &mut [f32]) {
         row.fill(0.0);
         return;
     }
-    row.iter_mut().for_each(|s| *s = tensor::exp(*s - max));
+    let e = tensor::loop_constants(tensor::EXP);
+    row.iter_mut().for_each(|s| *s = e.exp(*s - max));
     let sum = tensor::sum(row);
     row.iter_mut().for_each(|e| *e /= sum);
 }

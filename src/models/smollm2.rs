@@ -253,8 +253,9 @@ impl Block {
         let r = if last_only { residual.rows_range(residual.rows - 1, 1) } else { residual.clone() };
         let y = self.ffn_norm.forward(&r);
         let [mut gate, up] = split::products(helper, first + 4, [&self.ffn_gate, &self.ffn_up], &y)?;
+        let e = crate::tensor::loop_constants(crate::tensor::EXP);
         for (g, u) in gate.data.iter_mut().zip(&up.data) {
-            *g = *g / (1.0 + crate::tensor::exp(-*g)) * u; // SiLU(g) ⊙ u
+            *g = *g / (1.0 + e.exp(-*g)) * u; // SiLU(g) ⊙ u
         }
         let [down] = split::products(helper, first + 6, [&self.ffn_down], &gate)?;
         let out = r.add(&down);
