@@ -235,7 +235,7 @@ impl Block {
     #[allow(clippy::too_many_arguments)]
     fn forward(&self, h: &Matrix, start: usize, past: Option<&mut LayerTrace>, c: &Config, rope: &Rope, last_only: bool, helper: Option<&dyn Helper>, first: usize) -> Result<(LayerTrace, Matrix)> {
         let x = self.attn_norm.forward(h);
-        let [mut q, mut k, v] = split::products(helper, first, [&self.attn_q, &self.attn_k, &self.attn_v], &x)?;
+        let [mut q, mut k, v] = split::products(helper, first, [&self.attn_q, &self.attn_k, &self.attn_v], &x);
         rope.apply(&mut q, c.d_head, start);
         rope.apply(&mut k, c.d_head, start);
         let (mut k, mut v) = (split_heads(&k, c.n_kv_heads), split_heads(&v, c.n_kv_heads));
@@ -248,16 +248,16 @@ impl Block {
             (k, v) = (std::mem::take(&mut a.k), std::mem::take(&mut a.v));
         }
         let attention = multi_head_split(&q, c.n_heads, k, v, Mask::Causal, Scale::InvSqrtDk);
-        let [delta] = split::products(helper, first + 3, [&self.attn_output], &attention.concat)?;
+        let [delta] = split::products(helper, first + 3, [&self.attn_output], &attention.concat);
         let residual = h.add(&delta);
         let r = if last_only { residual.rows_range(residual.rows - 1, 1) } else { residual.clone() };
         let y = self.ffn_norm.forward(&r);
-        let [mut gate, up] = split::products(helper, first + 4, [&self.ffn_gate, &self.ffn_up], &y)?;
+        let [mut gate, up] = split::products(helper, first + 4, [&self.ffn_gate, &self.ffn_up], &y);
         let e = crate::tensor::loop_constants(crate::tensor::EXP);
         for (g, u) in gate.data.iter_mut().zip(&up.data) {
             *g = *g / (1.0 + e.exp(-*g)) * u; // SiLU(g) ⊙ u
         }
-        let [down] = split::products(helper, first + 6, [&self.ffn_down], &gate)?;
+        let [down] = split::products(helper, first + 6, [&self.ffn_down], &gate);
         let out = r.add(&down);
         Ok((LayerTrace { input: x, attention, delta, residual }, out))
     }
@@ -334,9 +334,9 @@ impl SmolLm2 {
         Shard { matrices }
     }
 
-    /// Gives the products of runs of at least `from_tokens` new tokens half
-    /// to `helper`, which holds [`SmolLm2::shard`]; None runs alone. The
-    /// results are the same bit for bit.
+    /// Shares the products of runs of at least `from_tokens` new tokens with
+    /// `helper`, which holds [`SmolLm2::shard`] ([`split::products`]); None
+    /// runs alone. The results are the same bit for bit.
     pub fn set_helper(&mut self, helper: Option<BoxedHelper>, from_tokens: usize) {
         self.helper = helper.map(|h| (h, from_tokens.max(1)));
     }
@@ -455,7 +455,7 @@ impl SmolLm2 {
             h = out;
         }
         let last = self.output_norm.forward(&h.rows_range(h.rows - 1, 1));
-        let [logits] = split::products(helper, self.blocks.len() * MATRICES_PER_BLOCK, [&self.token_embd], &last)?;
+        let [logits] = split::products(helper, self.blocks.len() * MATRICES_PER_BLOCK, [&self.token_embd], &last);
         let logits = logits.data;
         Ok((layers, logits))
     }

@@ -1,33 +1,50 @@
 //! One model on two threads: every weight matrix's rows cut in two, this
 //! thread multiplying by the first part while a helper, which holds a copy
-//! of the second, multiplies by that.
+//! of the second, shares the second with it.
 //!
 //! SmolLM2's time goes into streaming its weights through the matrix
 //! kernel, and each output row is one dot product, independent of the
-//! others. Cut the rows in two and both halves run at once; joined, the
-//! outputs are bit-for-bit those of the whole matrix (the same dot products
-//! in the same order). Which runs are worth sharing is the model's choice
-//! (`SmolLm2::set_helper`).
+//! others. So the rows can be computed anywhere, in any grouping of whole
+//! tiles, and joined: the outputs are bit-for-bit those of the whole matrix
+//! (the same dot products in the same order). Which runs are worth sharing
+//! is the model's choice (`SmolLm2::set_helper`).
 //!
-//! The model only sees [`Helper`]: start the helper's part of a few products
-//! of one input, do its own, collect the helper's. How the input and the
-//! outputs travel is the helper's business (in the browser, a second Web
-//! Worker and a `SharedArrayBuffer`: `src/worker/helper.rs`).
+//! The second part is cut into [`pieces`]. The helper takes them from the
+//! last one down, this thread (after its own part) from the first one up,
+//! each piece going to whoever claims it first. This thread never waits
+//! long for the helper: a piece the helper has claimed but not finished in
+//! about the time it would take here is computed here as well. In a
+//! browser the helper shares two cores with the page's own drawing and can
+//! lose its core for milliseconds; with a fixed half each, this thread then
+//! waited for it (a token appended: 15–64 ms against 18–22 alone, page
+//! benchmark). With pieces, a helper that is held up only does less.
+//!
+//! The model only sees [`Helper`]. How the input, the claims and the outputs
+//! travel is the helper's business (in the browser, a second Web Worker and
+//! a `SharedArrayBuffer`: `src/worker/helper.rs`).
 
-use crate::error::{Error, Result};
 use crate::models::quant::QMatrix;
 use crate::tensor::Matrix;
+use std::ops::Range;
 
 /// The other thread, holding a [`Shard`]: for each split matrix, in the
 /// model's numbering, the rows after [`rows_kept`].
 pub trait Helper {
-    /// Starts x Wᵀ for the helper's rows of shard matrices `first ..
-    /// first + count`, which all take the same input `x`.
+    /// Offers the helper the [`pieces`] of shard matrices `first .. first
+    /// + count`, which all take the same input `x`.
     fn begin(&self, first: usize, count: usize, x: &Matrix);
 
-    /// Waits for the products begun last: `x.rows × rows` for each of the
-    /// `count` matrices, in order.
-    fn end(&self) -> Result<Vec<Matrix>>;
+    /// Claims piece `i` of the products begun last for this thread; false
+    /// if the helper has claimed it.
+    fn claim(&self, i: usize) -> bool;
+
+    /// The helper's output for piece `i` (x.rows × its rows), waiting for
+    /// it at most `patience_ms`; None if it is not there by then (this
+    /// thread then computes the piece itself).
+    fn collect(&self, i: usize, patience_ms: f64) -> Option<Matrix>;
+
+    /// A clock in milliseconds, to pace [`Helper::collect`].
+    fn now_ms(&self) -> f64;
 }
 
 /// A helper as the model keeps it. Natively the model stays `Send + Sync`
@@ -46,16 +63,18 @@ pub struct Shard {
 }
 
 impl Shard {
-    /// x Wᵀ for matrices `first .. first + count`, as [`Helper::end`]
-    /// returns it. A request the shard cannot answer (a matrix it does not
-    /// have, an input of the wrong width) is an error, not a panic: it
-    /// crosses from another thread's memory.
-    pub fn products(&self, first: usize, count: usize, x: &Matrix) -> Result<Vec<Matrix>> {
-        let ws = first.checked_add(count).and_then(|end| self.matrices.get(first..end)).ok_or_else(|| Error::Invalid(format!("the helper holds {} matrices, not {first}..{first}+{count}", self.matrices.len())))?;
-        if let Some(w) = ws.iter().find(|w| w.cols != x.cols) {
-            return Err(Error::Invalid(format!("the helper got {} inputs for a matrix of {} columns", x.cols, w.cols)));
-        }
-        Ok(ws.iter().map(|w| w.forward(x)).collect())
+    /// The [`pieces`] of shard matrices `first .. first + count`, or None
+    /// for a request the shard cannot answer (a matrix it does not have,
+    /// an input of another width): requests cross from another thread's
+    /// memory, and are refused rather than trusted.
+    pub fn pieces(&self, first: usize, count: usize, cols: usize) -> Option<Vec<Piece>> {
+        let ws = self.matrices.get(first..first.checked_add(count)?)?;
+        ws.iter().all(|w| w.cols == cols).then(|| pieces(&ws.iter().map(|w| (w.rows, w.cols)).collect::<Vec<_>>()))
+    }
+
+    /// x Wᵀ for one piece of shard matrices `first ..` (see [`Shard::pieces`]).
+    pub fn product(&self, first: usize, piece: &Piece, x: &Matrix) -> Matrix {
+        self.matrices[first + piece.matrix].forward_rows(x, piece.rows.clone())
     }
 }
 
@@ -65,21 +84,83 @@ pub fn rows_kept(rows: usize) -> usize {
     (rows / 2).next_multiple_of(4).min(rows)
 }
 
+/// Some rows of the helper's part of one of a request's matrices.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Piece {
+    /// Which of the request's matrices (0 for the first).
+    pub matrix: usize,
+    /// Rows of the helper's part (0 for its first row, the matrix's row
+    /// [`rows_kept`]).
+    pub rows: Range<usize>,
+}
+
+/// About this many weights a piece: each piece also splits the input anew
+/// and passes through the shared memory, a few microseconds, against about
+/// 10 µs for the products of 100 000 weights with one token.
+const PIECE_WEIGHTS: usize = 96 * 1024;
+/// Pieces of one matrix at most, so that the output matrix's 14 million
+/// weights of the helper's part come in pieces of about 0.2 ms.
+const MATRIX_PIECES: usize = 8;
+
+/// The helper's part of matrices of (rows, cols) each — (rows of the helper's
+/// part, cols) — cut into pieces of whole tiles of four rows, matrix by matrix.
+/// Both threads compute the same list from the same shapes.
+pub fn pieces(shapes: &[(usize, usize)]) -> Vec<Piece> {
+    let mut out = Vec::new();
+    for (matrix, &(rows, cols)) in shapes.iter().enumerate() {
+        let count = (rows * cols / PIECE_WEIGHTS).clamp(1, MATRIX_PIECES);
+        let step = rows.div_ceil(count).next_multiple_of(4);
+        let mut start = 0;
+        while start < rows {
+            let end = (start + step).min(rows);
+            out.push(Piece { matrix, rows: start..end });
+            start = end;
+        }
+    }
+    out
+}
+
 /// `[x Wᵀ for each of ws]`: with a helper (whose shard matrices `first ..
-/// first + N` are the rows of `ws` after [`rows_kept`]) split between the
+/// first + N` are the rows of `ws` after [`rows_kept`]) shared between the
 /// two threads, else all here.
-pub fn products<const N: usize>(helper: Option<&dyn Helper>, first: usize, ws: [&QMatrix; N], x: &Matrix) -> Result<[Matrix; N]> {
+pub fn products<const N: usize>(helper: Option<&dyn Helper>, first: usize, ws: [&QMatrix; N], x: &Matrix) -> [Matrix; N] {
     let Some(helper) = helper else {
-        return Ok(ws.map(|w| w.forward(x)));
+        return ws.map(|w| w.forward(x));
     };
     helper.begin(first, N, x);
+    let start = helper.now_ms();
     let mine = ws.map(|w| w.forward_rows(x, 0..rows_kept(w.rows)));
-    let theirs = helper.end()?;
-    if theirs.len() != N || theirs.iter().any(|t| t.rows != x.rows) {
-        return Err(Error::Invalid(format!("the helper answered {} products for {N}", theirs.len())));
+    let mine_weights: usize = ws.iter().map(|w| rows_kept(w.rows) * w.cols).sum();
+    let ms_per_weight = (helper.now_ms() - start) / mine_weights.max(1) as f64;
+    let pieces = pieces(&ws.map(|w| (w.rows - rows_kept(w.rows), w.cols)));
+    let compute = |p: &Piece| {
+        let at = rows_kept(ws[p.matrix].rows);
+        ws[p.matrix].forward_rows(x, at + p.rows.start..at + p.rows.end)
+    };
+    // From the first piece up, until the helper, coming down, has been there.
+    let mut outs: Vec<Matrix> = Vec::with_capacity(pieces.len());
+    for p in &pieces {
+        if !helper.claim(outs.len()) {
+            break;
+        }
+        outs.push(compute(p));
     }
-    let mut theirs = theirs.into_iter();
-    Ok(mine.map(|m| Matrix::concat_cols(&[m, theirs.next().expect("N products, checked")])))
+    for (i, p) in pieces.iter().enumerate().skip(outs.len()) {
+        // About twice what the piece would take here, and at least 20 µs.
+        let patience = (2.0 * ms_per_weight * (p.rows.len() * ws[p.matrix].cols) as f64).max(0.02);
+        let theirs = helper.collect(i, patience).filter(|m| m.shape() == (x.rows, p.rows.len()));
+        outs.push(theirs.unwrap_or_else(|| compute(p)));
+    }
+    let mut parts: [Vec<Matrix>; N] = std::array::from_fn(|_| Vec::new());
+    for (p, out) in pieces.iter().zip(outs) {
+        parts[p.matrix].push(out);
+    }
+    let mut mine = mine.into_iter();
+    parts.map(|theirs| {
+        let mut all = vec![mine.next().expect("one own part per matrix")];
+        all.extend(theirs);
+        Matrix::concat_cols(&all)
+    })
 }
 
 #[cfg(test)]
@@ -110,10 +191,83 @@ mod tests {
 
     #[test]
     fn a_shard_refuses_what_it_cannot_answer() {
-        let shard = Shard { matrices: vec![QMatrix::new(2, 32, QType::F32, vec![0; 2 * 32 * 4]).unwrap()] };
-        assert_eq!(shard.products(0, 1, &Matrix::zeros(3, 32)).unwrap()[0].shape(), (3, 2));
-        assert!(shard.products(1, 1, &Matrix::zeros(3, 32)).is_err());
-        assert!(shard.products(usize::MAX, 2, &Matrix::zeros(3, 32)).is_err());
-        assert!(shard.products(0, 1, &Matrix::zeros(3, 64)).is_err());
+        let shard = Shard { matrices: vec![QMatrix::new(8, 32, QType::F32, vec![0; 8 * 32 * 4]).unwrap()] };
+        let pieces = shard.pieces(0, 1, 32).unwrap();
+        assert_eq!(pieces, vec![Piece { matrix: 0, rows: 0..8 }]);
+        assert_eq!(shard.product(0, &pieces[0], &Matrix::zeros(3, 32)).shape(), (3, 8));
+        assert!(shard.pieces(1, 1, 32).is_none());
+        assert!(shard.pieces(usize::MAX, 2, 32).is_none());
+        assert!(shard.pieces(0, 1, 64).is_none());
+    }
+
+    #[test]
+    fn pieces_cover_each_row_once_in_whole_tiles() {
+        // SmolLM2's shapes: q, k, v; then the output matrix's part.
+        for shapes in [vec![(288, 576), (96, 576), (96, 576)], vec![(24576, 576)], vec![(768, 576), (768, 576)], vec![(6, 32)]] {
+            let pieces = pieces(&shapes);
+            for (m, &(rows, cols)) in shapes.iter().enumerate() {
+                let mine: Vec<&Piece> = pieces.iter().filter(|p| p.matrix == m).collect();
+                assert!(mine.len() <= MATRIX_PIECES);
+                assert_eq!(mine.first().unwrap().rows.start, 0);
+                assert_eq!(mine.last().unwrap().rows.end, rows);
+                for w in mine.windows(2) {
+                    assert_eq!(w[0].rows.end, w[1].rows.start);
+                    assert_eq!(w[0].rows.len() % 4, 0);
+                }
+                if rows * cols >= 2 * PIECE_WEIGHTS {
+                    assert!(mine.len() >= 2, "{rows} × {cols} in one piece");
+                }
+            }
+            assert!(pieces.windows(2).all(|w| w[0].matrix <= w[1].matrix));
+        }
+    }
+
+    /// A helper in this thread: it "claims" the pieces from `from` on, and
+    /// has finished those at an even index; the others are left to the caller.
+    struct Lagging {
+        shard: Shard,
+        from: usize,
+        request: std::cell::RefCell<(usize, usize, Matrix)>,
+    }
+
+    impl Helper for Lagging {
+        fn begin(&self, first: usize, count: usize, x: &Matrix) {
+            *self.request.borrow_mut() = (first, count, x.clone());
+        }
+        fn claim(&self, i: usize) -> bool {
+            i < self.from
+        }
+        fn collect(&self, i: usize, _: f64) -> Option<Matrix> {
+            let (first, count, x) = &*self.request.borrow();
+            let pieces = self.shard.pieces(*first, *count, x.cols)?;
+            i.is_multiple_of(2).then(|| self.shard.product(*first, &pieces[i], x))
+        }
+        fn now_ms(&self) -> f64 {
+            0.0
+        }
+    }
+
+    #[test]
+    fn shared_products_equal_the_whole_ones_bit_for_bit() {
+        let matrix = |rows: usize, seed: usize| {
+            let data: Vec<u8> = (0..rows * 20 * 3).map(|i| ((i * 31 + seed) % 251) as u8).collect();
+            // Q4_1 with small, finite f16 scales: 0x2c00 (1/16) at each block's start.
+            let mut data = data;
+            for b in data.chunks_exact_mut(20) {
+                b[..4].copy_from_slice(&[0x00, 0x2c, 0x00, 0xac]);
+            }
+            QMatrix::new(rows, 96, QType::Q4_1, data).unwrap()
+        };
+        let (a, b, c) = (matrix(600, 1), matrix(200, 2), matrix(1000, 3));
+        let rest = |m: &QMatrix| m.rows_copy(rows_kept(m.rows)..m.rows);
+        let shard = Shard { matrices: vec![rest(&a), rest(&b), rest(&c)] };
+        let x = Matrix::from_vec(2, 96, (0..192).map(|i| (i as f32 * 0.37).sin()).collect());
+        for from in [0, 1, 3, 100] {
+            let helper = Lagging { shard: shard.clone(), from, request: std::cell::RefCell::new((0, 0, Matrix::zeros(0, 0))) };
+            let [pa, pb] = products(Some(&helper), 0, [&a, &b], &x);
+            assert_eq!((pa.data, pb.data), (a.forward(&x).data, b.forward(&x).data), "helper from piece {from}");
+            let [pc] = products(Some(&helper), 2, [&c], &x);
+            assert_eq!(pc.data, c.forward(&x).data, "helper from piece {from}");
+        }
     }
 }

@@ -1,16 +1,20 @@
 //! SmolLM2's second thread in the browser: a [`Helper`] that is another copy
 //! of this worker, holding a copy of the second part of every weight
-//! matrix's rows ([`attnscope::models::smollm2::SmolLm2::shard`]).
+//! matrix's rows ([`attnscope::models::smollm2::SmolLm2::shard`]), which it
+//! shares with the model piece by piece ([`attnscope::models::split`]).
 //!
 //! The two wasm instances share no memory, and a message between workers
 //! takes far longer than one layer's products when a single token is
 //! appended (30 layers × 4 products a token). So they meet in a
-//! `SharedArrayBuffer`: a few control integers and room for one input and
-//! its outputs, handed over with `Atomics`. Each side spins before it
-//! sleeps, since within a run the next product follows within microseconds
-//! and waking a sleeping thread takes about 10 µs; after a run's last
-//! product the helper sleeps at once. (Sleeping after 50 µs instead made a
-//! token appended in the page 17 → 20–33 ms.)
+//! `SharedArrayBuffer`: a few control integers, one state per piece, and
+//! room for one input and the helper's outputs. Pieces are claimed with
+//! `Atomics.compareExchange` on their state, which carries the request's
+//! number, so that a helper still busy with an earlier request can claim
+//! nothing of the current one. The helper spins before it sleeps, since
+//! within a run the next product follows within microseconds and waking a
+//! sleeping thread takes about 10 µs; after a run's last product it sleeps
+//! at once. The model never sleeps on the helper: what the helper has not
+//! finished in time, the model computes too.
 //!
 //! `SharedArrayBuffer` exists only on a cross-origin isolated page (served
 //! with `Cross-Origin-Opener-Policy: same-origin` and
@@ -18,14 +22,13 @@
 //! and the tests' server do). Elsewhere, or if the helper cannot start, the
 //! model runs alone on one thread.
 
-use attnscope::error::{Error, Result};
 use attnscope::models::quant::{QMatrix, QType};
 use attnscope::models::smollm2::MAX_TOKENS;
-use attnscope::models::split::{Helper, Shard};
+use attnscope::models::split::{self, Helper, Piece, Shard};
 use attnscope::tensor::Matrix;
 use super::fetch::js_text;
 use js_sys::{Array, Atomics, Float32Array, Int32Array, Object, Reflect, SharedArrayBuffer, Uint8Array};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -34,21 +37,26 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent, Worker};
 // The control integers at the start of the buffer.
 /// Raised by this side for each request.
 const SEQ: u32 = 0;
-/// Set by the helper to SEQ's value when that request is answered.
-const DONE: u32 = 1;
 const FIRST: u32 = 2;
 const COUNT: u32 = 3;
 const ROWS: u32 = 4;
 const COLS: u32 = 5;
-/// 0 when the outputs are there, 1 when the helper could not compute them.
-const STATUS: u32 = 6;
 /// The helper's wasm memory, in KiB.
 const MEMORY_KIB: u32 = 7;
 /// 1 when the request is a run's last product (the output matrix, the last
 /// shard matrix): the helper then sleeps at once instead of spinning, and
 /// leaves the CPU to the page, which draws the result meanwhile.
 const LAST: u32 = 8;
-const CONTROL: u32 = 16;
+/// Then one state per piece: the request's number times 4 plus one of
+/// FREE, MODEL (claimed by the model), HELPER (claimed by the helper),
+/// DONE (the helper's output is in the buffer).
+const STATES: u32 = 16;
+const MAX_PIECES: u32 = 64;
+const CONTROL: u32 = STATES + MAX_PIECES;
+const FREE: i32 = 0;
+const MODEL: i32 = 1;
+const HELPER: i32 = 2;
+const DONE: i32 = 3;
 
 /// Room for the input (all tokens of the widest matrix, `ffn_down`'s
 /// 1536 columns) and for the outputs (the helper's half of `ffn_gate` and
@@ -56,11 +64,13 @@ const CONTROL: u32 = 16;
 const INPUT_FLOATS: u32 = (MAX_TOKENS * 1536) as u32;
 const OUTPUT_FLOATS: u32 = (MAX_TOKENS * 2048) as u32;
 
-/// How long a side spins on the other before it sleeps.
+/// How long the helper spins on the next request before it sleeps.
 const HELPER_SPIN_MS: f64 = 5.0;
-const MODEL_SPIN_MS: f64 = 50.0;
-/// After this long without an answer the helper is taken for dead.
-const ANSWER_TIMEOUT_MS: f64 = 30_000.0;
+
+/// A piece's state for request `seq`.
+fn state(seq: i32, s: i32) -> i32 {
+    ((seq & 0x0fff_ffff) << 2) | s
+}
 
 fn scope() -> DedicatedWorkerGlobalScope {
     js_sys::global().unchecked_into()
@@ -108,59 +118,99 @@ pub fn available() -> bool {
     Reflect::get(&js_sys::global(), &"crossOriginIsolated".into()).ok().and_then(|v| v.as_bool()).unwrap_or(false)
 }
 
-/// The model's side: requests go into the shared buffer, answers come out.
+/// The model's side: requests go into the shared buffer, pieces come out.
 pub struct SharedHelper {
     worker: Worker,
     ctrl: Int32Array,
     data: Float32Array,
-    /// The helper's rows of each shard matrix.
-    rows: Vec<usize>,
+    /// Rows and columns of each shard matrix (the helper's part).
+    shapes: Vec<(usize, usize)>,
     seq: Cell<i32>,
-    /// The request in flight: first matrix, count, tokens; or why it was not sent.
-    pending: Cell<std::result::Result<(usize, usize, usize), &'static str>>,
+    /// The pieces of the request in hand and each one's place in `data`,
+    /// or None when it was not offered (the model then claims every piece).
+    pieces: RefCell<Option<Vec<(Piece, u32)>>>,
+    /// Tokens of the request in hand.
+    tokens: Cell<usize>,
+}
+
+impl SharedHelper {
+    /// The pieces of shard matrices `first .. first + count` for `n × cols`
+    /// inputs and where their outputs go, if they fit the buffer.
+    fn layout(&self, first: usize, count: usize, n: usize, cols: usize) -> Option<Vec<(Piece, u32)>> {
+        let shapes = self.shapes.get(first..first.checked_add(count)?)?;
+        if shapes.iter().any(|s| s.1 != cols) || n.checked_mul(cols)? > INPUT_FLOATS as usize {
+            return None;
+        }
+        let pieces = split::pieces(shapes);
+        let mut at = INPUT_FLOATS as usize;
+        let mut placed = Vec::with_capacity(pieces.len());
+        for p in pieces {
+            let len = n * p.rows.len();
+            placed.push((p, at as u32));
+            at += len;
+        }
+        (placed.len() <= MAX_PIECES as usize && at <= (INPUT_FLOATS + OUTPUT_FLOATS) as usize).then_some(placed)
+    }
 }
 
 impl Helper for SharedHelper {
     fn begin(&self, first: usize, count: usize, x: &Matrix) {
-        let out: usize = self.rows.get(first..first + count).map_or(usize::MAX, |r| r.iter().sum::<usize>().saturating_mul(x.rows));
-        if x.data.len() > INPUT_FLOATS as usize || out > OUTPUT_FLOATS as usize {
-            self.pending.set(Err("a product larger than the shared buffer"));
+        let placed = self.layout(first, count, x.rows, x.cols);
+        self.tokens.set(x.rows);
+        let Some(pieces) = placed else {
+            *self.pieces.borrow_mut() = None;
             return;
+        };
+        let seq = self.seq.get().wrapping_add(1) & 0x0fff_ffff;
+        self.seq.set(seq);
+        // The new states first: a helper still on the last request then
+        // cannot claim a piece of this one, whatever it read.
+        for i in 0..pieces.len() as u32 {
+            store(&self.ctrl, STATES + i, state(seq, FREE));
         }
         self.data.subarray(0, x.data.len() as u32).copy_from(&x.data);
-        let last = first + count == self.rows.len();
+        let last = first + count == self.shapes.len();
         for (i, v) in [(FIRST, first), (COUNT, count), (ROWS, x.rows), (COLS, x.cols), (LAST, last as usize)] {
             store(&self.ctrl, i, v as i32);
         }
-        let seq = self.seq.get().wrapping_add(1).max(1);
-        self.seq.set(seq);
         store(&self.ctrl, SEQ, seq);
         let _ = Atomics::notify(&self.ctrl, SEQ);
-        self.pending.set(Ok((first, count, x.rows)));
+        *self.pieces.borrow_mut() = Some(pieces);
     }
 
-    fn end(&self) -> Result<Vec<Matrix>> {
-        let (first, count, n) = self.pending.replace(Err("no product begun")).map_err(|why| Error::Invalid(format!("the helper thread was not asked: {why}")))?;
+    fn claim(&self, i: usize) -> bool {
+        if self.pieces.borrow().is_none() {
+            return true;
+        }
         let seq = self.seq.get();
-        let mut done = load(&self.ctrl, DONE);
+        Atomics::compare_exchange(&self.ctrl, STATES + i as u32, state(seq, FREE), state(seq, MODEL)) == Ok(state(seq, FREE))
+    }
+
+    fn collect(&self, i: usize, patience_ms: f64) -> Option<Matrix> {
+        let pieces = self.pieces.borrow();
+        let (piece, at) = pieces.as_ref()?.get(i)?;
+        let (seq, index) = (self.seq.get(), STATES + i as u32);
         let start = now_ms();
-        while done != seq {
-            let left = ANSWER_TIMEOUT_MS - (now_ms() - start);
-            done = wait_change(&self.ctrl, DONE, done, MODEL_SPIN_MS, left).ok_or_else(|| Error::Invalid("the helper thread stopped answering; reload the page".into()))?;
+        loop {
+            for _ in 0..32 {
+                let s = load(&self.ctrl, index);
+                if s == state(seq, DONE) {
+                    let mut m = Matrix::zeros(self.tokens.get(), piece.rows.len());
+                    self.data.subarray(*at, *at + m.data.len() as u32).copy_to(&mut m.data);
+                    return Some(m);
+                }
+                if s != state(seq, HELPER) {
+                    return None;
+                }
+            }
+            if now_ms() - start > patience_ms {
+                return None;
+            }
         }
-        if load(&self.ctrl, STATUS) != 0 {
-            return Err(Error::Invalid("the helper thread could not compute its part (see the console); reload the page".into()));
-        }
-        let mut at = INPUT_FLOATS;
-        let mut outs = Vec::with_capacity(count);
-        for &rows in &self.rows[first..first + count] {
-            let mut m = Matrix::zeros(n, rows);
-            let len = (n * rows) as u32;
-            self.data.subarray(at, at + len).copy_to(&mut m.data);
-            at += len;
-            outs.push(m);
-        }
-        Ok(outs)
+    }
+
+    fn now_ms(&self) -> f64 {
+        now_ms()
     }
 }
 
@@ -235,9 +285,9 @@ pub async fn start(shard: &Shard) -> std::result::Result<SharedHelper, String> {
     worker.set_onerror(None);
     let ctrl = Int32Array::new_with_byte_offset_and_length(&buffer, 0, CONTROL);
     let data = Float32Array::new_with_byte_offset(&buffer, CONTROL * 4);
-    let rows = shard.matrices.iter().map(|m| m.rows).collect();
+    let shapes = shard.matrices.iter().map(|m| (m.rows, m.cols)).collect();
     RUNNING.with(|r| *r.borrow_mut() = Some(ctrl.clone()));
-    Ok(SharedHelper { worker, ctrl, data, rows, seq: Cell::new(0), pending: Cell::new(Err("no product begun")) })
+    Ok(SharedHelper { worker, ctrl, data, shapes, seq: Cell::new(0), pieces: RefCell::new(None), tokens: Cell::new(0) })
 }
 
 /// Whether `message` is a helper's setup (from [`start`]) rather than the page's JSON.
@@ -261,8 +311,8 @@ fn shard_from(init: &JsValue) -> std::result::Result<Shard, String> {
 }
 
 /// The helper's side: takes the weights from `init`, says it is ready,
-/// then answers requests for as long as the worker lives (this never
-/// returns: the helper has no other work).
+/// then takes pieces of requests for as long as the worker lives (this
+/// never returns: the helper has no other work).
 pub fn serve(init: JsValue) {
     let shard = match shard_from(&init) {
         Ok(s) => s,
@@ -285,28 +335,37 @@ pub fn serve(init: JsValue) {
         seq = wait_change(&ctrl, SEQ, seq, spin_ms, f64::INFINITY).unwrap_or(seq);
         spin_ms = if load(&ctrl, LAST) == 1 { 0.0 } else { HELPER_SPIN_MS };
         let [first, count, n, cols] = [FIRST, COUNT, ROWS, COLS].map(|i| load(&ctrl, i).max(0) as usize);
-        let ok = answer(&shard, &data, first, count, n, cols).map_err(|e| web_sys::console::error_1(&format!("attnscope helper: {e}").into())).is_ok();
-        store(&ctrl, STATUS, if ok { 0 } else { 1 });
+        take_pieces(&shard, &ctrl, &data, seq, first, count, n, cols);
         store(&ctrl, MEMORY_KIB, memory_kib());
-        store(&ctrl, DONE, seq);
-        let _ = Atomics::notify(&ctrl, DONE);
     }
 }
 
-fn answer(shard: &Shard, data: &Float32Array, first: usize, count: usize, n: usize, cols: usize) -> Result<()> {
-    if n.saturating_mul(cols) > INPUT_FLOATS as usize {
-        return Err(Error::Invalid(format!("{n} × {cols} inputs do not fit the shared buffer")));
+/// Computes pieces of request `seq` from the last one down, for as long as
+/// the model has not claimed them. A request that does not fit (read while
+/// the model was already writing the next one) is left alone: none of its
+/// pieces can then be claimed anyway.
+#[allow(clippy::too_many_arguments)]
+fn take_pieces(shard: &Shard, ctrl: &Int32Array, data: &Float32Array, seq: i32, first: usize, count: usize, n: usize, cols: usize) {
+    let Some(pieces) = shard.pieces(first, count, cols) else { return };
+    let Some(len) = n.checked_mul(cols).filter(|&len| len <= INPUT_FLOATS as usize) else { return };
+    let mut at = Vec::with_capacity(pieces.len());
+    let mut end = INPUT_FLOATS as usize;
+    for p in &pieces {
+        at.push(end as u32);
+        end += n * p.rows.len();
+    }
+    if pieces.len() > MAX_PIECES as usize || end > (INPUT_FLOATS + OUTPUT_FLOATS) as usize {
+        return;
     }
     let mut x = Matrix::zeros(n, cols);
-    data.subarray(0, (n * cols) as u32).copy_to(&mut x.data);
-    let outs = shard.products(first, count, &x)?;
-    if outs.iter().map(|m| m.data.len()).sum::<usize>() > OUTPUT_FLOATS as usize {
-        return Err(Error::Invalid("the outputs do not fit the shared buffer".into()));
+    data.subarray(0, len as u32).copy_to(&mut x.data);
+    for (i, p) in pieces.iter().enumerate().rev() {
+        let index = STATES + i as u32;
+        if Atomics::compare_exchange(ctrl, index, state(seq, FREE), state(seq, HELPER)) != Ok(state(seq, FREE)) {
+            return;
+        }
+        let out = shard.product(first, p, &x);
+        data.subarray(at[i], at[i] + out.data.len() as u32).copy_from(&out.data);
+        let _ = Atomics::compare_exchange(ctrl, index, state(seq, HELPER), state(seq, DONE));
     }
-    let mut at = INPUT_FLOATS;
-    for m in outs {
-        data.subarray(at, at + m.data.len() as u32).copy_from(&m.data);
-        at += m.data.len() as u32;
-    }
-    Ok(())
 }

@@ -109,34 +109,23 @@ mod shell {
     }
 
     /// SmolLM2 on two threads where the page allows it: a helper worker
-    /// (`helper.rs`) multiplies by a copy of half of every matrix's rows.
+    /// (`helper.rs`) holds a copy of half of every matrix's rows and shares
+    /// them with this one.
     async fn install_smollm2(files: Vec<Vec<u8>>) -> attnscope::error::Result<()> {
         let file = files.first().ok_or_else(|| attnscope::Error::ModelFile("SmolLM2 needs its GGUF file".into()))?;
         let mut model = SmolLm2::from_gguf_bytes(file)?;
         drop(files);
         if super::helper::available() {
             match super::helper::start(&model.shard()).await {
-                Ok(helper) => model.set_helper(Some(Box::new(helper)), helper_from_tokens()),
+                // Every run: the model never waits long for the helper
+                // (split.rs), so even with two cores, one of them also the
+                // page's, sharing costs at worst about what it saves.
+                Ok(helper) => model.set_helper(Some(Box::new(helper)), 1),
                 Err(why) => web_sys::console::warn_1(&format!("attnscope: SmolLM2 runs on one thread: {why}").into()),
             }
         }
         SESSION.with(|s| s.borrow_mut().install_smollm2(model));
         Ok(())
-    }
-
-    /// The fewest new tokens a run shares with the helper. With two cores
-    /// one of them is also the page's, which is still drawing the previous
-    /// result when a typed token arrives: in the page benchmark on a 2-core
-    /// machine, one token appended took 21.8–26.7 ms with the helper against
-    /// 19.7 ms without, while 16 tokens took 72–95 ms against 115. So there
-    /// a run of one to three tokens (typing at the end) stays on this
-    /// thread; with more cores every run is shared.
-    fn helper_from_tokens() -> usize {
-        if scope().navigator().hardware_concurrency() >= 4.0 {
-            1
-        } else {
-            4
-        }
     }
 
     pub fn start() {

@@ -379,7 +379,7 @@ test('SmolLM2 downloads, runs causally in the browser and predicts the next toke
   assert.ok(Math.abs(p - 77.25) < 1, `p(Paris) = ${p}%`);
   const status = await page.locator('#status').textContent();
   // The test server sends the cross-origin isolation headers, as
-  // scripts/serve.sh does: half of every product runs in a helper worker.
+  // scripts/serve.sh does: every product is shared with a helper worker.
   assert.match(status, /on 2 threads/);
   const mb = Number(status.match(/worker memory ([\d.]+) MB/)[1]);
   assert.ok(mb <= 400, `the workers hold ${mb} MB`);
