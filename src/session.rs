@@ -236,7 +236,7 @@ pub struct Thumbnail {
     pub rows: usize,
     pub cols: usize,
     /// Row-major, `rows × cols` of them.
-    #[serde(with = "base64_levels")]
+    #[serde(with = "crate::tensor::base64_le")]
     pub levels: Vec<u16>,
 }
 
@@ -262,26 +262,6 @@ impl Thumbnail {
     }
 }
 
-/// Levels cross the worker boundary as little-endian bytes in base64.
-mod base64_levels {
-    use base64::engine::general_purpose::STANDARD;
-    use base64::Engine;
-    use serde::{de::Error, Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(levels: &[u16], s: S) -> Result<S::Ok, S::Error> {
-        let bytes: Vec<u8> = levels.iter().flat_map(|l| l.to_le_bytes()).collect();
-        s.serialize_str(&STANDARD.encode(bytes))
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u16>, D::Error> {
-        let text = <std::borrow::Cow<str>>::deserialize(d)?;
-        let bytes = STANDARD.decode(text.as_bytes()).map_err(D::Error::custom)?;
-        if bytes.len() % 2 != 0 {
-            return Err(D::Error::custom("thumbnail levels: an odd number of bytes"));
-        }
-        Ok(bytes.chunks_exact(2).map(|b| u16::from_le_bytes([b[0], b[1]])).collect())
-    }
-}
 
 /// Holds the models and the latest trace.
 pub struct Session {

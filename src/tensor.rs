@@ -20,27 +20,58 @@ use serde::{Deserialize, Serialize};
 pub struct Matrix {
     pub rows: usize,
     pub cols: usize,
-    #[serde(with = "base64_f32")]
+    #[serde(with = "base64_le")]
     pub data: Vec<f32>,
 }
 
-mod base64_f32 {
+/// Numbers that cross between the page and its worker as the base64 of
+/// their little-endian bytes (`#[serde(with = "crate::tensor::base64_le")]`):
+/// [`Matrix`] data, and the overview's 16-bit thumbnail levels.
+pub(crate) mod base64_le {
     use base64::engine::general_purpose::STANDARD;
     use base64::Engine;
     use serde::{de::Error, Deserialize, Deserializer, Serializer};
 
-    pub fn serialize<S: Serializer>(data: &[f32], s: S) -> Result<S::Ok, S::Error> {
-        let bytes: Vec<u8> = data.iter().flat_map(|x| x.to_le_bytes()).collect();
+    /// A number with a fixed-size little-endian form.
+    pub trait Le: Sized {
+        const BYTES: usize;
+        fn put(&self, out: &mut Vec<u8>);
+        fn get(bytes: &[u8]) -> Self;
+    }
+
+    impl Le for f32 {
+        const BYTES: usize = 4;
+        fn put(&self, out: &mut Vec<u8>) {
+            out.extend(self.to_le_bytes());
+        }
+        fn get(b: &[u8]) -> Self {
+            f32::from_le_bytes([b[0], b[1], b[2], b[3]])
+        }
+    }
+
+    impl Le for u16 {
+        const BYTES: usize = 2;
+        fn put(&self, out: &mut Vec<u8>) {
+            out.extend(self.to_le_bytes());
+        }
+        fn get(b: &[u8]) -> Self {
+            u16::from_le_bytes([b[0], b[1]])
+        }
+    }
+
+    pub fn serialize<T: Le, S: Serializer>(xs: &[T], s: S) -> Result<S::Ok, S::Error> {
+        let mut bytes = Vec::with_capacity(xs.len() * T::BYTES);
+        xs.iter().for_each(|x| x.put(&mut bytes));
         s.serialize_str(&STANDARD.encode(bytes))
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<f32>, D::Error> {
+    pub fn deserialize<'de, T: Le, D: Deserializer<'de>>(d: D) -> Result<Vec<T>, D::Error> {
         let text = <std::borrow::Cow<str>>::deserialize(d)?;
         let bytes = STANDARD.decode(text.as_bytes()).map_err(D::Error::custom)?;
-        if bytes.len() % 4 != 0 {
-            return Err(D::Error::custom("matrix: a byte count that is not a whole number of f32"));
+        if bytes.len() % T::BYTES != 0 {
+            return Err(D::Error::custom(format!("{} bytes are not a whole number of {}-byte numbers", bytes.len(), T::BYTES)));
         }
-        Ok(bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect())
+        Ok(bytes.chunks_exact(T::BYTES).map(T::get).collect())
     }
 }
 
