@@ -13,9 +13,9 @@ use serde::{Deserialize, Serialize};
 /// Serialized (between the page and its worker) with the numbers as the
 /// base64 of their little-endian bytes: exact, ∞ included, and quick. As
 /// decimal JSON one head's detail at 128 MiniLM tokens (its residual stream
-/// included) was 2.5 MB, printed in the worker and parsed on the page for
-/// 15 ms after each keystroke. (The CLI's JSON export writes decimal
-/// numbers of its own, in `export.rs`.)
+/// included) was 2.4 MB (1.1 MB as base64), printed in the worker and
+/// parsed on the page after each keystroke, about 15 ms in all. (The CLI's
+/// JSON export writes decimal numbers of its own, in `export.rs`.)
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Matrix {
     pub rows: usize,
