@@ -233,7 +233,7 @@ impl Block {
     /// has this block's matrices as shard matrices `first .. first + 7`, in
     /// field order.
     #[allow(clippy::too_many_arguments)]
-    fn forward(&self, h: &Matrix, start: usize, past: Option<&mut LayerTrace>, c: &Config, rope: &Rope, last_only: bool, helper: Option<&dyn Helper>, first: usize) -> Result<(LayerTrace, Matrix)> {
+    fn forward(&self, h: &Matrix, start: usize, past: Option<&mut LayerTrace>, c: &Config, rope: &Rope, last_only: bool, helper: Option<&dyn Helper>, first: usize) -> (LayerTrace, Matrix) {
         let x = self.attn_norm.forward(h);
         let [mut q, mut k, v] = split::products(helper, first, [&self.attn_q, &self.attn_k, &self.attn_v], &x);
         rope.apply(&mut q, c.d_head, start);
@@ -259,7 +259,7 @@ impl Block {
         }
         let [down] = split::products(helper, first + 6, [&self.ffn_down], &gate);
         let out = r.add(&down);
-        Ok((LayerTrace { input: x, attention, delta, residual }, out))
+        (LayerTrace { input: x, attention, delta, residual }, out)
     }
 
     /// The block's weight matrices, in the order `forward` numbers them.
@@ -447,7 +447,7 @@ impl SmolLm2 {
         };
         for (l, block) in self.blocks.iter().enumerate() {
             let mut before = past.next();
-            let (part, out) = block.forward(&h, start, before.as_mut(), c, &self.rope, l + 1 == self.blocks.len(), helper, l * MATRICES_PER_BLOCK)?;
+            let (part, out) = block.forward(&h, start, before.as_mut(), c, &self.rope, l + 1 == self.blocks.len(), helper, l * MATRICES_PER_BLOCK);
             layers.push(match before {
                 Some(b) => join(b, part),
                 None => part,

@@ -67,6 +67,22 @@ const OUTPUT_FLOATS: u32 = (MAX_TOKENS * 2048) as u32;
 /// How long the helper spins on the next request before it sleeps.
 const HELPER_SPIN_MS: f64 = 5.0;
 
+/// `pieces` for `n × cols` inputs, each with the place of its output in the
+/// shared buffer (after the input), if the input and all outputs fit.
+fn place(pieces: Vec<Piece>, n: usize, cols: usize) -> Option<Vec<(Piece, u32)>> {
+    if pieces.len() > MAX_PIECES as usize || n.checked_mul(cols)? > INPUT_FLOATS as usize {
+        return None;
+    }
+    let mut at = INPUT_FLOATS as usize;
+    let mut placed = Vec::with_capacity(pieces.len());
+    for p in pieces {
+        let len = n.checked_mul(p.rows.len())?;
+        placed.push((p, at as u32));
+        at = at.checked_add(len)?;
+    }
+    (at <= (INPUT_FLOATS + OUTPUT_FLOATS) as usize).then_some(placed)
+}
+
 /// A piece's state for request `seq`.
 fn state(seq: i32, s: i32) -> i32 {
     ((seq & 0x0fff_ffff) << 2) | s
@@ -89,21 +105,17 @@ fn store(ctrl: &Int32Array, i: u32, v: i32) {
 }
 
 /// Waits until `ctrl[i]` is no longer `old`, spinning for `spin_ms`, then
-/// sleeping; None after `timeout_ms`.
-fn wait_change(ctrl: &Int32Array, i: u32, old: i32, spin_ms: f64, timeout_ms: f64) -> Option<i32> {
+/// sleeping.
+fn wait_change(ctrl: &Int32Array, i: u32, old: i32, spin_ms: f64) -> i32 {
     let start = now_ms();
     loop {
         for _ in 0..64 {
             let v = load(ctrl, i);
             if v != old {
-                return Some(v);
+                return v;
             }
         }
-        let waited = now_ms() - start;
-        if waited > timeout_ms {
-            return None;
-        }
-        if waited > spin_ms {
+        if now_ms() - start > spin_ms {
             let _ = Atomics::wait_with_timeout(ctrl, i, old, 100.0);
         }
     }
@@ -126,39 +138,34 @@ pub struct SharedHelper {
     /// Rows and columns of each shard matrix (the helper's part).
     shapes: Vec<(usize, usize)>,
     seq: Cell<i32>,
-    /// The pieces of the request in hand and each one's place in `data`,
-    /// or None when it was not offered (the model then claims every piece).
-    pieces: RefCell<Option<Vec<(Piece, u32)>>>,
-    /// Tokens of the request in hand.
-    tokens: Cell<usize>,
+    /// The request in hand, or None when it was not offered (the model
+    /// then claims every piece).
+    offered: RefCell<Option<Offer>>,
+}
+
+/// A request offered to the helper: its pieces, each with the place of
+/// its output in the buffer, and its tokens.
+struct Offer {
+    pieces: Vec<(Piece, u32)>,
+    tokens: usize,
 }
 
 impl SharedHelper {
     /// The pieces of shard matrices `first .. first + count` for `n × cols`
-    /// inputs and where their outputs go, if they fit the buffer.
+    /// inputs, placed in the buffer ([`place`]), if they fit it.
     fn layout(&self, first: usize, count: usize, n: usize, cols: usize) -> Option<Vec<(Piece, u32)>> {
         let shapes = self.shapes.get(first..first.checked_add(count)?)?;
-        if shapes.iter().any(|s| s.1 != cols) || n.checked_mul(cols)? > INPUT_FLOATS as usize {
+        if shapes.iter().any(|s| s.1 != cols) {
             return None;
         }
-        let pieces = split::pieces(shapes);
-        let mut at = INPUT_FLOATS as usize;
-        let mut placed = Vec::with_capacity(pieces.len());
-        for p in pieces {
-            let len = n * p.rows.len();
-            placed.push((p, at as u32));
-            at += len;
-        }
-        (placed.len() <= MAX_PIECES as usize && at <= (INPUT_FLOATS + OUTPUT_FLOATS) as usize).then_some(placed)
+        place(split::pieces(shapes), n, cols)
     }
 }
 
 impl Helper for SharedHelper {
     fn begin(&self, first: usize, count: usize, x: &Matrix) {
-        let placed = self.layout(first, count, x.rows, x.cols);
-        self.tokens.set(x.rows);
-        let Some(pieces) = placed else {
-            *self.pieces.borrow_mut() = None;
+        let Some(pieces) = self.layout(first, count, x.rows, x.cols) else {
+            *self.offered.borrow_mut() = None;
             return;
         };
         let seq = self.seq.get().wrapping_add(1) & 0x0fff_ffff;
@@ -175,11 +182,11 @@ impl Helper for SharedHelper {
         }
         store(&self.ctrl, SEQ, seq);
         let _ = Atomics::notify(&self.ctrl, SEQ);
-        *self.pieces.borrow_mut() = Some(pieces);
+        *self.offered.borrow_mut() = Some(Offer { pieces, tokens: x.rows });
     }
 
     fn claim(&self, i: usize) -> bool {
-        if self.pieces.borrow().is_none() {
+        if self.offered.borrow().is_none() {
             return true;
         }
         let seq = self.seq.get();
@@ -187,15 +194,16 @@ impl Helper for SharedHelper {
     }
 
     fn collect(&self, i: usize, patience_ms: f64) -> Option<Matrix> {
-        let pieces = self.pieces.borrow();
-        let (piece, at) = pieces.as_ref()?.get(i)?;
+        let offered = self.offered.borrow();
+        let offer = offered.as_ref()?;
+        let (piece, at) = offer.pieces.get(i)?;
         let (seq, index) = (self.seq.get(), STATES + i as u32);
         let start = now_ms();
         loop {
             for _ in 0..32 {
                 let s = load(&self.ctrl, index);
                 if s == state(seq, DONE) {
-                    let mut m = Matrix::zeros(self.tokens.get(), piece.rows.len());
+                    let mut m = Matrix::zeros(offer.tokens, piece.rows.len());
                     self.data.subarray(*at, *at + m.data.len() as u32).copy_to(&mut m.data);
                     return Some(m);
                 }
@@ -287,7 +295,7 @@ pub async fn start(shard: &Shard) -> std::result::Result<SharedHelper, String> {
     let data = Float32Array::new_with_byte_offset(&buffer, CONTROL * 4);
     let shapes = shard.matrices.iter().map(|m| (m.rows, m.cols)).collect();
     RUNNING.with(|r| *r.borrow_mut() = Some(ctrl.clone()));
-    Ok(SharedHelper { worker, ctrl, data, shapes, seq: Cell::new(0), pieces: RefCell::new(None), tokens: Cell::new(0) })
+    Ok(SharedHelper { worker, ctrl, data, shapes, seq: Cell::new(0), offered: RefCell::new(None) })
 }
 
 /// Whether `message` is a helper's setup (from [`start`]) rather than the page's JSON.
@@ -332,7 +340,7 @@ pub fn serve(init: JsValue) {
     let _ = scope().post_message(&JsValue::from_str("helper ready"));
     let (mut seq, mut spin_ms) = (load(&ctrl, SEQ), 0.0);
     loop {
-        seq = wait_change(&ctrl, SEQ, seq, spin_ms, f64::INFINITY).unwrap_or(seq);
+        seq = wait_change(&ctrl, SEQ, seq, spin_ms);
         spin_ms = if load(&ctrl, LAST) == 1 { 0.0 } else { HELPER_SPIN_MS };
         let [first, count, n, cols] = [FIRST, COUNT, ROWS, COLS].map(|i| load(&ctrl, i).max(0) as usize);
         take_pieces(&shard, &ctrl, &data, seq, first, count, n, cols);
@@ -346,26 +354,16 @@ pub fn serve(init: JsValue) {
 /// pieces can then be claimed anyway.
 #[allow(clippy::too_many_arguments)]
 fn take_pieces(shard: &Shard, ctrl: &Int32Array, data: &Float32Array, seq: i32, first: usize, count: usize, n: usize, cols: usize) {
-    let Some(pieces) = shard.pieces(first, count, cols) else { return };
-    let Some(len) = n.checked_mul(cols).filter(|&len| len <= INPUT_FLOATS as usize) else { return };
-    let mut at = Vec::with_capacity(pieces.len());
-    let mut end = INPUT_FLOATS as usize;
-    for p in &pieces {
-        at.push(end as u32);
-        end += n * p.rows.len();
-    }
-    if pieces.len() > MAX_PIECES as usize || end > (INPUT_FLOATS + OUTPUT_FLOATS) as usize {
-        return;
-    }
+    let Some(pieces) = shard.pieces(first, count, cols).and_then(|p| place(p, n, cols)) else { return };
     let mut x = Matrix::zeros(n, cols);
-    data.subarray(0, len as u32).copy_to(&mut x.data);
-    for (i, p) in pieces.iter().enumerate().rev() {
+    data.subarray(0, x.data.len() as u32).copy_to(&mut x.data);
+    for (i, (p, at)) in pieces.iter().enumerate().rev() {
         let index = STATES + i as u32;
         if Atomics::compare_exchange(ctrl, index, state(seq, FREE), state(seq, HELPER)) != Ok(state(seq, FREE)) {
             return;
         }
         let out = shard.product(first, p, &x);
-        data.subarray(at[i], at[i] + out.data.len() as u32).copy_from(&out.data);
+        data.subarray(*at, *at + out.data.len() as u32).copy_from(&out.data);
         let _ = Atomics::compare_exchange(ctrl, index, state(seq, HELPER), state(seq, DONE));
     }
 }
