@@ -5,6 +5,7 @@
 //! to the cache; a helper that never delivers changes nothing either; runs
 //! shorter than the helper's threshold never ask it.
 
+use attnscope::models::quant::Input;
 use attnscope::models::smollm2::{SmolLm2, SmolLm2Session};
 use attnscope::models::split::{Helper, Shard};
 use attnscope::tensor::Matrix;
@@ -57,6 +58,7 @@ impl ThreadHelper {
         std::thread::spawn(move || {
             for (seq, first, count, x) in inbox {
                 let pieces = s.pieces(first, count, x.cols).expect("a request the shard can answer");
+                let input = Input::new(&x);
                 for (i, piece) in pieces.iter().enumerate().rev() {
                     {
                         let mut board = b.0.lock().unwrap();
@@ -65,7 +67,7 @@ impl ThreadHelper {
                         }
                         board.states[i] = State::Helper;
                     }
-                    let out = s.product(first, piece, &x);
+                    let out = s.product(first, piece, &input);
                     let mut board = b.0.lock().unwrap();
                     if board.seq == seq {
                         (board.states[i], board.outputs[i]) = (State::Done, Some(out));

@@ -189,6 +189,13 @@ impl QMatrix {
 
     /// Output columns `range` of x Wᵀ only: (n × cols) → (n × range.len()).
     pub fn forward_rows(&self, x: &Matrix, range: std::ops::Range<usize>) -> Matrix {
+        self.forward_input(&Input::new(x), range)
+    }
+
+    /// As [`QMatrix::forward_rows`], for an input shared by several
+    /// products: its split for the one-to-three-token kernels is made once.
+    pub fn forward_input(&self, input: &Input, range: std::ops::Range<usize>) -> Matrix {
+        let x = input.x;
         assert_eq!(x.cols, self.cols, "QMatrix::forward: x has {} columns, W has {}", x.cols, self.cols);
         assert!(range.end <= self.rows, "QMatrix::forward: rows out of range");
         let mut out = Matrix::zeros(x.rows, range.len());
@@ -207,7 +214,7 @@ impl QMatrix {
             // bit-identical to those of a longer batch.
             let per_row = 2 * padded_blocks(cols);
             let dm = self.dm.get(range.start * per_row..range.end * per_row).unwrap_or(&[]);
-            kernel::dots_quantized(self.qtype, !self.inputs_16_bit, bytes, dm, rb, width, &x.data, n, cols, &mut out.data, width);
+            kernel::dots_quantized(self.qtype, !self.inputs_16_bit, bytes, dm, rb, width, &x.data, &input.split, n, cols, &mut out.data, width);
             return out;
         }
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
@@ -232,6 +239,28 @@ impl QMatrix {
             j += r;
         }
         out
+    }
+}
+
+/// The input of products with one or more weight matrices (q, k and v all
+/// take the same one; so do the pieces of a product shared between two
+/// threads). In wasm the one-to-three-token kernels first split each
+/// block of 32 inputs into integer parts; that split is made on first use
+/// and kept here, rather than made again for every matrix and piece: it
+/// was about 1.5 µs each time, for some 28 products a layer when SmolLM2
+/// appends a token on two threads.
+pub struct Input<'a> {
+    x: &'a Matrix,
+    split: kernel::Split,
+}
+
+impl<'a> Input<'a> {
+    pub fn new(x: &'a Matrix) -> Input<'a> {
+        Input { x, split: kernel::Split::default() }
+    }
+
+    pub fn x(&self) -> &'a Matrix {
+        self.x
     }
 }
 
@@ -303,6 +332,16 @@ mod kernel {
     //! with others.
 
 
+    /// An input's split for the wasm one-to-three-token kernels (see
+    /// [`super::Input`]), each kind made on first use; nothing elsewhere.
+    #[derive(Default)]
+    pub struct Split {
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        int16: std::cell::OnceCell<int16::Acts>,
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128", feature = "fma"))]
+        int8: std::cell::OnceCell<int8::Acts>,
+    }
+
     #[cfg(target_arch = "x86_64")]
     fn has_avx2() -> bool {
         std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") && std::is_x86_feature_detected!("f16c")
@@ -346,9 +385,10 @@ mod kernel {
     /// the wasm kernels read; empty natively. Without `fine`, `int16`
     /// rounds the inputs to 16 bits ([`super::QMatrix::with_16_bit_inputs`]).
     #[allow(clippy::too_many_arguments)]
-    pub fn dots_quantized(qtype: super::QType, fine: bool, bytes: &[u8], dm: &[f32], row_bytes: usize, rows: usize, x: &[f32], n: usize, cols: usize, out: &mut [f32], width: usize) {
+    /// `split` must be the split of `x` (or empty).
+    pub fn dots_quantized(qtype: super::QType, fine: bool, bytes: &[u8], dm: &[f32], row_bytes: usize, rows: usize, x: &[f32], split: &Split, n: usize, cols: usize, out: &mut [f32], width: usize) {
         #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-        let _ = (dm, fine);
+        let _ = (dm, fine, split);
         assert!((1..4).contains(&n) && cols.is_multiple_of(32) && bytes.len() >= rows * row_bytes && x.len() >= n * cols && out.len() >= (n - 1) * width + rows);
         #[cfg(target_arch = "x86_64")]
         {
@@ -366,19 +406,21 @@ mod kernel {
         }
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128", feature = "fma"))]
         if qtype == super::QType::Q4_1 {
+            let acts = split.int8.get_or_init(|| int8::Acts::new(x, n, cols));
             match n {
-                1 => int8::dots::<1>(bytes, dm, row_bytes, rows, x, cols, out, width),
-                2 => int8::dots::<2>(bytes, dm, row_bytes, rows, x, cols, out, width),
-                _ => int8::dots::<3>(bytes, dm, row_bytes, rows, x, cols, out, width),
+                1 => int8::dots::<1>(bytes, dm, row_bytes, rows, acts, cols, out, width),
+                2 => int8::dots::<2>(bytes, dm, row_bytes, rows, acts, cols, out, width),
+                _ => int8::dots::<3>(bytes, dm, row_bytes, rows, acts, cols, out, width),
             }
             return;
         }
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
         {
+            let acts = split.int16.get_or_init(|| int16::Acts::new(x, n, cols));
             match n {
-                1 => int16::dots::<1>(qtype == super::QType::Q8_0, fine, bytes, dm, row_bytes, rows, x, cols, out, width),
-                2 => int16::dots::<2>(qtype == super::QType::Q8_0, fine, bytes, dm, row_bytes, rows, x, cols, out, width),
-                _ => int16::dots::<3>(qtype == super::QType::Q8_0, fine, bytes, dm, row_bytes, rows, x, cols, out, width),
+                1 => int16::dots::<1>(qtype == super::QType::Q8_0, fine, bytes, dm, row_bytes, rows, acts, cols, out, width),
+                2 => int16::dots::<2>(qtype == super::QType::Q8_0, fine, bytes, dm, row_bytes, rows, acts, cols, out, width),
+                _ => int16::dots::<3>(qtype == super::QType::Q8_0, fine, bytes, dm, row_bytes, rows, acts, cols, out, width),
             }
             return;
         }
@@ -778,7 +820,7 @@ mod kernel {
         use std::arch::wasm32::*;
 
         /// `n` tokens of `cols` inputs, split per block of 32.
-        struct Acts {
+        pub struct Acts {
             hi: Vec<i16>,
             lo: Vec<i16>,
             /// s (the unit of hi) and Σ x per block.
@@ -786,7 +828,7 @@ mod kernel {
         }
 
         impl Acts {
-            fn new(x: &[f32], n: usize, cols: usize) -> Acts {
+            pub fn new(x: &[f32], n: usize, cols: usize) -> Acts {
                 let (mut hi, mut lo) = (vec![0i16; n * cols], vec![0i16; n * cols]);
                 let mut stats = super::BlockStats::new(n, cols);
                 for (i, xb) in x[..n * cols].chunks_exact(32).enumerate() {
@@ -855,11 +897,10 @@ mod kernel {
         /// `block_scales` lays them out) and `T` tokens; without `fine`
         /// from the inputs' 16-bit parts alone.
         #[allow(clippy::too_many_arguments)]
-        pub fn dots<const T: usize>(q8: bool, fine: bool, bytes: &[u8], dm: &[f32], row_bytes: usize, rows: usize, x: &[f32], cols: usize, out: &mut [f32], width: usize) {
+        pub fn dots<const T: usize>(q8: bool, fine: bool, bytes: &[u8], dm: &[f32], row_bytes: usize, rows: usize, acts: &Acts, cols: usize, out: &mut [f32], width: usize) {
             let (blocks, padded) = (cols / 32, super::super::padded_blocks(cols));
             assert!(cols.is_multiple_of(32) && row_bytes >= blocks * if q8 { 34 } else { 20 } && dm.len() >= rows * 2 * padded);
-            assert!(bytes.len() >= rows * row_bytes && x.len() >= T * cols && out.len() >= (T - 1) * width + rows);
-            let acts = Acts::new(x, T, cols);
+            assert!(bytes.len() >= rows * row_bytes && acts.hi.len() >= T * cols && acts.stats.fits(T, cols) && out.len() >= (T - 1) * width + rows);
             super::each_row::<T>(rows, padded, out, width, |k, ds| {
                 // SAFETY: simd128 is enabled for the whole build; the row's
                 // blocks lie in `bytes`, its scales in `dm`, the tokens in
@@ -868,10 +909,10 @@ mod kernel {
                 unsafe {
                     let (row, dm) = (bytes.as_ptr().add(k * row_bytes), dm.as_ptr().add(k * 2 * padded));
                     match (q8, fine) {
-                        (true, true) => row_times_tokens::<T, true, true>(row, dm, &acts, ds),
-                        (true, false) => row_times_tokens::<T, true, false>(row, dm, &acts, ds),
-                        (false, true) => row_times_tokens::<T, false, true>(row, dm, &acts, ds),
-                        (false, false) => row_times_tokens::<T, false, false>(row, dm, &acts, ds),
+                        (true, true) => row_times_tokens::<T, true, true>(row, dm, acts, ds),
+                        (true, false) => row_times_tokens::<T, true, false>(row, dm, acts, ds),
+                        (false, true) => row_times_tokens::<T, false, true>(row, dm, acts, ds),
+                        (false, false) => row_times_tokens::<T, false, false>(row, dm, acts, ds),
                     }
                 }
             });
@@ -895,6 +936,11 @@ mod kernel {
         fn new(n: usize, cols: usize) -> BlockStats {
             let padded = super::padded_blocks(cols);
             BlockStats { unit: vec![0.0; n * padded], sums: vec![0.0; n * padded], blocks: cols / super::BLOCK, padded }
+        }
+
+        /// Whether these are the statistics of `n` tokens of `cols` inputs.
+        fn fits(&self, n: usize, cols: usize) -> bool {
+            self.blocks == cols / super::BLOCK && self.unit.len() >= n * self.padded && self.sums.len() >= n * self.padded
         }
 
         /// The place of the i-th block of 32 inputs (tokens one after another).
@@ -1007,14 +1053,14 @@ mod kernel {
 
         /// `n` tokens of `cols` inputs: per block of 32, the three parts
         /// (32 bytes each), the parts' unit s/254² and Σ x (for Q4_1's m term).
-        struct Acts {
+        pub struct Acts {
             parts: Vec<i8>,
             /// s/254² (the unit of the combined parts) and Σ x per block.
             stats: super::BlockStats,
         }
 
         impl Acts {
-            fn new(x: &[f32], n: usize, cols: usize) -> Acts {
+            pub fn new(x: &[f32], n: usize, cols: usize) -> Acts {
                 let mut parts = vec![0i8; n * cols * PARTS];
                 let mut stats = super::BlockStats::new(n, cols);
                 for (i, xb) in x[..n * cols].chunks_exact(32).enumerate() {
@@ -1089,18 +1135,17 @@ mod kernel {
         /// (`row_bytes` each, their d and m in `dm` as [`super::super::block_scales`]
         /// lays them out) and `T` tokens.
         #[allow(clippy::too_many_arguments)]
-        pub fn dots<const T: usize>(bytes: &[u8], dm: &[f32], row_bytes: usize, rows: usize, x: &[f32], cols: usize, out: &mut [f32], width: usize) {
+        pub fn dots<const T: usize>(bytes: &[u8], dm: &[f32], row_bytes: usize, rows: usize, acts: &Acts, cols: usize, out: &mut [f32], width: usize) {
             let (blocks, padded) = (cols / 32, super::super::padded_blocks(cols));
             assert!(cols.is_multiple_of(32) && row_bytes >= blocks * 20 && dm.len() >= rows * 2 * padded);
-            assert!(bytes.len() >= rows * row_bytes && x.len() >= T * cols && out.len() >= (T - 1) * width + rows);
-            let acts = Acts::new(x, T, cols);
+            assert!(bytes.len() >= rows * row_bytes && acts.parts.len() >= T * cols * PARTS && acts.stats.fits(T, cols) && out.len() >= (T - 1) * width + rows);
             super::each_row::<T>(rows, padded, out, width, |k, ds| {
                 // SAFETY: the fma worker runs only where relaxed SIMD is
                 // (the page checks); the row's blocks lie in `bytes`, its
                 // scales in `dm`, the tokens in `acts` and `ds` has a scale
                 // for each of their padded blocks (asserted above and by
                 // `each_row`).
-                unsafe { row_times_tokens::<T>(bytes.as_ptr().add(k * row_bytes), dm.as_ptr().add(k * 2 * padded), &acts, ds) }
+                unsafe { row_times_tokens::<T>(bytes.as_ptr().add(k * row_bytes), dm.as_ptr().add(k * 2 * padded), acts, ds) }
             });
         }
     }
@@ -1387,7 +1432,7 @@ mod tests {
                 let x = x.rows_range(0, n);
                 let rb = w.row_bytes();
                 let (mut fast, mut portable) = (vec![0.0; n * 6], vec![0.0; n * 6]);
-                kernel::dots_quantized(w.qtype, true, &w.data, &w.dm, rb, 6, &x.data, n, 96, &mut fast, 6);
+                kernel::dots_quantized(w.qtype, true, &w.data, &w.dm, rb, 6, &x.data, &kernel::Split::default(), n, 96, &mut fast, 6);
                 kernel::portable_dots_quantized(w.qtype, &w.data, rb, 6, &x.data, n, 96, &mut portable, 6);
                 let mut expanded = vec![0.0; n * 6];
                 kernel::portable_dots(&dense.data[..3 * 96], 3, &x.data, n, 96, &mut expanded, 6, 0);

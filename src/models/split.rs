@@ -23,7 +23,7 @@
 //! travel is the helper's business (in the browser, a second Web Worker and
 //! a `SharedArrayBuffer`: `src/worker/helper.rs`).
 
-use crate::models::quant::QMatrix;
+use crate::models::quant::{Input, QMatrix};
 use crate::tensor::Matrix;
 use std::ops::Range;
 
@@ -73,8 +73,8 @@ impl Shard {
     }
 
     /// x Wᵀ for one piece of shard matrices `first ..` (see [`Shard::pieces`]).
-    pub fn product(&self, first: usize, piece: &Piece, x: &Matrix) -> Matrix {
-        self.matrices[first + piece.matrix].forward_rows(x, piece.rows.clone())
+    pub fn product(&self, first: usize, piece: &Piece, x: &Input) -> Matrix {
+        self.matrices[first + piece.matrix].forward_input(x, piece.rows.clone())
     }
 }
 
@@ -124,18 +124,19 @@ pub fn pieces(shapes: &[(usize, usize)]) -> Vec<Piece> {
 /// first + N` are the rows of `ws` after [`rows_kept`]) shared between the
 /// two threads, else all here.
 pub fn products<const N: usize>(helper: Option<&dyn Helper>, first: usize, ws: [&QMatrix; N], x: &Matrix) -> [Matrix; N] {
+    let input = Input::new(x);
     let Some(helper) = helper else {
-        return ws.map(|w| w.forward(x));
+        return ws.map(|w| w.forward_input(&input, 0..w.rows));
     };
     helper.begin(first, N, x);
     let start = helper.now_ms();
-    let mine = ws.map(|w| w.forward_rows(x, 0..rows_kept(w.rows)));
+    let mine = ws.map(|w| w.forward_input(&input, 0..rows_kept(w.rows)));
     let mine_weights: usize = ws.iter().map(|w| rows_kept(w.rows) * w.cols).sum();
     let ms_per_weight = (helper.now_ms() - start) / mine_weights.max(1) as f64;
     let pieces = pieces(&ws.map(|w| (w.rows - rows_kept(w.rows), w.cols)));
     let compute = |p: &Piece| {
         let at = rows_kept(ws[p.matrix].rows);
-        ws[p.matrix].forward_rows(x, at + p.rows.start..at + p.rows.end)
+        ws[p.matrix].forward_input(&input, at + p.rows.start..at + p.rows.end)
     };
     // From the first piece up, until the helper, coming down, has been there.
     let mut outs: Vec<Matrix> = Vec::with_capacity(pieces.len());
@@ -194,7 +195,7 @@ mod tests {
         let shard = Shard { matrices: vec![QMatrix::new(8, 32, QType::F32, vec![0; 8 * 32 * 4]).unwrap()] };
         let pieces = shard.pieces(0, 1, 32).unwrap();
         assert_eq!(pieces, vec![Piece { matrix: 0, rows: 0..8 }]);
-        assert_eq!(shard.product(0, &pieces[0], &Matrix::zeros(3, 32)).shape(), (3, 8));
+        assert_eq!(shard.product(0, &pieces[0], &Input::new(&Matrix::zeros(3, 32))).shape(), (3, 8));
         assert!(shard.pieces(1, 1, 32).is_none());
         assert!(shard.pieces(usize::MAX, 2, 32).is_none());
         assert!(shard.pieces(0, 1, 64).is_none());
@@ -240,7 +241,7 @@ mod tests {
         fn collect(&self, i: usize, _: f64) -> Option<Matrix> {
             let (first, count, x) = &*self.request.borrow();
             let pieces = self.shard.pieces(*first, *count, x.cols)?;
-            i.is_multiple_of(2).then(|| self.shard.product(*first, &pieces[i], x))
+            i.is_multiple_of(2).then(|| self.shard.product(*first, &pieces[i], &Input::new(x)))
         }
         fn now_ms(&self) -> f64 {
             0.0

@@ -22,7 +22,7 @@
 //! and the tests' server do). Elsewhere, or if the helper cannot start, the
 //! model runs alone on one thread.
 
-use attnscope::models::quant::{QMatrix, QType};
+use attnscope::models::quant::{Input, QMatrix, QType};
 use attnscope::models::smollm2::MAX_TOKENS;
 use attnscope::models::split::{self, Helper, Piece, Shard};
 use attnscope::tensor::Matrix;
@@ -357,6 +357,7 @@ fn take_pieces(shard: &Shard, ctrl: &Int32Array, data: &Float32Array, seq: i32, 
     let Some(pieces) = shard.pieces(first, count, cols).and_then(|p| place(p, n, cols)) else { return };
     let mut x = Matrix::zeros(n, cols);
     data.subarray(0, x.data.len() as u32).copy_to(&mut x.data);
+    let x = Input::new(&x);
     for (i, (p, at)) in pieces.iter().enumerate().rev() {
         let index = STATES + i as u32;
         if Atomics::compare_exchange(ctrl, index, state(seq, FREE), state(seq, HELPER)) != Ok(state(seq, FREE)) {
