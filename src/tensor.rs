@@ -355,12 +355,10 @@ mod fused {
         assert!(lhs.rows == m && rhs.data.len() == k * n, "fused::product: shapes differ");
         let wide = n.next_multiple_of(8);
         let mut b = vec![0.0f32; k * wide];
-        for (p, row) in b.chunks_exact_mut(wide).enumerate() {
-            if rhs_t {
-                for (j, x) in row[..n].iter_mut().enumerate() {
-                    *x = rhs.data[j * k + p];
-                }
-            } else {
+        if rhs_t {
+            transpose_into(&mut b, wide, &rhs.data, n, k);
+        } else {
+            for (p, row) in b.chunks_exact_mut(wide).enumerate() {
                 row[..n].copy_from_slice(&rhs.data[p * n..(p + 1) * n]);
             }
         }
@@ -379,6 +377,40 @@ mod fused {
                 2 => rows::<2>(a.add(i * k), k, &b, wide, o.add(i * n), n),
                 1 => rows::<1>(a.add(i * k), k, &b, wide, o.add(i * n), n),
                 _ => {}
+            }
+        }
+    }
+
+    /// b[p][j] = rhs[j][p] (b has rows of `wide` ≥ n values; rhs is n × k),
+    /// four by four through registers: one value at a time, K's transpose
+    /// for Q Kᵀ took a third of SmolLM2's attention products when a token
+    /// is appended (a query against 17 keys).
+    fn transpose_into(b: &mut [f32], wide: usize, rhs: &[f32], n: usize, k: usize) {
+        assert!(wide >= n && b.len() >= k * wide && rhs.len() >= n * k);
+        let (n4, k4) = (n / 4 * 4, k / 4 * 4);
+        for j in (0..n4).step_by(4) {
+            for p in (0..k4).step_by(4) {
+                // SAFETY: rows j..j+4 of rhs have k ≥ p + 4 values each, and
+                // rows p..p+4 of b have wide ≥ j + 4 (asserted above).
+                unsafe {
+                    let r: [v128; 4] = std::array::from_fn(|c| v128_load(rhs.as_ptr().add((j + c) * k + p) as *const v128));
+                    let (t0, t1) = (i32x4_shuffle::<0, 4, 1, 5>(r[0], r[1]), i32x4_shuffle::<2, 6, 3, 7>(r[0], r[1]));
+                    let (t2, t3) = (i32x4_shuffle::<0, 4, 1, 5>(r[2], r[3]), i32x4_shuffle::<2, 6, 3, 7>(r[2], r[3]));
+                    let columns = [i32x4_shuffle::<0, 1, 4, 5>(t0, t2), i32x4_shuffle::<2, 3, 6, 7>(t0, t2), i32x4_shuffle::<0, 1, 4, 5>(t1, t3), i32x4_shuffle::<2, 3, 6, 7>(t1, t3)];
+                    for (q, c) in columns.into_iter().enumerate() {
+                        v128_store(b.as_mut_ptr().add((p + q) * wide + j) as *mut v128, c);
+                    }
+                }
+            }
+            for p in k4..k {
+                for c in j..j + 4 {
+                    b[p * wide + c] = rhs[c * k + p];
+                }
+            }
+        }
+        for c in n4..n {
+            for p in 0..k {
+                b[p * wide + c] = rhs[c * k + p];
             }
         }
     }

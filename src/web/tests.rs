@@ -496,11 +496,13 @@ fn quantized_products_in_wasm_equal_the_plain_product() {
 #[wasm_bindgen_test]
 fn matrix_products_in_wasm_equal_the_plain_product() {
     let value = |i: usize, salt: usize| ((i * 7919 + salt * 104_729) % 401) as f32 / 200.0 - 1.0;
-    for (m, n, k) in [(1, 1, 1), (2, 3, 4), (4, 8, 32), (5, 9, 3), (7, 17, 33), (9, 16, 128), (3, 5, 0), (128, 128, 32), (128, 32, 128)] {
+    for (m, n, k) in [(1, 1, 1), (2, 3, 4), (4, 8, 32), (5, 9, 3), (7, 17, 33), (1, 17, 64), (16, 1, 64), (9, 16, 128), (3, 5, 0), (128, 128, 32), (128, 32, 128)] {
         let a = Matrix::from_vec(m, k, (0..m * k).map(|i| value(i, 1)).collect());
         let b = Matrix::from_vec(k, n, (0..k * n).map(|i| value(i, 2)).collect());
         let bt = Matrix::from_vec(n, k, (0..n * k).map(|i| b[(i % k, i / k)]).collect());
         let plain = |i: usize, j: usize| (0..k).map(|p| a[(i, p)] as f64 * b[(p, j)] as f64).sum::<f64>();
+        // The same right operand laid out both ways gives the same numbers.
+        assert_eq!(a.matmul(&b).data, a.matmul_t(&bt).data, "A·B and A·(Bᵀ)ᵀ for {m}×{k}·{k}×{n}");
         for (name, got) in [("A·B", a.matmul(&b)), ("A·(Bᵀ)ᵀ", a.matmul_t(&bt))] {
             assert_eq!(got.shape(), (m, n), "{name} for {m}×{k}·{k}×{n}");
             for i in 0..m {
