@@ -353,6 +353,20 @@ mod fused {
     pub fn product(out: &mut Matrix, lhs: &Matrix, rhs: &Matrix, rhs_t: bool) {
         let (m, n, k) = (out.rows, out.cols, lhs.cols);
         assert!(lhs.rows == m && rhs.data.len() == k * n, "fused::product: shapes differ");
+        if rhs_t && n < 8 && m > n {
+            // A few columns (the earlier queries' scores against a key just
+            // appended): (lhs rhsᵀ)ᵀ = rhs lhsᵀ fills the 8-wide tiles that
+            // would otherwise be mostly padding. Each output is the same
+            // chain of multiply-adds of the same products, so the same number.
+            let mut t = Matrix::zeros(n, m);
+            product(&mut t, rhs, lhs, true);
+            for (i, row) in out.data.chunks_exact_mut(n).enumerate() {
+                for (j, x) in row.iter_mut().enumerate() {
+                    *x = t.data[j * m + i];
+                }
+            }
+            return;
+        }
         let wide = n.next_multiple_of(8);
         let mut b = vec![0.0f32; k * wide];
         if rhs_t {
