@@ -70,10 +70,11 @@ pub struct QMatrix {
     pub qtype: QType,
     data: Vec<u8>,
     /// Only in wasm, where the one-to-three-token kernels read them (empty
-    /// elsewhere): each row's block scales d, then its offsets m, as f32
-    /// ([`block_scales`]). Expanding an f16 pair took a fifth of those
+    /// elsewhere): each row's block scales d, then (Q4_1) its offsets m, as
+    /// f32 ([`block_scales`]). Expanding an f16 pair took a fifth of those
     /// kernels' instructions per block; kept expanded, they cost about 8
-    /// bytes a block (37 MB for SmolLM2) and are read as vectors.
+    /// bytes a Q4_1 block and 4 a Q8_0 block (34 MB for SmolLM2) and are
+    /// read as vectors.
     dm: Vec<f32>,
     /// See [`QMatrix::with_16_bit_inputs`].
     inputs_16_bit: bool,
@@ -212,7 +213,7 @@ impl QMatrix {
             // expand each block in registers and use it at once. Natively the
             // same operations in the same order as below, so the outputs are
             // bit-identical to those of a longer batch.
-            let per_row = 2 * padded_blocks(cols);
+            let per_row = scales_per_row(self.qtype, cols);
             let dm = self.dm.get(range.start * per_row..range.end * per_row).unwrap_or(&[]);
             kernel::dots_quantized(self.qtype, !self.inputs_16_bit, bytes, dm, rb, width, &x.data, &input.split, n, cols, &mut out.data, width);
             return out;
@@ -264,23 +265,29 @@ impl<'a> Input<'a> {
     }
 }
 
-/// Per row of quantized blocks: the blocks' d, then their m (Q4_1; zeros
-/// for Q8_0), as f32, each run zero-padded to [`padded_blocks`] so that it
-/// reads as whole vectors.
+/// Per row of quantized blocks: the blocks' d, then (Q4_1 only) their m,
+/// as f32, each run zero-padded to [`padded_blocks`] so that it reads as
+/// whole vectors. Q8_0 has no m: a run of zeros there was 3.5 MB more to
+/// read for each token through SmolLM2's output matrix.
 fn block_scales(qtype: QType, data: &[u8], rows: usize, cols: usize) -> Vec<f32> {
     let (blocks, padded) = (cols / BLOCK, padded_blocks(cols));
     let block_bytes = qtype.bytes_for(BLOCK).expect("every type has a size per block");
-    let mut dm = Vec::with_capacity(rows * 2 * padded);
+    let mut dm = Vec::with_capacity(rows * scales_per_row(qtype, cols));
     for row in data.chunks_exact(blocks * block_bytes).take(rows) {
         let start = dm.len();
         dm.extend(row.chunks_exact(block_bytes).map(|b| kernel::half(&b[0..2])));
         dm.resize(start + padded, 0.0);
         if qtype == QType::Q4_1 {
             dm.extend(row.chunks_exact(block_bytes).map(|b| kernel::half(&b[2..4])));
+            dm.resize(start + 2 * padded, 0.0);
         }
-        dm.resize(start + 2 * padded, 0.0);
     }
     dm
+}
+
+/// The values [`block_scales`] keeps per row.
+fn scales_per_row(qtype: QType, cols: usize) -> usize {
+    padded_blocks(cols) * if qtype == QType::Q4_1 { 2 } else { 1 }
 }
 
 /// Blocks in a row of `cols` values, rounded up to four.
@@ -871,7 +878,7 @@ mod kernel {
         #[inline(always)]
         unsafe fn row_times_tokens<const T: usize, const Q8: bool, const FINE: bool>(row: *const u8, dm: *const f32, acts: &Acts, ds: *mut f32) -> [f32; T] {
             let (blocks, padded) = (acts.stats.blocks, acts.stats.padded);
-            let offset = super::row_scales::<T>(dm, &acts.stats, ds);
+            let offset = super::row_scales::<T>(dm, !Q8, &acts.stats, ds);
             let mut acc = [f32x4_splat(0.0); T];
             // One sum per token: a second one for odd blocks (as `int8`
             // keeps) was slower here, 20.85 → 21.25 ms a token appended in
@@ -899,7 +906,8 @@ mod kernel {
         #[allow(clippy::too_many_arguments)]
         pub fn dots<const T: usize>(q8: bool, fine: bool, bytes: &[u8], dm: &[f32], row_bytes: usize, rows: usize, acts: &Acts, cols: usize, out: &mut [f32], width: usize) {
             let (blocks, padded) = (cols / 32, super::super::padded_blocks(cols));
-            assert!(cols.is_multiple_of(32) && row_bytes >= blocks * if q8 { 34 } else { 20 } && dm.len() >= rows * 2 * padded);
+            let per_row = padded * if q8 { 1 } else { 2 };
+            assert!(cols.is_multiple_of(32) && row_bytes >= blocks * if q8 { 34 } else { 20 } && dm.len() >= rows * per_row);
             assert!(bytes.len() >= rows * row_bytes && acts.hi.len() >= T * cols && acts.stats.fits(T, cols) && out.len() >= (T - 1) * width + rows);
             super::each_row::<T>(rows, padded, out, width, |k, ds| {
                 // SAFETY: simd128 is enabled for the whole build; the row's
@@ -907,7 +915,7 @@ mod kernel {
                 // `acts`, and `ds` has a scale for each of their padded
                 // blocks (asserted above and by `each_row`).
                 unsafe {
-                    let (row, dm) = (bytes.as_ptr().add(k * row_bytes), dm.as_ptr().add(k * 2 * padded));
+                    let (row, dm) = (bytes.as_ptr().add(k * row_bytes), dm.as_ptr().add(k * per_row));
                     match (q8, fine) {
                         (true, true) => row_times_tokens::<T, true, true>(row, dm, acts, ds),
                         (true, false) => row_times_tokens::<T, true, false>(row, dm, acts, ds),
@@ -951,26 +959,28 @@ mod kernel {
 
     /// For the one-to-three-token kernels, once per row: ds[t][b] = d_b ·
     /// unit[t][b] (the weights' block scale times the inputs' integer
-    /// unit), four blocks at a time, and each token's Σ_b m_b·Σx_b, Q4_1's
-    /// offset term (zero for Q8_0), as four partial sums. `dm`: the row's
-    /// `padded` d then `padded` m (`block_scales`); `ds`: `padded` values
-    /// per token.
+    /// unit), four blocks at a time, and with `m` each token's Σ_b
+    /// m_b·Σx_b, Q4_1's offset term, as four partial sums (zeros without).
+    /// `dm`: the row's `padded` d, then with `m` its `padded` m
+    /// (`block_scales`); `ds`: `padded` values per token.
     ///
     /// # Safety
     /// `stats` must hold `T` tokens; those many values must be readable at
     /// `dm` and writable at `ds`.
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     #[inline(always)]
-    unsafe fn row_scales<const T: usize>(dm: *const f32, stats: &BlockStats, ds: *mut f32) -> [std::arch::wasm32::v128; T] {
+    unsafe fn row_scales<const T: usize>(dm: *const f32, m: bool, stats: &BlockStats, ds: *mut f32) -> [std::arch::wasm32::v128; T] {
         use std::arch::wasm32::*;
         let (unit, sums, padded) = (stats.unit.as_ptr(), stats.sums.as_ptr(), stats.padded);
         let mut offset = [f32x4_splat(0.0); T];
         for c in (0..padded).step_by(4) {
-            let (d, m) = (v128_load(dm.add(c) as *const v128), v128_load(dm.add(padded + c) as *const v128));
+            let d = v128_load(dm.add(c) as *const v128);
             for (t, off) in offset.iter_mut().enumerate() {
                 let i = t * padded + c;
                 v128_store(ds.add(i) as *mut v128, f32x4_mul(d, v128_load(unit.add(i) as *const v128)));
-                *off = f32x4_add(*off, f32x4_mul(m, v128_load(sums.add(i) as *const v128)));
+                if m {
+                    *off = f32x4_add(*off, f32x4_mul(v128_load(dm.add(padded + c) as *const v128), v128_load(sums.add(i) as *const v128)));
+                }
             }
         }
         offset
@@ -1105,7 +1115,7 @@ mod kernel {
         #[target_feature(enable = "relaxed-simd")]
         unsafe fn row_times_tokens<const T: usize>(row: *const u8, dm: *const f32, acts: &Acts, ds: *mut f32) -> [f32; T] {
             let (blocks, padded) = (acts.stats.blocks, acts.stats.padded);
-            let offset = super::row_scales::<T>(dm, &acts.stats, ds);
+            let offset = super::row_scales::<T>(dm, true, &acts.stats, ds);
             let mut acc = [[f32x4_splat(0.0); 2]; T];
             let mask = u8x16_splat(0x0f);
             // 254² is beyond 16 bits; half of it is not.
