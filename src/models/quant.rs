@@ -259,10 +259,6 @@ impl<'a> Input<'a> {
     pub fn new(x: &'a Matrix) -> Input<'a> {
         Input { x, split: kernel::Split::default() }
     }
-
-    pub fn x(&self) -> &'a Matrix {
-        self.x
-    }
 }
 
 /// Per row of quantized blocks: the blocks' d, then (Q4_1 only) their m,

@@ -94,9 +94,9 @@ pub struct Piece {
     pub rows: Range<usize>,
 }
 
-/// About this many weights a piece: each piece also splits the input anew
-/// and passes through the shared memory, a few microseconds, against about
-/// 10 µs for the products of 100 000 weights with one token.
+/// About this many weights a piece: each piece also passes through the
+/// shared memory, a few microseconds, against about 10 µs for the products
+/// of 100 000 weights with one token.
 const PIECE_WEIGHTS: usize = 96 * 1024;
 /// Pieces of one matrix at most, so that the output matrix's 14 million
 /// weights of the helper's part come in pieces of about 0.2 ms.
