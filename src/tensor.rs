@@ -360,11 +360,7 @@ mod fused {
             // chain of multiply-adds of the same products, so the same number.
             let mut t = Matrix::zeros(n, m);
             product(&mut t, rhs, lhs, true);
-            for (i, row) in out.data.chunks_exact_mut(n).enumerate() {
-                for (j, x) in row.iter_mut().enumerate() {
-                    *x = t.data[j * m + i];
-                }
-            }
+            *out = t.transpose();
             return;
         }
         let wide = n.next_multiple_of(8);

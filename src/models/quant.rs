@@ -215,7 +215,7 @@ impl QMatrix {
             // bit-identical to those of a longer batch.
             let per_row = scales_per_row(self.qtype, cols);
             let dm = self.dm.get(range.start * per_row..range.end * per_row).unwrap_or(&[]);
-            kernel::dots_quantized(self.qtype, !self.inputs_16_bit, bytes, dm, rb, width, &x.data, &input.split, n, cols, &mut out.data, width);
+            kernel::dots_quantized(self.qtype, !self.inputs_16_bit, bytes, dm, rb, width, input, &mut out.data, width);
             return out;
         }
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
@@ -388,10 +388,10 @@ mod kernel {
     /// the wasm kernels read; empty natively. Without `fine`, `int16`
     /// rounds the inputs to 16 bits ([`super::QMatrix::with_16_bit_inputs`]).
     #[allow(clippy::too_many_arguments)]
-    /// `split` must be the split of `x` (or empty).
-    pub fn dots_quantized(qtype: super::QType, fine: bool, bytes: &[u8], dm: &[f32], row_bytes: usize, rows: usize, x: &[f32], split: &Split, n: usize, cols: usize, out: &mut [f32], width: usize) {
+    pub fn dots_quantized(qtype: super::QType, fine: bool, bytes: &[u8], dm: &[f32], row_bytes: usize, rows: usize, input: &super::Input, out: &mut [f32], width: usize) {
+        let (x, n, cols) = (&input.x.data[..], input.x.rows, input.x.cols);
         #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-        let _ = (dm, fine, split);
+        let _ = (dm, fine, &input.split);
         assert!((1..4).contains(&n) && cols.is_multiple_of(32) && bytes.len() >= rows * row_bytes && x.len() >= n * cols && out.len() >= (n - 1) * width + rows);
         #[cfg(target_arch = "x86_64")]
         {
@@ -409,7 +409,7 @@ mod kernel {
         }
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128", feature = "fma"))]
         if qtype == super::QType::Q4_1 {
-            let acts = split.int8.get_or_init(|| int8::Acts::new(x, n, cols));
+            let acts = input.split.int8.get_or_init(|| int8::Acts::new(x, n, cols));
             match n {
                 1 => int8::dots::<1>(bytes, dm, row_bytes, rows, acts, cols, out, width),
                 2 => int8::dots::<2>(bytes, dm, row_bytes, rows, acts, cols, out, width),
@@ -419,7 +419,7 @@ mod kernel {
         }
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
         {
-            let acts = split.int16.get_or_init(|| int16::Acts::new(x, n, cols));
+            let acts = input.split.int16.get_or_init(|| int16::Acts::new(x, n, cols));
             match n {
                 1 => int16::dots::<1>(qtype == super::QType::Q8_0, fine, bytes, dm, row_bytes, rows, acts, cols, out, width),
                 2 => int16::dots::<2>(qtype == super::QType::Q8_0, fine, bytes, dm, row_bytes, rows, acts, cols, out, width),
@@ -902,7 +902,7 @@ mod kernel {
         #[allow(clippy::too_many_arguments)]
         pub fn dots<const T: usize>(q8: bool, fine: bool, bytes: &[u8], dm: &[f32], row_bytes: usize, rows: usize, acts: &Acts, cols: usize, out: &mut [f32], width: usize) {
             let (blocks, padded) = (cols / 32, super::super::padded_blocks(cols));
-            let per_row = padded * if q8 { 1 } else { 2 };
+            let per_row = super::super::scales_per_row(if q8 { super::super::QType::Q8_0 } else { super::super::QType::Q4_1 }, cols);
             assert!(cols.is_multiple_of(32) && row_bytes >= blocks * if q8 { 34 } else { 20 } && dm.len() >= rows * per_row);
             assert!(bytes.len() >= rows * row_bytes && acts.hi.len() >= T * cols && acts.stats.fits(T, cols) && out.len() >= (T - 1) * width + rows);
             super::each_row::<T>(rows, padded, out, width, |k, ds| {
@@ -971,11 +971,12 @@ mod kernel {
         let mut offset = [f32x4_splat(0.0); T];
         for c in (0..padded).step_by(4) {
             let d = v128_load(dm.add(c) as *const v128);
+            let offsets = m.then(|| v128_load(dm.add(padded + c) as *const v128));
             for (t, off) in offset.iter_mut().enumerate() {
                 let i = t * padded + c;
                 v128_store(ds.add(i) as *mut v128, f32x4_mul(d, v128_load(unit.add(i) as *const v128)));
-                if m {
-                    *off = f32x4_add(*off, f32x4_mul(v128_load(dm.add(padded + c) as *const v128), v128_load(sums.add(i) as *const v128)));
+                if let Some(m) = offsets {
+                    *off = f32x4_add(*off, f32x4_mul(m, v128_load(sums.add(i) as *const v128)));
                 }
             }
         }
@@ -1142,8 +1143,8 @@ mod kernel {
         /// lays them out) and `T` tokens.
         #[allow(clippy::too_many_arguments)]
         pub fn dots<const T: usize>(bytes: &[u8], dm: &[f32], row_bytes: usize, rows: usize, acts: &Acts, cols: usize, out: &mut [f32], width: usize) {
-            let (blocks, padded) = (cols / 32, super::super::padded_blocks(cols));
-            assert!(cols.is_multiple_of(32) && row_bytes >= blocks * 20 && dm.len() >= rows * 2 * padded);
+            let (blocks, padded, per_row) = (cols / 32, super::super::padded_blocks(cols), super::super::scales_per_row(super::super::QType::Q4_1, cols));
+            assert!(cols.is_multiple_of(32) && row_bytes >= blocks * 20 && dm.len() >= rows * per_row);
             assert!(bytes.len() >= rows * row_bytes && acts.parts.len() >= T * cols * PARTS && acts.stats.fits(T, cols) && out.len() >= (T - 1) * width + rows);
             super::each_row::<T>(rows, padded, out, width, |k, ds| {
                 // SAFETY: the fma worker runs only where relaxed SIMD is
@@ -1151,7 +1152,7 @@ mod kernel {
                 // scales in `dm`, the tokens in `acts` and `ds` has a scale
                 // for each of their padded blocks (asserted above and by
                 // `each_row`).
-                unsafe { row_times_tokens::<T>(bytes.as_ptr().add(k * row_bytes), dm.as_ptr().add(k * 2 * padded), acts, ds) }
+                unsafe { row_times_tokens::<T>(bytes.as_ptr().add(k * row_bytes), dm.as_ptr().add(k * per_row), acts, ds) }
             });
         }
     }
@@ -1438,7 +1439,7 @@ mod tests {
                 let x = x.rows_range(0, n);
                 let rb = w.row_bytes();
                 let (mut fast, mut portable) = (vec![0.0; n * 6], vec![0.0; n * 6]);
-                kernel::dots_quantized(w.qtype, true, &w.data, &w.dm, rb, 6, &x.data, &kernel::Split::default(), n, 96, &mut fast, 6);
+                kernel::dots_quantized(w.qtype, true, &w.data, &w.dm, rb, 6, &Input::new(&x), &mut fast, 6);
                 kernel::portable_dots_quantized(w.qtype, &w.data, rb, 6, &x.data, n, 96, &mut portable, 6);
                 let mut expanded = vec![0.0; n * 6];
                 kernel::portable_dots(&dense.data[..3 * 96], 3, &x.data, n, 96, &mut expanded, 6, 0);
