@@ -12,7 +12,8 @@ use std::time::Duration;
 /// Plain English words until the tokenizer counts exactly `n` tokens
 /// ([CLS] and [SEP] included).
 fn text_of(model: &MiniLm, n: usize) -> String {
-    let words = "the quick brown fox jumps over the lazy dog while attention weighs every word against every other word in the sentence".split(' ');
+    let words =
+        "the quick brown fox jumps over the lazy dog while attention weighs every word against every other word in the sentence".split(' ');
     let mut text = String::new();
     for word in words.cycle() {
         let longer = if text.is_empty() { word.to_string() } else { format!("{text} {word}") };

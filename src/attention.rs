@@ -218,7 +218,10 @@ pub fn kv_head_for(h: usize, n_heads: usize, n_kv_heads: usize) -> usize {
 /// Multi-head (and grouped-query) attention: split Q, K, V into heads, attend
 /// per head, concatenate.
 pub fn multi_head(p: Projections<'_>, mask: Mask, scale: Scale) -> MultiHeadTrace {
-    assert!(p.n_kv_heads > 0 && p.k.cols.is_multiple_of(p.n_kv_heads) && p.v.cols.is_multiple_of(p.n_kv_heads), "K and V must split evenly into their heads");
+    assert!(
+        p.n_kv_heads > 0 && p.k.cols.is_multiple_of(p.n_kv_heads) && p.v.cols.is_multiple_of(p.n_kv_heads),
+        "K and V must split evenly into their heads"
+    );
     multi_head_split(p.q, p.n_heads, split_heads(p.k, p.n_kv_heads), split_heads(p.v, p.n_kv_heads), mask, scale)
 }
 
@@ -227,7 +230,10 @@ pub fn multi_head(p: Projections<'_>, mask: Mask, scale: Scale) -> MultiHeadTrac
 /// are appended, rather than being joined and split again on every token.
 pub fn multi_head_split(q: &Matrix, n_heads: usize, k: Vec<Matrix>, v: Vec<Matrix>, mask: Mask, scale: Scale) -> MultiHeadTrace {
     let n_kv_heads = k.len();
-    assert!(n_heads > 0 && n_kv_heads > 0 && n_heads.is_multiple_of(n_kv_heads) && v.len() == n_kv_heads, "heads must split evenly into key/value groups");
+    assert!(
+        n_heads > 0 && n_kv_heads > 0 && n_heads.is_multiple_of(n_kv_heads) && v.len() == n_kv_heads,
+        "heads must split evenly into key/value groups"
+    );
     let d_k = q.cols / n_heads;
     assert!(k.iter().all(|k| k.cols == d_k), "each key head must be d_k wide");
     let q = split_heads(q, n_heads); //                                             Q_h        (n_q × d_k)

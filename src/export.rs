@@ -42,7 +42,10 @@ impl AttentionExport {
             attentions,
             kv_head_of: grouped.then(|| t.layers.first().map(|l| l.attention.kv_head_of.clone()).unwrap_or_default()),
             sentence_embedding: t.sentence_embedding.clone(),
-            top5_next: t.top_next.as_ref().map(|v| v.iter().take(5).map(|(token, p)| NextToken { token: token.clone(), probability: *p }).collect()),
+            top5_next: t
+                .top_next
+                .as_ref()
+                .map(|v| v.iter().take(5).map(|(token, p)| NextToken { token: token.clone(), probability: *p }).collect()),
             notice: t.notice.clone(),
         }
     }

@@ -168,33 +168,81 @@ pub struct HeadDetail {
 pub enum ToWorker {
     /// Download (or read from the cache) and load a real model; answered by
     /// Progress reports, then Loaded or LoadFailed.
-    Load { model: ModelId },
-    Run { id: u64, model: ModelId, text: String, options: RunOptions },
-    Head { id: u64, layer: usize, head: usize },
+    Load {
+        model: ModelId,
+    },
+    Run {
+        id: u64,
+        model: ModelId,
+        text: String,
+        options: RunOptions,
+    },
+    Head {
+        id: u64,
+        layer: usize,
+        head: usize,
+    },
     /// The latest run's attention as the CLI's JSON (`attnscope attention --json`).
-    Export { id: u64 },
+    Export {
+        id: u64,
+    },
     /// Ranks every head of the latest run by the weight token `query` gives
     /// token `key` (computed from the full A, not the pooled overview).
-    FindHeads { id: u64, query: usize, key: usize },
+    FindHeads {
+        id: u64,
+        query: usize,
+        key: usize,
+    },
     /// Another text through the same model and options, for a side-by-side
     /// view of one head; the latest run stays the latest.
-    Compare { id: u64, model: ModelId, text: String, options: RunOptions, layer: usize, head: usize },
+    Compare {
+        id: u64,
+        model: ModelId,
+        text: String,
+        options: RunOptions,
+        layer: usize,
+        head: usize,
+    },
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub enum FromWorker {
     Ready,
-    Progress { model: ModelId, loaded: u64, total: u64 },
-    Loaded { model: ModelId },
-    LoadFailed { model: ModelId, message: String },
+    Progress {
+        model: ModelId,
+        loaded: u64,
+        total: u64,
+    },
+    Loaded {
+        model: ModelId,
+    },
+    LoadFailed {
+        model: ModelId,
+        message: String,
+    },
     Result(Box<RunSummary>),
     Head(Box<HeadDetail>),
-    Export { id: u64, json: String },
+    Export {
+        id: u64,
+        json: String,
+    },
     /// The answer to `FindHeads`, strongest head first.
-    Heads { id: u64, query: usize, key: usize, heads: Vec<crate::analysis::HeadMatch> },
+    Heads {
+        id: u64,
+        query: usize,
+        key: usize,
+        heads: Vec<crate::analysis::HeadMatch>,
+    },
     /// The answer to `Compare`: the other text's tokens and that head.
-    Compared { id: u64, tokens: Vec<String>, detail: Box<HeadDetail> },
-    Failed { id: u64, message: String },
+    Compared {
+        id: u64,
+        tokens: Vec<String>,
+        detail: Box<HeadDetail>,
+    },
+    Failed {
+        id: u64,
+        message: String,
+    },
 }
 
 /// Average-pools `a` to at most `max × max` cells, so a long text's head
@@ -262,7 +310,6 @@ impl Thumbnail {
     }
 }
 
-
 /// Holds the models and the latest trace.
 pub struct Session {
     #[cfg(feature = "pretrained")]
@@ -310,12 +357,24 @@ impl Session {
     /// displaces the text being typed (whose next keystroke would otherwise
     /// recompute from the first token the two texts do not share).
     #[cfg_attr(not(feature = "pretrained"), allow(unused_variables))]
-    fn run_with_cache(&mut self, id: u64, model: ModelId, text: &str, options: RunOptions, now_ms: &dyn Fn() -> f64, cached: bool) -> Result<RunSummary> {
+    fn run_with_cache(
+        &mut self,
+        id: u64,
+        model: ModelId,
+        text: &str,
+        options: RunOptions,
+        now_ms: &dyn Fn() -> f64,
+        cached: bool,
+    ) -> Result<RunSummary> {
         let start = now_ms();
         let scale = if options.unscaled { Scale::Factor(options.temperature_factor) } else { Scale::InvSqrtDk };
         let (mut latest, head_notes) = match model {
             ModelId::Teaching => {
-                let teaching = TeachingModel::with_options(TeachingOptions { positional_encoding: options.positional_encoding, mask: Mask::None, scale });
+                let teaching = TeachingModel::with_options(TeachingOptions {
+                    positional_encoding: options.positional_encoding,
+                    mask: Mask::None,
+                    scale,
+                });
                 let notes = teaching.heads.iter().map(|h| format!("{}: {}", h.name, h.behaviour)).collect();
                 let mut t = teaching.run(text)?;
                 if !options.unscaled && options.temperature_factor != 1.0 {
@@ -351,7 +410,9 @@ impl Session {
             let mut trace = match latest {
                 Latest::Here(t) => t,
                 #[cfg(feature = "pretrained")]
-                Latest::InSmolLm2Cache => Box::new(self.smollm2.as_ref().and_then(|s| s.latest()).ok_or_else(|| Error::Invalid("the run left no trace".into()))?.clone()),
+                Latest::InSmolLm2Cache => Box::new(
+                    self.smollm2.as_ref().and_then(|s| s.latest()).ok_or_else(|| Error::Invalid("the run left no trace".into()))?.clone(),
+                ),
             };
             let d_k = trace.info.d_head;
             let base = if options.unscaled { 1.0 } else { Scale::InvSqrtDk.factor(d_k) };
@@ -375,7 +436,11 @@ impl Session {
             tokens: trace.tokens.clone(),
             token_ids: trace.token_ids.clone(),
             notice: trace.notice.clone(),
-            overview: trace.layers.iter().map(|l| l.attention.heads.iter().map(|h| Thumbnail::new(&pool(&h.weights, THUMB_MAX))).collect()).collect(),
+            overview: trace
+                .layers
+                .iter()
+                .map(|l| l.attention.heads.iter().map(|h| Thumbnail::new(&pool(&h.weights, THUMB_MAX))).collect())
+                .collect(),
             kv_head_of: trace.layers.first().map(|l| l.attention.kv_head_of.clone()).unwrap_or_default(),
             catalog: catalog(trace),
             head_notes,
@@ -430,7 +495,9 @@ impl Session {
     /// Parses downloaded model files (in `ModelId::files()` order) and keeps the model.
     pub fn install(&mut self, model: ModelId, files: Vec<Vec<u8>>) -> Result<()> {
         #[cfg_attr(not(feature = "pretrained"), allow(unused_variables))]
-        let file = |i: usize| files.get(i).map(Vec::as_slice).ok_or_else(|| Error::ModelFile(format!("{} needs {} files", model.slug(), model.files().len())));
+        let file = |i: usize| {
+            files.get(i).map(Vec::as_slice).ok_or_else(|| Error::ModelFile(format!("{} needs {} files", model.slug(), model.files().len())))
+        };
         match model {
             ModelId::Teaching => {}
             #[cfg(feature = "pretrained")]
@@ -493,7 +560,8 @@ impl Session {
             },
             ToWorker::Compare { id, model, text, options, layer, head } => {
                 let latest = self.last.take();
-                let answer = self.run_with_cache(id, model, &text, options, now_ms, false).and_then(|s| Ok((s.tokens, self.head(layer, head)?)));
+                let answer =
+                    self.run_with_cache(id, model, &text, options, now_ms, false).and_then(|s| Ok((s.tokens, self.head(layer, head)?)));
                 self.last = latest;
                 match answer {
                     Ok((tokens, d)) => FromWorker::Compared { id, tokens, detail: Box::new(d) },
@@ -612,13 +680,15 @@ mod tests {
         s.run(5, ModelId::Teaching, "the cat sat", RunOptions::default(), &clock).unwrap();
         let before = s.head(0, 1).unwrap();
         let other = "a fluffy blue creature";
-        let msg = ToWorker::Compare { id: 5, model: ModelId::Teaching, text: other.into(), options: RunOptions::default(), layer: 0, head: 1 };
+        let msg =
+            ToWorker::Compare { id: 5, model: ModelId::Teaching, text: other.into(), options: RunOptions::default(), layer: 0, head: 1 };
         let FromWorker::Compared { id, tokens, detail } = s.handle(msg, &clock) else { panic!("expected a comparison") };
         let want = crate::models::teaching::TeachingModel::new().run(other).unwrap();
         assert_eq!((id, &tokens), (5, &want.tokens));
         assert_eq!(&detail.weights, want.weights(0, 1).unwrap());
         assert_eq!(s.head(0, 1).unwrap().weights, before.weights);
-        let bad = ToWorker::Compare { id: 5, model: ModelId::Teaching, text: other.into(), options: RunOptions::default(), layer: 0, head: 9 };
+        let bad =
+            ToWorker::Compare { id: 5, model: ModelId::Teaching, text: other.into(), options: RunOptions::default(), layer: 0, head: 9 };
         assert!(matches!(s.handle(bad, &clock), FromWorker::Failed { .. }));
         assert_eq!(s.head(0, 1).unwrap().weights, before.weights);
     }
@@ -637,7 +707,10 @@ mod tests {
         assert_eq!(p.shape(), (48, 48));
         let ramp = &ramp;
         for (pi, pj) in [(0, 0), (5, 31), (47, 47)] {
-            let members: Vec<f32> = (0..100).filter(|i| i * 48 / 100 == pi).flat_map(|i| (0..70).filter(move |j| j * 48 / 70 == pj).map(move |j| ramp[(i, j)])).collect();
+            let members: Vec<f32> = (0..100)
+                .filter(|i| i * 48 / 100 == pi)
+                .flat_map(|i| (0..70).filter(move |j| j * 48 / 70 == pj).map(move |j| ramp[(i, j)]))
+                .collect();
             let mean = members.iter().sum::<f32>() / members.len() as f32;
             assert!((p[(pi, pj)] - mean).abs() <= 1e-6 * mean, "{pi} {pj}");
         }

@@ -406,7 +406,12 @@ mod fused {
                     let r: [v128; 4] = std::array::from_fn(|c| v128_load(rhs.as_ptr().add((j + c) * k + p) as *const v128));
                     let (t0, t1) = (i32x4_shuffle::<0, 4, 1, 5>(r[0], r[1]), i32x4_shuffle::<2, 6, 3, 7>(r[0], r[1]));
                     let (t2, t3) = (i32x4_shuffle::<0, 4, 1, 5>(r[2], r[3]), i32x4_shuffle::<2, 6, 3, 7>(r[2], r[3]));
-                    let columns = [i32x4_shuffle::<0, 1, 4, 5>(t0, t2), i32x4_shuffle::<2, 3, 6, 7>(t0, t2), i32x4_shuffle::<0, 1, 4, 5>(t1, t3), i32x4_shuffle::<2, 3, 6, 7>(t1, t3)];
+                    let columns = [
+                        i32x4_shuffle::<0, 1, 4, 5>(t0, t2),
+                        i32x4_shuffle::<2, 3, 6, 7>(t0, t2),
+                        i32x4_shuffle::<0, 1, 4, 5>(t1, t3),
+                        i32x4_shuffle::<2, 3, 6, 7>(t1, t3),
+                    ];
                     for (q, c) in columns.into_iter().enumerate() {
                         v128_store(b.as_mut_ptr().add((p + q) * wide + j) as *mut v128, c);
                     }
@@ -617,7 +622,16 @@ pub fn log2(x: f32) -> f32 {
     // ln(1 + f) = f − f²/2 + f³·P(f), with Cephes' logf coefficients.
     let f = m - 1.0;
     let z = f * f;
-    let poly = ((((((((7.037_683_6e-2 * f - 1.151_461e-1) * f + 1.167_699_9e-1) * f - 1.242_014_1e-1) * f + 1.424_932_3e-1) * f - 1.666_805_8e-1) * f + 2.000_071_4e-1) * f - 2.499_999_4e-1) * f + 3.333_333e-1) * f * z;
+    let poly = ((((((((7.037_683_6e-2 * f - 1.151_461e-1) * f + 1.167_699_9e-1) * f - 1.242_014_1e-1) * f + 1.424_932_3e-1) * f
+        - 1.666_805_8e-1)
+        * f
+        + 2.000_071_4e-1)
+        * f
+        - 2.499_999_4e-1)
+        * f
+        + 3.333_333e-1)
+        * f
+        * z;
     let ln_m = f - 0.5 * z + poly;
     e as f32 + ln_m * std::f32::consts::LOG2_E
 }
@@ -711,7 +725,16 @@ mod tests {
     fn a_matrix_crosses_json_exactly() {
         let m = Matrix::from_vec(2, 3, vec![0.1, -0.0, f32::NEG_INFINITY, f32::MIN_POSITIVE, 3.4e38, f32::NAN]);
         let text = serde_json::to_string(&m).unwrap();
-        assert_eq!(text, format!(r#"{{"rows":2,"cols":3,"data":"{}"}}"#, base64::Engine::encode(&base64::engine::general_purpose::STANDARD, m.data.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>())));
+        assert_eq!(
+            text,
+            format!(
+                r#"{{"rows":2,"cols":3,"data":"{}"}}"#,
+                base64::Engine::encode(
+                    &base64::engine::general_purpose::STANDARD,
+                    m.data.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>()
+                )
+            )
+        );
         let back: Matrix = serde_json::from_str(&text).unwrap();
         assert_eq!((back.rows, back.cols), (2, 3));
         assert!(back.data.iter().zip(&m.data).all(|(a, b)| a.to_bits() == b.to_bits()));

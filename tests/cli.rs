@@ -41,8 +41,19 @@ fn attention_exports_json_png_and_svg() {
     let (json, png, svg) = (temp("a.json"), temp("a.png"), temp("a.svg"));
     let text = "a fluffy blue creature roamed the verdant forest";
     let out = attnscope(&[
-        "attention", "--model", "teaching", "--text", text, "--json", json.to_str().unwrap(), "--png", png.to_str().unwrap(),
-        "--svg", svg.to_str().unwrap(), "--head", "2",
+        "attention",
+        "--model",
+        "teaching",
+        "--text",
+        text,
+        "--json",
+        json.to_str().unwrap(),
+        "--png",
+        png.to_str().unwrap(),
+        "--svg",
+        svg.to_str().unwrap(),
+        "--head",
+        "2",
     ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
@@ -59,7 +70,12 @@ fn attention_exports_json_png_and_svg() {
 
 #[test]
 fn bad_arguments_give_one_line_and_a_non_zero_exit() {
-    for args in [&["attention"][..], &["attention", "--text", "hi", "--head", "99"], &["attention", "--text", "x", "--mask", "sideways"], &["nonsense"]] {
+    for args in [
+        &["attention"][..],
+        &["attention", "--text", "hi", "--head", "99"],
+        &["attention", "--text", "x", "--mask", "sideways"],
+        &["nonsense"],
+    ] {
         let out = attnscope(args);
         assert!(!out.status.success(), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);

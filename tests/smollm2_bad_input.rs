@@ -76,7 +76,8 @@ fn ten_thousand_characters_are_cut_with_a_notice() {
 
 #[test]
 fn emoji_and_other_scripts_run_and_show_their_bytes() {
-    for text in ["🐟🦀👩‍👩‍👧", "日本語のテキスト", "مرحبا بالعالم", "Ελληνικά καὶ हिन्दी", "\u{0}\u{7}\t\r\n", "a\u{301}\u{fe0f}"] {
+    for text in ["🐟🦀👩‍👩‍👧", "日本語のテキスト", "مرحبا بالعالم", "Ελληνικά καὶ हिन्दी", "\u{0}\u{7}\t\r\n", "a\u{301}\u{fe0f}"]
+    {
         let t = model().run(text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
         assert!(!t.tokens.is_empty());
         for l in [0, 29] {

@@ -34,7 +34,8 @@ fn session_with_smollm2() -> Session {
 
 fn fixture(name: &str) -> Value {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("tests/fixtures/smollm2/{name}.json"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e} (make it with scripts/reference/smollm2_reference.py)", path.display()));
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (make it with scripts/reference/smollm2_reference.py)", path.display()));
     serde_json::from_str(&text).unwrap()
 }
 
@@ -87,7 +88,8 @@ fn check(name: &str) -> f32 {
     for (temp, want) in f["top_next"].as_object().unwrap() {
         let t: f32 = temp.parse().unwrap();
         let got = m.run_with_temperature(text, t).unwrap().top_next.unwrap();
-        let want: Vec<(&str, f32)> = want.as_array().unwrap().iter().map(|e| (e["token"].as_str().unwrap(), e["p"].as_f64().unwrap() as f32)).collect();
+        let want: Vec<(&str, f32)> =
+            want.as_array().unwrap().iter().map(|e| (e["token"].as_str().unwrap(), e["p"].as_f64().unwrap() as f32)).collect();
         assert_eq!(got.len(), want.len());
         for ((gt, gp), (wt, wp)) in got.iter().zip(&want) {
             assert_eq!(gt, wt, "{name}: next tokens at T={t}: {got:?} vs {want:?}");
@@ -139,14 +141,19 @@ fn max_diff(a: &ModelTrace, b: &ModelTrace) -> f32 {
     assert_eq!(a.token_ids, b.token_ids);
     let mut worst = 0.0f32;
     for (la, lb) in a.layers.iter().zip(&b.layers) {
-        for (x, y) in [(&la.input, &lb.input), (&la.delta, &lb.delta), (&la.residual, &lb.residual), (&la.attention.concat, &lb.attention.concat)] {
+        for (x, y) in
+            [(&la.input, &lb.input), (&la.delta, &lb.delta), (&la.residual, &lb.residual), (&la.attention.concat, &lb.attention.concat)]
+        {
             worst = worst.max(x.max_abs_diff(y));
         }
         for (x, y) in la.attention.k.iter().zip(&lb.attention.k).chain(la.attention.q.iter().zip(&lb.attention.q)) {
             worst = worst.max(x.max_abs_diff(y));
         }
         for (ha, hb) in la.attention.heads.iter().zip(&lb.attention.heads) {
-            worst = worst.max(ha.scores.max_abs_diff(&hb.scores)).max(ha.weights.max_abs_diff(&hb.weights)).max(ha.output.max_abs_diff(&hb.output));
+            worst = worst
+                .max(ha.scores.max_abs_diff(&hb.scores))
+                .max(ha.weights.max_abs_diff(&hb.weights))
+                .max(ha.output.max_abs_diff(&hb.output));
         }
     }
     for ((ta, pa), (tb, pb)) in a.top_next.as_ref().unwrap().iter().zip(b.top_next.as_ref().unwrap()) {
@@ -204,10 +211,17 @@ fn key_value_cache_equals_full_recompute() {
     assert!(max_diff(s.run("The capital of").unwrap(), &m.run("The capital of").unwrap()) < 1e-5);
     assert_eq!(s.reused_tokens(), 2);
     // Same tokens, another temperature: nothing recomputed, only the prediction.
-    assert!(max_diff(s.run_with_temperature("The capital of", 0.5).unwrap(), &m.run_with_temperature("The capital of", 0.5).unwrap()) < 1e-5);
+    assert!(
+        max_diff(s.run_with_temperature("The capital of", 0.5).unwrap(), &m.run_with_temperature("The capital of", 0.5).unwrap()) < 1e-5
+    );
     assert_eq!(s.reused_tokens(), 3);
     // Several tokens at once after a cached prefix.
-    assert!(max_diff(s.run("The capital of France is Paris, and of Italy").unwrap(), &m.run("The capital of France is Paris, and of Italy").unwrap()) < 1e-5);
+    assert!(
+        max_diff(
+            s.run("The capital of France is Paris, and of Italy").unwrap(),
+            &m.run("The capital of France is Paris, and of Italy").unwrap()
+        ) < 1e-5
+    );
     assert_eq!(s.reused_tokens(), 3);
     // Typed word by word (each run appends to every cached layer in place),
     // then the last word letter by letter (each run first drops the
@@ -227,7 +241,11 @@ fn key_value_cache_equals_full_recompute() {
     // residual stream (values in the hundreds) differs in its last bits
     // (about 1e-4); the attention weights and the prediction still agree.
     let (typed, full) = (s.latest().unwrap(), m.run(text).unwrap());
-    let weights = typed.layers.iter().zip(&full.layers).flat_map(|(a, b)| a.attention.heads.iter().zip(&b.attention.heads).map(|(x, y)| x.weights.max_abs_diff(&y.weights)));
+    let weights = typed
+        .layers
+        .iter()
+        .zip(&full.layers)
+        .flat_map(|(a, b)| a.attention.heads.iter().zip(&b.attention.heads).map(|(x, y)| x.weights.max_abs_diff(&y.weights)));
     let top = typed.top_next.iter().flatten().zip(full.top_next.iter().flatten()).map(|(x, y)| (x.1 - y.1).abs());
     let worst = weights.chain(top).fold(0.0f32, f32::max);
     assert!(worst < 1e-5, "{worst}");

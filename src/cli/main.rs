@@ -4,10 +4,10 @@
 use attnscope::attention::{Mask, Scale};
 use attnscope::draw::{heatmap_png, heatmap_svg, Heatmap, ValueKind};
 use attnscope::export::AttentionExport;
-use attnscope::models::seed::WorkedExample;
-use attnscope::models::teaching::{TeachingModel, TeachingOptions};
 use attnscope::models::minilm::MiniLm;
+use attnscope::models::seed::WorkedExample;
 use attnscope::models::smollm2::SmolLm2;
+use attnscope::models::teaching::{TeachingModel, TeachingOptions};
 use attnscope::models::ModelTrace;
 use attnscope::session::ModelId;
 use attnscope::{Error, Matrix};
@@ -173,7 +173,9 @@ fn models_dir(flag: Option<PathBuf>) -> PathBuf {
 
 fn run_model(args: &AttentionArgs) -> Result<ModelTrace, Error> {
     let dir = models_dir(args.models_dir.clone());
-    let missing = |what: &str| Error::ModelFile(format!("{what} not found in {}: run `python3 scripts/fetch_models.py` (or pass --models-dir)", dir.display()));
+    let missing = |what: &str| {
+        Error::ModelFile(format!("{what} not found in {}: run `python3 scripts/fetch_models.py` (or pass --models-dir)", dir.display()))
+    };
     match args.model {
         ModelArg::Minilm => {
             let d = dir.join("minilm");

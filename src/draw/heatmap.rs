@@ -86,7 +86,11 @@ fn short(label: &str) -> String {
     s
 }
 
-fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, h: &Heatmap<'_>, l: &Layout) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+fn draw<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    h: &Heatmap<'_>,
+    l: &Layout,
+) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     root.fill(&WHITE)?;
     let title = (FONT, TITLE_PX).into_font().color(&BLACK);
     for (i, line) in h.title.lines().enumerate() {

@@ -4,6 +4,6 @@
 pub mod colormap;
 pub mod heatmap;
 
-pub use heatmap::{heatmap_svg, Heatmap, ValueKind};
 #[cfg(not(target_arch = "wasm32"))]
 pub use heatmap::heatmap_png;
+pub use heatmap::{heatmap_svg, Heatmap, ValueKind};

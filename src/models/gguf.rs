@@ -90,7 +90,11 @@ struct Reader<'a> {
 impl<'a> Reader<'a> {
     fn take(&mut self, n: usize) -> Result<&'a [u8]> {
         let end = self.pos.checked_add(n).filter(|&e| e <= self.bytes.len()).ok_or_else(|| {
-            Error::ModelFile(format!("the GGUF file ends early (at byte {} of {}, reading {n} more): truncated download?", self.pos, self.bytes.len()))
+            Error::ModelFile(format!(
+                "the GGUF file ends early (at byte {} of {}, reading {n} more): truncated download?",
+                self.pos,
+                self.bytes.len()
+            ))
         })?;
         let s = &self.bytes[self.pos..end];
         self.pos = end;
@@ -117,7 +121,10 @@ impl<'a> Reader<'a> {
         let n = self.u64()?;
         let left = (self.bytes.len() - self.pos) as u64;
         if n.saturating_mul(min_each.max(1) as u64) > left {
-            return Err(Error::ModelFile(format!("the GGUF file claims {n} items at byte {} but only {left} bytes follow: corrupted or truncated", self.pos)));
+            return Err(Error::ModelFile(format!(
+                "the GGUF file claims {n} items at byte {} but only {left} bytes follow: corrupted or truncated",
+                self.pos
+            )));
         }
         Ok(n as usize)
     }
@@ -191,13 +198,17 @@ impl Gguf {
         }
         let alignment = match metadata.get("general.alignment") {
             None => 32,
-            Some(v) => v.as_u64().filter(|a| a.is_power_of_two()).ok_or_else(|| Error::ModelFile("general.alignment is not a power of two".into()))? as usize,
+            Some(v) => v
+                .as_u64()
+                .filter(|a| a.is_power_of_two())
+                .ok_or_else(|| Error::ModelFile("general.alignment is not a power of two".into()))? as usize,
         };
         let data_start = r.pos.div_ceil(alignment) * alignment;
         let mut tensors = HashMap::with_capacity(n_tensors);
         for (name, dims, ggml_type, offset) in table {
             let start = usize::try_from(offset).ok().and_then(|o| o.checked_add(data_start)).filter(|&s| s <= bytes.len());
-            let start = start.ok_or_else(|| Error::ModelFile(format!("tensor {name} starts past the end of the file: truncated download?")))?;
+            let start =
+                start.ok_or_else(|| Error::ModelFile(format!("tensor {name} starts past the end of the file: truncated download?")))?;
             tensors.insert(name, TensorInfo { dims, ggml_type, start });
         }
         Ok(Gguf { version, metadata, tensors })

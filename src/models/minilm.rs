@@ -46,7 +46,8 @@ pub struct Config {
 
 impl Config {
     pub fn from_json(bytes: &[u8]) -> Result<Config> {
-        let config: Config = serde_json::from_slice(bytes).map_err(|e| Error::ModelFile(format!("config.json is not a BERT configuration: {e}")))?;
+        let config: Config =
+            serde_json::from_slice(bytes).map_err(|e| Error::ModelFile(format!("config.json is not a BERT configuration: {e}")))?;
         let bad = |why: &str| Err(Error::ModelFile(format!("config.json: {why}")));
         if config.num_attention_heads == 0 || config.hidden_size == 0 || !config.hidden_size.is_multiple_of(config.num_attention_heads) {
             return bad("hidden_size must be a positive multiple of num_attention_heads");
@@ -76,13 +77,18 @@ struct Weights<'a>(SafeTensors<'a>);
 
 impl<'a> Weights<'a> {
     fn parse(bytes: &'a [u8]) -> Result<Self> {
-        SafeTensors::deserialize(bytes)
-            .map(Weights)
-            .map_err(|e| Error::ModelFile(format!("model.safetensors is not a complete safetensors file ({e}); fetch it again with `python3 scripts/fetch_models.py`")))
+        SafeTensors::deserialize(bytes).map(Weights).map_err(|e| {
+            Error::ModelFile(format!(
+                "model.safetensors is not a complete safetensors file ({e}); fetch it again with `python3 scripts/fetch_models.py`"
+            ))
+        })
     }
 
     fn values(&self, name: &str, shape: &[usize]) -> Result<Vec<f32>> {
-        let view = self.0.tensor(name).map_err(|_| Error::ModelFile(format!("model.safetensors has no tensor `{name}`: is it the all-MiniLM-L6-v2 file?")))?;
+        let view = self
+            .0
+            .tensor(name)
+            .map_err(|_| Error::ModelFile(format!("model.safetensors has no tensor `{name}`: is it the all-MiniLM-L6-v2 file?")))?;
         if view.shape() != shape {
             return Err(Error::ModelFile(format!("tensor `{name}` has shape {:?}, config.json implies {shape:?}", view.shape())));
         }
@@ -178,7 +184,8 @@ impl Embeddings {
             if id >= self.word_embeddings.rows || ty >= self.token_type_embeddings.rows || i >= self.position_embeddings.rows {
                 return Err(Error::ModelFile(format!("token id {id} (type {ty}) at position {i} is outside the embedding tables: tokenizer.json does not match model.safetensors")));
             }
-            let (word, position, token_type) = (self.word_embeddings.row(id), self.position_embeddings.row(i), self.token_type_embeddings.row(ty));
+            let (word, position, token_type) =
+                (self.word_embeddings.row(id), self.position_embeddings.row(i), self.token_type_embeddings.row(ty));
             for (j, x) in e.row_mut(i).iter_mut().enumerate() {
                 *x = word[j] + position[j] + token_type[j];
             }
@@ -377,7 +384,12 @@ impl MiniLm {
     pub fn load_dir(dir: &std::path::Path) -> Result<MiniLm> {
         let read = |name: &str| {
             let path = dir.join(name);
-            std::fs::read(&path).map_err(|e| Error::ModelFile(format!("cannot read {} ({e}); run `python3 scripts/fetch_models.py` to fetch the MiniLM files", path.display())))
+            std::fs::read(&path).map_err(|e| {
+                Error::ModelFile(format!(
+                    "cannot read {} ({e}); run `python3 scripts/fetch_models.py` to fetch the MiniLM files",
+                    path.display()
+                ))
+            })
         };
         MiniLm::from_bytes(&read("model.safetensors")?, &read("tokenizer.json")?, &read("config.json")?)
     }

@@ -15,11 +15,11 @@ pub mod minilm;
 pub mod packed;
 #[cfg(feature = "pretrained")]
 pub mod quant;
-#[cfg(feature = "pretrained")]
-pub mod split;
 pub mod seed;
 #[cfg(feature = "pretrained")]
 pub mod smollm2;
+#[cfg(feature = "pretrained")]
+pub mod split;
 pub mod teaching;
 #[cfg(feature = "pretrained")]
 pub mod tokenize;
@@ -108,7 +108,14 @@ impl ModelTrace {
         let layers = (0..info.n_layers)
             .map(|_| LayerTrace {
                 input: none(info.d_model),
-                attention: multi_head_split(&none(info.n_heads * info.d_head), info.n_heads, vec![none(info.d_head); info.n_kv_heads], vec![none(info.d_head); info.n_kv_heads], info.mask, Scale::InvSqrtDk),
+                attention: multi_head_split(
+                    &none(info.n_heads * info.d_head),
+                    info.n_heads,
+                    vec![none(info.d_head); info.n_kv_heads],
+                    vec![none(info.d_head); info.n_kv_heads],
+                    info.mask,
+                    Scale::InvSqrtDk,
+                ),
                 delta: none(info.d_model),
                 residual: none(info.d_model),
             })

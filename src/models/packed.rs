@@ -311,7 +311,12 @@ mod kernel {
             let mut acc: [[v128; 4]; C] = std::array::from_fn(|c| std::array::from_fn(|h| start(c, h)));
             let step = |k: usize, acc: &mut [[v128; 4]; C]| {
                 let wk = w.add(k * NR);
-                let line = [v128_load(wk as *const v128), v128_load(wk.add(4) as *const v128), v128_load(wk.add(8) as *const v128), v128_load(wk.add(12) as *const v128)];
+                let line = [
+                    v128_load(wk as *const v128),
+                    v128_load(wk.add(4) as *const v128),
+                    v128_load(wk.add(8) as *const v128),
+                    v128_load(wk.add(12) as *const v128),
+                ];
                 for (c, a) in acc.iter_mut().enumerate() {
                     let xv = v128_load32_splat(x.add(c * b.ldx + k) as *const u32);
                     for h in 0..4 {
@@ -384,7 +389,18 @@ mod tests {
     fn equals_x_times_w_transposed_plus_bias_for_every_shape() {
         // Token counts around the group size, widths that are and are not
         // whole panels, inputs shorter and longer than one k block.
-        for &(n, d_in, d_out) in &[(1, 8, 16), (1, 256, 16), (1, 257, 16), (1, 300, 1), (2, 384, 384), (5, 40, 17), (7, 300, 33), (13, 600, 48), (16, 1536, 8), (64, 257, 31)] {
+        for &(n, d_in, d_out) in &[
+            (1, 8, 16),
+            (1, 256, 16),
+            (1, 257, 16),
+            (1, 300, 1),
+            (2, 384, 384),
+            (5, 40, 17),
+            (7, 300, 33),
+            (13, 600, 48),
+            (16, 1536, 8),
+            (64, 257, 31),
+        ] {
             let (w, x) = (filled(d_out, d_in, 1 + n as u32), filled(n, d_in, 2 + d_out as u32));
             let b: Vec<f32> = (0..d_out).map(|j| j as f32 * 0.25 - 1.0).collect();
             let got = PackedLinear::new(&w, &b).forward(&x);

@@ -93,7 +93,11 @@ impl QMatrix {
     }
 
     fn with_scales(rows: usize, cols: usize, qtype: QType, data: Vec<u8>) -> QMatrix {
-        let dm = if cfg!(all(target_arch = "wasm32", target_feature = "simd128")) && qtype != QType::F32 { block_scales(qtype, &data, rows, cols) } else { Vec::new() };
+        let dm = if cfg!(all(target_arch = "wasm32", target_feature = "simd128")) && qtype != QType::F32 {
+            block_scales(qtype, &data, rows, cols)
+        } else {
+            Vec::new()
+        };
         QMatrix { rows, cols, qtype, data, dm, inputs_16_bit: false }
     }
 
@@ -334,7 +338,6 @@ mod kernel {
     //! row computed alone (a key/value cache) equals the same row computed
     //! with others.
 
-
     /// An input's split for the wasm one-to-three-token kernels (see
     /// [`super::Input`]), each kind made on first use; nothing elsewhere.
     #[derive(Default)]
@@ -355,7 +358,8 @@ mod kernel {
     pub fn dots(w: &[f32], r: usize, x: &[f32], n: usize, cols: usize, out: &mut [f32], width: usize, col0: usize) {
         #[cfg(target_arch = "x86_64")]
         {
-            if has_avx2() && cols.is_multiple_of(8) && (w.as_ptr() as usize).is_multiple_of(32) && (x.as_ptr() as usize).is_multiple_of(32) {
+            if has_avx2() && cols.is_multiple_of(8) && (w.as_ptr() as usize).is_multiple_of(32) && (x.as_ptr() as usize).is_multiple_of(32)
+            {
                 // SAFETY: the CPU has AVX2 and FMA (checked just above).
                 unsafe { avx2::dots(w, r, x, n, cols, out, width, col0) };
                 return;
@@ -388,11 +392,27 @@ mod kernel {
     /// the wasm kernels read; empty natively. Without `fine`, `int16`
     /// rounds the inputs to 16 bits ([`super::QMatrix::with_16_bit_inputs`]).
     #[allow(clippy::too_many_arguments)]
-    pub fn dots_quantized(qtype: super::QType, fine: bool, bytes: &[u8], dm: &[f32], row_bytes: usize, rows: usize, input: &super::Input, out: &mut [f32], width: usize) {
+    pub fn dots_quantized(
+        qtype: super::QType,
+        fine: bool,
+        bytes: &[u8],
+        dm: &[f32],
+        row_bytes: usize,
+        rows: usize,
+        input: &super::Input,
+        out: &mut [f32],
+        width: usize,
+    ) {
         let (x, n, cols) = (&input.x.data[..], input.x.rows, input.x.cols);
         #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
         let _ = (dm, fine, &input.split);
-        assert!((1..4).contains(&n) && cols.is_multiple_of(32) && bytes.len() >= rows * row_bytes && x.len() >= n * cols && out.len() >= (n - 1) * width + rows);
+        assert!(
+            (1..4).contains(&n)
+                && cols.is_multiple_of(32)
+                && bytes.len() >= rows * row_bytes
+                && x.len() >= n * cols
+                && out.len() >= (n - 1) * width + rows
+        );
         #[cfg(target_arch = "x86_64")]
         {
             if has_avx2() {
@@ -436,7 +456,16 @@ mod kernel {
     /// expands the weights a few rows at a time.
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     #[allow(clippy::too_many_arguments)]
-    pub fn forward_simd128(qtype: super::QType, bytes: &[u8], row_bytes: usize, rows: usize, x: &[f32], n: usize, cols: usize, out: &mut [f32]) {
+    pub fn forward_simd128(
+        qtype: super::QType,
+        bytes: &[u8],
+        row_bytes: usize,
+        rows: usize,
+        x: &[f32],
+        n: usize,
+        cols: usize,
+        out: &mut [f32],
+    ) {
         // SAFETY: simd128 is enabled for the whole build; sizes asserted inside.
         unsafe {
             match qtype {
@@ -488,7 +517,10 @@ mod kernel {
     }
 
     #[cfg(test)]
-    pub use portable::{dequantize_q4_1 as portable_dequantize_q4_1, dequantize_q8_0 as portable_dequantize_q8_0, dots as portable_dots, dots_quantized as portable_dots_quantized};
+    pub use portable::{
+        dequantize_q4_1 as portable_dequantize_q4_1, dequantize_q8_0 as portable_dequantize_q8_0, dots as portable_dots,
+        dots_quantized as portable_dots_quantized,
+    };
 
     /// An f16 block scale as f32. Every block has one or two, so this is in
     /// the innermost loop of the portable and simd128 kernels, where the `half`
@@ -516,8 +548,8 @@ mod kernel {
     unsafe fn halves(p: *const u8) -> (std::arch::wasm32::v128, std::arch::wasm32::v128) {
         use std::arch::wasm32::*;
         let both = v128_load32_splat(p as *const u32); // second·2¹⁶ + first
-        // Sign-extending a half's 16 bits from the top of the lane puts its
-        // sign at bit 31 and its magnitude at bits 13..28, as `half` does.
+                                                       // Sign-extending a half's 16 bits from the top of the lane puts its
+                                                       // sign at bit 31 and its magnitude at bits 13..28, as `half` does.
         let keep = u32x4_splat(0x8fff_e000);
         let rebias = f32x4_splat(f32::from_bits((127 + 112) << 23));
         let first = v128_and(i32x4_shr(i32x4_shl(both, 16), 3), keep);
@@ -553,7 +585,17 @@ mod kernel {
         /// As `dots` on the rows `dequantize_*` would give, one block at a
         /// time through a 32-weight scratch that never leaves registers/L1.
         #[allow(clippy::too_many_arguments)]
-        pub fn dots_quantized(qtype: crate::models::quant::QType, bytes: &[u8], row_bytes: usize, rows: usize, x: &[f32], n: usize, cols: usize, out: &mut [f32], width: usize) {
+        pub fn dots_quantized(
+            qtype: crate::models::quant::QType,
+            bytes: &[u8],
+            row_bytes: usize,
+            rows: usize,
+            x: &[f32],
+            n: usize,
+            cols: usize,
+            out: &mut [f32],
+            width: usize,
+        ) {
             use crate::models::quant::QType;
             let block_bytes = match qtype {
                 QType::Q4_1 => 20,
@@ -723,7 +765,11 @@ mod kernel {
                         [f32x4_splat(0.0); 8]
                     } else {
                         let p = bytes.as_ptr().add(k * row_bytes);
-                        if Q8 { q8_0_block(p.add(34 * b)) } else { q4_1_block(p.add(20 * b)) }
+                        if Q8 {
+                            q8_0_block(p.add(34 * b))
+                        } else {
+                            q4_1_block(p.add(20 * b))
+                        }
                     };
                     for (g, v) in v.into_iter().enumerate() {
                         v128_store(o.add(4 * TILE_ROWS * (8 * b + g) + 4 * k) as *mut v128, v);
@@ -751,14 +797,26 @@ mod kernel {
                     }
                 }
             }
-            acc.map(|at| at.map(|a| (f32x4_extract_lane::<0>(a) + f32x4_extract_lane::<2>(a)) + (f32x4_extract_lane::<1>(a) + f32x4_extract_lane::<3>(a))))
+            acc.map(|at| {
+                at.map(|a| {
+                    (f32x4_extract_lane::<0>(a) + f32x4_extract_lane::<2>(a)) + (f32x4_extract_lane::<1>(a) + f32x4_extract_lane::<3>(a))
+                })
+            })
         }
 
         /// `kernel::forward_simd128`: `TILE_ROWS` rows expanded at a time
         /// (at most 24 KB, in L1), multiplied by the tokens `TILE_TOKENS`
         /// at a time, then one by one.
         #[allow(clippy::too_many_arguments)]
-        pub unsafe fn forward<const Q8: bool>(bytes: &[u8], row_bytes: usize, rows: usize, x: &[f32], n: usize, cols: usize, out: &mut [f32]) {
+        pub unsafe fn forward<const Q8: bool>(
+            bytes: &[u8],
+            row_bytes: usize,
+            rows: usize,
+            x: &[f32],
+            n: usize,
+            cols: usize,
+            out: &mut [f32],
+        ) {
             assert!(cols.is_multiple_of(32) && bytes.len() >= rows * row_bytes && x.len() >= n * cols && out.len() >= n * rows);
             let (groups, chunks) = (n / TILE_TOKENS, cols / 4);
             // Each group of tokens interleaved once, for all rows.
@@ -872,7 +930,12 @@ mod kernel {
         /// One row (its blocks at `row`, their scales at `dm`) against the
         /// `T` tokens of `acts`; `ds` is scratch for a scale per block and token.
         #[inline(always)]
-        unsafe fn row_times_tokens<const T: usize, const Q8: bool, const FINE: bool>(row: *const u8, dm: *const f32, acts: &Acts, ds: *mut f32) -> [f32; T] {
+        unsafe fn row_times_tokens<const T: usize, const Q8: bool, const FINE: bool>(
+            row: *const u8,
+            dm: *const f32,
+            acts: &Acts,
+            ds: *mut f32,
+        ) -> [f32; T] {
             let (blocks, padded) = (acts.stats.blocks, acts.stats.padded);
             let offset = super::row_scales::<T>(dm, !Q8, &acts.stats, ds);
             let mut acc = [f32x4_splat(0.0); T];
@@ -887,7 +950,8 @@ mod kernel {
                     let dot = |p: *const i16, c: usize| i32x4_dot_i16x8(q[c], v128_load(p.add(8 * c) as *const v128));
                     let sum = |p: *const i16| i32x4_add(i32x4_add(dot(p, 0), dot(p, 1)), i32x4_add(dot(p, 2), dot(p, 3)));
                     let coarse = f32x4_convert_i32x4(sum(hp));
-                    let f = if FINE { f32x4_add(coarse, f32x4_mul(f32x4_convert_i32x4(sum(lp)), f32x4_splat(1.0 / 65536.0))) } else { coarse };
+                    let f =
+                        if FINE { f32x4_add(coarse, f32x4_mul(f32x4_convert_i32x4(sum(lp)), f32x4_splat(1.0 / 65536.0))) } else { coarse };
                     *at = f32x4_add(*at, f32x4_mul(f, v128_load32_splat(ds.add(t * padded + b) as *const u32)));
                 }
             };
@@ -900,11 +964,27 @@ mod kernel {
         /// `block_scales` lays them out) and `T` tokens; without `fine`
         /// from the inputs' 16-bit parts alone.
         #[allow(clippy::too_many_arguments)]
-        pub fn dots<const T: usize>(q8: bool, fine: bool, bytes: &[u8], dm: &[f32], row_bytes: usize, rows: usize, acts: &Acts, cols: usize, out: &mut [f32], width: usize) {
+        pub fn dots<const T: usize>(
+            q8: bool,
+            fine: bool,
+            bytes: &[u8],
+            dm: &[f32],
+            row_bytes: usize,
+            rows: usize,
+            acts: &Acts,
+            cols: usize,
+            out: &mut [f32],
+            width: usize,
+        ) {
             let (blocks, padded) = (cols / 32, super::super::padded_blocks(cols));
             let per_row = super::super::scales_per_row(if q8 { super::super::QType::Q8_0 } else { super::super::QType::Q4_1 }, cols);
             assert!(cols.is_multiple_of(32) && row_bytes >= blocks * if q8 { 34 } else { 20 } && dm.len() >= rows * per_row);
-            assert!(bytes.len() >= rows * row_bytes && acts.hi.len() >= T * cols && acts.stats.fits(T, cols) && out.len() >= (T - 1) * width + rows);
+            assert!(
+                bytes.len() >= rows * row_bytes
+                    && acts.hi.len() >= T * cols
+                    && acts.stats.fits(T, cols)
+                    && out.len() >= (T - 1) * width + rows
+            );
             super::each_row::<T>(rows, padded, out, width, |k, ds| {
                 // SAFETY: simd128 is enabled for the whole build; the row's
                 // blocks lie in `bytes`, its scales in `dm`, the tokens in
@@ -986,7 +1066,13 @@ mod kernel {
     /// out[t][k] = row(k, ds)[t] for every row k < `rows` and `T` tokens,
     /// where `ds` is scratch for `padded` values per token (`row_scales`).
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    fn each_row<const T: usize>(rows: usize, padded: usize, out: &mut [f32], width: usize, mut row: impl FnMut(usize, *mut f32) -> [f32; T]) {
+    fn each_row<const T: usize>(
+        rows: usize,
+        padded: usize,
+        out: &mut [f32],
+        width: usize,
+        mut row: impl FnMut(usize, *mut f32) -> [f32; T],
+    ) {
         let mut ds = vec![0.0f32; T * padded];
         for k in 0..rows {
             for (t, s) in row(k, ds.as_mut_ptr()).into_iter().enumerate() {
@@ -1088,7 +1174,12 @@ mod kernel {
                     for p in 0..PARTS {
                         let q = r.map(|x| f32x4_nearest(x));
                         let int = q.map(|x| i32x4_trunc_sat_f32x4(x));
-                        let bytes = [0, 1].map(|h| i8x16_narrow_i16x8(i16x8_narrow_i32x4(int[4 * h], int[4 * h + 1]), i16x8_narrow_i32x4(int[4 * h + 2], int[4 * h + 3])));
+                        let bytes = [0, 1].map(|h| {
+                            i8x16_narrow_i16x8(
+                                i16x8_narrow_i32x4(int[4 * h], int[4 * h + 1]),
+                                i16x8_narrow_i32x4(int[4 * h + 2], int[4 * h + 3]),
+                            )
+                        });
                         for (h, b) in bytes.into_iter().enumerate() {
                             // SAFETY: 16 bytes within this block's part.
                             unsafe { v128_store(parts.as_mut_ptr().add(PARTS * 32 * i + 32 * p + 16 * h) as *mut v128, b) };
@@ -1124,7 +1215,12 @@ mod kernel {
                 for (t, at) in acc.iter_mut().map(|a| &mut a[odd]).enumerate() {
                     let a = acts.parts.as_ptr().add(PARTS * 32 * (t * blocks + b)) as *const v128;
                     // Each 16-bit lane: four products, at most 4·127·15.
-                    let part = |k: usize| i16x8_add(i16x8_relaxed_dot_i8x16_i7x16(v128_load(a.add(2 * k)), lo), i16x8_relaxed_dot_i8x16_i7x16(v128_load(a.add(2 * k + 1)), hi));
+                    let part = |k: usize| {
+                        i16x8_add(
+                            i16x8_relaxed_dot_i8x16_i7x16(v128_load(a.add(2 * k)), lo),
+                            i16x8_relaxed_dot_i8x16_i7x16(v128_load(a.add(2 * k + 1)), hi),
+                        )
+                    };
                     // 254²·p₀ + 254·p₁ + p₂ summed in 32-bit integers, exact:
                     // at most 4·127·15·(254² + 254 + 1) < 2³¹ per lane; 2·p₀'s
                     // lanes stay within 16 bits (8·127·15).
@@ -1142,10 +1238,25 @@ mod kernel {
         /// (`row_bytes` each, their d and m in `dm` as [`super::super::block_scales`]
         /// lays them out) and `T` tokens.
         #[allow(clippy::too_many_arguments)]
-        pub fn dots<const T: usize>(bytes: &[u8], dm: &[f32], row_bytes: usize, rows: usize, acts: &Acts, cols: usize, out: &mut [f32], width: usize) {
-            let (blocks, padded, per_row) = (cols / 32, super::super::padded_blocks(cols), super::super::scales_per_row(super::super::QType::Q4_1, cols));
+        pub fn dots<const T: usize>(
+            bytes: &[u8],
+            dm: &[f32],
+            row_bytes: usize,
+            rows: usize,
+            acts: &Acts,
+            cols: usize,
+            out: &mut [f32],
+            width: usize,
+        ) {
+            let (blocks, padded, per_row) =
+                (cols / 32, super::super::padded_blocks(cols), super::super::scales_per_row(super::super::QType::Q4_1, cols));
             assert!(cols.is_multiple_of(32) && row_bytes >= blocks * 20 && dm.len() >= rows * per_row);
-            assert!(bytes.len() >= rows * row_bytes && acts.parts.len() >= T * cols * PARTS && acts.stats.fits(T, cols) && out.len() >= (T - 1) * width + rows);
+            assert!(
+                bytes.len() >= rows * row_bytes
+                    && acts.parts.len() >= T * cols * PARTS
+                    && acts.stats.fits(T, cols)
+                    && out.len() >= (T - 1) * width + rows
+            );
             super::each_row::<T>(rows, padded, out, width, |k, ds| {
                 // SAFETY: the fma worker runs only where relaxed SIMD is
                 // (the page checks); the row's blocks lie in `bytes`, its
@@ -1213,13 +1324,16 @@ mod kernel {
             let mask = _mm_set1_epi8(0x0f);
             let lo = _mm_and_si128(qs, mask);
             let hi = _mm_and_si128(_mm_srli_epi16(qs, 4), mask);
-            [lo, _mm_srli_si128(lo, 8), hi, _mm_srli_si128(hi, 8)].map(|q| _mm256_fmadd_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(q)), d, m))
+            [lo, _mm_srli_si128(lo, 8), hi, _mm_srli_si128(hi, 8)]
+                .map(|q| _mm256_fmadd_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(q)), d, m))
         }
 
         #[inline(always)]
         unsafe fn q8_0_block(p: *const u8) -> [__m256; 4] {
             let (d, _) = scales(p);
-            std::array::from_fn(|k| _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_loadl_epi64(p.add(2 + 8 * k) as *const __m128i))), d))
+            std::array::from_fn(|k| {
+                _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_loadl_epi64(p.add(2 + 8 * k) as *const __m128i))), d)
+            })
         }
 
         /// `R` rows (starting at `w`, `row_bytes` apart) against `T` tokens,
@@ -1227,7 +1341,12 @@ mod kernel {
         /// tokens. Four rows keep enough independent sums in flight to hide
         /// the latency of the fused multiply-adds.
         #[inline(always)]
-        unsafe fn quantized_tile<const R: usize, const T: usize, const Q8: bool>(w: *const u8, row_bytes: usize, x: *const f32, cols: usize) -> [[__m256; R]; T] {
+        unsafe fn quantized_tile<const R: usize, const T: usize, const Q8: bool>(
+            w: *const u8,
+            row_bytes: usize,
+            x: *const f32,
+            cols: usize,
+        ) -> [[__m256; R]; T] {
             let mut acc = [[_mm256_setzero_ps(); R]; T];
             let block_bytes = if Q8 { 34 } else { 20 };
             for b in 0..cols / 32 {
@@ -1251,13 +1370,26 @@ mod kernel {
 
         #[target_feature(enable = "avx2,fma,f16c")]
         #[allow(clippy::too_many_arguments)]
-        pub unsafe fn dots_quantized<const T: usize>(qtype: crate::models::quant::QType, bytes: &[u8], row_bytes: usize, rows: usize, x: &[f32], cols: usize, out: &mut [f32], width: usize) {
+        pub unsafe fn dots_quantized<const T: usize>(
+            qtype: crate::models::quant::QType,
+            bytes: &[u8],
+            row_bytes: usize,
+            rows: usize,
+            x: &[f32],
+            cols: usize,
+            out: &mut [f32],
+            width: usize,
+        ) {
             let q8 = qtype == crate::models::quant::QType::Q8_0;
             let (wp, xp) = (bytes.as_ptr(), x.as_ptr());
             let mut k = 0;
             while k + 4 <= rows {
                 let p = wp.add(k * row_bytes);
-                let acc = if q8 { quantized_tile::<4, T, true>(p, row_bytes, xp, cols) } else { quantized_tile::<4, T, false>(p, row_bytes, xp, cols) };
+                let acc = if q8 {
+                    quantized_tile::<4, T, true>(p, row_bytes, xp, cols)
+                } else {
+                    quantized_tile::<4, T, false>(p, row_bytes, xp, cols)
+                };
                 for (t, a) in acc.iter().enumerate() {
                     _mm_storeu_ps(out.as_mut_ptr().add(t * width + k), hsum4(a[0], a[1], a[2], a[3]));
                 }
@@ -1265,7 +1397,11 @@ mod kernel {
             }
             while k < rows {
                 let p = wp.add(k * row_bytes);
-                let acc = if q8 { quantized_tile::<1, T, true>(p, row_bytes, xp, cols) } else { quantized_tile::<1, T, false>(p, row_bytes, xp, cols) };
+                let acc = if q8 {
+                    quantized_tile::<1, T, true>(p, row_bytes, xp, cols)
+                } else {
+                    quantized_tile::<1, T, false>(p, row_bytes, xp, cols)
+                };
                 for (t, a) in acc.iter().enumerate() {
                     out[t * width + k] = _mm_cvtss_f32(hsum4(a[0], _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()));
                 }
@@ -1309,7 +1445,13 @@ mod kernel {
         #[target_feature(enable = "avx2,fma")]
         #[allow(clippy::too_many_arguments)]
         pub unsafe fn dots(w: &[f32], r: usize, x: &[f32], n: usize, cols: usize, out: &mut [f32], width: usize, col0: usize) {
-            assert!(cols.is_multiple_of(8) && w.len() >= 3 * cols && x.len() >= n * cols && r <= 3 && (n == 0 || out.len() >= (n - 1) * width + col0 + r));
+            assert!(
+                cols.is_multiple_of(8)
+                    && w.len() >= 3 * cols
+                    && x.len() >= n * cols
+                    && r <= 3
+                    && (n == 0 || out.len() >= (n - 1) * width + col0 + r)
+            );
             assert!((w.as_ptr() as usize).is_multiple_of(32) && (x.as_ptr() as usize).is_multiple_of(32));
             let wp = w.as_ptr();
             let mut store = |t: usize, s: __m128| {
@@ -1409,7 +1551,11 @@ mod tests {
         let mut q4 = Vec::new();
         let mut q8 = Vec::new();
         for i in 0..8u32 {
-            q4.extend(q4_1_block(0.013 * i as f32 - 0.05, 0.3 - 0.07 * i as f32, std::array::from_fn(|j| (i as usize * 53 + j * 29) as u8)));
+            q4.extend(q4_1_block(
+                0.013 * i as f32 - 0.05,
+                0.3 - 0.07 * i as f32,
+                std::array::from_fn(|j| (i as usize * 53 + j * 29) as u8),
+            ));
             q8.extend(f16::from_f32(0.0071 * i as f32 + 1e-6).to_le_bytes());
             q8.extend((0..32).map(|j| (i * 71 + j * 13) as u8));
         }
@@ -1428,7 +1574,11 @@ mod tests {
         let mut q4 = Vec::new();
         let mut q8 = Vec::new();
         for i in 0..18u32 {
-            q4.extend(q4_1_block(0.011 * i as f32 + 0.002, 0.2 - 0.03 * i as f32, std::array::from_fn(|j| (i as usize * 41 + j * 23) as u8)));
+            q4.extend(q4_1_block(
+                0.011 * i as f32 + 0.002,
+                0.2 - 0.03 * i as f32,
+                std::array::from_fn(|j| (i as usize * 41 + j * 23) as u8),
+            ));
             q8.extend(f16::from_f32(0.0093 * i as f32 + 1e-4).to_le_bytes());
             q8.extend((0..32).map(|j| (i * 67 + j * 19) as u8));
         }

@@ -75,7 +75,10 @@ impl Config {
         }
         let int = |k: &str| -> Result<usize> {
             let v = g.get_u64(&format!("llama.{k}"))?;
-            usize::try_from(v).ok().filter(|&v| v > 0 && v <= 1 << 20).ok_or_else(|| Error::ModelFile(format!("llama.{k} = {v} is out of range")))
+            usize::try_from(v)
+                .ok()
+                .filter(|&v| v > 0 && v <= 1 << 20)
+                .ok_or_else(|| Error::ModelFile(format!("llama.{k} = {v} is out of range")))
         };
         let n_heads = int("attention.head_count")?;
         let d_model = int("embedding_length")?;
@@ -91,7 +94,10 @@ impl Config {
             rms_eps: g.get_f64("llama.attention.layer_norm_rms_epsilon")? as f32,
         };
         if c.d_head * c.n_heads != c.d_model || !c.n_heads.is_multiple_of(c.n_kv_heads) || !c.d_head.is_multiple_of(2) {
-            return Err(Error::ModelFile(format!("inconsistent head sizes: d_model {}, {} heads, {} key/value heads", c.d_model, c.n_heads, c.n_kv_heads)));
+            return Err(Error::ModelFile(format!(
+                "inconsistent head sizes: d_model {}, {} heads, {} key/value heads",
+                c.d_model, c.n_heads, c.n_kv_heads
+            )));
         }
         if let Ok(rope) = g.get_u64("llama.rope.dimension_count") {
             if rope as usize != c.d_head {
@@ -174,8 +180,15 @@ fn load_matrix(g: &Gguf, bytes: &[u8], name: &str, rows: usize, cols: usize) -> 
     if t.dims != [cols as u64, rows as u64] {
         return Err(Error::ModelFile(format!("tensor `{name}` has shape {:?}, expected [{cols}, {rows}]", t.dims)));
     }
-    let qtype = QType::from_ggml(t.ggml_type).ok_or_else(|| Error::ModelFile(format!("tensor `{name}` has GGML type {}, which this reader does not know (F32, Q4_1 and Q8_0 are supported)", t.ggml_type)))?;
-    let len = qtype.bytes_for(rows * cols).ok_or_else(|| Error::ModelFile(format!("tensor `{name}`: {cols} columns do not split into blocks")))?;
+    let qtype = QType::from_ggml(t.ggml_type).ok_or_else(|| {
+        Error::ModelFile(format!(
+            "tensor `{name}` has GGML type {}, which this reader does not know (F32, Q4_1 and Q8_0 are supported)",
+            t.ggml_type
+        ))
+    })?;
+    let len = qtype
+        .bytes_for(rows * cols)
+        .ok_or_else(|| Error::ModelFile(format!("tensor `{name}`: {cols} columns do not split into blocks")))?;
     QMatrix::new(rows, cols, qtype, g.tensor_bytes(bytes, name, len)?.to_vec())
 }
 
@@ -233,7 +246,17 @@ impl Block {
     /// has this block's matrices as shard matrices `first .. first + 7`, in
     /// field order.
     #[allow(clippy::too_many_arguments)]
-    fn forward(&self, h: &Matrix, start: usize, past: Option<&mut LayerTrace>, c: &Config, rope: &Rope, last_only: bool, helper: Option<&dyn Helper>, first: usize) -> (LayerTrace, Matrix) {
+    fn forward(
+        &self,
+        h: &Matrix,
+        start: usize,
+        past: Option<&mut LayerTrace>,
+        c: &Config,
+        rope: &Rope,
+        last_only: bool,
+        helper: Option<&dyn Helper>,
+        first: usize,
+    ) -> (LayerTrace, Matrix) {
         let x = self.attn_norm.forward(h);
         let [mut q, mut k, v] = split::products(helper, first, [&self.attn_q, &self.attn_k, &self.attn_v], &x);
         rope.apply(&mut q, c.d_head, start);
@@ -357,7 +380,9 @@ impl SmolLm2 {
     /// Reads the GGUF file from disk (native only).
     #[cfg(not(target_arch = "wasm32"))]
     pub fn load(path: &std::path::Path) -> Result<SmolLm2> {
-        let bytes = std::fs::read(path).map_err(|e| Error::ModelFile(format!("cannot read {}: {e} (run `python3 scripts/fetch_models.py` to fetch it)", path.display())))?;
+        let bytes = std::fs::read(path).map_err(|e| {
+            Error::ModelFile(format!("cannot read {}: {e} (run `python3 scripts/fetch_models.py` to fetch it)", path.display()))
+        })?;
         Self::from_gguf_bytes(&bytes)
     }
 
@@ -393,7 +418,10 @@ impl SmolLm2 {
         let enc = self.tokenizer.encode(text, false).map_err(|e| Error::Tokenizer(e.to_string()))?;
         let mut ids = enc.get_ids().to_vec();
         if ids.is_empty() {
-            return Err(Error::Invalid("Type some text: SmolLM2 predicts the next token from the ones before it, and with no token there is nothing to attend to.".into()));
+            return Err(Error::Invalid(
+                "Type some text: SmolLM2 predicts the next token from the ones before it, and with no token there is nothing to attend to."
+                    .into(),
+            ));
         }
         let mut notice = None;
         if ids.len() > MAX_TOKENS {
@@ -426,7 +454,10 @@ impl SmolLm2 {
         let c = &self.config;
         let start = past.first().map_or(0, |l| l.input.rows);
         if ids.len() <= start || ids.len() > MAX_TOKENS {
-            return Err(Error::Invalid(format!("{} tokens after {start} cached ones: need 1 to {MAX_TOKENS} tokens in all", ids.len().saturating_sub(start))));
+            return Err(Error::Invalid(format!(
+                "{} tokens after {start} cached ones: need 1 to {MAX_TOKENS} tokens in all",
+                ids.len().saturating_sub(start)
+            )));
         }
         if !past.is_empty() && past.len() != c.n_layers {
             return Err(Error::Invalid("cached layers do not match the model".into()));
@@ -447,7 +478,8 @@ impl SmolLm2 {
         };
         for (l, block) in self.blocks.iter().enumerate() {
             let mut before = past.next();
-            let (part, out) = block.forward(&h, start, before.as_mut(), c, &self.rope, l + 1 == self.blocks.len(), helper, l * MATRICES_PER_BLOCK);
+            let (part, out) =
+                block.forward(&h, start, before.as_mut(), c, &self.rope, l + 1 == self.blocks.len(), helper, l * MATRICES_PER_BLOCK);
             layers.push(match before {
                 Some(b) => join(b, part),
                 None => part,
@@ -644,16 +676,31 @@ fn build_tokenizer(g: &Gguf) -> Result<(Tokenizer, Vec<String>)> {
     let merges = g
         .get_strings("tokenizer.ggml.merges")?
         .into_iter()
-        .map(|m| m.split_once(' ').map(|(a, b)| (a.to_string(), b.to_string())).ok_or_else(|| Error::ModelFile(format!("merge `{m}` is not two tokens"))))
+        .map(|m| {
+            m.split_once(' ')
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .ok_or_else(|| Error::ModelFile(format!("merge `{m}` is not two tokens")))
+        })
         .collect::<Result<Vec<_>>>()?;
     let vocab: Vocab = tokens.iter().enumerate().map(|(i, t)| (t.to_string(), i as u32)).collect();
-    let bpe = BPE::builder().vocab_and_merges(vocab, merges).build().map_err(|e| Error::Tokenizer(format!("cannot build the BPE from the GGUF vocabulary: {e}")))?;
+    let bpe = BPE::builder()
+        .vocab_and_merges(vocab, merges)
+        .build()
+        .map_err(|e| Error::Tokenizer(format!("cannot build the BPE from the GGUF vocabulary: {e}")))?;
     let mut tokenizer = Tokenizer::new(bpe);
-    let split = Sequence::new(vec![PreTokenizerWrapper::Digits(Digits::new(true)), PreTokenizerWrapper::ByteLevel(ByteLevel::new(false, true, true))]);
+    let split = Sequence::new(vec![
+        PreTokenizerWrapper::Digits(Digits::new(true)),
+        PreTokenizerWrapper::ByteLevel(ByteLevel::new(false, true, true)),
+    ]);
     tokenizer.with_pre_tokenizer(Some(PreTokenizerWrapper::Sequence(split)));
     tokenizer.with_decoder(Some(ByteLevel::default()));
     let control = |i: usize| types.get(i) == Some(&3);
-    let special: Vec<AddedToken> = tokens.iter().enumerate().filter(|&(i, _)| control(i)).map(|(_, t)| AddedToken::from(t.to_string(), true).normalized(false)).collect();
+    let special: Vec<AddedToken> = tokens
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| control(i))
+        .map(|(_, t)| AddedToken::from(t.to_string(), true).normalized(false))
+        .collect();
     tokenizer.add_special_tokens(&special);
     let bytes_of = byte_of_char();
     let text = tokens.iter().enumerate().map(|(i, t)| display_token(t, control(i), &bytes_of)).collect();

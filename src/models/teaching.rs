@@ -171,7 +171,8 @@ impl TeachingModel {
         let w_v = Matrix::concat_cols(&self.heads.iter().map(|h| h.w_v.clone()).collect::<Vec<_>>());
         let (q, k, v) = (e.matmul(&w_q), e.matmul(&w_k), e.matmul(&w_v)); // n × H·d_head each
         let n_heads = self.heads.len();
-        let attention = multi_head(Projections { q: &q, k: &k, v: &v, n_heads, n_kv_heads: n_heads }, self.options.mask, self.options.scale);
+        let attention =
+            multi_head(Projections { q: &q, k: &k, v: &v, n_heads, n_kv_heads: n_heads }, self.options.mask, self.options.scale);
         let delta = attention.concat.matmul(&self.w_o); //         ΔE = [Z_1 … Z_H] W_O
         let residual = e.add(&delta); //                           E' = E + ΔE
         Ok(ModelTrace {
@@ -268,7 +269,13 @@ fn verb_head() -> DesignedHead {
     w_k[(PRON, 0)] = 3.0;
     positional_block(&mut w_q, 4, 0.0, 1.0);
     identity_positional(&mut w_k, 4);
-    DesignedHead { name: "who did what", behaviour: "Verbs attend to nearby nouns and pronouns (roamed → creature, forest).", w_q, w_k, w_v: copy_pos_values() }
+    DesignedHead {
+        name: "who did what",
+        behaviour: "Verbs attend to nearby nouns and pronouns (roamed → creature, forest).",
+        w_q,
+        w_k,
+        w_v: copy_pos_values(),
+    }
 }
 
 fn determiner_head() -> DesignedHead {
@@ -279,7 +286,13 @@ fn determiner_head() -> DesignedHead {
     w_k[(NOUN, 0)] = 3.0;
     positional_block(&mut w_q, 4, 2.0, 2.0);
     identity_positional(&mut w_k, 4);
-    DesignedHead { name: "introduces", behaviour: "Determiners attend forward to the noun they introduce (a → creature).", w_q, w_k, w_v: copy_pos_values() }
+    DesignedHead {
+        name: "introduces",
+        behaviour: "Determiners attend forward to the noun they introduce (a → creature).",
+        w_q,
+        w_k,
+        w_v: copy_pos_values(),
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -396,39 +409,176 @@ fn guess_from_ending(lower: &str, capitalised: bool) -> usize {
 
 fn lexicon(word: &str) -> Option<usize> {
     const WORDS: [(&[&str], usize); 8] = [
-        (&["a", "an", "the", "this", "that", "these", "those", "my", "your", "his", "her", "its", "our", "their", "every", "each", "some", "any", "no", "all", "another"], DET),
         (
             &[
-                "fluffy", "blue", "verdant", "red", "green", "yellow", "black", "white", "big", "small", "little", "large", "tiny", "old", "young",
-                "new", "good", "bad", "happy", "sad", "quick", "slow", "brown", "lazy", "bright", "dark", "tall", "short", "long", "warm", "cold",
-                "hot", "soft", "hard", "quiet", "loud", "beautiful", "ancient", "gentle", "wild", "clever", "strange", "deep", "wide", "golden",
-                "second", "first", "last", "great", "high", "low", "free", "full", "empty", "real", "true", "false", "sweet", "bitter", "calm",
+                "a", "an", "the", "this", "that", "these", "those", "my", "your", "his", "her", "its", "our", "their", "every", "each",
+                "some", "any", "no", "all", "another",
+            ],
+            DET,
+        ),
+        (
+            &[
+                "fluffy",
+                "blue",
+                "verdant",
+                "red",
+                "green",
+                "yellow",
+                "black",
+                "white",
+                "big",
+                "small",
+                "little",
+                "large",
+                "tiny",
+                "old",
+                "young",
+                "new",
+                "good",
+                "bad",
+                "happy",
+                "sad",
+                "quick",
+                "slow",
+                "brown",
+                "lazy",
+                "bright",
+                "dark",
+                "tall",
+                "short",
+                "long",
+                "warm",
+                "cold",
+                "hot",
+                "soft",
+                "hard",
+                "quiet",
+                "loud",
+                "beautiful",
+                "ancient",
+                "gentle",
+                "wild",
+                "clever",
+                "strange",
+                "deep",
+                "wide",
+                "golden",
+                "second",
+                "first",
+                "last",
+                "great",
+                "high",
+                "low",
+                "free",
+                "full",
+                "empty",
+                "real",
+                "true",
+                "false",
+                "sweet",
+                "bitter",
+                "calm",
             ],
             ADJ,
         ),
         (
             &[
-                "creature", "forest", "cat", "dog", "fox", "bird", "tree", "river", "mountain", "sky", "sun", "moon", "house", "city", "child",
-                "man", "woman", "people", "teacher", "student", "book", "word", "sentence", "model", "head", "attention", "time", "day", "night",
-                "world", "water", "fire", "road", "car", "computer", "music", "song", "exam", "second", "minute", "hour", "year", "friend", "king",
-                "queen", "garden", "flower", "sea", "ocean", "field", "village", "story", "question", "answer", "idea", "heart", "hand", "eye",
-                "table", "chair", "door", "window", "school", "paris", "france", "capital", "language", "machine",
+                "creature",
+                "forest",
+                "cat",
+                "dog",
+                "fox",
+                "bird",
+                "tree",
+                "river",
+                "mountain",
+                "sky",
+                "sun",
+                "moon",
+                "house",
+                "city",
+                "child",
+                "man",
+                "woman",
+                "people",
+                "teacher",
+                "student",
+                "book",
+                "word",
+                "sentence",
+                "model",
+                "head",
+                "attention",
+                "time",
+                "day",
+                "night",
+                "world",
+                "water",
+                "fire",
+                "road",
+                "car",
+                "computer",
+                "music",
+                "song",
+                "exam",
+                "second",
+                "minute",
+                "hour",
+                "year",
+                "friend",
+                "king",
+                "queen",
+                "garden",
+                "flower",
+                "sea",
+                "ocean",
+                "field",
+                "village",
+                "story",
+                "question",
+                "answer",
+                "idea",
+                "heart",
+                "hand",
+                "eye",
+                "table",
+                "chair",
+                "door",
+                "window",
+                "school",
+                "paris",
+                "france",
+                "capital",
+                "language",
+                "machine",
             ],
             NOUN,
         ),
         (
             &[
-                "roamed", "is", "are", "was", "were", "be", "been", "am", "has", "have", "had", "do", "does", "did", "give", "gave", "came", "come",
-                "go", "went", "see", "saw", "run", "ran", "jumps", "jumped", "walk", "walked", "eat", "ate", "sleeps", "slept", "sings", "sang",
-                "reads", "read", "wrote", "write", "loves", "love", "likes", "like", "make", "made", "take", "took", "know", "knew", "think",
-                "thought", "say", "said", "roam", "roams", "flew", "fly", "flies", "swam", "swim", "sat", "sit", "found", "find", "can", "will",
-                "would", "could", "should", "may", "might", "must",
+                "roamed", "is", "are", "was", "were", "be", "been", "am", "has", "have", "had", "do", "does", "did", "give", "gave",
+                "came", "come", "go", "went", "see", "saw", "run", "ran", "jumps", "jumped", "walk", "walked", "eat", "ate", "sleeps",
+                "slept", "sings", "sang", "reads", "read", "wrote", "write", "loves", "love", "likes", "like", "make", "made", "take",
+                "took", "know", "knew", "think", "thought", "say", "said", "roam", "roams", "flew", "fly", "flies", "swam", "swim", "sat",
+                "sit", "found", "find", "can", "will", "would", "could", "should", "may", "might", "must",
             ],
             VERB,
         ),
-        (&["very", "quickly", "slowly", "quietly", "often", "never", "always", "soon", "now", "then", "here", "there", "not", "too", "also", "still", "just"], 4),
+        (
+            &[
+                "very", "quickly", "slowly", "quietly", "often", "never", "always", "soon", "now", "then", "here", "there", "not", "too",
+                "also", "still", "just",
+            ],
+            4,
+        ),
         (&["i", "you", "he", "she", "it", "we", "they", "me", "him", "us", "them", "who", "what", "which", "something", "someone"], PRON),
-        (&["in", "on", "at", "over", "under", "through", "with", "without", "from", "to", "of", "by", "for", "into", "across", "near", "after", "before", "about", "between"], 6),
+        (
+            &[
+                "in", "on", "at", "over", "under", "through", "with", "without", "from", "to", "of", "by", "for", "into", "across", "near",
+                "after", "before", "about", "between",
+            ],
+            6,
+        ),
         (&["and", "or", "but", "so", "because", "while", "if", "when", "although", "yet"], 7),
     ];
     WORDS.iter().find(|(list, _)| list.contains(&word)).map(|&(_, p)| p)
@@ -484,7 +634,8 @@ mod tests {
     #[test]
     fn any_text_works() {
         let m = TeachingModel::new();
-        for text in ["", "   ", "zorbling glimpified quuxes", "👩‍🚀 visits 東京 ✨!", "a\u{0}b\u{7}c", "<script>alert(1)</script>"] {
+        for text in ["", "   ", "zorbling glimpified quuxes", "👩‍🚀 visits 東京 ✨!", "a\u{0}b\u{7}c", "<script>alert(1)</script>"]
+        {
             let t = m.run(text).unwrap();
             assert_eq!(t.layers[0].attention.heads[0].weights.rows, t.tokens.len());
             assert!(t.layers[0].attention.heads.iter().all(|h| h.weights.data.iter().all(|x| x.is_finite())));

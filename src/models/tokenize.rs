@@ -18,7 +18,8 @@ pub struct Encoded {
 /// `max_tokens` (special tokens included) and never padding: a single text
 /// needs no padding, and a padded one would change a mean-pooled embedding.
 pub fn from_json(json: &[u8], max_tokens: usize) -> Result<Tokenizer> {
-    let mut tokenizer = Tokenizer::from_bytes(json).map_err(|e| Error::ModelFile(format!("tokenizer.json could not be read as a Hugging Face tokenizer: {e}")))?;
+    let mut tokenizer = Tokenizer::from_bytes(json)
+        .map_err(|e| Error::ModelFile(format!("tokenizer.json could not be read as a Hugging Face tokenizer: {e}")))?;
     tokenizer.with_padding(None);
     tokenizer
         .with_truncation(Some(TruncationParams { max_length: max_tokens, ..Default::default() }))

@@ -5,12 +5,12 @@
 use crate::catalog::{Catalog, FindHeads, Found};
 use crate::compare::{CompareMap, CompareText, Compared};
 use crate::compute::{model_name, Compute};
-use crate::explain::{QueryPicker, StepByStep};
-use crate::lines::Lines;
-use crate::lessons::{NextTokenTemperature, PositionLesson, ScalingLesson};
 use crate::dotgrid::DotGrids;
 use crate::downloads;
+use crate::explain::{QueryPicker, StepByStep};
 use crate::heatmap::{ColourBar, Heatmap};
+use crate::lessons::{NextTokenTemperature, PositionLesson, ScalingLesson};
+use crate::lines::Lines;
 use crate::overview::Overview;
 use crate::url_state::{UrlState, View};
 use crate::worked::WorkedExampleView;
@@ -21,7 +21,6 @@ use std::time::Duration;
 
 /// How long typing must pause before the address takes the new text.
 const TYPING_PAUSE: Duration = Duration::from_millis(400);
-
 
 /// Where a downloadable model stands.
 #[derive(Clone, Debug, PartialEq)]
@@ -87,7 +86,13 @@ pub fn Page(
     let latest = StoredValue::new(0u64);
 
     let compute = StoredValue::new_local(None::<Compute>);
-    let send = move |msg: ToWorker| compute.with_value(|c| if let Some(c) = c { c.send(msg) });
+    let send = move |msg: ToWorker| {
+        compute.with_value(|c| {
+            if let Some(c) = c {
+                c.send(msg)
+            }
+        })
+    };
 
     let on_reply = {
         move |msg: FromWorker| match msg {
@@ -127,7 +132,9 @@ pub fn Page(
     };
     compute.set_value(Some(if in_page { Compute::in_page(on_reply) } else { Compute::start(on_reply) }));
 
-    let load_state = move |m: ModelId| loads.with(|l| l.get(&m).cloned()).unwrap_or(if m == ModelId::Teaching { LoadState::Ready } else { LoadState::NotLoaded });
+    let load_state = move |m: ModelId| {
+        loads.with(|l| l.get(&m).cloned()).unwrap_or(if m == ModelId::Teaching { LoadState::Ready } else { LoadState::NotLoaded })
+    };
 
     // Text, model or readiness changed: compute (or first load the model).
     {
@@ -354,7 +361,10 @@ fn ModelPicker(
     let option_label = |m: ModelId| match m {
         ModelId::Teaching => "Teaching model — built in, hand-designed heads".to_string(),
         ModelId::MiniLm => format!("MiniLM — encoder, bidirectional, 6 layers × 12 heads ({} download)", megabytes(m.download_bytes())),
-        ModelId::SmolLm2 => format!("SmolLM2-135M — decoder, causal, 30 layers × 9 heads over 3 key/value heads ({} download)", megabytes(m.download_bytes())),
+        ModelId::SmolLm2 => format!(
+            "SmolLM2-135M — decoder, causal, 30 layers × 9 heads over 3 key/value heads ({} download)",
+            megabytes(m.download_bytes())
+        ),
     };
     view! {
         <label for="model">"Model"</label>
@@ -464,8 +474,14 @@ fn MaskNote(summary: ReadSignal<Option<RunSummary>>) -> impl IntoView {
         summary.with(|s| {
             s.as_ref().map(|s| {
                 let text = match s.info.mask {
-                    attnscope::Mask::None => format!("{} attends both ways (no mask). A causal grid for it is a what-if, computed from the same Q and K.", s.info.name),
-                    attnscope::Mask::Causal => format!("{} is causal: each token sees only itself and earlier tokens. An unmasked grid for it is a what-if.", s.info.name),
+                    attnscope::Mask::None => format!(
+                        "{} attends both ways (no mask). A causal grid for it is a what-if, computed from the same Q and K.",
+                        s.info.name
+                    ),
+                    attnscope::Mask::Causal => format!(
+                        "{} is causal: each token sees only itself and earlier tokens. An unmasked grid for it is a what-if.",
+                        s.info.name
+                    ),
                 };
                 view! { <p class="note" id="mask-note">{text}</p> }
             })
@@ -482,7 +498,8 @@ fn HeadPicker(
     head: ReadSignal<usize>,
     set_head: WriteSignal<usize>,
 ) -> impl IntoView {
-    let dims = move || summary.with(|s| s.as_ref().map(|s| (s.info.n_layers, s.info.n_heads, s.kv_head_of.clone())).unwrap_or((1, 1, vec![0])));
+    let dims =
+        move || summary.with(|s| s.as_ref().map(|s| (s.info.n_layers, s.info.n_heads, s.kv_head_of.clone())).unwrap_or((1, 1, vec![0])));
     view! {
         <div class="picker">
             <label for="layer">"Layer"</label>
@@ -507,13 +524,21 @@ fn HeadPicker(
 /// What the selected head of the teaching model was designed to do.
 #[component]
 fn HeadNote(summary: ReadSignal<Option<RunSummary>>, head: ReadSignal<usize>) -> impl IntoView {
-    move || summary.with(|s| s.as_ref().and_then(|s| s.head_notes.get(head.get()).cloned())).map(|n| view! { <p class="note" id="head-note">{n}</p> })
+    move || {
+        summary
+            .with(|s| s.as_ref().and_then(|s| s.head_notes.get(head.get()).cloned()))
+            .map(|n| view! { <p class="note" id="head-note">{n}</p> })
+    }
 }
 
 /// The decoder's most likely next tokens after the text, with the
 /// temperature of their softmax (the slider stays put while runs replace the list).
 #[component]
-fn NextTokens(summary: ReadSignal<Option<RunSummary>>, options: ReadSignal<RunOptions>, set_options: WriteSignal<RunOptions>) -> impl IntoView {
+fn NextTokens(
+    summary: ReadSignal<Option<RunSummary>>,
+    options: ReadSignal<RunOptions>,
+    set_options: WriteSignal<RunOptions>,
+) -> impl IntoView {
     let has = move || summary.with(|s| s.as_ref().is_some_and(|s| s.top_next.is_some()));
     let list = move || {
         summary.with(|s| {
@@ -544,8 +569,15 @@ fn Exports(summary: ReadSignal<Option<RunSummary>>, detail: ReadSignal<Option<He
     };
     let svg = move || {
         figure().and_then(|(s, d)| {
-            let title = format!("{}\nlayer {} · head {} · A = softmax(QKᵀ/√d_k + M) · mask: {}", s.info.name, d.layer, d.head, d.mask.name());
-            let h = attnscope::draw::Heatmap { title, row_labels: &s.tokens, col_labels: &s.tokens, values: &d.weights, kind: attnscope::draw::ValueKind::Weights };
+            let title =
+                format!("{}\nlayer {} · head {} · A = softmax(QKᵀ/√d_k + M) · mask: {}", s.info.name, d.layer, d.head, d.mask.name());
+            let h = attnscope::draw::Heatmap {
+                title,
+                row_labels: &s.tokens,
+                col_labels: &s.tokens,
+                values: &d.weights,
+                kind: attnscope::draw::ValueKind::Weights,
+            };
             attnscope::draw::heatmap_svg(&h).ok()
         })
     };

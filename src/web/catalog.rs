@@ -90,7 +90,11 @@ pub fn sorted(stats: &[HeadStats], column: Column, descending: bool) -> Vec<Head
 
 /// `#catalog`: one row per head; click a row (or its button) to select that head.
 #[component]
-pub fn Catalog(summary: ReadSignal<Option<RunSummary>>, #[prop(into)] selected: Signal<(usize, usize)>, on_select: Callback<(usize, usize)>) -> impl IntoView {
+pub fn Catalog(
+    summary: ReadSignal<Option<RunSummary>>,
+    #[prop(into)] selected: Signal<(usize, usize)>,
+    on_select: Callback<(usize, usize)>,
+) -> impl IntoView {
     let (sort, set_sort) = signal((Column::Head, false));
     let names = move || summary.with(|s| s.as_ref().map(|s| s.head_notes.clone()).unwrap_or_default());
     let header = move |c: Column| {

@@ -28,10 +28,12 @@ pub fn CompareMap(compared: ReadSignal<Option<Compared>>, #[prop(into)] columns_
     let look = use_look();
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };
-        let drawn = look.with(|look| compared.with(|c| match c {
-            Some((tokens, d)) => draw(&el, tokens, Some(&d.weights), columns_are_queries.get(), None, look),
-            None => draw(&el, &[], None, false, None, look),
-        }));
+        let drawn = look.with(|look| {
+            compared.with(|c| match c {
+                Some((tokens, d)) => draw(&el, tokens, Some(&d.weights), columns_are_queries.get(), None, look),
+                None => draw(&el, &[], None, false, None, look),
+            })
+        });
         if let Err(e) = drawn {
             web_sys::console::error_2(&"compare: drawing failed:".into(), &e);
         }

@@ -55,7 +55,15 @@ pub fn values(d: &HeadDetail, mask: Mask, stage: Stage) -> Matrix {
 }
 
 /// Draws one grid; `columns_are_queries` transposes as the heatmap does.
-pub fn draw(canvas: &web_sys::HtmlCanvasElement, tokens: &[String], m: &Matrix, stage: Stage, columns_are_queries: bool, highlight: Option<usize>, look: &Look) -> Result<(), JsValue> {
+pub fn draw(
+    canvas: &web_sys::HtmlCanvasElement,
+    tokens: &[String],
+    m: &Matrix,
+    stage: Stage,
+    columns_are_queries: bool,
+    highlight: Option<usize>,
+    look: &Look,
+) -> Result<(), JsValue> {
     if m.rows == 0 {
         canvas.set_width(0);
         canvas.set_height(0);
@@ -165,9 +173,13 @@ pub fn DotGrids(
             let name = model_name.get();
             match (mask, mask == real) {
                 (Mask::None, true) => format!("Unmasked: every word sees every word. This is what {name} uses."),
-                (Mask::None, false) => format!("Unmasked (what-if): {name} is causal; this grid is computed from the same Q and K without the mask."),
+                (Mask::None, false) => {
+                    format!("Unmasked (what-if): {name} is causal; this grid is computed from the same Q and K without the mask.")
+                }
                 (Mask::Causal, true) => format!("Causal: a word sees only itself and earlier words. This is what {name} uses."),
-                (Mask::Causal, false) => format!("Causal (what-if): {name} sees both ways; this grid applies a causal mask to the same Q and K."),
+                (Mask::Causal, false) => {
+                    format!("Causal (what-if): {name} sees both ways; this grid applies a causal mask to the same Q and K.")
+                }
             }
         })
     };

@@ -50,7 +50,9 @@ pub fn svg_to_png(filename: &'static str, svg: &str) {
         let (w, h) = (img2.natural_width() * 2, img2.natural_height() * 2);
         canvas.set_width(w);
         canvas.set_height(h);
-        let Some(ctx) = canvas.get_context("2d").ok().flatten().and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok()) else { return };
+        let Some(ctx) = canvas.get_context("2d").ok().flatten().and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok()) else {
+            return;
+        };
         ctx.set_fill_style_str("#fff");
         ctx.fill_rect(0.0, 0.0, w as f64, h as f64);
         let _ = ctx.draw_image_with_html_image_element_and_dw_and_dh(&img2, 0.0, 0.0, w as f64, h as f64);

@@ -63,7 +63,11 @@ pub fn scale_note(scale: f32, d_k: usize, options: &RunOptions) -> String {
             format!("1/√d_k dropped, × {} for temperature (the model uses 1/√{d_k} = {})", num(options.temperature_factor), num(1.0 / root))
         }
     } else if options.temperature_factor != 1.0 {
-        format!("= {} × 1/√{d_k}: the temperature lesson is on (the model's own factor is 1/√{d_k} = {})", num(options.temperature_factor), num(1.0 / root))
+        format!(
+            "= {} × 1/√{d_k}: the temperature lesson is on (the model's own factor is 1/√{d_k} = {})",
+            num(options.temperature_factor),
+            num(1.0 / root)
+        )
     } else if (scale * root - 1.0).abs() < 1e-4 {
         format!("= 1/√{d_k}, the model's own scaling (d_k = {d_k})")
     } else {
@@ -221,7 +225,9 @@ pub fn StepByStep(
         let m = model.get();
         detail.with(|d| match d {
             None => view! { <p class="note">"computing…"</p> }.into_any(),
-            Some(d) if d.weights.rows == 0 => view! { <p class="note">"Type some text to follow a token through the formula."</p> }.into_any(),
+            Some(d) if d.weights.rows == 0 => {
+                view! { <p class="note">"Type some text to follow a token through the formula."</p> }.into_any()
+            }
             Some(d) => {
                 // Tokens count from the first key; queries may be only the last rows.
                 let offset = d.weights.cols.saturating_sub(d.weights.rows);

@@ -56,9 +56,14 @@ impl Look {
             .and_then(|w| w.document())
             .and_then(|d| d.document_element())
             .and_then(|el| web_sys::window()?.get_computed_style(&el).ok().flatten());
-        let property = |name: &str| style.as_ref().and_then(|s| s.get_property_value(name).ok()).map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
+        let property = |name: &str| {
+            style.as_ref().and_then(|s| s.get_property_value(name).ok()).map(|v| v.trim().to_string()).filter(|v| !v.is_empty())
+        };
         let default = Look::default();
-        let zoom = property("font-size").and_then(|px| px.strip_suffix("px")?.parse::<f64>().ok()).filter(|px| px.is_finite() && *px > 0.0).map_or(1.0, |px| (px / 16.0).clamp(0.5, 4.0));
+        let zoom = property("font-size")
+            .and_then(|px| px.strip_suffix("px")?.parse::<f64>().ok())
+            .filter(|px| px.is_finite() && *px > 0.0)
+            .map_or(1.0, |px| (px / 16.0).clamp(0.5, 4.0));
         Look { ink: property("--ink").unwrap_or(default.ink), zoom }
     }
 
@@ -175,7 +180,14 @@ pub fn draw_labels(ctx: &CanvasRenderingContext2d, layout: &Layout, rows: &[Stri
 
 /// Draws `weights` (queries × keys) with `tokens` on both axes; transposed
 /// when `columns_are_queries`. `highlight` outlines one token's row and column.
-pub fn draw(canvas: &HtmlCanvasElement, tokens: &[String], weights: Option<&Matrix>, columns_are_queries: bool, highlight: Option<usize>, look: &Look) -> Result<(), JsValue> {
+pub fn draw(
+    canvas: &HtmlCanvasElement,
+    tokens: &[String],
+    weights: Option<&Matrix>,
+    columns_are_queries: bool,
+    highlight: Option<usize>,
+    look: &Look,
+) -> Result<(), JsValue> {
     let Some(a) = weights.filter(|a| a.rows > 0 && a.cols > 0) else {
         canvas.set_width(0);
         canvas.set_height(0);
@@ -266,7 +278,8 @@ pub fn Heatmap(
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };
         let t0 = now_ms();
-        let drawn = tokens.with(|t| weights.with(|w| look.with(|look| draw(&el, t, w.as_ref(), columns_are_queries.get(), highlight.get(), look))));
+        let drawn =
+            tokens.with(|t| weights.with(|w| look.with(|look| draw(&el, t, w.as_ref(), columns_are_queries.get(), highlight.get(), look))));
         if let Err(e) = drawn {
             web_sys::console::error_2(&"heatmap: drawing failed:".into(), &e);
         }

@@ -14,7 +14,14 @@ const COLUMN: f64 = 120.0;
 const GAP: f64 = 160.0;
 
 /// Draws the lines; `chosen` is the query token whose lines stand out.
-pub fn draw(canvas: &HtmlCanvasElement, tokens: &[String], a: Option<&Matrix>, chosen: usize, look: &Look, accent: &str) -> Result<(), JsValue> {
+pub fn draw(
+    canvas: &HtmlCanvasElement,
+    tokens: &[String],
+    a: Option<&Matrix>,
+    chosen: usize,
+    look: &Look,
+    accent: &str,
+) -> Result<(), JsValue> {
     let Some(a) = a.filter(|a| a.rows > 0 && a.cols > 0) else {
         canvas.set_width(0);
         canvas.set_height(0);

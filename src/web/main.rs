@@ -27,14 +27,14 @@ mod lessons;
 mod lines;
 #[cfg(target_arch = "wasm32")]
 mod overview;
+#[cfg(all(test, target_arch = "wasm32"))]
+mod tests;
 #[cfg(target_arch = "wasm32")]
 mod url_state;
 #[cfg(target_arch = "wasm32")]
 mod worked;
 #[cfg(target_arch = "wasm32")]
 mod worker_client;
-#[cfg(all(test, target_arch = "wasm32"))]
-mod tests;
 
 #[cfg(target_arch = "wasm32")]
 fn main() {

@@ -49,7 +49,13 @@ impl Grid {
 }
 
 /// Paints all thumbnails; `kv_head_of` brackets grouped-query heads.
-pub fn draw(canvas: &HtmlCanvasElement, overview: &[Vec<Thumbnail>], kv_head_of: &[usize], selected: (usize, usize), look: &Look) -> Result<(), JsValue> {
+pub fn draw(
+    canvas: &HtmlCanvasElement,
+    overview: &[Vec<Thumbnail>],
+    kv_head_of: &[usize],
+    selected: (usize, usize),
+    look: &Look,
+) -> Result<(), JsValue> {
     let layers = overview.len();
     let heads = overview.first().map_or(0, |l| l.len());
     if layers == 0 || heads == 0 || overview[0][0].rows == 0 {
@@ -105,7 +111,8 @@ pub fn draw(canvas: &HtmlCanvasElement, overview: &[Vec<Thumbnail>], kv_head_of:
         ctx.fill_text(&format!("L{l}"), x - 6.0 * z, y + grid.tile / 2.0)?;
     }
     ctx.set_text_align("center");
-    let grouped = kv_head_of.iter().any(|&g| g != kv_head_of[0]) && kv_head_of.len() == heads && kv_head_of.windows(2).any(|w| w[0] == w[1]);
+    let grouped =
+        kv_head_of.iter().any(|&g| g != kv_head_of[0]) && kv_head_of.len() == heads && kv_head_of.windows(2).any(|w| w[0] == w[1]);
     #[allow(clippy::needless_range_loop)] // kv_head_of is read only when it has one entry per head
     for h in 0..heads {
         let (x, _) = grid.origin(0, h);
@@ -156,10 +163,12 @@ pub fn Overview(
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };
         let t0 = crate::heatmap::now_ms();
-        let drawn = look.with(|look| summary.with(|s| match s {
-            Some(s) => draw(&el, &s.overview, &s.kv_head_of, selected.get(), look),
-            None => draw(&el, &[], &[], selected.get(), look),
-        }));
+        let drawn = look.with(|look| {
+            summary.with(|s| match s {
+                Some(s) => draw(&el, &s.overview, &s.kv_head_of, selected.get(), look),
+                None => draw(&el, &[], &[], selected.get(), look),
+            })
+        });
         if let Err(e) = drawn {
             web_sys::console::error_2(&"overview: drawing failed:".into(), &e);
         }

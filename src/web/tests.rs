@@ -6,8 +6,8 @@
 //! (with CHROMEDRIVER set, as scripts/test.sh does).
 
 use crate::app::Page;
-use crate::url_state::DEFAULT_TEXT;
 use crate::heatmap::{cell_color, Layout};
+use crate::url_state::DEFAULT_TEXT;
 use attnscope::models::teaching::TeachingModel;
 use attnscope::Matrix;
 use wasm_bindgen::JsCast;
@@ -227,7 +227,10 @@ async fn step_by_step_shows_the_engines_numbers() {
     open_tab(&root, "explain", "select#explain-query option").await;
     let i = 3; // "creature"
     choose(&root, "select#explain-query", &i.to_string());
-    settle("the step view follows “creature”", || root.query_selector("#step-x .formula").ok().flatten().is_some_and(|e| e.text_content().unwrap_or_default().contains("E[3]"))).await;
+    settle("the step view follows “creature”", || {
+        root.query_selector("#step-x .formula").ok().flatten().is_some_and(|e| e.text_content().unwrap_or_default().contains("E[3]"))
+    })
+    .await;
 
     let (_, d) = engine_head(DEFAULT_TEXT, RunOptions::default(), 0);
     assert_eq!(text_of(&root, "#step-x .full"), vector(d.input.row(i)));
@@ -262,7 +265,10 @@ async fn temperature_slider_rescales_the_scores_as_the_formula_says() {
     let (_, base) = engine_head(DEFAULT_TEXT, RunOptions::default(), 0);
     let i = 3; // "creature": its scores differ, so a factor changes its row
     choose(&root, "select#explain-query", &i.to_string());
-    settle("weights of “creature” shown", || shown_weights(&root).len() == base.weights.cols && text_of(&root, "#step-q .full") == vector(base.q.row(i))).await;
+    settle("weights of “creature” shown", || {
+        shown_weights(&root).len() == base.weights.cols && text_of(&root, "#step-q .full") == vector(base.q.row(i))
+    })
+    .await;
     assert!(text_of(&root, "#model-setting").starts_with('★'));
 
     // Slider at +1 is ×10: A = softmax(S · (1/√d_k) · 10).
@@ -338,7 +344,9 @@ async fn find_heads_ranks_heads_in_the_worker() {
     settle("tokens shown", || !token_texts(&root).is_empty()).await;
     open_tab(&root, "catalog", "select#find-key option").await;
     let (mut s, _) = engine_head(DEFAULT_TEXT, RunOptions::default(), 0);
-    let FromWorker::Heads { heads, .. } = s.handle(attnscope::session::ToWorker::FindHeads { id: 1, query: 3, key: 1 }, &|| 0.0) else { panic!("no ranking") };
+    let FromWorker::Heads { heads, .. } = s.handle(attnscope::session::ToWorker::FindHeads { id: 1, query: 3, key: 1 }, &|| 0.0) else {
+        panic!("no ranking")
+    };
     choose(&root, "select#find-query", "3");
     choose(&root, "select#find-key", "1");
     click(&root, "#find-heads");
@@ -406,7 +414,10 @@ async fn a_second_sentence_is_drawn_beside_the_first_for_the_same_head() {
     settle("heatmap drawn", || heatmap_fits(&root, &first.tokens)).await;
     choose(&root, "select#head", "1");
     let head_1 = first.weights(0, 1).unwrap();
-    settle("head 1 drawn", || (0..head_1.rows).all(|i| (0..head_1.cols).all(|j| pixel_at_cell(&root, &first.tokens, i, j) == cell_color(head_1[(i, j)])))).await;
+    settle("head 1 drawn", || {
+        (0..head_1.rows).all(|i| (0..head_1.cols).all(|j| pixel_at_cell(&root, &first.tokens, i, j) == cell_color(head_1[(i, j)])))
+    })
+    .await;
 
     let text = "the verdant forest roamed a fluffy blue creature";
     let other = TeachingModel::new().run(text).unwrap();
@@ -461,9 +472,16 @@ fn quantized_products_in_wasm_equal_the_plain_product() {
     // The weights as the formats define them, one scalar at a time:
     // Q4_1 w = d·q + m (low nibbles first), Q8_0 w = d·q.
     let half = |b: &[u8]| half::f16::from_le_bytes([b[0], b[1]]).to_f32();
-    let plain_q4: Vec<f32> = q4.chunks_exact(20).flat_map(|b| (0..32).map(move |j| (if j < 16 { b[4 + j] & 15 } else { b[4 + j - 16] >> 4 }) as f32 * half(&b[0..2]) + half(&b[2..4]))).collect();
+    let plain_q4: Vec<f32> = q4
+        .chunks_exact(20)
+        .flat_map(|b| {
+            (0..32).map(move |j| (if j < 16 { b[4 + j] & 15 } else { b[4 + j - 16] >> 4 }) as f32 * half(&b[0..2]) + half(&b[2..4]))
+        })
+        .collect();
     let plain_q8: Vec<f32> = q8.chunks_exact(34).flat_map(|b| (0..32).map(move |j| b[2 + j] as i8 as f32 * half(&b[0..2]))).collect();
-    for (w, plain) in [(QMatrix::new(rows, cols, QType::Q4_1, q4).unwrap(), plain_q4), (QMatrix::new(rows, cols, QType::Q8_0, q8).unwrap(), plain_q8)] {
+    for (w, plain) in
+        [(QMatrix::new(rows, cols, QType::Q4_1, q4).unwrap(), plain_q4), (QMatrix::new(rows, cols, QType::Q8_0, q8).unwrap(), plain_q8)]
+    {
         let dense = w.dequantize();
         assert_eq!(dense.data, plain, "{:?}: the simd128 expansion differs from the format's definition", w.qtype);
         let x = Matrix::from_vec(7, cols, (0..7 * cols).map(|i| ((i * 7907) % 300) as f32 / 150.0 - 1.0).collect());
@@ -472,9 +490,17 @@ fn quantized_products_in_wasm_equal_the_plain_product() {
             let (got, want) = (w.forward(&x), x.matmul_t(&dense));
             assert_eq!(got.shape(), (n, rows));
             let scale = want.data.iter().fold(1.0f32, |a, v| a.max(v.abs()));
-            assert!(got.max_abs_diff(&want) <= 1e-5 * scale, "{:?}, {n} tokens: {} (largest output {scale})", w.qtype, got.max_abs_diff(&want));
+            assert!(
+                got.max_abs_diff(&want) <= 1e-5 * scale,
+                "{:?}, {n} tokens: {} (largest output {scale})",
+                w.qtype,
+                got.max_abs_diff(&want)
+            );
             // Output columns 2..6 alone, as the model asks for parts of a matrix.
-            assert!(w.forward_rows(&x, 2..6).max_abs_diff(&Matrix::from_vec(n, 4, (0..n).flat_map(|t| want.row(t)[2..6].to_vec()).collect())) <= 1e-5 * scale);
+            assert!(
+                w.forward_rows(&x, 2..6).max_abs_diff(&Matrix::from_vec(n, 4, (0..n).flat_map(|t| want.row(t)[2..6].to_vec()).collect()))
+                    <= 1e-5 * scale
+            );
             // Inputs rounded to 16 bits (the output matrix's logits): each off
             // by at most half a step, 1/65534 of its block's largest (|x| ≤ 1).
             let coarse = w.clone().with_16_bit_inputs().forward(&x);
@@ -482,7 +508,11 @@ fn quantized_products_in_wasm_equal_the_plain_product() {
                 for k in 0..rows {
                     let bound = dense.row(k).iter().map(|v| v.abs()).sum::<f32>() / 65534.0 + 1e-5 * scale;
                     let err = (coarse[(t, k)] - want[(t, k)]).abs();
-                    assert!(err <= bound, "{:?} with 16-bit inputs, {n} tokens, output ({t}, {k}): off by {err}, more than {bound}", w.qtype);
+                    assert!(
+                        err <= bound,
+                        "{:?} with 16-bit inputs, {n} tokens, output ({t}, {k}): off by {err}, more than {bound}",
+                        w.qtype
+                    );
                 }
             }
         }
@@ -496,7 +526,20 @@ fn quantized_products_in_wasm_equal_the_plain_product() {
 #[wasm_bindgen_test]
 fn matrix_products_in_wasm_equal_the_plain_product() {
     let value = |i: usize, salt: usize| ((i * 7919 + salt * 104_729) % 401) as f32 / 200.0 - 1.0;
-    for (m, n, k) in [(1, 1, 1), (2, 3, 4), (4, 8, 32), (5, 9, 3), (7, 17, 33), (1, 17, 64), (16, 1, 64), (9, 2, 33), (9, 16, 128), (3, 5, 0), (128, 128, 32), (128, 32, 128)] {
+    for (m, n, k) in [
+        (1, 1, 1),
+        (2, 3, 4),
+        (4, 8, 32),
+        (5, 9, 3),
+        (7, 17, 33),
+        (1, 17, 64),
+        (16, 1, 64),
+        (9, 2, 33),
+        (9, 16, 128),
+        (3, 5, 0),
+        (128, 128, 32),
+        (128, 32, 128),
+    ] {
         let a = Matrix::from_vec(m, k, (0..m * k).map(|i| value(i, 1)).collect());
         let b = Matrix::from_vec(k, n, (0..k * n).map(|i| value(i, 2)).collect());
         let bt = Matrix::from_vec(n, k, (0..n * k).map(|i| b[(i % k, i / k)]).collect());
@@ -511,13 +554,16 @@ fn matrix_products_in_wasm_equal_the_plain_product() {
             for i in 0..m {
                 for j in 0..n {
                     let want = plain(i, j);
-                    assert!((got[(i, j)] as f64 - want).abs() <= 1e-5 * (1.0 + k as f64), "{name} for {m}×{k}·{k}×{n} at ({i}, {j}): {} against {want}", got[(i, j)]);
+                    assert!(
+                        (got[(i, j)] as f64 - want).abs() <= 1e-5 * (1.0 + k as f64),
+                        "{name} for {m}×{k}·{k}×{n} at ({i}, {j}): {} against {want}",
+                        got[(i, j)]
+                    );
                 }
             }
         }
     }
 }
-
 
 /// The packed linear layer (MiniLM's kernel) against a plain sum in f64:
 /// token counts that leave a group of one, inputs that cross the 256-wide
@@ -539,7 +585,11 @@ fn packed_products_in_wasm_equal_the_plain_product() {
             for t in 0..n {
                 for o in 0..d_out {
                     let want = bias[o] as f64 + (0..d_in).map(|k| x[(t, k)] as f64 * w[(o, k)] as f64).sum::<f64>();
-                    assert!((got[(t, o)] as f64 - want).abs() <= 1e-5 * (1.0 + d_in as f64), "{d_out}×{d_in}, {n} tokens, at ({t}, {o}): {} against {want}", got[(t, o)]);
+                    assert!(
+                        (got[(t, o)] as f64 - want).abs() <= 1e-5 * (1.0 + d_in as f64),
+                        "{d_out}×{d_in}, {n} tokens, at ({t}, {o}): {} against {want}",
+                        got[(t, o)]
+                    );
                 }
             }
         }

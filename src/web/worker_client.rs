@@ -21,9 +21,8 @@ const RELAXED_SIMD_PROBE: [u8; 82] = [
     0x03, 0x02, 0x01, 0x00, // one function of that type
     0x0a, 0x3d, 0x01, 0x3b, 0x00, // code: one body of 59 bytes, no locals
     0xfd, 0x0c, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, // v128.const 0
-    0xfd, 0x0c, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0xfd, 0x0c, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0xfd, 0x85, 0x02, // f32x4.relaxed_madd
+    0xfd, 0x0c, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xfd, 0x0c, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xfd, 0x85,
+    0x02, // f32x4.relaxed_madd
     0x0b, // end
 ];
 
@@ -44,7 +43,8 @@ impl WorkerClient {
     /// Starts the worker; `on_reply` gets every decoded reply, and a
     /// `Failed` message if the worker itself cannot start or run.
     pub fn spawn(on_reply: impl Fn(FromWorker) + 'static) -> Result<Self, String> {
-        let worker = Worker::new(if has_relaxed_simd() { LOADER_FMA } else { LOADER }).map_err(|e| format!("could not start the worker: {e:?}"))?;
+        let worker =
+            Worker::new(if has_relaxed_simd() { LOADER_FMA } else { LOADER }).map_err(|e| format!("could not start the worker: {e:?}"))?;
         let on_reply = std::rc::Rc::new(on_reply);
         let reply = on_reply.clone();
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {

@@ -30,14 +30,16 @@ async fn open_cache(scope: &DedicatedWorkerGlobalScope) -> Option<Cache> {
 /// Reads a response body chunk by chunk, calling `progress(bytes_so_far)`.
 async fn read_body(response: &Response, expected: u64, progress: &mut dyn FnMut(u64)) -> Result<Vec<u8>, String> {
     let body = response.body().ok_or("the server sent no body")?;
-    let reader: ReadableStreamDefaultReader = body.get_reader().dyn_into().map_err(|e: js_sys::Object| js_err("cannot read the download", e.into()))?;
+    let reader: ReadableStreamDefaultReader =
+        body.get_reader().dyn_into().map_err(|e: js_sys::Object| js_err("cannot read the download", e.into()))?;
     let mut bytes = Vec::with_capacity(expected as usize);
     loop {
         let chunk = JsFuture::from(reader.read()).await.map_err(|e| js_err("the download broke off", e))?;
         if Reflect::get(&chunk, &"done".into()).ok().and_then(|d| d.as_bool()).unwrap_or(true) {
             break;
         }
-        let value: Uint8Array = Reflect::get(&chunk, &"value".into()).map_err(|e| js_err("bad chunk", e))?.dyn_into().map_err(|e| js_err("bad chunk", e))?;
+        let value: Uint8Array =
+            Reflect::get(&chunk, &"value".into()).map_err(|e| js_err("bad chunk", e))?.dyn_into().map_err(|e| js_err("bad chunk", e))?;
         let start = bytes.len();
         bytes.resize(start + value.length() as usize, 0);
         value.copy_to(&mut bytes[start..]);
@@ -52,7 +54,12 @@ fn sha256_hex(bytes: &[u8]) -> String {
 
 /// One file, from the cache if it is there, else from the server (then cached).
 /// `progress(bytes)` reports this file's bytes so far.
-pub async fn fetch_file(scope: &DedicatedWorkerGlobalScope, model: ModelId, file: &ModelFile, progress: &mut dyn FnMut(u64)) -> Result<Vec<u8>, String> {
+pub async fn fetch_file(
+    scope: &DedicatedWorkerGlobalScope,
+    model: ModelId,
+    file: &ModelFile,
+    progress: &mut dyn FnMut(u64),
+) -> Result<Vec<u8>, String> {
     let url = model.url(file);
     let cache = open_cache(scope).await;
     if let Some(cache) = &cache {

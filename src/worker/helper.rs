@@ -22,11 +22,11 @@
 //! and the tests' server do). Elsewhere, or if the helper cannot start, the
 //! model runs alone on one thread.
 
+use super::fetch::js_text;
 use attnscope::models::quant::{Input, QMatrix, QType};
 use attnscope::models::smollm2::MAX_TOKENS;
 use attnscope::models::split::{self, Helper, Piece, Shard};
 use attnscope::tensor::Matrix;
-use super::fetch::js_text;
 use js_sys::{Array, Atomics, Float32Array, Int32Array, Object, Reflect, SharedArrayBuffer, Uint8Array};
 use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
@@ -271,7 +271,13 @@ pub async fn start(shard: &Shard) -> std::result::Result<SharedHelper, String> {
     for m in &shard.matrices {
         let bytes = Uint8Array::from(m.bytes());
         let entry = Object::new();
-        for (key, value) in [("rows", JsValue::from(m.rows as u32)), ("cols", JsValue::from(m.cols as u32)), ("qtype", JsValue::from(m.qtype.ggml_id())), ("inputs16", JsValue::from(m.has_16_bit_inputs())), ("bytes", bytes.buffer().into())] {
+        for (key, value) in [
+            ("rows", JsValue::from(m.rows as u32)),
+            ("cols", JsValue::from(m.cols as u32)),
+            ("qtype", JsValue::from(m.qtype.ggml_id())),
+            ("inputs16", JsValue::from(m.has_16_bit_inputs())),
+            ("bytes", bytes.buffer().into()),
+        ] {
             let _ = Reflect::set(&entry, &key.into(), &value);
         }
         matrices.push(&entry);
