@@ -55,9 +55,9 @@ pub fn product(out: &mut Matrix, lhs: &Matrix, rhs: &Matrix, rhs_t: bool) {
 }
 
 /// b[p][j] = rhs[j][p] (b has rows of `wide` ≥ n values; rhs is n × k),
-/// four by four through registers: one value at a time, K's transpose
-/// for Q Kᵀ took a third of SmolLM2's attention products when a token
-/// is appended (a query against 17 keys).
+/// four by four through registers, since one value at a time the transpose
+/// of K for Q Kᵀ costs as much as the product itself when a single query
+/// is appended.
 fn transpose_into(b: &mut [f32], wide: usize, rhs: &[f32], n: usize, k: usize) {
     assert!(wide >= n && b.len() >= k * wide && rhs.len() >= n * k);
     let (n4, k4) = (n / 4 * 4, k / 4 * 4);

@@ -292,8 +292,8 @@ unsafe fn row_times_tokens<const T: usize, B: Simd128Block, const FINE: bool>(
     let (blocks, padded) = (parts.stats.blocks, parts.stats.padded);
     let offset = row_scales::<T>(scales, B::HAS_OFFSET, &parts.stats, ds);
     let mut acc = [f32x4_splat(0.0); T];
-    // One sum per token: a second one for odd blocks (as the 8-bit kernel
-    // keeps) was slower here.
+    // One sum per token: a second one for odd blocks, as the 8-bit kernel
+    // keeps, does not pay here (docs/performance.md).
     let block = |b: usize, acc: &mut [v128; T]| {
         let q = B::integers(row.add(b));
         for (t, at) in acc.iter_mut().enumerate() {

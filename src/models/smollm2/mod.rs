@@ -49,10 +49,10 @@ use block::{load_matrix, load_norm, Block, RmsNorm, Rope, MATRICES_PER_BLOCK};
 use cache::join;
 use tokenizers::Tokenizer;
 
-/// Longest input, in tokens. The trace keeps S and A for 30 layers × 9 heads,
-/// which grows as n²: at 128 tokens one trace is ≈ 95 MB (S, A ≈ 35 MB; Q, K,
-/// V, Z and the residual rows ≈ 60 MB), so the model (98 MB), the trace the
-/// page holds and the one being extended stay within the browser's 400 MB.
+/// Longest input, in tokens: the trace keeps S and A for 30 layers × 9
+/// heads, which grow as n², and the model, the trace the page holds and the
+/// one being extended must stay within the browser's 400 MB (at 128 tokens
+/// a trace is about 95 MB beside the model's 98).
 pub const MAX_TOKENS: usize = 128;
 
 /// How many next tokens `top_next` lists.
