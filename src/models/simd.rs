@@ -38,6 +38,18 @@ impl Isa {
         Isa::Portable
     }
 
+    /// `self`, except in a wasm build other than the tests', where it is
+    /// always [`Isa::best`]: a constant there, so the compiler drops the
+    /// portable kernels, which only the tests run, from the download.
+    #[inline(always)]
+    pub fn in_this_build(self) -> Isa {
+        if cfg!(all(target_arch = "wasm32", not(test))) {
+            Isa::best()
+        } else {
+            self
+        }
+    }
+
     /// Every instruction set this build and CPU can run, portable first.
     #[cfg(test)]
     pub fn available() -> Vec<Isa> {

@@ -188,7 +188,7 @@ const GROUP: usize = 2; // simd128: 2 × 4 accumulators + 4 weights + 2 temporar
 /// Runs one span through the kernel of `isa`.
 fn kernel(isa: Isa, mut span: Span) {
     span.check();
-    match isa {
+    match isa.in_this_build() {
         // SAFETY: the CPU has AVX2 and FMA (`Isa::Avx2`); bounds checked by `check`.
         #[cfg(target_arch = "x86_64")]
         Isa::Avx2 => unsafe { avx2::span(&mut span) },

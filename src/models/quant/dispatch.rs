@@ -54,7 +54,7 @@ pub fn dequantize(isa: Isa, qtype: QType, bytes: &[u8], out: &mut [f32]) {
         }
         return;
     }
-    match isa {
+    match isa.in_this_build() {
         // SAFETY: the CPU has AVX2 and F16C (`Isa::Avx2`).
         #[cfg(target_arch = "x86_64")]
         Isa::Avx2 => with_block!(qtype, B => unsafe { avx2::dequantize::<B>(bytes, out) }),
@@ -112,7 +112,7 @@ pub fn dots_quantized(isa: Isa, rows: &QuantizedRows, input: &Input, out: &mut [
             && x.len() >= n * cols
             && out.len() >= (n - 1) * width + count
     );
-    match isa {
+    match isa.in_this_build() {
         #[cfg(target_arch = "x86_64")]
         Isa::Avx2 => with_block!(qtype, B => {
             // SAFETY: AVX2, FMA and F16C (`Isa::Avx2`); sizes asserted above.
