@@ -172,6 +172,12 @@ fn models_dir(flag: Option<PathBuf>) -> PathBuf {
 }
 
 fn run_model(args: &AttentionArgs) -> Result<ModelTrace, Error> {
+    let trace = run_model_unchecked(args)?;
+    trace.check_finite()?;
+    Ok(trace)
+}
+
+fn run_model_unchecked(args: &AttentionArgs) -> Result<ModelTrace, Error> {
     let dir = models_dir(args.models_dir.clone());
     let missing = |what: &str| {
         Error::ModelFile(format!("{what} not found in {}: run `python3 scripts/fetch_models.py` (or pass --models-dir)", dir.display()))

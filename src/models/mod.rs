@@ -10,6 +10,7 @@
 //! The hand-written weight kernels are in [`packed`] and [`quant`], one file
 //! per instruction set each, with what they share in [`simd`].
 
+mod finite;
 #[cfg(feature = "pretrained")]
 pub mod gguf;
 #[cfg(feature = "pretrained")]
