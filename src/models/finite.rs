@@ -4,7 +4,7 @@
 
 use super::ModelTrace;
 use crate::error::{Error, Result};
-use crate::tensor::all_finite;
+use crate::tensor::{all_finite, sum};
 
 impl ModelTrace {
     /// Every head's raw scores S, scale and weights A must be finite and each
@@ -29,7 +29,7 @@ impl ModelTrace {
                     return bad(format!("attention weights of layer {l}, head {h}"));
                 }
                 let a = &head.weights;
-                if let Some(i) = (0..a.rows).find(|&i| a.cols > 0 && (a.row(i).iter().sum::<f32>() - 1.0).abs() > 1e-3) {
+                if let Some(i) = (0..a.rows).find(|&i| a.cols > 0 && (sum(a.row(i)) - 1.0).abs() > 1e-3) {
                     return bad(format!("attention weights of layer {l}, head {h}, row {i}"));
                 }
             }
