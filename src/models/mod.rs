@@ -10,6 +10,8 @@
 #[cfg(feature = "pretrained")]
 pub mod gguf;
 #[cfg(feature = "pretrained")]
+pub mod marian;
+#[cfg(feature = "pretrained")]
 pub mod minilm;
 #[cfg(feature = "pretrained")]
 pub mod packed;
