@@ -14,8 +14,10 @@ fn dir(d: Direction) -> PathBuf {
 }
 
 /// The model file, tokenizer.json and shortlist.bin.
-fn files(d: Direction) -> &'static (Vec<u8>, Vec<u8>, Vec<u8>) {
-    static FILES: OnceLock<Vec<(Vec<u8>, Vec<u8>, Vec<u8>)>> = OnceLock::new();
+type Files = (Vec<u8>, Vec<u8>, Vec<u8>);
+
+fn files(d: Direction) -> &'static Files {
+    static FILES: OnceLock<Vec<Files>> = OnceLock::new();
     let all = FILES.get_or_init(|| {
         Direction::ALL
             .iter()
