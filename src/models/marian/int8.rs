@@ -7,18 +7,22 @@
 //! int8 the model takes 17 MB of memory instead of 68, and a product reads a
 //! quarter of the bytes.
 //!
-//! Two ways to multiply, by the number of tokens:
-//! - one token (every decoder step, and so the 32000-row output layer): each
-//!   row's Σ x_k·q_k in sixteen f32 lanes, the int8 widened to f32 in the
-//!   loop, then times 1/m. The loop vectorises as it is (wasm simd128, SSE2,
-//!   and AVX2 where the CPU has it).
-//! - several tokens (the encoder, and the decoder's keys and values of the
-//!   source): w is widened to f32 once per call and the product goes to
-//!   `gemm`, whose kernels reuse each weight across the tokens.
+//! ```text
+//!   y[t][j] = (Σ_k x[t][k] · q[j][k]) · (1/m) + b[j]
+//! ```
+//!
+//! The sum runs in sixteen f32 lanes (lane l takes k ≡ l mod 16), added
+//! pairwise at the end, then the columns left over after the last whole
+//! sixteen. Each weight row is widened to f32 once per group of tokens and
+//! multiplied into every token of the group, so a row is read once per
+//! group. The kernels (portable, AVX2, wasm simd128) do exactly these
+//! operations in this order, a multiply and an add for each term (no fused
+//! multiply-add), so every target gives the same bits, and a token gives the
+//! same bits alone or among others.
 
 use crate::tensor::Matrix;
 
-/// Accumulator lanes of the one-token product.
+/// Accumulator lanes of every kernel.
 const LANES: usize = 16;
 
 /// A `rows × cols` int8 matrix with its scale, for y = x·wᵀ: row j holds the
@@ -32,6 +36,41 @@ pub struct Int8Matrix {
     pub scale: f32,
     /// The file's quantization multiplier m.
     pub quant_mult: f32,
+}
+
+/// The rows of W a product computes: all of them, or a list (a shortlist).
+#[derive(Clone, Copy)]
+enum Rows<'a> {
+    All(usize),
+    Listed(&'a [u32]),
+}
+
+impl Rows<'_> {
+    fn len(self) -> usize {
+        match self {
+            Rows::All(n) => n,
+            Rows::Listed(r) => r.len(),
+        }
+    }
+
+    #[inline(always)]
+    fn get(self, i: usize) -> usize {
+        match self {
+            Rows::All(_) => i,
+            Rows::Listed(r) => r[i] as usize,
+        }
+    }
+}
+
+/// One product: n tokens of x (n × cols, row-major) against `rows` of q, into
+/// y (n × rows.len()), each sum times `scale`.
+struct Product<'a> {
+    x: &'a [f32],
+    n: usize,
+    cols: usize,
+    q: &'a [i8],
+    rows: Rows<'a>,
+    scale: f32,
 }
 
 impl Int8Matrix {
@@ -54,91 +93,42 @@ impl Int8Matrix {
     /// y = x·wᵀ + b: (n × cols) → (n × rows).
     pub fn forward(&self, x: &Matrix, bias: Option<&[f32]>) -> Matrix {
         assert_eq!(x.cols, self.cols, "Int8Matrix: input width {}, weights take {}", x.cols, self.cols);
-        let mut y = if x.rows == 1 { self.forward_one(x.row(0)) } else { x.matmul_t(&self.dequantize()) };
+        let mut y = Matrix::zeros(x.rows, self.rows);
+        self.product(&x.data, x.rows, Rows::All(self.rows), &mut y.data);
         if let Some(b) = bias {
             y.add_row_vector(b);
         }
         y
     }
 
-    /// y_j = x·w_jᵀ + b_j for the rows `rows` only (each < `self.rows`), one token:
+    /// y_i = x·w_rᵀ + b_r for r = rows[i] (each < `self.rows`), one token:
     /// the output layer over a shortlist.
     pub fn forward_rows(&self, x: &[f32], rows: &[u32], bias: &[f32]) -> Vec<f32> {
         assert_eq!(x.len(), self.cols, "Int8Matrix: input width {}, weights take {}", x.len(), self.cols);
         let mut y = vec![0.0f32; rows.len()];
-        #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2, checked just above.
-            unsafe { dots_rows_avx2(x, &self.q, rows, self.scale, &mut y) };
-        } else {
-            dots_rows(x, &self.q, rows, self.scale, &mut y);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        dots_rows(x, &self.q, rows, self.scale, &mut y);
+        self.product(x, 1, Rows::Listed(rows), &mut y);
         y.iter_mut().zip(rows).for_each(|(y, &r)| *y += bias[r as usize]);
         y
     }
 
-    /// y = x·wᵀ for one token.
-    fn forward_one(&self, x: &[f32]) -> Matrix {
-        let mut y = vec![0.0f32; self.rows];
+    fn product(&self, x: &[f32], n: usize, rows: Rows<'_>, y: &mut [f32]) {
+        let p = Product { x, n, cols: self.cols, q: &self.q, rows, scale: self.scale };
         #[cfg(target_arch = "x86_64")]
         if std::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU has AVX2, checked just above.
-            unsafe { dots_avx2(x, &self.q, self.scale, &mut y) };
-            return Matrix::from_vec(1, self.rows, y);
+            return unsafe { avx2::product(&p, y) };
         }
-        dots(x, &self.q, self.scale, &mut y);
-        Matrix::from_vec(1, self.rows, y)
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        return simd128::product(&p, y);
+        #[allow(unreachable_code)]
+        portable::product(&p, y)
     }
 }
 
-/// The same code as [`dots`], compiled with AVX2: eight lanes per
-/// instruction instead of four. No FMA: the sums round as everywhere else.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn dots_avx2(x: &[f32], q: &[i8], scale: f32, y: &mut [f32]) {
-    dots(x, q, scale, y)
-}
-
-/// [`dots_rows`] compiled with AVX2, as [`dots_avx2`].
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn dots_rows_avx2(x: &[f32], q: &[i8], rows: &[u32], scale: f32, y: &mut [f32]) {
-    dots_rows(x, q, rows, scale, y)
-}
-
-/// y_i = scale · Σ_k x_k·q_rk for r = rows[i].
+/// The sixteen lanes added pairwise (8 + 8, 4 + 4, 2 + 2, 1 + 1), then the
+/// columns after the last whole sixteen, one by one.
 #[inline(always)]
-fn dots_rows(x: &[f32], q: &[i8], rows: &[u32], scale: f32, y: &mut [f32]) {
-    let cols = x.len();
-    for (&r, out) in rows.iter().zip(y.iter_mut()) {
-        let r = r as usize;
-        *out = dot_i8(x, &q[r * cols..(r + 1) * cols]) * scale;
-    }
-}
-
-/// y_j = scale · Σ_k x_k·q_jk for every row j of q.
-#[inline(always)]
-fn dots(x: &[f32], q: &[i8], scale: f32, y: &mut [f32]) {
-    let cols = x.len();
-    for (row, out) in q.chunks_exact(cols.max(1)).zip(y.iter_mut()) {
-        *out = dot_i8(x, row) * scale;
-    }
-}
-
-/// Σ x_k·q_k in [`LANES`] interleaved sums, added pairwise at the end, so
-/// that the loop is plain vector arithmetic and rounds the same on every target.
-#[inline(always)]
-fn dot_i8(x: &[f32], q: &[i8]) -> f32 {
-    let mut lanes = [0.0f32; LANES];
-    let (xs, qs) = (x.chunks_exact(LANES), q.chunks_exact(LANES));
-    let tail: f32 = xs.remainder().iter().zip(qs.remainder()).map(|(x, &q)| x * q as f32).sum();
-    for (xc, qc) in xs.zip(qs) {
-        for ((lane, x), &q) in lanes.iter_mut().zip(xc).zip(qc) {
-            *lane += x * q as f32;
-        }
-    }
+fn finish(mut lanes: [f32; LANES], x_tail: &[f32], q_tail: &[i8]) -> f32 {
     let mut width = LANES;
     while width > 1 {
         width /= 2;
@@ -146,15 +136,165 @@ fn dot_i8(x: &[f32], q: &[i8]) -> f32 {
             lanes[i] += lanes[i + width];
         }
     }
+    let tail: f32 = x_tail.iter().zip(q_tail).map(|(x, &q)| x * q as f32).sum();
     lanes[0] + tail
 }
 
+/// The loop every kernel shares: groups of `T` tokens, every row for each
+/// group, then the tokens left over one at a time. `dots` returns the T
+/// finished sums of one row.
+macro_rules! drive {
+    ($p:expr, $y:expr, $t:literal, $dots:ident) => {{
+        let (p, y): (&Product, &mut [f32]) = ($p, $y);
+        let (cols, width) = (p.cols, p.rows.len());
+        let mut t0 = 0;
+        while t0 < p.n {
+            let group = if p.n - t0 >= $t { $t } else { 1 };
+            for i in 0..width {
+                let r = p.rows.get(i);
+                let w = &p.q[r * cols..(r + 1) * cols];
+                if group == $t {
+                    // A loop, not a closure: closures do not take on the kernel's target features.
+                    let mut xs: [&[f32]; $t] = [&[]; $t];
+                    for (t, x) in xs.iter_mut().enumerate() {
+                        *x = &p.x[(t0 + t) * cols..(t0 + t + 1) * cols];
+                    }
+                    let sums = $dots::<$t>(xs, w);
+                    for t in 0..$t {
+                        y[(t0 + t) * width + i] = sums[t] * p.scale;
+                    }
+                } else {
+                    let sums = $dots::<1>([&p.x[t0 * cols..(t0 + 1) * cols]], w);
+                    y[t0 * width + i] = sums[0] * p.scale;
+                }
+            }
+            t0 += group;
+        }
+    }};
+}
+
+/// Plain Rust: the reference the other kernels are tested against.
+mod portable {
+    use super::{finish, Product, LANES};
+
+    pub fn product(p: &Product, y: &mut [f32]) {
+        drive!(p, y, 4, dots)
+    }
+
+    #[inline(always)]
+    pub fn dots<const T: usize>(xs: [&[f32]; T], w: &[i8]) -> [f32; T] {
+        let whole = w.len() / LANES * LANES;
+        let mut lanes = [[0.0f32; LANES]; T];
+        for k in (0..whole).step_by(LANES) {
+            let wf: [f32; LANES] = std::array::from_fn(|l| w[k + l] as f32);
+            for (lanes, x) in lanes.iter_mut().zip(&xs) {
+                for ((lane, x), w) in lanes.iter_mut().zip(&x[k..k + LANES]).zip(&wf) {
+                    *lane += x * w;
+                }
+            }
+        }
+        std::array::from_fn(|t| finish(lanes[t], &xs[t][whole..], &w[whole..]))
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::{finish, Product, LANES};
+    use std::arch::x86_64::*;
+
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn product(p: &Product, y: &mut [f32]) {
+        drive!(p, y, 4, dots)
+    }
+
+    /// Lanes 0–7 in one register, 8–15 in the other, per token.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub unsafe fn dots<const T: usize>(xs: [&[f32]; T], w: &[i8]) -> [f32; T] {
+        let whole = w.len() / LANES * LANES;
+        let mut acc = [[_mm256_setzero_ps(); 2]; T];
+        for k in (0..whole).step_by(LANES) {
+            // SAFETY: k + 16 ≤ whole ≤ w.len(), and each x row has w.len() values.
+            let q = _mm_loadu_si128(w.as_ptr().add(k).cast());
+            let lo = _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(q));
+            let hi = _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_srli_si128::<8>(q)));
+            for (acc, x) in acc.iter_mut().zip(&xs) {
+                acc[0] = _mm256_add_ps(acc[0], _mm256_mul_ps(_mm256_loadu_ps(x.as_ptr().add(k)), lo));
+                acc[1] = _mm256_add_ps(acc[1], _mm256_mul_ps(_mm256_loadu_ps(x.as_ptr().add(k + 8)), hi));
+            }
+        }
+        let mut sums = [0.0f32; T];
+        for ((sum, acc), x) in sums.iter_mut().zip(&acc).zip(&xs) {
+            let mut lanes = [0.0f32; LANES];
+            // SAFETY: lanes holds 16 f32, two registers' worth.
+            _mm256_storeu_ps(lanes.as_mut_ptr(), acc[0]);
+            _mm256_storeu_ps(lanes.as_mut_ptr().add(8), acc[1]);
+            *sum = finish(lanes, &x[whole..], &w[whole..]);
+        }
+        sums
+    }
+}
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128 {
+    use super::{finish, Product, LANES};
+    use std::arch::wasm32::*;
+
+    pub fn product(p: &Product, y: &mut [f32]) {
+        // Two tokens' sixteen lanes and four widened weights fit the sixteen
+        // vector registers an x86 browser has; four tokens would spill.
+        drive!(p, y, 2, dots)
+    }
+
+    /// Lanes 0–3, 4–7, 8–11, 12–15 in four registers, per token.
+    #[inline(always)]
+    pub fn dots<const T: usize>(xs: [&[f32]; T], w: &[i8]) -> [f32; T] {
+        let whole = w.len() / LANES * LANES;
+        let mut acc = [[f32x4_splat(0.0); 4]; T];
+        for k in (0..whole).step_by(LANES) {
+            // SAFETY: k + 16 ≤ whole ≤ w.len(), and each x row has w.len() values.
+            let q = unsafe { v128_load(w.as_ptr().add(k).cast()) };
+            let (lo, hi) = (i16x8_extend_low_i8x16(q), i16x8_extend_high_i8x16(q));
+            let wf = [
+                f32x4_convert_i32x4(i32x4_extend_low_i16x8(lo)),
+                f32x4_convert_i32x4(i32x4_extend_high_i16x8(lo)),
+                f32x4_convert_i32x4(i32x4_extend_low_i16x8(hi)),
+                f32x4_convert_i32x4(i32x4_extend_high_i16x8(hi)),
+            ];
+            for (acc, x) in acc.iter_mut().zip(&xs) {
+                for j in 0..4 {
+                    let xv = unsafe { v128_load(x.as_ptr().add(k + 4 * j).cast()) };
+                    acc[j] = f32x4_add(acc[j], f32x4_mul(xv, wf[j]));
+                }
+            }
+        }
+        let mut sums = [0.0f32; T];
+        for ((sum, acc), x) in sums.iter_mut().zip(&acc).zip(&xs) {
+            let mut lanes = [0.0f32; LANES];
+            for (j, v) in acc.iter().enumerate() {
+                // SAFETY: lanes holds 16 f32, four registers' worth.
+                unsafe { v128_store(lanes.as_mut_ptr().add(4 * j).cast(), *v) };
+            }
+            *sum = finish(lanes, &x[whole..], &w[whole..]);
+        }
+        sums
+    }
+}
+
+// The kernel tests also run in wasm (simd128 against the portable kernel):
+// `cargo test --target wasm32-unknown-unknown --lib models::marian::int8`.
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn weights(rows: usize, cols: usize) -> Vec<i8> {
         (0..rows * cols).map(|i| ((i * 37 + 11) % 255) as i32 - 127).map(|v| v as i8).collect()
+    }
+
+    fn inputs(n: usize, cols: usize) -> Matrix {
+        Matrix::from_vec(n, cols, (0..n * cols).map(|i| ((i * 7919) % 200) as f32 / 50.0 - 2.0).collect())
     }
 
     fn reference(x: &Matrix, w: &Int8Matrix, bias: &[f32]) -> Matrix {
@@ -169,12 +309,13 @@ mod tests {
     }
 
     #[test]
-    fn one_token_and_many_agree_with_the_definition() {
-        for (rows, cols) in [(7, 40), (33, 256), (3, 1)] {
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+    fn products_agree_with_the_definition() {
+        for (rows, cols) in [(7, 40), (33, 256), (3, 1), (5, 16)] {
             let w = Int8Matrix::new(rows, cols, &weights(rows, cols), 153.83);
             let bias: Vec<f32> = (0..rows).map(|j| j as f32 * 0.25 - 1.0).collect();
-            for n in [1, 2, 5] {
-                let x = Matrix::from_vec(n, cols, (0..n * cols).map(|i| ((i * 7919) % 200) as f32 / 50.0 - 2.0).collect());
+            for n in [1, 2, 5, 9] {
+                let x = inputs(n, cols);
                 let (got, want) = (w.forward(&x, Some(&bias)), reference(&x, &w, &bias));
                 assert!(got.max_abs_diff(&want) < 1e-4, "{rows}×{cols}, {n} tokens: {}", got.max_abs_diff(&want));
             }
@@ -182,16 +323,23 @@ mod tests {
     }
 
     #[test]
-    fn the_plain_and_avx2_kernels_give_the_same_bits() {
-        let (rows, cols) = (40, 256);
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+    fn a_token_gives_the_same_bits_alone_or_among_others_on_every_kernel() {
+        let (rows, cols) = (40, 264);
         let w = Int8Matrix::new(rows, cols, &weights(rows, cols), 320.86);
-        let x: Vec<f32> = (0..cols).map(|i| (i as f32 * 0.37).sin() * 3.0).collect();
-        let mut plain = vec![0.0; rows];
-        dots(&x, &w.q, w.scale, &mut plain);
-        assert_eq!(w.forward_one(&x).data, plain);
+        let x = inputs(7, cols);
+        let all = w.forward(&x, None);
+        let mut plain = vec![0.0; 7 * rows];
+        portable::product(&Product { x: &x.data, n: 7, cols, q: &w.q, rows: Rows::All(rows), scale: w.scale }, &mut plain);
+        assert_eq!(all.data, plain, "the CPU's kernel and the portable one");
+        for t in 0..7 {
+            let alone = w.forward(&x.rows_range(t, 1), None);
+            assert_eq!(alone.data, all.row(t), "token {t}");
+        }
     }
 
     #[test]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
     fn selected_rows_are_those_rows_of_the_whole_product() {
         let (rows, cols) = (50, 64);
         let w = Int8Matrix::new(rows, cols, &weights(rows, cols), 99.5);
