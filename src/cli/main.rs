@@ -15,6 +15,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+mod translate;
+
 #[derive(Parser)]
 #[command(name = "attnscope", version, about = "Compute and export self-attention: A = softmax(QKᵀ/√d_k + M), for every layer and head.")]
 struct Cli {
@@ -28,6 +30,8 @@ enum Command {
     Attention(AttentionArgs),
     /// Every step of a worked example, from X to Z, as JSON.
     Trace(TraceArgs),
+    /// Translate English ↔ Portuguese and export the cross-attention (JSON, PNG, SVG).
+    Translate(translate::TranslateArgs),
 }
 
 #[derive(Args)]
@@ -150,6 +154,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Attention(args) => attention(args),
         Command::Trace(args) => trace(args),
+        Command::Translate(args) => translate::translate(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
