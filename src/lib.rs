@@ -18,6 +18,8 @@ pub mod export;
 pub mod models;
 pub mod session;
 pub mod tensor;
+#[cfg(any(feature = "pretrained", feature = "tracefile"))]
+pub mod tracefile;
 
 pub use attention::{attend, multi_head, HeadTrace, Mask, MultiHeadTrace, Scale};
 pub use error::Error;
