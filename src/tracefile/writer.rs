@@ -122,11 +122,16 @@ pub fn write_model_trace(trace: &ModelTrace, options: &WriteOptions, path: &Path
     }
     if options.thumbnails {
         let s = t.min(THUMB_MAX);
+        // Pooled from the weights as stored, as a reader without thumbnails would.
+        let stored = |w: &Matrix| match options.element {
+            Element::F16 => w.map(|x| half::f16::from_f32(x).to_f32()),
+            _ => w.clone(),
+        };
         let levels = trace
             .layers
             .iter()
             .flat_map(|l| &l.attention.heads)
-            .flat_map(|h| Thumbnail::new(&pool(&h.weights, THUMB_MAX)).levels)
+            .flat_map(|h| Thumbnail::new(&pool(&stored(&h.weights), THUMB_MAX)).levels)
             .collect();
         let shape = vec![trace.layers.len(), description.n_heads, s, s];
         tensors.push((THUMBNAILS_NAME.to_string(), Tensor { shape, body: Body::Levels(levels) }));
