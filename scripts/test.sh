@@ -37,6 +37,7 @@ ensure_web_build_tools
 ensure_chromium
 ensure_e2e_deps
 ensure_models
+ensure_python_test_deps
 cargo fetch --locked --quiet # trunk builds offline; a stale Cargo.lock fails here
 log "── tools and model files ready ($(($(now) - START)) s)"
 
@@ -44,6 +45,7 @@ log "── tools and model files ready ($(($(now) - START)) s)"
 if [[ -n "${CI:-}" ]]; then export CARGO_TERM_COLOR=never CARGO_TERM_PROGRESS_WHEN=never; fi
 
 stage "native tests (cargo test)" cargo test --locked || true
+stage "Python package tests (pytest)" "$PYTHON_TEST_VENV/bin/python" -m pytest -q -p no:cacheprovider python/tests || true
 stage "benchmarks compile (cargo bench --no-run)" cargo bench --locked --no-run || true
 stage "web component tests in Chromium (wasm-bindgen-test)" \
     env CHROMEDRIVER="$CHROMEDRIVER" cargo test --locked --target "$WASM_TARGET" --bin attnscope-web || true
