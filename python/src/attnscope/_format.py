@@ -208,7 +208,8 @@ class TraceWriter:
         if np_dtype.kind == "f" and a.size:
             low, high = a.min(), a.max()  # NaN, if any, comes out of both
             if not (np.isfinite(low) and np.isfinite(high)):
-                raise ValueError(f"{name} holds a value that is not a finite number")
+                hint = " (too large for float16? write it as float32)" if np_dtype.itemsize == 2 else ""
+                raise ValueError(f"{name} holds a value that is not a finite number{hint}")
             if name.endswith(".attention") and not (low >= 0.0 and high <= MAX_WEIGHT):
                 raise ValueError(f"{name} holds weights outside [0, 1] ({low} to {high}): is it the attention after the softmax?")
         self._file.write(memoryview(a).cast("B"))

@@ -24,10 +24,11 @@ _BYTES = _byte_decoder()
 
 def _decoder_types(tokenizer) -> set:
     """The types of the fast tokenizer's decoder (and of its parts)."""
-    backend = getattr(tokenizer, "backend_tokenizer", None)
-    if backend is None:
+    decoder = getattr(getattr(tokenizer, "backend_tokenizer", None), "decoder", None)
+    if decoder is None:
         return set()
-    decoder = json.loads(backend.to_str()).get("decoder") or {}
+    # The decoder's own JSON: the whole tokenizer's (its vocabulary) is megabytes.
+    decoder = json.loads(decoder.__getstate__())
     parts = decoder.get("decoders") or [decoder]
     return {p.get("type") for p in parts if isinstance(p, dict)}
 

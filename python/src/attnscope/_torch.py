@@ -158,7 +158,8 @@ def _eager(model):
     try:
         yield
     finally:
-        model.set_attn_implementation(before)
+        if before is not None:
+            model.set_attn_implementation(before)
 
 
 class _Recorder:
