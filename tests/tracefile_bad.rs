@@ -116,8 +116,8 @@ fn our_own_trace_reads_back_exactly_in_f32() {
     }
     let thumbs = r.thumbnails().unwrap();
     assert_eq!(r.index().thumbnail_size(), Some(8));
-    for h in 0..5 {
-        assert_eq!(thumbs[0][h], Thumbnail::new(&pool(&att.heads[h].weights, THUMB_MAX)));
+    for (thumb, head) in thumbs[0].iter().zip(&att.heads) {
+        assert_eq!(*thumb, Thumbnail::new(&pool(&head.weights, THUMB_MAX)));
     }
 }
 

@@ -358,7 +358,8 @@ impl TraceIndex {
     pub fn thumbnails(&self) -> Option<TensorSlice> {
         let s = self.thumbnail_size?;
         let e = self.tensors.get(THUMBNAILS_NAME)?;
-        let count = self.n_layers() * self.n_heads();
+        // The shape was checked against the file; saturating keeps a 32-bit reader from wrapping.
+        let count = self.n_layers().saturating_mul(self.n_heads());
         Some(TensorSlice {
             start: e.start,
             len: e.len,
