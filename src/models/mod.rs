@@ -5,7 +5,9 @@
 //! heads), [`seed`] (the 3×4 worked example of seed 003), [`minilm`]
 //! (all-MiniLM-L6-v2 from safetensors, its weights multiplied by
 //! [`packed`]), [`smollm2`] (SmolLM2-135M from its Q4_1 GGUF, read by
-//! [`gguf`] and multiplied by [`quant`], on two threads with a [`helper`]).
+//! [`gguf`] and multiplied by [`quant`], on two threads with a [`helper`]),
+//! [`marian`] (Bergamot's tiny en↔pt translation models in Marian's binary
+//! format, int8 products; an encoder–decoder, so not a `ModelTrace`).
 //!
 //! The hand-written weight kernels are in [`packed`] and [`quant`], one file
 //! per instruction set each, with what they share in [`simd`].
@@ -15,6 +17,8 @@ mod finite;
 pub mod gguf;
 #[cfg(feature = "pretrained")]
 pub mod helper;
+#[cfg(feature = "pretrained")]
+pub mod marian;
 #[cfg(feature = "pretrained")]
 pub mod minilm;
 #[cfg(feature = "pretrained")]
