@@ -61,10 +61,13 @@ test('after one visit the page works offline, and a new deployment replaces the 
     // A new deployment: the page takes it, and the old files go.
     root = next;
     await page.goto(base);
-    await page.waitForFunction(async (old) => {
-      const names = await caches.keys();
-      return !names.includes(old) && names.some((n) => n.startsWith('attnscope-page-') && n.endsWith('-next'));
-    }, old, { timeout: 120_000, polling: 250 });
+    // (waitForFunction would take the pending promise of an async check as true.)
+    for (let i = 0; ; i++) {
+      const names = await caches(page);
+      if (!names.includes(old) && names.some((n) => n.startsWith('attnscope-page-') && n.endsWith('-next'))) break;
+      assert.ok(i < 240, `the new deployment never replaced the cached files: ${names}`);
+      await page.waitForTimeout(250);
+    }
     assert.match(await page.content(), /next deployment/);
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
 

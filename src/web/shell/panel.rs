@@ -264,14 +264,15 @@ fn ValuesTable() -> impl IntoView {
             if toks.len() > MAX || w.rows != toks.len() {
                 return Some(view! { <p class="sr-only">"The table of weights is shown for texts up to 40 tokens; export CSV for longer ones."</p> }.into_any());
             }
+            // A table is never narrower than its cells: the wrapper hides it.
             Some(view! {
-                <table class="sr-only" id="weights-table">
+                <div class="sr-only"><table id="weights-table">
                     <caption>"Attention weights of the selected head: rows are queries, columns are keys"</caption>
                     <thead><tr><th scope="col">"query \\ key"</th>{toks.iter().map(|t| view! { <th scope="col">{t.clone()}</th> }).collect_view()}</tr></thead>
                     <tbody>{(0..w.rows).map(|i| view! {
                         <tr><th scope="row">{toks[i].clone()}</th>{w.row(i).iter().map(|v| view! { <td>{format!("{v:.3}")}</td> }).collect_view()}</tr>
                     }).collect_view()}</tbody>
-                </table>
+                </table></div>
             }.into_any())
         })
     }

@@ -254,10 +254,13 @@ impl MapGrid {
         let font = (look.label_px * 0.85).round();
         let (left, top) = ((font * 2.4).ceil(), (font * 1.6).ceil());
         let width = if room.0 > 1.0 { room.0 } else { 240.0 };
-        // Tall models keep to about half a screen.
+        // Tall models keep to about two thirds of a screen.
         let screen = web_sys::window().and_then(|w| w.inner_height().ok()).and_then(|h| h.as_f64()).unwrap_or(800.0);
-        let cell =
-            ((width - left - 2.0) / heads.max(1) as f64).min(screen * 0.5 / layers.max(1) as f64).min(3.0 * look.label_px).floor().max(5.0);
+        let cell = ((width - left - 2.0) / heads.max(1) as f64)
+            .min(screen * 0.65 / layers.max(1) as f64)
+            .min(3.0 * look.label_px)
+            .floor()
+            .max(5.0);
         Self { cell, left, top, layers, heads }
     }
 

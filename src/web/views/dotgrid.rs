@@ -33,7 +33,11 @@ fn dot(v: f32, stage: Stage, range: f32) -> Dot {
     match stage {
         Stage::Weights => Dot { area: v.clamp(0.0, 1.0) as f64, colour: cell_color(v), hidden: 0.0 },
         _ if v == f32::NEG_INFINITY => Dot { area: 0.0, colour: [128, 128, 128], hidden: 1.0 },
-        _ => Dot { area: if range > 0.0 { (v.abs() / range).min(1.0) as f64 } else { 0.0 }, colour: signed_color(v, range), hidden: 0.0 },
+        _ => {
+            let share = if range > 0.0 { (v.abs() / range).min(1.0) } else { 0.0 };
+            // The area carries the size; the colour only the sign, strong enough to see on a small dot.
+            Dot { area: share as f64, colour: signed_color(v.signum() * (0.5 + 0.5 * share) * range, range), hidden: 0.0 }
+        }
     }
 }
 
@@ -147,7 +151,7 @@ pub fn Grid(id: &'static str, mask: Mask) -> impl IntoView {
         placed.get_value().and_then(|(layout, axes)| layout.cell_at(x, y).map(|rc| axes.cell(rc, Some(mask))))
     };
     let caption = move || {
-        let real = res.detail.with(|d| d.as_ref().map(|d| d.mask)).unwrap_or(Mask::None);
+        let Some(real) = res.detail.with(|d| d.as_ref().map(|d| d.mask)) else { return String::new() };
         let name = res.summary.with(|s| s.as_ref().map(|s| s.info.name.clone()).unwrap_or_default());
         match (mask, mask == real) {
             (Mask::None, true) => format!("Unmasked: every word sees every word. This is what {name} uses."),
@@ -178,7 +182,7 @@ fn hint(stage: Stage) -> &'static str {
     match stage {
         Stage::Weights => "Circle area ∝ attention weight (0 to 1).",
         Stage::Masked => "Circle area ∝ |score| (against the largest raw score); red positive, blue negative; × marks −∞, a hidden key.",
-        _ => "Circle area ∝ |score| (against the largest raw score); red positive, blue negative.",
+        _ => "Circle area ∝ |score| (against the largest raw score): scaling shrinks them all. Red positive, blue negative.",
     }
 }
 

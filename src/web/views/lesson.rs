@@ -300,8 +300,11 @@ fn LessonCard() -> impl IntoView {
     };
     let says = move || {
         let k = k();
-        facts(&|f| view! { <p class="lesson-says">{f.says(k)}</p> }.into_any())
-            .unwrap_or_else(|| view! { <p class="lesson-says">"Type a sentence to start: the lesson uses it."</p> }.into_any())
+        facts(&|f| view! { <p class="lesson-says">{f.says(k)}</p> }.into_any()).unwrap_or_else(|| {
+            let waiting = res.summary.with(Option::is_none) || res.detail.with(Option::is_none) && !res.tokens.with(Vec::is_empty);
+            let text = if waiting { "Computing…" } else { "Type a sentence to start: the lesson uses it." };
+            view! { <p class="lesson-says">{text}</p> }.into_any()
+        })
     };
     let numbers = move || {
         let k = k();

@@ -15,15 +15,19 @@ use web_sys::HtmlCanvasElement;
 const MIN_TILE: f64 = 12.0;
 const MAX_TILE: f64 = 120.0;
 
-/// Where each head's tile goes.
+/// Where each head's tile goes. A tall model (SmolLM2's 30 layers of 9
+/// heads) on a wide screen is cut into blocks of layers side by side, so
+/// that its tiles grow with the room instead of leaving it empty.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Grid {
     pub tile: f64,
     pub gap: f64,
-    /// Room for the layer labels on the left and the head labels on top.
+    /// Room for the layer labels on the left of each block and the head labels on top.
     pub margin: f64,
     pub layers: usize,
     pub heads: usize,
+    /// Layers in each block (the last may have fewer).
+    pub per_block: usize,
 }
 
 impl Grid {
@@ -32,24 +36,50 @@ impl Grid {
         let font = look.label_px.round();
         let margin = (font * if grouped { 4.6 } else { 3.0 }).ceil();
         let (w, h) = if room.0 > 1.0 && room.1 > 1.0 { room } else { (800.0, 800.0) };
-        let pitch = ((w - margin - 2.0) / heads.max(1) as f64).min((h - margin - 2.0) / layers.max(1) as f64);
+        let (layers_n, heads_n) = (layers.max(1), heads.max(1));
+        let (pitch, per_block) = (1..=4)
+            .map(|blocks: usize| {
+                let per_block = layers_n.div_ceil(blocks);
+                let blocks = layers_n.div_ceil(per_block);
+                let across = (w - blocks as f64 * (margin + 2.0)) / (blocks * heads_n) as f64;
+                let down = (h - margin - 2.0) / per_block as f64;
+                (across.min(down), per_block)
+            })
+            .fold((0.0, layers_n), |best, t| if t.0 > best.0 * 1.15 { t } else { best });
         let gap = if pitch >= 40.0 { 6.0 } else { 3.0 };
         let tile = (pitch - gap).floor().clamp(MIN_TILE, MAX_TILE);
-        Self { tile, gap, margin, layers, heads }
+        Self { tile, gap, margin, layers, heads, per_block }
+    }
+
+    fn blocks(&self) -> usize {
+        self.layers.max(1).div_ceil(self.per_block.max(1))
+    }
+
+    fn block_width(&self) -> f64 {
+        self.margin + self.heads as f64 * (self.tile + self.gap)
     }
 
     pub fn size(&self) -> (f64, f64) {
-        (self.margin + self.heads as f64 * (self.tile + self.gap), self.margin + self.layers as f64 * (self.tile + self.gap))
+        (self.blocks() as f64 * self.block_width(), self.margin + self.per_block.min(self.layers) as f64 * (self.tile + self.gap))
     }
 
     pub fn origin(&self, layer: usize, head: usize) -> (f64, f64) {
-        (self.margin + head as f64 * (self.tile + self.gap), self.margin + layer as f64 * (self.tile + self.gap))
+        let (block, row) = (layer / self.per_block.max(1), layer % self.per_block.max(1));
+        (
+            block as f64 * self.block_width() + self.margin + head as f64 * (self.tile + self.gap),
+            self.margin + row as f64 * (self.tile + self.gap),
+        )
     }
 
     pub fn tile_at(&self, x: f64, y: f64) -> Option<(usize, usize)> {
         let pitch = self.tile + self.gap;
-        let (h, l) = ((x - self.margin) / pitch, (y - self.margin) / pitch);
-        (h >= 0.0 && l >= 0.0 && (l as usize) < self.layers && (h as usize) < self.heads).then_some((l as usize, h as usize))
+        let block = (x / self.block_width()).floor();
+        let (h, row) = ((x - block * self.block_width() - self.margin) / pitch, (y - self.margin) / pitch);
+        if block < 0.0 || h < 0.0 || row < 0.0 || (row as usize) >= self.per_block {
+            return None;
+        }
+        let layer = block as usize * self.per_block + row as usize;
+        (layer < self.layers && (h as usize) < self.heads).then_some((layer, h as usize))
     }
 }
 
@@ -128,36 +158,39 @@ pub fn draw(
     ctx.set_text_align("center");
     let label_y = if grouped { top - 2.6 * font } else { top - 0.9 * font };
     let every_head = if grouped { every.max((3.2 * font / (grid.tile + grid.gap)).ceil() as usize) } else { every };
-    #[allow(clippy::needless_range_loop)] // kv_head_of is read only when it has one entry per head
-    for h in 0..heads {
-        if h % every_head != 0 && h != sel_h {
-            continue;
+    // Head labels and brackets over every block of layers.
+    for first in (0..layers).step_by(grid.per_block.max(1)) {
+        #[allow(clippy::needless_range_loop)] // kv_head_of is read only when it has one entry per head
+        for h in 0..heads {
+            if h % every_head != 0 && h != sel_h {
+                continue;
+            }
+            let (x, _) = grid.origin(first, h);
+            ctx.set_font(&look.font_scaled(1.0, h == sel_h));
+            ctx.set_fill_style_str(if h == sel_h { &look.focus } else { ink });
+            ctx.fill_text(&format!("H{h}"), x + grid.tile / 2.0, label_y)?;
         }
-        let (x, _) = grid.origin(0, h);
-        ctx.set_font(&look.font_scaled(1.0, h == sel_h));
-        ctx.set_fill_style_str(if h == sel_h { &look.focus } else { ink });
-        ctx.fill_text(&format!("H{h}"), x + grid.tile / 2.0, label_y)?;
-    }
-    if grouped {
-        // A bracket over each group of query heads that share one key/value head, named under it.
-        ctx.set_stroke_style_str(ink);
-        ctx.set_fill_style_str(ink);
-        ctx.set_font(&look.font_scaled(0.85, false));
-        ctx.set_line_width(1.5);
-        let mut start = 0;
-        for h in 1..=heads {
-            if h == heads || kv_head_of[h] != kv_head_of[start] {
-                let (x0, _) = grid.origin(0, start);
-                let (x1, _) = grid.origin(0, h - 1);
-                let y = top - 1.5 * font;
-                ctx.begin_path();
-                ctx.move_to(x0 + 1.0, y + 0.35 * font);
-                ctx.line_to(x0 + 1.0, y);
-                ctx.line_to(x1 + grid.tile - 1.0, y);
-                ctx.line_to(x1 + grid.tile - 1.0, y + 0.35 * font);
-                ctx.stroke();
-                ctx.fill_text(&format!("kv {}", kv_head_of[start]), (x0 + x1 + grid.tile) / 2.0, top - 0.75 * font)?;
-                start = h;
+        if grouped {
+            // A bracket over each group of query heads that share one key/value head, named under it.
+            ctx.set_stroke_style_str(ink);
+            ctx.set_fill_style_str(ink);
+            ctx.set_font(&look.font_scaled(0.85, false));
+            ctx.set_line_width(1.5);
+            let mut start = 0;
+            for h in 1..=heads {
+                if h == heads || kv_head_of[h] != kv_head_of[start] {
+                    let (x0, _) = grid.origin(first, start);
+                    let (x1, _) = grid.origin(first, h - 1);
+                    let y = top - 1.5 * font;
+                    ctx.begin_path();
+                    ctx.move_to(x0 + 1.0, y + 0.35 * font);
+                    ctx.line_to(x0 + 1.0, y);
+                    ctx.line_to(x1 + grid.tile - 1.0, y);
+                    ctx.line_to(x1 + grid.tile - 1.0, y + 0.35 * font);
+                    ctx.stroke();
+                    ctx.fill_text(&format!("kv {}", kv_head_of[start]), (x0 + x1 + grid.tile) / 2.0, top - 0.75 * font)?;
+                    start = h;
+                }
             }
         }
     }
