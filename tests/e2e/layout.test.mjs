@@ -287,3 +287,41 @@ test('embed: ?embed=1 shows the stage and its controls only', async () => {
   await context.close();
   assert.deepEqual(problems, []);
 });
+
+// Play steps through QKᵀ → ×1/√d_k → +M → softmax with short transitions
+// (many frames per step); with prefers-reduced-motion each step is drawn once.
+test('stages: Play steps through the four, animated unless motion is reduced', async () => {
+  const { context, page, problems } = await open({ viewport: { width: 1280, height: 800 } });
+  // Redraws of the heatmap within `ms` after `act`.
+  const redraws = (act, ms) => page.evaluate(async ([act, ms]) => {
+    const map = document.querySelector('#heatmap');
+    let n = 0;
+    const seen = new MutationObserver(() => n++);
+    seen.observe(map, { attributeFilter: ['data-draw-ms'] });
+    document.querySelector(act).click();
+    await new Promise((done) => setTimeout(done, ms));
+    seen.disconnect();
+    return n;
+  }, [act, ms]);
+  for (const reduced of [false, true]) {
+    await page.emulateMedia({ reducedMotion: reduced ? 'reduce' : 'no-preference' });
+    await page.goto(`${baseUrl}?stage=scores`);
+    await page.waitForFunction(() => document.querySelector('#heatmap')?.width > 0);
+    await settled(page);
+    const n = await redraws('.stage[data-stage=weights]', 1000);
+    if (reduced) assert.ok(n <= 3, `${n} redraws for one step with reduced motion`);
+    else assert.ok(n >= 8, `only ${n} redraws in a step's transition`);
+  }
+  // Play: from the raw scores to the softmax, one step after the other.
+  await page.locator('#play').click();
+  const seen = [];
+  for (let i = 0; i < 80 && seen.at(-1) !== 'weights'; i++) {
+    const s = await page.locator('.stage[aria-checked=true]').getAttribute('data-stage');
+    if (seen.at(-1) !== s) seen.push(s);
+    await page.waitForTimeout(100);
+  }
+  assert.deepEqual(seen, ['scores', 'scaled', 'masked', 'weights']);
+  await page.locator('#play').filter({ hasText: 'Play' }).waitFor();
+  await context.close();
+  assert.deepEqual(problems, []);
+});
