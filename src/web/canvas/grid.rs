@@ -13,6 +13,8 @@ const LABEL_CHARS: usize = 14;
 pub const MIN_CELL: f64 = 4.0;
 /// Room assumed before the box is measured (and in a box that has none).
 const FALLBACK: f64 = 480.0;
+/// Label size per cell size, where cells are large enough for labels to grow.
+const LABEL_PER_CELL: f64 = 0.3;
 
 /// Where things go on the canvas, in CSS pixels. Integer positions keep
 /// every cell one flat colour (no anti-aliased edges).
@@ -31,14 +33,27 @@ pub struct Layout {
 
 impl Layout {
     /// The largest cells that fit `rows × cols` and labels `label_width`
-    /// wide into `room`, no larger than `max_cell` labels' heights.
+    /// wide into `room`, no larger than `max_cell` labels' heights. Big
+    /// cells take labels up to half as large again as the page's, so that
+    /// the words keep in proportion with the picture.
     pub fn fit(label_width: f64, rows: usize, cols: usize, room: Room, look: &Look, max_cell: f64) -> Self {
-        let font_px = look.label_px.round();
+        let base = look.label_px.round();
+        let max_cell = (max_cell * base).floor();
+        let first = Self::fit_at(base, label_width, rows, cols, room, max_cell);
+        let grown = (first.cell * LABEL_PER_CELL).min(base * 1.5).floor();
+        if grown <= base {
+            return first;
+        }
+        // Text widths scale with the type size.
+        Self::fit_at(grown, (label_width * grown / base).ceil(), rows, cols, room, max_cell)
+    }
+
+    fn fit_at(font_px: f64, label_width: f64, rows: usize, cols: usize, room: Room, max_cell: f64) -> Self {
         let margin = (label_width + 0.6 * font_px + 4.0).ceil();
         let (w, h) = if room.0 > 1.0 && room.1 > 1.0 { room } else { (FALLBACK + margin, FALLBACK + margin) };
         let across = (w - margin - 4.0) / cols.max(1) as f64;
         let down = (h - margin - 4.0) / rows.max(1) as f64;
-        let cell = across.min(down).floor().clamp(MIN_CELL, (max_cell * font_px).floor().max(MIN_CELL));
+        let cell = across.min(down).floor().clamp(MIN_CELL, max_cell.max(MIN_CELL));
         Self { cell, left: margin, top: margin, rows, cols, font_px }
     }
 
@@ -109,7 +124,7 @@ pub fn draw_labels(
     let every = layout.label_every();
     let style = |on: bool| {
         ctx.set_fill_style_str(if on { &look.focus } else { &look.ink });
-        ctx.set_font(&look.font_scaled(1.0, on));
+        ctx.set_font(&look.font_at(layout.font_px, on));
     };
     ctx.set_text_align("right");
     for (i, token) in rows.iter().take(layout.rows).enumerate().filter(|(i, _)| i % every == 0 || focus.row == Some(*i)) {

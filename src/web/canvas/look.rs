@@ -57,7 +57,12 @@ impl Look {
 
     /// A font `scale` times the label size, bold when `bold`.
     pub fn font_scaled(&self, scale: f64, bold: bool) -> String {
-        format!("{}{}px system-ui, -apple-system, 'Segoe UI', sans-serif", if bold { "600 " } else { "" }, (self.label_px * scale).round())
+        self.font_at(self.label_px * scale, bold)
+    }
+
+    /// The label font at `px` pixels, bold when `bold`.
+    pub fn font_at(&self, px: f64, bold: bool) -> String {
+        format!("{}{}px system-ui, -apple-system, 'Segoe UI', sans-serif", if bold { "600 " } else { "" }, px.round())
     }
 }
 

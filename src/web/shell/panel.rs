@@ -32,10 +32,10 @@ pub fn Rail() -> impl IntoView {
             <Controls />
             <div class="notes">
                 <div class="status-line"><Status /><OfflineBadge /></div>
-                <PresetNote />
-                <ModelNote />
-                <HeadNote />
                 <NextTokens />
+                <PresetNote />
+                <HeadNote />
+                <ModelNote />
                 <Exports />
                 <ValuesTable />
             </div>
@@ -111,12 +111,12 @@ pub fn HeadPicker() -> impl IntoView {
                 {move || (0..dims().0).map(|l| view! { <option value=l.to_string() prop:selected=move || sel.layer.get() == l>{l.to_string()}</option> }).collect_view()}
             </select>
             <label for="head">"Head"</label>
-            <select id="head" on:change=move |ev| sel.head.set(event_target_value(&ev).parse().unwrap_or(0))>
+            <select id="head" title="Query head (and the key/value head it shares, where heads share them)" on:change=move |ev| sel.head.set(event_target_value(&ev).parse().unwrap_or(0))>
                 {move || {
                     let (_, heads, kv) = dims();
                     let grouped = is_grouped(&kv, heads);
                     (0..heads).map(|h| {
-                        let name = if grouped { format!("{h} (key/value head {})", kv[h]) } else { h.to_string() };
+                        let name = if grouped { format!("{h} (kv {})", kv[h]) } else { h.to_string() };
                         view! { <option value=h.to_string() prop:selected=move || sel.head.get() == h>{name}</option> }
                     }).collect_view()
                 }}

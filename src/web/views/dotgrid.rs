@@ -166,13 +166,14 @@ pub fn Grid(id: &'static str, mask: Mask) -> impl IntoView {
     };
     view! {
         <figure class="dotgrid" class:real=move || res.detail.with(|d| d.as_ref().is_some_and(|d| d.mask == mask))>
+            // The caption names the grid, so it goes first.
+            <figcaption>{caption}</figcaption>
             <div class="canvas-box" node_ref=boxed>
                 <canvas id=id node_ref=canvas role="img" aria-label=caption
                     on:pointermove=move |ev| if ev.pointer_type() == "mouse" { sel.hovered_cell.set(at(&ev)) }
                     on:pointerleave=move |_| sel.hovered_cell.set(None)
                     on:click=move |ev| if let Some(c) = at(&ev) { sel.pin(c) }></canvas>
             </div>
-            <figcaption>{caption}</figcaption>
         </figure>
     }
 }

@@ -98,7 +98,8 @@ pub fn draw(
 
 /// Each cell's number, where cells are big enough to hold it legibly.
 fn numbers(ctx: &web_sys::CanvasRenderingContext2d, layout: &Layout, m: &Matrix, stage: Stage, colours: &[Rgb]) -> Result<(), JsValue> {
-    let px = (layout.cell * 0.26).min(layout.font_px * 1.4).floor();
+    // Five characters ("-20.6") take about 0.6 em each: 0.3 of the cell leaves a margin.
+    let px = (layout.cell * 0.3).min(layout.font_px * 1.4).floor();
     if px < 10.0 {
         return Ok(());
     }

@@ -155,15 +155,15 @@ impl<'a> Facts<'a> {
             ),
             _ => {
                 let kv = distinct(&s.kv_head_of);
+                let layers = plural(s.info.n_layers, "layer", "layers");
+                let heads = plural(s.info.n_heads, "head", "heads");
                 if kv < s.info.n_heads {
                     format!(
-                        "{name} has {} layers of {} heads, each with a pattern of its own. Its query heads share {kv} key/value heads (grouped-query attention): the heads under one bracket use the same k and v.",
-                        s.info.n_layers, s.info.n_heads
+                        "{name} has {layers} of {heads}, each with a pattern of its own. Its query heads share {kv} key/value heads (grouped-query attention): the heads under one bracket use the same k and v."
                     )
                 } else {
                     format!(
-                        "{name} has {} layers of {} heads, each with a pattern of its own and its own keys and values. SmolLM2 shares each key/value head among three query heads (grouped-query attention).",
-                        s.info.n_layers, s.info.n_heads
+                        "{name} has {layers} of {heads}, each with a pattern of its own and its own keys and values. SmolLM2 shares each key/value head among three query heads (grouped-query attention)."
                     )
                 }
             }
@@ -228,7 +228,7 @@ impl<'a> Facts<'a> {
             7 => vec![
                 ("lesson-heads", "layers × heads".to_string(), format!("{} × {}", s.info.n_layers, s.info.n_heads)),
                 ("lesson-kv", "key/value heads".to_string(), distinct(&s.kv_head_of).to_string()),
-                ("lesson-group", format!("query heads sharing head {}'s keys", d.head), sharing(&s.kv_head_of, d.head)),
+                ("lesson-group", format!("heads sharing head {}'s keys", d.head), sharing(&s.kv_head_of, d.head)),
             ],
             _ => Vec::new(),
         }
@@ -258,7 +258,17 @@ fn distinct(kv_head_of: &[usize]) -> usize {
 /// The query heads that use the same key/value head as `head`.
 fn sharing(kv_head_of: &[usize], head: usize) -> String {
     let Some(&kv) = kv_head_of.get(head) else { return String::new() };
-    kv_head_of.iter().enumerate().filter(|(_, &g)| g == kv).map(|(h, _)| h.to_string()).collect::<Vec<_>>().join(", ")
+    let group: Vec<String> = kv_head_of.iter().enumerate().filter(|(_, &g)| g == kv).map(|(h, _)| h.to_string()).collect();
+    if group.len() == 1 {
+        "none (keys of its own)".to_string()
+    } else {
+        group.join(", ")
+    }
+}
+
+/// "1 layer", "6 layers".
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// What the visitor is invited to try, and the control to try it with.
@@ -411,7 +421,7 @@ pub fn LessonView() -> impl IntoView {
             <Readout />
         }
         .into_any(),
-        Picture::Lines => view! { <div class="lesson-scroll"><Lines /></div> }.into_any(),
+        Picture::Lines => view! { <Lines fill=true /> }.into_any(),
         Picture::Overview => view! { <Overview /> }.into_any(),
     };
     view! {

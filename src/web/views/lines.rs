@@ -18,15 +18,29 @@ pub struct Columns {
     pub x0: f64,
     pub x1: f64,
     pub width: f64,
+    /// Label type size.
+    pub font_px: f64,
 }
 
 impl Columns {
-    pub fn fit(label_w: f64, room: Room, look: &Look) -> Self {
-        let row = (look.label_px * 1.6).round();
-        let words = label_w + 8.0;
-        let natural = 2.0 * words + 12.0 * look.label_px;
+    /// Rows for `n` tokens with labels `label_w` wide (at the look's size).
+    /// With `fill`, the rows and their type grow to fill the room's height
+    /// (a box sized by the layout); else they keep the label size (a box
+    /// as tall as its picture).
+    pub fn fit(label_w: f64, n: usize, room: Room, look: &Look, fill: bool) -> Self {
+        let base = look.label_px.round();
+        let (row, font_px) = if fill && room.1 > 1.0 {
+            let row = ((room.1 - 8.0) / n.max(1) as f64).clamp(1.6 * base, 3.2 * base).floor();
+            (row, (row * 0.45).clamp(base, 1.5 * base).floor())
+        } else {
+            ((1.6 * base).round(), base)
+        };
+        // Scaled to the type size, with room for the chosen word's bold.
+        let words = (label_w * font_px / base * 1.1).ceil() + 8.0;
+        let gap = if fill { (n as f64 * row).max(12.0 * base) } else { 12.0 * base };
+        let natural = 2.0 * words + gap;
         let width = if room.0 > 1.0 { natural.min(room.0) } else { natural };
-        Self { row, x0: words, x1: (width - words).max(words + 40.0), width: width.max(2.0 * words + 40.0) }
+        Self { row, x0: words, x1: (width - words).max(words + 40.0), width: width.max(2.0 * words + 40.0), font_px }
     }
 
     pub fn y(&self, i: usize) -> f64 {
@@ -48,13 +62,14 @@ pub fn draw(
     chosen: usize,
     look: &Look,
     room: Room,
+    fill: bool,
 ) -> Result<Option<Columns>, JsValue> {
     let Some(a) = a.filter(|a| a.rows > 0 && a.cols > 0) else {
         blank(canvas);
         return Ok(None);
     };
     let n = a.rows.max(a.cols);
-    let cols = Columns::fit(label_width(&crate::canvas::paint::context(canvas)?, tokens, look), room, look);
+    let cols = Columns::fit(label_width(&crate::canvas::paint::context(canvas)?, tokens, look), n, room, look, fill);
     let ctx = prepare(canvas, cols.width, n as f64 * cols.row + 8.0)?;
     let offset = a.cols.saturating_sub(a.rows);
     let (x0, x1, ink) = (cols.x0, cols.x1, look.ink.as_str());
@@ -82,7 +97,7 @@ pub fn draw(
     ctx.set_text_baseline("middle");
     for (i, t) in tokens.iter().take(n).enumerate() {
         let on = i == chosen;
-        ctx.set_font(&look.font_scaled(1.0, on));
+        ctx.set_font(&look.font_at(cols.font_px, on));
         ctx.set_fill_style_str(if on { &look.focus } else { ink });
         ctx.set_text_align("right");
         ctx.fill_text(&label(t), x0 - 4.0, cols.y(i))?;
@@ -94,9 +109,10 @@ pub fn draw(
     Ok(Some(cols))
 }
 
-/// `canvas#lines`: click a word on the left to choose the query.
+/// `canvas#lines`: click a word on the left to choose the query. With
+/// `fill`, the lines fill the box the layout gives them (the lesson's stage).
 #[component]
-pub fn Lines() -> impl IntoView {
+pub fn Lines(#[prop(optional)] fill: bool) -> impl IntoView {
     let sel = expect_context::<Selection>();
     let res = expect_context::<Results>();
     let canvas = NodeRef::<Canvas>::new();
@@ -111,7 +127,7 @@ pub fn Lines() -> impl IntoView {
         let chosen = sel.query(n);
         let drawn = res
             .tokens
-            .with(|t| res.detail.with(|d| look.with(|look| draw(&el, t, d.as_ref().map(|d| &d.weights), chosen, look, room.get()))));
+            .with(|t| res.detail.with(|d| look.with(|look| draw(&el, t, d.as_ref().map(|d| &d.weights), chosen, look, room.get(), fill))));
         match drawn {
             Ok(c) => placed.set_value(c),
             Err(e) => web_sys::console::error_2(&"lines: drawing failed:".into(), &e),
@@ -125,8 +141,8 @@ pub fn Lines() -> impl IntoView {
         }
     };
     view! {
-        <figure class="lines">
-            <div class="canvas-box natural" node_ref=boxed>
+        <figure class="lines" class:fill=fill>
+            <div class="canvas-box" class:natural=!fill node_ref=boxed>
                 <canvas id="lines" node_ref=canvas role="img" on:click=on_click
                     aria-label="Lines from each query token (left) to the keys (right), as strong as the weight; the chosen query's lines stand out. The table below lists the same numbers."></canvas>
             </div>

@@ -13,7 +13,7 @@ use web_sys::HtmlCanvasElement;
 
 /// Tiles never get smaller than this (a long model scrolls in its box) or larger.
 const MIN_TILE: f64 = 12.0;
-const MAX_TILE: f64 = 120.0;
+const MAX_TILE: f64 = 160.0;
 
 /// Where each head's tile goes. A tall model (SmolLM2's 30 layers of 9
 /// heads) on a wide screen is cut into blocks of layers side by side, so
