@@ -6,7 +6,6 @@
 use attnscope::models::minilm::MiniLm;
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
-use std::path::Path;
 use std::time::Duration;
 
 /// Plain English words until the tokenizer counts exactly `n` tokens
@@ -27,8 +26,7 @@ fn text_of(model: &MiniLm, n: usize) -> String {
 }
 
 fn forward(c: &mut Criterion) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("www/models/minilm");
-    let model = MiniLm::load_dir(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let model = MiniLm::load_dir(&attnscope::testing::minilm_dir()).unwrap_or_else(|e| panic!("{e}"));
     let mut group = c.benchmark_group("minilm");
     for n in [16, 128] {
         let text = text_of(&model, n);

@@ -8,13 +8,11 @@
 
 use attnscope::models::smollm2::SmolLm2;
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
-use std::path::PathBuf;
 
 const TEXT: &str = "The quick brown fox jumps over the lazy dog while the cat sleeps in the warm sun";
 
 fn bench(c: &mut Criterion) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("www/models/smollm2/SmolLM2-135M-Instruct.Q4_1.gguf");
-    let model = SmolLm2::load(&path).unwrap_or_else(|e| panic!("{e}: run `python3 scripts/fetch_models.py`"));
+    let model = SmolLm2::load(&attnscope::testing::smollm2_gguf()).unwrap_or_else(|e| panic!("{e}: run `python3 scripts/fetch_models.py`"));
     let ids = model.tokenize(TEXT).unwrap().ids;
     assert!(ids.len() >= 17, "the benchmark text needs at least 17 tokens");
     let (first16, first17) = (&ids[..16], &ids[..17]);

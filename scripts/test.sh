@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # Run every test of attnscope; exit non-zero if any fails. Installs what is
 # missing first (CI starts from a fresh machine), then:
-#   1. native `cargo test` (the core, the CLI; model tests use www/models/)
-#   2. `cargo bench --no-run` (benchmarks must keep compiling; they are not run)
-#   3. wasm-bindgen-test: the web components in headless Chromium, and the
-#      product kernels again as the fused (relaxed SIMD) worker builds them
-#   4. `trunk build --release`, then the end-to-end test of dist/ in Chromium
-# Stages 1-3 all run even when one fails; the e2e test needs the build.
+#   1. style: `cargo fmt --check`, and clippy with `-D warnings` natively
+#      (all targets) and for each wasm build trunk makes (index.html: the
+#      page without the real models, the worker, the fma worker)
+#   2. native `cargo test` (the core, the CLI, the kernel checks on every
+#      instruction set the CPU has; model tests use www/models/)
+#   3. `cargo bench --no-run` (benchmarks must keep compiling; they are not run)
+#   4. wasm-bindgen-test in headless Chromium: the kernel checks as the plain
+#      worker builds the kernels (simd128) and as the fma worker does (relaxed
+#      SIMD), and the web components
+#   5. `trunk build --release`, then the end-to-end test of dist/ in Chromium
+# Stages 1-4 all run even when one fails; the e2e test needs the build.
 # The output ends with the e2e runner's summary when everything passed.
 SCRIPT_NAME=test
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
@@ -43,14 +48,26 @@ log "── tools and model files ready ($(($(now) - START)) s)"
 # Colour and progress bars only confuse CI logs.
 if [[ -n "${CI:-}" ]]; then export CARGO_TERM_COLOR=never CARGO_TERM_PROGRESS_WHEN=never; fi
 
+stage "formatting (cargo fmt --check)" cargo fmt --check || true
+stage "lints, native (cargo clippy --all-targets)" cargo clippy --locked --all-targets -- -D warnings || true
+# Each wasm build as index.html has trunk make it.
+stage "lints, the page's wasm (clippy --no-default-features)" \
+    cargo clippy --locked --target "$WASM_TARGET" --bin attnscope-web --no-default-features -- -D warnings || true
+stage "lints, the worker's wasm (clippy)" \
+    cargo clippy --locked --target "$WASM_TARGET" --bin attnscope-worker -- -D warnings || true
+stage "lints, the fma worker's wasm (clippy --features fma)" \
+    cargo clippy --locked --target "$WASM_TARGET" --bin attnscope-worker-fma --features fma -- -D warnings || true
+
 stage "native tests (cargo test)" cargo test --locked || true
 stage "benchmarks compile (cargo bench --no-run)" cargo bench --locked --no-run || true
+# The kernel checks (src/kernel_checks/) once per wasm build of the kernels:
+# simd128 (the plain worker) and relaxed SIMD (the fma worker).
+stage "kernel checks in Chromium, simd128 (wasm-bindgen-test)" \
+    env CHROMEDRIVER="$CHROMEDRIVER" cargo test --locked --target "$WASM_TARGET" --lib || true
+stage "kernel checks in Chromium, relaxed SIMD (wasm-bindgen-test, --features fma)" \
+    env CHROMEDRIVER="$CHROMEDRIVER" cargo test --locked --target "$WASM_TARGET" --lib --features fma || true
 stage "web component tests in Chromium (wasm-bindgen-test)" \
     env CHROMEDRIVER="$CHROMEDRIVER" cargo test --locked --target "$WASM_TARGET" --bin attnscope-web || true
-# The fused worker (relaxed SIMD) has kernels of its own; its build runs the
-# product tests again (the rest of the page is the same code).
-stage "product kernels of the fused worker in Chromium (wasm-bindgen-test, --features fma)" \
-    env CHROMEDRIVER="$CHROMEDRIVER" cargo test --locked --target "$WASM_TARGET" --bin attnscope-web --features fma -- products_in_wasm || true
 
 if stage "web build (trunk build --release)" trunk build --release; then
     if [[ ${#FAILED[@]} -gt 0 ]]; then

@@ -209,10 +209,10 @@ pub struct MultiHeadTrace {
     pub concat: Matrix,
 }
 
-/// Which key/value head query head `h` uses: heads come in `n_heads / n_kv_heads`
-/// consecutive groups (as in Llama and SmolLM2).
-pub fn kv_head_for(h: usize, n_heads: usize, n_kv_heads: usize) -> usize {
-    h / (n_heads / n_kv_heads)
+/// `kv_head_of[h]`, the key/value head query head `h` uses: heads come in
+/// `n_heads / n_kv_heads` consecutive groups (as in Llama and SmolLM2).
+pub fn kv_head_of(n_heads: usize, n_kv_heads: usize) -> Vec<usize> {
+    (0..n_heads).map(|h| h / (n_heads / n_kv_heads)).collect()
 }
 
 /// Multi-head (and grouped-query) attention: split Q, K, V into heads, attend
@@ -237,7 +237,7 @@ pub fn multi_head_split(q: &Matrix, n_heads: usize, k: Vec<Matrix>, v: Vec<Matri
     let d_k = q.cols / n_heads;
     assert!(k.iter().all(|k| k.cols == d_k), "each key head must be d_k wide");
     let q = split_heads(q, n_heads); //                                             Q_h        (n_q × d_k)
-    let kv_head_of: Vec<usize> = (0..n_heads).map(|h| kv_head_for(h, n_heads, n_kv_heads)).collect();
+    let kv_head_of = kv_head_of(n_heads, n_kv_heads);
     let heads: Vec<HeadTrace> = (0..n_heads).map(|h| attend(&q[h], &k[kv_head_of[h]], &v[kv_head_of[h]], mask, scale)).collect();
     let outputs: Vec<Matrix> = heads.iter().map(|t| t.output.clone()).collect();
     let concat = Matrix::concat_cols(&outputs); //                                 [Z_1 | … | Z_H] (n_q × H·d_v)
@@ -290,13 +290,13 @@ mod tests {
 
     #[test]
     fn grouped_query_heads_map_to_their_groups() {
-        let groups: Vec<usize> = (0..9).map(|h| kv_head_for(h, 9, 3)).collect();
-        assert_eq!(groups, vec![0, 0, 0, 1, 1, 1, 2, 2, 2]);
-        assert!((0..4).all(|h| kv_head_for(h, 4, 1) == 0));
+        assert_eq!(kv_head_of(9, 3), vec![0, 0, 0, 1, 1, 1, 2, 2, 2]);
+        assert_eq!(kv_head_of(4, 1), vec![0; 4]);
     }
 
-    fn pseudo_random(rows: usize, cols: usize, seed: usize) -> Matrix {
-        Matrix::from_vec(rows, cols, (0..rows * cols).map(|i| (((i + seed) * 2654435761) % 1000) as f32 / 250.0 - 2.0).collect())
+    /// Values in (−2, 2) from the tests' seeded generator.
+    fn pseudo_random(rows: usize, cols: usize, seed: u32) -> Matrix {
+        crate::testing::matrix(rows, cols, seed).map(|x| 2.0 * x)
     }
 
     #[test]

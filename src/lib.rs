@@ -18,6 +18,11 @@ pub mod export;
 pub mod models;
 pub mod session;
 pub mod tensor;
+#[doc(hidden)]
+pub mod testing;
+
+#[cfg(test)]
+mod kernel_checks;
 
 pub use attention::{attend, multi_head, HeadTrace, Mask, MultiHeadTrace, Scale};
 pub use error::Error;

@@ -2,39 +2,13 @@
 //! (a panic in WebAssembly kills the page). Needs the real model files and
 //! fails, pointing at `python3 scripts/fetch_models.py`, without them.
 
+mod common;
+
 use attnscope::models::minilm::MiniLm;
 use attnscope::{Error, ModelTrace};
-use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::path::Path;
 
-fn model_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("www/models/minilm")
-}
-
-struct Files {
-    weights: Vec<u8>,
-    tokenizer: Vec<u8>,
-    config: Vec<u8>,
-}
-
-fn files() -> &'static Files {
-    static FILES: OnceLock<Files> = OnceLock::new();
-    FILES.get_or_init(|| {
-        let read = |name: &str| {
-            let path = model_dir().join(name);
-            std::fs::read(&path).unwrap_or_else(|e| panic!("{} ({e}): run `python3 scripts/fetch_models.py` first", path.display()))
-        };
-        Files { weights: read("model.safetensors"), tokenizer: read("tokenizer.json"), config: read("config.json") }
-    })
-}
-
-fn model() -> &'static MiniLm {
-    static MODEL: OnceLock<MiniLm> = OnceLock::new();
-    MODEL.get_or_init(|| {
-        let f = files();
-        MiniLm::from_bytes(&f.weights, &f.tokenizer, &f.config).unwrap_or_else(|e| panic!("loading MiniLM failed: {e}"))
-    })
-}
+use common::{minilm as model, minilm_files as files};
 
 /// Every attention row is a probability distribution and the embedding has length 1.
 fn assert_sane(trace: &ModelTrace) {
@@ -130,7 +104,7 @@ fn broken_weight_files_are_model_file_errors() {
     assert!(truncated.contains("safetensors"), "{truncated}");
     model_file_error(MiniLm::from_bytes(&f.weights[..5], &f.tokenizer, &f.config));
     model_file_error(MiniLm::from_bytes(&f.config, &f.tokenizer, &f.config));
-    let garbage: Vec<u8> = (0..4096u32).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8).collect();
+    let garbage = attnscope::testing::Rng::new(1).bytes(4096);
     model_file_error(MiniLm::from_bytes(&garbage, &f.tokenizer, &f.config));
     // A header claiming a gigantic length must not make us allocate or read past the end.
     let mut huge = u64::MAX.to_le_bytes().to_vec();

@@ -6,11 +6,12 @@
 //! scripts/reference/minilm_reference.py; no Python runs here. The model
 //! files are required: without them these tests fail (they never skip).
 
+mod common;
+
 use attnscope::models::minilm::MiniLm;
 use attnscope::Mask;
+use common::minilm as model;
 use serde::Deserialize;
-use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 const ATTENTION_TOLERANCE: f32 = 1e-4;
 const MIN_COSINE: f64 = 0.9999;
@@ -25,31 +26,9 @@ struct Fixture {
     attentions: Option<Vec<Vec<Vec<Vec<f32>>>>>,
 }
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn model_dir() -> PathBuf {
-    root().join("www/models/minilm")
-}
-
-fn model() -> &'static MiniLm {
-    static MODEL: OnceLock<MiniLm> = OnceLock::new();
-    MODEL.get_or_init(|| {
-        let dir = model_dir();
-        assert!(
-            dir.join("model.safetensors").is_file(),
-            "MiniLM files missing in {}: run `python3 scripts/fetch_models.py` first",
-            dir.display()
-        );
-        MiniLm::load_dir(&dir).unwrap_or_else(|e| panic!("loading MiniLM failed: {e}"))
-    })
-}
-
 fn fixture(name: &str) -> Fixture {
-    let path = root().join("tests/fixtures/minilm").join(format!("{name}.json"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    let name = format!("minilm/{name}.json");
+    serde_json::from_str(&common::fixture_text(&name)).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
 fn cosine(a: &[f32], b: &[f32]) -> f64 {
@@ -156,9 +135,9 @@ fn layer_trace_holds_the_residual_stream() {
 #[test]
 fn f16_weights_move_attention_by_about_1e_3() {
     use safetensors::tensor::{Dtype, SafeTensors, TensorView};
-    let dir = model_dir();
-    let bytes = std::fs::read(dir.join("model.safetensors")).expect("run `python3 scripts/fetch_models.py`");
-    let st = SafeTensors::deserialize(&bytes).unwrap();
+    let files = common::minilm_files();
+    let bytes = &files.weights;
+    let st = SafeTensors::deserialize(bytes).unwrap();
     let halves: Vec<(String, Vec<usize>, Dtype, Vec<u8>)> = st
         .tensors()
         .into_iter()
@@ -177,9 +156,8 @@ fn f16_weights_move_attention_by_about_1e_3() {
     let views = halves.iter().map(|(name, shape, dtype, data)| (name.clone(), TensorView::new(*dtype, shape.clone(), data).unwrap()));
     let f16_file = safetensors::serialize(views, None).unwrap();
     println!("f16 file: {} bytes (f32: {} bytes)", f16_file.len(), bytes.len());
-    let tokenizer = std::fs::read(dir.join("tokenizer.json")).unwrap();
-    let config = std::fs::read(dir.join("config.json")).unwrap();
-    let model = MiniLm::from_bytes(&f16_file, &tokenizer, &config).unwrap();
+    let (tokenizer, config) = (&files.tokenizer, &files.config);
+    let model = MiniLm::from_bytes(&f16_file, tokenizer, config).unwrap();
     let (mut worst, mut worst_cos) = (0.0f32, 1.0f64);
     for name in ["subwords", "punctuation", "pronoun"] {
         let f = fixture(name);

@@ -2,28 +2,13 @@
 //! scripts, special-token strings, a missing, truncated or wrong model file.
 //! Each gives a result or a clear `Error`, never a panic.
 
+mod common;
+
 use attnscope::models::smollm2::{SmolLm2, SmolLm2Session, MAX_TOKENS};
 use attnscope::session::{FromWorker, ModelId, RunOptions, Session, ToWorker};
 use attnscope::Error;
-use std::path::PathBuf;
-use std::sync::OnceLock;
 
-fn gguf_path() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("www/models/smollm2/SmolLM2-135M-Instruct.Q4_1.gguf")
-}
-
-fn bytes() -> &'static [u8] {
-    static BYTES: OnceLock<Vec<u8>> = OnceLock::new();
-    BYTES.get_or_init(|| {
-        let p = gguf_path();
-        std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}: run `python3 scripts/fetch_models.py` first", p.display()))
-    })
-}
-
-fn model() -> &'static SmolLm2 {
-    static MODEL: OnceLock<SmolLm2> = OnceLock::new();
-    MODEL.get_or_init(|| SmolLm2::from_gguf_bytes(bytes()).unwrap())
-}
+use common::{smollm2 as model, smollm2_bytes as bytes};
 
 #[test]
 fn empty_text_is_a_clear_error() {
@@ -120,7 +105,7 @@ fn bad_temperature_is_an_error() {
 
 #[test]
 fn missing_file_says_how_to_fetch_it() {
-    match SmolLm2::load(&gguf_path().with_file_name("no-such-model.gguf")) {
+    match SmolLm2::load(&common::smollm2_gguf().with_file_name("no-such-model.gguf")) {
         Err(Error::ModelFile(m)) => assert!(m.contains("fetch_models.py"), "{m}"),
         other => panic!("expected Error::ModelFile, got {other:?}"),
     }
@@ -140,9 +125,7 @@ fn truncated_or_wrong_files_are_model_file_errors() {
     let toml = include_bytes!("../Cargo.toml");
     assert!(matches!(SmolLm2::from_gguf_bytes(toml), Err(Error::ModelFile(_))));
     // A GGUF with its magic intact but garbage after it.
-    let mut junk = b[..4096].to_vec();
-    for (i, x) in junk.iter_mut().enumerate().skip(4) {
-        *x = (i * 131 % 251) as u8;
-    }
+    let mut junk = b[..4].to_vec();
+    junk.extend(attnscope::testing::Rng::new(2).bytes(4092));
     assert!(matches!(SmolLm2::from_gguf_bytes(&junk), Err(Error::ModelFile(_))));
 }

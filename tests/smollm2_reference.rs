@@ -3,40 +3,26 @@
 //! stored attention weight within 1e-3, Q and K in the reference layout, the
 //! next-token distribution; and the key/value cache against full recompute.
 
-use attnscope::models::smollm2::{SmolLm2, SmolLm2Session, MAX_TOKENS};
+mod common;
+
+use attnscope::models::smollm2::{SmolLm2Session, MAX_TOKENS};
 use attnscope::session::{FromWorker, ModelId, RunOptions, Session, ToWorker};
 use attnscope::{Mask, ModelTrace};
 use serde_json::Value;
-use std::path::PathBuf;
-use std::sync::OnceLock;
 
 const TOLERANCE: f32 = 1e-3;
 
-fn gguf_path() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("www/models/smollm2/SmolLM2-135M-Instruct.Q4_1.gguf")
-}
-
-fn model() -> &'static SmolLm2 {
-    static MODEL: OnceLock<SmolLm2> = OnceLock::new();
-    MODEL.get_or_init(|| {
-        let path = gguf_path();
-        assert!(path.is_file(), "{} is missing: run `python3 scripts/fetch_models.py` first", path.display());
-        SmolLm2::load(&path).unwrap_or_else(|e| panic!("loading {}: {e}", path.display()))
-    })
-}
+use common::smollm2 as model;
 
 /// The worker's session with SmolLM2 installed from the file's bytes, as the page does.
 fn session_with_smollm2() -> Session {
     let mut s = Session::new();
-    s.install(ModelId::SmolLm2, vec![std::fs::read(gguf_path()).unwrap()]).unwrap();
+    s.install(ModelId::SmolLm2, vec![common::smollm2_bytes().to_vec()]).unwrap();
     s
 }
 
 fn fixture(name: &str) -> Value {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("tests/fixtures/smollm2/{name}.json"));
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (make it with scripts/reference/smollm2_reference.py)", path.display()));
-    serde_json::from_str(&text).unwrap()
+    serde_json::from_str(&common::fixture_text(&format!("smollm2/{name}.json"))).unwrap()
 }
 
 fn floats(v: &Value) -> Vec<f32> {
@@ -195,7 +181,7 @@ fn a_what_if_scale_is_shown_but_the_cache_keeps_the_models_numbers() {
 #[test]
 fn key_value_cache_equals_full_recompute() {
     let m = model();
-    let mut s = SmolLm2Session::new(SmolLm2::load(&gguf_path()).unwrap());
+    let mut s = SmolLm2Session::new(common::smollm2_owned());
     s.run("The capital of France").unwrap();
     assert_eq!(s.reused_tokens(), 0);
     // Typing at the end: only " is" is computed.

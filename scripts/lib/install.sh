@@ -26,6 +26,14 @@ ensure_rust() {
         log "adding the $WASM_TARGET target"
         rustup target add "$WASM_TARGET"
     fi
+    # The test command checks formatting and lints (a minimal rustup profile lacks both).
+    local component
+    for component in rustfmt clippy; do
+        if ! rustup component list --installed | grep -q "^$component"; then
+            log "adding the $component component"
+            rustup component add "$component"
+        fi
+    done
 }
 
 # cargo install with the release profile made cheap to build: these are

@@ -283,68 +283,14 @@ impl Layer {
 /// GELU with erf, as BERT's `hidden_act: "gelu"` means (not the tanh approximation).
 #[cfg(test)]
 fn gelu(x: f32) -> f32 {
-    ERF.gelu(x)
+    tensor::ERF.gelu(x)
 }
 
 /// [`gelu`] of every value, the constants taken through
-/// [`tensor::loop_constants`] (in Chromium this halved its time).
+/// [`tensor::loop_constants`], which Chromium otherwise rebuilds at every use.
 fn gelu_in_place(xs: &mut [f32]) {
-    let erf = tensor::loop_constants(ERF);
+    let erf = tensor::loop_constants(tensor::ERF);
     xs.iter_mut().for_each(|x| *x = erf.gelu(*x));
-}
-
-/// erf(x) ≈ x·P(x²)/Q(x²) on |x| ≤ 4; beyond, erf is ±1 to f32 precision.
-/// The coefficients are a minimax fit (linearised least squares with Lawson
-/// reweighting, in f64) to erf on [0, 4]: 5e-8 in exact arithmetic, within
-/// 4e-7 of the true erf once evaluated in f32 (the test below holds it to
-/// libm's `erff`). Unlike `erff`, which branches and calls `exp`, this has no
-/// branch, so the loop over a 1536-wide feed-forward row vectorises; GELU was
-/// a tenth of a short sentence's forward pass with `erff`.
-#[derive(Clone, Copy, Debug)]
-struct Erf {
-    p: [f32; 7],
-    q: [f32; 5],
-    /// erf is ±1 to f32 precision beyond ±`edge`.
-    edge: f32,
-    one: f32,
-    half: f32,
-    inv_sqrt_2: f32,
-}
-
-const ERF: Erf = Erf {
-    p: [1.128_378_6, 0.213_946_18, 0.052_433_662, 0.004_293_114_4, 0.000_155_538_19, -1.990_323_2e-6, 1.921_710_6e-8],
-    q: [1.0, 0.522_932_5, 0.120_800_23, 0.015_551_215, 0.001_098_052_6],
-    edge: 4.0,
-    one: 1.0,
-    half: 0.5,
-    inv_sqrt_2: std::f32::consts::FRAC_1_SQRT_2,
-};
-
-impl Erf {
-    #[inline(always)]
-    fn erf(&self, x: f32) -> f32 {
-        let (p, q) = (&self.p, &self.q);
-        let x = x.clamp(-self.edge, self.edge);
-        let z = x * x;
-        // Estrin's scheme: pairs side by side, then powers of z², rather than
-        // Horner's one chain of six multiply-adds (GELU at 128 tokens in wasm:
-        // latency, not arithmetic, bounds it).
-        let (z2, z4) = (z * z, (z * z) * (z * z));
-        let num = (p[0] + p[1] * z) + (p[2] + p[3] * z) * z2 + ((p[4] + p[5] * z) + p[6] * z2) * z4;
-        let den = (q[0] + q[1] * z) + (q[2] + q[3] * z) * z2 + q[4] * z4;
-        // The fit overshoots 1 by an ulp near the ends; erf never does.
-        (x * num / den).clamp(-self.one, self.one)
-    }
-
-    #[inline(always)]
-    fn gelu(&self, x: f32) -> f32 {
-        self.half * x * (self.one + self.erf(x * self.inv_sqrt_2))
-    }
-}
-
-#[cfg(test)]
-fn erf(x: f32) -> f32 {
-    ERF.erf(x)
 }
 
 #[derive(Clone, Debug)]
@@ -460,19 +406,6 @@ fn mean_pool_normalized(e: &Matrix) -> Vec<f32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn erf_matches_libm_everywhere() {
-        let mut worst = 0.0f32;
-        for i in -1_000_000..=1_000_000 {
-            let x = i as f32 * 1e-5; // [-10, 10]
-            worst = worst.max((erf(x) - libm::erff(x)).abs());
-        }
-        assert!(worst < 5e-7, "erf off by {worst}");
-        assert_eq!((erf(0.0), erf(100.0), erf(-100.0), erf(f32::INFINITY)), (0.0, 1.0, -1.0, 1.0));
-        let odd = erf(-0.3) + erf(0.3);
-        assert_eq!(odd, 0.0);
-    }
 
     #[test]
     fn gelu_is_exact_gelu() {

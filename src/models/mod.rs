@@ -1,14 +1,19 @@
 //! Models turn text into a [`ModelTrace`]: the tokens and, for every layer,
 //! the attention of every head with its intermediates.
 //!
-//! One file per model: [`teaching`] (built in, hand-designed heads),
-//! [`seed`] (the 3×4 worked example of seed 003), [`minilm`] (all-MiniLM-L6-v2
-//! from safetensors), [`smollm2`] (SmolLM2-135M
-//! from its Q4_1 GGUF, read by [`gguf`] and multiplied by [`quant`], on two
-//! threads with [`split`]).
+//! One file (or folder) per model: [`teaching`] (built in, hand-designed
+//! heads), [`seed`] (the 3×4 worked example of seed 003), [`minilm`]
+//! (all-MiniLM-L6-v2 from safetensors, its weights multiplied by
+//! [`packed`]), [`smollm2`] (SmolLM2-135M from its Q4_1 GGUF, read by
+//! [`gguf`] and multiplied by [`quant`], on two threads with a [`helper`]).
+//!
+//! The hand-written weight kernels are in [`packed`] and [`quant`], one file
+//! per instruction set each, with what they share in [`simd`].
 
 #[cfg(feature = "pretrained")]
 pub mod gguf;
+#[cfg(feature = "pretrained")]
+pub mod helper;
 #[cfg(feature = "pretrained")]
 pub mod minilm;
 #[cfg(feature = "pretrained")]
@@ -17,33 +22,12 @@ pub mod packed;
 pub mod quant;
 pub mod seed;
 #[cfg(feature = "pretrained")]
-pub mod smollm2;
+pub(crate) mod simd;
 #[cfg(feature = "pretrained")]
-pub mod split;
+pub mod smollm2;
 pub mod teaching;
 #[cfg(feature = "pretrained")]
 pub mod tokenize;
-
-/// c + a·b in four f32 lanes, for the wasm kernels (`packed`, `quant`):
-/// a multiply and an add, or with the `fma` feature relaxed SIMD's
-/// multiply-add, which the browser runs as one fused instruction where the
-/// CPU has one (rounded once instead of twice). In Chromium 156, one
-/// thread, back to back: MiniLM 89.8 → 83.3 ms at 128 tokens, SmolLM2
-/// 123 → 119 ms at 16 (node 20's older V8 gains a fifth).
-///
-/// # Safety
-/// With `fma`, the browser must have relaxed SIMD (the page checks before
-/// it starts that worker).
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128", feature = "pretrained"))]
-#[cfg_attr(feature = "fma", target_feature(enable = "relaxed-simd"), inline)]
-#[cfg_attr(not(feature = "fma"), inline(always))]
-pub(crate) unsafe fn madd(a: std::arch::wasm32::v128, b: std::arch::wasm32::v128, c: std::arch::wasm32::v128) -> std::arch::wasm32::v128 {
-    use std::arch::wasm32::*;
-    #[cfg(feature = "fma")]
-    return f32x4_relaxed_madd(a, b, c);
-    #[cfg(not(feature = "fma"))]
-    return f32x4_add(c, f32x4_mul(a, b));
-}
 
 use crate::attention::{multi_head_split, Mask, MultiHeadTrace, Scale};
 use crate::tensor::Matrix;

@@ -1,7 +1,7 @@
 //! SmolLM2's second thread in the browser: a [`Helper`] that is another copy
 //! of this worker, holding a copy of the second part of every weight
 //! matrix's rows ([`attnscope::models::smollm2::SmolLm2::shard`]), which it
-//! shares with the model piece by piece ([`attnscope::models::split`]).
+//! shares with the model piece by piece ([`attnscope::models::helper`]).
 //!
 //! The two wasm instances share no memory, and a message between workers
 //! takes far longer than one layer's products when a single token is
@@ -23,9 +23,9 @@
 //! model runs alone on one thread.
 
 use super::fetch::js_text;
+use attnscope::models::helper::{self, Helper, Piece, Shard};
 use attnscope::models::quant::{Input, QMatrix, QType};
 use attnscope::models::smollm2::MAX_TOKENS;
-use attnscope::models::split::{self, Helper, Piece, Shard};
 use attnscope::tensor::Matrix;
 use js_sys::{Array, Atomics, Float32Array, Int32Array, Object, Reflect, SharedArrayBuffer, Uint8Array};
 use std::cell::{Cell, RefCell};
@@ -158,7 +158,7 @@ impl SharedHelper {
         if shapes.iter().any(|s| s.1 != cols) {
             return None;
         }
-        place(split::pieces(shapes), n, cols)
+        place(helper::pieces(shapes), n, cols)
     }
 }
 

@@ -119,7 +119,7 @@ mod shell {
         if super::helper::available() {
             match super::helper::start(&model.shard()).await {
                 // Every run: the model never waits long for the helper
-                // (split.rs), so even with two cores, one of them also the
+                // (models/helper.rs), so even with two cores, one of them also the
                 // page's, sharing costs at worst about what it saves.
                 Ok(helper) => model.set_helper(Some(Box::new(helper)), 1),
                 Err(why) => web_sys::console::warn_1(&format!("attnscope: SmolLM2 runs on one thread: {why}").into()),

@@ -1,26 +1,23 @@
-//! SmolLM2 on two threads ([`attnscope::models::split`]): a helper thread
+//! SmolLM2 on two threads ([`attnscope::models::helper`]): a helper thread
 //! holding the second part of every matrix's rows, sharing its pieces with
 //! the model's thread, gives bit-for-bit the traces and next-token
 //! distributions of the model alone, for full runs and for tokens appended
 //! to the cache; a helper that never delivers changes nothing either; runs
 //! shorter than the helper's threshold never ask it.
 
+mod common;
+
+use attnscope::models::helper::{Helper, Shard};
 use attnscope::models::quant::Input;
 use attnscope::models::smollm2::{SmolLm2, SmolLm2Session};
-use attnscope::models::split::{Helper, Shard};
 use attnscope::tensor::Matrix;
 use attnscope::ModelTrace;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-fn load() -> SmolLm2 {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("www/models/smollm2/SmolLM2-135M-Instruct.Q4_1.gguf");
-    assert!(path.is_file(), "{} is missing: run `python3 scripts/fetch_models.py` first", path.display());
-    SmolLm2::load(&path).unwrap()
-}
+use common::smollm2_owned as load;
 
 #[derive(Clone, Copy, PartialEq)]
 enum State {

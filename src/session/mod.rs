@@ -7,7 +7,7 @@
 //! A, pooled down when the text is long) and, on request, the full detail of
 //! one head. That keeps messages small however many heads a model has.
 
-use crate::analysis::{catalog, HeadStats};
+use crate::analysis::catalog;
 use crate::attention::{Mask, Scale};
 use crate::error::{Error, Result};
 #[cfg(feature = "pretrained")]
@@ -15,300 +15,15 @@ use crate::models::minilm::MiniLm;
 #[cfg(feature = "pretrained")]
 use crate::models::smollm2::{SmolLm2, SmolLm2Session};
 use crate::models::teaching::{TeachingModel, TeachingOptions};
-use crate::models::{ModelInfo, ModelTrace};
-use crate::tensor::Matrix;
-use serde::{Deserialize, Serialize};
+use crate::models::ModelTrace;
 
-/// The models the page offers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
-pub enum ModelId {
-    #[default]
-    Teaching,
-    MiniLm,
-    SmolLm2,
-}
+mod messages;
+mod model_id;
+mod overview;
 
-impl ModelId {
-    pub const ALL: [ModelId; 3] = [ModelId::Teaching, ModelId::MiniLm, ModelId::SmolLm2];
-
-    /// The short name used in URLs and on the command line.
-    pub fn slug(self) -> &'static str {
-        match self {
-            ModelId::Teaching => "teaching",
-            ModelId::MiniLm => "minilm",
-            ModelId::SmolLm2 => "smollm2",
-        }
-    }
-
-    pub fn from_slug(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|m| m.slug() == s)
-    }
-}
-
-/// One file a model needs, as pinned in models/manifest.json (which
-/// scripts/fetch_models.py also reads).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ModelFile {
-    pub name: String,
-    pub bytes: u64,
-    pub sha256: String,
-}
-
-#[derive(Deserialize)]
-struct ManifestEntry {
-    files: Vec<ModelFile>,
-}
-
-impl ModelId {
-    /// The files to download, with sizes and hashes; empty for the built-in model.
-    pub fn files(self) -> Vec<ModelFile> {
-        if self == ModelId::Teaching {
-            return Vec::new();
-        }
-        let manifest: std::collections::HashMap<String, ManifestEntry> =
-            serde_json::from_str(include_str!("../models/manifest.json")).expect("models/manifest.json is valid (checked by tests)");
-        manifest.get(self.slug()).map(|e| e.files.clone()).unwrap_or_default()
-    }
-
-    /// Total download size in bytes.
-    pub fn download_bytes(self) -> u64 {
-        self.files().iter().map(|f| f.bytes).sum()
-    }
-
-    /// Where the page finds a file: dist/models/<slug>/<name>.
-    pub fn url(self, file: &ModelFile) -> String {
-        format!("models/{}/{}", self.slug(), file.name)
-    }
-}
-
-/// Switches that change the computation (lessons flip them).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct RunOptions {
-    /// Teaching model: include the positional encoding.
-    pub positional_encoding: bool,
-    /// Multiplies the scaled scores before the softmax (1 = the model's own).
-    pub temperature_factor: f32,
-    /// Drop the 1/√d_k factor.
-    pub unscaled: bool,
-    /// Temperature for the next-token distribution (decoders).
-    pub next_token_temperature: f32,
-}
-
-impl Default for RunOptions {
-    fn default() -> Self {
-        Self { positional_encoding: true, temperature_factor: 1.0, unscaled: false, next_token_temperature: 1.0 }
-    }
-}
-
-/// Longest side of an overview thumbnail, in cells.
-pub const THUMB_MAX: usize = 48;
-
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct RunSummary {
-    pub id: u64,
-    pub info: ModelInfo,
-    pub tokens: Vec<String>,
-    pub token_ids: Option<Vec<u32>>,
-    pub notice: Option<String>,
-    /// [layer][head]: A pooled to at most THUMB_MAX × THUMB_MAX (every cell
-    /// its own when the text is short).
-    pub overview: Vec<Vec<Thumbnail>>,
-    /// kv_head_of[h] per query head (grouped-query models mark their groups).
-    pub kv_head_of: Vec<usize>,
-    pub catalog: Vec<HeadStats>,
-    /// What each head was designed to do (teaching model; empty for learned models).
-    pub head_notes: Vec<String>,
-    pub top_next: Option<Vec<(String, f32)>>,
-    pub sentence_embedding_norm: Option<f32>,
-    /// Time spent computing, measured where it ran.
-    pub compute_ms: f64,
-    /// The worker's wasm memory (which only grows, so also its peak), with
-    /// its helper's if it has one; set by the worker shell, None where it is
-    /// not measured.
-    #[serde(default)]
-    pub memory_bytes: Option<u64>,
-    /// Workers `memory_bytes` counts (2 with SmolLM2's helper).
-    #[serde(default = "one")]
-    pub memory_workers: usize,
-    /// Threads the products ran on (2 when SmolLM2's helper took part).
-    #[serde(default = "one")]
-    pub threads: usize,
-}
-
-fn one() -> usize {
-    1
-}
-
-/// Everything the head, dot-grid and step-by-step views need for one head.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct HeadDetail {
-    pub id: u64,
-    pub layer: usize,
-    pub head: usize,
-    pub kv_head: usize,
-    pub scale: f32,
-    /// The mask the model uses, and the other one as a what-if.
-    pub mask: Mask,
-    pub what_if_mask: Mask,
-    pub scores: Matrix,
-    pub weights: Matrix,
-    pub what_if_weights: Matrix,
-    /// This head's Q and its key/value group's K and V.
-    pub q: Matrix,
-    pub k: Matrix,
-    pub v: Matrix,
-    pub output: Matrix,
-    /// E entering the layer and E + ΔE after it (rows are tokens).
-    pub input: Matrix,
-    pub residual: Matrix,
-    pub delta: Matrix,
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub enum ToWorker {
-    /// Download (or read from the cache) and load a real model; answered by
-    /// Progress reports, then Loaded or LoadFailed.
-    Load {
-        model: ModelId,
-    },
-    Run {
-        id: u64,
-        model: ModelId,
-        text: String,
-        options: RunOptions,
-    },
-    Head {
-        id: u64,
-        layer: usize,
-        head: usize,
-    },
-    /// The latest run's attention as the CLI's JSON (`attnscope attention --json`).
-    Export {
-        id: u64,
-    },
-    /// Ranks every head of the latest run by the weight token `query` gives
-    /// token `key` (computed from the full A, not the pooled overview).
-    FindHeads {
-        id: u64,
-        query: usize,
-        key: usize,
-    },
-    /// Another text through the same model and options, for a side-by-side
-    /// view of one head; the latest run stays the latest.
-    Compare {
-        id: u64,
-        model: ModelId,
-        text: String,
-        options: RunOptions,
-        layer: usize,
-        head: usize,
-    },
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub enum FromWorker {
-    Ready,
-    Progress {
-        model: ModelId,
-        loaded: u64,
-        total: u64,
-    },
-    Loaded {
-        model: ModelId,
-    },
-    LoadFailed {
-        model: ModelId,
-        message: String,
-    },
-    Result(Box<RunSummary>),
-    Head(Box<HeadDetail>),
-    Export {
-        id: u64,
-        json: String,
-    },
-    /// The answer to `FindHeads`, strongest head first.
-    Heads {
-        id: u64,
-        query: usize,
-        key: usize,
-        heads: Vec<crate::analysis::HeadMatch>,
-    },
-    /// The answer to `Compare`: the other text's tokens and that head.
-    Compared {
-        id: u64,
-        tokens: Vec<String>,
-        detail: Box<HeadDetail>,
-    },
-    Failed {
-        id: u64,
-        message: String,
-    },
-}
-
-/// Average-pools `a` to at most `max × max` cells, so a long text's head
-/// still fits a thumbnail (and a message) while keeping its pattern.
-pub fn pool(a: &Matrix, max: usize) -> Matrix {
-    if a.rows <= max && a.cols <= max {
-        return a.clone();
-    }
-    // Row i falls in cell row i·r / rows, column j in cell column j·c / cols.
-    let (r, c) = (a.rows.min(max), a.cols.min(max));
-    // Cell column pj spans columns starts[pj] .. starts[pj + 1].
-    let starts: Vec<usize> = (0..=c).map(|pj| (pj * a.cols).div_ceil(c)).collect();
-    let mut row_count = vec![0.0f32; r];
-    let mut out = Matrix::zeros(r, c);
-    for i in 0..a.rows {
-        let pi = i * r / a.rows;
-        row_count[pi] += 1.0;
-        let row = a.row(i);
-        for (o, span) in out.row_mut(pi).iter_mut().zip(starts.windows(2)) {
-            *o += row[span[0]..span[1]].iter().sum::<f32>();
-        }
-    }
-    for (pi, cells) in out.data.chunks_exact_mut(c).enumerate() {
-        for (o, span) in cells.iter_mut().zip(starts.windows(2)) {
-            *o /= (row_count[pi] * (span[1] - span[0]) as f32).max(1.0);
-        }
-    }
-    out
-}
-
-/// One head's pooled attention for the overview, as 16-bit levels
-/// (weight ≈ level / 65535). A thumbnail only picks a colour, and a step of
-/// 1/65535 is far finer than a colour can show. As decimal floats SmolLM2's
-/// 270 thumbnails of a long text were 5 MB of JSON, encoded in the worker and
-/// parsed on the page's main thread on every keystroke; as base64 levels they
-/// are about a third of that, with no float to print or parse.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Thumbnail {
-    pub rows: usize,
-    pub cols: usize,
-    /// Row-major, `rows × cols` of them.
-    #[serde(with = "crate::tensor::base64_le")]
-    pub levels: Vec<u16>,
-}
-
-impl Thumbnail {
-    /// The level of a weight of 1.
-    pub const ONE: f32 = 65535.0;
-
-    /// Weights outside [0, 1] (none come from a softmax) are clamped; NaN is 0.
-    pub fn new(a: &Matrix) -> Self {
-        let levels = a.data.iter().map(|&w| (w.clamp(0.0, 1.0) * Self::ONE).round() as u16).collect();
-        Self { rows: a.rows, cols: a.cols, levels }
-    }
-
-    /// The weight cell (i, j) stands for, or None outside the thumbnail.
-    pub fn weight(&self, i: usize, j: usize) -> Option<f32> {
-        (i < self.rows && j < self.cols).then(|| self.levels.get(i * self.cols + j)).flatten().map(|&l| l as f32 / Self::ONE)
-    }
-
-    /// The rows of levels (never more than the levels hold, whatever a
-    /// message claimed its shape was).
-    pub fn rows(&self) -> impl Iterator<Item = &[u16]> {
-        self.levels.chunks_exact(self.cols.max(1)).take(self.rows)
-    }
-}
+pub use messages::{FromWorker, HeadDetail, RunOptions, RunSummary, ToWorker};
+pub use model_id::{ModelFile, ModelId};
+pub use overview::{pool, Thumbnail, THUMB_MAX};
 
 /// Holds the models and the latest trace.
 pub struct Session {
@@ -510,8 +225,8 @@ impl Session {
         Ok(())
     }
 
-    /// Keeps a SmolLM2 built elsewhere (the worker splits it between two
-    /// threads first, `models::split`).
+    /// Keeps a SmolLM2 built elsewhere (the worker gives it a helper thread
+    /// first, `models::helper`).
     #[cfg(feature = "pretrained")]
     pub fn install_smollm2(&mut self, model: SmolLm2) {
         self.smollm2 = Some(SmolLm2Session::new(model));
@@ -691,67 +406,6 @@ mod tests {
             ToWorker::Compare { id: 5, model: ModelId::Teaching, text: other.into(), options: RunOptions::default(), layer: 0, head: 9 };
         assert!(matches!(s.handle(bad, &clock), FromWorker::Failed { .. }));
         assert_eq!(s.head(0, 1).unwrap().weights, before.weights);
-    }
-
-    #[test]
-    fn pooling_keeps_short_texts_exact_and_averages_long_ones() {
-        let a = Matrix::identity(4);
-        assert_eq!(pool(&a, 48), a);
-        let big = Matrix::from_vec(100, 100, vec![0.01; 10_000]);
-        let p = pool(&big, 48);
-        assert_eq!(p.shape(), (48, 48));
-        assert!(p.data.iter().all(|x| (x - 0.01).abs() < 1e-6));
-        // Each cell is the mean of the entries that fall in it.
-        let ramp = Matrix::from_vec(100, 70, (0..7000).map(|k| (k / 70 * 1000 + k % 70) as f32).collect());
-        let p = pool(&ramp, 48);
-        assert_eq!(p.shape(), (48, 48));
-        let ramp = &ramp;
-        for (pi, pj) in [(0, 0), (5, 31), (47, 47)] {
-            let members: Vec<f32> = (0..100)
-                .filter(|i| i * 48 / 100 == pi)
-                .flat_map(|i| (0..70).filter(move |j| j * 48 / 70 == pj).map(move |j| ramp[(i, j)]))
-                .collect();
-            let mean = members.iter().sum::<f32>() / members.len() as f32;
-            assert!((p[(pi, pj)] - mean).abs() <= 1e-6 * mean, "{pi} {pj}");
-        }
-    }
-
-    #[test]
-    fn thumbnails_cross_as_levels_within_half_a_step() {
-        // A causal softmax-like matrix: rows sum to 1, zeros above the diagonal.
-        let n = 7;
-        let a = Matrix::from_vec(n, n, (0..n * n).map(|k| if k % n <= k / n { 1.0 / (k / n + 1) as f32 } else { 0.0 }).collect());
-        let t = Thumbnail::new(&a);
-        let text = serde_json::to_string(&t).unwrap();
-        let back: Thumbnail = serde_json::from_str(&text).unwrap();
-        assert_eq!(back, t);
-        for i in 0..n {
-            for j in 0..n {
-                let w = back.weight(i, j).unwrap();
-                assert!((w - a[(i, j)]).abs() <= 0.5 / Thumbnail::ONE, "{i} {j}: {w}");
-            }
-        }
-        // A weight of exactly 1 or 0 stays exact.
-        assert_eq!((back.weight(0, 0), back.weight(0, 1)), (Some(1.0), Some(0.0)));
-        assert_eq!(back.weight(n, 0), None);
-        // Out-of-range weights are clamped, NaN becomes 0.
-        assert_eq!(Thumbnail::new(&Matrix::from_vec(1, 3, vec![-0.5, 2.0, f32::NAN])).levels, vec![0, 65535, 0]);
-        // A message whose shape claims more than its levels hold draws only what is there.
-        let short: Thumbnail = serde_json::from_str(r#"{"rows":3,"cols":2,"levels":"AAD//w=="}"#).unwrap();
-        assert_eq!(short.rows().collect::<Vec<_>>(), vec![&[0u16, 65535][..]]);
-        assert_eq!(short.weight(2, 1), None);
-        assert!(serde_json::from_str::<Thumbnail>(r#"{"rows":1,"cols":1,"levels":"AAA"}"#).is_err());
-        assert!(serde_json::from_str::<Thumbnail>(r#"{"rows":1,"cols":1,"levels":"AA=="}"#).is_err());
-    }
-
-    #[test]
-    fn manifest_lists_the_pinned_files() {
-        assert!(ModelId::Teaching.files().is_empty());
-        assert_eq!(ModelId::MiniLm.files().len(), 3);
-        assert_eq!(ModelId::SmolLm2.download_bytes(), 98_362_432);
-        let f = &ModelId::MiniLm.files()[0];
-        assert_eq!(ModelId::MiniLm.url(f), "models/minilm/model.safetensors");
-        assert_eq!(f.sha256.len(), 64);
     }
 
     #[test]

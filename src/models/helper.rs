@@ -1,6 +1,6 @@
 //! One model on two threads: every weight matrix's rows cut in two, this
-//! thread multiplying by the first part while a helper, which holds a copy
-//! of the second, shares the second with it.
+//! thread multiplying by its own part while a helper (another thread), which
+//! holds a copy of the second part, shares that part with it.
 //!
 //! SmolLM2's time goes into streaming its weights through the matrix
 //! kernel, and each output row is one dot product, independent of the
@@ -9,15 +9,14 @@
 //! (the same dot products in the same order). Which runs are worth sharing
 //! is the model's choice (`SmolLm2::set_helper`).
 //!
-//! The second part is cut into [`pieces`]. The helper takes them from the
+//! The helper's part is cut into [`pieces`]. The helper takes them from the
 //! last one down, this thread (after its own part) from the first one up,
 //! each piece going to whoever claims it first. This thread never waits
 //! long for the helper: a piece the helper has claimed but not finished in
-//! about the time it would take here is computed here as well. In a
-//! browser the helper shares two cores with the page's own drawing and can
-//! lose its core for milliseconds; with a fixed half each, this thread then
-//! waited for it (a token appended: 15–64 ms against 18–22 alone, page
-//! benchmark). With pieces, a helper that is held up only does less.
+//! about the time it would take here is computed here as well. In a browser
+//! the helper shares two cores with the page's own drawing and can lose its
+//! core for milliseconds; with pieces, a helper that is held up only does
+//! less, where with a fixed half each this thread would wait for it.
 //!
 //! The model only sees [`Helper`]. How the input, the claims and the outputs
 //! travel is the helper's business (in the browser, a second Web Worker and
@@ -27,8 +26,8 @@ use crate::models::quant::{Input, QMatrix};
 use crate::tensor::Matrix;
 use std::ops::Range;
 
-/// The other thread, holding a [`Shard`]: for each split matrix, in the
-/// model's numbering, the rows after [`rows_kept`].
+/// The other thread, holding a [`Shard`]: for each shared matrix, in the
+/// model's numbering, the rows after [`own_rows`].
 pub trait Helper {
     /// Offers the helper the [`pieces`] of shard matrices `first .. first
     /// + count`, which all take the same input `x`.
@@ -78,9 +77,9 @@ impl Shard {
     }
 }
 
-/// Rows of a split matrix this thread multiplies by: half, rounded to whole
+/// Rows of a shared matrix this thread multiplies by: half, rounded to whole
 /// tiles of four rows (wasm's kernel expands four at a time).
-pub fn rows_kept(rows: usize) -> usize {
+pub fn own_rows(rows: usize) -> usize {
     (rows / 2).next_multiple_of(4).min(rows)
 }
 
@@ -90,16 +89,17 @@ pub struct Piece {
     /// Which of the request's matrices (0 for the first).
     pub matrix: usize,
     /// Rows of the helper's part (0 for its first row, the matrix's row
-    /// [`rows_kept`]).
+    /// [`own_rows`]).
     pub rows: Range<usize>,
 }
 
 /// About this many weights a piece: each piece also passes through the
-/// shared memory, a few microseconds, against about 10 µs for the products
-/// of 100 000 weights with one token.
+/// shared memory, which costs a few microseconds, about what the products
+/// of 100 000 weights with one token take.
 const PIECE_WEIGHTS: usize = 96 * 1024;
-/// Pieces of one matrix at most, so that the output matrix's 14 million
-/// weights of the helper's part come in pieces of about 0.2 ms.
+/// Pieces of one matrix at most, so that a large matrix (SmolLM2's output
+/// matrix, 14 million weights in the helper's part) still comes in pieces
+/// short enough to share.
 const MATRIX_PIECES: usize = 8;
 
 /// The helper's part of matrices of (rows, cols) each — (rows of the helper's
@@ -121,7 +121,7 @@ pub fn pieces(shapes: &[(usize, usize)]) -> Vec<Piece> {
 }
 
 /// `[x Wᵀ for each of ws]`: with a helper (whose shard matrices `first ..
-/// first + N` are the rows of `ws` after [`rows_kept`]) shared between the
+/// first + N` are the rows of `ws` after [`own_rows`]) shared between the
 /// two threads, else all here.
 pub fn products<const N: usize>(helper: Option<&dyn Helper>, first: usize, ws: [&QMatrix; N], x: &Matrix) -> [Matrix; N] {
     let input = Input::new(x);
@@ -130,12 +130,12 @@ pub fn products<const N: usize>(helper: Option<&dyn Helper>, first: usize, ws: [
     };
     helper.begin(first, N, x);
     let start = helper.now_ms();
-    let mine = ws.map(|w| w.forward_input(&input, 0..rows_kept(w.rows)));
-    let mine_weights: usize = ws.iter().map(|w| rows_kept(w.rows) * w.cols).sum();
+    let mine = ws.map(|w| w.forward_input(&input, 0..own_rows(w.rows)));
+    let mine_weights: usize = ws.iter().map(|w| own_rows(w.rows) * w.cols).sum();
     let ms_per_weight = (helper.now_ms() - start) / mine_weights.max(1) as f64;
-    let pieces = pieces(&ws.map(|w| (w.rows - rows_kept(w.rows), w.cols)));
+    let pieces = pieces(&ws.map(|w| (w.rows - own_rows(w.rows), w.cols)));
     let compute = |p: &Piece| {
-        let at = rows_kept(ws[p.matrix].rows);
+        let at = own_rows(ws[p.matrix].rows);
         ws[p.matrix].forward_input(&input, at + p.rows.start..at + p.rows.end)
     };
     // From the first piece up, until the helper, coming down, has been there.
@@ -168,21 +168,21 @@ pub fn products<const N: usize>(helper: Option<&dyn Helper>, first: usize, ws: [
 mod tests {
     use super::*;
     use crate::models::quant::QType;
+    use crate::testing::{q4_1_blocks, q8_0_blocks};
 
     #[test]
-    fn rows_kept_are_whole_tiles() {
-        assert_eq!(rows_kept(576), 288);
-        assert_eq!(rows_kept(192), 96);
-        assert_eq!(rows_kept(49152), 24576);
-        assert_eq!(rows_kept(10), 8);
-        assert_eq!(rows_kept(3), 3);
+    fn own_rows_are_whole_tiles() {
+        assert_eq!(own_rows(576), 288);
+        assert_eq!(own_rows(192), 96);
+        assert_eq!(own_rows(49152), 24576);
+        assert_eq!(own_rows(10), 8);
+        assert_eq!(own_rows(3), 3);
     }
 
     #[test]
     fn a_copy_of_rows_is_those_rows_with_the_matrix_settings() {
-        // 6 rows of one Q8_0 block each, every byte different.
-        let data: Vec<u8> = (0..6 * 34).map(|i| (i * 7 % 251) as u8).collect();
-        let whole = QMatrix::new(6, 32, QType::Q8_0, data).unwrap().with_16_bit_inputs();
+        // 6 rows of one Q8_0 block each.
+        let whole = QMatrix::new(6, 32, QType::Q8_0, q8_0_blocks(6, 1)).unwrap().with_16_bit_inputs();
         let tail = whole.rows_copy(4..6);
         assert_eq!(tail.rows, 2);
         assert!(tail.has_16_bit_inputs());
@@ -250,19 +250,11 @@ mod tests {
 
     #[test]
     fn shared_products_equal_the_whole_ones_bit_for_bit() {
-        let matrix = |rows: usize, seed: usize| {
-            let data: Vec<u8> = (0..rows * 20 * 3).map(|i| ((i * 31 + seed) % 251) as u8).collect();
-            // Q4_1 with small, finite f16 scales: 0x2c00 (1/16) at each block's start.
-            let mut data = data;
-            for b in data.chunks_exact_mut(20) {
-                b[..4].copy_from_slice(&[0x00, 0x2c, 0x00, 0xac]);
-            }
-            QMatrix::new(rows, 96, QType::Q4_1, data).unwrap()
-        };
+        let matrix = |rows: usize, seed: u32| QMatrix::new(rows, 96, QType::Q4_1, q4_1_blocks(rows * 3, seed)).unwrap();
         let (a, b, c) = (matrix(600, 1), matrix(200, 2), matrix(1000, 3));
-        let rest = |m: &QMatrix| m.rows_copy(rows_kept(m.rows)..m.rows);
+        let rest = |m: &QMatrix| m.rows_copy(own_rows(m.rows)..m.rows);
         let shard = Shard { matrices: vec![rest(&a), rest(&b), rest(&c)] };
-        let x = Matrix::from_vec(2, 96, (0..192).map(|i| (i as f32 * 0.37).sin()).collect());
+        let x = crate::testing::matrix(2, 96, 4);
         for from in [0, 1, 3, 100] {
             let helper = Lagging { shard: shard.clone(), from, request: std::cell::RefCell::new((0, 0, Matrix::zeros(0, 0))) };
             let [pa, pb] = products(Some(&helper), 0, [&a, &b], &x);

@@ -1,0 +1,176 @@
+//! Which instruction set's kernel runs each product: the one place that
+//! matches an [`Isa`] and a [`QType`] to a kernel.
+//!
+//! Every kernel computes out[t][k] = Σ_c W[k][c] · x[t][c]. All give the same
+//! weights; the dot products differ only in rounding. Natively each output is
+//! one dot product of length `cols` summed in the same order whatever the
+//! number of tokens, so a row computed alone (a key/value cache) equals the
+//! same row computed with others; in wasm the one-to-three-token kernels
+//! differ from the batch by rounding, about 1e-7 relative.
+
+#[cfg(target_arch = "x86_64")]
+use super::avx2;
+use super::blocks::{BlockQ4_1, BlockQ8_0};
+use super::portable;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128", feature = "fma"))]
+use super::relaxed;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+use super::simd128;
+use super::{Input, QType};
+use crate::models::simd::Isa;
+
+/// Runs `$body` with `$B` the block type of `$qtype` (a quantized one).
+macro_rules! with_block {
+    ($qtype:expr, $B:ident => $body:expr) => {
+        match $qtype {
+            QType::Q4_1 => {
+                type $B = BlockQ4_1;
+                $body
+            }
+            QType::Q8_0 => {
+                type $B = BlockQ8_0;
+                $body
+            }
+            QType::F32 => unreachable!("f32 weights need no expansion"),
+        }
+    };
+}
+
+/// An input's integer parts for the wasm one-to-three-token kernels (see
+/// [`Input`]), each kind made on first use; nothing elsewhere.
+#[derive(Default)]
+pub struct IntegerParts {
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    int16: std::cell::OnceCell<simd128::Int16Parts>,
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128", feature = "fma"))]
+    int8: std::cell::OnceCell<relaxed::Int8Parts>,
+}
+
+/// Whole quantized blocks (or f32 values) into `out`, 32 weights per block.
+pub fn dequantize(isa: Isa, qtype: QType, bytes: &[u8], out: &mut [f32]) {
+    if qtype == QType::F32 {
+        for (o, b) in out.iter_mut().zip(bytes.chunks_exact(4)) {
+            *o = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        }
+        return;
+    }
+    match isa.in_this_build() {
+        // SAFETY: the CPU has AVX2 and F16C (`Isa::Avx2`).
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => with_block!(qtype, B => unsafe { avx2::dequantize::<B>(bytes, out) }),
+        // SAFETY: simd128 is enabled for the whole build.
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Isa::Simd128 => with_block!(qtype, B => unsafe { simd128::dequantize::<B>(bytes, out) }),
+        Isa::Portable => with_block!(qtype, B => portable::dequantize::<B>(bytes, out)),
+    }
+}
+
+/// out[t][col0 + k] = Σ_c w[k][c] · x[t][c] for the first `r` of the 3
+/// expanded rows in `w` and the `n` tokens in `x`, `width` outputs a token.
+#[allow(clippy::too_many_arguments)]
+pub fn dots(isa: Isa, w: &[f32], r: usize, x: &[f32], n: usize, cols: usize, out: &mut [f32], width: usize, col0: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if isa == Isa::Avx2 && cols.is_multiple_of(8) && (w.as_ptr() as usize).is_multiple_of(32) && (x.as_ptr() as usize).is_multiple_of(32) {
+        // SAFETY: the CPU has AVX2 and FMA (`Isa::Avx2`); alignment checked just above.
+        unsafe { avx2::dots(w, r, x, n, cols, out, width, col0) };
+        return;
+    }
+    let _ = isa;
+    portable::dots(w, r, x, n, cols, out, width, col0);
+}
+
+/// Quantized rows, for the products straight from their blocks.
+#[cfg_attr(not(all(target_arch = "wasm32", target_feature = "simd128")), allow(dead_code))] // `scales` and `fine` are for wasm
+pub struct QuantizedRows<'a> {
+    pub qtype: QType,
+    /// `count` rows of `row_bytes` each.
+    pub bytes: &'a [u8],
+    /// The rows' block scales as f32 (`super::block_scales`), which the wasm
+    /// kernels read; empty natively.
+    pub scales: &'a [f32],
+    pub row_bytes: usize,
+    pub count: usize,
+    /// False lets the 16-bit wasm kernel round the inputs to one 16-bit part
+    /// (`QMatrix::with_16_bit_inputs`).
+    pub fine: bool,
+}
+
+/// out[t][k] = Σ_c W[k][c] · x[t][c] for the quantized `rows` and the one to
+/// three tokens of `input`, each block expanded as `dequantize` does and
+/// multiplied while in registers. Natively the sum runs in the order of
+/// [`dots`], so the results are bit-identical to dequantizing first and
+/// calling it; in wasm (integer parts) they differ from the batch product by
+/// rounding, about 1e-7 relative: an appended token's attention stays within
+/// 2e-6 of a full recompute.
+pub fn dots_quantized(isa: Isa, rows: &QuantizedRows, input: &Input, out: &mut [f32], width: usize) {
+    let (x, n, cols) = (&input.x.data[..], input.x.rows, input.x.cols);
+    let QuantizedRows { qtype, bytes, row_bytes, count, .. } = *rows;
+    assert!(
+        (1..4).contains(&n)
+            && cols.is_multiple_of(32)
+            && bytes.len() >= count * row_bytes
+            && x.len() >= n * cols
+            && out.len() >= (n - 1) * width + count
+    );
+    match isa.in_this_build() {
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => with_block!(qtype, B => {
+            // SAFETY: AVX2, FMA and F16C (`Isa::Avx2`); sizes asserted above.
+            unsafe {
+                match n {
+                    1 => avx2::dots_quantized::<1, B>(bytes, row_bytes, count, x, cols, out, width),
+                    2 => avx2::dots_quantized::<2, B>(bytes, row_bytes, count, x, cols, out, width),
+                    _ => avx2::dots_quantized::<3, B>(bytes, row_bytes, count, x, cols, out, width),
+                }
+            }
+        }),
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Isa::Simd128 => {
+            #[cfg(feature = "fma")]
+            if qtype == QType::Q4_1 {
+                let parts = input.parts.int8.get_or_init(|| relaxed::Int8Parts::new(x, n, cols));
+                let scales = rows.scales;
+                match n {
+                    1 => relaxed::dots_quantized::<1>(bytes, scales, row_bytes, count, parts, cols, out, width),
+                    2 => relaxed::dots_quantized::<2>(bytes, scales, row_bytes, count, parts, cols, out, width),
+                    _ => relaxed::dots_quantized::<3>(bytes, scales, row_bytes, count, parts, cols, out, width),
+                }
+                return;
+            }
+            let parts = input.parts.int16.get_or_init(|| simd128::Int16Parts::new(x, n, cols));
+            with_block!(qtype, B => match n {
+                1 => simd128::dots_quantized::<1, B>(rows, parts, cols, out, width),
+                2 => simd128::dots_quantized::<2, B>(rows, parts, cols, out, width),
+                _ => simd128::dots_quantized::<3, B>(rows, parts, cols, out, width),
+            })
+        }
+        Isa::Portable => with_block!(qtype, B => portable::dots_quantized::<B>(bytes, row_bytes, count, x, n, cols, out, width)),
+    }
+}
+
+/// out[t][k] = Σ_c W[k][c]·x[t][c] for the quantized `rows` in `bytes` and
+/// `n` tokens (out is n × rows), where an instruction set has a batch
+/// product of its own (wasm's expands the weights a few rows at a time,
+/// interleaved); false where it has none, and the caller expands rows and
+/// calls [`dots`].
+#[allow(clippy::too_many_arguments)]
+pub fn batch(
+    isa: Isa,
+    qtype: QType,
+    bytes: &[u8],
+    row_bytes: usize,
+    rows: usize,
+    x: &[f32],
+    n: usize,
+    cols: usize,
+    out: &mut [f32],
+) -> bool {
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    if isa == Isa::Simd128 && qtype != QType::F32 {
+        // SAFETY: simd128 is enabled for the whole build; sizes asserted inside.
+        with_block!(qtype, B => unsafe { simd128::forward::<B>(bytes, row_bytes, rows, x, n, cols, out) });
+        return true;
+    }
+    let _ = (isa, qtype, bytes, row_bytes, rows, x, n, cols, out);
+    false
+}

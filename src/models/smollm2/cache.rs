@@ -1,0 +1,170 @@
+//! SmolLM2 with a key/value cache: the layers of the last text are kept,
+//! and a text that starts with the same tokens reuses their rows.
+
+use super::{check_temperature, SmolLm2, MAX_TOKENS, TOP_K};
+use crate::error::Result;
+use crate::models::{LayerTrace, ModelTrace};
+use crate::tensor::Matrix;
+
+/// Positions of room the session's cache keeps for tokens typed at the end
+/// (a word or two; the storage doubles, as a `Vec`'s does, beyond them).
+const ROOM: usize = 8;
+
+/// SmolLM2 with a key/value cache: running a text that starts with the same
+/// tokens as the previous one reuses their rows (typing at the end computes
+/// only the new tokens; an edit in the middle recomputes from there on).
+pub struct SmolLm2Session {
+    model: SmolLm2,
+    last: Option<Last>,
+    reused: usize,
+}
+
+struct Last {
+    trace: ModelTrace,
+    logits: Vec<f32>,
+}
+
+impl SmolLm2Session {
+    pub fn new(model: SmolLm2) -> SmolLm2Session {
+        SmolLm2Session { model, last: None, reused: 0 }
+    }
+
+    pub fn model(&self) -> &SmolLm2 {
+        &self.model
+    }
+
+    pub fn into_model(self) -> SmolLm2 {
+        self.model
+    }
+
+    /// Forgets the cache.
+    pub fn clear(&mut self) {
+        self.last = None;
+        self.reused = 0;
+    }
+
+    /// How many tokens of the last run came from the cache.
+    pub fn reused_tokens(&self) -> usize {
+        self.reused
+    }
+
+    /// Threads the last run computed on ([`SmolLm2::threads_for`] its new
+    /// tokens; 1 when it computed nothing).
+    pub fn threads(&self) -> usize {
+        self.last.as_ref().map_or(1, |l| self.model.threads_for(l.trace.tokens.len() - self.reused))
+    }
+
+    pub fn run(&mut self, text: &str) -> Result<&ModelTrace> {
+        self.run_with_temperature(text, 1.0)
+    }
+
+    /// The trace of the latest successful run (None after [`Self::clear`] or
+    /// an error).
+    pub fn latest(&self) -> Option<&ModelTrace> {
+        self.last.as_ref().map(|l| &l.trace)
+    }
+
+    /// As [`SmolLm2::run_with_temperature`], reusing the longest common
+    /// prefix of token ids with the previous run. After an error the cache
+    /// may be empty (the next run then computes everything). The trace is
+    /// lent, not copied: it stays here as the next run's cache.
+    pub fn run_with_temperature(&mut self, text: &str, temperature: f32) -> Result<&ModelTrace> {
+        check_temperature(temperature)?;
+        let t = self.model.tokenize(text)?;
+        let old: &[u32] = self.last.as_ref().and_then(|l| l.trace.token_ids.as_deref()).unwrap_or(&[]);
+        let common = old.iter().zip(&t.ids).take_while(|(a, b)| a == b).count();
+        if common == t.ids.len() && common == old.len() {
+            // Same tokens (e.g. only the temperature changed): nothing to compute.
+            let last = self.last.as_mut().expect("old ids come from `last`");
+            last.trace.notice = t.notice;
+            last.trace.top_next = Some(self.model.top_next(&last.logits, temperature, TOP_K));
+            self.reused = common;
+            return Ok(&last.trace);
+        }
+        // The logits of the last token are only kept for the last position,
+        // so at least that token is always recomputed.
+        let keep = common.min(t.ids.len() - 1);
+        let past: Vec<LayerTrace> = match self.last.take() {
+            Some(l) if keep == l.trace.tokens.len() => l.trace.layers,
+            Some(l) if keep > 0 => l.trace.layers.into_iter().map(|x| truncate(x, keep)).collect(),
+            _ => Vec::new(),
+        };
+        let (mut layers, logits) = self.model.forward(&t.ids, past)?;
+        let room = ROOM.min(MAX_TOKENS - t.ids.len());
+        for l in &mut layers {
+            make_room(l, room);
+        }
+        let trace = self.model.trace(t, layers, &logits, temperature);
+        self.reused = keep;
+        Ok(&self.last.insert(Last { trace, logits }).trace)
+    }
+}
+
+/// The layer for all positions, from the layer of the first `p` (`before`)
+/// and the part for the new `m` positions (`part`, whose K, V and scores
+/// already span all p + m keys). Old rows are kept as they are; only the
+/// old queries' raw scores against the new keys are added, as a full
+/// recompute would have them (their weights are 0: the mask hides them).
+/// `before` grows in place, so a keystroke at the end of a long text costs
+/// the new rows, not a copy of every layer.
+pub(super) fn join(mut before: LayerTrace, part: LayerTrace) -> LayerTrace {
+    let (b, p) = (&mut before.attention, part.attention);
+    for (h, (old, new)) in b.heads.iter_mut().zip(p.heads).enumerate() {
+        let seen = old.scores.cols;
+        let k_new = p.k[p.kv_head_of[h]].rows_range(seen, new.scores.cols - seen);
+        old.scores.push_cols(&b.q[h].matmul_t(&k_new));
+        old.scores.push_rows(&new.scores);
+        old.weights.push_cols(&Matrix::zeros(old.weights.rows, k_new.rows));
+        old.weights.push_rows(&new.weights);
+        old.output.push_rows(&new.output);
+        (old.scale, old.mask) = (new.scale, new.mask);
+    }
+    for (old, new) in b.q.iter_mut().zip(&p.q) {
+        old.push_rows(new);
+    }
+    b.concat.push_rows(&p.concat);
+    (b.k, b.v, b.kv_head_of) = (p.k, p.v, p.kv_head_of);
+    before.input.push_rows(&part.input);
+    before.delta.push_rows(&part.delta);
+    before.residual.push_rows(&part.residual);
+    before
+}
+
+/// The layer restricted to its first `n` positions: exactly what running the
+/// first `n` tokens alone gives, since no earlier row depends on a later token.
+/// In place, as [`join`] is.
+fn truncate(mut l: LayerTrace, n: usize) -> LayerTrace {
+    each_matrix(
+        &mut l,
+        |m| m.truncate_rows(n),
+        |square| {
+            square.truncate_rows(n);
+            square.truncate_cols(n);
+        },
+    );
+    l
+}
+
+/// Room in every matrix of the layer that [`join`] grows for `extra` more
+/// positions, so that the next keystrokes at the end of the text append in
+/// place. Without it the first token appended after a full run moved the
+/// whole trace (30 layers' Q, Z, residual rows, S and A) to larger storage:
+/// a noticeable share of the keystroke.
+fn make_room(l: &mut LayerTrace, extra: usize) {
+    each_matrix(l, |m| m.reserve(extra, 0), |square| square.reserve(extra, extra));
+}
+
+/// `rows` on each matrix of the layer with a row per position (Q, K, V, Z,
+/// the heads side by side, the residual rows), `squares` on each with a row
+/// and a column per position (S and A).
+fn each_matrix(l: &mut LayerTrace, mut rows: impl FnMut(&mut Matrix), mut squares: impl FnMut(&mut Matrix)) {
+    let a = &mut l.attention;
+    for m in a.q.iter_mut().chain(&mut a.k).chain(&mut a.v).chain([&mut a.concat, &mut l.input, &mut l.delta, &mut l.residual]) {
+        rows(m);
+    }
+    for h in &mut a.heads {
+        squares(&mut h.scores);
+        squares(&mut h.weights);
+        rows(&mut h.output);
+    }
+}

@@ -1,0 +1,75 @@
+//! What the integration tests share: the model files, each read and loaded
+//! once per test binary, and the reference fixtures. The files must be there
+//! (`python3 scripts/fetch_models.py`): a test without them fails, saying so,
+//! rather than skipping.
+#![allow(dead_code)] // each test binary uses some of these
+
+use attnscope::models::minilm::MiniLm;
+use attnscope::models::smollm2::SmolLm2;
+pub use attnscope::testing::{fixture_path, minilm_dir, smollm2_gguf};
+use std::sync::OnceLock;
+
+/// `path`'s bytes, or a failure that says how to fetch the model files.
+pub fn read(path: &std::path::Path) -> Vec<u8> {
+    std::fs::read(path).unwrap_or_else(|e| panic!("{} ({e}): run `python3 scripts/fetch_models.py` first", path.display()))
+}
+
+/// The bytes of SmolLM2's GGUF file.
+pub fn smollm2_bytes() -> &'static [u8] {
+    static BYTES: OnceLock<Vec<u8>> = OnceLock::new();
+    BYTES.get_or_init(|| read(&smollm2_gguf()))
+}
+
+/// SmolLM2, loaded once, without a helper thread.
+pub fn smollm2() -> &'static SmolLm2 {
+    static MODEL: OnceLock<SmolLm2> = OnceLock::new();
+    MODEL.get_or_init(smollm2_owned)
+}
+
+/// A SmolLM2 of its own, read from its file (for tests that give it a
+/// helper or a cache).
+pub fn smollm2_owned() -> SmolLm2 {
+    let path = smollm2_gguf();
+    assert!(path.is_file(), "{} is missing: run `python3 scripts/fetch_models.py` first", path.display());
+    SmolLm2::load(&path).unwrap_or_else(|e| panic!("loading {}: {e}", path.display()))
+}
+
+/// MiniLM's three files, as the browser downloads them.
+pub struct MiniLmFiles {
+    pub weights: Vec<u8>,
+    pub tokenizer: Vec<u8>,
+    pub config: Vec<u8>,
+}
+
+/// MiniLM's files, read once.
+pub fn minilm_files() -> &'static MiniLmFiles {
+    static FILES: OnceLock<MiniLmFiles> = OnceLock::new();
+    FILES.get_or_init(|| {
+        let dir = minilm_dir();
+        MiniLmFiles {
+            weights: read(&dir.join("model.safetensors")),
+            tokenizer: read(&dir.join("tokenizer.json")),
+            config: read(&dir.join("config.json")),
+        }
+    })
+}
+
+/// MiniLM, loaded once from its folder.
+pub fn minilm() -> &'static MiniLm {
+    static MODEL: OnceLock<MiniLm> = OnceLock::new();
+    MODEL.get_or_init(|| {
+        let dir = minilm_dir();
+        assert!(
+            dir.join("model.safetensors").is_file(),
+            "MiniLM files missing in {}: run `python3 scripts/fetch_models.py` first",
+            dir.display()
+        );
+        MiniLm::load_dir(&dir).unwrap_or_else(|e| panic!("loading MiniLM failed: {e}"))
+    })
+}
+
+/// A reference fixture's text (`tests/fixtures/…`), made by `scripts/reference/`.
+pub fn fixture_text(relative: &str) -> String {
+    let path = fixture_path(relative);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e} (made by scripts/reference/)", path.display()))
+}
