@@ -246,7 +246,8 @@ test('lesson: every step by URL and keyboard, with the numbers of the trace', as
     await page.locator('#lesson-count').filter({ hasText: `Step ${k} of 8` }).waitFor();
     assert.equal(await page.locator('#lesson-title').textContent(), titles[k - 1]);
     await page.waitForFunction((k) => new URLSearchParams(location.search).get('step') === String(k), k);
-    if (k === 3) await page.screenshot({ path: join(SHOTS, 'lesson-step-3.png') });
+    // (The picture eases from one stage to the next: let it settle for the artifact.)
+    if (k === 3) await page.waitForTimeout(1000).then(() => page.screenshot({ path: join(SHOTS, 'lesson-step-3.png') }));
   }
   await page.keyboard.press('ArrowLeft');
   await page.locator('#lesson-count').filter({ hasText: 'Step 7 of 8' }).waitFor();
