@@ -3,6 +3,9 @@
 //! every number taken from the [`HeadDetail`] the model computed (the only
 //! arithmetic done here is s·scale and a_j·v_j, to show the steps between).
 
+use super::lines::Lines;
+use super::switches::{PositionLesson, ScalingLesson};
+use crate::state::{Results, Selection};
 use attnscope::session::{HeadDetail, ModelId, RunOptions};
 use leptos::prelude::*;
 
@@ -86,19 +89,22 @@ pub fn projection_note(model: ModelId) -> &'static str {
 
 /// Picks the query token: a `select` and a row of token buttons.
 #[component]
-pub fn QueryPicker(#[prop(into)] tokens: Signal<Vec<String>>, query: ReadSignal<usize>, set_query: WriteSignal<usize>) -> impl IntoView {
+pub fn QueryPicker() -> impl IntoView {
+    let sel = expect_context::<Selection>();
+    let res = expect_context::<Results>();
+    let query = move || sel.query(res.tokens.with(Vec::len));
     view! {
         <div class="query-picker">
             <label for="explain-query">"Query token"</label>
-            <select id="explain-query" on:change=move |ev| set_query.set(event_target_value(&ev).parse().unwrap_or(0))>
-                {move || tokens.get().into_iter().enumerate().map(|(i, t)| view! {
-                    <option value=i.to_string() prop:selected=move || query.get() == i>{format!("{i}: {t}")}</option>
+            <select id="explain-query" on:change=move |ev| sel.token.set(event_target_value(&ev).parse().ok())>
+                {move || res.tokens.get().into_iter().enumerate().map(|(i, t)| view! {
+                    <option value=i.to_string() prop:selected=move || query() == i>{format!("{i}: {t}")}</option>
                 }).collect_view()}
             </select>
             <div id="explain-tokens" role="group" aria-label="Choose the query token">
-                {move || tokens.get().into_iter().enumerate().map(|(i, t)| view! {
-                    <button class="explain-token" aria-pressed=move || (query.get() == i).to_string()
-                        on:click=move |_| set_query.set(i)>{t}</button>
+                {move || res.tokens.get().into_iter().enumerate().map(|(i, t)| view! {
+                    <button class="explain-token" aria-pressed=move || (query() == i).to_string()
+                        on:click=move |_| sel.token.set(Some(i))>{t}</button>
                 }).collect_view()}
             </div>
         </div>
@@ -211,19 +217,15 @@ fn steps(d: &HeadDetail, tokens: &[String], i: usize, options: &RunOptions, mode
 
 /// `#explain`: the chosen query token through the selected head.
 #[component]
-pub fn StepByStep(
-    #[prop(into)] tokens: Signal<Vec<String>>,
-    detail: ReadSignal<Option<HeadDetail>>,
-    query: ReadSignal<usize>,
-    options: ReadSignal<RunOptions>,
-    /// The model the detail came from.
-    model: ReadSignal<ModelId>,
-) -> impl IntoView {
+pub fn StepByStep() -> impl IntoView {
+    let sel = expect_context::<Selection>();
+    let res = expect_context::<Results>();
     let body = move || {
-        let toks = tokens.get();
-        let opts = options.get();
-        let m = model.get();
-        detail.with(|d| match d {
+        let toks = res.tokens.get();
+        let opts = sel.options.get();
+        let m = sel.model.get();
+        let query = sel.query(toks.len());
+        res.detail.with(|d| match d {
             None => view! { <p class="note">"computing…"</p> }.into_any(),
             Some(d) if d.weights.rows == 0 => {
                 view! { <p class="note">"Type some text to follow a token through the formula."</p> }.into_any()
@@ -231,12 +233,26 @@ pub fn StepByStep(
             Some(d) => {
                 // Tokens count from the first key; queries may be only the last rows.
                 let offset = d.weights.cols.saturating_sub(d.weights.rows);
-                let i = query.get().saturating_sub(offset).min(d.weights.rows - 1);
+                let i = query.saturating_sub(offset).min(d.weights.rows - 1);
                 steps(d, &toks, i, &opts, m).into_any()
             }
         })
     };
     view! {
         <div id="explain">{body}</div>
+    }
+}
+
+/// The "Step by step" view: pick a query, follow it through the head.
+#[component]
+pub fn ExplainView() -> impl IntoView {
+    view! {
+        <div class="view-document" id="view-explain">
+            <QueryPicker />
+            <Lines />
+            <ScalingLesson />
+            <PositionLesson />
+            <StepByStep />
+        </div>
     }
 }
