@@ -424,7 +424,7 @@ pub fn dots_quantized<const T: usize, B: Simd128Block>(
     width: usize,
 ) {
     let QuantizedRows { bytes, scales, row_bytes, count, fine, .. } = *rows;
-    let (blocks, padded, per_row) = (cols / BLOCK, padded_blocks(cols), scales_per_row(B::QTYPE, cols));
+    let (padded, per_row) = (padded_blocks(cols), scales_per_row(B::QTYPE, cols));
     assert!(cols.is_multiple_of(B::WEIGHTS) && row_bytes >= cols / B::WEIGHTS * B::BYTES && scales.len() >= count * per_row);
     assert!(
         bytes.len() >= count * row_bytes && parts.hi.len() >= T * cols && parts.stats.fits(T, cols) && out.len() >= (T - 1) * width + count
