@@ -482,6 +482,11 @@ fn MaskNote(summary: ReadSignal<Option<RunSummary>>) -> impl IntoView {
                         "{} is causal: each token sees only itself and earlier tokens. An unmasked grid for it is a what-if.",
                         s.info.name
                     ),
+                    attnscope::Mask::SlidingWindow(w) => format!(
+                        "{} is causal with a sliding window: each token sees only itself and the {} tokens before it.",
+                        s.info.name,
+                        w.saturating_sub(1)
+                    ),
                 };
                 view! { <p class="note" id="mask-note">{text}</p> }
             })
