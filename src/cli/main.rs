@@ -4,6 +4,7 @@
 use attnscope::attention::{Mask, Scale};
 use attnscope::draw::{heatmap_png, heatmap_svg, Heatmap, ValueKind};
 use attnscope::export::AttentionExport;
+use attnscope::models::files::Checkpoint;
 use attnscope::models::minilm::MiniLm;
 use attnscope::models::seed::WorkedExample;
 use attnscope::models::smollm2::SmolLm2;
@@ -26,6 +27,9 @@ struct Cli {
 enum Command {
     /// Run a model on a text and export its attention (JSON, PNG, SVG).
     Attention(AttentionArgs),
+    /// What a checkpoint is, from its header and configuration alone, as JSON: architecture,
+    /// layers, heads, key/value heads, parameters, file size and the memory it needs.
+    Describe(DescribeArgs),
     /// Every step of a worked example, from X to Z, as JSON.
     Trace(TraceArgs),
 }
@@ -36,6 +40,10 @@ struct AttentionArgs {
     /// `python3 scripts/fetch_models.py`).
     #[arg(long, value_enum, default_value_t = ModelArg::Teaching)]
     model: ModelArg,
+    /// Run your own checkpoint instead: a Hugging Face folder (config.json, tokenizer.json,
+    /// model.safetensors or its shards) or a .gguf file.
+    #[arg(long, value_name = "PATH", conflicts_with = "model")]
+    model_path: Option<PathBuf>,
     /// The text to tokenize and run.
     #[arg(long)]
     text: String,
@@ -66,6 +74,13 @@ struct AttentionArgs {
     /// Teaching model only: leave out the positional encoding.
     #[arg(long)]
     no_positions: bool,
+}
+
+#[derive(Args)]
+struct DescribeArgs {
+    /// A Hugging Face folder or a .gguf file.
+    #[arg(long, value_name = "PATH")]
+    model_path: PathBuf,
 }
 
 #[derive(Args)]
@@ -149,6 +164,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Attention(args) => attention(args),
+        Command::Describe(args) => describe(args),
         Command::Trace(args) => trace(args),
     };
     match result {
@@ -172,6 +188,10 @@ fn models_dir(flag: Option<PathBuf>) -> PathBuf {
 }
 
 fn run_model(args: &AttentionArgs) -> Result<ModelTrace, Error> {
+    if let Some(path) = &args.model_path {
+        let name = path.file_name().map_or("model".into(), |n| n.to_string_lossy().into_owned());
+        return Checkpoint::open(path)?.load(&name)?.run(&args.text);
+    }
     let dir = models_dir(args.models_dir.clone());
     let missing = |what: &str| {
         Error::ModelFile(format!("{what} not found in {}: run `python3 scripts/fetch_models.py` (or pass --models-dir)", dir.display()))
@@ -195,6 +215,13 @@ fn run_model(args: &AttentionArgs) -> Result<ModelTrace, Error> {
             TeachingModel::with_options(TeachingOptions { positional_encoding: !args.no_positions, ..Default::default() }).run(&args.text)
         }
     }
+}
+
+fn describe(args: DescribeArgs) -> Result<(), Error> {
+    let description = Checkpoint::open(&args.model_path)?.describe()?;
+    let json = serde_json::to_string_pretty(&description).map_err(|e| Error::Invalid(format!("cannot write the description: {e}")))?;
+    println!("{json}");
+    Ok(())
 }
 
 fn attention(args: AttentionArgs) -> Result<(), Error> {
@@ -227,7 +254,8 @@ fn attention(args: AttentionArgs) -> Result<(), Error> {
         StageArg::Scaled => (head.scaled(), ValueKind::Signed, "S/√d_k"),
         StageArg::Masked => (head.masked(), ValueKind::Signed, "S/√d_k + M"),
     };
-    let title = format!("{}\nlayer {} · head {} · {} · mask: {}", trace.info.name, args.layer, args.head, stage, mask.name());
+    // The head's own mask: a sliding-window layer's differs from the model's.
+    let title = format!("{}\nlayer {} · head {} · {} · mask: {}", trace.info.name, args.layer, args.head, stage, head.mask.name());
     let figure = Heatmap { title, row_labels: &trace.tokens, col_labels: &trace.tokens, values: &values, kind };
     if let Some(path) = &args.svg {
         write(path, heatmap_svg(&figure)?.as_bytes())?;
