@@ -11,6 +11,8 @@ use serde::Deserialize;
 
 /// transformers' attention and ours, float32 on both sides.
 const TOLERANCE: f32 = 1e-4;
+/// The same for quantized weights (transformers dequantizes them to float32).
+const QUANTIZED_TOLERANCE: f32 = 1e-3;
 
 #[derive(Deserialize)]
 struct Reference {
@@ -31,8 +33,13 @@ struct Case {
 /// returns the model with the largest difference found.
 fn check(name: &str) -> (Model, f32) {
     let dir = fixture_path(&format!("tiny/{name}"));
-    let reference: Reference = serde_json::from_slice(&std::fs::read(dir.join("reference.json")).unwrap()).unwrap();
-    let checkpoint = Checkpoint::open(&dir).unwrap_or_else(|e| panic!("{name}: {e}"));
+    check_path(name, &dir, &dir.join("reference.json"), TOLERANCE)
+}
+
+/// `path` (a folder or a GGUF file) against the reference in `reference`.
+fn check_path(name: &str, path: &std::path::Path, reference: &std::path::Path, tolerance: f32) -> (Model, f32) {
+    let reference: Reference = serde_json::from_slice(&std::fs::read(reference).unwrap()).unwrap();
+    let checkpoint = Checkpoint::open(path).unwrap_or_else(|e| panic!("{name}: {e}"));
     let description = checkpoint.describe().unwrap_or_else(|e| panic!("{name}: {e}"));
     let model = checkpoint.load(name).unwrap_or_else(|e| panic!("{name}: {e}"));
     let info = model.info();
@@ -53,7 +60,7 @@ fn check(name: &str) -> (Model, f32) {
                 for (i, row) in want.iter().enumerate() {
                     for (j, &w) in row.iter().enumerate() {
                         let d = (a[(i, j)] - w).abs();
-                        assert!(d <= TOLERANCE, "{name} on {:?}: layer {l} head {h} A[{i}][{j}] = {} vs {w}", case.text, a[(i, j)]);
+                        assert!(d <= tolerance, "{name} on {:?}: layer {l} head {h} A[{i}][{j}] = {} vs {w}", case.text, a[(i, j)]);
                         worst = worst.max(d);
                     }
                 }
@@ -120,4 +127,13 @@ fn gpt2_from_shards() {
 fn gemma3_local_and_global_layers() {
     let (model, _) = check("gemma3");
     assert_eq!(masks(&model, "the quick fox"), [Mask::SlidingWindow(4), Mask::SlidingWindow(4), Mask::Causal]);
+}
+
+#[test]
+fn qwen2_from_gguf_with_its_own_vocabulary() {
+    for (file, tolerance) in [("qwen2-f32", TOLERANCE), ("qwen2-q8_0", QUANTIZED_TOLERANCE)] {
+        let dir = fixture_path("tiny/gguf");
+        let (model, _) = check_path(file, &dir.join(format!("{file}.gguf")), &dir.join(format!("{file}.json")), tolerance);
+        assert_eq!(model.info().n_kv_heads, 2);
+    }
 }
