@@ -6,12 +6,14 @@
 #      page without the real models, the worker, the fma worker)
 #   2. native `cargo test` (the core, the CLI, the kernel checks on every
 #      instruction set the CPU has; model tests use www/models/)
-#   3. `cargo bench --no-run` (benchmarks must keep compiling; they are not run)
-#   4. wasm-bindgen-test in headless Chromium: the kernel checks as the plain
+#   3. pytest on the Python package (python/tests, numpy only, in a venv of
+#      its own: .tools/python-venv)
+#   4. `cargo bench --no-run` (benchmarks must keep compiling; they are not run)
+#   5. wasm-bindgen-test in headless Chromium: the kernel checks as the plain
 #      worker builds the kernels (simd128) and as the fma worker does (relaxed
 #      SIMD), and the web components
-#   5. `trunk build --release`, then the end-to-end test of dist/ in Chromium
-# Stages 1-4 all run even when one fails; the e2e test needs the build.
+#   6. `trunk build --release`, then the end-to-end test of dist/ in Chromium
+# Stages 1-5 all run even when one fails; the e2e test needs the build.
 # The output ends with the e2e runner's summary when everything passed.
 SCRIPT_NAME=test
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
@@ -42,6 +44,7 @@ ensure_web_build_tools
 ensure_chromium
 ensure_e2e_deps
 ensure_models
+ensure_python_test_deps
 cargo fetch --locked --quiet # trunk builds offline; a stale Cargo.lock fails here
 log "── tools and model files ready ($(($(now) - START)) s)"
 
@@ -59,6 +62,7 @@ stage "lints, the fma worker's wasm (clippy --features fma)" \
     cargo clippy --locked --target "$WASM_TARGET" --bin attnscope-worker-fma --features fma -- -D warnings || true
 
 stage "native tests (cargo test)" cargo test --locked || true
+stage "Python package tests (pytest)" "$PYTHON_TEST_VENV/bin/python" -m pytest -q -p no:cacheprovider python/tests || true
 stage "benchmarks compile (cargo bench --no-run)" cargo bench --locked --no-run || true
 # The kernel checks (src/kernel_checks/) once per wasm build of the kernels:
 # simd128 (the plain worker) and relaxed SIMD (the fma worker).

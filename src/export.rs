@@ -58,7 +58,7 @@ impl AttentionExport {
 /// One head's weights as CSV: a header row of key tokens, then one row per
 /// query token. Cells are quoted so that commas and quotes in tokens survive.
 pub fn head_csv(tokens: &[String], weights: &crate::Matrix) -> String {
-    let quote = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
+    let quote = |s: &str| format!("\"{}\"", spreadsheet_safe(s).replace('"', "\"\""));
     let mut out = String::from("query\\key");
     for t in tokens {
         out.push(',');
@@ -73,4 +73,32 @@ pub fn head_csv(tokens: &[String], weights: &crate::Matrix) -> String {
         out.push('\n');
     }
     out
+}
+
+/// A token a spreadsheet will show as text: a cell that begins with `=`, `+`,
+/// `-`, `@`, a tab or a carriage return is read as a formula by Excel and
+/// LibreOffice, so, as OWASP's CSV-injection guidance recommends, it gets a
+/// leading apostrophe (shown by no spreadsheet, kept by every CSV reader).
+pub fn spreadsheet_safe(cell: &str) -> std::borrow::Cow<'_, str> {
+    match cell.chars().next() {
+        Some('=' | '+' | '-' | '@' | '\t' | '\r') => format!("'{cell}").into(),
+        _ => cell.into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_cells_that_a_spreadsheet_would_run_are_neutralised() {
+        let tokens: Vec<String> = ["=HYPERLINK(\"x\")", "+1", "-", "@SUM(A1)", "plain", "a,\"b\""].iter().map(|s| s.to_string()).collect();
+        let csv = head_csv(&tokens, &crate::Matrix::zeros(tokens.len(), tokens.len()));
+        let header = csv.lines().next().unwrap();
+        assert_eq!(header, "query\\key,\"'=HYPERLINK(\"\"x\"\")\",\"'+1\",\"'-\",\"'@SUM(A1)\",\"plain\",\"a,\"\"b\"\"\"");
+        for line in csv.lines().skip(1) {
+            let first = line.split(',').next().unwrap();
+            assert!(!first.trim_start_matches('"').starts_with(['=', '+', '-', '@']), "{line}");
+        }
+    }
 }

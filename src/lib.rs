@@ -20,6 +20,8 @@ pub mod session;
 pub mod tensor;
 #[doc(hidden)]
 pub mod testing;
+#[cfg(any(feature = "pretrained", feature = "tracefile"))]
+pub mod tracefile;
 
 #[cfg(test)]
 mod kernel_checks;

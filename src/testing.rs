@@ -102,6 +102,12 @@ pub fn smollm2_gguf() -> PathBuf {
     models_dir().join("smollm2/SmolLM2-135M-Instruct.Q4_1.gguf")
 }
 
+/// A translation direction's folder (model, `tokenizer.json`, `shortlist.bin`).
+#[cfg(feature = "pretrained")]
+pub fn translate_dir(direction: crate::models::marian::Direction) -> PathBuf {
+    models_dir().join(direction.slug())
+}
+
 /// A file of the reference fixtures (`tests/fixtures/…`), made by `scripts/reference/`.
 pub fn fixture_path(relative: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(relative)

@@ -119,3 +119,36 @@ ensure_web_build_tools() {
     ensure_trunk
     ensure_wasm_opt
 }
+
+# The Python package's tests (python/tests, on numpy arrays; no torch): a venv
+# of their own in .tools/python-venv with these pins from PyPI, and the package
+# itself (pip install ./python, again on every call: it is small). Exports
+# PYTHON_TEST_VENV. The venv is made anew when the pins change.
+PYTHON_TEST_PINS="numpy==2.4.6 pytest==9.2.0 safetensors==0.8.0 setuptools==84.2.1"
+ensure_python_test_deps() {
+    command -v python3 >/dev/null || die "Python 3 is needed for the Python package's tests"
+    local venv="$TOOLS_DIR/python-venv" stamp want
+    stamp="$venv/.installed-pins"
+    want="$(echo "$PYTHON_TEST_PINS" | sha256sum | cut -d' ' -f1)"
+    if [[ ! -x "$venv/bin/python" || ! -f "$stamp" || "$(cat "$stamp")" != "$want" ]]; then
+        log "installing the Python package's test dependencies into .tools/python-venv ($PYTHON_TEST_PINS)"
+        rm -rf "$venv"
+        mkdir -p "$TOOLS_DIR"
+        if ! python3 -m venv "$venv" 2>/dev/null; then
+            # Debian's python3 comes without venv (ensurepip) until python3-venv is installed.
+            rm -rf "$venv"
+            command -v apt-get >/dev/null || die "python3 cannot make a venv: install its venv module (Debian: python3-venv)"
+            as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+            as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null
+            python3 -m venv "$venv" || die "python3 -m venv failed"
+        fi
+        # shellcheck disable=SC2086 # the pins are separate words
+        "$venv/bin/python" -m pip install --quiet --disable-pip-version-check $PYTHON_TEST_PINS ||
+            die "pip could not install $PYTHON_TEST_PINS"
+        echo "$want" >"$stamp"
+    fi
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation --force-reinstall "$ROOT/python" ||
+        die "pip could not install the Python package (python/)"
+    PYTHON_TEST_VENV="$venv"
+    export PYTHON_TEST_VENV
+}

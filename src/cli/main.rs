@@ -16,6 +16,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+mod trace_file;
+mod translate;
+
 #[derive(Parser)]
 #[command(name = "attnscope", version, about = "Compute and export self-attention: A = softmax(QKᵀ/√d_k + M), for every layer and head.")]
 struct Cli {
@@ -30,8 +33,10 @@ enum Command {
     /// What a checkpoint is, from its header and configuration alone, as JSON: architecture,
     /// layers, heads, key/value heads, parameters, file size and the memory it needs.
     Describe(DescribeArgs),
-    /// Every step of a worked example, from X to Z, as JSON.
+    /// Every step of a worked example, from X to Z, as JSON; or, with --out, a model's attention as a trace file.
     Trace(TraceArgs),
+    /// Translate English ↔ Portuguese and export the cross-attention (JSON, PNG, SVG).
+    Translate(translate::TranslateArgs),
 }
 
 #[derive(Args)]
@@ -45,8 +50,11 @@ struct AttentionArgs {
     #[arg(long, value_name = "PATH", conflicts_with = "model")]
     model_path: Option<PathBuf>,
     /// The text to tokenize and run.
-    #[arg(long)]
-    text: String,
+    #[arg(long, required_unless_present = "trace")]
+    text: Option<String>,
+    /// Draw and export from a trace file (docs/trace-format.md) instead of running a model.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["model", "model_path", "text", "models_dir", "no_positions"])]
+    trace: Option<PathBuf>,
     /// Write tokens, token ids and attentions [layer][head][query][key] as JSON ("-" for stdout).
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
@@ -96,6 +104,8 @@ struct TraceArgs {
     /// Write x, q, k, v, scores, scaled, masked, weights, output as JSON ("-" for stdout).
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
+    #[command(flatten)]
+    file: trace_file::WriteArgs,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -157,7 +167,8 @@ fn main() -> ExitCode {
         }
         Err(e) => {
             let rendered = e.to_string();
-            let first = rendered.lines().next().unwrap_or("invalid arguments");
+            // The first paragraph: the sentence, and the flags it lists on the lines below it.
+            let first = rendered.lines().take_while(|l| !l.trim().is_empty()).map(str::trim).collect::<Vec<_>>().join(" ");
             eprintln!("attnscope: {} (see attnscope --help)", first.trim_start_matches("error: "));
             return ExitCode::from(2);
         }
@@ -166,6 +177,7 @@ fn main() -> ExitCode {
         Command::Attention(args) => attention(args),
         Command::Describe(args) => describe(args),
         Command::Trace(args) => trace(args),
+        Command::Translate(args) => translate::translate(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -187,32 +199,42 @@ fn models_dir(flag: Option<PathBuf>) -> PathBuf {
     })
 }
 
-fn run_model(args: &AttentionArgs) -> Result<ModelTrace, Error> {
-    if let Some(path) = &args.model_path {
-        let name = path.file_name().map_or("model".into(), |n| n.to_string_lossy().into_owned());
-        return Checkpoint::open(path)?.load(&name)?.run(&args.text);
-    }
-    let dir = models_dir(args.models_dir.clone());
+/// `attention --model-path PATH`: a Hugging Face folder or a .gguf file, checked like the built-in models.
+fn run_checkpoint(path: &Path, text: &str) -> Result<ModelTrace, Error> {
+    let name = path.file_name().map_or("model".into(), |n| n.to_string_lossy().into_owned());
+    let trace = Checkpoint::open(path)?.load(&name)?.run(text)?;
+    trace.check_finite()?;
+    Ok(trace)
+}
+
+fn run_model(model: ModelArg, text: &str, models_dir_flag: Option<PathBuf>, no_positions: bool) -> Result<ModelTrace, Error> {
+    let trace = run_model_unchecked(model, text, models_dir_flag, no_positions)?;
+    trace.check_finite()?;
+    Ok(trace)
+}
+
+fn run_model_unchecked(model: ModelArg, text: &str, models_dir_flag: Option<PathBuf>, no_positions: bool) -> Result<ModelTrace, Error> {
+    let dir = models_dir(models_dir_flag);
     let missing = |what: &str| {
         Error::ModelFile(format!("{what} not found in {}: run `python3 scripts/fetch_models.py` (or pass --models-dir)", dir.display()))
     };
-    match args.model {
+    match model {
         ModelArg::Minilm => {
             let d = dir.join("minilm");
             if !d.join("model.safetensors").is_file() {
                 return Err(missing("minilm/model.safetensors"));
             }
-            MiniLm::load_dir(&d)?.run(&args.text)
+            MiniLm::load_dir(&d)?.run(text)
         }
         ModelArg::Smollm2 => {
             let file = ModelId::SmolLm2.files().into_iter().next().map(|f| dir.join("smollm2").join(f.name)).unwrap_or_default();
             if !file.is_file() {
                 return Err(missing("the SmolLM2 GGUF file"));
             }
-            SmolLm2::load(&file)?.run(&args.text)
+            SmolLm2::load(&file)?.run(text)
         }
         ModelArg::Teaching => {
-            TeachingModel::with_options(TeachingOptions { positional_encoding: !args.no_positions, ..Default::default() }).run(&args.text)
+            TeachingModel::with_options(TeachingOptions { positional_encoding: !no_positions, ..Default::default() }).run(text)
         }
     }
 }
@@ -225,7 +247,14 @@ fn describe(args: DescribeArgs) -> Result<(), Error> {
 }
 
 fn attention(args: AttentionArgs) -> Result<(), Error> {
-    let mut trace = run_model(&args)?;
+    if let Some(path) = &args.trace {
+        return trace_file::attention_from_file(&args, path);
+    }
+    let text = args.text.as_deref().unwrap_or_default();
+    let mut trace = match &args.model_path {
+        Some(path) => run_checkpoint(path, text)?,
+        None => run_model(args.model, text, args.models_dir.clone(), args.no_positions)?,
+    };
     if let Some(notice) = &trace.notice {
         eprintln!("attnscope: note: {notice}");
     }
@@ -270,6 +299,9 @@ fn attention(args: AttentionArgs) -> Result<(), Error> {
 }
 
 fn trace(args: TraceArgs) -> Result<(), Error> {
+    if let Some(out) = &args.file.out {
+        return trace_file::write_trace_file(&args.file, out);
+    }
     let PresetArg::Seed3x4 = args.preset;
     let example = WorkedExample::seed_3x4();
     let scale = match args.scale {

@@ -2,6 +2,7 @@
 //! top, a colour bar, and a title naming model, layer and head.
 
 use super::colormap::{diverging, text_on, viridis};
+use super::visible;
 use crate::error::{Error, Result};
 use crate::tensor::Matrix;
 use plotters::coord::Shift;
@@ -79,6 +80,7 @@ fn signed_range(m: &Matrix) -> f32 {
 }
 
 fn short(label: &str) -> String {
+    let label = visible(label);
     let mut s: String = label.chars().take(24).collect();
     if label.chars().count() > 24 {
         s.push('…');
@@ -94,7 +96,7 @@ fn draw<DB: DrawingBackend>(
     root.fill(&WHITE)?;
     let title = (FONT, TITLE_PX).into_font().color(&BLACK);
     for (i, line) in h.title.lines().enumerate() {
-        root.draw(&Text::new(line.to_string(), (12, 12 + i as i32 * (TITLE_PX as i32 + 6)), title.clone()))?;
+        root.draw(&Text::new(visible(line), (12, 12 + i as i32 * (TITLE_PX as i32 + 6)), title.clone()))?;
     }
     let range = signed_range(h.values);
     let label_font = (FONT, l.label_px).into_font();
@@ -233,6 +235,26 @@ mod tests {
         assert!(svg.contains("tok1"));
         let png = heatmap_png(&h).unwrap();
         assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    }
+
+    /// SmolLM2 has byte tokens and the teaching model keeps what it is
+    /// given, so labels may hold anything a string can.
+    #[test]
+    fn svg_is_well_formed_xml_whatever_the_labels() {
+        let l: Vec<String> =
+            ["\u{0}nul", "tab\there", "line\nbreak", "\u{7f}", "\u{fffe}", "\u{fdd0}", "<b>&amp;'\"", "\u{1b}[31m", "\u{85}"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+        let m = Matrix::zeros(l.len(), l.len());
+        let h = Heatmap { title: "model\u{1}\nlayer 0".into(), row_labels: &l, col_labels: &l, values: &m, kind: ValueKind::Weights };
+        let svg = heatmap_svg(&h).unwrap();
+        let doc = roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("not well-formed XML: {e}"));
+        let texts: Vec<&str> = doc.descendants().filter_map(|n| n.text()).collect();
+        assert!(texts.iter().any(|t| t.contains("␀nul")), "a NUL is shown as the control picture ␀");
+        assert!(texts.iter().any(|t| t.contains("tab␉here")));
+        assert!(texts.iter().any(|t| t.contains("<b>&amp;'\"")), "markup in a token is text, escaped once");
+        assert!(heatmap_png(&h).is_ok());
     }
 
     #[test]

@@ -14,6 +14,8 @@
 //!   [`llama`] (Llama, Mistral, SmolLM, Qwen2), [`gpt2`] and [`gemma3`],
 //!   their weights kept as the file stores them and multiplied by
 //!   [`quant`]; [`smollm2`] is a checkpoint of the Llama family;
+//! - [`marian`]: Bergamot's tiny en↔pt translation models in Marian's binary
+//!   format, int8 products (an encoder–decoder, so not a `ModelTrace`);
 //! - [`tokenizer`]: the tokenizers, from `tokenizer.json` or a GGUF's metadata;
 //! - [`norm`]: LayerNorm and RMSNorm.
 //!
@@ -26,6 +28,7 @@ pub mod decoder;
 pub mod encoder;
 #[cfg(feature = "pretrained")]
 pub mod files;
+mod finite;
 #[cfg(feature = "pretrained")]
 pub mod gemma3;
 #[cfg(feature = "pretrained")]
@@ -36,6 +39,8 @@ pub mod gpt2;
 pub mod helper;
 #[cfg(feature = "pretrained")]
 pub mod llama;
+#[cfg(feature = "pretrained")]
+pub mod marian;
 #[cfg(feature = "pretrained")]
 pub mod minilm;
 #[cfg(feature = "pretrained")]

@@ -135,6 +135,10 @@ impl Session {
             latest = Latest::Here(trace);
         }
         self.last = Some((id, latest));
+        if let Err(e) = self.latest().map_or(Ok(()), |(_, t)| t.check_finite()) {
+            self.last = None;
+            return Err(e);
+        }
         let compute_ms = now_ms() - start;
         #[cfg(feature = "pretrained")]
         let threads = match (model, &self.smollm2) {
@@ -367,6 +371,19 @@ mod tests {
         assert!(hot.weights.max_abs_diff(&want) < 1e-6);
         s.run(3, ModelId::Teaching, text, RunOptions { unscaled: true, ..Default::default() }, &clock).unwrap();
         assert_eq!(s.head(0, 0).unwrap().scale, 1.0);
+    }
+
+    #[test]
+    fn a_run_that_computes_nan_is_an_error_and_the_next_run_works() {
+        let mut s = Session::new();
+        let text = "the quick brown fox";
+        for factor in [f32::INFINITY, f32::NAN, 1e38] {
+            let e = s.run(1, ModelId::Teaching, text, RunOptions { temperature_factor: factor, ..Default::default() }, &clock).unwrap_err();
+            assert!(e.to_string().contains("not valid attention"), "{factor}: {e}");
+            assert!(s.head(0, 0).is_err(), "nothing of the failed run is left to draw or export");
+        }
+        s.run(2, ModelId::Teaching, text, RunOptions::default(), &clock).unwrap();
+        assert!(s.head(0, 0).unwrap().weights.data.iter().all(|w| w.is_finite()));
     }
 
     #[test]

@@ -50,6 +50,23 @@ pub fn max(xs: &[f32]) -> f32 {
     lanes.into_iter().fold(tail, bigger)
 }
 
+/// Are all xs finite? x − x is 0 for a finite x and NaN for ±∞ or NaN, so
+/// the sum of eight interleaved lanes of it is 0 exactly when every x is
+/// finite: a vector loop with no branch, fast enough to run on every trace.
+#[inline]
+#[allow(clippy::eq_op)] // x − x is the point: it is not 0 for ±∞ and NaN
+pub fn all_finite(xs: &[f32]) -> bool {
+    let mut lanes = [0.0f32; 8];
+    let chunks = xs.chunks_exact(8);
+    let tail: f32 = chunks.remainder().iter().map(|x| x - x).sum();
+    for chunk in chunks {
+        for (lane, x) in lanes.iter_mut().zip(chunk) {
+            *lane += x - x;
+        }
+    }
+    lanes.iter().sum::<f32>() + tail == 0.0
+}
+
 /// `constants`, hidden from the optimiser, for a vector loop with many of
 /// them (a polynomial's coefficients): it then computes each once, before
 /// the loop, rather than writing it into the loop as a constant. Chromium's

@@ -18,7 +18,7 @@ mod product;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128", feature = "fma"))]
 mod relaxed;
 
-pub use math::{dot, erf, exp, log2, loop_constants, max, sum, Erf, Exp, ERF, EXP};
+pub use math::{all_finite, dot, erf, exp, log2, loop_constants, max, sum, Erf, Exp, ERF, EXP};
 
 use serde::{Deserialize, Serialize};
 

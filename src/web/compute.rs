@@ -5,9 +5,10 @@
 //! the same [`ToWorker`] / [`FromWorker`] messages; follow-up questions
 //! (a head's detail, an export) go to whoever computed the latest run.
 
-use crate::heatmap::now_ms;
+use crate::canvas::now_ms;
 use crate::worker_client::{post, WorkerClient};
 use attnscope::session::{FromWorker, ModelId, Session, ToWorker};
+use leptos::prelude::*;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
@@ -115,5 +116,47 @@ pub fn model_name(m: ModelId) -> &'static str {
         ModelId::Teaching => "Teaching model",
         ModelId::MiniLm => "MiniLM (all-MiniLM-L6-v2)",
         ModelId::SmolLm2 => "SmolLM2-135M",
+    }
+}
+
+/// The page's handle on whoever computes, provided by context: views send
+/// their questions through it, tagged with the latest run's id.
+#[derive(Clone, Copy)]
+pub struct Engine {
+    compute: StoredValue<Option<Compute>, LocalStorage>,
+    latest: StoredValue<u64>,
+}
+
+impl Engine {
+    /// An engine that answers nothing until `set` starts it.
+    pub fn empty() -> Self {
+        Self { compute: StoredValue::new_local(None), latest: StoredValue::new(0) }
+    }
+
+    /// Starts computing, in a worker or (`in_page`) on the page's own
+    /// thread; every reply goes to `on_reply`.
+    pub fn set(&self, in_page: bool, on_reply: impl Fn(FromWorker) + 'static) {
+        let compute = if in_page { Compute::in_page(on_reply) } else { Compute::start(on_reply) };
+        self.compute.set_value(Some(compute));
+    }
+
+    pub fn send(&self, msg: ToWorker) {
+        self.compute.with_value(|c| {
+            if let Some(c) = c {
+                c.send(msg)
+            }
+        })
+    }
+
+    /// The id of the latest run asked for; replies about older runs are dropped.
+    pub fn latest(&self) -> u64 {
+        self.latest.get_value()
+    }
+
+    /// A new run's id.
+    pub fn next_run(&self) -> u64 {
+        let id = self.latest.get_value() + 1;
+        self.latest.set_value(id);
+        id
     }
 }

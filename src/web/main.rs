@@ -4,35 +4,29 @@
 //! by `scripts/serve.sh`. The app only exists on wasm32, but `cargo test`
 //! builds every binary natively too, so the native `main` just says where the
 //! app is.
+//!
+//! - `shell/`: the page's layout and controls (bar, stage, panel, presets, offline);
+//! - `views/`: what the stage shows, one component per view;
+//! - `canvas/`: the kit every picture is drawn with;
+//! - `state.rs`, `url_state.rs`: the state, provided by context and kept in the URL;
+//! - `compute.rs`, `worker_client.rs`, `downloads.rs`: the worker and the exports.
 
 #[cfg(target_arch = "wasm32")]
-mod app;
-#[cfg(target_arch = "wasm32")]
-mod catalog;
-#[cfg(target_arch = "wasm32")]
-mod compare;
+mod canvas;
 #[cfg(target_arch = "wasm32")]
 mod compute;
 #[cfg(target_arch = "wasm32")]
-mod dotgrid;
-#[cfg(target_arch = "wasm32")]
 mod downloads;
 #[cfg(target_arch = "wasm32")]
-mod explain;
+mod shell;
 #[cfg(target_arch = "wasm32")]
-mod heatmap;
-#[cfg(target_arch = "wasm32")]
-mod lessons;
-#[cfg(target_arch = "wasm32")]
-mod lines;
-#[cfg(target_arch = "wasm32")]
-mod overview;
+mod state;
 #[cfg(all(test, target_arch = "wasm32"))]
 mod tests;
 #[cfg(target_arch = "wasm32")]
 mod url_state;
 #[cfg(target_arch = "wasm32")]
-mod worked;
+mod views;
 #[cfg(target_arch = "wasm32")]
 mod worker_client;
 
@@ -40,7 +34,7 @@ mod worker_client;
 fn main() {
     // A panic would otherwise only say "unreachable" in the console.
     console_error_panic_hook::set_once();
-    leptos::mount::mount_to_body(app::App);
+    leptos::mount::mount_to_body(shell::app::App);
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -5,8 +5,8 @@
 //! Run: `cargo test --target wasm32-unknown-unknown --bin attnscope-web`
 //! (with CHROMEDRIVER set, as scripts/test.sh does).
 
-use crate::app::Page;
-use crate::heatmap::{cell_color, Layout};
+use crate::canvas::cell_color;
+use crate::shell::app::Page;
 use crate::url_state::DEFAULT_TEXT;
 use attnscope::models::teaching::TeachingModel;
 use attnscope::Matrix;
@@ -16,10 +16,10 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, HtmlElement, HtmlText
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// Mounts the whole app into a fresh element of its own.
-fn mount_app() -> HtmlElement {
-    // The page keeps its state in the URL: start every test from a clean one.
-    web_sys::window().unwrap().history().unwrap().replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("?")).unwrap();
+/// Mounts the whole app into a fresh element of its own, at `query` (its URL).
+fn mount_at(query: &str) -> HtmlElement {
+    // The page keeps its state in the URL: start every test from a known one.
+    web_sys::window().unwrap().history().unwrap().replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(query)).unwrap();
     let document = web_sys::window().unwrap().document().unwrap();
     let root: HtmlElement = document.create_element("div").unwrap().dyn_into().unwrap();
     document.body().unwrap().append_child(&root).unwrap();
@@ -28,12 +28,20 @@ fn mount_app() -> HtmlElement {
     root
 }
 
+fn mount_app() -> HtmlElement {
+    mount_at("?")
+}
+
 fn find<T: JsCast>(root: &HtmlElement, selector: &str) -> T {
     root.query_selector(selector)
         .unwrap()
         .unwrap_or_else(|| panic!("no {selector} on the page"))
         .dyn_into()
         .unwrap_or_else(|_| panic!("{selector} is not the expected kind of element"))
+}
+
+fn exists(root: &HtmlElement, selector: &str) -> bool {
+    root.query_selector(selector).ok().flatten().is_some()
 }
 
 fn text_of(root: &HtmlElement, selector: &str) -> String {
@@ -55,7 +63,7 @@ async fn sleep_ms(ms: i32) {
 
 /// Lets the reactive system run its pending effects until `done` holds.
 async fn settle(what: &str, done: impl Fn() -> bool) {
-    for _ in 0..200 {
+    for _ in 0..300 {
         if done() {
             return;
         }
@@ -76,39 +84,75 @@ fn fire(target: &web_sys::EventTarget, name: &str) {
     target.dispatch_event(event.unchecked_ref()).unwrap();
 }
 
+/// A mouse event `name` at (x, y) of `target`'s box, as a pointer would make it.
+fn mouse(target: &HtmlElement, name: &str, ctor: &str, x: f64, y: f64) {
+    let rect = target.get_bounding_client_rect();
+    let init = js_sys::Object::new();
+    js_sys::Reflect::set(&init, &"bubbles".into(), &true.into()).unwrap();
+    js_sys::Reflect::set(&init, &"clientX".into(), &(rect.left() + x).into()).unwrap();
+    js_sys::Reflect::set(&init, &"clientY".into(), &(rect.top() + y).into()).unwrap();
+    js_sys::Reflect::set(&init, &"pointerType".into(), &"mouse".into()).unwrap();
+    let ctor: js_sys::Function = js_sys::Reflect::get(&js_sys::global(), &ctor.into()).unwrap().into();
+    let event = js_sys::Reflect::construct(&ctor, &js_sys::Array::of2(&name.into(), &init)).unwrap();
+    target.dispatch_event(event.unchecked_ref()).unwrap();
+}
+
 /// What a user's typing causes: a new value, then an `input` event.
 fn type_into(area: &HtmlTextAreaElement, text: &str) {
     area.set_value(text);
     fire(area, "input");
 }
 
-/// True once the canvas has the size of a map of `tokens` (a fresh canvas
-/// is 300 × 150 until the first drawing).
-fn heatmap_fits(root: &HtmlElement, tokens: &[String]) -> bool {
-    let (width, height) = Layout::new(tokens, tokens.len(), tokens.len(), 1.0).size();
-    let dpr = web_sys::window().unwrap().device_pixel_ratio().max(1.0);
-    let canvas: HtmlCanvasElement = find(root, "canvas#heatmap");
-    (canvas.width(), canvas.height()) == ((width * dpr).round() as u32, (height * dpr).round() as u32)
+/// Where a canvas says its cells are (it writes its layout on itself).
+#[derive(Debug)]
+struct Cells {
+    cell: f64,
+    left: f64,
+    top: f64,
 }
 
-/// The colour at the centre of cell (i, j) of a map of `tokens`.
-fn pixel_at_cell(root: &HtmlElement, tokens: &[String], i: usize, j: usize) -> [u8; 3] {
-    let canvas: HtmlCanvasElement = find(root, "canvas#heatmap");
+fn cells(canvas: &HtmlCanvasElement) -> Option<Cells> {
+    let attr = |name: &str| canvas.get_attribute(name)?.parse::<f64>().ok();
+    Some(Cells { cell: attr("data-cell")?, left: attr("data-left")?, top: attr("data-top")? })
+}
+
+/// True once `selector` holds a map of `n × n` cells (a fresh canvas is
+/// 300 × 150 until the first drawing, an empty one 0 × 0).
+fn map_fits(root: &HtmlElement, selector: &str, n: usize) -> bool {
+    let canvas: HtmlCanvasElement = find(root, selector);
+    let dpr = web_sys::window().unwrap().device_pixel_ratio().max(1.0);
+    cells(&canvas).is_some_and(|c| {
+        let (w, h) = (c.left + c.cell * n as f64 + 4.0, c.top + c.cell * n as f64 + 4.0);
+        (canvas.width(), canvas.height()) == ((w * dpr).round() as u32, (h * dpr).round() as u32)
+    })
+}
+
+fn heatmap_fits(root: &HtmlElement, tokens: &[String]) -> bool {
+    map_fits(root, "canvas#heatmap", tokens.len())
+}
+
+/// The colour inside cell (i, j) of the map in `selector`, near its top-left
+/// corner (big cells carry their number in the middle).
+fn pixel_in(root: &HtmlElement, selector: &str, i: usize, j: usize) -> [u8; 3] {
+    let canvas: HtmlCanvasElement = find(root, selector);
     let ctx: CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().dyn_into().unwrap();
     let dpr = web_sys::window().unwrap().device_pixel_ratio().max(1.0);
-    let layout = Layout::new(tokens, tokens.len(), tokens.len(), 1.0);
-    let (x, y) = layout.cell_origin(i, j);
-    let centre = |v: f64| ((v + layout.cell / 2.0) * dpr).floor();
-    let px = ctx.get_image_data(centre(x), centre(y), 1.0, 1.0).unwrap().data();
+    let c = cells(&canvas).expect("the canvas has no layout yet");
+    let at = |origin: f64, k: usize| ((origin + c.cell * k as f64 + (0.15 * c.cell).max(1.0)) * dpr).floor();
+    let px = ctx.get_image_data(at(c.left, j), at(c.top, i), 1.0, 1.0).unwrap().data();
     [px[0], px[1], px[2]]
 }
 
-/// Checks that every cell of the canvas has the colour of its weight.
+fn pixel_at_cell(root: &HtmlElement, i: usize, j: usize) -> [u8; 3] {
+    pixel_in(root, "canvas#heatmap", i, j)
+}
+
+/// Checks that every cell of the heatmap has the colour of its weight.
 fn assert_heatmap_shows(root: &HtmlElement, tokens: &[String], a: &Matrix) {
     assert!(heatmap_fits(root, tokens), "the canvas does not have the size of a map of {} tokens", tokens.len());
     for i in 0..a.rows {
         for j in 0..a.cols {
-            let (got, want) = (pixel_at_cell(root, tokens, i, j), cell_color(a[(i, j)]));
+            let (got, want) = (pixel_at_cell(root, i, j), cell_color(a[(i, j)]));
             assert_eq!(got, want, "cell ({i}, {j}) of weight {} has the wrong colour", a[(i, j)]);
         }
     }
@@ -168,14 +212,14 @@ async fn choosing_a_head_draws_that_head() {
     let cells = (0..head_1.rows).flat_map(|i| (0..head_1.cols).map(move |j| (i, j)));
     let (i, j) = cells.max_by(|a, b| differs(a).total_cmp(&differs(b))).unwrap();
     assert_ne!(cell_color(head_0[(i, j)]), cell_color(head_1[(i, j)]), "heads 0 and 1 look alike");
-    settle("head 1 drawn", || pixel_at_cell(&root, &expected.tokens, i, j) == cell_color(head_1[(i, j)])).await;
+    settle("head 1 drawn", || pixel_at_cell(&root, i, j) == cell_color(head_1[(i, j)])).await;
     assert_heatmap_shows(&root, &expected.tokens, head_1);
     root.remove();
 }
 
 // ── Explain mode, lessons and the head catalog ───────────────────────────────
 
-use crate::explain::{num, vector};
+use crate::views::explain::{num, vector};
 use attnscope::session::{FromWorker, HeadDetail, ModelId, RunOptions, Session};
 
 /// The teaching model's detail of `head` for `text`, computed natively by the
@@ -212,7 +256,7 @@ fn choose(root: &HtmlElement, selector: &str, value: &str) {
 /// Opens the tab `slug` and waits until `ready` is on the page.
 async fn open_tab(root: &HtmlElement, slug: &str, ready: &str) {
     click(root, &format!("#tab-{slug}"));
-    settle(&format!("{ready} shown"), || root.query_selector(ready).ok().flatten().is_some()).await;
+    settle(&format!("{ready} shown"), || exists(root, ready)).await;
 }
 
 /// The numbers of the step view's weight column.
@@ -251,9 +295,10 @@ async fn step_by_step_shows_the_engines_numbers() {
     let weighted: Vec<String> = (0..n).map(|j| vector(&d.v.row(j).iter().map(|v| d.weights[(i, j)] * v).collect::<Vec<_>>())).collect();
     assert_eq!(texts(&root, "#step-table tr.key-row td.av .full"), weighted);
 
-    // Clicking a token button moves the query.
+    // Clicking a token button moves the query, and the URL keeps it.
     select_all(&root, "#explain-tokens button")[5].clone().dyn_into::<HtmlElement>().unwrap().click();
     settle("the step view follows token 5", || text_of(&root, "#step-q .full") == vector(d.q.row(5))).await;
+    settle("the URL keeps the token", || web_sys::window().unwrap().location().search().unwrap().contains("token=5")).await;
     root.remove();
 }
 
@@ -284,6 +329,8 @@ async fn temperature_slider_rescales_the_scores_as_the_formula_says() {
     // The row sharpened: its largest weight grew.
     let top = |w: &[f32]| w.iter().copied().fold(0.0f32, f32::max);
     assert!(top(&want) > top(base.weights.row(i)));
+    // The lesson's setting is in the URL, once the slider rests.
+    settle("the URL keeps the factor", || web_sys::window().unwrap().location().search().unwrap().contains("temp=10.000")).await;
 
     // Dropping 1/√d_k (at factor 1) feeds the raw scores to the softmax.
     click(&root, "#temperature-reset");
@@ -306,6 +353,7 @@ async fn positional_switch_recomputes_without_position() {
     let root = mount_app();
     settle("tokens shown", || !token_texts(&root).is_empty()).await;
     open_tab(&root, "explain", "input#positional").await;
+    choose(&root, "select#explain-query", "0");
     let (_, off) = engine_head(DEFAULT_TEXT, RunOptions { positional_encoding: false, ..Default::default() }, 0);
     let positional: web_sys::HtmlInputElement = find(&root, "input#positional");
     positional.set_checked(false);
@@ -334,7 +382,30 @@ async fn catalog_sorts_and_a_row_click_selects_the_head() {
     click(&root, "#catalog-0-3");
     let head: web_sys::HtmlSelectElement = find(&root, "select#head");
     settle("head 3 selected", || head.value() == "3").await;
-    assert_eq!(find::<HtmlElement>(&root, "#catalog-0-3").get_attribute("aria-selected").as_deref(), Some("true"));
+    assert_eq!(find::<HtmlElement>(&root, "#catalog-0-3").get_attribute("aria-current").as_deref(), Some("true"));
+    root.remove();
+}
+
+/// The catalog's maps: one cell per head, coloured by the measure, and a
+/// click on a cell selects that head.
+#[wasm_bindgen_test]
+async fn catalog_maps_colour_each_head_by_its_measure_and_select_on_click() {
+    use crate::views::catalog::{scale_of, Column};
+    let root = mount_app();
+    settle("tokens shown", || !token_texts(&root).is_empty()).await;
+    open_tab(&root, "catalog", "canvas#map-previous").await;
+    let summary = Session::new().run(1, ModelId::Teaching, DEFAULT_TEXT, RunOptions::default(), &|| 0.0).unwrap();
+    let canvas: HtmlCanvasElement = find(&root, "canvas#map-previous");
+    settle("map drawn", || cells(&canvas).is_some()).await;
+    let (lo, hi) = scale_of(Column::Previous, &summary.catalog);
+    for s in &summary.catalog {
+        let want = cell_color((s.previous_token - lo) / (hi - lo));
+        assert_eq!(pixel_in(&root, "canvas#map-previous", s.layer, s.head), want, "head {} of the previous-token map", s.head);
+    }
+    let c = cells(&canvas).unwrap();
+    mouse(canvas.unchecked_ref(), "click", "MouseEvent", c.left + 4.5 * c.cell, c.top + 0.5 * c.cell);
+    let head: web_sys::HtmlSelectElement = find(&root, "select#head");
+    settle("head 4 selected from the map", || head.value() == "4").await;
     root.remove();
 }
 
@@ -350,9 +421,8 @@ async fn find_heads_ranks_heads_in_the_worker() {
     choose(&root, "select#find-query", "3");
     choose(&root, "select#find-key", "1");
     click(&root, "#find-heads");
-    settle("ranking shown", || texts(&root, "#found-heads li").len() == heads.len().min(10)).await;
     let want: Vec<String> = heads.iter().take(10).map(|m| format!("L{} · H{}: {}", m.layer, m.head, num(m.weight))).collect();
-    assert_eq!(texts(&root, "#found-heads li"), want);
+    settle("ranking shown", || texts(&root, "#found-heads li") == want).await;
     root.remove();
 }
 
@@ -389,21 +459,14 @@ async fn lines_view_draws_every_token_and_a_click_chooses_the_query() {
     let n = token_texts(&root).len();
     let canvas: HtmlCanvasElement = find(&root, "canvas#lines");
     let dpr = web_sys::window().unwrap().device_pixel_ratio().max(1.0);
-    settle("lines drawn", || canvas.height() == ((n as f64 * 20.0 + 8.0) * dpr).round() as u32).await;
+    let row = || canvas.get_attribute("data-row").and_then(|r| r.parse::<f64>().ok());
+    settle("lines drawn", || row().is_some_and(|r| canvas.height() == ((n as f64 * r + 8.0) * dpr).round() as u32)).await;
 
     // A click on the third word on the left follows it.
-    let rect = js_sys::Reflect::get(&canvas, &"getBoundingClientRect".into()).unwrap();
-    let rect = js_sys::Function::from(rect).call0(&canvas).unwrap();
-    let at = |k: &str| js_sys::Reflect::get(&rect, &k.into()).unwrap().as_f64().unwrap();
-    let init = js_sys::Object::new();
-    js_sys::Reflect::set(&init, &"bubbles".into(), &true.into()).unwrap();
-    js_sys::Reflect::set(&init, &"clientX".into(), &(at("left") + 60.0).into()).unwrap();
-    js_sys::Reflect::set(&init, &"clientY".into(), &(at("top") + 4.0 + 2.5 * 20.0).into()).unwrap();
-    let ctor: js_sys::Function = js_sys::Reflect::get(&js_sys::global(), &"MouseEvent".into()).unwrap().into();
-    let event = js_sys::Reflect::construct(&ctor, &js_sys::Array::of2(&"click".into(), &init)).unwrap();
-    canvas.dispatch_event(event.unchecked_ref()).unwrap();
+    mouse(canvas.unchecked_ref(), "click", "MouseEvent", 10.0, 4.0 + 2.5 * row().unwrap());
     let select: web_sys::HtmlSelectElement = find(&root, "select#explain-query");
     settle("query 2 chosen", || select.value() == "2").await;
+    assert_eq!(canvas.get_attribute("data-query").as_deref(), Some("2"));
     root.remove();
 }
 
@@ -414,34 +477,190 @@ async fn a_second_sentence_is_drawn_beside_the_first_for_the_same_head() {
     settle("heatmap drawn", || heatmap_fits(&root, &first.tokens)).await;
     choose(&root, "select#head", "1");
     let head_1 = first.weights(0, 1).unwrap();
-    settle("head 1 drawn", || {
-        (0..head_1.rows).all(|i| (0..head_1.cols).all(|j| pixel_at_cell(&root, &first.tokens, i, j) == cell_color(head_1[(i, j)])))
-    })
-    .await;
+    settle("head 1 drawn", || (0..head_1.rows).all(|i| (0..head_1.cols).all(|j| pixel_at_cell(&root, i, j) == cell_color(head_1[(i, j)]))))
+        .await;
 
     let text = "the verdant forest roamed a fluffy blue creature";
     let other = TeachingModel::new().run(text).unwrap();
     let area: HtmlTextAreaElement = find(&root, "textarea#compare-text");
     type_into(&area, text);
     let a = other.weights(0, 1).unwrap();
-    let layout = Layout::new(&other.tokens, a.rows, a.cols, 1.0);
-    let dpr = web_sys::window().unwrap().device_pixel_ratio().max(1.0);
-    let canvas: HtmlCanvasElement = find(&root, "canvas#compare-heatmap");
-    let (w, h) = layout.size();
-    settle("second map drawn", || (canvas.width(), canvas.height()) == ((w * dpr).round() as u32, (h * dpr).round() as u32)).await;
-    let ctx: CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().dyn_into().unwrap();
-    let pixel = |i: usize, j: usize| {
-        let (x, y) = layout.cell_origin(i, j);
-        let centre = |v: f64| ((v + layout.cell / 2.0) * dpr).floor();
-        let px = ctx.get_image_data(centre(x), centre(y), 1.0, 1.0).unwrap().data();
-        [px[0], px[1], px[2]]
-    };
-    settle("head 1 of the other sentence", || (0..a.rows).all(|i| (0..a.cols).all(|j| pixel(i, j) == cell_color(a[(i, j)])))).await;
+    settle("second map drawn", || map_fits(&root, "canvas#compare-heatmap", other.tokens.len())).await;
+    settle("head 1 of the other sentence", || {
+        (0..a.rows).all(|i| (0..a.cols).all(|j| pixel_in(&root, "canvas#compare-heatmap", i, j) == cell_color(a[(i, j)])))
+    })
+    .await;
     // The main map still shows the first sentence.
+    settle("the main map redrawn beside it", || heatmap_fits(&root, &first.tokens)).await;
     assert_heatmap_shows(&root, &first.tokens, first.weights(0, 1).unwrap());
 
     // Emptying the box hides the comparison.
     type_into(&area, "");
     settle("comparison hidden", || find::<HtmlElement>(&root, "figure.compare").has_attribute("hidden")).await;
+    root.remove();
+}
+
+// ── Linked views, stages, the lesson, presets ────────────────────────────────
+
+/// A click on a heatmap cell describes it in the readout (its weight and raw
+/// score, from the model) and chooses its query token in every view.
+#[wasm_bindgen_test]
+async fn a_click_on_a_cell_reads_it_out_and_chooses_its_query_everywhere() {
+    let root = mount_app();
+    let expected = TeachingModel::new().run(DEFAULT_TEXT).unwrap();
+    settle("heatmap drawn", || heatmap_fits(&root, &expected.tokens)).await;
+    let (_, d) = engine_head(DEFAULT_TEXT, RunOptions::default(), 0);
+    let canvas: HtmlCanvasElement = find(&root, "canvas#heatmap");
+    let c = cells(&canvas).unwrap();
+    let (i, j) = (3, 1); // "creature" → "fluffy"
+    mouse(canvas.unchecked_ref(), "click", "MouseEvent", c.left + (j as f64 + 0.5) * c.cell, c.top + (i as f64 + 0.5) * c.cell);
+    let want = format!(
+        "“creature” → “fluffy”: weight {:.4} · raw score q·k {:.3} · scaled {:.3}",
+        d.weights[(i, j)],
+        d.scores[(i, j)],
+        d.scores[(i, j)] * d.scale
+    );
+    settle("the readout describes the cell", || text_of(&root, "#readout") == want).await;
+    settle("the heatmap outlines “creature”", || canvas.get_attribute("data-token").as_deref() == Some("3")).await;
+    assert_eq!(find::<HtmlElement>(&root, "#tokens li:nth-child(4) .token").get_attribute("aria-pressed").as_deref(), Some("true"));
+
+    // The dot grids and the step-by-step view follow the same token.
+    open_tab(&root, "grid", "canvas#grid-causal").await;
+    let grid: HtmlCanvasElement = find(&root, "canvas#grid-causal");
+    settle("the grid outlines “creature”", || grid.get_attribute("data-token").as_deref() == Some("3")).await;
+    open_tab(&root, "explain", "select#explain-query option").await;
+    settle("step by step follows “creature”", || find::<web_sys::HtmlSelectElement>(&root, "select#explain-query").value() == "3").await;
+    root.remove();
+}
+
+/// Each step of the computation, picked by hand, is drawn from the head's
+/// numbers: the scores in the diverging colours against the largest |score|,
+/// the mask's −∞ in grey, the weights in viridis.
+#[wasm_bindgen_test]
+async fn the_heatmap_draws_each_stage_from_the_heads_numbers() {
+    use crate::canvas::signed_color;
+    use crate::views::stages::score_range;
+    let root = mount_at("?stage=scores");
+    let expected = TeachingModel::new().run(DEFAULT_TEXT).unwrap();
+    settle("heatmap drawn", || heatmap_fits(&root, &expected.tokens)).await;
+    let (_, d) = engine_head(DEFAULT_TEXT, RunOptions::default(), 0);
+    let range = score_range(&d);
+    let n = d.scores.rows;
+    let shows = |f: &dyn Fn(usize, usize) -> [u8; 3]| (0..n).all(|i| (0..n).all(|j| pixel_at_cell(&root, i, j) == f(i, j)));
+    settle("raw scores drawn", || shows(&|i, j| signed_color(d.scores[(i, j)], range))).await;
+    click(&root, ".stage[data-stage=scaled]");
+    settle("scaled scores drawn", || shows(&|i, j| signed_color(d.scores[(i, j)] * d.scale, range))).await;
+    settle("the URL keeps the stage", || web_sys::window().unwrap().location().search().unwrap().contains("stage=scaled")).await;
+    click(&root, ".stage[data-stage=weights]");
+    settle("weights drawn", || shows(&|i, j| cell_color(d.weights[(i, j)]))).await;
+    root.remove();
+}
+
+/// Every lesson step is reachable by its URL, by the arrow keys and by
+/// Next and Back, and its numbers are the model's.
+#[wasm_bindgen_test]
+async fn every_lesson_step_shows_the_models_numbers() {
+    use crate::views::lesson::STEPS;
+    use attnscope::attention::Mask;
+    let root = mount_at("?view=lesson&step=2&token=3");
+    settle("lesson step 2 shown", || exists(&root, "#lesson-q")).await;
+    let (_, d) = engine_head(DEFAULT_TEXT, RunOptions::default(), 0);
+    let i = 3; // "creature"
+    let preview = |v: &[f32]| format!("[{}, …] ({} numbers)", v.iter().take(4).map(|&x| num(x)).collect::<Vec<_>>().join(", "), v.len());
+    let short = |v: &[f32]| if v.len() > 4 { preview(v) } else { vector(v) };
+    assert_eq!(text_of(&root, "#lesson-count"), "Step 2 of 8");
+    assert_eq!(text_of(&root, "#lesson-x"), short(d.input.row(i)));
+    assert_eq!(text_of(&root, "#lesson-q"), short(d.q.row(i)));
+    assert_eq!(text_of(&root, "#lesson-k"), short(d.k.row(i)));
+    assert_eq!(text_of(&root, "#lesson-v"), short(d.v.row(i)));
+
+    // The arrow key goes on to the scores: the query's row of S.
+    let key = |k: &str| {
+        let init = js_sys::Object::new();
+        js_sys::Reflect::set(&init, &"key".into(), &k.into()).unwrap();
+        js_sys::Reflect::set(&init, &"bubbles".into(), &true.into()).unwrap();
+        let ctor: js_sys::Function = js_sys::Reflect::get(&js_sys::global(), &"KeyboardEvent".into()).unwrap().into();
+        let event = js_sys::Reflect::construct(&ctor, &js_sys::Array::of2(&"keydown".into(), &init)).unwrap();
+        web_sys::window().unwrap().dispatch_event(event.unchecked_ref()).unwrap();
+    };
+    key("ArrowRight");
+    settle("step 3 shown", || exists(&root, "#lesson-scores")).await;
+    let row_of = |id: &str| texts(&root, &format!("#{id} li .val"));
+    assert_eq!(row_of("lesson-scores"), d.scores.row(i).iter().map(|&v| num(v)).collect::<Vec<_>>());
+    settle("the URL keeps step 3", || web_sys::window().unwrap().location().search().unwrap().contains("step=3")).await;
+
+    // Next: the scaling, with the variance of the row before and after.
+    click(&root, "#lesson-next");
+    settle("step 4 shown", || exists(&root, "#lesson-var-raw")).await;
+    let row: Vec<f32> = d.scores.row(i).to_vec();
+    let var = |xs: &[f32]| {
+        let m = xs.iter().sum::<f32>() / xs.len() as f32;
+        xs.iter().map(|x| (x - m) * (x - m)).sum::<f32>() / xs.len() as f32
+    };
+    assert_eq!(text_of(&root, "#lesson-dk"), d.q.cols.to_string());
+    assert_eq!(text_of(&root, "#lesson-var-raw"), num(var(&row)));
+    assert_eq!(text_of(&root, "#lesson-var-scaled"), num(var(&row.iter().map(|v| v * d.scale).collect::<Vec<_>>())));
+
+    click(&root, "#lesson-next");
+    settle("step 5 shown", || exists(&root, "#lesson-weights")).await;
+    assert_eq!(row_of("lesson-weights"), d.weights.row(i).iter().map(|&v| num(v)).collect::<Vec<_>>());
+    assert_eq!(text_of(&root, "#lesson-sum"), num(d.weights.row(i).iter().sum()));
+
+    click(&root, "#lesson-next");
+    settle("step 6 shown", || exists(&root, "#lesson-masked")).await;
+    let causal = crate::views::stages::values(&d, Mask::Causal, crate::views::stages::Stage::Masked);
+    assert_eq!(row_of("lesson-masked"), causal.row(i).iter().map(|&v| num(v)).collect::<Vec<_>>());
+    assert_eq!(text_of(&root, "#lesson-hidden"), (d.weights.cols - i - 1).to_string());
+
+    click(&root, "#lesson-next");
+    settle("step 7 shown", || exists(&root, "#lesson-z")).await;
+    assert_eq!(text_of(&root, "#lesson-z"), short(d.output.row(i)));
+    assert_eq!(text_of(&root, "#lesson-delta"), short(d.delta.row(i)));
+    assert_eq!(text_of(&root, "#lesson-residual"), short(d.residual.row(i)));
+
+    click(&root, "#lesson-next");
+    settle("step 8 shown", || exists(&root, "#lesson-heads")).await;
+    assert_eq!(text_of(&root, "#lesson-heads"), "1 × 5");
+    assert!(find::<web_sys::HtmlButtonElement>(&root, "#lesson-next").disabled(), "the last step has no next");
+    assert_eq!(text_of(&root, "#lesson-count"), format!("Step {STEPS} of {STEPS}"));
+
+    // Back, and the first step by its dot.
+    click(&root, "#lesson-back");
+    settle("step 7 again", || exists(&root, "#lesson-z")).await;
+    click(&root, ".lesson-dot");
+    settle("step 1", || exists(&root, "#lesson-count") && text_of(&root, "#lesson-count") == "Step 1 of 8").await;
+    assert_eq!(text_of(&root, "#lesson-query"), "3: creature");
+    root.remove();
+}
+
+/// A preset's best head is found on the run: for the fluffy creature, the
+/// head in which "creature" attends most to "fluffy", ranked from A.
+#[wasm_bindgen_test]
+async fn a_presets_best_head_is_found_from_the_run() {
+    let root = mount_app();
+    settle("tokens shown", || !token_texts(&root).is_empty()).await;
+    let (mut s, _) = engine_head(DEFAULT_TEXT, RunOptions::default(), 0);
+    let FromWorker::Heads { heads, .. } = s.handle(attnscope::session::ToWorker::FindHeads { id: 1, query: 3, key: 1 }, &|| 0.0) else {
+        panic!("no ranking")
+    };
+    let best = &heads[0];
+    let want = format!("“creature” → “fluffy” is strongest in layer {}, head {}: weight {}", best.layer, best.head, num(best.weight));
+    settle("the preset's suggestion", || exists(&root, "#preset-note .suggestion") && text_of(&root, "#preset-note .suggestion") == want)
+        .await;
+    click(&root, "#preset-note .suggestion");
+    let head: web_sys::HtmlSelectElement = find(&root, "select#head");
+    settle("the suggested head selected", || head.value() == best.head.to_string()).await;
+
+    // Another preset puts its sentence in the box.
+    choose(&root, "select#preset", "repeat");
+    settle("the repeated sequence computed", || token_texts(&root).len() == 12).await;
+    let summary = Session::new().run(1, ModelId::Teaching, crate::shell::presets::PRESETS[4].text, RunOptions::default(), &|| 0.0).unwrap();
+    let (l, h, v) = crate::shell::presets::best_by(&summary, crate::views::catalog::Column::Previous).unwrap();
+    settle("previous-token head found", || {
+        texts(&root, "#preset-note .suggestion")
+            .first()
+            .is_some_and(|t| *t == format!("Strongest “Previous token”: layer {l}, head {h} ({})", num(v)))
+    })
+    .await;
     root.remove();
 }

@@ -4,9 +4,10 @@
 //! rather than skipping.
 #![allow(dead_code)] // each test binary uses some of these
 
+use attnscope::models::marian::{Direction, Translator};
 use attnscope::models::minilm::MiniLm;
 use attnscope::models::smollm2::SmolLm2;
-pub use attnscope::testing::{fixture_path, minilm_dir, smollm2_gguf};
+pub use attnscope::testing::{fixture_path, minilm_dir, smollm2_gguf, translate_dir};
 use std::sync::OnceLock;
 
 /// `path`'s bytes, or a failure that says how to fetch the model files.
@@ -66,6 +67,40 @@ pub fn minilm() -> &'static MiniLm {
         );
         MiniLm::load_dir(&dir).unwrap_or_else(|e| panic!("loading MiniLM failed: {e}"))
     })
+}
+
+/// A translation direction's files, as the browser downloads them: the
+/// model, `tokenizer.json` and `shortlist.bin`.
+pub struct TranslateFiles {
+    pub model: Vec<u8>,
+    pub tokenizer: Vec<u8>,
+    pub shortlist: Vec<u8>,
+}
+
+/// Both directions' files, read once.
+pub fn translate_files(d: Direction) -> &'static TranslateFiles {
+    static FILES: OnceLock<[TranslateFiles; 2]> = OnceLock::new();
+    let all = FILES.get_or_init(|| {
+        Direction::ALL.map(|d| {
+            let dir = translate_dir(d);
+            TranslateFiles {
+                model: read(&dir.join(d.model_file())),
+                tokenizer: read(&dir.join("tokenizer.json")),
+                shortlist: read(&dir.join("shortlist.bin")),
+            }
+        })
+    });
+    &all[Direction::ALL.iter().position(|&x| x == d).unwrap()]
+}
+
+/// Both translators, loaded once from their folders.
+pub fn translator(d: Direction) -> &'static Translator {
+    static MODELS: OnceLock<[Translator; 2]> = OnceLock::new();
+    let models = MODELS.get_or_init(|| {
+        Direction::ALL
+            .map(|d| Translator::load_dir(d, &translate_dir(d)).unwrap_or_else(|e| panic!("{e}: run `python3 scripts/fetch_models.py`")))
+    });
+    &models[Direction::ALL.iter().position(|&x| x == d).unwrap()]
 }
 
 /// A reference fixture's text (`tests/fixtures/…`), made by `scripts/reference/`.

@@ -28,10 +28,12 @@ const ISOLATION = {
   'cross-origin-embedder-policy': 'require-corp',
 };
 
-// A static file server for `root`, as any static host would be; with
+// A static file server for `root` (a folder, or a function naming the folder
+// to serve from now: a new deployment), as any static host would be; with
 // `isolated` it sends the cross-origin isolation headers.
-export function serve(root, { isolated = true } = {}) {
+export function serve(dir, { isolated = true } = {}) {
   const server = createServer(async (req, res) => {
+    const root = typeof dir === 'function' ? dir() : dir;
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     let file = normalize(join(root, path));
     if (file !== root && !file.startsWith(root + sep)) {

@@ -121,8 +121,10 @@ test('the page opens with the default sentence, its tokens and a heatmap', async
   const map = await heatmapPixels();
   assert.ok(map.width > 100 && map.height > 100, `heatmap is ${map.width}×${map.height}`);
   assert.ok(map.colours > 8, `heatmap has only ${map.colours} colours`);
-  // The picture in the README (docs/screenshot.png) is this one.
-  await page.locator('main').screenshot({ path: join(ARTIFACTS, 'attnscope.png') });
+  // The picture in the README (docs/screenshot.png) is this one, at a laptop's size.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 100)))));
+  await page.screenshot({ path: join(ARTIFACTS, 'attnscope.png') });
 });
 
 test('typing a new sentence updates tokens, heatmap and status', async () => {
@@ -145,7 +147,8 @@ test('typing a new sentence updates tokens, heatmap and status', async () => {
   const afterTyping = await heatmapPixels();
   assert.ok(afterTyping.colours > 8, `heatmap has only ${afterTyping.colours} colours`);
   assert.notEqual(afterTyping.hash, before.hash, 'the heatmap did not change');
-  assert.ok(afterTyping.width < before.width, 'six tokens should need a smaller map than eight');
+  const rows = await page.locator('#heatmap').evaluate((c) => (c.getBoundingClientRect().height - Number(c.dataset.top) - 4) / Number(c.dataset.cell));
+  assert.equal(Math.round(rows), 6, 'the map has a row per token');
 
   // Emptying the box empties the view without an error.
   await text.fill('');
@@ -238,15 +241,15 @@ test('dark and presentation modes redraw the canvases in their ink and size', as
   // The most opaque pixel left of the cells belongs to a row label: its ink.
   const labelInk = () => page.locator('#heatmap').evaluate((c) => {
     const dpr = c.width / c.getBoundingClientRect().width;
-    const w = Math.floor(60 * dpr);
+    const w = Math.floor((Number(c.dataset.left) - 2) * dpr);
     const d = c.getContext('2d').getImageData(0, 0, w, c.height).data;
     let best = 3;
     for (let i = 3; i < d.length; i += 4) if (d[i] > d[best]) best = i;
     return [d[best - 3], d[best - 2], d[best - 1]];
   });
-  const width = () => page.locator('#heatmap').evaluate((c) => c.getBoundingClientRect().width);
+  const labelPx = () => page.locator('#heatmap').evaluate((c) => Number(c.dataset.labelPx));
   assert.ok((await labelInk()).every((v) => v < 80), `light labels are dark: ${await labelInk()}`);
-  const normal = await width();
+  const normal = await labelPx();
 
   await page.getByLabel('dark').check();
   await page.waitForFunction(() => document.documentElement.classList.contains('dark'));
@@ -255,9 +258,10 @@ test('dark and presentation modes redraw the canvases in their ink and size', as
   assert.ok((await labelInk()).every((v) => v > 180), `dark labels are light: ${await labelInk()}`);
 
   await page.getByLabel('presentation').check();
-  await page.waitForFunction((n) => document.querySelector('#heatmap').getBoundingClientRect().width > n * 1.25, normal);
+  // (Big cells already grow the labels in normal mode: larger, and at least 18 px.)
+  await page.waitForFunction((n) => Number(document.querySelector('#heatmap').dataset.labelPx) >= Math.max(18, n + 1), normal);
   await page.getByLabel('presentation').uncheck();
-  await page.waitForFunction((n) => document.querySelector('#heatmap').getBoundingClientRect().width === n, normal);
+  await page.waitForFunction((n) => Number(document.querySelector('#heatmap').dataset.labelPx) === n, normal);
 });
 
 // A real model: chosen, downloaded with a progress bar, then run in the worker.
@@ -372,7 +376,9 @@ test('SmolLM2 downloads, runs causally in the browser and predicts the next toke
   assert.equal(toks.length, 5, `tokens: ${JSON.stringify(toks)}`);
   assert.equal(await page.locator('select#layer option').count(), 30);
   assert.equal(await page.locator('select#head option').count(), 9);
-  assert.match(await page.locator('select#head option').nth(4).textContent(), /key\/value head 1/);
+  // Query head 4 shares key/value head 1 (short in the option, said in full in the select's title).
+  assert.match(await page.locator('select#head option').nth(4).textContent(), /^4 \(kv 1\)$/);
+  assert.match(await page.locator('select#head').getAttribute('title'), /key\/value head/);
   const first = await page.locator('#next-tokens li').first().textContent();
   assert.match(first, /Paris/);
   const p = Number(first.match(/([\d.]+)%/)[1]);
@@ -389,8 +395,9 @@ test('SmolLM2 downloads, runs causally in the browser and predicts the next toke
   // none of the future (weight 0, its darkest purple). Tile L0 H0, 5 × 5 cells.
   const corner = (col) => page.locator('#overview').evaluate((c, col) => {
     const dpr = c.width / c.getBoundingClientRect().width;
-    const tile = 72, cell = tile / 5, at = 34 + (col + 0.5) * cell;
-    return Array.from(c.getContext('2d').getImageData(Math.round(at * dpr), Math.round((34 + cell / 2) * dpr), 1, 1).data.slice(0, 3));
+    const tile = Number(c.dataset.tile), margin = Number(c.dataset.margin), cell = tile / 5;
+    const at = (k) => Math.round((margin + (k + 0.5) * cell) * dpr);
+    return Array.from(c.getContext('2d').getImageData(at(col), at(0), 1, 1).data.slice(0, 3));
   }, col);
   assert.deepEqual(await corner(0), [253, 231, 37]);
   assert.deepEqual(await corner(4), [68, 1, 84]);

@@ -123,6 +123,12 @@ impl TextTokenizer {
     }
 
     /// Entries in the vocabulary, added tokens included.
+    /// The `tokenizers` tokenizer itself, for what this wrapper does not
+    /// offer (a piece's id, decoding ids back into text).
+    pub fn inner(&self) -> &Tokenizer {
+        &self.inner
+    }
+
     pub fn vocab_size(&self) -> usize {
         self.inner.get_vocab_size(true)
     }

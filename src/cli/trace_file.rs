@@ -1,0 +1,191 @@
+//! Trace files (docs/trace-format.md) on the command line:
+//! `attention --trace FILE` draws and exports from a file as from a model, and
+//! `trace --model M --text T --out FILE` writes one from our own models.
+
+use super::{print_matrix, run_model, write, AttentionArgs, ModelArg, StageArg};
+use attnscope::attention::{apply_mask, softmax_rows, Mask};
+use attnscope::draw::{heatmap_png, heatmap_svg, Heatmap, ValueKind};
+use attnscope::export::{AttentionExport, NextToken};
+use attnscope::tracefile::{write_model_trace, Element, MaskSpec, SeekSource, TraceReader, WriteOptions};
+use attnscope::{Error, Matrix};
+use clap::{Args, ValueEnum};
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+/// `trace` flags that write a trace file instead of the worked example's JSON.
+#[derive(Args)]
+pub struct WriteArgs {
+    /// Write the attention of --model on --text to this trace file (docs/trace-format.md)
+    /// instead of the worked example.
+    #[arg(long, value_name = "FILE", requires = "text", conflicts_with_all = ["json", "preset", "scale", "mask"])]
+    pub out: Option<PathBuf>,
+    /// With --out: the model to run (default: the teaching model).
+    #[arg(long, value_enum, requires = "out")]
+    model: Option<ModelArg>,
+    /// With --out: the text to tokenize and run.
+    #[arg(long, requires = "out")]
+    text: Option<String>,
+    /// With --out: how weights, queries and keys are stored.
+    #[arg(long, value_enum, default_value_t = DtypeArg::F16)]
+    dtype: DtypeArg,
+    /// With --out: leave out the queries and keys (no step by step from the file).
+    #[arg(long, requires = "out")]
+    no_queries_keys: bool,
+    /// With --out: folder holding the model files (default: $ATTNSCOPE_MODELS, else www/models).
+    #[arg(long, value_name = "DIR", requires = "out")]
+    models_dir: Option<PathBuf>,
+    /// With --out and the teaching model: leave out the positional encoding.
+    #[arg(long, requires = "out")]
+    no_positions: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum DtypeArg {
+    /// Half the size; weights within 2.4e-4 of f32.
+    F16,
+    F32,
+}
+
+/// `trace --out FILE`.
+pub fn write_trace_file(args: &WriteArgs, out: &Path) -> Result<(), Error> {
+    let model = args.model.unwrap_or(ModelArg::Teaching);
+    let text = args.text.as_deref().unwrap_or_default();
+    let trace = run_model(model, text, args.models_dir.clone(), args.no_positions)?;
+    if let Some(notice) = &trace.notice {
+        eprintln!("attnscope: note: {notice}");
+    }
+    let positions = match model {
+        ModelArg::Teaching if args.no_positions => "none",
+        ModelArg::Teaching | ModelArg::Minilm => "input",
+        ModelArg::Smollm2 => "rope",
+    };
+    let options = WriteOptions {
+        element: match args.dtype {
+            DtypeArg::F16 => Element::F16,
+            DtypeArg::F32 => Element::F32,
+        },
+        queries_keys: !args.no_queries_keys,
+        thumbnails: true,
+        text: Some(text.to_string()),
+        positions: Some(positions.into()),
+    };
+    write_model_trace(&trace, &options, out)?;
+    Ok(())
+}
+
+/// `attention --trace FILE`: the same figures and JSON as from a model.
+pub fn attention_from_file(args: &AttentionArgs, path: &Path) -> Result<(), Error> {
+    let in_file = |e: attnscope::tracefile::TraceFileError| Error::Invalid(format!("{}: {e}", path.display()));
+    let mut reader = TraceReader::open_path(path).map_err(in_file)?;
+    let what_if = args.mask.map(Mask::from);
+    let (n_layers, n_heads) = (reader.index().n_layers(), reader.index().n_heads());
+    // Checks the layer and head before anything is read.
+    reader.index().attention(args.layer, args.head).map_err(in_file)?;
+    let d = reader.description().clone();
+
+    if let Some(json) = &args.json {
+        let attentions = (0..n_layers)
+            .map(|l| Ok(weights(&mut reader, l, what_if)?.into_iter().map(|m| m.to_rows()).collect()))
+            .collect::<Result<Vec<_>, Error>>()?;
+        let grouped = d.n_kv_heads != d.n_heads;
+        let export = AttentionExport {
+            model: d.model.name.clone(),
+            tokens: d.tokens.clone(),
+            token_ids: d.token_ids.clone(),
+            mask: mask_label(&reader, what_if),
+            attentions,
+            kv_head_of: grouped.then(|| (0..n_heads).map(|h| d.kv_head_of(h)).collect()),
+            sentence_embedding: None,
+            top5_next: d
+                .top_next
+                .as_ref()
+                .map(|top| top.iter().take(5).map(|t| NextToken { token: t.token.clone(), probability: t.probability }).collect()),
+            notice: None,
+        };
+        write(json, export.to_json().as_bytes())?;
+    }
+
+    let (l, h) = (args.layer, args.head);
+    let spec = what_if.map_or(reader.index().mask(l), MaskSpec::from);
+    let (values, kind, stage) = match args.stage {
+        StageArg::Weights => (weights(&mut reader, l, what_if)?.swap_remove(h), ValueKind::Weights, "A = softmax(QKᵀ/√d_k + M)"),
+        StageArg::Scores => (scores(&mut reader, l, h)?.0, ValueKind::Signed, "S = QKᵀ"),
+        StageArg::Scaled => {
+            let (s, scale) = scores(&mut reader, l, h)?;
+            (s.map(|x| x * scale), ValueKind::Signed, "S/√d_k")
+        }
+        StageArg::Masked => {
+            let (s, scale) = scores(&mut reader, l, h)?;
+            (masked(s.map(|x| x * scale), spec)?, ValueKind::Signed, "S/√d_k + M")
+        }
+    };
+    let title = format!("{}\nlayer {l} · head {h} · {stage} · mask: {}", d.model.name, spec.name());
+    let figure = Heatmap { title, row_labels: &d.tokens, col_labels: &d.tokens, values: &values, kind };
+    if let Some(svg) = &args.svg {
+        write(svg, heatmap_svg(&figure)?.as_bytes())?;
+    }
+    if let Some(png) = &args.png {
+        write(png, &heatmap_png(&figure)?)?;
+    }
+    if args.json.is_none() && args.svg.is_none() && args.png.is_none() {
+        print_matrix(&d.tokens, &values);
+    }
+    Ok(())
+}
+
+type Reader = TraceReader<SeekSource<File>>;
+
+/// Every head's weights in `layer`: as stored, or recomputed from the stored
+/// queries and keys under a what-if mask that differs from the layer's own.
+fn weights(reader: &mut Reader, layer: usize, what_if: Option<Mask>) -> Result<Vec<Matrix>, Error> {
+    match what_if {
+        Some(mask) if reader.index().mask(layer).core() != Some(mask) => (0..reader.index().n_heads())
+            .map(|h| {
+                let (s, scale) = scores(reader, layer, h)?;
+                Ok(softmax_rows(apply_mask(s.map(|x| x * scale), mask)))
+            })
+            .collect(),
+        _ => Ok(reader.layer_attention(layer)?),
+    }
+}
+
+/// S = Q Kᵀ of one head from the stored queries and keys, and the model's scale.
+fn scores(reader: &mut Reader, layer: usize, head: usize) -> Result<(Matrix, f32), Error> {
+    let kv = reader.description().kv_head_of(head);
+    let scale = reader.description().queries_keys.as_ref().map(|qk| qk.scale);
+    match (reader.queries(layer, head)?, reader.keys(layer, kv)?, scale) {
+        (Some(q), Some(k), Some(scale)) => Ok((q.matmul_t(&k), scale)),
+        _ => Err(Error::Invalid(format!(
+            "the trace file holds no queries and keys for layer {layer}: only the weights can be drawn (--stage weights, the file's own mask)"
+        ))),
+    }
+}
+
+/// S' + M under the layer's mask, sliding windows included.
+fn masked(scaled: Matrix, spec: MaskSpec) -> Result<Matrix, Error> {
+    if let Some(mask) = spec.core() {
+        return Ok(apply_mask(scaled, mask));
+    }
+    let mut m = scaled;
+    for i in 0..m.rows {
+        for j in 0..m.cols {
+            match spec.allows(i, j) {
+                Some(true) => {}
+                Some(false) => m[(i, j)] = f32::NEG_INFINITY,
+                None => return Err(Error::Invalid("the trace's mask is of a kind this attnscope does not know".into())),
+            }
+        }
+    }
+    Ok(m)
+}
+
+/// The JSON's `mask`: the what-if mask, the one mask of every layer, or each layer's.
+fn mask_label(reader: &Reader, what_if: Option<Mask>) -> String {
+    if let Some(mask) = what_if {
+        return mask.name().into();
+    }
+    match reader.description().uniform_mask() {
+        Some(m) => m.name(),
+        None => (0..reader.index().n_layers()).map(|l| reader.index().mask(l).name()).collect::<Vec<_>>().join(","),
+    }
+}

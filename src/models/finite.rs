@@ -1,0 +1,68 @@
+//! The last check of every run: a number that is not finite (from weights
+//! that parse but make no sense, or a what-if scale pushed too far) is an
+//! error the user reads, never a picture or an export made of NaN.
+
+use super::ModelTrace;
+use crate::error::{Error, Result};
+use crate::tensor::{all_finite, sum};
+
+impl ModelTrace {
+    /// Every head's raw scores S, scale and weights A must be finite and each
+    /// row of A must sum to 1 (a fast exp clamps where a NaN went in, so a
+    /// broken row can come out finite but empty); every layer's residual
+    /// stream (which feeds the next layer's Q, K and V), the sentence
+    /// embedding and the next-token probabilities must be finite. The error
+    /// names the first place that is not.
+    pub fn check_finite(&self) -> Result<()> {
+        let bad = |what: String| {
+            Err(Error::Invalid(format!(
+                "the {} model computed numbers that are not valid attention ({what} not finite or not summing to 1): its weights or settings do not make sense for this text",
+                self.info.id
+            )))
+        };
+        for (l, layer) in self.layers.iter().enumerate() {
+            for (h, head) in layer.attention.heads.iter().enumerate() {
+                if !head.scale.is_finite() || !all_finite(&head.scores.data) {
+                    return bad(format!("scores of layer {l}, head {h}"));
+                }
+                if !all_finite(&head.weights.data) {
+                    return bad(format!("attention weights of layer {l}, head {h}"));
+                }
+                let a = &head.weights;
+                if let Some(i) = (0..a.rows).find(|&i| a.cols > 0 && (sum(a.row(i)) - 1.0).abs() > 1e-3) {
+                    return bad(format!("attention weights of layer {l}, head {h}, row {i}"));
+                }
+            }
+            if !all_finite(&layer.residual.data) {
+                return bad(format!("residual stream after layer {l}"));
+            }
+        }
+        if self.sentence_embedding.as_deref().is_some_and(|e| !all_finite(e)) {
+            return bad("sentence embedding".into());
+        }
+        if self.top_next.as_ref().is_some_and(|t| t.iter().any(|(_, p)| !p.is_finite())) {
+            return bad("next-token probabilities".into());
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::models::teaching::TeachingModel;
+
+    #[test]
+    fn a_finite_trace_passes_and_one_nan_anywhere_is_named() {
+        let mut t = TeachingModel::new().run("the cat sat on the mat").unwrap();
+        t.check_finite().unwrap();
+        t.layers[0].attention.heads[1].weights.data[3] = f32::NAN;
+        let e = t.check_finite().unwrap_err().to_string();
+        assert!(e.contains("layer 0, head 1"), "{e}");
+        t.layers[0].attention.heads[1].weights.data[3] = 0.0;
+        assert!(t.check_finite().unwrap_err().to_string().contains("layer 0, head 1, row 0"));
+        t.layers[0].attention.heads[1].weights = crate::attention::softmax_rows(t.layers[0].attention.heads[1].masked());
+        let last = t.layers.len() - 1;
+        t.layers[last].residual.data[0] = f32::INFINITY;
+        assert!(t.check_finite().unwrap_err().to_string().contains(&format!("after layer {last}")));
+    }
+}

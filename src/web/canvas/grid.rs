@@ -1,0 +1,171 @@
+//! A grid of cells with a token along each axis (the heatmap and the dot
+//! grids): where each cell goes so that the grid and its labels fill the
+//! room they are given, and the labels themselves.
+
+use super::look::Look;
+use super::room::Room;
+use wasm_bindgen::JsValue;
+use web_sys::CanvasRenderingContext2d;
+
+/// Labels longer than this are cut with an ellipsis.
+const LABEL_CHARS: usize = 14;
+/// The smallest cell: a long text scrolls inside its box rather than shrink further.
+pub const MIN_CELL: f64 = 4.0;
+/// Room assumed before the box is measured (and in a box that has none).
+const FALLBACK: f64 = 480.0;
+/// Label size per cell size, where cells are large enough for labels to grow.
+const LABEL_PER_CELL: f64 = 0.3;
+
+/// Where things go on the canvas, in CSS pixels. Integer positions keep
+/// every cell one flat colour (no anti-aliased edges).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Layout {
+    pub cell: f64,
+    /// Width of the row labels on the left.
+    pub left: f64,
+    /// Height of the column labels on top.
+    pub top: f64,
+    pub rows: usize,
+    pub cols: usize,
+    /// Label type size.
+    pub font_px: f64,
+}
+
+impl Layout {
+    /// The largest cells that fit `rows × cols` and labels `label_width`
+    /// wide into `room`, no larger than `max_cell` labels' heights. Big
+    /// cells take labels up to half as large again as the page's, so that
+    /// the words keep in proportion with the picture.
+    pub fn fit(label_width: f64, rows: usize, cols: usize, room: Room, look: &Look, max_cell: f64) -> Self {
+        let base = look.label_px.round();
+        let max_cell = (max_cell * base).floor();
+        let first = Self::fit_at(base, label_width, rows, cols, room, max_cell);
+        let grown = (first.cell * LABEL_PER_CELL).min(base * 1.5).floor();
+        if grown <= base {
+            return first;
+        }
+        // Text widths scale with the type size.
+        Self::fit_at(grown, (label_width * grown / base).ceil(), rows, cols, room, max_cell)
+    }
+
+    fn fit_at(font_px: f64, label_width: f64, rows: usize, cols: usize, room: Room, max_cell: f64) -> Self {
+        let margin = (label_width + 0.6 * font_px + 4.0).ceil();
+        let (w, h) = if room.0 > 1.0 && room.1 > 1.0 { room } else { (FALLBACK + margin, FALLBACK + margin) };
+        let across = (w - margin - 4.0) / cols.max(1) as f64;
+        let down = (h - margin - 4.0) / rows.max(1) as f64;
+        let cell = across.min(down).floor().clamp(MIN_CELL, max_cell.max(MIN_CELL));
+        Self { cell, left: margin, top: margin, rows, cols, font_px }
+    }
+
+    pub fn size(&self) -> (f64, f64) {
+        (self.left + self.cell * self.cols as f64 + 4.0, self.top + self.cell * self.rows as f64 + 4.0)
+    }
+
+    /// Top-left corner of cell (i, j).
+    pub fn cell_origin(&self, i: usize, j: usize) -> (f64, f64) {
+        (self.left + self.cell * j as f64, self.top + self.cell * i as f64)
+    }
+
+    /// The cell under a point, if any.
+    pub fn cell_at(&self, x: f64, y: f64) -> Option<(usize, usize)> {
+        let (j, i) = ((x - self.left) / self.cell, (y - self.top) / self.cell);
+        (i >= 0.0 && j >= 0.0 && (i as usize) < self.rows && (j as usize) < self.cols).then_some((i as usize, j as usize))
+    }
+
+    /// Show every n-th label so that labels never overlap.
+    pub fn label_every(&self) -> usize {
+        ((self.font_px + 2.0) / self.cell).ceil().max(1.0) as usize
+    }
+
+    /// Written on the canvas, for tests and tools that locate cells.
+    pub fn mark(&self, canvas: &web_sys::HtmlCanvasElement) {
+        let _ = canvas.set_attribute("data-cell", &self.cell.to_string());
+        let _ = canvas.set_attribute("data-left", &self.left.to_string());
+        let _ = canvas.set_attribute("data-top", &self.top.to_string());
+        let _ = canvas.set_attribute("data-label-px", &self.font_px.to_string());
+    }
+}
+
+/// A token as a label: cut with an ellipsis when long.
+pub fn label(token: &str) -> String {
+    if token.chars().count() > LABEL_CHARS {
+        token.chars().take(LABEL_CHARS - 1).chain(['…']).collect()
+    } else {
+        token.to_string()
+    }
+}
+
+/// The width of the widest label in the label font.
+pub fn label_width(ctx: &CanvasRenderingContext2d, tokens: &[String], look: &Look) -> f64 {
+    ctx.set_font(&look.font());
+    tokens.iter().filter_map(|t| ctx.measure_text(&label(t)).ok()).map(|m| m.width()).fold(0.0, f64::max)
+}
+
+/// A row and a column to stand out (a chosen token's), by index.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Focus {
+    pub row: Option<usize>,
+    pub col: Option<usize>,
+}
+
+/// Row labels on the left, column labels on top (turned to read upwards);
+/// the focus row's and column's labels in the focus colour and bold.
+pub fn draw_labels(
+    ctx: &CanvasRenderingContext2d,
+    layout: &Layout,
+    rows: &[String],
+    cols: &[String],
+    focus: Focus,
+    look: &Look,
+) -> Result<(), JsValue> {
+    ctx.set_text_baseline("middle");
+    let half = layout.cell / 2.0;
+    let gap = (0.4 * layout.font_px).round();
+    let every = layout.label_every();
+    let style = |on: bool| {
+        ctx.set_fill_style_str(if on { &look.focus } else { &look.ink });
+        ctx.set_font(&look.font_at(layout.font_px, on));
+    };
+    ctx.set_text_align("right");
+    for (i, token) in rows.iter().take(layout.rows).enumerate().filter(|(i, _)| i % every == 0 || focus.row == Some(*i)) {
+        let (x, y) = layout.cell_origin(i, 0);
+        style(focus.row == Some(i));
+        ctx.fill_text(&label(token), x - gap, y + half)?;
+    }
+    ctx.set_text_align("left");
+    for (j, token) in cols.iter().take(layout.cols).enumerate().filter(|(j, _)| j % every == 0 || focus.col == Some(*j)) {
+        let (x, y) = layout.cell_origin(0, j);
+        style(focus.col == Some(j));
+        ctx.save();
+        ctx.translate(x + half, y - gap)?;
+        ctx.rotate(-std::f64::consts::FRAC_PI_2)?;
+        ctx.fill_text(&label(token), 0.0, 0.0)?;
+        ctx.restore();
+    }
+    Ok(())
+}
+
+/// Outlines the focus row and column (a chosen token's).
+pub fn outline_token(ctx: &CanvasRenderingContext2d, layout: &Layout, focus: Focus, look: &Look) {
+    let (rows, cols) = (layout.rows, layout.cols);
+    ctx.set_stroke_style_str(&look.focus);
+    ctx.set_line_width(if layout.cell >= 16.0 { 3.0 } else { 2.0 });
+    if let Some(i) = focus.row.filter(|&i| i < rows && cols > 0) {
+        let (x, y) = layout.cell_origin(i, 0);
+        ctx.stroke_rect(x, y, layout.cell * cols as f64, layout.cell);
+    }
+    if let Some(j) = focus.col.filter(|&j| j < cols && rows > 0) {
+        let (x, y) = layout.cell_origin(0, j);
+        ctx.stroke_rect(x, y, layout.cell, layout.cell * rows as f64);
+    }
+}
+
+/// Outlines one cell (the one pointed at or tapped).
+pub fn outline_cell(ctx: &CanvasRenderingContext2d, layout: &Layout, cell: Option<(usize, usize)>, look: &Look) {
+    if let Some((i, j)) = cell.filter(|&(i, j)| i < layout.rows && j < layout.cols) {
+        let (x, y) = layout.cell_origin(i, j);
+        ctx.set_stroke_style_str(&look.ink);
+        ctx.set_line_width(2.0);
+        ctx.stroke_rect(x + 1.0, y + 1.0, layout.cell - 2.0, layout.cell - 2.0);
+    }
+}

@@ -1,0 +1,105 @@
+//! Putting pixels on a canvas: sizing it for the screen's resolution,
+//! colours for weights and scores, and many flat cells in one draw call.
+
+use super::grid::Layout;
+use attnscope::draw::colormap::{diverging, viridis};
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+
+pub type Rgb = [u8; 3];
+
+/// The colour of a weight (viridis, colour-blind safe, 0…1).
+pub fn cell_color(w: f32) -> Rgb {
+    viridis(w)
+}
+
+/// The colour of a signed score, relative to the largest |score| shown.
+pub fn signed_color(s: f32, range: f32) -> Rgb {
+    diverging(if range > 0.0 { s / range } else { 0.0 })
+}
+
+/// A key the mask hides (−∞): a quiet grey in either theme.
+pub const HIDDEN: Rgb = [150, 150, 150];
+
+pub fn css(rgb: Rgb) -> String {
+    format!("rgb({},{},{})", rgb[0], rgb[1], rgb[2])
+}
+
+/// The colour `t` of the way from `a` to `b`.
+pub fn mix(a: Rgb, b: Rgb, t: f64) -> Rgb {
+    let t = t.clamp(0.0, 1.0);
+    [0, 1, 2].map(|k| (a[k] as f64 + (b[k] as f64 - a[k] as f64) * t).round() as u8)
+}
+
+/// Black or white, whichever reads better on `rgb`.
+pub fn text_on(rgb: Rgb) -> &'static str {
+    let luminance = 0.2126 * rgb[0] as f64 + 0.7152 * rgb[1] as f64 + 0.0722 * rgb[2] as f64;
+    if luminance > 140.0 {
+        "#000"
+    } else {
+        "#fff"
+    }
+}
+
+/// The page's clock (performance.now()), in milliseconds.
+pub fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
+/// A canvas's 2d context.
+pub fn context(canvas: &HtmlCanvasElement) -> Result<CanvasRenderingContext2d, JsValue> {
+    canvas.get_context("2d")?.ok_or_else(|| JsValue::from_str("no 2d canvas context"))?.dyn_into().map_err(JsValue::from)
+}
+
+/// Sizes the canvas to `width × height` CSS pixels at the screen's
+/// resolution and returns its context, cleared.
+pub fn prepare(canvas: &HtmlCanvasElement, width: f64, height: f64) -> Result<CanvasRenderingContext2d, JsValue> {
+    let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
+    let (w, h) = ((width * dpr).round() as u32, (height * dpr).round() as u32);
+    // Resizing clears a canvas and costs an allocation: only when it changes.
+    if canvas.width() != w || canvas.height() != h {
+        canvas.set_width(w);
+        canvas.set_height(h);
+    }
+    canvas.set_attribute("style", &format!("width: {width}px; height: {height}px"))?;
+    let ctx = context(canvas)?;
+    ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0)?;
+    ctx.clear_rect(0.0, 0.0, width, height);
+    Ok(ctx)
+}
+
+/// Empties a canvas (nothing to show).
+pub fn blank(canvas: &HtmlCanvasElement) {
+    canvas.set_width(0);
+    canvas.set_height(0);
+    let _ = canvas.set_attribute("style", "width: 0; height: 0");
+}
+
+/// Paints one flat colour per cell of `layout`. The cells go into an image
+/// with one pixel each, which the canvas scales up without smoothing: one
+/// draw call, however long the text (256 tokens are 65,536 cells).
+pub fn paint_cells(ctx: &CanvasRenderingContext2d, layout: &Layout, colours: &[Rgb]) -> Result<(), JsValue> {
+    let (rows, cols) = (layout.rows, layout.cols);
+    if rows == 0 || cols == 0 || colours.len() < rows * cols {
+        return Ok(());
+    }
+    let rgba: Vec<u8> = colours[..rows * cols].iter().flat_map(|&[r, g, b]| [r, g, b, 255]).collect();
+    let pixels = image_canvas(&rgba, cols, rows)?;
+    ctx.set_image_smoothing_enabled(false);
+    let (x, y) = layout.cell_origin(0, 0);
+    ctx.draw_image_with_html_canvas_element_and_dw_and_dh(&pixels, x, y, layout.cell * cols as f64, layout.cell * rows as f64)
+}
+
+/// An offscreen canvas holding `rgba` (width × height pixels).
+pub fn image_canvas(rgba: &[u8], width: usize, height: usize) -> Result<HtmlCanvasElement, JsValue> {
+    let image = web_sys::ImageData::new_with_u8_clamped_array_and_sh(wasm_bindgen::Clamped(rgba), width as u32, height as u32)?;
+    let canvas: HtmlCanvasElement = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.create_element("canvas").ok())
+        .ok_or_else(|| JsValue::from_str("cannot create a canvas"))?
+        .dyn_into()?;
+    canvas.set_width(width as u32);
+    canvas.set_height(height as u32);
+    context(&canvas)?.put_image_data(&image, 0.0, 0.0)?;
+    Ok(canvas)
+}

@@ -1,0 +1,311 @@
+//! The page: a control bar, the stage (the picture of the view chosen,
+//! filling the room the viewport leaves) with the tokens above it, and a
+//! side panel (below the stage on a narrow screen). The numbers come from
+//! a Web Worker running the built-in teaching model or a downloaded real
+//! model; the state lives in a few context structs and in the URL.
+
+use super::controls::ControlBar;
+use super::offline::OfflineState;
+use super::panel::{HeadPicker, Rail, TokenList};
+use crate::canvas::Look;
+use crate::compute::{model_name, Engine};
+use crate::downloads;
+use crate::state::{Appearance, LoadState, Results, Selection};
+use crate::url_state::{UrlState, View};
+use crate::views::catalog::{CatalogView, Found};
+use crate::views::dotgrid::GridView;
+use crate::views::explain::ExplainView;
+use crate::views::heatmap::HeadView;
+use crate::views::lesson::LessonView;
+use crate::views::overview::OverviewView;
+use crate::views::stages::StageMotion;
+use crate::views::worked::WorkedExampleView;
+use attnscope::session::{FromWorker, ToWorker};
+use leptos::prelude::*;
+use std::time::Duration;
+
+/// How long typing (or dragging a slider) must pause before the address takes it.
+const TYPING_PAUSE: Duration = Duration::from_millis(400);
+
+/// The whole page, computing in a Web Worker.
+#[component]
+pub fn App() -> impl IntoView {
+    view! { <Page in_page=false /> }
+}
+
+/// The page; `in_page` computes on the page's own thread and leaves the
+/// service worker alone (component tests).
+#[component]
+pub fn Page(
+    /// Compute without a worker.
+    in_page: bool,
+) -> impl IntoView {
+    let start = UrlState::current();
+    let sel = Selection::new(&start);
+    let app = Appearance::new(&start);
+    let res = Results::new();
+    let engine = Engine::empty();
+    let offline = OfflineState::new();
+    provide_context(sel);
+    provide_context(app);
+    provide_context(app.look);
+    provide_context(res);
+    provide_context(engine);
+    provide_context(offline);
+    provide_context(StageMotion::new(sel));
+
+    engine.set(in_page, on_reply(sel, res, engine, offline));
+    compute_on_change(sel, res, engine);
+    keep_url(sel, app);
+    restyle(app);
+    if !in_page {
+        offline.register();
+        offline.refresh_saved();
+    }
+
+    view! {
+        <div class="shell" class:embed=app.embed data-view=move || sel.view.get().slug()
+            data-lesson-step=move || (sel.view.get() == View::Lesson).then(|| (sel.step.get() + 1).to_string())>
+            {(!app.embed).then(|| view! { <ControlBar /> })}
+            <StageHeader />
+            <TokenList />
+            <main class="stage-area" id="stage">
+                <StageView />
+            </main>
+            {(!app.embed).then(|| view! { <Rail /> })}
+            {app.embed.then(|| view! {
+                <a class="open-full" href=move || { let mut s = UrlState::current(); s.embed = false; s.to_query() } target="_blank" rel="noopener">"Open in attnscope ↗"</a>
+            })}
+        </div>
+    }
+}
+
+/// What to do with each reply of the worker (or of the page's own session).
+fn on_reply(sel: Selection, res: Results, engine: Engine, offline: OfflineState) -> impl Fn(FromWorker) + 'static {
+    move |msg: FromWorker| match msg {
+        FromWorker::Ready => res.worker_ready.set(true),
+        FromWorker::Progress { model, loaded, total } => res.loads.update(|m| {
+            m.insert(model, LoadState::Loading { loaded, total });
+        }),
+        FromWorker::Loaded { model } => {
+            res.loads.update(|m| {
+                m.insert(model, LoadState::Ready);
+            });
+            offline.refresh_saved();
+        }
+        FromWorker::LoadFailed { model, message } => {
+            res.loads.update(|m| {
+                m.insert(model, LoadState::Failed(message.clone()));
+            });
+            res.error.set(format!("{} could not be loaded: {message}", model_name(model)));
+        }
+        FromWorker::Result(s) if s.id == engine.latest() => {
+            let (layers, heads) = (s.info.n_layers, s.info.n_heads);
+            // Keep the selection inside the model (a URL may ask for more).
+            if sel.layer.get_untracked() >= layers {
+                sel.layer.set(0);
+            }
+            if sel.head.get_untracked() >= heads {
+                sel.head.set(0);
+            }
+            if sel.token.get_untracked().is_some_and(|t| t >= s.tokens.len()) {
+                sel.token.set(None);
+            }
+            res.error.set(String::new());
+            engine.send(ToWorker::Head { id: s.id, layer: sel.layer.get_untracked(), head: sel.head.get_untracked() });
+            res.summary.set(Some(*s));
+        }
+        FromWorker::Head(d) if d.id == engine.latest() => res.detail.set(Some(*d)),
+        FromWorker::Heads { id, query, key, heads } if id == engine.latest() => res.found.set(Some(Found { id, query, key, heads })),
+        FromWorker::Compared { id, tokens, detail } if id == engine.latest() => res.compared.set(Some((tokens, *detail))),
+        FromWorker::Export { json, .. } => downloads::save("attention.json", "application/json", &json),
+        FromWorker::Failed { id, message } if id == 0 || id == engine.latest() => res.error.set(message),
+        _ => {} // a reply about text that has since changed
+    }
+}
+
+/// Text, model, options or readiness changed: compute (or first load the
+/// model); the selected head changed: fetch its detail; the comparison
+/// follows its text, the head and every run.
+fn compute_on_change(sel: Selection, res: Results, engine: Engine) {
+    Effect::new(move |_| {
+        if !res.worker_ready.get() {
+            return;
+        }
+        let m = sel.model.get();
+        match res.load_state(m) {
+            LoadState::Ready => {
+                let id = engine.next_run();
+                engine.send(ToWorker::Run { id, model: m, text: sel.text.get(), options: sel.options.get() });
+            }
+            LoadState::NotLoaded => {
+                res.loads.update(|l| {
+                    l.insert(m, LoadState::Loading { loaded: 0, total: m.download_bytes() });
+                });
+                engine.send(ToWorker::Load { model: m });
+            }
+            _ => {}
+        }
+    });
+    Effect::new(move |prev: Option<(usize, usize)>| {
+        let now = (sel.layer.get(), sel.head.get());
+        if prev.is_some() && prev != Some(now) && res.summary.with_untracked(|s| s.is_some()) {
+            engine.send(ToWorker::Head { id: engine.latest(), layer: now.0, head: now.1 });
+        }
+        now
+    });
+    Effect::new(move |_| {
+        let text = sel.compare_text.get();
+        let (layer, head, options, model) = (sel.layer.get(), sel.head.get(), sel.options.get(), sel.model.get());
+        let run = res.run_id();
+        if text.trim().is_empty() {
+            res.compared.set(None);
+        } else if run.is_some() && res.load_state(model) == LoadState::Ready {
+            engine.send(ToWorker::Compare { id: engine.latest(), model, text, options, layer, head });
+        }
+    });
+}
+
+/// Keeps the URL in step with the state: a new history entry for a new
+/// model, layer, head, view or lesson step; the same entry, once the
+/// visitor pauses, for typing, sliders, a chosen token or the look. Each
+/// replacement is a navigation to the browser, which commits it and fetches
+/// the favicon again, 15–25 ms of work in the browser and the page per
+/// keystroke (measured in headless Chromium) that would compete with the
+/// worker computing that keystroke. Back and forward restore the state.
+fn keep_url(sel: Selection, app: Appearance) {
+    // The theme goes into the URL only where it is not the system's.
+    let system_dark =
+        web_sys::window().and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten()).is_some_and(|m| m.matches());
+    let pending: StoredValue<Option<TimeoutHandle>> = StoredValue::new(None);
+    // Cancels the pending replacement; says whether there was one.
+    let cancel = move || pending.try_update_value(Option::take).flatten().map(|handle| handle.clear()).is_some();
+    Effect::new(move |prev: Option<UrlState>| {
+        let state = UrlState {
+            text: sel.text.get(),
+            model: sel.model.get(),
+            layer: sel.layer.get(),
+            head: sel.head.get(),
+            view: sel.view.get(),
+            token: sel.token.get(),
+            stage: sel.stage.get(),
+            step: sel.step.get(),
+            options: sel.options.get(),
+            columns_are_queries: app.columns_are_queries.get(),
+            dark: Some(app.dark.get()).filter(|&d| d != system_dark),
+            present: app.present.get(),
+            embed: app.embed,
+        };
+        if let Some(p) = &prev {
+            // An embedded page never adds entries to its host's history.
+            if p.is_navigation_to(&state) && !app.embed {
+                // The entry being left keeps what was typed into it.
+                if cancel() {
+                    p.record(false);
+                }
+                state.record(true);
+            } else if *p != state {
+                cancel();
+                let later = state.clone();
+                let replace = move || {
+                    pending.set_value(None);
+                    later.record(false);
+                };
+                match set_timeout_with_handle(replace, TYPING_PAUSE) {
+                    Ok(handle) => pending.set_value(Some(handle)),
+                    Err(_) => state.record(false),
+                }
+            }
+        }
+        state
+    });
+    let on_pop = window_event_listener(leptos::ev::popstate, move |_| {
+        // Too late to record what was typed just before: the address is
+        // already the entry navigated to, which must not take it.
+        cancel();
+        let s = UrlState::current();
+        app.columns_are_queries.set(s.columns_are_queries);
+        app.present.set(s.present);
+        if let Some(d) = s.dark {
+            app.dark.set(d);
+        }
+        sel.apply(s);
+    });
+    on_cleanup(move || {
+        on_pop.remove();
+        cancel();
+    });
+}
+
+/// Dark and presentation mode restyle the page; the canvases then take the new look.
+fn restyle(app: Appearance) {
+    Effect::new(move |_| {
+        if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+            let _ = root.class_list().toggle_with_force("dark", app.dark.get());
+            let _ = root.class_list().toggle_with_force("present", app.present.get());
+            let _ = root.class_list().toggle_with_force("embed", app.embed);
+        }
+        let now = Look::current();
+        // Only a changed look redraws the canvases.
+        app.look.maybe_update(|look| {
+            let changed = *look != now;
+            *look = now;
+            changed
+        });
+    });
+}
+
+/// The view tabs above the stage (embedded: the layer and head picker,
+/// the rail's being absent).
+#[component]
+fn StageHeader() -> impl IntoView {
+    let sel = expect_context::<Selection>();
+    let app = expect_context::<Appearance>();
+    let tabs = NodeRef::<leptos::html::Nav>::new();
+    // Where the tabs scroll sideways (a phone), the chosen one is scrolled into sight.
+    Effect::new(move |_| {
+        let v = sel.view.get();
+        let Some(nav) = tabs.get() else { return };
+        let Some(tab) = nav.query_selector(&format!("#tab-{}", v.slug())).ok().flatten() else { return };
+        let Ok(tab) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(tab) else { return };
+        let (left, width, seen, scroll) =
+            (tab.offset_left() - nav.offset_left(), tab.offset_width(), nav.client_width(), nav.scroll_left());
+        if left < scroll || left + width > scroll + seen {
+            nav.set_scroll_left((left - 24).max(0));
+        }
+    });
+    view! {
+        <div class="stage-header">
+            {if app.embed {
+                view! { <HeadPicker /> }.into_any()
+            } else {
+                view! {
+                    <nav class="tabs" role="tablist" aria-label="Views" node_ref=tabs>
+                        {View::ALL.into_iter().map(|v| view! {
+                            <button role="tab" id=format!("tab-{}", v.slug()) class:lesson=v == View::Lesson
+                                aria-selected=move || (sel.view.get() == v).to_string() aria-controls="stage"
+                                on:click=move |_| sel.view.set(v)>{v.label()}</button>
+                        }).collect_view()}
+                    </nav>
+                }
+                .into_any()
+            }}
+        </div>
+    }
+}
+
+/// The view chosen; only it is built (some views make many nodes).
+#[component]
+fn StageView() -> impl IntoView {
+    let sel = expect_context::<Selection>();
+    let view = Memo::new(move |_| sel.view.get());
+    move || match view.get() {
+        View::Head => view! { <HeadView /> }.into_any(),
+        View::Grid => view! { <GridView /> }.into_any(),
+        View::Overview => view! { <OverviewView /> }.into_any(),
+        View::Explain => view! { <ExplainView /> }.into_any(),
+        View::Catalog => view! { <CatalogView /> }.into_any(),
+        View::Worked => view! { <div class="view-document" id="view-worked"><WorkedExampleView /></div> }.into_any(),
+        View::Lesson => view! { <LessonView /> }.into_any(),
+    }
+}

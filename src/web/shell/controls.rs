@@ -1,0 +1,145 @@
+//! The control bar: model, preset, look, and the text the model reads.
+
+use super::offline::OfflineState;
+use super::panel::HeadPicker;
+use super::presets::PresetPicker;
+use crate::compute::model_name;
+use crate::state::{Appearance, LoadState, Results, Selection};
+use attnscope::session::ModelId;
+use leptos::prelude::*;
+
+pub fn megabytes(bytes: u64) -> String {
+    format!("{:.1} MB", bytes as f64 / 1_000_000.0)
+}
+
+/// `header.bar`: the name and the text the model reads, the download's
+/// progress and any error.
+#[component]
+pub fn ControlBar() -> impl IntoView {
+    view! {
+        <header class="bar">
+            <div class="brand-box">
+                <h1 class="brand">"attn"<span>"scope"</span></h1>
+                <p class="tagline">"A = softmax(QKᵀ/√d_k + M), live"</p>
+            </div>
+            <TextInput />
+            <Progress />
+            <ErrorLine />
+        </header>
+    }
+}
+
+/// `section.controls`: model, preset, layer and head, and the look; at the
+/// top of the rail beside the stage (above the stage on a narrow screen).
+#[component]
+pub fn Controls() -> impl IntoView {
+    view! {
+        <section class="controls" aria-label="Settings">
+            <ModelPicker />
+            <PresetPicker />
+            <HeadPicker />
+            <Settings />
+        </section>
+    }
+}
+
+/// Theme and presentation mode.
+#[component]
+fn Settings() -> impl IntoView {
+    let app = expect_context::<Appearance>();
+    let toggle = move |id: &'static str, label: &'static str, title: &'static str, flag: RwSignal<bool>| {
+        view! {
+            <label class="toggle" title=title><input type="checkbox" id=id prop:checked=move || flag.get()
+                on:change=move |ev| flag.set(event_target_checked(&ev)) />{label}</label>
+        }
+    };
+    view! {
+        <div class="settings">
+            {toggle("dark", "Dark", "Dark theme, pictures included", app.dark)}
+            {toggle("present", "Presentation", "Large type and pictures, for a projector", app.present)}
+            {toggle("orientation", "Columns are queries", "Draw each query as a column, as 3Blue1Brown's videos do", app.columns_are_queries)}
+        </div>
+    }
+}
+
+/// Which model computes (`select#model`).
+#[component]
+fn ModelPicker() -> impl IntoView {
+    let sel = expect_context::<Selection>();
+    let offline = expect_context::<OfflineState>();
+    let option_label = move |m: ModelId| {
+        let saved = offline.saved.with(|s| s.contains(&m));
+        match m {
+            ModelId::Teaching => "Teaching model (built in)".to_string(),
+            ModelId::MiniLm => format!("MiniLM · encoder · {}", if saved { "saved".into() } else { megabytes(m.download_bytes()) }),
+            ModelId::SmolLm2 => format!("SmolLM2-135M · decoder · {}", if saved { "saved".into() } else { megabytes(m.download_bytes()) }),
+        }
+    };
+    view! {
+        <div class="field">
+            <label for="model">"Model"</label>
+            <select id="model" on:change=move |ev| {
+                if let Some(m) = ModelId::from_slug(&event_target_value(&ev)) { sel.model.set(m) }
+            }>
+                {ModelId::ALL.into_iter().map(|m| view! {
+                    <option value=m.slug() prop:selected=move || sel.model.get() == m>{move || option_label(m)}</option>
+                }).collect_view()}
+            </select>
+        </div>
+    }
+}
+
+/// `#progress`: the chosen model's download, or a retry after a failure.
+#[component]
+fn Progress() -> impl IntoView {
+    let sel = expect_context::<Selection>();
+    let res = expect_context::<Results>();
+    move || match res.load_state(sel.model.get()) {
+        LoadState::Loading { loaded, total } => view! {
+            <div class="progress" id="progress">
+                <progress max=total.to_string() value=loaded.to_string() aria-label="Download"></progress>
+                <span>{format!("Downloading {}: {} of {}", model_name(sel.model.get()), megabytes(loaded), megabytes(total))}</span>
+            </div>
+        }
+        .into_any(),
+        LoadState::Failed(_) => view! {
+            <div class="progress failed">
+                <button id="retry" on:click=move |_| {
+                    let m = sel.model.get_untracked();
+                    res.loads.update(|l| { l.remove(&m); });
+                    res.error.set(String::new());
+                    // Setting the same model again asks for it again.
+                    sel.model.set(m);
+                }>"Retry download"</button>
+                <button on:click=move |_| sel.model.set(ModelId::Teaching)>"Use the teaching model"</button>
+            </div>
+        }
+        .into_any(),
+        _ => ().into_any(),
+    }
+}
+
+#[component]
+fn ErrorLine() -> impl IntoView {
+    let res = expect_context::<Results>();
+    view! { <p id="error" role="alert">{move || res.error.get()}</p> }
+}
+
+/// The text the model reads (`textarea#text`).
+#[component]
+pub fn TextInput() -> impl IntoView {
+    let sel = expect_context::<Selection>();
+    view! {
+        <div class="text-row">
+            <label for="text" class="sr-only">"Text"</label>
+            <textarea
+                id="text"
+                rows="1"
+                spellcheck="false"
+                placeholder="Type a sentence…"
+                prop:value=move || sel.text.get()
+                on:input=move |ev| sel.text.set(event_target_value(&ev))
+            ></textarea>
+        </div>
+    }
+}

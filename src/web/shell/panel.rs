@@ -1,0 +1,284 @@
+//! What goes beside the stage (below it on a narrow screen): the run's
+//! status, notes on the model and head, the preset's hint, the next tokens,
+//! exports; and the token strip and head picker that sit by the picture.
+
+use super::controls::{megabytes, Controls};
+use super::offline::OfflineBadge;
+use super::presets::PresetNote;
+use crate::compute::Engine;
+use crate::downloads;
+use crate::state::{Results, Selection};
+use crate::views::overview::is_grouped;
+use crate::views::switches::NextTokenTemperature;
+use attnscope::session::{ModelId, ToWorker};
+use leptos::prelude::*;
+
+/// A compute time as the status shows it. The teaching model takes a few
+/// microseconds, below the browser clock's step (0.1 ms without cross-origin
+/// isolation), and "0.0 ms" would read as if nothing had been computed.
+fn milliseconds(ms: f64) -> String {
+    if ms < 0.05 {
+        "under 0.1 ms".to_string()
+    } else {
+        format!("{ms:.1} ms")
+    }
+}
+
+/// `aside.rail`: the controls, then the notes and exports.
+#[component]
+pub fn Rail() -> impl IntoView {
+    view! {
+        <aside class="rail" aria-label="Settings, notes and exports">
+            <Controls />
+            <div class="notes">
+                <div class="status-line"><Status /><OfflineBadge /></div>
+                <NextTokens />
+                <PresetNote />
+                <HeadNote />
+                <ModelNote />
+                <Exports />
+                <ValuesTable />
+            </div>
+        </aside>
+    }
+}
+
+/// `#status`: tokens, time and any notice such as a cut text; `data-run`
+/// is the id of the run shown, which tells a new result from an old one even
+/// when both read the same (tests/e2e/bench.mjs waits on it).
+#[component]
+fn Status() -> impl IntoView {
+    let res = expect_context::<Results>();
+    let status = move || {
+        res.summary.with(|s| match s {
+            None => "computing…".to_string(),
+            Some(s) if s.tokens.is_empty() => "Type some text to see its attention.".to_string(),
+            Some(s) => {
+                let threads = if s.threads > 1 { format!(" on {} threads", s.threads) } else { String::new() };
+                let mut line = format!("{} tokens, computed in {}{threads} in your browser", s.tokens.len(), milliseconds(s.compute_ms));
+                if let Some(bytes) = s.memory_bytes {
+                    let workers = if s.memory_workers > 1 { " (both workers)" } else { "" };
+                    line.push_str(&format!(" · worker memory {}{workers}", megabytes(bytes)));
+                }
+                if let Some(n) = &s.notice {
+                    line.push_str(" · ");
+                    line.push_str(n);
+                }
+                line
+            }
+        })
+    };
+    let run = move || res.summary.with(|s| s.as_ref().map(|s| s.id.to_string()).unwrap_or_default());
+    view! { <p id="status" aria-live="polite" data-run=run>{status}</p> }
+}
+
+/// `#tokens`: the tokens the model sees. Hovering one, or focusing it,
+/// outlines its row and column in every picture; a click or tap chooses it
+/// as the query everywhere (again to let go).
+#[component]
+pub fn TokenList() -> impl IntoView {
+    let sel = expect_context::<Selection>();
+    let res = expect_context::<Results>();
+    view! {
+        <ol id="tokens" class="tokens" aria-label="Tokens: choose one to follow it in every view">
+            {move || res.tokens.get().into_iter().enumerate().map(|(i, t)| view! {
+                <li>
+                    <button class="token" class:hovered=move || sel.hovered.get() == Some(i)
+                        aria-pressed=move || (sel.token.get() == Some(i)).to_string()
+                        on:mouseenter=move |_| sel.hovered.set(Some(i))
+                        on:mouseleave=move |_| sel.hovered.set(None)
+                        on:focus=move |_| sel.hovered.set(Some(i))
+                        on:blur=move |_| sel.hovered.set(None)
+                        on:click=move |_| sel.token.update(|t| *t = if *t == Some(i) { None } else { Some(i) })>{t}</button>
+                </li>
+            }).collect_view()}
+        </ol>
+    }
+}
+
+/// `select#layer` and `select#head`.
+#[component]
+pub fn HeadPicker() -> impl IntoView {
+    let sel = expect_context::<Selection>();
+    let res = expect_context::<Results>();
+    let dims = move || {
+        res.summary.with(|s| s.as_ref().map(|s| (s.info.n_layers, s.info.n_heads, s.kv_head_of.clone())).unwrap_or((1, 1, vec![0])))
+    };
+    view! {
+        <div class="head-picker">
+            <label for="layer">"Layer"</label>
+            <select id="layer" on:change=move |ev| sel.layer.set(event_target_value(&ev).parse().unwrap_or(0))>
+                {move || (0..dims().0).map(|l| view! { <option value=l.to_string() prop:selected=move || sel.layer.get() == l>{l.to_string()}</option> }).collect_view()}
+            </select>
+            <label for="head">"Head"</label>
+            <select id="head" title="Query head (and the key/value head it shares, where heads share them)" on:change=move |ev| sel.head.set(event_target_value(&ev).parse().unwrap_or(0))>
+                {move || {
+                    let (_, heads, kv) = dims();
+                    let grouped = is_grouped(&kv, heads);
+                    (0..heads).map(|h| {
+                        let name = if grouped { format!("{h} (kv {})", kv[h]) } else { h.to_string() };
+                        view! { <option value=h.to_string() prop:selected=move || sel.head.get() == h>{name}</option> }
+                    }).collect_view()
+                }}
+            </select>
+        </div>
+    }
+}
+
+/// What the model is, and which mask it really uses.
+#[component]
+fn ModelNote() -> impl IntoView {
+    let sel = expect_context::<Selection>();
+    let res = expect_context::<Results>();
+    let about = move || match sel.model.get() {
+        ModelId::Teaching => "The teaching model's five heads were designed by hand, not learned: each does one thing you can explain.",
+        ModelId::MiniLm => "MiniLM (all-MiniLM-L6-v2): a BERT encoder, 6 layers × 12 heads.",
+        ModelId::SmolLm2 => "SmolLM2-135M: a Llama decoder, 30 layers × 9 query heads over 3 key/value heads.",
+    };
+    let mask = move || {
+        res.summary.with(|s| {
+            s.as_ref().map(|s| match s.info.mask {
+                attnscope::Mask::None => {
+                    format!(
+                        "{} attends both ways (no mask). A causal grid for it is a what-if, computed from the same Q and K.",
+                        s.info.name
+                    )
+                }
+                attnscope::Mask::Causal => {
+                    format!(
+                        "{} is causal: each token sees only itself and earlier tokens. An unmasked grid for it is a what-if.",
+                        s.info.name
+                    )
+                }
+                attnscope::Mask::SlidingWindow(w) => format!(
+                    "{} is causal with a sliding window: each token sees only itself and the {} tokens before it.",
+                    s.info.name,
+                    w.saturating_sub(1)
+                ),
+            })
+        })
+    };
+    view! {
+        <section class="card" aria-label="The model">
+            <p class="note">{about}</p>
+            <p class="note" id="mask-note">{mask}</p>
+        </section>
+    }
+}
+
+/// What the selected head of the teaching model was designed to do.
+#[component]
+fn HeadNote() -> impl IntoView {
+    let sel = expect_context::<Selection>();
+    let res = expect_context::<Results>();
+    move || {
+        let h = sel.head.get();
+        res.summary.with(|s| s.as_ref().and_then(|s| s.head_notes.get(h).cloned())).map(|n| {
+            // A note reads "name: what the head does".
+            let (name, what) = n.split_once(':').map_or((String::new(), n.clone()), |(a, b)| (a.trim().to_string(), b.trim().to_string()));
+            view! {
+                <section class="card" id="head-note" aria-labelledby="head-note-title">
+                    <h2 id="head-note-title">{format!("Head {h}")}{(!name.is_empty()).then(|| format!(": “{name}”"))}</h2>
+                    <p class="note">{what}</p>
+                </section>
+            }
+        })
+    }
+}
+
+/// The decoder's most likely next tokens after the text, with the
+/// temperature of their softmax (the slider stays put while runs replace the list).
+#[component]
+fn NextTokens() -> impl IntoView {
+    let res = expect_context::<Results>();
+    let has = move || res.summary.with(|s| s.as_ref().is_some_and(|s| s.top_next.is_some()));
+    let list = move || {
+        res.summary.with(|s| {
+            let top = s.as_ref().and_then(|s| s.top_next.clone()).unwrap_or_default();
+            top.into_iter()
+                .take(5)
+                .map(|(t, p)| {
+                    view! {
+                        <li><code>{format!("{t:?}")}</code>
+                            <span class="bar" style=format!("width: {:.1}%", p * 60.0)></span>
+                            <span class="pct">{format!("{:.1}%", p * 100.0)}</span></li>
+                    }
+                })
+                .collect_view()
+        })
+    };
+    view! {
+        <Show when=has>
+            <section class="card next" id="next-tokens">
+                <h2>"Most likely next tokens"</h2>
+                <ol>{list}</ol>
+                <NextTokenTemperature />
+            </section>
+        </Show>
+    }
+}
+
+/// PNG, SVG (drawn with plotters), JSON (the CLI's fields) and CSV.
+#[component]
+fn Exports() -> impl IntoView {
+    let res = expect_context::<Results>();
+    let engine = expect_context::<Engine>();
+    let figure = move || {
+        let s = res.summary.get_untracked()?;
+        let d = res.detail.get_untracked()?;
+        Some((s, d))
+    };
+    let svg = move || {
+        figure().and_then(|(s, d)| {
+            let title =
+                format!("{}\nlayer {} · head {} · A = softmax(QKᵀ/√d_k + M) · mask: {}", s.info.name, d.layer, d.head, d.mask.name());
+            let h = attnscope::draw::Heatmap {
+                title,
+                row_labels: &s.tokens,
+                col_labels: &s.tokens,
+                values: &d.weights,
+                kind: attnscope::draw::ValueKind::Weights,
+            };
+            attnscope::draw::heatmap_svg(&h).ok()
+        })
+    };
+    view! {
+        <section class="card exports" aria-labelledby="exports-title">
+            <h2 id="exports-title">"Export this head"</h2>
+            <div class="buttons">
+                <button id="export-png" on:click=move |_| if let Some(s) = svg() { downloads::svg_to_png("attention.png", &s) }>"PNG"</button>
+                <button id="export-svg" on:click=move |_| if let Some(s) = svg() { downloads::save("attention.svg", "image/svg+xml", &s) }>"SVG"</button>
+                <button id="export-json" on:click=move |_| engine.send(ToWorker::Export { id: engine.latest() })>"JSON"</button>
+                <button id="export-csv" on:click=move |_| if let Some((s, d)) = figure() {
+                    downloads::save("attention.csv", "text/csv", &attnscope::export::head_csv(&s.tokens, &d.weights))
+                }>"CSV"</button>
+            </div>
+        </section>
+    }
+}
+
+/// The selected head's numbers as a table, for screen readers (visually hidden).
+#[component]
+fn ValuesTable() -> impl IntoView {
+    const MAX: usize = 40;
+    let res = expect_context::<Results>();
+    move || {
+        let toks = res.tokens.get();
+        res.detail.with(|d| {
+            let w = &d.as_ref()?.weights;
+            if toks.len() > MAX || w.rows != toks.len() {
+                return Some(view! { <p class="sr-only">"The table of weights is shown for texts up to 40 tokens; export CSV for longer ones."</p> }.into_any());
+            }
+            // A table is never narrower than its cells: the wrapper hides it.
+            Some(view! {
+                <div class="sr-only"><table id="weights-table">
+                    <caption>"Attention weights of the selected head: rows are queries, columns are keys"</caption>
+                    <thead><tr><th scope="col">"query \\ key"</th>{toks.iter().map(|t| view! { <th scope="col">{t.clone()}</th> }).collect_view()}</tr></thead>
+                    <tbody>{(0..w.rows).map(|i| view! {
+                        <tr><th scope="row">{toks[i].clone()}</th>{w.row(i).iter().map(|v| view! { <td>{format!("{v:.3}")}</td> }).collect_view()}</tr>
+                    }).collect_view()}</tbody>
+                </table></div>
+            }.into_any())
+        })
+    }
+}

@@ -1,0 +1,189 @@
+//! The page's state, as a few structs of signals provided by context: what
+//! the visitor chose ([`Selection`], kept in the URL), how the page looks
+//! ([`Appearance`]) and what the model answered ([`Results`]). A component
+//! takes the struct it needs with `expect_context` instead of a chain of props.
+
+use crate::canvas::Look;
+use crate::url_state::{UrlState, View};
+use crate::views::catalog::Found;
+use crate::views::compare::Compared;
+use crate::views::stages::Stage;
+use attnscope::attention::Mask;
+use attnscope::session::{HeadDetail, ModelId, RunOptions, RunSummary};
+use leptos::prelude::*;
+use std::collections::HashMap;
+
+/// Where a downloadable model stands.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LoadState {
+    NotLoaded,
+    Loading { loaded: u64, total: u64 },
+    Ready,
+    Failed(String),
+}
+
+/// A cell of a picture: query row, key column, and the mask of the grid it
+/// is in (the dot grids draw the model's mask and the other one).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cell {
+    pub query: usize,
+    pub key: usize,
+    pub mask: Option<Mask>,
+}
+
+/// What the visitor chose. Selecting a token, head or layer in one view
+/// selects it in every view.
+#[derive(Clone, Copy)]
+pub struct Selection {
+    pub text: RwSignal<String>,
+    pub model: RwSignal<ModelId>,
+    pub layer: RwSignal<usize>,
+    pub head: RwSignal<usize>,
+    pub view: RwSignal<View>,
+    /// The query token chosen in any view (None: the last token).
+    pub token: RwSignal<Option<usize>>,
+    pub stage: RwSignal<Stage>,
+    /// The lesson's step, from 0.
+    pub step: RwSignal<usize>,
+    /// What the lessons switch (temperature, 1/√d_k, positional code, next-token temperature).
+    pub options: RwSignal<RunOptions>,
+    /// A second sentence for the same head (not kept in the URL).
+    pub compare_text: RwSignal<String>,
+    /// The token under the pointer (not kept in the URL).
+    pub hovered: RwSignal<Option<usize>>,
+    /// The cell under the mouse, and the one last clicked or tapped.
+    pub hovered_cell: RwSignal<Option<Cell>>,
+    pub pinned_cell: RwSignal<Option<Cell>>,
+}
+
+impl Selection {
+    pub fn new(start: &UrlState) -> Self {
+        Self {
+            text: RwSignal::new(start.text.clone()),
+            model: RwSignal::new(start.model),
+            layer: RwSignal::new(start.layer),
+            head: RwSignal::new(start.head),
+            view: RwSignal::new(start.view),
+            token: RwSignal::new(start.token),
+            stage: RwSignal::new(start.stage),
+            step: RwSignal::new(start.step),
+            options: RwSignal::new(start.options),
+            compare_text: RwSignal::new(String::new()),
+            hovered: RwSignal::new(None),
+            hovered_cell: RwSignal::new(None),
+            pinned_cell: RwSignal::new(None),
+        }
+    }
+
+    /// Takes every field the URL keeps.
+    pub fn apply(&self, s: UrlState) {
+        self.text.set(s.text);
+        self.model.set(s.model);
+        self.layer.set(s.layer);
+        self.head.set(s.head);
+        self.view.set(s.view);
+        self.token.set(s.token);
+        self.stage.set(s.stage);
+        self.step.set(s.step);
+        self.options.set(s.options);
+    }
+
+    /// The query token of a text of `n` tokens: the chosen one, else the last.
+    pub fn query(&self, n: usize) -> usize {
+        self.token.get().filter(|&t| t < n).unwrap_or(n.saturating_sub(1))
+    }
+
+    /// The token a picture outlines: the one under the pointer, else the chosen one.
+    pub fn highlight(&self) -> Option<usize> {
+        self.hovered.get().or(self.token.get())
+    }
+
+    /// The cell the readout describes.
+    pub fn cell(&self) -> Option<Cell> {
+        self.hovered_cell.get().or(self.pinned_cell.get())
+    }
+
+    pub fn select_head(&self, (layer, head): (usize, usize)) {
+        self.layer.set(layer);
+        self.head.set(head);
+    }
+
+    /// A click or tap on a cell: it stays described, and its query becomes the chosen token.
+    pub fn pin(&self, cell: Cell) {
+        self.pinned_cell.set(Some(cell));
+        self.token.set(Some(cell.query));
+    }
+}
+
+/// How the page looks.
+#[derive(Clone, Copy)]
+pub struct Appearance {
+    pub dark: RwSignal<bool>,
+    pub present: RwSignal<bool>,
+    /// Draw Aᵀ: each column a query (3Blue1Brown's orientation).
+    pub columns_are_queries: RwSignal<bool>,
+    /// Only the stage, for an iframe (`?embed=1`).
+    pub embed: bool,
+    /// The canvases' ink and type size, read from the style once it changed.
+    pub look: RwSignal<Look>,
+}
+
+impl Appearance {
+    pub fn new(start: &UrlState) -> Self {
+        let dark = start.dark.unwrap_or_else(|| {
+            web_sys::window().and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten()).is_some_and(|m| m.matches())
+        });
+        Self {
+            dark: RwSignal::new(dark),
+            present: RwSignal::new(start.present),
+            columns_are_queries: RwSignal::new(start.columns_are_queries),
+            embed: start.embed,
+            look: RwSignal::new(Look::default()),
+        }
+    }
+}
+
+/// What the model answered, and how its download stands.
+#[derive(Clone, Copy)]
+pub struct Results {
+    pub summary: RwSignal<Option<RunSummary>>,
+    pub detail: RwSignal<Option<HeadDetail>>,
+    pub found: RwSignal<Option<Found>>,
+    pub compared: RwSignal<Option<Compared>>,
+    pub error: RwSignal<String>,
+    pub loads: RwSignal<HashMap<ModelId, LoadState>>,
+    pub worker_ready: RwSignal<bool>,
+    /// The latest run's tokens.
+    pub tokens: Memo<Vec<String>>,
+}
+
+impl Default for Results {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Results {
+    pub fn new() -> Self {
+        let summary = RwSignal::new(None::<RunSummary>);
+        Self {
+            summary,
+            detail: RwSignal::new(None),
+            found: RwSignal::new(None),
+            compared: RwSignal::new(None),
+            error: RwSignal::new(String::new()),
+            loads: RwSignal::new(HashMap::new()),
+            worker_ready: RwSignal::new(false),
+            tokens: Memo::new(move |_| summary.with(|s| s.as_ref().map(|s| s.tokens.clone()).unwrap_or_default())),
+        }
+    }
+
+    pub fn load_state(&self, m: ModelId) -> LoadState {
+        self.loads.with(|l| l.get(&m).cloned()).unwrap_or(if m == ModelId::Teaching { LoadState::Ready } else { LoadState::NotLoaded })
+    }
+
+    /// The id of the run shown.
+    pub fn run_id(&self) -> Option<u64> {
+        self.summary.with(|s| s.as_ref().map(|s| s.id))
+    }
+}

@@ -1,0 +1,70 @@
+//! Two sentences side by side for the same head: the worker runs the second
+//! text through the same model and options (`ToWorker::Compare`) and the page
+//! draws that head next to the main heatmap.
+
+use super::axes::Axes;
+use super::heatmap::{draw, Picture};
+use super::stages::{Frame, Stage};
+use crate::canvas::{blank, use_look, use_room};
+use crate::state::{Appearance, Results, Selection};
+use attnscope::session::HeadDetail;
+use leptos::html::{Canvas, Div};
+use leptos::prelude::*;
+
+/// The second text's tokens and the selected head on it.
+pub type Compared = (Vec<String>, HeadDetail);
+
+/// `textarea#compare-text` in a fold: empty means no comparison.
+#[component]
+pub fn CompareText() -> impl IntoView {
+    let sel = expect_context::<Selection>();
+    view! {
+        <details class="compare-text" open=move || !sel.compare_text.get_untracked().is_empty()>
+            <summary>"Compare with another sentence (same head)"</summary>
+            <label for="compare-text" class="sr-only">"Another sentence"</label>
+            <textarea id="compare-text" rows="1" spellcheck="false" placeholder="e.g. the same words in another order"
+                prop:value=move || sel.compare_text.get()
+                on:input=move |ev| sel.compare_text.set(event_target_value(&ev))></textarea>
+        </details>
+    }
+}
+
+/// `canvas#compare-heatmap`: the selected head on the second text.
+#[component]
+pub fn CompareMap() -> impl IntoView {
+    let app = expect_context::<Appearance>();
+    let res = expect_context::<Results>();
+    let canvas = NodeRef::<Canvas>::new();
+    let boxed = NodeRef::<Div>::new();
+    let room = use_room(boxed);
+    let look = use_look();
+    Effect::new(move |_| {
+        let Some(el) = canvas.get() else { return };
+        let transposed = app.columns_are_queries.get();
+        let drawn = res.compared.with(|c| match c {
+            Some((tokens, d)) => {
+                let axes = Axes::of(&d.weights, transposed);
+                let (rows, cols) = axes.labels(tokens);
+                let weights = axes.orient(&d.weights);
+                let frame = Frame { from: Stage::Weights, to: Stage::Weights, t: 1.0 };
+                let pic = Picture { from: weights.clone(), to: weights, frame, range: 1.0, focus: Default::default(), cell: None };
+                look.with(|look| draw(&el, &rows, &cols, &pic, look, room.get())).map(|_| ())
+            }
+            None => {
+                blank(&el);
+                Ok(())
+            }
+        });
+        if let Err(e) = drawn {
+            web_sys::console::error_2(&"compare: drawing failed:".into(), &e);
+        }
+    });
+    view! {
+        <figure class="compare" hidden=move || res.compared.with(Option::is_none)>
+            <div class="canvas-box" node_ref=boxed>
+                <canvas id="compare-heatmap" node_ref=canvas role="img" aria-label="Attention weights of the same head on the other sentence"></canvas>
+            </div>
+            <figcaption>{move || res.compared.with(|c| c.as_ref().map(|(t, d)| format!("The other sentence ({} tokens), layer {} head {}", t.len(), d.layer, d.head)))}</figcaption>
+        </figure>
+    }
+}

@@ -1,0 +1,218 @@
+//! The dot grid of the "a fluffy blue creature roamed the verdant forest"
+//! diagrams: one circle per (query, key) whose area is proportional to the
+//! value, words along both axes; the unmasked and the causally masked grid of
+//! the same head side by side, at any step from QKᵀ to the softmax. Between
+//! steps the dots grow, shrink and change colour, and hidden keys fade in
+//! as crosses.
+
+use super::axes::Axes;
+use super::readout::Readout;
+use super::stages::{score_range, values, Frame, Stage, StageMotion, StagePicker};
+use crate::canvas::{
+    blank, cell_color, css, draw_labels, label_width, mix, outline_cell, outline_token, prepare, signed_color, use_look, use_room, Focus,
+    Layout, Look, Rgb, Room,
+};
+use crate::state::{Appearance, Results, Selection};
+use attnscope::attention::Mask;
+use attnscope::Matrix;
+use leptos::html::{Canvas, Div};
+use leptos::prelude::*;
+use wasm_bindgen::JsValue;
+
+/// How one cell looks at one stage.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Dot {
+    /// Share of the cell's full circle area, 0…1.
+    area: f64,
+    colour: Rgb,
+    /// 1 for a key the mask hides (drawn as a cross).
+    hidden: f64,
+}
+
+fn dot(v: f32, stage: Stage, range: f32) -> Dot {
+    match stage {
+        Stage::Weights => Dot { area: v.clamp(0.0, 1.0) as f64, colour: cell_color(v), hidden: 0.0 },
+        _ if v == f32::NEG_INFINITY => Dot { area: 0.0, colour: [128, 128, 128], hidden: 1.0 },
+        _ => {
+            let share = if range > 0.0 { (v.abs() / range).min(1.0) } else { 0.0 };
+            // The area carries the size; the colour only the sign, strong enough to see on a small dot.
+            Dot { area: share as f64, colour: signed_color(v.signum() * (0.5 + 0.5 * share) * range, range), hidden: 0.0 }
+        }
+    }
+}
+
+fn blend(a: Dot, b: Dot, t: f64) -> Dot {
+    Dot { area: a.area + (b.area - a.area) * t, colour: mix(a.colour, b.colour, t), hidden: a.hidden + (b.hidden - a.hidden) * t }
+}
+
+/// Draws one grid: `from` and `to` (oriented as drawn) at `frame`.
+#[allow(clippy::too_many_arguments)]
+pub fn draw(
+    canvas: &web_sys::HtmlCanvasElement,
+    rows: &[String],
+    cols: &[String],
+    (from, to): (&Matrix, &Matrix),
+    frame: Frame,
+    range: f32,
+    (focus, cell): (Focus, Option<(usize, usize)>),
+    look: &Look,
+    room: Room,
+) -> Result<Option<Layout>, JsValue> {
+    if to.rows == 0 || to.cols == 0 {
+        blank(canvas);
+        return Ok(None);
+    }
+    let widest = label_width(&crate::canvas::paint::context(canvas)?, &[rows, cols].concat(), look);
+    let layout = Layout::fit(widest, to.rows, to.cols, room, look, 5.0);
+    let (width, height) = layout.size();
+    let ctx = prepare(canvas, width, height)?;
+    let half = layout.cell / 2.0;
+    let moving = frame.t < 1.0 && from.shape() == to.shape();
+    for i in 0..to.rows {
+        for j in 0..to.cols {
+            let end = dot(to[(i, j)], frame.to, range);
+            let d = if moving { blend(dot(from[(i, j)], frame.from, range), end, frame.t) } else { end };
+            let (x, y) = layout.cell_origin(i, j);
+            let (cx, cy) = (x + half, y + half);
+            // A faint ring shows each cell's full size, so tiny values still read as "a cell".
+            ctx.set_global_alpha(0.35 * (1.0 - d.hidden));
+            ctx.set_stroke_style_str(&look.muted);
+            ctx.set_line_width(0.75);
+            ctx.begin_path();
+            ctx.arc(cx, cy, (half - 1.0).max(0.5), 0.0, std::f64::consts::TAU)?;
+            ctx.stroke();
+            ctx.set_global_alpha(1.0);
+            let r = d.area.sqrt() * (half - 1.0);
+            if r > 0.3 {
+                ctx.set_fill_style_str(&css(d.colour));
+                ctx.begin_path();
+                ctx.arc(cx, cy, r, 0.0, std::f64::consts::TAU)?;
+                ctx.fill();
+            }
+            if d.hidden > 0.01 {
+                // A hidden key (−∞): a grey cross.
+                ctx.set_global_alpha(d.hidden);
+                ctx.set_stroke_style_str(&look.muted);
+                ctx.set_line_width(if layout.cell >= 24.0 { 2.0 } else { 1.0 });
+                let r = half * 0.4;
+                ctx.begin_path();
+                ctx.move_to(cx - r, cy - r);
+                ctx.line_to(cx + r, cy + r);
+                ctx.move_to(cx + r, cy - r);
+                ctx.line_to(cx - r, cy + r);
+                ctx.stroke();
+                ctx.set_global_alpha(1.0);
+            }
+        }
+    }
+    outline_token(&ctx, &layout, focus, look);
+    outline_cell(&ctx, &layout, cell, look);
+    draw_labels(&ctx, &layout, rows, cols, focus, look)?;
+    layout.mark(canvas);
+    Ok(Some(layout))
+}
+
+/// One captioned grid of the selected head, with `mask`.
+#[component]
+pub fn Grid(id: &'static str, mask: Mask) -> impl IntoView {
+    let sel = expect_context::<Selection>();
+    let app = expect_context::<Appearance>();
+    let res = expect_context::<Results>();
+    let motion = expect_context::<StageMotion>();
+    let canvas = NodeRef::<Canvas>::new();
+    let boxed = NodeRef::<Div>::new();
+    let room = use_room(boxed);
+    let look = use_look();
+    let placed = StoredValue::new(None::<(Layout, Axes)>);
+    Effect::new(move |_| {
+        let Some(el) = canvas.get() else { return };
+        let (transposed, highlight, cell) = (app.columns_are_queries.get(), sel.highlight(), sel.cell());
+        let frame = motion.frame(sel.stage.get());
+        let drawn = res.detail.with(|d| {
+            let Some(d) = d.as_ref().filter(|d| d.weights.rows > 0) else {
+                blank(&el);
+                return Ok(None);
+            };
+            let axes = Axes::of(&d.weights, transposed);
+            let (rows, cols) = res.tokens.with(|t| axes.labels(t));
+            let (from, to) = (axes.orient(&values(d, mask, frame.from)), axes.orient(&values(d, mask, frame.to)));
+            let cell = cell.filter(|c| c.mask == Some(mask)).and_then(|c| axes.place(&c));
+            look.with(|look| draw(&el, &rows, &cols, (&from, &to), frame, score_range(d), (axes.focus(highlight), cell), look, room.get()))
+                .map(|l| l.map(|l| (l, axes)))
+        });
+        match drawn {
+            Ok(p) => placed.set_value(p),
+            Err(e) => web_sys::console::error_2(&"dot grid: drawing failed:".into(), &e),
+        }
+        let _ = el.set_attribute("data-token", &highlight.map(|t| t.to_string()).unwrap_or_default());
+    });
+    let at = move |ev: &web_sys::MouseEvent| {
+        let (x, y) = (ev.offset_x() as f64, ev.offset_y() as f64);
+        placed.get_value().and_then(|(layout, axes)| layout.cell_at(x, y).map(|rc| axes.cell(rc, Some(mask))))
+    };
+    let caption = move || {
+        let Some(real) = res.detail.with(|d| d.as_ref().map(|d| d.mask)) else { return String::new() };
+        let name = res.summary.with(|s| s.as_ref().map(|s| s.info.name.clone()).unwrap_or_default());
+        match (mask, mask == real) {
+            (Mask::None, true) => format!("Unmasked: every word sees every word. This is what {name} uses."),
+            (Mask::None, false) => {
+                format!("Unmasked (what-if): {name} is causal; this grid is computed from the same Q and K without the mask.")
+            }
+            (Mask::Causal, true) => format!("Causal: a word sees only itself and earlier words. This is what {name} uses."),
+            (Mask::Causal, false) => {
+                format!("Causal (what-if): {name} sees both ways; this grid applies a causal mask to the same Q and K.")
+            }
+            (Mask::SlidingWindow(w), _) => {
+                format!("Sliding window: a word sees only itself and the {} words before it.", w.saturating_sub(1))
+            }
+        }
+    };
+    view! {
+        <figure class="dotgrid" class:real=move || res.detail.with(|d| d.as_ref().is_some_and(|d| d.mask == mask))>
+            // The caption names the grid, so it goes first.
+            <figcaption>{caption}</figcaption>
+            <div class="canvas-box" node_ref=boxed>
+                <canvas id=id node_ref=canvas role="img" aria-label=caption
+                    on:pointermove=move |ev| if ev.pointer_type() == "mouse" { sel.hovered_cell.set(at(&ev)) }
+                    on:pointerleave=move |_| sel.hovered_cell.set(None)
+                    on:click=move |ev| if let Some(c) = at(&ev) { sel.pin(c) }></canvas>
+            </div>
+        </figure>
+    }
+}
+
+/// What the circles mean at this stage.
+fn hint(stage: Stage) -> &'static str {
+    match stage {
+        Stage::Weights => "Circle area ∝ attention weight (0 to 1).",
+        Stage::Masked => "Circle area ∝ |score| (against the largest raw score); red positive, blue negative; × marks −∞, a hidden key.",
+        _ => "Circle area ∝ |score| (against the largest raw score): scaling shrinks them all. Red positive, blue negative.",
+    }
+}
+
+/// The dot grid view: the unmasked and the causal grid of the selected head.
+#[component]
+pub fn GridView() -> impl IntoView {
+    let sel = expect_context::<Selection>();
+    view! {
+        <div class="view-picture" id="view-grid">
+            <div class="toolbar">
+                <StagePicker />
+                <p class="hint">{move || hint(sel.stage.get())}</p>
+            </div>
+            <DotGrids />
+            <Readout />
+        </div>
+    }
+}
+
+/// The two grids side by side (one above the other on a narrow screen).
+#[component]
+pub fn DotGrids() -> impl IntoView {
+    view! {
+        <div class="grids">
+            <Grid id="grid-unmasked" mask=Mask::None />
+            <Grid id="grid-causal" mask=Mask::Causal />
+        </div>
+    }
+}

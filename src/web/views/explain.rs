@@ -1,0 +1,258 @@
+//! "Step by step": one query token's path through one head,
+//! x → q → q·k_j → ÷√d_k → + M → softmax → Σ a_j v_j → ΔE → E + ΔE,
+//! every number taken from the [`HeadDetail`] the model computed (the only
+//! arithmetic done here is s·scale and a_j·v_j, to show the steps between).
+
+use super::lines::Lines;
+use super::switches::{PositionLesson, ScalingLesson};
+use crate::state::{Results, Selection};
+use attnscope::session::{HeadDetail, ModelId, RunOptions};
+use leptos::prelude::*;
+
+/// How every number of this view is written; tests format the engine's
+/// numbers with the same function and compare text.
+pub fn num(x: f32) -> String {
+    if x == f32::NEG_INFINITY {
+        return "−∞".into();
+    }
+    if x == f32::INFINITY {
+        return "∞".into();
+    }
+    if x.is_nan() {
+        return "NaN".into();
+    }
+    let a = x.abs();
+    let s = if a != 0.0 && a < 1e-3 { format!("{x:.3e}") } else { format!("{x:.4}") };
+    if s == "-0.0000" {
+        "0.0000".into()
+    } else {
+        s
+    }
+}
+
+/// A vector as `[a, b, …]`, every entry through [`num`].
+pub fn vector(v: &[f32]) -> String {
+    format!("[{}]", v.iter().map(|&x| num(x)).collect::<Vec<_>>().join(", "))
+}
+
+/// Entries shown before a vector is folded.
+const PREVIEW: usize = 4;
+
+/// A vector, folded behind `<details>` when it is long; the full text is
+/// always in `code.full`.
+#[component]
+pub fn Vector(values: Vec<f32>, #[prop(into)] label: String) -> impl IntoView {
+    let full = vector(&values);
+    if values.len() <= PREVIEW + 2 {
+        return view! { <code class="vec full" aria-label=label>{full}</code> }.into_any();
+    }
+    let preview = format!("[{}, … ] ({} numbers)", values[..PREVIEW].iter().map(|&x| num(x)).collect::<Vec<_>>().join(", "), values.len());
+    view! {
+        <details class="vec">
+            <summary aria-label=format!("{label}: show all {} numbers", values.len())><code>{preview}</code></summary>
+            <code class="full">{full}</code>
+        </details>
+    }
+    .into_any()
+}
+
+/// What the scale factor is, in words.
+pub fn scale_note(scale: f32, d_k: usize, options: &RunOptions) -> String {
+    let root = (d_k.max(1) as f32).sqrt();
+    if options.unscaled {
+        if options.temperature_factor == 1.0 {
+            format!("1/√d_k dropped: the raw scores go straight to the softmax (the model uses 1/√{d_k} = {})", num(1.0 / root))
+        } else {
+            format!("1/√d_k dropped, × {} for temperature (the model uses 1/√{d_k} = {})", num(options.temperature_factor), num(1.0 / root))
+        }
+    } else if options.temperature_factor != 1.0 {
+        format!(
+            "= {} × 1/√{d_k}: the temperature lesson is on (the model's own factor is 1/√{d_k} = {})",
+            num(options.temperature_factor),
+            num(1.0 / root)
+        )
+    } else if (scale * root - 1.0).abs() < 1e-4 {
+        format!("= 1/√{d_k}, the model's own scaling (d_k = {d_k})")
+    } else {
+        format!("the model's own factor (1/√{d_k} would be {})", num(1.0 / root))
+    }
+}
+
+/// How each model turns x into q, k and v (the formula lines name the extras).
+pub fn projection_note(model: ModelId) -> &'static str {
+    match model {
+        ModelId::Teaching => "",
+        ModelId::MiniLm => "   (+ a bias b_Q; x is E after the previous layer's LayerNorm)",
+        ModelId::SmolLm2 => "   (x is E after RMSNorm; q and k are then rotated by their position, RoPE)",
+    }
+}
+
+/// Picks the query token: a `select` and a row of token buttons.
+#[component]
+pub fn QueryPicker() -> impl IntoView {
+    let sel = expect_context::<Selection>();
+    let res = expect_context::<Results>();
+    let query = move || sel.query(res.tokens.with(Vec::len));
+    view! {
+        <div class="query-picker">
+            <label for="explain-query">"Query token"</label>
+            <select id="explain-query" on:change=move |ev| sel.token.set(event_target_value(&ev).parse().ok())>
+                {move || res.tokens.get().into_iter().enumerate().map(|(i, t)| view! {
+                    <option value=i.to_string() prop:selected=move || query() == i>{format!("{i}: {t}")}</option>
+                }).collect_view()}
+            </select>
+            <div id="explain-tokens" role="group" aria-label="Choose the query token">
+                {move || res.tokens.get().into_iter().enumerate().map(|(i, t)| view! {
+                    <button class="explain-token" aria-pressed=move || (query() == i).to_string()
+                        on:click=move |_| sel.token.set(Some(i))>{t}</button>
+                }).collect_view()}
+            </div>
+        </div>
+    }
+}
+
+/// The whole trace for `detail` and query row `i` (already checked in range).
+fn steps(d: &HeadDetail, tokens: &[String], i: usize, options: &RunOptions, model: ModelId) -> impl IntoView {
+    let (n_q, n_k) = (d.weights.rows, d.weights.cols);
+    let offset = n_k.saturating_sub(n_q); // queries are the last rows when keys outnumber them
+    let token = |j: usize| tokens.get(j).cloned().unwrap_or_else(|| format!("#{j}"));
+    let me = token(i + offset);
+    let d_k = d.q.cols;
+    let row = |m: &attnscope::Matrix, r: usize| (r < m.rows).then(|| m.row(r).to_vec());
+    let x = row(&d.input, i + offset);
+    let q = row(&d.q, i).unwrap_or_default();
+    let scores = row(&d.scores, i).unwrap_or_default();
+    let weights = row(&d.weights, i).unwrap_or_default();
+    let sum: f32 = weights.iter().sum();
+    let masked_name = d.mask.name();
+    let keys = (0..n_k)
+        .map(|j| {
+            let visible = d.mask.allows(i, j, n_q, n_k);
+            let s = scores.get(j).copied().unwrap_or(0.0);
+            let scaled = s * d.scale;
+            let a = weights.get(j).copied().unwrap_or(0.0);
+            let k = row(&d.k, j).unwrap_or_default();
+            let v = row(&d.v, j).unwrap_or_default();
+            let av: Vec<f32> = v.iter().map(|x| a * x).collect();
+            let bar = format!("width: {:.2}rem", a.clamp(0.0, 1.0) * 3.0);
+            view! {
+                <tr class="key-row" class:hidden-key=!visible>
+                    <th scope="row">{format!("{j}: {}", token(j))}</th>
+                    <td class="k"><Vector values=k label=format!("k of {}", token(j)) /></td>
+                    <td class="score">{num(s)}</td>
+                    <td class="scaled">{num(scaled)}</td>
+                    <td class="mask">{if visible { "0".to_string() } else { "−∞".to_string() }}</td>
+                    <td class="weight"><span class="wbar" style=bar></span>{num(a)}</td>
+                    <td class="v"><Vector values=v label=format!("v of {}", token(j)) /></td>
+                    <td class="av"><Vector values=av label=format!("weighted value of {}", token(j)) /></td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let z = row(&d.output, i).unwrap_or_default();
+    let delta = row(&d.delta, i + offset);
+    let residual = row(&d.residual, i + offset);
+    let d_model = x.as_ref().map_or(0, Vec::len);
+    view! {
+        <p class="note" id="explain-head">
+            {format!("Layer {}, head {} (keys and values from key/value head {}) · d_k = {d_k} · scale = {} · mask: {masked_name}", d.layer, d.head, d.kv_head, num(d.scale))}
+        </p>
+        <ol class="steps">
+            <li class="step" id="step-x">
+                <h3>{format!("The vector of “{me}” entering the layer")}</h3>
+                <p class="formula">{format!("x = E[{}]   ({d_model} numbers)", i + offset)}</p>
+                {x.map(|x| view! { <Vector values=x label="x" /> })}
+            </li>
+            <li class="step" id="step-q">
+                <h3>"Its query"</h3>
+                <p class="formula">{format!("q = x · W_Q   ({d_model} → {d_k} numbers){}", projection_note(model))}</p>
+                <Vector values=q label="q" />
+            </li>
+            <li class="step" id="step-scores">
+                <h3>"Compare with every key, scale, mask, softmax, and weigh the values"</h3>
+                <p class="formula">"k_j = x_j · W_K     s_j = q · k_j = Σ_d q[d]·k_j[d]"</p>
+                <p class="formula" id="step-scale">{format!("s′_j = s_j × {}   ({})", num(d.scale), scale_note(d.scale, d_k, options))}</p>
+                <p class="formula">{format!("s″_j = s′_j + M_ij   (M is 0 where the key is visible, −∞ where the {masked_name} mask hides it)")}</p>
+                <p class="formula">{format!("a_j = exp(s″_j) / Σ_m exp(s″_m)   (Σ_j a_j = {})", num(sum))}</p>
+                <p class="formula">"v_j = x_j · W_V     each value is multiplied by its weight: a_j · v_j"</p>
+                <div class="table-wrap">
+                    <table id="step-table">
+                        <caption class="sr-only">{format!("Query “{me}” against every key")}</caption>
+                        <thead><tr>
+                            <th scope="col">"key j"</th>
+                            <th scope="col">"k_j"</th>
+                            <th scope="col">"s_j = q·k_j"</th>
+                            <th scope="col">"s_j × scale"</th>
+                            <th scope="col">"M_ij"</th>
+                            <th scope="col">"a_j"</th>
+                            <th scope="col">"v_j"</th>
+                            <th scope="col">"a_j · v_j"</th>
+                        </tr></thead>
+                        <tbody>{keys}</tbody>
+                    </table>
+                </div>
+            </li>
+            <li class="step" id="step-z">
+                <h3>"Add up the weighted values: the head's output"</h3>
+                <p class="formula">{format!("z = Σ_j a_j · v_j   ({} numbers)", z.len())}</p>
+                <Vector values=z label="z" />
+            </li>
+            {delta.map(|v| view! {
+                <li class="step" id="step-delta">
+                    <h3>"All heads together: the update ΔE"</h3>
+                    <p class="formula">{format!("ΔE[{}] = [z_1 | … | z_H] · W_O   (every head's z, joined and projected back to {} numbers)", i + offset, v.len())}</p>
+                    <Vector values=v label="delta E" />
+                </li>
+            })}
+            {residual.map(|v| view! {
+                <li class="step" id="step-residual">
+                    <h3>"The residual stream after attention"</h3>
+                    <p class="formula">{format!("E[{0}] + ΔE[{0}]   (the token's vector, nudged by what it gathered)", i + offset)}</p>
+                    <Vector values=v label="E plus delta E" />
+                </li>
+            })}
+        </ol>
+    }
+}
+
+/// `#explain`: the chosen query token through the selected head.
+#[component]
+pub fn StepByStep() -> impl IntoView {
+    let sel = expect_context::<Selection>();
+    let res = expect_context::<Results>();
+    let body = move || {
+        let toks = res.tokens.get();
+        let opts = sel.options.get();
+        let m = sel.model.get();
+        let query = sel.query(toks.len());
+        res.detail.with(|d| match d {
+            None => view! { <p class="note">"computing…"</p> }.into_any(),
+            Some(d) if d.weights.rows == 0 => {
+                view! { <p class="note">"Type some text to follow a token through the formula."</p> }.into_any()
+            }
+            Some(d) => {
+                // Tokens count from the first key; queries may be only the last rows.
+                let offset = d.weights.cols.saturating_sub(d.weights.rows);
+                let i = query.saturating_sub(offset).min(d.weights.rows - 1);
+                steps(d, &toks, i, &opts, m).into_any()
+            }
+        })
+    };
+    view! {
+        <div id="explain">{body}</div>
+    }
+}
+
+/// The "Step by step" view: pick a query, follow it through the head.
+#[component]
+pub fn ExplainView() -> impl IntoView {
+    view! {
+        <div class="view-document" id="view-explain">
+            <QueryPicker />
+            <Lines />
+            <ScalingLesson />
+            <PositionLesson />
+            <StepByStep />
+        </div>
+    }
+}

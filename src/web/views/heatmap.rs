@@ -1,0 +1,244 @@
+//! One head as a heatmap on a canvas: row i is query token i, column j key
+//! token j (or the transpose), at any step from QKᵀ to the softmax. One
+//! canvas, not one DOM node per cell, so a 256-token text stays cheap to
+//! redraw; the map grows to fill the room its box has, and big cells carry
+//! their number.
+
+use super::axes::Axes;
+use super::compare::{CompareMap, CompareText};
+use super::readout::Readout;
+use super::stages::{score_range, values, Frame, Stage, StageMotion, StagePicker};
+use crate::canvas::{
+    blank, cell_color, css, draw_labels, label_width, mix, now_ms, outline_cell, outline_token, paint_cells, prepare, signed_color,
+    text_on, use_look, use_room, Focus, Layout, Look, Rgb, Room, HIDDEN,
+};
+use crate::state::{Appearance, Results, Selection};
+use attnscope::Matrix;
+use leptos::html::{Canvas, Div};
+use leptos::prelude::*;
+use wasm_bindgen::JsValue;
+use web_sys::HtmlCanvasElement;
+
+/// Largest cell, in label heights: a few tokens should not make a wall of colour.
+const MAX_CELL: f64 = 8.0;
+
+/// The colour of every cell of `m` at `stage`; score stages are coloured
+/// against `range` (the largest |raw score|), −∞ in grey.
+pub fn colours(m: &Matrix, stage: Stage, range: f32) -> Vec<Rgb> {
+    m.data
+        .iter()
+        .map(|&v| match stage {
+            Stage::Weights => cell_color(v),
+            _ if v == f32::NEG_INFINITY => HIDDEN,
+            _ => signed_color(v, range),
+        })
+        .collect()
+}
+
+/// How a cell's number is written: weights with two decimals, scores with one.
+pub fn cell_text(v: f32, stage: Stage) -> String {
+    if v == f32::NEG_INFINITY {
+        "−∞".into()
+    } else if stage == Stage::Weights {
+        format!("{v:.2}")
+    } else if v.abs() >= 99.95 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.1}")
+    }
+}
+
+/// What one drawing shows: two stages of the same cells (oriented as
+/// drawn) and how far the picture has gone from the first to the second.
+pub struct Picture {
+    pub from: Matrix,
+    pub to: Matrix,
+    pub frame: Frame,
+    pub range: f32,
+    pub focus: Focus,
+    /// The cell described in the readout, as (row, column).
+    pub cell: Option<(usize, usize)>,
+}
+
+/// Draws `pic` with `rows` and `cols` as labels, fitted into `room`.
+pub fn draw(
+    canvas: &HtmlCanvasElement,
+    rows: &[String],
+    cols: &[String],
+    pic: &Picture,
+    look: &Look,
+    room: Room,
+) -> Result<Option<Layout>, JsValue> {
+    let (r, c) = (pic.to.rows, pic.to.cols);
+    if r == 0 || c == 0 {
+        blank(canvas);
+        return Ok(None);
+    }
+    let widest = label_width(&crate::canvas::paint::context(canvas)?, &[rows, cols].concat(), look);
+    let layout = Layout::fit(widest, r, c, room, look, MAX_CELL);
+    let (width, height) = layout.size();
+    let ctx = prepare(canvas, width, height)?;
+    let to = colours(&pic.to, pic.frame.to, pic.range);
+    let shown: Vec<Rgb> = if pic.frame.t >= 1.0 || pic.from.shape() != pic.to.shape() {
+        to
+    } else {
+        let from = colours(&pic.from, pic.frame.from, pic.range);
+        from.iter().zip(&to).map(|(&a, &b)| mix(a, b, pic.frame.t)).collect()
+    };
+    paint_cells(&ctx, &layout, &shown)?;
+    if pic.frame.t >= 1.0 {
+        numbers(&ctx, &layout, &pic.to, pic.frame.to, &shown)?;
+    }
+    outline_token(&ctx, &layout, pic.focus, look);
+    outline_cell(&ctx, &layout, pic.cell, look);
+    draw_labels(&ctx, &layout, rows, cols, pic.focus, look)?;
+    layout.mark(canvas);
+    Ok(Some(layout))
+}
+
+/// Each cell's number, where cells are big enough to hold it legibly.
+fn numbers(ctx: &web_sys::CanvasRenderingContext2d, layout: &Layout, m: &Matrix, stage: Stage, colours: &[Rgb]) -> Result<(), JsValue> {
+    // Five characters ("-20.6") take about 0.6 em each: 0.3 of the cell leaves a margin.
+    let px = (layout.cell * 0.3).min(layout.font_px * 1.4).floor();
+    if px < 10.0 {
+        return Ok(());
+    }
+    ctx.set_font(&format!("{px}px ui-monospace, SFMono-Regular, Menlo, monospace"));
+    ctx.set_text_align("center");
+    ctx.set_text_baseline("middle");
+    let half = layout.cell / 2.0;
+    for i in 0..m.rows {
+        for j in 0..m.cols {
+            let (x, y) = layout.cell_origin(i, j);
+            ctx.set_fill_style_str(text_on(colours[i * m.cols + j]));
+            ctx.fill_text(&cell_text(m[(i, j)], stage), x + half, y + half)?;
+        }
+    }
+    Ok(())
+}
+
+/// `canvas#heatmap`: the selected head at the selected stage, in a box it
+/// fills. Pointing at a cell describes it in the readout; a click or tap
+/// keeps it there and chooses its query token in every view.
+#[component]
+pub fn Heatmap() -> impl IntoView {
+    let sel = expect_context::<Selection>();
+    let app = expect_context::<Appearance>();
+    let res = expect_context::<Results>();
+    let motion = expect_context::<StageMotion>();
+    let canvas = NodeRef::<Canvas>::new();
+    let boxed = NodeRef::<Div>::new();
+    let room = use_room(boxed);
+    let look = use_look();
+    let placed = StoredValue::new(None::<(Layout, Axes)>);
+    Effect::new(move |_| {
+        let Some(el) = canvas.get() else { return };
+        let t0 = now_ms();
+        let (transposed, highlight, cell) = (app.columns_are_queries.get(), sel.highlight(), sel.cell());
+        let frame = motion.frame(sel.stage.get());
+        let drawn = res.detail.with(|d| {
+            let Some(d) = d.as_ref().filter(|d| d.weights.rows > 0) else {
+                blank(&el);
+                return Ok(None);
+            };
+            let axes = Axes::of(&d.weights, transposed);
+            let (rows, cols) = res.tokens.with(|t| axes.labels(t));
+            let pic = Picture {
+                from: axes.orient(&values(d, d.mask, frame.from)),
+                to: axes.orient(&values(d, d.mask, frame.to)),
+                frame,
+                range: score_range(d),
+                focus: axes.focus(highlight),
+                cell: cell.filter(|c| c.mask.is_none()).and_then(|c| axes.place(&c)),
+            };
+            look.with(|look| draw(&el, &rows, &cols, &pic, look, room.get())).map(|l| l.map(|l| (l, axes)))
+        });
+        match drawn {
+            Ok(p) => placed.set_value(p),
+            Err(e) => web_sys::console::error_2(&"heatmap: drawing failed:".into(), &e),
+        }
+        let _ = el.set_attribute("data-token", &highlight.map(|t| t.to_string()).unwrap_or_default());
+        let _ = el.set_attribute("data-draw-ms", &format!("{:.2}", now_ms() - t0));
+    });
+    let at = move |ev: &web_sys::MouseEvent| {
+        let (x, y) = (ev.offset_x() as f64, ev.offset_y() as f64);
+        placed.get_value().and_then(|(layout, axes)| layout.cell_at(x, y).map(|rc| axes.cell(rc, None)))
+    };
+    view! {
+        <div class="canvas-box" node_ref=boxed>
+            <canvas
+                id="heatmap"
+                node_ref=canvas
+                role="img"
+                aria-label="Attention of the selected head, queries by keys; the table of weights lists the same numbers"
+                on:pointermove=move |ev| if ev.pointer_type() == "mouse" { sel.hovered_cell.set(at(&ev)) }
+                on:pointerleave=move |_| sel.hovered_cell.set(None)
+                on:click=move |ev| if let Some(c) = at(&ev) { sel.pin(c) }
+            ></canvas>
+        </div>
+    }
+}
+
+/// The colour scale of the stage shown: weights 0…1, or scores −r…r.
+#[component]
+pub fn Legend() -> impl IntoView {
+    let sel = expect_context::<Selection>();
+    let res = expect_context::<Results>();
+    move || {
+        let stage = sel.stage.get();
+        let (low, high, ramp) = if stage.is_score() {
+            let r = res.detail.with(|d| d.as_ref().map_or(0.0, score_range));
+            let stops: Vec<String> =
+                (0..=10).map(|i| format!("{} {}%", css(signed_color(-r + 2.0 * r * i as f32 / 10.0, r)), i * 10)).collect();
+            (format!("{:.1}", -r), format!("{r:.1}"), stops)
+        } else {
+            let stops: Vec<String> = (0..=10).map(|i| format!("{} {}%", css(cell_color(i as f32 / 10.0)), i * 10)).collect();
+            ("0".to_string(), "1".to_string(), stops)
+        };
+        view! {
+            <div class="legend" aria-hidden="true">
+                <span>{low}</span>
+                <span class="ramp" style=format!("background: linear-gradient(to right, {})", ramp.join(", "))></span>
+                <span>{high}</span>
+            </div>
+        }
+    }
+}
+
+/// What the picture's rows and columns mean at this stage.
+fn caption(stage: Stage, transposed: bool) -> &'static str {
+    match (stage, transposed) {
+        (Stage::Weights, false) => {
+            "Row i: how query token i spreads its attention over the keys (columns). Brighter is more; each row sums to 1."
+        }
+        (Stage::Weights, true) => {
+            "Column j: how query token j spreads its attention over the keys (rows). Brighter is more; each column sums to 1."
+        }
+        (Stage::Masked, _) => "Scores after the mask: grey cells are −∞, keys the query may not see. Red is positive, blue negative.",
+        (_, false) => "Row i: query token i's score with every key, q·k. Red is positive, blue negative.",
+        (_, true) => "Column j: query token j's score with every key, q·k. Red is positive, blue negative.",
+    }
+}
+
+/// The heatmap view: the steps and Play, the map (and a second sentence's
+/// beside it), the readout and what the picture means.
+#[component]
+pub fn HeadView() -> impl IntoView {
+    let sel = expect_context::<Selection>();
+    let app = expect_context::<Appearance>();
+    view! {
+        <div class="view-picture" id="view-head">
+            <div class="toolbar">
+                <StagePicker />
+                <Legend />
+            </div>
+            <div class="pictures">
+                <Heatmap />
+                <CompareMap />
+            </div>
+            <Readout />
+            <p class="caption">{move || caption(sel.stage.get(), app.columns_are_queries.get())}</p>
+            {(!app.embed).then(|| view! { <CompareText /> })}
+        </div>
+    }
+}

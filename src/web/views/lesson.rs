@@ -1,0 +1,439 @@
+//! The guided lesson: eight steps through attention with the live model
+//! and the sentence in the box. Each step shows the view it talks about,
+//! puts a light on the part that matters, says it in a sentence or two with
+//! numbers from the model's trace, and offers one thing to try. Next and
+//! Back (or the arrow keys) move through it; the URL keeps the step.
+
+use super::dotgrid::DotGrids;
+use super::explain::num;
+use super::heatmap::{Heatmap, Legend};
+use super::lines::Lines;
+use super::overview::Overview;
+use super::readout::Readout;
+use super::stages::{values, Stage, StagePicker};
+use super::switches::{TemperatureSlider, UnscaledSwitch};
+use super::vectors::VectorStrips;
+use crate::state::{Results, Selection};
+use crate::url_state::View;
+use attnscope::attention::Mask;
+use attnscope::session::{HeadDetail, RunSummary};
+use leptos::prelude::*;
+
+pub const STEPS: usize = 8;
+
+/// What a step shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Picture {
+    Heatmap,
+    Vectors,
+    Grids,
+    Lines,
+    Overview,
+}
+
+/// A step: its title, its picture and the stage that picture starts at.
+pub fn step(k: usize) -> (&'static str, Picture, Option<Stage>) {
+    match k {
+        0 => ("Tokens", Picture::Heatmap, Some(Stage::Weights)),
+        1 => ("q, k and v: three projections of x", Picture::Vectors, None),
+        2 => ("Scores: q · k", Picture::Heatmap, Some(Stage::Scores)),
+        3 => ("Why divide by √d_k", Picture::Grids, Some(Stage::Scaled)),
+        4 => ("Softmax: scores become weights", Picture::Heatmap, Some(Stage::Weights)),
+        5 => ("The causal mask and −∞", Picture::Grids, Some(Stage::Masked)),
+        6 => ("The weighted sum, and E + ΔE", Picture::Lines, None),
+        _ => ("Many heads, and heads that share keys", Picture::Overview, None),
+    }
+}
+
+/// The first `k` numbers of a vector, and how many there are.
+fn preview(v: &[f32], k: usize) -> String {
+    let shown: Vec<String> = v.iter().take(k).map(|&x| num(x)).collect();
+    if v.len() > k {
+        format!("[{}, …] ({} numbers)", shown.join(", "), v.len())
+    } else {
+        format!("[{}]", shown.join(", "))
+    }
+}
+
+fn variance(xs: &[f32]) -> f32 {
+    let n = xs.len().max(1) as f32;
+    let mean = xs.iter().sum::<f32>() / n;
+    xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f32>() / n
+}
+
+/// Everything a step says about query token `query`, from one head's trace.
+pub struct Facts<'a> {
+    pub summary: &'a RunSummary,
+    pub detail: &'a HeadDetail,
+    pub tokens: &'a [String],
+    /// Query token, and its row of A.
+    pub query: usize,
+    pub row: usize,
+}
+
+impl<'a> Facts<'a> {
+    pub fn new(summary: &'a RunSummary, detail: &'a HeadDetail, tokens: &'a [String], query: usize) -> Option<Self> {
+        let (n_q, n_k) = (detail.weights.rows, detail.weights.cols);
+        if n_q == 0 || n_k == 0 || tokens.len() < n_k {
+            return None;
+        }
+        let offset = n_k - n_q.min(n_k);
+        let row = query.saturating_sub(offset).min(n_q - 1);
+        Some(Self { summary, detail, tokens, query: row + offset, row })
+    }
+
+    fn word(&self, t: usize) -> String {
+        self.tokens.get(t).cloned().unwrap_or_default()
+    }
+
+    pub fn d_k(&self) -> usize {
+        self.detail.q.cols
+    }
+
+    /// The query's visible raw scores (its row of S where the mask lets it see).
+    fn visible_scores(&self) -> Vec<f32> {
+        let d = self.detail;
+        (0..d.scores.cols)
+            .filter(|&j| d.mask.allows(self.row, j, d.weights.rows, d.weights.cols))
+            .map(|j| d.scores[(self.row, j)])
+            .collect()
+    }
+
+    /// The key the query attends to most, and its weight.
+    fn top(&self) -> (usize, f32) {
+        let w = self.detail.weights.row(self.row);
+        w.iter().enumerate().fold((0, f32::NEG_INFINITY), |best, (j, &v)| if v > best.1 { (j, v) } else { best })
+    }
+
+    /// What the step says, in a sentence or two.
+    pub fn says(&self, k: usize) -> String {
+        let (s, d, q) = (self.summary, self.detail, self.word(self.query));
+        let name = &s.info.name;
+        match k {
+            0 => format!(
+                "{name} reads your sentence as {} tokens. Every token gets a row and a column in each picture of attention: here “{q}” is the query we follow.",
+                self.tokens.len()
+            ),
+            1 => format!(
+                "“{q}” enters the layer as a vector x of {} numbers. Three learned matrices project it into a query q, a key k and a value v of {} numbers each: q asks, k answers, v is what gets passed on.",
+                d.input.cols,
+                self.d_k()
+            ),
+            2 => format!(
+                "The query of “{q}” is compared with every key by a dot product, s_j = q · k_j: the larger the score, the better the key matches what the query looks for."
+            ),
+            3 => {
+                let raw = self.visible_scores();
+                let scaled: Vec<f32> = raw.iter().map(|v| v * d.scale).collect();
+                format!(
+                    "If the entries of q and k had variance 1, q · k would have variance d_k = {}; multiplying by 1/√d_k brings it back near 1, so the softmax does not saturate. In this row the variance of the scores goes from {} to {}.",
+                    self.d_k(),
+                    num(variance(&raw)),
+                    num(variance(&scaled))
+                )
+            }
+            4 => {
+                let (j, w) = self.top();
+                format!(
+                    "The softmax turns each row of scores into weights, exp(s_j) / Σ exp(s_m): all positive, summing to 1. “{q}” gives its largest weight, {}, to “{}”.",
+                    num(w),
+                    self.word(j)
+                )
+            }
+            5 => match d.mask {
+                Mask::Causal => format!(
+                    "{name} is causal: the mask adds −∞ to the score of every later token, and exp(−∞) = 0, so no token attends to the future. “{q}” sees {} of the {} tokens.",
+                    self.query + 1,
+                    d.weights.cols
+                ),
+                Mask::SlidingWindow(w) => format!(
+                    "{name} is causal with a sliding window: the mask adds −∞ to the score of every later token and of every token more than {} back, and exp(−∞) = 0. “{q}” sees {} of the {} tokens.",
+                    w.saturating_sub(1),
+                    (self.query + 1).min(w),
+                    d.weights.cols
+                ),
+                Mask::None => format!(
+                    "{name} reads both ways (no mask). A decoder adds −∞ to the score of every later token, and exp(−∞) = 0: the causal grid shows what {name} would attend to with that mask."
+                ),
+            },
+            6 => format!(
+                "The head's output for “{q}” is the weighted sum z = Σ a_j v_j. The outputs of all heads, joined and projected by W_O, make the update ΔE that is added to the token's vector: E + ΔE."
+            ),
+            _ => {
+                let kv = distinct(&s.kv_head_of);
+                let layers = plural(s.info.n_layers, "layer", "layers");
+                let heads = plural(s.info.n_heads, "head", "heads");
+                if kv < s.info.n_heads {
+                    format!(
+                        "{name} has {layers} of {heads}, each with a pattern of its own. Its query heads share {kv} key/value heads (grouped-query attention): the heads under one bracket use the same k and v."
+                    )
+                } else {
+                    format!(
+                        "{name} has {layers} of {heads}, each with a pattern of its own and its own keys and values. SmolLM2 shares each key/value head among three query heads (grouped-query attention)."
+                    )
+                }
+            }
+        }
+    }
+
+    /// The step's numbers, as (id, label, value), all from the trace.
+    pub fn numbers(&self, k: usize) -> Vec<(&'static str, String, String)> {
+        let (s, d, q) = (self.summary, self.detail, self.word(self.query));
+        let row = |m: &attnscope::Matrix, r: usize| if r < m.rows { m.row(r).to_vec() } else { Vec::new() };
+        match k {
+            0 => {
+                let mut out = vec![("lesson-tokens", "tokens".to_string(), self.tokens.len().to_string())];
+                out.push(("lesson-query", "query token".to_string(), format!("{}: {q}", self.query)));
+                if let Some(ids) = &s.token_ids {
+                    let shown: Vec<String> = ids.iter().take(12).map(u32::to_string).collect();
+                    out.push((
+                        "lesson-ids",
+                        "token ids".to_string(),
+                        format!("{}{}", shown.join(" "), if ids.len() > 12 { " …" } else { "" }),
+                    ));
+                }
+                out
+            }
+            1 => vec![
+                ("lesson-x", format!("x of “{q}”"), preview(&row(&d.input, self.query), 4)),
+                ("lesson-q", "q = x · W_Q".to_string(), preview(&row(&d.q, self.row), 4)),
+                ("lesson-k", "k = x · W_K".to_string(), preview(&row(&d.k, self.query), 4)),
+                ("lesson-v", "v = x · W_V".to_string(), preview(&row(&d.v, self.query), 4)),
+            ],
+            3 => {
+                let raw = self.visible_scores();
+                let scaled: Vec<f32> = raw.iter().map(|v| v * d.scale).collect();
+                vec![
+                    ("lesson-dk", "d_k".to_string(), self.d_k().to_string()),
+                    ("lesson-scale", "scale".to_string(), num(d.scale)),
+                    ("lesson-var-raw", "variance of q · k_j".to_string(), num(variance(&raw))),
+                    ("lesson-var-scaled", "after scaling".to_string(), num(variance(&scaled))),
+                ]
+            }
+            4 => {
+                let w = row(&d.weights, self.row);
+                let (j, top) = self.top();
+                vec![
+                    ("lesson-sum", "Σ a_j".to_string(), num(w.iter().sum())),
+                    ("lesson-top", "largest".to_string(), format!("{} → “{}”", num(top), self.word(j))),
+                ]
+            }
+            5 => {
+                let causal = values(d, Mask::Causal, Stage::Masked);
+                let hidden = causal.row(self.row.min(causal.rows.saturating_sub(1))).iter().filter(|v| **v == f32::NEG_INFINITY).count();
+                vec![
+                    ("lesson-mask", "the model's mask".to_string(), d.mask.name().to_string()),
+                    ("lesson-hidden", format!("keys a causal mask hides from “{q}”"), hidden.to_string()),
+                ]
+            }
+            6 => vec![
+                ("lesson-z", "z = Σ a_j v_j".to_string(), preview(&row(&d.output, self.row), 4)),
+                ("lesson-delta", "ΔE".to_string(), preview(&row(&d.delta, self.query), 4)),
+                ("lesson-residual", "E + ΔE".to_string(), preview(&row(&d.residual, self.query), 4)),
+            ],
+            7 => vec![
+                ("lesson-heads", "layers × heads".to_string(), format!("{} × {}", s.info.n_layers, s.info.n_heads)),
+                ("lesson-kv", "key/value heads".to_string(), distinct(&s.kv_head_of).to_string()),
+                ("lesson-group", format!("heads sharing head {}'s keys", d.head), sharing(&s.kv_head_of, d.head)),
+            ],
+            _ => Vec::new(),
+        }
+    }
+
+    /// A row of numbers a step lists key by key: scores (step 3), weights
+    /// (5) or masked scores (6).
+    pub fn row_list(&self, k: usize) -> Option<(&'static str, Vec<(String, String)>)> {
+        let d = self.detail;
+        let (id, values): (&str, Vec<f32>) = match k {
+            2 => ("lesson-scores", d.scores.row(self.row).to_vec()),
+            4 => ("lesson-weights", d.weights.row(self.row).to_vec()),
+            5 => ("lesson-masked", values(d, Mask::Causal, Stage::Masked).row(self.row).to_vec()),
+            _ => return None,
+        };
+        Some((id, values.iter().enumerate().map(|(j, &v)| (self.word(j), num(v))).collect()))
+    }
+}
+
+fn distinct(kv_head_of: &[usize]) -> usize {
+    let mut seen: Vec<usize> = kv_head_of.to_vec();
+    seen.sort_unstable();
+    seen.dedup();
+    seen.len()
+}
+
+/// The query heads that use the same key/value head as `head`.
+fn sharing(kv_head_of: &[usize], head: usize) -> String {
+    let Some(&kv) = kv_head_of.get(head) else { return String::new() };
+    let group: Vec<String> = kv_head_of.iter().enumerate().filter(|(_, &g)| g == kv).map(|(h, _)| h.to_string()).collect();
+    if group.len() == 1 {
+        "none (keys of its own)".to_string()
+    } else {
+        group.join(", ")
+    }
+}
+
+/// "1 layer", "6 layers".
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// What the visitor is invited to try, and the control to try it with.
+fn try_this(k: usize) -> (&'static str, Option<AnyView>) {
+    match k {
+        0 => ("Type a word of your own into the text box: a row and a column appear for it.", None),
+        1 => ("Choose another token (in the token list, or a row of any picture) to see its vectors.", None),
+        2 => ("Point at a cell, or tap it, to read its score. Red is positive, blue negative.", None),
+        3 => (
+            "Press Play to watch the scores shrink, or drop 1/√d_k and see the weights turn all-or-nothing.",
+            Some(view! { <UnscaledSwitch /> }.into_any()),
+        ),
+        4 => (
+            "Drag the slider: a factor above 1 sharpens the softmax, below 1 flattens it.",
+            Some(view! { <TemperatureSlider /> }.into_any()),
+        ),
+        5 => ("Press Play: the crosses (−∞) become weights of exactly 0.", None),
+        6 => ("Click a word on the left to follow another query.", None),
+        _ => ("Click a tile to open that head in every view; with SmolLM2, compare heads under one bracket.", None),
+    }
+}
+
+/// The lesson card: where we are, what it says, the numbers, what to try, and the way on.
+#[component]
+fn LessonCard() -> impl IntoView {
+    let sel = expect_context::<Selection>();
+    let res = expect_context::<Results>();
+    let k = move || sel.step.get().min(STEPS - 1);
+    let facts = move |f: &dyn Fn(&Facts) -> AnyView| -> Option<AnyView> {
+        res.summary.with(|s| {
+            res.detail.with(|d| {
+                res.tokens.with(|t| {
+                    let (s, d) = (s.as_ref()?, d.as_ref()?);
+                    let facts = Facts::new(s, d, t, sel.query(t.len()))?;
+                    Some(f(&facts))
+                })
+            })
+        })
+    };
+    let says = move || {
+        let k = k();
+        facts(&|f| view! { <p class="lesson-says">{f.says(k)}</p> }.into_any()).unwrap_or_else(|| {
+            let waiting = res.summary.with(Option::is_none) || res.detail.with(Option::is_none) && !res.tokens.with(Vec::is_empty);
+            let text = if waiting { "Computing…" } else { "Type a sentence to start: the lesson uses it." };
+            view! { <p class="lesson-says">{text}</p> }.into_any()
+        })
+    };
+    let numbers = move || {
+        let k = k();
+        facts(&|f| {
+            let rows = f.numbers(k);
+            let list = f.row_list(k);
+            view! {
+                <dl class="lesson-numbers" id="lesson-numbers">
+                    {rows.into_iter().map(|(id, label, value)| view! { <div><dt>{label}</dt><dd id=id>{value}</dd></div> }).collect_view()}
+                </dl>
+                {list.map(|(id, items)| view! {
+                    <ol class="lesson-row" id=id>
+                        {items.into_iter().map(|(w, v)| view! { <li><span class="tok">{w}</span><span class="val">{v}</span></li> }).collect_view()}
+                    </ol>
+                })}
+            }
+            .into_any()
+        })
+    };
+    let go = move |to: usize| sel.step.set(to.min(STEPS - 1));
+    view! {
+        <article class="lesson-card" aria-labelledby="lesson-title">
+            <p class="lesson-count" id="lesson-count">{move || format!("Step {} of {STEPS}", k() + 1)}</p>
+            <h2 id="lesson-title">{move || step(k()).0}</h2>
+            {says}
+            {numbers}
+            <div class="lesson-try">
+                {move || {
+                    let (text, control) = try_this(k());
+                    view! { <p><strong>"Try: "</strong>{text}</p>{control} }
+                }}
+            </div>
+            <nav class="lesson-nav" aria-label="Lesson steps">
+                <button id="lesson-back" disabled=move || k() == 0 on:click=move |_| go(k().saturating_sub(1))>"← Back"</button>
+                <ol class="lesson-dots">
+                    {(0..STEPS).map(|s| view! {
+                        <li><button class="lesson-dot" aria-label=format!("Step {}: {}", s + 1, step(s).0)
+                            aria-current=move || if k() == s { "step" } else { "false" }
+                            on:click=move |_| go(s)>{(s + 1).to_string()}</button></li>
+                    }).collect_view()}
+                </ol>
+                <button id="lesson-next" disabled=move || { k() + 1 >= STEPS } on:click=move |_| go(k() + 1)>"Next →"</button>
+            </nav>
+        </article>
+    }
+}
+
+/// The "Lesson" view: the card beside (or above) the step's picture.
+#[component]
+pub fn LessonView() -> impl IntoView {
+    let sel = expect_context::<Selection>();
+    let res = expect_context::<Results>();
+    // Each step opens its picture at its stage, and follows a query the
+    // pictures outline (the last token, until one is chosen).
+    Effect::new(move |prev: Option<usize>| {
+        let k = sel.step.get().min(STEPS - 1);
+        if prev != Some(k) {
+            if let Some(stage) = step(k).2 {
+                sel.stage.set(stage);
+            }
+        }
+        k
+    });
+    Effect::new(move |_| {
+        let n = res.tokens.with(Vec::len);
+        if n > 0 && sel.token.get_untracked().is_none_or(|t| t >= n) {
+            sel.token.set(Some(n - 1));
+        }
+    });
+    // The arrow keys move through the steps, unless they are moving something else.
+    let keys = window_event_listener(leptos::ev::keydown, move |ev| {
+        if sel.view.get_untracked() != View::Lesson || ev.default_prevented() || ev.alt_key() || ev.ctrl_key() || ev.meta_key() {
+            return;
+        }
+        let typing = ev
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
+        if typing {
+            return;
+        }
+        let k = sel.step.get_untracked();
+        match ev.key().as_str() {
+            "ArrowRight" if k + 1 < STEPS => sel.step.set(k + 1),
+            "ArrowLeft" if k > 0 => sel.step.set(k - 1),
+            _ => return,
+        }
+        ev.prevent_default();
+    });
+    on_cleanup(move || keys.remove());
+    // Only a step with another kind of picture rebuilds it.
+    let kind = Memo::new(move |_| step(sel.step.get().min(STEPS - 1)).1);
+    let picture = move || match kind.get() {
+        Picture::Heatmap => view! {
+            <div class="toolbar"><StagePicker /><Legend /></div>
+            <div class="pictures"><Heatmap /></div>
+            <Readout />
+        }
+        .into_any(),
+        Picture::Vectors => view! { <VectorStrips /> }.into_any(),
+        Picture::Grids => view! {
+            <div class="toolbar"><StagePicker /></div>
+            <DotGrids />
+            <Readout />
+        }
+        .into_any(),
+        Picture::Lines => view! { <Lines fill=true /> }.into_any(),
+        Picture::Overview => view! { <Overview /> }.into_any(),
+    };
+    view! {
+        <div class="view-lesson" id="view-lesson" data-step=move || (sel.step.get().min(STEPS - 1) + 1).to_string()>
+            <LessonCard />
+            <div class="lesson-picture view-picture">{picture}</div>
+        </div>
+    }
+}

@@ -1,0 +1,18 @@
+//! What the stage shows: one component per view, each reading the page's
+//! state from context, so a new view (cross-attention, a trace file's
+//! heads) slots in as one more component.
+
+pub mod axes;
+pub mod catalog;
+pub mod compare;
+pub mod dotgrid;
+pub mod explain;
+pub mod heatmap;
+pub mod lesson;
+pub mod lines;
+pub mod overview;
+pub mod readout;
+pub mod stages;
+pub mod switches;
+pub mod vectors;
+pub mod worked;

@@ -1,0 +1,183 @@
+//! The four steps from scores to weights, S = QKᵀ → S·(1/√d_k) → + M →
+//! softmax, which the heatmap and the dot grids can show, picked by hand
+//! or played one after the other with a short transition between them.
+
+use crate::canvas::Transition;
+use crate::state::Selection;
+use attnscope::attention::{apply_mask, Mask};
+use attnscope::session::HeadDetail;
+use attnscope::Matrix;
+use leptos::prelude::*;
+use std::time::Duration;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Stage {
+    Scores,
+    Scaled,
+    Masked,
+    #[default]
+    Weights,
+}
+
+impl Stage {
+    pub const ALL: [Stage; 4] = [Stage::Scores, Stage::Scaled, Stage::Masked, Stage::Weights];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Stage::Scores => "QKᵀ",
+            Stage::Scaled => "÷ √d_k",
+            Stage::Masked => "+ M",
+            Stage::Weights => "softmax",
+        }
+    }
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Stage::Scores => "Step 1: the raw scores S = QKᵀ, one dot product per query and key",
+            Stage::Scaled => "Step 2: the scores scaled by 1/√d_k",
+            Stage::Masked => "Step 3: the mask M added: −∞ where a key is hidden",
+            Stage::Weights => "Step 4: the softmax of each row, the attention weights A",
+        }
+    }
+
+    pub fn slug(self) -> &'static str {
+        match self {
+            Stage::Scores => "scores",
+            Stage::Scaled => "scaled",
+            Stage::Masked => "masked",
+            Stage::Weights => "weights",
+        }
+    }
+
+    pub fn from_slug(s: &str) -> Option<Stage> {
+        Stage::ALL.into_iter().find(|x| x.slug() == s)
+    }
+
+    pub fn next(self) -> Option<Stage> {
+        match self {
+            Stage::Scores => Some(Stage::Scaled),
+            Stage::Scaled => Some(Stage::Masked),
+            Stage::Masked => Some(Stage::Weights),
+            Stage::Weights => None,
+        }
+    }
+
+    /// Whether the values are signed scores (else weights, 0…1).
+    pub fn is_score(self) -> bool {
+        self != Stage::Weights
+    }
+}
+
+/// The values a picture shows for `mask` at `stage`, from one head's detail.
+pub fn values(d: &HeadDetail, mask: Mask, stage: Stage) -> Matrix {
+    let scaled = || d.scores.map(|s| s * d.scale);
+    match stage {
+        Stage::Scores => d.scores.clone(),
+        Stage::Scaled => scaled(),
+        Stage::Masked => apply_mask(scaled(), mask),
+        Stage::Weights if mask == d.mask => d.weights.clone(),
+        Stage::Weights => d.what_if_weights.clone(),
+    }
+}
+
+/// The largest |raw score| of a head: every score stage is coloured and
+/// sized against it, so that the scaling visibly shrinks the scores.
+pub fn score_range(d: &HeadDetail) -> f32 {
+    d.scores.data.iter().filter(|v| v.is_finite()).fold(0.0f32, |a, v| a.max(v.abs()))
+}
+
+/// Two stages and how far the picture has gone from the first to the second.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Frame {
+    pub from: Stage,
+    pub to: Stage,
+    pub t: f64,
+}
+
+/// The stage transition and the play control, shared by every picture.
+#[derive(Clone, Copy)]
+pub struct StageMotion {
+    from: RwSignal<Stage>,
+    transition: Transition,
+    pub playing: RwSignal<bool>,
+    timer: StoredValue<Option<IntervalHandle>>,
+}
+
+/// Time between the steps of a play-through.
+const STEP: Duration = Duration::from_millis(1600);
+
+impl StageMotion {
+    /// Follows `sel.stage`: each change starts a transition from the stage before.
+    pub fn new(sel: Selection) -> Self {
+        let motion = Self {
+            from: RwSignal::new(sel.stage.get_untracked()),
+            transition: Transition::new(700.0),
+            playing: RwSignal::new(false),
+            timer: StoredValue::new(None),
+        };
+        Effect::new(move |previous: Option<Stage>| {
+            let now = sel.stage.get();
+            if let Some(p) = previous.filter(|&p| p != now) {
+                motion.from.set(p);
+                motion.transition.start();
+            }
+            now
+        });
+        on_cleanup(move || motion.stop());
+        motion
+    }
+
+    /// The frame to draw now (tracked: redraws during a transition).
+    pub fn frame(&self, to: Stage) -> Frame {
+        let t = self.transition.progress();
+        Frame { from: if t >= 1.0 { to } else { self.from.get() }, to, t }
+    }
+
+    /// Plays QKᵀ → ×1/√d_k → +M → softmax, one step every STEP.
+    pub fn play(&self, sel: Selection) {
+        self.stop();
+        self.playing.set(true);
+        sel.stage.set(Stage::Scores);
+        let this = *self;
+        let handle = set_interval_with_handle(
+            move || match sel.stage.get_untracked().next() {
+                Some(next) => sel.stage.set(next),
+                None => this.stop(),
+            },
+            STEP,
+        );
+        self.timer.set_value(handle.ok());
+    }
+
+    pub fn stop(&self) {
+        if let Some(Some(handle)) = self.timer.try_update_value(Option::take) {
+            handle.clear();
+        }
+        let _ = self.playing.try_set(false);
+    }
+}
+
+/// `.stage-picker`: the four steps as radio buttons, and Play.
+#[component]
+pub fn StagePicker() -> impl IntoView {
+    let sel = expect_context::<Selection>();
+    let motion = expect_context::<StageMotion>();
+    view! {
+        <div class="stage-picker">
+            <button class="play" id="play" aria-label=move || if motion.playing.get() { "Stop" } else { "Play the four steps" }
+                title="Play QKᵀ → ×1/√d_k → +M → softmax"
+                on:click=move |_| if motion.playing.get_untracked() { motion.stop() } else { motion.play(sel) }>
+                {move || if motion.playing.get() { "■ Stop" } else { "▶ Play" }}
+            </button>
+            <div class="stages" role="radiogroup" aria-label="Step of the computation">
+                {Stage::ALL.into_iter().enumerate().map(|(k, s)| view! {
+                    <button class="stage" data-stage=s.slug() role="radio" title=s.title()
+                        aria-checked=move || (sel.stage.get() == s).to_string()
+                        on:click=move |_| { motion.stop(); sel.stage.set(s) }>
+                        <span class="num">{(k + 1).to_string()}</span>{s.label()}
+                    </button>
+                }).collect_view()}
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,328 @@
+// The page as a visual instrument, checked in headless Chromium on the
+// release build: at every viewport of the issue (phone to 1080p) and in
+// light, dark and presentation mode, for the teaching model, MiniLM and
+// SmolLM2, nothing overflows the viewport, every canvas fits its box, and at
+// 1280×720 in presentation mode the text box and the whole picture are on
+// screen together with labels of at least 18 px. Also: touch, the
+// accessibility scan (axe-core) of every view, the lesson by keyboard and
+// by URL, and the embed mode. Screenshots go to tests/e2e/artifacts/layout/.
+//
+// Each real model is downloaded once for this file: one page per model
+// goes through every viewport and mode.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
+import AxeBuilder from '@axe-core/playwright';
+import { launch, serve } from './harness.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const DIST = resolve(process.env.DIST ?? join(HERE, '..', '..', 'dist'));
+const SHOTS = join(HERE, 'artifacts', 'layout');
+const CLI = join(HERE, '..', '..', 'target', 'debug', 'attnscope');
+const MODELS_DIR = join(HERE, '..', '..', 'www', 'models');
+const DEFAULT_TEXT = 'a fluffy blue creature roamed the verdant forest';
+
+const VIEWPORTS = [
+  ['phone', 390, 844],
+  ['tablet', 768, 1024],
+  ['projector', 1280, 720],
+  ['projector-800', 1280, 800],
+  ['laptop', 1440, 900],
+  ['desktop', 1920, 1080],
+];
+const MODES = ['light', 'dark', 'present'];
+const VIEWS = ['head', 'grid', 'overview', 'explain', 'catalog', 'worked', 'lesson'];
+
+let server, browser, baseUrl;
+
+before(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  server = await serve(DIST);
+  baseUrl = `http://127.0.0.1:${server.address().port}/`;
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await new Promise((ok) => (server ? server.close(ok) : ok()));
+});
+
+// A page that records every console error, page error and failed request.
+async function open(options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => m.type() === 'error' && problems.push(`console error: ${m.text()}`));
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('response', (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
+  return { context, page, problems };
+}
+
+// Lets the page lay itself out and redraw: ResizeObservers, effects, frames.
+async function settled(page) {
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 60)))));
+}
+
+async function computed(page, pattern = /computed in/, timeout = 300_000) {
+  await page.waitForFunction((p) => new RegExp(p).test(document.querySelector('#status')?.textContent ?? ''), pattern.source, { timeout });
+}
+
+// Sets light, dark or presentation mode through the page's own switches.
+async function mode(page, m) {
+  await page.locator('#dark').setChecked(m === 'dark');
+  await page.locator('#present').setChecked(m === 'present');
+}
+
+// What sticks out: the page's scroll width, every element whose visible box
+// (its box cut by the ancestors that clip it) passes the viewport's right
+// edge, and every drawn canvas larger than the box it is drawn in.
+async function overflow(page) {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const out = [];
+    if (document.documentElement.scrollWidth > width + 1) out.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} > ${width}`);
+    const name = (el) => `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}${el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\s+/).join('.') : ''}`;
+    for (const el of document.querySelectorAll('body *')) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0 || getComputedStyle(el).visibility === 'hidden') continue;
+      let right = r.right;
+      for (let a = el.parentElement; a && a !== document.documentElement; a = a.parentElement) {
+        const s = getComputedStyle(a);
+        if (s.overflowX !== 'visible' || s.clip !== 'auto') right = Math.min(right, a.getBoundingClientRect().right);
+      }
+      if (right > width + 1 && !el.closest('.sr-only')) out.push(`${name(el)} reaches ${Math.round(right)} px of ${width}`);
+    }
+    for (const c of document.querySelectorAll('.canvas-box canvas')) {
+      if (c.width === 0) continue;
+      const box = c.parentElement.getBoundingClientRect();
+      const r = c.getBoundingClientRect();
+      if (r.width > box.width + 1 || r.height > box.height + 1) out.push(`canvas#${c.id} is ${Math.round(r.width)}×${Math.round(r.height)} in a box of ${Math.round(box.width)}×${Math.round(box.height)}`);
+    }
+    return out.slice(0, 12);
+  });
+}
+
+// At 1280×720 in presentation mode: the text box and the whole picture are
+// inside the viewport, and the picture's labels are at least 18 px.
+async function projectorCheck(page, picture) {
+  const inside = await page.evaluate((sel) => {
+    const r = (q) => document.querySelector(q)?.getBoundingClientRect();
+    const fits = (b) => b && b.width > 0 && b.top >= 0 && b.left >= 0 && b.bottom <= innerHeight + 0.5 && b.right <= innerWidth + 0.5;
+    return { text: fits(r('textarea#text')), picture: fits(r(sel)), label: Number(document.querySelector(sel)?.dataset.labelPx ?? 0) };
+  }, picture);
+  assert.ok(inside.text, 'the text box is on screen at 1280×720 in presentation mode');
+  assert.ok(inside.picture, `${picture} is wholly on screen at 1280×720 in presentation mode`);
+  assert.ok(inside.label >= 18, `labels are ${inside.label} px at 1280×720 in presentation mode`);
+}
+
+// Every viewport and mode for one model, on one page (one download).
+async function everyViewport(model, text, picture, ready) {
+  const { context, page, problems } = await open();
+  await page.goto(`${baseUrl}?model=${model}&text=${encodeURIComponent(text)}`);
+  await computed(page);
+  await page.waitForFunction(ready, null, { timeout: 60_000 });
+  for (const m of MODES) {
+    await mode(page, m);
+    for (const [name, width, height] of VIEWPORTS) {
+      await page.setViewportSize({ width, height });
+      await settled(page);
+      assert.deepEqual(await overflow(page), [], `${model}, ${name} (${width}×${height}), ${m}`);
+      if (width === 1280 && height === 720 && m === 'present') await projectorCheck(page, picture);
+      await page.screenshot({ path: join(SHOTS, `${model}-${name}-${m}.png`) });
+    }
+  }
+  // The other views, at the phone's width and at 1080p.
+  await mode(page, 'light');
+  for (const [name, width, height] of [VIEWPORTS[0], VIEWPORTS[5]]) {
+    await page.setViewportSize({ width, height });
+    for (const v of VIEWS) {
+      await page.locator(`#tab-${v}`).click();
+      await settled(page);
+      assert.deepEqual(await overflow(page), [], `${model}, ${name}, view ${v}`);
+      if (model !== 'teaching' || name === 'desktop') await page.screenshot({ path: join(SHOTS, `${model}-${name}-view-${v}.png`) });
+    }
+  }
+  await context.close();
+  assert.deepEqual(problems, [], `${model}: the page logged errors`);
+}
+
+test('layout: the teaching model at every viewport and mode', async () => {
+  await everyViewport('teaching', DEFAULT_TEXT, '#heatmap', () => document.querySelector('#heatmap')?.width > 0);
+});
+
+test('layout: MiniLM at every viewport and mode', async () => {
+  await everyViewport('minilm', DEFAULT_TEXT, '#heatmap', () => document.querySelector('#tokens .token')?.textContent === '[CLS]');
+});
+
+test('layout: SmolLM2 at every viewport and mode', async () => {
+  await everyViewport('smollm2', 'The capital of France is', '#heatmap', () => document.querySelector('#next-tokens') !== null);
+});
+
+// On a phone nothing hovers: a tap on a cell reads out its weight and raw
+// score (the CLI's numbers), and a tap on a token outlines it in every view.
+test('touch: tapping a cell shows its values, tapping a token highlights it everywhere', async () => {
+  const { context, page, problems } = await open({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
+  await page.goto(baseUrl);
+  await page.waitForFunction(() => document.querySelector('#heatmap')?.dataset.cell);
+  await settled(page);
+  const at = (i, j) => page.locator('#heatmap').evaluate((c, [i, j]) => {
+    const r = c.getBoundingClientRect();
+    const { cell, left, top } = Object.fromEntries(['cell', 'left', 'top'].map((k) => [k, Number(c.dataset[k])]));
+    return { x: r.left + left + (j + 0.5) * cell, y: r.top + top + (i + 0.5) * cell };
+  }, [i, j]);
+  await page.locator('#heatmap').scrollIntoViewIfNeeded();
+  const { x, y } = await at(3, 1);
+  await page.touchscreen.tap(x, y);
+  await page.locator('#readout').filter({ hasText: 'weight' }).waitFor();
+  const readout = await page.locator('#readout').textContent();
+  assert.match(readout, /^“creature” → “fluffy”: weight [\d.]+ · raw score q·k -?[\d.]+ · scaled -?[\d.]+$/);
+  const cli = (stage) => execFileSync(CLI, ['attention', '--model', 'teaching', '--text', DEFAULT_TEXT, '--stage', stage], { encoding: 'utf8' })
+    .trim().split('\n')[4].trim().split(/\s+/).slice(1).map(Number);
+  const weight = Number(readout.match(/weight ([\d.]+)/)[1]);
+  const score = Number(readout.match(/raw score q·k (-?[\d.]+)/)[1]);
+  assert.ok(Math.abs(weight - cli('weights')[1]) < 6e-4, `weight ${weight} against the CLI's ${cli('weights')[1]}`);
+  assert.ok(Math.abs(score - cli('scores')[1]) < 1.5e-3, `raw score ${score} against the CLI's ${cli('scores')[1]}`);
+  assert.equal(await page.locator('#heatmap').getAttribute('data-token'), '3', 'the tapped cell chose its query');
+
+  // A token tapped in the strip is outlined in every view.
+  await page.locator('#tokens .token').nth(5).tap();
+  await page.waitForFunction(() => document.querySelector('#heatmap').dataset.token === '5');
+  await page.locator('#tab-grid').tap();
+  await page.waitForFunction(() => document.querySelector('#grid-causal')?.dataset.token === '5' && document.querySelector('#grid-unmasked').dataset.token === '5');
+  await page.locator('#tab-explain').tap();
+  await page.waitForFunction(() => document.querySelector('#lines')?.dataset.query === '5' && document.querySelector('select#explain-query').value === '5');
+  assert.match(page.url(), /token=5/);
+  await page.screenshot({ path: join(SHOTS, 'touch-phone.png') });
+  await context.close();
+  assert.deepEqual(problems, []);
+});
+
+// axe-core on every view, in light and dark: nothing serious or critical.
+test('accessibility: no serious or critical axe violation on any view', async () => {
+  const { context, page, problems } = await open({ viewport: { width: 1280, height: 800 } });
+  const scan = async (where) => {
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    assert.deepEqual(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`), [], where);
+  };
+  for (const m of ['light', 'dark']) {
+    await page.goto(`${baseUrl}?dark=${m === 'dark' ? 1 : 0}`);
+    await page.waitForFunction(() => document.querySelector('#heatmap')?.width > 0);
+    for (const v of VIEWS) {
+      await page.locator(`#tab-${v}`).click();
+      await settled(page);
+      await scan(`view ${v}, ${m}`);
+    }
+  }
+  await page.goto(`${baseUrl}?embed=1&view=grid`);
+  await page.waitForFunction(() => document.querySelector('#grid-causal')?.width > 0);
+  await scan('embedded dot grid');
+  await context.close();
+  assert.deepEqual(problems, []);
+});
+
+// The lesson: every step by URL and by the arrow keys, and its numbers are
+// the model's (MiniLM's weights row against the CLI's).
+test('lesson: every step by URL and keyboard, with the numbers of the trace', async () => {
+  const { context, page, problems } = await open({ viewport: { width: 1440, height: 900 } });
+  const titles = [];
+  for (let k = 1; k <= 8; k++) {
+    await page.goto(`${baseUrl}?view=lesson&step=${k}`);
+    await page.locator('#lesson-count').filter({ hasText: `Step ${k} of 8` }).waitFor();
+    titles.push(await page.locator('#lesson-title').textContent());
+    await page.waitForFunction(() => document.querySelector('#lesson-numbers') || document.querySelector('.lesson-says'));
+  }
+  assert.equal(new Set(titles).size, 8, `eight different steps: ${titles}`);
+
+  await page.goto(`${baseUrl}?view=lesson`);
+  await page.locator('#lesson-count').filter({ hasText: 'Step 1 of 8' }).waitFor();
+  await page.locator('#lesson-title').click();
+  for (let k = 2; k <= 8; k++) {
+    await page.keyboard.press('ArrowRight');
+    await page.locator('#lesson-count').filter({ hasText: `Step ${k} of 8` }).waitFor();
+    assert.equal(await page.locator('#lesson-title').textContent(), titles[k - 1]);
+    await page.waitForFunction((k) => new URLSearchParams(location.search).get('step') === String(k), k);
+    // (The picture eases from one stage to the next: let it settle for the artifact.)
+    if (k === 3) await page.waitForTimeout(1000).then(() => page.screenshot({ path: join(SHOTS, 'lesson-step-3.png') }));
+  }
+  await page.keyboard.press('ArrowLeft');
+  await page.locator('#lesson-count').filter({ hasText: 'Step 7 of 8' }).waitFor();
+  // Back goes back through the steps in the history too.
+  await page.goBack();
+  await page.locator('#lesson-count').filter({ hasText: 'Step 8 of 8' }).waitFor();
+
+  const text = 'The animal didn\'t cross the street because it was too tired';
+  await page.goto(`${baseUrl}?model=minilm&view=lesson&step=5&token=8&text=${encodeURIComponent(text)}`);
+  await page.waitForFunction(() => document.querySelector('#tokens .token')?.textContent === '[CLS]', null, { timeout: 300_000 });
+  await page.locator('#lesson-weights li').first().waitFor();
+  const shown = (await page.locator('#lesson-weights li .val').allTextContents()).map(Number);
+  const cli = JSON.parse(execFileSync(CLI, ['attention', '--model', 'minilm', '--models-dir', MODELS_DIR, '--text', text, '--json', '-'],
+    { encoding: 'utf8', maxBuffer: 1 << 26 }));
+  const want = cli.attentions[0][0][8];
+  assert.equal(shown.length, want.length);
+  shown.forEach((v, j) => assert.ok(Math.abs(v - want[j]) < 1e-4, `weight ${j}: ${v} against the CLI's ${want[j]}`));
+  await page.screenshot({ path: join(SHOTS, 'lesson-minilm-step-5.png') });
+  await context.close();
+  assert.deepEqual(problems, []);
+});
+
+// Embedded in an iframe: only the stage and the few controls its view needs.
+test('embed: ?embed=1 shows the stage and its controls only', async () => {
+  const { context, page, problems } = await open({ viewport: { width: 640, height: 420 } });
+  await page.goto(`${baseUrl}?embed=1&view=grid&stage=scaled`);
+  await page.waitForFunction(() => document.querySelector('#grid-causal')?.width > 0);
+  await settled(page);
+  assert.equal(await page.locator('header.bar, aside.panel, nav.tabs').count(), 0);
+  assert.equal(await page.locator('.stage[data-stage=scaled]').getAttribute('aria-checked'), 'true');
+  assert.match(await page.locator('a.open-full').getAttribute('href'), /view=grid/);
+  assert.deepEqual(await overflow(page), []);
+  const entries = await page.evaluate(() => history.length);
+  await page.locator('select#head').selectOption('2');
+  await page.waitForFunction(() => location.search.includes('head=2'));
+  assert.equal(await page.evaluate(() => history.length), entries, 'an embedded page adds no history entries to its host');
+  await page.screenshot({ path: join(SHOTS, 'embed-grid.png') });
+  await context.close();
+  assert.deepEqual(problems, []);
+});
+
+// Play steps through QKᵀ → ×1/√d_k → +M → softmax with short transitions
+// (many frames per step); with prefers-reduced-motion each step is drawn once.
+test('stages: Play steps through the four, animated unless motion is reduced', async () => {
+  const { context, page, problems } = await open({ viewport: { width: 1280, height: 800 } });
+  // Redraws of the heatmap within `ms` after `act`.
+  const redraws = (act, ms) => page.evaluate(async ([act, ms]) => {
+    const map = document.querySelector('#heatmap');
+    let n = 0;
+    const seen = new MutationObserver(() => n++);
+    seen.observe(map, { attributeFilter: ['data-draw-ms'] });
+    document.querySelector(act).click();
+    await new Promise((done) => setTimeout(done, ms));
+    seen.disconnect();
+    return n;
+  }, [act, ms]);
+  for (const reduced of [false, true]) {
+    await page.emulateMedia({ reducedMotion: reduced ? 'reduce' : 'no-preference' });
+    await page.goto(`${baseUrl}?stage=scores`);
+    await page.waitForFunction(() => document.querySelector('#heatmap')?.width > 0);
+    await settled(page);
+    const n = await redraws('.stage[data-stage=weights]', 1000);
+    if (reduced) assert.ok(n <= 3, `${n} redraws for one step with reduced motion`);
+    else assert.ok(n >= 8, `only ${n} redraws in a step's transition`);
+  }
+  // Play: from the raw scores to the softmax, one step after the other.
+  await page.locator('#play').click();
+  const seen = [];
+  for (let i = 0; i < 80 && seen.at(-1) !== 'weights'; i++) {
+    const s = await page.locator('.stage[aria-checked=true]').getAttribute('data-stage');
+    if (seen.at(-1) !== s) seen.push(s);
+    await page.waitForTimeout(100);
+  }
+  assert.deepEqual(seen, ['scores', 'scaled', 'masked', 'weights']);
+  await page.locator('#play').filter({ hasText: 'Play' }).waitFor();
+  await context.close();
+  assert.deepEqual(problems, []);
+});
