@@ -87,6 +87,23 @@ pub fn q8_0_blocks(blocks: usize, seed: u32) -> Vec<u8> {
     out
 }
 
+/// `blocks` blocks of `qtype` (a quantized format) from `seed`: every bit
+/// anything but the f16 block scales, of either sign and magnitude in
+/// [2⁻⁷, 2⁻²).
+#[cfg(feature = "pretrained")]
+pub fn quant_blocks(qtype: crate::models::quant::QType, blocks: usize, seed: u32) -> Vec<u8> {
+    let (at, size) = qtype.block_halves().expect("a quantized format");
+    let mut rng = Rng::new(seed);
+    let mut out = rng.bytes(blocks * size);
+    for block in out.chunks_exact_mut(size) {
+        for h in block[at.clone()].chunks_exact_mut(2) {
+            let negative = rng.below(2) == 1;
+            h.copy_from_slice(&scale_bits(&mut rng, negative));
+        }
+    }
+    out
+}
+
 /// The folder the model files are fetched into (`scripts/fetch_models.py`).
 pub fn models_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("www/models")

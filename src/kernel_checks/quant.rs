@@ -1,10 +1,11 @@
-//! SmolLM2's quantized products ([`crate::models::quant`]).
+//! The quantized products ([`crate::models::quant`]): every format's
+//! expansion against the `gguf` package's reference dequantizer on real
+//! tensors, and every product against the plain product of the expansion.
 
-use crate::models::quant::blocks::{Block, BlockQ4_1, BlockQ8_0, F16};
 use crate::models::quant::{Input, QMatrix, QType};
 use crate::models::simd::Isa;
 use crate::tensor::Matrix;
-use crate::testing::{matrix, q4_1_blocks, q8_0_blocks};
+use crate::testing::{matrix, quant_blocks};
 
 /// Whether `isa`'s products for one to three tokens sum exactly as its batch
 /// product does (natively, and the portable kernels everywhere); wasm's
@@ -13,43 +14,23 @@ fn sums_as_the_batch(isa: Isa) -> bool {
     isa == Isa::Portable || cfg!(not(target_arch = "wasm32"))
 }
 
-/// `rows × cols` matrices of both formats, their blocks from `seed`.
-fn both_formats(rows: usize, cols: usize, seed: u32) -> [QMatrix; 2] {
-    let blocks = rows * cols / 32;
-    [
-        QMatrix::new(rows, cols, QType::Q4_1, q4_1_blocks(blocks, seed)).unwrap(),
-        QMatrix::new(rows, cols, QType::Q8_0, q8_0_blocks(blocks, seed + 1)).unwrap(),
-    ]
+/// Every quantized format.
+const FORMATS: [QType; 7] = [QType::Q4_0, QType::Q4_1, QType::Q5_0, QType::Q8_0, QType::Q4K, QType::Q5K, QType::Q6K];
+
+/// `rows × cols` matrices of every format (`cols` a multiple of 256),
+/// their blocks from `seed`.
+fn all_formats(rows: usize, cols: usize, seed: u32) -> Vec<QMatrix> {
+    FORMATS
+        .iter()
+        .map(|&q| QMatrix::new(rows, cols, q, quant_blocks(q, rows * cols / q.block_size().0, seed + q.ggml_id())).unwrap())
+        .collect()
 }
 
-/// The weights as the formats define them, one scalar at a time, with the
-/// `half` crate's f16 conversion: Q4_1 w = d·q + m (low nibbles first), Q8_0
-/// w = d·q. The block types give only where the fields are.
-fn defined_weights(qtype: QType, bytes: &[u8]) -> Vec<f32> {
-    let half = |h: F16| half::f16::from_bits(h.to_bits()).to_f32();
-    match qtype {
-        QType::Q4_1 => BlockQ4_1::slice(bytes)
-            .iter()
-            .flat_map(|b| (0..32).map(move |j| (if j < 16 { b.qs[j] & 15 } else { b.qs[j - 16] >> 4 }) as f32 * half(b.d) + half(b.m)))
-            .collect(),
-        QType::Q8_0 => BlockQ8_0::slice(bytes).iter().flat_map(|b| b.qs.iter().map(move |&q| q as f32 * half(b.d))).collect(),
-        QType::F32 => unreachable!(),
-    }
-}
-
-/// Where block `i`'s scale d starts in a run of `qtype` blocks.
-fn scale_d_at(qtype: QType, i: usize) -> std::ops::Range<usize> {
-    let (bytes, at) = match qtype {
-        QType::Q4_1 => (BlockQ4_1::BYTES, std::mem::offset_of!(BlockQ4_1, d)),
-        QType::Q8_0 => (BlockQ8_0::BYTES, std::mem::offset_of!(BlockQ8_0, d)),
-        QType::F32 => unreachable!(),
-    };
-    i * bytes + at..i * bytes + at + std::mem::size_of::<F16>()
-}
-
-/// The matrix as the format defines it.
+/// The matrix as the format defines it: the portable expansion, which
+/// `dequantization_equals_the_reference_on_real_tensors` checks bit for bit
+/// against the `gguf` package's.
 fn defined(w: &QMatrix) -> Matrix {
-    Matrix::from_vec(w.rows, w.cols, defined_weights(w.qtype, w.bytes()))
+    w.dequantize_on(Isa::Portable)
 }
 
 /// The matrix's rows expanded to f32 and kept as an f32 `QMatrix`, whose
@@ -59,18 +40,100 @@ fn expanded(w: &QMatrix) -> QMatrix {
     QMatrix::new(w.rows, w.cols, QType::F32, bytes).unwrap()
 }
 
+/// Rows of a real tensor and their values as `gguf.quants.dequantize` gives
+/// them, written by `scripts/reference/quant_reference.py`.
+struct Fixture {
+    name: &'static str,
+    qtype: QType,
+    rows: usize,
+    cols: usize,
+    bytes: &'static [u8],
+    values: &'static [u8],
+}
+
+macro_rules! fixture {
+    ($name:literal, $qtype:ident, $rows:literal, $cols:literal) => {
+        Fixture {
+            name: $name,
+            qtype: QType::$qtype,
+            rows: $rows,
+            cols: $cols,
+            bytes: include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/quant/", $name, ".bin")),
+            values: include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/quant/", $name, ".f32")),
+        }
+    };
+}
+
+/// Every fixture of `tests/fixtures/quant/index.json`.
+fn fixtures() -> [Fixture; 13] {
+    [
+        fixture!("gemma_q8_0", Q8_0, 2, 640),
+        fixture!("gemma_q5_0", Q5_0, 2, 640),
+        fixture!("gemma_q4_k", Q4K, 2, 2048),
+        fixture!("gemma_q6_k", Q6K, 2, 2048),
+        fixture!("qwen_q8_0", Q8_0, 2, 896),
+        fixture!("qwen_q5_0", Q5_0, 2, 896),
+        fixture!("qwen_q4_k", Q4K, 2, 4864),
+        fixture!("qwen_q6_k", Q6K, 2, 4864),
+        fixture!("smollm2_q4_1", Q4_1, 2, 576),
+        fixture!("made_q4_0", Q4_0, 2, 3584),
+        fixture!("made_q5_k", Q5K, 2, 3584),
+        fixture!("made_f16", F16, 2, 3584),
+        fixture!("made_bf16", BF16, 2, 3584),
+    ]
+}
+
 check_each_isa! {
-    /// Expanding blocks gives the formats' weights bit for bit, including
-    /// block scales that are subnormal, zero, negative or as large as f16 goes.
-    fn dequantization_is_the_formats_definition(isa) {
-        for w in both_formats(8, 64, 1) {
+    /// Expanding the blocks (or f16/bf16 values) of real tensors gives, bit
+    /// for bit, the f32 the `gguf` package's reference dequantizer gives.
+    fn dequantization_equals_the_reference_on_real_tensors(isa) {
+        let index = include_str!("../../tests/fixtures/quant/index.json");
+        assert_eq!(index.matches("\"name\"").count(), fixtures().len(), "a fixture of index.json is not checked");
+        for f in fixtures() {
+            assert!(index.contains(&format!("\"name\": \"{}\",\n  \"type\": \"{}\"", f.name, f.qtype)), "{}: not {} in index.json", f.name, f.qtype);
+            let w = QMatrix::new(f.rows, f.cols, f.qtype, f.bytes.to_vec()).unwrap();
+            let got = w.dequantize_on(isa).data;
+            let want: Vec<f32> = f.values.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
+            assert_eq!(got.len(), want.len(), "{}", f.name);
+            for (i, (g, e)) in got.iter().zip(&want).enumerate() {
+                assert_eq!(g.to_bits(), e.to_bits(), "{isa:?}: {} ({}) value {i}: {g} against the reference's {e}", f.name, f.qtype);
+            }
+        }
+    }
+}
+
+check_each_isa! {
+    /// Every instruction set expands blocks as the portable kernels do, bit
+    /// for bit, including block scales that are subnormal, zero, negative or
+    /// as large as f16 goes.
+    fn dequantization_is_the_same_on_every_instruction_set(isa) {
+        for w in all_formats(2, 1024, 1) {
+            let (at, size) = w.qtype.block_halves().unwrap();
             let mut bytes = w.bytes().to_vec();
             for (i, bits) in [0x0001u16, 0x03ff, 0x0400, 0x0000, 0x8000, 0xbc00, 0x7bff, 0x8001].into_iter().enumerate() {
-                bytes[scale_d_at(w.qtype, i)].copy_from_slice(&bits.to_le_bytes());
+                bytes[i * size + at.start..][..2].copy_from_slice(&bits.to_le_bytes());
             }
             let w = QMatrix::new(w.rows, w.cols, w.qtype, bytes).unwrap();
-            let want = defined_weights(w.qtype, w.bytes());
-            assert_eq!(w.dequantize_on(isa).data, want, "{isa:?}: {:?}", w.qtype);
+            let (got, want) = (w.dequantize_on(isa).data, defined(&w).data);
+            assert!(got.iter().zip(&want).all(|(g, e)| g.to_bits() == e.to_bits()), "{isa:?}: {}", w.qtype);
+        }
+    }
+}
+
+check_each_isa! {
+    /// Products of real tensors' rows equal the plain product of their
+    /// expansion within f32 rounding, relative to the largest output.
+    fn products_of_real_tensors_equal_the_plain_product(isa) {
+        for f in fixtures() {
+            let w = QMatrix::new(f.rows, f.cols, f.qtype, f.bytes.to_vec()).unwrap();
+            let dense = defined(&w);
+            for n in [1, 3, 5] {
+                let x = matrix(n, f.cols, 9);
+                let (got, want) = (w.forward_on(isa, &Input::new(&x), 0..f.rows), x.matmul_t(&dense));
+                let scale = want.data.iter().fold(1e-3f32, |a, v| a.max(v.abs()));
+                let off = got.max_abs_diff(&want);
+                assert!(off <= 1e-5 * scale, "{isa:?}: {} ({}), {n} tokens: {off} (largest output {scale})", f.name, f.qtype);
+            }
         }
     }
 }
@@ -80,9 +143,9 @@ check_each_isa! {
     /// products of the expanded rows: bit for bit where the kernels promise
     /// it, and always within rounding of the plain product.
     fn products_from_the_blocks_equal_products_of_the_expanded_rows(isa) {
-        // 6 rows (a group of 4 and two single rows) × 96 columns.
-        for w in both_formats(6, 96, 2) {
-            let x = matrix(3, 96, 3);
+        // 6 rows (a group of 4 and two single rows) × 512 columns.
+        for w in all_formats(6, 512, 2) {
+            let x = matrix(3, 512, 3);
             let (dense, f32_rows) = (defined(&w), expanded(&w));
             for n in 1..=3 {
                 let x = x.rows_range(0, n);
@@ -92,8 +155,9 @@ check_each_isa! {
                     assert_eq!(from_blocks.data, from_rows.data, "{isa:?}: {:?}, {n} tokens", w.qtype);
                 }
                 let exact = x.matmul_t(&dense);
+                let scale = exact.data.iter().fold(1.0f32, |a, v| a.max(v.abs()));
                 for (f, e) in from_blocks.data.iter().zip(&exact.data) {
-                    assert!((f - e).abs() < 1e-4, "{isa:?}: {:?}, {n} tokens: {f} against {e}", w.qtype);
+                    assert!((f - e).abs() < 1e-5 * scale, "{isa:?}: {:?}, {n} tokens: {f} against {e}", w.qtype);
                 }
                 if isa == Isa::best() {
                     assert_eq!(w.forward(&x).data, from_blocks.data, "forward runs the best kernel");
@@ -108,30 +172,31 @@ check_each_isa! {
     /// key/value cache relies on), and a few output columns those of the
     /// whole product.
     fn a_token_alone_gives_the_outputs_it_gives_in_a_batch(isa) {
-        // 7 rows (a partial group of 4) × 64 columns, 5 tokens (an odd count).
-        let w = QMatrix::new(7, 64, QType::Q4_1, q4_1_blocks(14, 4)).unwrap();
-        let x = matrix(5, 64, 5);
-        let batch = w.forward_on(isa, &Input::new(&x), 0..7);
-        let plain = x.matmul_t(&defined(&w));
-        assert!(batch.max_abs_diff(&plain) < 1e-5, "{isa:?}: {}", batch.max_abs_diff(&plain));
-        if sums_as_the_batch(isa) {
-            let alone = w.forward_on(isa, &Input::new(&x.rows_range(4, 1)), 0..7);
-            assert_eq!(alone.row(0), batch.row(4), "{isa:?}");
+        // 7 rows (a partial group of 4) × 256 columns, 5 tokens (an odd count).
+        for w in all_formats(7, 256, 4) {
+            let x = matrix(5, 256, 5);
+            let batch = w.forward_on(isa, &Input::new(&x), 0..7);
+            let plain = x.matmul_t(&defined(&w));
+            let scale = plain.data.iter().fold(1.0f32, |a, v| a.max(v.abs()));
+            assert!(batch.max_abs_diff(&plain) < 1e-5 * scale, "{isa:?}: {}: {}", w.qtype, batch.max_abs_diff(&plain));
+            if sums_as_the_batch(isa) {
+                let alone = w.forward_on(isa, &Input::new(&x.rows_range(4, 1)), 0..7);
+                assert_eq!(alone.row(0), batch.row(4), "{isa:?}: {}", w.qtype);
+            }
+            assert_eq!(w.forward_on(isa, &Input::new(&x), 2..6).row(1), &batch.row(1)[2..6], "{isa:?}: {}", w.qtype);
         }
-        assert_eq!(w.forward_on(isa, &Input::new(&x), 2..6).row(1), &batch.row(1)[2..6], "{isa:?}");
     }
 }
 
 check_each_isa! {
-    /// Both formats, 1 to 7 tokens (the one-token cache append, the
+    /// Every format, 1 to 7 tokens (the one-token cache append, the
     /// two-to-three-token products from the blocks, the batch with a token
     /// left over), a row count that leaves a partial tile, parts of the
     /// output columns, and inputs rounded to 16 bits.
     fn products_equal_the_plain_product_for_one_to_seven_tokens(isa) {
-        let (rows, cols) = (7, 96);
-        for w in both_formats(rows, cols, 6) {
+        let (rows, cols) = (7, 512);
+        for w in all_formats(rows, cols, 6) {
             let dense = defined(&w);
-            assert_eq!(w.dequantize_on(isa).data, dense.data, "{isa:?}: {:?}: the expansion differs from the format's definition", w.qtype);
             let x = matrix(7, cols, 7);
             for n in 1..=7 {
                 let x = x.rows_range(0, n);

@@ -10,7 +10,7 @@
 
 #[cfg(target_arch = "x86_64")]
 use super::avx2;
-use super::blocks::{BlockQ4_1, BlockQ8_0};
+use super::blocks::{Block, F16};
 use super::portable;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128", feature = "fma"))]
 use super::relaxed;
@@ -19,21 +19,81 @@ use super::simd128;
 use super::{Input, QType};
 use crate::models::simd::Isa;
 
-/// Runs `$body` with `$B` the block type of `$qtype` (a quantized one).
+/// Runs `$body` with `$B` the block type of `$qtype`, or `$plain` for the
+/// plain types: the one place that lists the formats (a new one is one line).
 macro_rules! with_block {
-    ($qtype:expr, $B:ident => $body:expr) => {
+    ($qtype:expr, $B:ident => $body:expr, plain => $plain:expr) => {
         match $qtype {
-            QType::Q4_1 => {
-                type $B = BlockQ4_1;
-                $body
-            }
-            QType::Q8_0 => {
-                type $B = BlockQ8_0;
-                $body
-            }
-            QType::F32 => unreachable!("f32 weights need no expansion"),
+            QType::Q4_0 => { type $B = $crate::models::quant::blocks::BlockQ4_0; $body }
+            QType::Q4_1 => { type $B = $crate::models::quant::blocks::BlockQ4_1; $body }
+            QType::Q5_0 => { type $B = $crate::models::quant::blocks::BlockQ5_0; $body }
+            QType::Q8_0 => { type $B = $crate::models::quant::blocks::BlockQ8_0; $body }
+            QType::Q4K => { type $B = $crate::models::quant::blocks::BlockQ4K; $body }
+            QType::Q5K => { type $B = $crate::models::quant::blocks::BlockQ5K; $body }
+            QType::Q6K => { type $B = $crate::models::quant::blocks::BlockQ6K; $body }
+            QType::F32 | QType::F16 | QType::BF16 => $plain,
         }
     };
+    ($qtype:expr, $B:ident => $body:expr) => {
+        with_block!($qtype, $B => $body, plain => unreachable!("plain weights have no blocks"))
+    };
+}
+pub(super) use with_block;
+
+/// As `with_block!`, for the formats the relaxed SIMD kernel takes (`relaxed::Int7Block`).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128", feature = "fma"))]
+macro_rules! with_7_bit_block {
+    ($qtype:expr, $B:ident => $body:expr) => {
+        match $qtype {
+            QType::Q4_0 => {
+                type $B = $crate::models::quant::blocks::BlockQ4_0;
+                $body
+            }
+            QType::Q4_1 => {
+                type $B = $crate::models::quant::blocks::BlockQ4_1;
+                $body
+            }
+            QType::Q5_0 => {
+                type $B = $crate::models::quant::blocks::BlockQ5_0;
+                $body
+            }
+            QType::Q4K => {
+                type $B = $crate::models::quant::blocks::BlockQ4K;
+                $body
+            }
+            QType::Q5K => {
+                type $B = $crate::models::quant::blocks::BlockQ5K;
+                $body
+            }
+            _ => unreachable!("{} has no 7-bit kernel", $qtype),
+        }
+    };
+}
+
+/// Whether `qtype`'s blocks have an offset m besides their scale d.
+pub fn has_offset(qtype: QType) -> bool {
+    with_block!(qtype, B => B::HAS_OFFSET, plain => false)
+}
+
+/// The byte offset of the first value or block scale in `data` (whole
+/// values or blocks of `qtype`) that is infinite or NaN.
+pub fn first_non_finite(qtype: QType, data: &[u8]) -> Option<usize> {
+    fn halves(data: &[u8], step: usize, at: std::ops::Range<usize>) -> Option<usize> {
+        let mut i = 0;
+        while i + step <= data.len() {
+            if data[i + at.start..i + at.end].chunks_exact(2).any(|h| !F16::from_bits(u16::from_le_bytes([h[0], h[1]])).is_finite()) {
+                return Some(i);
+            }
+            i += step;
+        }
+        None
+    }
+    match qtype {
+        QType::F32 => data.chunks_exact(4).position(|b| !f32::from_le_bytes([b[0], b[1], b[2], b[3]]).is_finite()).map(|i| 4 * i),
+        QType::F16 => halves(data, 2, 0..2),
+        QType::BF16 => data.chunks_exact(2).position(|b| b[1] & 0x7f == 0x7f && b[0] & 0x80 != 0).map(|i| 2 * i),
+        _ => with_block!(qtype, B => halves(data, B::BYTES, B::HALVES)),
+    }
 }
 
 /// An input's integer parts for the wasm one-to-three-token kernels (see
@@ -46,22 +106,22 @@ pub struct IntegerParts {
     int8: std::cell::OnceCell<relaxed::Int8Parts>,
 }
 
-/// Whole quantized blocks (or f32 values) into `out`, 32 weights per block.
+/// Whole quantized blocks (or plain values) into `out`, as f32.
 pub fn dequantize(isa: Isa, qtype: QType, bytes: &[u8], out: &mut [f32]) {
-    if qtype == QType::F32 {
-        for (o, b) in out.iter_mut().zip(bytes.chunks_exact(4)) {
-            *o = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-        }
-        return;
-    }
     match isa.in_this_build() {
         // SAFETY: the CPU has AVX2 and F16C (`Isa::Avx2`).
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx2 => with_block!(qtype, B => unsafe { avx2::dequantize::<B>(bytes, out) }),
+        Isa::Avx2 => {
+            with_block!(qtype, B => unsafe { avx2::dequantize::<B>(bytes, out) }, plain => unsafe { avx2::dequantize_plain(qtype, bytes, out) })
+        }
         // SAFETY: simd128 is enabled for the whole build.
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        Isa::Simd128 => with_block!(qtype, B => unsafe { simd128::dequantize::<B>(bytes, out) }),
-        Isa::Portable => with_block!(qtype, B => portable::dequantize::<B>(bytes, out)),
+        Isa::Simd128 => {
+            with_block!(qtype, B => unsafe { simd128::dequantize::<B>(bytes, out) }, plain => portable::dequantize_plain(qtype, bytes, out))
+        }
+        Isa::Portable => {
+            with_block!(qtype, B => portable::dequantize::<B>(bytes, out), plain => portable::dequantize_plain(qtype, bytes, out))
+        }
     }
 }
 
@@ -107,7 +167,7 @@ pub fn dots_quantized(isa: Isa, rows: &QuantizedRows, input: &Input, out: &mut [
     let QuantizedRows { qtype, bytes, row_bytes, count, .. } = *rows;
     assert!(
         (1..4).contains(&n)
-            && cols.is_multiple_of(32)
+            && cols.is_multiple_of(qtype.block_size().0)
             && bytes.len() >= count * row_bytes
             && x.len() >= n * cols
             && out.len() >= (n - 1) * width + count
@@ -127,14 +187,13 @@ pub fn dots_quantized(isa: Isa, rows: &QuantizedRows, input: &Input, out: &mut [
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
         Isa::Simd128 => {
             #[cfg(feature = "fma")]
-            if qtype == QType::Q4_1 {
+            if matches!(qtype, QType::Q4_0 | QType::Q4_1 | QType::Q5_0 | QType::Q4K | QType::Q5K) {
                 let parts = input.parts.int8.get_or_init(|| relaxed::Int8Parts::new(x, n, cols));
-                let scales = rows.scales;
-                match n {
-                    1 => relaxed::dots_quantized::<1>(bytes, scales, row_bytes, count, parts, cols, out, width),
-                    2 => relaxed::dots_quantized::<2>(bytes, scales, row_bytes, count, parts, cols, out, width),
-                    _ => relaxed::dots_quantized::<3>(bytes, scales, row_bytes, count, parts, cols, out, width),
-                }
+                with_7_bit_block!(qtype, B => match n {
+                    1 => relaxed::dots_quantized::<1, B>(rows, parts, cols, out, width),
+                    2 => relaxed::dots_quantized::<2, B>(rows, parts, cols, out, width),
+                    _ => relaxed::dots_quantized::<3, B>(rows, parts, cols, out, width),
+                });
                 return;
             }
             let parts = input.parts.int16.get_or_init(|| simd128::Int16Parts::new(x, n, cols));
@@ -166,7 +225,7 @@ pub fn batch(
     out: &mut [f32],
 ) -> bool {
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    if isa == Isa::Simd128 && qtype != QType::F32 {
+    if isa == Isa::Simd128 && !qtype.is_plain() {
         // SAFETY: simd128 is enabled for the whole build; sizes asserted inside.
         with_block!(qtype, B => unsafe { simd128::forward::<B>(bytes, row_bytes, rows, x, n, cols, out) });
         return true;

@@ -31,51 +31,110 @@ pub use blocks::BLOCK;
 use crate::error::{Error, Result};
 use crate::models::simd::Isa;
 use crate::tensor::Matrix;
-use blocks::{Block, BlockQ4_1, BlockQ8_0};
+use blocks::{Block, BlockQ4K, BlockQ4_0, BlockQ4_1, BlockQ5K, BlockQ5_0, BlockQ6K, BlockQ8_0};
 
-/// The storage types this model uses (GGML type ids 0, 3 and 8).
+/// The weight types of GGUF files this reads: plain numbers (f32, f16,
+/// bf16) and the quantized formats of [`blocks`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum QType {
     F32,
+    F16,
+    BF16,
+    Q4_0,
     Q4_1,
+    Q5_0,
     Q8_0,
+    Q4K,
+    Q5K,
+    Q6K,
 }
 
 impl QType {
+    pub const ALL: [QType; 10] =
+        [QType::F32, QType::F16, QType::BF16, QType::Q4_0, QType::Q4_1, QType::Q5_0, QType::Q8_0, QType::Q4K, QType::Q5K, QType::Q6K];
+
+    /// The type of GGML type id `id`, if it is one of these.
     pub fn from_ggml(id: u32) -> Option<QType> {
-        match id {
-            0 => Some(QType::F32),
-            3 => Some(QType::Q4_1),
-            8 => Some(QType::Q8_0),
-            _ => None,
-        }
+        QType::ALL.into_iter().find(|t| t.ggml_id() == id)
     }
 
     /// GGML's id of the type, as [`QType::from_ggml`] reads it.
     pub fn ggml_id(self) -> u32 {
         match self {
             QType::F32 => 0,
+            QType::F16 => 1,
+            QType::Q4_0 => 2,
             QType::Q4_1 => 3,
+            QType::Q5_0 => 6,
             QType::Q8_0 => 8,
+            QType::Q4K => 12,
+            QType::Q5K => 13,
+            QType::Q6K => 14,
+            QType::BF16 => 30,
         }
     }
 
-    /// Bytes taken by `n` values (n a multiple of the block size for the quantized types).
-    pub fn bytes_for(self, n: usize) -> Option<usize> {
+    /// GGML's name of the type.
+    pub fn name(self) -> &'static str {
         match self {
-            QType::F32 => n.checked_mul(4),
-            QType::Q4_1 => n.is_multiple_of(BLOCK).then(|| n / BLOCK * BlockQ4_1::BYTES),
-            QType::Q8_0 => n.is_multiple_of(BLOCK).then(|| n / BLOCK * BlockQ8_0::BYTES),
+            QType::F32 => "F32",
+            QType::F16 => "F16",
+            QType::BF16 => "BF16",
+            QType::Q4_0 => "Q4_0",
+            QType::Q4_1 => "Q4_1",
+            QType::Q5_0 => "Q5_0",
+            QType::Q8_0 => "Q8_0",
+            QType::Q4K => "Q4_K",
+            QType::Q5K => "Q5_K",
+            QType::Q6K => "Q6_K",
         }
+    }
+
+    /// Values per block and bytes per block (1 value for the plain types).
+    pub fn block_size(self) -> (usize, usize) {
+        fn of<B: Block>() -> (usize, usize) {
+            (B::WEIGHTS, B::BYTES)
+        }
+        match self {
+            QType::F32 => (1, 4),
+            QType::F16 | QType::BF16 => (1, 2),
+            QType::Q4_0 => of::<BlockQ4_0>(),
+            QType::Q4_1 => of::<BlockQ4_1>(),
+            QType::Q5_0 => of::<BlockQ5_0>(),
+            QType::Q8_0 => of::<BlockQ8_0>(),
+            QType::Q4K => of::<BlockQ4K>(),
+            QType::Q5K => of::<BlockQ5K>(),
+            QType::Q6K => of::<BlockQ6K>(),
+        }
+    }
+
+    /// Whether the type is plain numbers rather than quantized blocks.
+    pub fn is_plain(self) -> bool {
+        matches!(self, QType::F32 | QType::F16 | QType::BF16)
+    }
+
+    /// Bytes taken by `n` values (n a multiple of the block size), None on
+    /// overflow (a 32-bit `usize` in wasm).
+    pub fn bytes_for(self, n: usize) -> Option<usize> {
+        let (weights, bytes) = self.block_size();
+        n.is_multiple_of(weights).then(|| (n / weights).checked_mul(bytes)).flatten()
+    }
+
+    /// Where a block keeps its f16 scales, and its size in bytes; None for
+    /// the plain types.
+    pub fn block_halves(self) -> Option<(std::ops::Range<usize>, usize)> {
+        dispatch::with_block!(self, B => Some((B::HALVES, B::BYTES)), plain => None)
     }
 
     /// Whether a block has an offset m besides its scale d.
     fn has_offset(self) -> bool {
-        match self {
-            QType::F32 => false,
-            QType::Q4_1 => BlockQ4_1::HAS_OFFSET,
-            QType::Q8_0 => BlockQ8_0::HAS_OFFSET,
-        }
+        dispatch::has_offset(self)
+    }
+}
+
+impl std::fmt::Display for QType {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 
@@ -99,19 +158,33 @@ pub struct QMatrix {
 }
 
 impl QMatrix {
+    /// The matrix of `rows` rows of `cols` values of `qtype` in `data`,
+    /// refused with a clear error when the bytes do not fit the shape, a row
+    /// does not split into whole blocks, or a value or block scale is
+    /// infinite or NaN (a corrupted file: every number computed from it
+    /// would be NaN).
     pub fn new(rows: usize, cols: usize, qtype: QType, data: Vec<u8>) -> Result<QMatrix> {
-        let need = rows.checked_mul(cols).and_then(|n| qtype.bytes_for(n));
-        if !cols.is_multiple_of(BLOCK) && qtype != QType::F32 {
-            return Err(Error::ModelFile(format!("a {qtype:?} matrix needs rows of a multiple of {BLOCK} values, not {cols}")));
+        let (per_block, _) = qtype.block_size();
+        if !cols.is_multiple_of(per_block) {
+            return Err(Error::ModelFile(format!("a {qtype} matrix needs rows of a multiple of {per_block} values, not {cols}")));
         }
+        let need = rows.checked_mul(cols).and_then(|n| qtype.bytes_for(n));
         if need != Some(data.len()) {
-            return Err(Error::ModelFile(format!("a {rows}×{cols} {qtype:?} matrix needs {need:?} bytes, the file has {}", data.len())));
+            let need = need.map_or("more than the address space holds".into(), |n| format!("{n} bytes"));
+            return Err(Error::ModelFile(format!("a {rows}×{cols} {qtype} matrix needs {need}, the file has {} bytes", data.len())));
+        }
+        if let Some(i) = dispatch::first_non_finite(qtype, &data) {
+            let what = if qtype.is_plain() { "value" } else { "block scale" };
+            return Err(Error::ModelFile(format!(
+                "a {rows}×{cols} {qtype} matrix has an infinite or NaN {what} in row {}: a corrupted file?",
+                i / (data.len() / rows.max(1)).max(1)
+            )));
         }
         Ok(QMatrix::with_scales(rows, cols, qtype, data))
     }
 
     fn with_scales(rows: usize, cols: usize, qtype: QType, data: Vec<u8>) -> QMatrix {
-        let scales = if cfg!(all(target_arch = "wasm32", target_feature = "simd128")) && qtype != QType::F32 {
+        let scales = if cfg!(all(target_arch = "wasm32", target_feature = "simd128")) && !qtype.is_plain() {
             block_scales(qtype, &data, rows, cols)
         } else {
             Vec::new()
@@ -230,7 +303,7 @@ impl QMatrix {
         let width = range.len();
         let rb = self.row_bytes();
         let bytes = &self.data[range.start * rb..range.end * rb];
-        if n < FROM_BLOCKS_BELOW && self.qtype != QType::F32 {
+        if n < FROM_BLOCKS_BELOW && !self.qtype.is_plain() {
             // With so few tokens, writing the expanded weights to a buffer
             // and reading them back costs more than the products themselves:
             // expand each block in registers and use it at once. Natively the
@@ -283,29 +356,27 @@ impl<'a> Input<'a> {
 }
 
 /// Per row of quantized blocks: the blocks' d, then (with an offset) their
-/// m, as f32, each run zero-padded to [`padded_blocks`] so that it reads as
+/// m, as f32 ([`Block::scales`]: a K-quant's super-block gives eight of
+/// each), each run zero-padded to [`padded_blocks`] so that it reads as
 /// whole vectors. A format without m keeps no run of zeros for it, which
 /// would only be more to read for every token.
 fn block_scales(qtype: QType, data: &[u8], rows: usize, cols: usize) -> Vec<f32> {
     fn of<B: Block>(data: &[u8], rows: usize, cols: usize) -> Vec<f32> {
-        let (blocks, padded) = (cols / BLOCK, padded_blocks(cols));
+        let padded = padded_blocks(cols);
         let mut scales = Vec::with_capacity(rows * scales_per_row(B::QTYPE, cols));
-        for row in data.chunks_exact(blocks * B::BYTES).take(rows) {
+        for row in data.chunks_exact(cols / B::WEIGHTS * B::BYTES).take(rows) {
+            let each = || B::slice(row).iter().flat_map(|block| (0..B::BLOCKS).map(|b| block.scales(b)));
             let start = scales.len();
-            scales.extend(B::slice(row).iter().map(B::d));
+            scales.extend(each().map(|(d, _)| d));
             scales.resize(start + padded, 0.0);
             if B::HAS_OFFSET {
-                scales.extend(B::slice(row).iter().map(B::m));
+                scales.extend(each().map(|(_, m)| m));
                 scales.resize(start + 2 * padded, 0.0);
             }
         }
         scales
     }
-    match qtype {
-        QType::F32 => Vec::new(),
-        QType::Q4_1 => of::<BlockQ4_1>(data, rows, cols),
-        QType::Q8_0 => of::<BlockQ8_0>(data, rows, cols),
-    }
+    dispatch::with_block!(qtype, B => of::<B>(data, rows, cols), plain => Vec::new())
 }
 
 /// The values [`block_scales`] keeps per row.
@@ -356,5 +427,28 @@ mod tests {
     fn wrong_sizes_are_errors() {
         assert!(QMatrix::new(2, 32, QType::Q4_1, vec![0; 39]).is_err());
         assert!(QMatrix::new(1, 20, QType::Q8_0, vec![0; 34]).is_err());
+        // A K-quant row is whole super-blocks of 256.
+        let err = QMatrix::new(1, 128, QType::Q4K, vec![0; 72]).unwrap_err().to_string();
+        assert!(err.contains("multiple of 256"), "{err}");
+        assert!(QMatrix::new(1, 256, QType::Q6K, vec![0; 209]).is_err());
+        assert!(QMatrix::new(usize::MAX / 2, 256, QType::Q5K, vec![0; 176]).unwrap_err().to_string().contains("address space"));
+    }
+
+    #[test]
+    fn non_finite_block_scales_are_errors_wherever_the_format_keeps_them() {
+        let nan = 0x7e00u16.to_le_bytes();
+        // Q6_K's d is its last two bytes; Q4_K's dmin its second f16.
+        let mut q6 = vec![0; 2 * 210];
+        q6[210 + 208..].copy_from_slice(&nan);
+        let err = QMatrix::new(2, 256, QType::Q6K, q6).unwrap_err().to_string();
+        assert!(err.contains("NaN block scale in row 1"), "{err}");
+        let mut q4 = vec![0; 144];
+        q4[2..4].copy_from_slice(&0x7c00u16.to_le_bytes());
+        assert!(QMatrix::new(1, 256, QType::Q4K, q4).is_err());
+        // NaN bits in a Q6_K's weights are weights, not a scale.
+        let mut q6 = vec![0; 210];
+        q6[0..2].copy_from_slice(&nan);
+        assert!(QMatrix::new(1, 256, QType::Q6K, q6).is_ok());
+        assert!(QMatrix::new(1, 2, QType::F16, [[0, 0], nan].concat()).is_err());
     }
 }

@@ -2,18 +2,41 @@
 //! ([`Block::dequantize`]) and dot products kept in eight running sums per
 //! output, reduced in the tree order of the AVX2 kernels ([`hsum`]).
 
-use super::blocks::{Block, BLOCK};
+use super::blocks::{Block, F16};
+use super::QType;
 use crate::models::simd::hsum;
 
-/// `bytes`: whole blocks; `out`: 32 weights per block.
+/// `bytes`: whole blocks; `out`: their weights.
 pub fn dequantize<B: Block>(bytes: &[u8], out: &mut [f32]) {
-    for (o, b) in out.chunks_exact_mut(BLOCK).zip(B::slice(bytes)) {
+    for (o, b) in out.chunks_exact_mut(B::WEIGHTS).zip(B::slice(bytes)) {
         b.dequantize(o);
     }
 }
 
+/// Plain values (f32, f16 or bf16, little-endian) as f32, exactly.
+pub fn dequantize_plain(qtype: QType, bytes: &[u8], out: &mut [f32]) {
+    match qtype {
+        QType::F32 => {
+            for (o, b) in out.iter_mut().zip(bytes.chunks_exact(4)) {
+                *o = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+            }
+        }
+        QType::F16 => {
+            for (o, b) in out.iter_mut().zip(bytes.chunks_exact(2)) {
+                *o = F16::from_bits(u16::from_le_bytes([b[0], b[1]])).to_f32();
+            }
+        }
+        QType::BF16 => {
+            for (o, b) in out.iter_mut().zip(bytes.chunks_exact(2)) {
+                *o = f32::from_bits((u16::from_le_bytes([b[0], b[1]]) as u32) << 16);
+            }
+        }
+        _ => unreachable!("{qtype} is not a plain type"),
+    }
+}
+
 /// As [`dots`] on the rows [`dequantize`] would give, one block at a time
-/// through a 32-weight scratch that never leaves registers or L1.
+/// through a scratch of one block's weights (at most 256) that stays in L1.
 #[allow(clippy::too_many_arguments)]
 pub fn dots_quantized<B: Block>(
     bytes: &[u8],
@@ -25,14 +48,15 @@ pub fn dots_quantized<B: Block>(
     out: &mut [f32],
     width: usize,
 ) {
-    let mut w = [0.0f32; BLOCK];
+    let mut scratch = [0.0f32; 256];
+    let w = &mut scratch[..B::WEIGHTS];
     for k in 0..rows {
         let row = &bytes[k * row_bytes..(k + 1) * row_bytes];
         let mut acc = [[0.0f32; 8]; 3];
         for (b, block) in B::slice(row).iter().enumerate() {
-            block.dequantize(&mut w);
+            block.dequantize(w);
             for (t, at) in acc.iter_mut().enumerate().take(n) {
-                let xb = &x[t * cols + BLOCK * b..t * cols + BLOCK * b + BLOCK];
+                let xb = &x[t * cols + B::WEIGHTS * b..][..B::WEIGHTS];
                 for (a, xc) in w.chunks_exact(8).zip(xb.chunks_exact(8)) {
                     for l in 0..8 {
                         at[l] += a[l] * xc[l];

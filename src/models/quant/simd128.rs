@@ -9,7 +9,7 @@
 //! product keeps four running sums per output, not eight, and so differs from
 //! the portable one by rounding, about 1e-7 relative.
 
-use super::blocks::{Block, BlockQ4_1, BlockQ8_0, BLOCK};
+use super::blocks::{Block, BlockQ4K, BlockQ4_0, BlockQ4_1, BlockQ5K, BlockQ5_0, BlockQ6K, BlockQ8_0, BLOCK, F16};
 use super::dispatch::QuantizedRows;
 use super::{padded_blocks, scales_per_row};
 use crate::models::simd::wasm::{lanes_sum, madd};
@@ -17,38 +17,44 @@ use std::arch::wasm32::*;
 
 /// A block format's values in simd128 registers.
 pub trait Simd128Block: Block {
-    /// The 32 quantized values of the block at `p`, as f32 but not yet scaled.
+    /// The 32 integers i of block `b` (of [`Block::BLOCKS`]) of the block at
+    /// `p` as four i16x8, in weight order: its weights are d·i + m, (d, m)
+    /// = [`Block::scales`]`(b)`.
     ///
     /// # Safety
-    /// `p` must point to a readable block.
-    unsafe fn values(p: *const Self) -> [v128; 8];
+    /// `p` must point to a readable block and `b` be below `BLOCKS`.
+    unsafe fn integers(p: *const Self, b: usize) -> [v128; 4];
 
-    /// The 32 weights of the block at `p`, as eight vectors of four.
+    /// The 32 weights of block `b` of the block at `p`, as eight vectors of
+    /// four, bit for bit [`Block::dequantize`]'s: d·i is exact, so rounding
+    /// it, then adding m, rounds as the reference does.
     ///
     /// # Safety
-    /// `p` must point to a readable block.
-    unsafe fn weights(p: *const Self) -> [v128; 8];
-
-    /// The 32 integers of the block at `p` as four i16x8, in weight order,
-    /// for the 16-bit product.
-    ///
-    /// # Safety
-    /// `p` must point to a readable block.
-    unsafe fn integers(p: *const Self) -> [v128; 4];
+    /// `p` must point to a readable block and `b` be below `BLOCKS`.
+    #[inline(always)]
+    unsafe fn weights(p: *const Self, b: usize) -> [v128; 8] {
+        let (d, m) = (*p).scales(b);
+        let [q0, q1, q2, q3] = Self::integers(p, b);
+        let [w0, w1, w2, w3] = widen(q0, q1, true);
+        let [w4, w5, w6, w7] = widen(q2, q3, true);
+        let (d, m) = (f32x4_splat(d), f32x4_splat(m));
+        // Without an offset nothing is added: −0 + 0 would lose a zero's sign.
+        [w0, w1, w2, w3, w4, w5, w6, w7].map(|q| if Self::HAS_OFFSET { f32x4_add(f32x4_mul(q, d), m) } else { f32x4_mul(q, d) })
+    }
 }
 
-/// A block's d and its following f16 (Q4_1's m; for Q8_0 its first two
+/// The f16 at `d` and the one after it (Q4_1's m; for Q8_0 its first two
 /// weights, which the caller ignores), each in all four lanes, converted as
-/// [`super::blocks::F16::to_f32`] does, with a few vector shifts rather than
-/// a dozen scalar operations and a splat each.
+/// [`F16::to_f32`] does, with a few vector shifts rather than a dozen scalar
+/// operations and a splat each.
 ///
 /// # Safety
-/// `p` must point to a readable block.
+/// Four bytes must be readable at `d`.
 #[inline(always)]
-unsafe fn scale_pair<B: Block>(p: *const B) -> (v128, v128) {
-    let both = v128_load32_splat(B::scale_word(p)); // second·2¹⁶ + first
-                                                    // Sign-extending a half's 16 bits from the top of the lane puts its
-                                                    // sign at bit 31 and its magnitude at bits 13..28, as `to_f32` does.
+unsafe fn scale_pair(d: *const F16) -> (v128, v128) {
+    let both = v128_load32_splat(d as *const u32); // second·2¹⁶ + first
+                                                   // Sign-extending a half's 16 bits from the top of the lane puts its
+                                                   // sign at bit 31 and its magnitude at bits 13..28, as `to_f32` does.
     let keep = u32x4_splat(0x8fff_e000);
     let rebias = f32x4_splat(f32::from_bits((127 + 112) << 23));
     let first = v128_and(i32x4_shr(i32x4_shl(both, 16), 3), keep);
@@ -71,55 +77,151 @@ fn widen(lo: v128, hi: v128, signed: bool) -> [v128; 4] {
     parts.map(|v| f32x4_convert_i32x4(v))
 }
 
+/// Sixteen bytes as two i16x8, zero-extended.
+#[inline(always)]
+fn extend(v: v128) -> [v128; 2] {
+    [u16x8_extend_low_u8x16(v), u16x8_extend_high_u8x16(v)]
+}
+
+/// The low and the high nibbles of the sixteen bytes at `p`. Shifting
+/// 16-bit lanes and masking is what i8x16.shr_u becomes on x86 anyway, but
+/// with the mask kept in a register.
+#[inline(always)]
+unsafe fn nibbles(p: *const u8) -> (v128, v128) {
+    let qs = v128_load(p as *const v128);
+    let mask = u8x16_splat(0x0f);
+    (v128_and(qs, mask), v128_and(u16x8_shr(qs, 4), mask))
+}
+
+/// 16 in byte j where bit j of the 16 bits `bits` is set, 0 elsewhere.
+#[inline(always)]
+fn fifth_bits(bits: u32) -> v128 {
+    let spread = u8x16_swizzle(u16x8_splat(bits as u16), u8x16(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1));
+    let select = u64x2_splat(0x8040_2010_0804_0201);
+    v128_and(i8x16_eq(v128_and(spread, select), select), u8x16_splat(16))
+}
+
+/// 16 in each of the sixteen bytes at `p` that has `bit` set, 0 elsewhere.
+#[inline(always)]
+unsafe fn bit_at(p: *const u8, bit: u8) -> v128 {
+    let bit = u8x16_splat(bit);
+    v128_and(i8x16_eq(v128_and(v128_load(p as *const v128), bit), bit), u8x16_splat(16))
+}
+
+impl Simd128Block for BlockQ4_0 {
+    #[inline(always)]
+    unsafe fn integers(p: *const Self, _: usize) -> [v128; 4] {
+        let (lo, hi) = nibbles((*p).qs.as_ptr());
+        let eight = i16x8_splat(8);
+        let [a, b] = extend(lo);
+        let [c, d] = extend(hi);
+        [a, b, c, d].map(|q| i16x8_sub(q, eight))
+    }
+}
+
 impl Simd128Block for BlockQ4_1 {
     /// Low nibbles of bytes 0-15, then high nibbles.
     #[inline(always)]
-    unsafe fn values(p: *const Self) -> [v128; 8] {
+    unsafe fn weights(p: *const Self, _: usize) -> [v128; 8] {
+        let (d, m) = scale_pair(&raw const (*p).d);
         let qs = v128_load((*p).qs.as_ptr() as *const v128);
         let (lo, hi) = (v128_and(qs, u8x16_splat(0x0f)), u8x16_shr(qs, 4));
-        let [a, b, c, d] = widen(u16x8_extend_low_u8x16(lo), u16x8_extend_high_u8x16(lo), false);
-        let [e, f, g, h] = widen(u16x8_extend_low_u8x16(hi), u16x8_extend_high_u8x16(hi), false);
-        [a, b, c, d, e, f, g, h]
+        let [a, b, c, e] = widen(u16x8_extend_low_u8x16(lo), u16x8_extend_high_u8x16(lo), false);
+        let [f, g, h, i] = widen(u16x8_extend_low_u8x16(hi), u16x8_extend_high_u8x16(hi), false);
+        [a, b, c, e, f, g, h, i].map(|q| f32x4_add(f32x4_mul(q, d), m))
     }
 
     #[inline(always)]
-    unsafe fn weights(p: *const Self) -> [v128; 8] {
-        let (d, m) = scale_pair(p);
-        Self::values(p).map(|q| f32x4_add(f32x4_mul(q, d), m))
+    unsafe fn integers(p: *const Self, _: usize) -> [v128; 4] {
+        let (lo, hi) = nibbles((*p).qs.as_ptr());
+        let [a, b] = extend(lo);
+        let [c, d] = extend(hi);
+        [a, b, c, d]
     }
+}
 
+impl Simd128Block for BlockQ5_0 {
     #[inline(always)]
-    unsafe fn integers(p: *const Self) -> [v128; 4] {
-        let qs = v128_load((*p).qs.as_ptr() as *const v128);
-        // Shifting 16-bit lanes and masking is what i8x16.shr_u
-        // becomes on x86 anyway, but with the mask kept in a register.
-        let mask = u8x16_splat(0x0f);
-        let (lo, hi) = (v128_and(qs, mask), v128_and(u16x8_shr(qs, 4), mask));
-        [u16x8_extend_low_u8x16(lo), u16x8_extend_high_u8x16(lo), u16x8_extend_low_u8x16(hi), u16x8_extend_high_u8x16(hi)]
+    unsafe fn integers(p: *const Self, _: usize) -> [v128; 4] {
+        let (lo, hi) = nibbles((*p).qs.as_ptr());
+        let qh = u32::from_le_bytes((*p).qh);
+        let sixteen = i16x8_splat(16);
+        let [a, b] = extend(v128_or(lo, fifth_bits(qh)));
+        let [c, d] = extend(v128_or(hi, fifth_bits(qh >> 16)));
+        [a, b, c, d].map(|q| i16x8_sub(q, sixteen))
     }
 }
 
 impl Simd128Block for BlockQ8_0 {
     #[inline(always)]
-    unsafe fn values(p: *const Self) -> [v128; 8] {
+    unsafe fn weights(p: *const Self, _: usize) -> [v128; 8] {
+        let (d, _) = scale_pair(&raw const (*p).d);
         let qs = (*p).qs.as_ptr();
         let (qa, qb) = (v128_load(qs as *const v128), v128_load(qs.add(16) as *const v128));
-        let [a, b, c, d] = widen(i16x8_extend_low_i8x16(qa), i16x8_extend_high_i8x16(qa), true);
-        let [e, f, g, h] = widen(i16x8_extend_low_i8x16(qb), i16x8_extend_high_i8x16(qb), true);
-        [a, b, c, d, e, f, g, h]
+        let [a, b, c, e] = widen(i16x8_extend_low_i8x16(qa), i16x8_extend_high_i8x16(qa), true);
+        let [f, g, h, i] = widen(i16x8_extend_low_i8x16(qb), i16x8_extend_high_i8x16(qb), true);
+        [a, b, c, e, f, g, h, i].map(|q| f32x4_mul(q, d))
     }
 
     #[inline(always)]
-    unsafe fn weights(p: *const Self) -> [v128; 8] {
-        let (d, _) = scale_pair(p);
-        Self::values(p).map(|q| f32x4_mul(q, d))
-    }
-
-    #[inline(always)]
-    unsafe fn integers(p: *const Self) -> [v128; 4] {
+    unsafe fn integers(p: *const Self, _: usize) -> [v128; 4] {
         let qs = (*p).qs.as_ptr();
         let (a, c) = (v128_load(qs as *const v128), v128_load(qs.add(16) as *const v128));
         [i16x8_extend_low_i8x16(a), i16x8_extend_high_i8x16(a), i16x8_extend_low_i8x16(c), i16x8_extend_high_i8x16(c)]
+    }
+}
+
+/// K-quant block `b`'s 32 nibbles (the low ones of its pair's 32 bytes for
+/// even b, the high ones for odd), as two vectors of sixteen bytes.
+#[inline(always)]
+unsafe fn k_nibbles(qs: *const u8, b: usize) -> [v128; 2] {
+    let q = qs.add(BLOCK * (b / 2));
+    let (shift, mask) = (4 * (b % 2) as u32, u8x16_splat(0x0f));
+    [v128_and(u16x8_shr(v128_load(q as *const v128), shift), mask), v128_and(u16x8_shr(v128_load(q.add(16) as *const v128), shift), mask)]
+}
+
+impl Simd128Block for BlockQ4K {
+    #[inline(always)]
+    unsafe fn integers(p: *const Self, b: usize) -> [v128; 4] {
+        let [lo, hi] = k_nibbles((*p).qs.as_ptr(), b);
+        let [a, c] = extend(lo);
+        let [e, f] = extend(hi);
+        [a, c, e, f]
+    }
+}
+
+impl Simd128Block for BlockQ5K {
+    #[inline(always)]
+    unsafe fn integers(p: *const Self, b: usize) -> [v128; 4] {
+        let [lo, hi] = k_nibbles((*p).qs.as_ptr(), b);
+        let qh = (*p).qh.as_ptr();
+        let [a, c] = extend(v128_or(lo, bit_at(qh, 1 << b)));
+        let [e, f] = extend(v128_or(hi, bit_at(qh.add(16), 1 << b)));
+        [a, c, e, f]
+    }
+}
+
+impl Simd128Block for BlockQ6K {
+    /// (q − 32)·scale: at most 32·128 in magnitude.
+    #[inline(always)]
+    unsafe fn integers(p: *const Self, b: usize) -> [v128; 4] {
+        let (h, g) = (b / 4, b % 4);
+        let ql = (*p).ql.as_ptr().add(64 * h + 32 * (g % 2));
+        let qh = (*p).qh.as_ptr().add(32 * h);
+        let (mask, three) = (u8x16_splat(0x0f), u8x16_splat(3));
+        let q = |i: usize| {
+            let low = v128_and(u16x8_shr(v128_load(ql.add(16 * i) as *const v128), 4 * (g / 2) as u32), mask);
+            let high = v128_and(u16x8_shr(v128_load(qh.add(16 * i) as *const v128), 2 * g as u32), three);
+            i8x16_sub(v128_or(low, u16x8_shl(high, 4)), u8x16_splat(32))
+        };
+        let (q0, q1) = (q(0), q(1));
+        let (s0, s1) = (i16x8_splat((*p).scales[2 * b] as i16), i16x8_splat((*p).scales[2 * b + 1] as i16));
+        [
+            i16x8_mul(i16x8_extend_low_i8x16(q0), s0),
+            i16x8_mul(i16x8_extend_high_i8x16(q0), s0),
+            i16x8_mul(i16x8_extend_low_i8x16(q1), s1),
+            i16x8_mul(i16x8_extend_high_i8x16(q1), s1),
+        ]
     }
 }
 
@@ -128,13 +230,13 @@ unsafe fn load(p: *const f32) -> v128 {
     v128_load(p as *const v128)
 }
 
-/// `bytes`: whole blocks; `out`: 32 weights per block.
+/// `bytes`: whole blocks; `out`: their weights.
 pub unsafe fn dequantize<B: Simd128Block>(bytes: &[u8], out: &mut [f32]) {
     let blocks = B::slice(bytes);
-    let n = blocks.len().min(out.len() / BLOCK);
-    for i in 0..n {
+    let n = blocks.len().min(out.len() / B::WEIGHTS);
+    for i in 0..n * B::BLOCKS {
         let o = out.as_mut_ptr().add(i * BLOCK);
-        for (g, v) in B::weights(blocks.as_ptr().add(i)).into_iter().enumerate() {
+        for (g, v) in B::weights(blocks.as_ptr().add(i / B::BLOCKS), i % B::BLOCKS).into_iter().enumerate() {
             v128_store(o.add(4 * g) as *mut v128, v);
         }
     }
@@ -155,7 +257,8 @@ unsafe fn dequantize_interleaved<B: Simd128Block>(bytes: &[u8], row_bytes: usize
     let o = out.as_mut_ptr();
     for k in 0..TILE_ROWS {
         for b in 0..cols / BLOCK {
-            let v = if k >= r { [f32x4_splat(0.0); 8] } else { B::weights((bytes.as_ptr().add(k * row_bytes) as *const B).add(b)) };
+            let row = bytes.as_ptr().add(k * row_bytes) as *const B;
+            let v = if k >= r { [f32x4_splat(0.0); 8] } else { B::weights(row.add(b / B::BLOCKS), b % B::BLOCKS) };
             for (g, v) in v.into_iter().enumerate() {
                 v128_store(o.add(4 * TILE_ROWS * (8 * b + g) + 4 * k) as *mut v128, v);
             }
@@ -191,7 +294,7 @@ unsafe fn tile<const T: usize>(w: *const f32, x: *const f32, chunks: usize) -> [
 /// then one by one.
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn forward<B: Simd128Block>(bytes: &[u8], row_bytes: usize, rows: usize, x: &[f32], n: usize, cols: usize, out: &mut [f32]) {
-    assert!(cols.is_multiple_of(BLOCK) && bytes.len() >= rows * row_bytes && x.len() >= n * cols && out.len() >= n * rows);
+    assert!(cols.is_multiple_of(B::WEIGHTS) && bytes.len() >= rows * row_bytes && x.len() >= n * cols && out.len() >= n * rows);
     let (groups, chunks) = (n / TILE_TOKENS, cols / 4);
     // Each group of tokens interleaved once, for all rows.
     let mut xg = vec![0.0f32; groups * TILE_TOKENS * cols];
@@ -290,12 +393,12 @@ unsafe fn row_times_tokens<const T: usize, B: Simd128Block, const FINE: bool>(
     ds: *mut f32,
 ) -> [f32; T] {
     let (blocks, padded) = (parts.stats.blocks, parts.stats.padded);
-    let offset = row_scales::<T>(scales, B::HAS_OFFSET, &parts.stats, ds);
+    let offset = row_scales::<T>(scales, B::HAS_OFFSET, 0.0, &parts.stats, ds);
     let mut acc = [f32x4_splat(0.0); T];
     // One sum per token: a second one for odd blocks, as the 8-bit kernel
     // keeps, does not pay here (docs/performance.md).
     let block = |b: usize, acc: &mut [v128; T]| {
-        let q = B::integers(row.add(b));
+        let q = B::integers(row.add(b / B::BLOCKS), b % B::BLOCKS);
         for (t, at) in acc.iter_mut().enumerate() {
             let i = t * blocks + b;
             let (hp, lp) = (parts.hi.as_ptr().add(BLOCK * i), parts.lo.as_ptr().add(BLOCK * i));
@@ -321,8 +424,8 @@ pub fn dots_quantized<const T: usize, B: Simd128Block>(
     width: usize,
 ) {
     let QuantizedRows { bytes, scales, row_bytes, count, fine, .. } = *rows;
-    let (blocks, padded, per_row) = (cols / BLOCK, padded_blocks(cols), scales_per_row(B::QTYPE, cols));
-    assert!(cols.is_multiple_of(BLOCK) && row_bytes >= blocks * B::BYTES && scales.len() >= count * per_row);
+    let (padded, per_row) = (padded_blocks(cols), scales_per_row(B::QTYPE, cols));
+    assert!(cols.is_multiple_of(B::WEIGHTS) && row_bytes >= cols / B::WEIGHTS * B::BYTES && scales.len() >= count * per_row);
     assert!(
         bytes.len() >= count * row_bytes && parts.hi.len() >= T * cols && parts.stats.fits(T, cols) && out.len() >= (T - 1) * width + count
     );
@@ -372,8 +475,10 @@ impl BlockStats {
 
 /// For the one-to-three-token kernels, once per row: ds[t][b] = d_b ·
 /// unit[t][b] (the weights' block scale times the inputs' integer
-/// unit), four blocks at a time, and with `m` each token's Σ_b
-/// m_b·Σx_b, the offset term, as four partial sums (zeros without).
+/// unit), four blocks at a time, and each token's Σ_b (m_b − bias·d_b)·Σx_b,
+/// the offset term (m_b with `m`, else 0; `bias` is what a kernel took
+/// from the integers to make them unsigned), as four partial sums (zeros
+/// when there is no such term).
 /// `scales`: the row's `padded` d, then with `m` its `padded` m
 /// (`super::block_scales`); `ds`: `padded` values per token.
 ///
@@ -381,12 +486,17 @@ impl BlockStats {
 /// `stats` must hold `T` tokens; those many values must be readable at
 /// `scales` and writable at `ds`.
 #[inline(always)]
-pub unsafe fn row_scales<const T: usize>(scales: *const f32, m: bool, stats: &BlockStats, ds: *mut f32) -> [v128; T] {
+pub unsafe fn row_scales<const T: usize>(scales: *const f32, m: bool, bias: f32, stats: &BlockStats, ds: *mut f32) -> [v128; T] {
     let (unit, sums, padded) = (stats.unit.as_ptr(), stats.sums.as_ptr(), stats.padded);
     let mut offset = [f32x4_splat(0.0); T];
     for c in (0..padded).step_by(4) {
         let d = v128_load(scales.add(c) as *const v128);
-        let offsets = m.then(|| v128_load(scales.add(padded + c) as *const v128));
+        let offsets = match (m, bias != 0.0) {
+            (false, false) => None,
+            (true, false) => Some(v128_load(scales.add(padded + c) as *const v128)),
+            (false, true) => Some(f32x4_mul(d, f32x4_splat(-bias))),
+            (true, true) => Some(f32x4_sub(v128_load(scales.add(padded + c) as *const v128), f32x4_mul(d, f32x4_splat(bias)))),
+        };
         for (t, off) in offset.iter_mut().enumerate() {
             let i = t * padded + c;
             v128_store(ds.add(i) as *mut v128, f32x4_mul(d, v128_load(unit.add(i) as *const v128)));
