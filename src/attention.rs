@@ -3,7 +3,7 @@
 //! ```text
 //!   S  = Q Kᵀ                 raw scores         (n_q × n_k)
 //!   S' = S · scale            scaled scores      (scale = 1/√d_k by default)
-//!   S''= S' + M               masked scores      (M is 0 or −∞)
+//!   S''= S' + B + M           masked scores      (B: a position bias, if any; M is 0 or −∞)
 //!   A  = softmax_rows(S'')    attention weights  (each row sums to 1)
 //!   Z  = A V                  head output        (n_q × d_v)
 //! ```
@@ -28,6 +28,9 @@ pub enum Mask {
     /// Llama). When there are more keys than queries (a key/value cache holds
     /// the earlier tokens), the queries are the *last* `n_q` positions.
     Causal,
+    /// Causal, and only the `window` most recent keys, the query's own
+    /// included: the local layers of Gemma 3 (and Mistral's window).
+    SlidingWindow(usize),
 }
 
 impl Mask {
@@ -36,6 +39,7 @@ impl Mask {
         match self {
             Mask::None => true,
             Mask::Causal => j + n_q <= i + n_k,
+            Mask::SlidingWindow(window) => j + n_q <= i + n_k && i + n_k < j + n_q + window,
         }
     }
 
@@ -56,6 +60,7 @@ impl Mask {
         match self {
             Mask::None => "none",
             Mask::Causal => "causal",
+            Mask::SlidingWindow(_) => "sliding window",
         }
     }
 }
@@ -93,8 +98,12 @@ pub struct HeadTrace {
     pub scores: Matrix,
     /// The factor applied to S (1/√d_k unless chosen otherwise).
     pub scale: f32,
+    /// B, added to the scaled scores (n_q × n_k): MPNet's relative position
+    /// bias; None for the models without one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bias: Option<Matrix>,
     pub mask: Mask,
-    /// A = softmax(S·scale + M) (n_q × n_k); rows sum to 1.
+    /// A = softmax(S·scale + B + M) (n_q × n_k); rows sum to 1.
     pub weights: Matrix,
     /// Z = A V (n_q × d_v).
     pub output: Matrix,
@@ -106,15 +115,15 @@ impl HeadTrace {
         self.scores.map(|s| s * self.scale)
     }
 
-    /// S'' = S' + M, with −∞ where the mask hides a key.
+    /// S'' = S' + B + M, with −∞ where the mask hides a key.
     pub fn masked(&self) -> Matrix {
-        self.scaled().add(&self.mask.matrix(self.scores.rows, self.scores.cols))
+        add_bias(self.scaled(), self.bias.as_ref()).add(&self.mask.matrix(self.scores.rows, self.scores.cols))
     }
 
     /// A "what-if": the weights this head would give under another mask or
     /// scale, from the very same Q and K (e.g. a causal grid for an encoder).
     pub fn reweighed(&self, mask: Mask, scale: f32) -> Matrix {
-        softmax_rows(apply_mask(self.scores.map(|s| s * scale), mask))
+        softmax_rows(apply_mask(add_bias(self.scores.map(|s| s * scale), self.bias.as_ref()), mask))
     }
 }
 
@@ -164,17 +173,30 @@ pub fn apply_mask(mut scores: Matrix, mask: Mask) -> Matrix {
     scores
 }
 
+/// S' + B: the position bias, where the model has one.
+fn add_bias(scaled: Matrix, bias: Option<&Matrix>) -> Matrix {
+    match bias {
+        Some(b) => scaled.add(b),
+        None => scaled,
+    }
+}
+
 /// Scaled dot-product attention for one head.
 ///
 /// `q`: n_q × d_k, `k`: n_k × d_k, `v`: n_k × d_v. For self-attention n_q = n_k;
 /// for cross-attention Q comes from one sequence and K, V from another.
 pub fn attend(q: &Matrix, k: &Matrix, v: &Matrix, mask: Mask, scale: Scale) -> HeadTrace {
+    attend_with_bias(q, k, v, None, mask, scale)
+}
+
+/// [`attend`] with a position bias B (n_q × n_k) added to the scaled scores.
+pub fn attend_with_bias(q: &Matrix, k: &Matrix, v: &Matrix, bias: Option<&Matrix>, mask: Mask, scale: Scale) -> HeadTrace {
     let scale = scale.factor(q.cols);
-    let scores = q.matmul_t(k); //                            S = Q Kᵀ        (n_q × n_k)
-    let masked = apply_mask(scores.map(|s| s * scale), mask); // S·scale + M     (n_q × n_k)
-    let weights = softmax_rows(masked); //                    A = softmax(…)  (n_q × n_k)
-    let output = weights.matmul(v); //                        Z = A V         (n_q × d_v)
-    HeadTrace { scores, scale, mask, weights, output }
+    let scores = q.matmul_t(k); //                                  S = Q Kᵀ            (n_q × n_k)
+    let biased = add_bias(scores.map(|s| s * scale), bias); //      S·scale + B         (n_q × n_k)
+    let weights = softmax_rows(apply_mask(biased, mask)); //        A = softmax(… + M)  (n_q × n_k)
+    let output = weights.matmul(v); //                              Z = A V             (n_q × d_v)
+    HeadTrace { scores, scale, bias: bias.cloned(), mask, weights, output }
 }
 
 /// Q, K and V of a layer, already projected (and, for Llama, rotated), laid
@@ -229,6 +251,25 @@ pub fn multi_head(p: Projections<'_>, mask: Mask, scale: Scale) -> MultiHeadTrac
 /// key/value cache keeps them: each head's rows then grow in place as tokens
 /// are appended, rather than being joined and split again on every token.
 pub fn multi_head_split(q: &Matrix, n_heads: usize, k: Vec<Matrix>, v: Vec<Matrix>, mask: Mask, scale: Scale) -> MultiHeadTrace {
+    heads_with_bias(q, n_heads, k, v, None, mask, scale)
+}
+
+/// [`multi_head`] with a position bias per head (`biases[h]`, n_q × n_k)
+/// added to the scaled scores, as MPNet's relative positions are.
+pub fn multi_head_with_bias(p: Projections<'_>, biases: &[Matrix], mask: Mask, scale: Scale) -> MultiHeadTrace {
+    assert_eq!(biases.len(), p.n_heads, "one bias per head");
+    heads_with_bias(p.q, p.n_heads, split_heads(p.k, p.n_kv_heads), split_heads(p.v, p.n_kv_heads), Some(biases), mask, scale)
+}
+
+fn heads_with_bias(
+    q: &Matrix,
+    n_heads: usize,
+    k: Vec<Matrix>,
+    v: Vec<Matrix>,
+    biases: Option<&[Matrix]>,
+    mask: Mask,
+    scale: Scale,
+) -> MultiHeadTrace {
     let n_kv_heads = k.len();
     assert!(
         n_heads > 0 && n_kv_heads > 0 && n_heads.is_multiple_of(n_kv_heads) && v.len() == n_kv_heads,
@@ -238,7 +279,8 @@ pub fn multi_head_split(q: &Matrix, n_heads: usize, k: Vec<Matrix>, v: Vec<Matri
     assert!(k.iter().all(|k| k.cols == d_k), "each key head must be d_k wide");
     let q = split_heads(q, n_heads); //                                             Q_h        (n_q × d_k)
     let kv_head_of = kv_head_of(n_heads, n_kv_heads);
-    let heads: Vec<HeadTrace> = (0..n_heads).map(|h| attend(&q[h], &k[kv_head_of[h]], &v[kv_head_of[h]], mask, scale)).collect();
+    let heads: Vec<HeadTrace> =
+        (0..n_heads).map(|h| attend_with_bias(&q[h], &k[kv_head_of[h]], &v[kv_head_of[h]], biases.map(|b| &b[h]), mask, scale)).collect();
     let outputs: Vec<Matrix> = heads.iter().map(|t| t.output.clone()).collect();
     let concat = Matrix::concat_cols(&outputs); //                                 [Z_1 | … | Z_H] (n_q × H·d_v)
     MultiHeadTrace { q, k, v, kv_head_of, heads, concat }
@@ -286,6 +328,30 @@ mod tests {
         // position 3 and sees keys 0..=3, not 4.
         assert!(Mask::Causal.allows(0, 3, 2, 5));
         assert!(!Mask::Causal.allows(0, 4, 2, 5));
+    }
+
+    #[test]
+    fn a_sliding_window_shows_the_window_and_handles_a_cache() {
+        // Window 3: each query sees itself and the two keys before it.
+        let m = Mask::SlidingWindow(3).matrix(5, 5);
+        let visible: Vec<Vec<bool>> = (0..5).map(|i| (0..5).map(|j| m[(i, j)] == 0.0).collect()).collect();
+        assert_eq!(visible[4], [false, false, true, true, true]);
+        assert_eq!(visible[1], [true, true, false, false, false]);
+        // One new query (position 5) after five cached keys: keys 3, 4, 5.
+        assert_eq!((0..6).filter(|&j| Mask::SlidingWindow(3).allows(0, j, 1, 6)).collect::<Vec<_>>(), [3, 4, 5]);
+        // A window at least as long as the text is the causal mask.
+        assert_eq!(Mask::SlidingWindow(5).matrix(5, 5), Mask::Causal.matrix(5, 5));
+    }
+
+    #[test]
+    fn a_position_bias_is_added_to_the_scaled_scores() {
+        let (q, k) = (pseudo_random(4, 8, 11), pseudo_random(4, 8, 12));
+        let bias = pseudo_random(4, 4, 13);
+        let t = attend_with_bias(&q, &k, &k, Some(&bias), Mask::None, Scale::InvSqrtDk);
+        let want = softmax_rows(q.matmul_t(&k).map(|s| s * t.scale).add(&bias));
+        assert_eq!(t.weights, want);
+        assert_eq!(t.masked(), t.scaled().add(&bias));
+        assert_eq!(t.reweighed(Mask::None, t.scale), t.weights);
     }
 
     #[test]

@@ -90,7 +90,72 @@ fn help_explains_every_flag() {
     let out = attnscope(&["attention", "--help"]);
     assert!(out.status.success());
     let help = String::from_utf8_lossy(&out.stdout);
-    for flag in ["--model", "--text", "--json", "--png", "--svg", "--layer", "--head", "--mask", "--stage"] {
+    for flag in ["--model", "--model-path", "--text", "--json", "--png", "--svg", "--layer", "--head", "--mask", "--stage"] {
         assert!(help.contains(flag), "{flag}");
+    }
+}
+
+/// A tiny checkpoint made by scripts/reference/tiny_reference.py.
+fn tiny(name: &str) -> String {
+    attnscope::testing::fixture_path(&format!("tiny/{name}")).to_string_lossy().into_owned()
+}
+
+#[test]
+fn model_path_runs_a_hugging_face_folder() {
+    let (json, svg) = (temp("gemma3.json"), temp("gemma3.svg"));
+    let (folder, text) = (tiny("gemma3"), "the quick brown fox jumps over the lazy dog");
+    let out = attnscope(&[
+        "attention",
+        "--model-path",
+        &folder,
+        "--text",
+        text,
+        "--json",
+        json.to_str().unwrap(),
+        "--svg",
+        svg.to_str().unwrap(),
+        "--layer",
+        "1",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let a = v["attentions"].as_array().unwrap();
+    assert_eq!((a.len(), a[0].as_array().unwrap().len()), (3, 4)); // layers, heads
+    assert!(v["top5_next"].as_array().is_some_and(|t| !t.is_empty()));
+    // Layer 1 is a sliding-window layer (4 tokens): the last query cannot see the first key.
+    let last = a[1][0].as_array().unwrap().last().unwrap().as_array().unwrap();
+    assert_eq!(last[0].as_f64(), Some(0.0));
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("sliding window"));
+}
+
+#[test]
+fn describe_reads_the_configuration() {
+    let out = attnscope(&["describe", "--model-path", &tiny("qwen2")]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["architecture"], "Qwen2 decoder");
+    assert_eq!((v["n_layers"].as_u64(), v["n_heads"].as_u64(), v["n_kv_heads"].as_u64()), (Some(2), Some(4), Some(2)));
+    assert!(v["parameters"].as_u64().unwrap() > 0 && v["file_bytes"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn a_model_path_that_is_no_model_is_one_clear_line() {
+    let not_a_model = temp("not-a-model.gguf");
+    std::fs::write(&not_a_model, b"hello").unwrap();
+    let config_only = temp("config-only");
+    std::fs::create_dir_all(&config_only).unwrap();
+    std::fs::write(config_only.join("config.json"), br#"{"model_type": "t5"}"#).unwrap();
+    for (path, says) in [
+        (not_a_model.to_str().unwrap(), "not a GGUF file"),
+        (config_only.to_str().unwrap(), "\"t5\""),
+        ("/nonexistent/model", "neither a folder nor a file"),
+    ] {
+        for command in ["attention", "describe"] {
+            let out = attnscope(&[command, "--model-path", path, "--text", "hi"][..if command == "describe" { 3 } else { 5 }]);
+            assert!(!out.status.success(), "{command} {path}");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(err.trim_end().lines().count(), 1, "{command} {path}: {err}");
+            assert!(err.starts_with("attnscope: ") && err.contains(says), "{command} {path}: {err}");
+        }
     }
 }

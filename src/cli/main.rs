@@ -4,6 +4,7 @@
 use attnscope::attention::{Mask, Scale};
 use attnscope::draw::{heatmap_png, heatmap_svg, Heatmap, ValueKind};
 use attnscope::export::AttentionExport;
+use attnscope::models::files::Checkpoint;
 use attnscope::models::minilm::MiniLm;
 use attnscope::models::seed::WorkedExample;
 use attnscope::models::smollm2::SmolLm2;
@@ -29,6 +30,9 @@ struct Cli {
 enum Command {
     /// Run a model on a text and export its attention (JSON, PNG, SVG).
     Attention(AttentionArgs),
+    /// What a checkpoint is, from its header and configuration alone, as JSON: architecture,
+    /// layers, heads, key/value heads, parameters, file size and the memory it needs.
+    Describe(DescribeArgs),
     /// Every step of a worked example, from X to Z, as JSON; or, with --out, a model's attention as a trace file.
     Trace(TraceArgs),
     /// Translate English ↔ Portuguese and export the cross-attention (JSON, PNG, SVG).
@@ -41,11 +45,15 @@ struct AttentionArgs {
     /// `python3 scripts/fetch_models.py`).
     #[arg(long, value_enum, default_value_t = ModelArg::Teaching)]
     model: ModelArg,
+    /// Run your own checkpoint instead: a Hugging Face folder (config.json, tokenizer.json,
+    /// model.safetensors or its shards) or a .gguf file.
+    #[arg(long, value_name = "PATH", conflicts_with = "model")]
+    model_path: Option<PathBuf>,
     /// The text to tokenize and run.
     #[arg(long, required_unless_present = "trace")]
     text: Option<String>,
     /// Draw and export from a trace file (docs/trace-format.md) instead of running a model.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["model", "text", "models_dir", "no_positions"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["model", "model_path", "text", "models_dir", "no_positions"])]
     trace: Option<PathBuf>,
     /// Write tokens, token ids and attentions [layer][head][query][key] as JSON ("-" for stdout).
     #[arg(long, value_name = "FILE")]
@@ -74,6 +82,13 @@ struct AttentionArgs {
     /// Teaching model only: leave out the positional encoding.
     #[arg(long)]
     no_positions: bool,
+}
+
+#[derive(Args)]
+struct DescribeArgs {
+    /// A Hugging Face folder or a .gguf file.
+    #[arg(long, value_name = "PATH")]
+    model_path: PathBuf,
 }
 
 #[derive(Args)]
@@ -160,6 +175,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Attention(args) => attention(args),
+        Command::Describe(args) => describe(args),
         Command::Trace(args) => trace(args),
         Command::Translate(args) => translate::translate(args),
     };
@@ -181,6 +197,14 @@ fn models_dir(flag: Option<PathBuf>) -> PathBuf {
             Path::new(env!("CARGO_MANIFEST_DIR")).join("www/models")
         }
     })
+}
+
+/// `attention --model-path PATH`: a Hugging Face folder or a .gguf file, checked like the built-in models.
+fn run_checkpoint(path: &Path, text: &str) -> Result<ModelTrace, Error> {
+    let name = path.file_name().map_or("model".into(), |n| n.to_string_lossy().into_owned());
+    let trace = Checkpoint::open(path)?.load(&name)?.run(text)?;
+    trace.check_finite()?;
+    Ok(trace)
 }
 
 fn run_model(model: ModelArg, text: &str, models_dir_flag: Option<PathBuf>, no_positions: bool) -> Result<ModelTrace, Error> {
@@ -215,11 +239,22 @@ fn run_model_unchecked(model: ModelArg, text: &str, models_dir_flag: Option<Path
     }
 }
 
+fn describe(args: DescribeArgs) -> Result<(), Error> {
+    let description = Checkpoint::open(&args.model_path)?.describe()?;
+    let json = serde_json::to_string_pretty(&description).map_err(|e| Error::Invalid(format!("cannot write the description: {e}")))?;
+    println!("{json}");
+    Ok(())
+}
+
 fn attention(args: AttentionArgs) -> Result<(), Error> {
     if let Some(path) = &args.trace {
         return trace_file::attention_from_file(&args, path);
     }
-    let mut trace = run_model(args.model, args.text.as_deref().unwrap_or_default(), args.models_dir.clone(), args.no_positions)?;
+    let text = args.text.as_deref().unwrap_or_default();
+    let mut trace = match &args.model_path {
+        Some(path) => run_checkpoint(path, text)?,
+        None => run_model(args.model, text, args.models_dir.clone(), args.no_positions)?,
+    };
     if let Some(notice) = &trace.notice {
         eprintln!("attnscope: note: {notice}");
     }
@@ -248,7 +283,8 @@ fn attention(args: AttentionArgs) -> Result<(), Error> {
         StageArg::Scaled => (head.scaled(), ValueKind::Signed, "S/√d_k"),
         StageArg::Masked => (head.masked(), ValueKind::Signed, "S/√d_k + M"),
     };
-    let title = format!("{}\nlayer {} · head {} · {} · mask: {}", trace.info.name, args.layer, args.head, stage, mask.name());
+    // The head's own mask: a sliding-window layer's differs from the model's.
+    let title = format!("{}\nlayer {} · head {} · {} · mask: {}", trace.info.name, args.layer, args.head, stage, head.mask.name());
     let figure = Heatmap { title, row_labels: &trace.tokens, col_labels: &trace.tokens, values: &values, kind };
     if let Some(path) = &args.svg {
         write(path, heatmap_svg(&figure)?.as_bytes())?;

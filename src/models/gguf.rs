@@ -16,6 +16,8 @@
 //! is an [`Error::ModelFile`], never a panic.
 
 use crate::error::{Error, Result};
+use crate::models::files::source::{Bytes, Source};
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// One metadata value. Integers are widened; the model checks ranges itself.
@@ -82,60 +84,81 @@ pub struct Gguf {
     pub tensors: HashMap<String, TensorInfo>,
 }
 
+/// Why a header could not be read from the bytes at hand: the file is bad,
+/// or the bytes read so far end inside the header (read more and retry).
+enum Stop {
+    Bad(Error),
+    Short,
+}
+
+impl From<Error> for Stop {
+    fn from(e: Error) -> Stop {
+        Stop::Bad(e)
+    }
+}
+
+type Parse<T> = std::result::Result<T, Stop>;
+
+/// Reads the header from `bytes`, the first bytes of a file of `file_len`.
 struct Reader<'a> {
     bytes: &'a [u8],
     pos: usize,
+    file_len: u64,
 }
 
 impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8]> {
-        let end = self.pos.checked_add(n).filter(|&e| e <= self.bytes.len()).ok_or_else(|| {
-            Error::ModelFile(format!(
+    fn take(&mut self, n: usize) -> Parse<&'a [u8]> {
+        let end = self.pos.checked_add(n);
+        match end {
+            Some(end) if end <= self.bytes.len() => {
+                let s = &self.bytes[self.pos..end];
+                self.pos = end;
+                Ok(s)
+            }
+            _ if (self.bytes.len() as u64) < self.file_len => Err(Stop::Short),
+            _ => Err(Stop::Bad(Error::ModelFile(format!(
                 "the GGUF file ends early (at byte {} of {}, reading {n} more): truncated download?",
-                self.pos,
-                self.bytes.len()
-            ))
-        })?;
-        let s = &self.bytes[self.pos..end];
-        self.pos = end;
-        Ok(s)
+                self.pos, self.file_len
+            )))),
+        }
     }
 
-    fn array<const N: usize>(&mut self) -> Result<[u8; N]> {
+    fn array<const N: usize>(&mut self) -> Parse<[u8; N]> {
         let mut a = [0u8; N];
         a.copy_from_slice(self.take(N)?);
         Ok(a)
     }
 
-    fn u32(&mut self) -> Result<u32> {
+    fn u32(&mut self) -> Parse<u32> {
         Ok(u32::from_le_bytes(self.array()?))
     }
 
-    fn u64(&mut self) -> Result<u64> {
+    fn u64(&mut self) -> Parse<u64> {
         Ok(u64::from_le_bytes(self.array()?))
     }
 
     /// A count that must fit in what is left of the file, `min_each` bytes per
     /// item, so a corrupted length cannot make us allocate gigabytes.
-    fn count(&mut self, min_each: usize) -> Result<usize> {
+    fn count(&mut self, min_each: usize) -> Parse<usize> {
         let n = self.u64()?;
-        let left = (self.bytes.len() - self.pos) as u64;
+        let left = self.file_len.saturating_sub(self.pos as u64);
         if n.saturating_mul(min_each.max(1) as u64) > left {
-            return Err(Error::ModelFile(format!(
+            return Err(Stop::Bad(Error::ModelFile(format!(
                 "the GGUF file claims {n} items at byte {} but only {left} bytes follow: corrupted or truncated",
                 self.pos
-            )));
+            ))));
         }
-        Ok(n as usize)
+        usize::try_from(n).map_err(|_| Stop::Bad(Error::ModelFile(format!("the GGUF file claims {n} items at byte {}", self.pos))))
     }
 
-    fn string(&mut self) -> Result<String> {
+    fn string(&mut self) -> Parse<String> {
         let n = self.count(1)?;
         let b = self.take(n)?;
-        String::from_utf8(b.to_vec()).map_err(|_| Error::ModelFile(format!("a GGUF string at byte {} is not UTF-8", self.pos - n)))
+        String::from_utf8(b.to_vec())
+            .map_err(|_| Stop::Bad(Error::ModelFile(format!("a GGUF string at byte {} is not UTF-8", self.pos - n))))
     }
 
-    fn value(&mut self, ty: u32, depth: usize) -> Result<Value> {
+    fn value(&mut self, ty: u32, depth: usize) -> Parse<Value> {
         Ok(match ty {
             0 => Value::UInt(self.array::<1>()?[0] as u64),
             1 => Value::Int(self.array::<1>()?[0] as i8 as i64),
@@ -158,22 +181,47 @@ impl<'a> Reader<'a> {
             10 => Value::UInt(self.u64()?),
             11 => Value::Int(i64::from_le_bytes(self.array()?)),
             12 => Value::Float(f64::from_le_bytes(self.array()?)),
-            _ => return Err(Error::ModelFile(format!("unknown GGUF value type {ty} at byte {}", self.pos))),
+            _ => return Err(Stop::Bad(Error::ModelFile(format!("unknown GGUF value type {ty} at byte {}", self.pos)))),
         })
     }
 }
 
+/// Bytes read for the header at first: the metadata of a large vocabulary
+/// (Gemma 3's 262,144 tokens with their scores) takes several megabytes, and
+/// each retry reads four times as much.
+const HEADER_GUESS: usize = 1 << 20;
+
 impl Gguf {
     /// Parses the header and tensor table of a whole GGUF file held in memory.
     pub fn parse(bytes: &[u8]) -> Result<Gguf> {
-        let mut r = Reader { bytes, pos: 0 };
-        if bytes.len() < 4 || &bytes[..4] != b"GGUF" {
-            return Err(Error::ModelFile("not a GGUF file (it does not start with \"GGUF\")".into()));
+        Gguf::read(&Bytes::new("the GGUF file", bytes))
+    }
+
+    /// Reads the header and tensor table from the start of `src`, reading
+    /// more of it only while the header goes on.
+    pub fn read(src: &dyn Source) -> Result<Gguf> {
+        let mut want = HEADER_GUESS;
+        loop {
+            let n = usize::try_from(src.len()).unwrap_or(usize::MAX).min(want);
+            let prefix = src.read(0, n)?;
+            match Gguf::parse_header(&prefix, src.len()) {
+                Err(Stop::Short) if (n as u64) < src.len() => want = want.saturating_mul(4),
+                Err(Stop::Short) => return Err(Error::ModelFile(format!("{}: the GGUF header runs past the end of the file", src.name()))),
+                Err(Stop::Bad(e)) => return Err(e),
+                Ok(g) => return Ok(g),
+            }
+        }
+    }
+
+    fn parse_header(bytes: &[u8], file_len: u64) -> Parse<Gguf> {
+        let mut r = Reader { bytes, pos: 0, file_len };
+        if file_len < 4 || bytes.len() < 4 || &bytes[..4] != b"GGUF" {
+            return Err(Stop::Bad(Error::ModelFile("not a GGUF file (it does not start with \"GGUF\")".into())));
         }
         r.pos = 4;
         let version = r.u32()?;
         if !(2..=3).contains(&version) {
-            return Err(Error::ModelFile(format!("GGUF version {version} is not supported (2 or 3 are)")));
+            return Err(Stop::Bad(Error::ModelFile(format!("GGUF version {version} is not supported (2 or 3 are)"))));
         }
         let n_tensors = r.count(24)?;
         let n_kv = r.count(12)?;
@@ -189,9 +237,9 @@ impl Gguf {
             let name = r.string()?;
             let n_dims = r.u32()? as usize;
             if n_dims > 4 {
-                return Err(Error::ModelFile(format!("tensor {name} has {n_dims} dimensions (at most 4 expected)")));
+                return Err(Stop::Bad(Error::ModelFile(format!("tensor {name} has {n_dims} dimensions (at most 4 expected)"))));
             }
-            let dims = (0..n_dims).map(|_| r.u64()).collect::<Result<Vec<u64>>>()?;
+            let dims = (0..n_dims).map(|_| r.u64()).collect::<Parse<Vec<u64>>>()?;
             let ggml_type = r.u32()?;
             let offset = r.u64()?;
             table.push((name, dims, ggml_type, offset));
@@ -200,13 +248,13 @@ impl Gguf {
             None => 32,
             Some(v) => v
                 .as_u64()
-                .filter(|a| a.is_power_of_two())
+                .filter(|a| a.is_power_of_two() && *a <= 1 << 20)
                 .ok_or_else(|| Error::ModelFile("general.alignment is not a power of two".into()))? as usize,
         };
         let data_start = r.pos.div_ceil(alignment) * alignment;
         let mut tensors = HashMap::with_capacity(n_tensors);
         for (name, dims, ggml_type, offset) in table {
-            let start = usize::try_from(offset).ok().and_then(|o| o.checked_add(data_start)).filter(|&s| s <= bytes.len());
+            let start = usize::try_from(offset).ok().and_then(|o| o.checked_add(data_start)).filter(|&s| s as u64 <= file_len);
             let start =
                 start.ok_or_else(|| Error::ModelFile(format!("tensor {name} starts past the end of the file: truncated download?")))?;
             tensors.insert(name, TensorInfo { dims, ggml_type, start });
@@ -238,6 +286,13 @@ impl Gguf {
 
     pub fn tensor(&self, name: &str) -> Result<&TensorInfo> {
         self.tensors.get(name).ok_or_else(|| Error::ModelFile(format!("the GGUF file has no tensor `{name}`: not the expected model?")))
+    }
+
+    /// The `len` bytes of tensor `name`, read from `src` (the file [`Gguf::read`] read).
+    pub fn tensor_data<'s>(&self, src: &'s dyn Source, name: &str, len: usize) -> Result<Cow<'s, [u8]>> {
+        let t = self.tensor(name)?;
+        src.read(t.start as u64, len)
+            .map_err(|_| Error::ModelFile(format!("tensor `{name}` runs past the end of {}: truncated download?", src.name())))
     }
 
     /// The `len` bytes of tensor `name` in `bytes` (the buffer given to [`Gguf::parse`]).
@@ -300,6 +355,21 @@ mod tests {
         let t = g.tensor("w").unwrap();
         assert_eq!((t.dims.clone(), t.ggml_type), (vec![2, 2], 0));
         assert_eq!(g.tensor_bytes(&bytes, "w", 16).unwrap()[4..8], 2.0f32.to_le_bytes());
+    }
+
+    #[test]
+    fn a_header_longer_than_the_first_read_is_read_in_full() {
+        // One string of 3 MB: three reads (1, 4 MB).
+        let mut b = b"GGUF".to_vec();
+        b.extend(3u32.to_le_bytes());
+        b.extend(0u64.to_le_bytes());
+        b.extend(1u64.to_le_bytes());
+        b.extend(string("long"));
+        b.extend(8u32.to_le_bytes());
+        b.extend(string(&"x".repeat(3 << 20)));
+        let g = Gguf::read(&Bytes::new("long.gguf", &b)).unwrap();
+        assert_eq!(g.get_str("long").unwrap().len(), 3 << 20);
+        assert!(matches!(Gguf::read(&Bytes::new("long.gguf", &b[..b.len() - 1])), Err(Error::ModelFile(_))));
     }
 
     #[test]

@@ -1,26 +1,50 @@
 //! Models turn text into a [`ModelTrace`]: the tokens and, for every layer,
 //! the attention of every head with its intermediates.
 //!
-//! One file (or folder) per model: [`teaching`] (built in, hand-designed
-//! heads), [`seed`] (the 3×4 worked example of seed 003), [`minilm`]
-//! (all-MiniLM-L6-v2 from safetensors, its weights multiplied by
-//! [`packed`]), [`smollm2`] (SmolLM2-135M from its Q4_1 GGUF, read by
-//! [`gguf`] and multiplied by [`quant`], on two threads with a [`helper`]),
-//! [`marian`] (Bergamot's tiny en↔pt translation models in Marian's binary
-//! format, int8 products; an encoder–decoder, so not a `ModelTrace`).
+//! Built in: [`teaching`] (hand-designed heads) and [`seed`] (the 3×4
+//! worked example of seed 003).
+//!
+//! Real models, one file (or folder) per architecture family, each read
+//! from its checkpoint's files by [`files`] (a Hugging Face folder or a
+//! GGUF file, read by [`gguf`]):
+//! - [`encoder`]: the BERT family (BERT, RoBERTa, DistilBERT, MPNet), its
+//!   weights multiplied by [`packed`]; [`minilm`] is a checkpoint of it;
+//! - [`decoder`]: what the decoders share (the key/value cache, the
+//!   next-token distribution, a [`helper`] thread), and the families
+//!   [`llama`] (Llama, Mistral, SmolLM, Qwen2), [`gpt2`] and [`gemma3`],
+//!   their weights kept as the file stores them and multiplied by
+//!   [`quant`]; [`smollm2`] is a checkpoint of the Llama family;
+//! - [`marian`]: Bergamot's tiny en↔pt translation models in Marian's binary
+//!   format, int8 products (an encoder–decoder, so not a `ModelTrace`);
+//! - [`tokenizer`]: the tokenizers, from `tokenizer.json` or a GGUF's metadata;
+//! - [`norm`]: LayerNorm and RMSNorm.
 //!
 //! The hand-written weight kernels are in [`packed`] and [`quant`], one file
 //! per instruction set each, with what they share in [`simd`].
 
+#[cfg(feature = "pretrained")]
+pub mod decoder;
+#[cfg(feature = "pretrained")]
+pub mod encoder;
+#[cfg(feature = "pretrained")]
+pub mod files;
 mod finite;
+#[cfg(feature = "pretrained")]
+pub mod gemma3;
 #[cfg(feature = "pretrained")]
 pub mod gguf;
 #[cfg(feature = "pretrained")]
+pub mod gpt2;
+#[cfg(feature = "pretrained")]
 pub mod helper;
+#[cfg(feature = "pretrained")]
+pub mod llama;
 #[cfg(feature = "pretrained")]
 pub mod marian;
 #[cfg(feature = "pretrained")]
 pub mod minilm;
+#[cfg(feature = "pretrained")]
+pub mod norm;
 #[cfg(feature = "pretrained")]
 pub mod packed;
 #[cfg(feature = "pretrained")]
@@ -32,7 +56,7 @@ pub(crate) mod simd;
 pub mod smollm2;
 pub mod teaching;
 #[cfg(feature = "pretrained")]
-pub mod tokenize;
+pub mod tokenizer;
 
 use crate::attention::{multi_head_split, Mask, MultiHeadTrace, Scale};
 use crate::tensor::Matrix;

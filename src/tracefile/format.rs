@@ -88,7 +88,8 @@ impl MaskSpec {
         match self {
             Self::None => Some(Mask::None),
             Self::Causal => Some(Mask::Causal),
-            Self::SlidingWindow { .. } | Self::Unknown => None,
+            Self::SlidingWindow { window } => usize::try_from(window).ok().map(Mask::SlidingWindow),
+            Self::Unknown => None,
         }
     }
 
@@ -107,6 +108,7 @@ impl From<Mask> for MaskSpec {
         match m {
             Mask::None => Self::None,
             Mask::Causal => Self::Causal,
+            Mask::SlidingWindow(window) => Self::SlidingWindow { window: window as u64 },
         }
     }
 }

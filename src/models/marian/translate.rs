@@ -23,11 +23,10 @@ use super::decoder::RnnTrace;
 use super::model::Transformer;
 use super::shortlist::Shortlist;
 use crate::error::{Error, Result};
-use crate::models::tokenize;
+use crate::models::tokenizer::TextTokenizer;
 use crate::models::LayerTrace;
 use crate::tensor::{self, Matrix};
 use serde::{Deserialize, Serialize};
-use tokenizers::Tokenizer;
 
 /// The longest source the model reads at once, in tokens, `</s>` included:
 /// Bergamot's runtime, for which these models were made, cuts longer
@@ -226,7 +225,7 @@ impl Translation {
 pub struct Translator {
     direction: Direction,
     model: Transformer,
-    tokenizer: Tokenizer,
+    tokenizer: TextTokenizer,
     shortlist: Option<Shortlist>,
     eos: u32,
     unk: u32,
@@ -255,14 +254,14 @@ impl Translator {
             }
         }
         // `</s>` is added after the tokenizer's pieces, so it may give one fewer.
-        let tokenizer = tokenize::from_json(tokenizer_json, MAX_SOURCE_TOKENS - 1)?;
+        let tokenizer = TextTokenizer::from_json(tokenizer_json, Some(MAX_SOURCE_TOKENS - 1))?;
         let id = |piece: &str| {
-            tokenizer.token_to_id(piece).ok_or_else(|| {
+            tokenizer.inner().token_to_id(piece).ok_or_else(|| {
                 Error::ModelFile(format!("tokenizer.json has no `{piece}`: it is not the vocabulary of a Marian SentencePiece model"))
             })
         };
         let (eos, unk) = (id("</s>")?, id("<unk>")?);
-        let vocab = tokenizer.get_vocab_size(true);
+        let vocab = tokenizer.vocab_size();
         if vocab != model.config.vocab() {
             return Err(Error::ModelFile(format!(
                 "tokenizer.json has {vocab} pieces, the model {}: they do not belong together",
@@ -316,8 +315,8 @@ impl Translator {
     /// The source pieces and ids the model reads for `text` (`</s>` last), and
     /// whether the text had to be cut.
     pub fn tokenize(&self, text: &str) -> Result<(Vec<String>, Vec<u32>, bool)> {
-        let encoded = tokenize::encode(&self.tokenizer, text)?;
-        let (mut tokens, mut ids) = (encoded.tokens, encoded.ids);
+        let encoded = self.tokenizer.encode(text)?;
+        let (mut tokens, mut ids) = (encoded.pieces, encoded.ids);
         tokens.push("</s>".into());
         ids.push(self.eos);
         Ok((tokens, ids, encoded.truncated))
@@ -419,8 +418,11 @@ impl Translator {
         while self.step(&mut d).is_some() {}
         let stop = d.stop.unwrap_or(Stop::LengthLimit);
         let words: Vec<u32> = d.target_ids.iter().copied().filter(|&id| id != self.eos).collect();
-        let text =
-            self.tokenizer.decode(&words, false).map_err(|e| Error::Tokenizer(format!("could not turn the tokens back into text: {e}")))?;
+        let text = self
+            .tokenizer
+            .inner()
+            .decode(&words, false)
+            .map_err(|e| Error::Tokenizer(format!("could not turn the tokens back into text: {e}")))?;
         let mut notices = d.notices;
         if stop == Stop::LengthLimit {
             notices.push(format!(
@@ -451,7 +453,7 @@ impl Translator {
     }
 
     fn piece(&self, id: u32) -> String {
-        self.tokenizer.id_to_token(id).unwrap_or_else(|| format!("#{id}"))
+        self.tokenizer.inner().id_to_token(id).unwrap_or_else(|| format!("#{id}"))
     }
 
     fn top(&self, probabilities: &[f32]) -> Vec<(String, f32)> {

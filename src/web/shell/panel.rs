@@ -150,6 +150,11 @@ fn ModelNote() -> impl IntoView {
                         s.info.name
                     )
                 }
+                attnscope::Mask::SlidingWindow(w) => format!(
+                    "{} is causal with a sliding window: each token sees only itself and the {} tokens before it.",
+                    s.info.name,
+                    w.saturating_sub(1)
+                ),
             })
         })
     };

@@ -162,6 +162,9 @@ pub fn Grid(id: &'static str, mask: Mask) -> impl IntoView {
             (Mask::Causal, false) => {
                 format!("Causal (what-if): {name} sees both ways; this grid applies a causal mask to the same Q and K.")
             }
+            (Mask::SlidingWindow(w), _) => {
+                format!("Sliding window: a word sees only itself and the {} words before it.", w.saturating_sub(1))
+            }
         }
     };
     view! {

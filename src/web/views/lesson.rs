@@ -146,6 +146,12 @@ impl<'a> Facts<'a> {
                     self.query + 1,
                     d.weights.cols
                 ),
+                Mask::SlidingWindow(w) => format!(
+                    "{name} is causal with a sliding window: the mask adds −∞ to the score of every later token and of every token more than {} back, and exp(−∞) = 0. “{q}” sees {} of the {} tokens.",
+                    w.saturating_sub(1),
+                    (self.query + 1).min(w),
+                    d.weights.cols
+                ),
                 Mask::None => format!(
                     "{name} reads both ways (no mask). A decoder adds −∞ to the score of every later token, and exp(−∞) = 0: the causal grid shows what {name} would attend to with that mask."
                 ),

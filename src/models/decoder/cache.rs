@@ -1,7 +1,7 @@
-//! SmolLM2 with a key/value cache: the layers of the last text are kept,
+//! A decoder with a key/value cache: the layers of the last text are kept,
 //! and a text that starts with the same tokens reuses their rows.
 
-use super::{check_temperature, SmolLm2, MAX_TOKENS, TOP_K};
+use super::{check_temperature, Decoder, TOP_K};
 use crate::error::Result;
 use crate::models::{LayerTrace, ModelTrace};
 use crate::tensor::Matrix;
@@ -10,11 +10,11 @@ use crate::tensor::Matrix;
 /// (a word or two; the storage doubles, as a `Vec`'s does, beyond them).
 const ROOM: usize = 8;
 
-/// SmolLM2 with a key/value cache: running a text that starts with the same
-/// tokens as the previous one reuses their rows (typing at the end computes
-/// only the new tokens; an edit in the middle recomputes from there on).
-pub struct SmolLm2Session {
-    model: SmolLm2,
+/// A decoder with a key/value cache: running a text that starts with the
+/// same tokens as the previous one reuses their rows (typing at the end
+/// computes only the new tokens; an edit in the middle recomputes from there on).
+pub struct DecoderSession {
+    model: Decoder,
     last: Option<Last>,
     reused: usize,
 }
@@ -24,16 +24,16 @@ struct Last {
     logits: Vec<f32>,
 }
 
-impl SmolLm2Session {
-    pub fn new(model: SmolLm2) -> SmolLm2Session {
-        SmolLm2Session { model, last: None, reused: 0 }
+impl DecoderSession {
+    pub fn new(model: impl Into<Decoder>) -> DecoderSession {
+        DecoderSession { model: model.into(), last: None, reused: 0 }
     }
 
-    pub fn model(&self) -> &SmolLm2 {
+    pub fn model(&self) -> &Decoder {
         &self.model
     }
 
-    pub fn into_model(self) -> SmolLm2 {
+    pub fn into_model(self) -> Decoder {
         self.model
     }
 
@@ -48,7 +48,7 @@ impl SmolLm2Session {
         self.reused
     }
 
-    /// Threads the last run computed on ([`SmolLm2::threads_for`] its new
+    /// Threads the last run computed on ([`Decoder::threads_for`] its new
     /// tokens; 1 when it computed nothing).
     pub fn threads(&self) -> usize {
         self.last.as_ref().map_or(1, |l| self.model.threads_for(l.trace.tokens.len() - self.reused))
@@ -64,7 +64,7 @@ impl SmolLm2Session {
         self.last.as_ref().map(|l| &l.trace)
     }
 
-    /// As [`SmolLm2::run_with_temperature`], reusing the longest common
+    /// As [`Decoder::run_with_temperature`], reusing the longest common
     /// prefix of token ids with the previous run. After an error the cache
     /// may be empty (the next run then computes everything). The trace is
     /// lent, not copied: it stays here as the next run's cache.
@@ -90,7 +90,7 @@ impl SmolLm2Session {
             _ => Vec::new(),
         };
         let (mut layers, logits) = self.model.forward(&t.ids, past)?;
-        let room = ROOM.min(MAX_TOKENS - t.ids.len());
+        let room = ROOM.min(self.model.info().max_tokens.saturating_sub(t.ids.len()));
         for l in &mut layers {
             make_room(l, room);
         }
@@ -107,7 +107,7 @@ impl SmolLm2Session {
 /// recompute would have them (their weights are 0: the mask hides them).
 /// `before` grows in place, so a keystroke at the end of a long text costs
 /// the new rows, not a copy of every layer.
-pub(super) fn join(mut before: LayerTrace, part: LayerTrace) -> LayerTrace {
+pub(crate) fn join(mut before: LayerTrace, part: LayerTrace) -> LayerTrace {
     let (b, p) = (&mut before.attention, part.attention);
     for (h, (old, new)) in b.heads.iter_mut().zip(p.heads).enumerate() {
         let seen = old.scores.cols;

@@ -1,0 +1,342 @@
+//! What every decoder shares: the loop over blocks with the key/value
+//! cache, the next-token distribution, the tokens, a helper thread. Each
+//! family ([`crate::models::llama`], [`crate::models::gpt2`],
+//! [`crate::models::gemma3`]) says only what its embedding, its blocks and
+//! its output compute, as a [`Net`].
+//!
+//! ```text
+//!   h = embed(ids)                                  family
+//!   for each block:  (LayerTrace, h) = block(h)     family; attention through the cache (parts::attend_cached)
+//!   logits = output(h_last)                         family
+//!   top_next = softmax(logits / T), k largest       here
+//! ```
+//!
+//! Decoding is incremental: [`DecoderSession`] keeps the trace of the last
+//! text and, under the causal mask, reuses every row for the tokens both
+//! texts share at the start; only the rest is computed.
+
+pub mod cache;
+pub mod parts;
+
+pub use cache::DecoderSession;
+
+use crate::attention::Mask;
+use crate::error::{Error, Result};
+use crate::models::helper::{self, BoxedHelper, Helper, Shard};
+use crate::models::quant::QMatrix;
+use crate::models::tokenizer::TextTokenizer;
+use crate::models::{LayerTrace, ModelInfo, ModelTrace};
+use crate::tensor::Matrix;
+use parts::Products;
+
+/// Longest input in tokens, unless a checkpoint says otherwise: the trace
+/// keeps S and A for every layer and head, which grow as n², and the model,
+/// the trace the page holds and the one being extended must stay within
+/// the browser's memory.
+pub const MAX_TOKENS: usize = 128;
+
+/// How many next tokens `top_next` lists.
+pub const TOP_K: usize = 5;
+
+/// The sizes a view needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shape {
+    pub n_layers: usize,
+    pub n_heads: usize,
+    pub n_kv_heads: usize,
+    pub d_model: usize,
+    pub d_head: usize,
+    pub vocab_size: usize,
+}
+
+/// One family's computation.
+pub trait Net: Send + Sync {
+    fn shape(&self) -> &Shape;
+
+    /// The embeddings of tokens `ids` at positions `start ..` (n × d_model).
+    fn embed(&self, ids: &[u32], start: usize) -> Result<Matrix>;
+
+    /// Block `l` on new rows `h` (positions `start ..`), attending to the
+    /// cached keys and values of `past` (the first `start` positions) and
+    /// to their own ([`parts::attend_cached`]). Returns the block's trace for
+    /// the new rows and its output: for every new row, or with `last_only`
+    /// for the last one alone (the trace stops before the feed-forward, so
+    /// after the last block only the last position, which predicts the next
+    /// token, needs it).
+    fn block(
+        &self,
+        l: usize,
+        h: &Matrix,
+        start: usize,
+        past: Option<&mut LayerTrace>,
+        last_only: bool,
+        mm: &mut Products,
+    ) -> (LayerTrace, Matrix);
+
+    /// The next token's logits from the last position's output.
+    fn logits(&self, h_last: &Matrix, mm: &mut Products) -> Vec<f32>;
+
+    /// Every weight matrix, block by block in the order a block multiplies
+    /// by them ([`Net::matrices_per_block`] each), then the output matrix.
+    fn matrices(&self) -> Vec<&QMatrix>;
+
+    fn matrices_per_block(&self) -> usize;
+}
+
+/// Which checkpoint a decoder is: its id and name on the page, its length limit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Identity {
+    pub id: String,
+    pub name: String,
+    pub max_tokens: usize,
+}
+
+/// The text as tokens, cut to the model's limit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tokens {
+    pub ids: Vec<u32>,
+    /// How each token is shown: its text, special tokens as written
+    /// (`<|im_start|>`), bytes that are only part of a character as `<0xF0>`.
+    pub tokens: Vec<String>,
+    /// Each token as the `tokenizers` library names it (`Ġcapital`).
+    pub pieces: Vec<String>,
+    /// Set when the text was cut.
+    pub notice: Option<String>,
+}
+
+/// A decoder with its tokenizer, weights kept as the file stores them.
+pub struct Decoder {
+    identity: Identity,
+    tokenizer: TextTokenizer,
+    net: Box<dyn Net>,
+    /// Another thread holding a copy of the second part of every matrix's
+    /// rows ([`Decoder::shard`]), and the fewest new tokens a run gives it.
+    helper: Option<(BoxedHelper, usize)>,
+}
+
+impl std::fmt::Debug for Decoder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Decoder").field("identity", &self.identity).field("shape", self.net.shape()).finish_non_exhaustive()
+    }
+}
+
+impl Decoder {
+    pub fn new(identity: Identity, tokenizer: TextTokenizer, net: Box<dyn Net>) -> Decoder {
+        Decoder { identity, tokenizer, net, helper: None }
+    }
+
+    /// The same model under another id, name and length limit.
+    pub fn with_identity(mut self, identity: Identity) -> Decoder {
+        self.identity = identity;
+        self
+    }
+
+    pub fn shape(&self) -> &Shape {
+        self.net.shape()
+    }
+
+    pub fn info(&self) -> ModelInfo {
+        let s = self.net.shape();
+        ModelInfo {
+            id: self.identity.id.clone(),
+            name: self.identity.name.clone(),
+            n_layers: s.n_layers,
+            n_heads: s.n_heads,
+            n_kv_heads: s.n_kv_heads,
+            d_model: s.d_model,
+            d_head: s.d_head,
+            mask: Mask::Causal,
+            max_tokens: self.identity.max_tokens,
+        }
+    }
+
+    /// For a [`Helper`] on another thread: a copy of every weight matrix's
+    /// rows after [`helper::own_rows`], in [`Net::matrices`] order. This
+    /// model keeps all its rows, so that it can still run alone.
+    pub fn shard(&self) -> Shard {
+        Shard { matrices: self.net.matrices().into_iter().map(|m| m.rows_copy(helper::own_rows(m.rows)..m.rows)).collect() }
+    }
+
+    /// Shares the products of runs of at least `from_tokens` new tokens with
+    /// `helper`, which holds [`Decoder::shard`] ([`helper::products`]); None
+    /// runs alone. The results are the same bit for bit.
+    pub fn set_helper(&mut self, helper: Option<BoxedHelper>, from_tokens: usize) {
+        self.helper = helper.map(|h| (h, from_tokens.max(1)));
+    }
+
+    /// Threads a run of `new_tokens` tokens computes on.
+    pub fn threads_for(&self, new_tokens: usize) -> usize {
+        match &self.helper {
+            Some((_, from)) if new_tokens >= *from => 2,
+            _ => 1,
+        }
+    }
+
+    /// Whether another thread can compute part of the products.
+    pub fn has_helper(&self) -> bool {
+        self.helper.is_some()
+    }
+
+    /// How token `id` is shown (see [`Tokens::tokens`]).
+    pub fn token_text(&self, id: u32) -> Option<String> {
+        self.tokenizer.token_text(id)
+    }
+
+    /// Tokenizes raw text as the model's tokenizer does by default (a start
+    /// token where the checkpoint adds one; no chat template); special-token
+    /// strings the user types (`<|im_start|>`) become those tokens. No token
+    /// at all is an error: a decoder with no token has nothing to attend to
+    /// and nothing to predict from.
+    pub fn tokenize(&self, text: &str) -> Result<Tokens> {
+        let enc = self.tokenizer.encode(text)?;
+        let (mut ids, mut tokens, mut pieces) = (enc.ids, enc.tokens, enc.pieces);
+        if ids.is_empty() {
+            return Err(Error::Invalid(format!(
+                "Type some text: {} predicts the next token from the ones before it, and with no token there is nothing to attend to.",
+                self.identity.name
+            )));
+        }
+        let max = self.identity.max_tokens;
+        let mut notice = None;
+        if ids.len() > max {
+            notice = Some(format!("The text has {} tokens; only the first {max} are used.", ids.len()));
+            ids.truncate(max);
+            tokens.truncate(max);
+            pieces.truncate(max);
+        }
+        Ok(Tokens { ids, tokens, pieces, notice })
+    }
+
+    /// All layers and heads for `text`, and the next-token distribution at temperature 1.
+    pub fn run(&self, text: &str) -> Result<ModelTrace> {
+        self.run_with_temperature(text, 1.0)
+    }
+
+    /// As [`Decoder::run`], with `top_next` = softmax(logits / temperature).
+    pub fn run_with_temperature(&self, text: &str, temperature: f32) -> Result<ModelTrace> {
+        check_temperature(temperature)?;
+        let t = self.tokenize(text)?;
+        let (layers, logits) = self.forward(&t.ids, Vec::new())?;
+        Ok(self.trace(t, layers, &logits, temperature))
+    }
+
+    /// Runs `ids[past_len..]` on top of `past`, the layers of `ids[..past_len]`
+    /// (their rows never change under the causal mask; empty for none).
+    /// Returns the layers of all of `ids` and the logits after the last one.
+    /// `past` is consumed layer by layer, so an extension holds little more
+    /// than one trace at a time.
+    pub fn forward(&self, ids: &[u32], past: Vec<LayerTrace>) -> Result<(Vec<LayerTrace>, Vec<f32>)> {
+        let s = self.net.shape();
+        let max = self.identity.max_tokens;
+        let start = past.first().map_or(0, |l| l.input.rows);
+        if ids.len() <= start || ids.len() > max {
+            return Err(Error::Invalid(format!(
+                "{} tokens after {start} cached ones: need 1 to {max} tokens in all",
+                ids.len().saturating_sub(start)
+            )));
+        }
+        if !past.is_empty() && past.len() != s.n_layers {
+            return Err(Error::Invalid("cached layers do not match the model".into()));
+        }
+        let new = &ids[start..];
+        if let Some(&id) = new.iter().find(|&&id| id as usize >= s.vocab_size) {
+            return Err(Error::Invalid(format!("token id {id} is outside the vocabulary of {}", s.vocab_size)));
+        }
+        let mut h = self.net.embed(new, start)?;
+        let mut layers = Vec::with_capacity(s.n_layers);
+        let mut past = past.into_iter();
+        let helper = match &self.helper {
+            Some((helper, from)) if new.len() >= *from => Some(helper.as_ref() as &dyn Helper),
+            _ => None,
+        };
+        let per_block = self.net.matrices_per_block();
+        for l in 0..s.n_layers {
+            let mut before = past.next();
+            let mut mm = Products::new(helper, l * per_block);
+            let (part, out) = self.net.block(l, &h, start, before.as_mut(), l + 1 == s.n_layers, &mut mm);
+            layers.push(match before {
+                Some(b) => cache::join(b, part),
+                None => part,
+            });
+            h = out;
+        }
+        let last = h.rows_range(h.rows - 1, 1);
+        let logits = self.net.logits(&last, &mut Products::new(helper, s.n_layers * per_block));
+        Ok((layers, logits))
+    }
+
+    /// The `k` most likely next tokens at `temperature`, shown as tokens.
+    pub fn top_next(&self, logits: &[f32], temperature: f32, k: usize) -> Vec<(String, f32)> {
+        top_k(logits, temperature, k).into_iter().map(|(id, p)| (self.token_text(id).unwrap_or_else(|| "?".into()), p)).collect()
+    }
+
+    pub(crate) fn trace(&self, t: Tokens, layers: Vec<LayerTrace>, logits: &[f32], temperature: f32) -> ModelTrace {
+        ModelTrace {
+            info: self.info(),
+            tokens: t.tokens,
+            token_ids: Some(t.ids),
+            layers,
+            notice: t.notice,
+            sentence_embedding: None,
+            top_next: Some(self.top_next(logits, temperature, TOP_K)),
+        }
+    }
+}
+
+pub(crate) fn check_temperature(t: f32) -> Result<()> {
+    if t.is_finite() && t > 0.0 {
+        Ok(())
+    } else {
+        Err(Error::Invalid(format!("the temperature must be a positive number, not {t}")))
+    }
+}
+
+/// Token ids and probabilities of the `k` largest entries of softmax(logits / T),
+/// computed in f64 so that small probabilities keep their digits.
+pub fn top_k(logits: &[f32], temperature: f32, k: usize) -> Vec<(u32, f32)> {
+    let t = temperature as f64;
+    let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    // The normaliser's terms in f32 with our exp, which vectorizes, where
+    // f64's exp is a call per logit: the sum is at least 1 (the largest
+    // term), so their rounding moves it by about 1e-7 relative. Added up in f64.
+    let terms: Vec<f32> = logits.iter().map(|&z| crate::tensor::exp((z - max) / temperature)).collect();
+    let sum: f64 = terms.iter().map(|&e| e as f64).sum();
+    let max = max as f64;
+    // One pass keeping the k largest in order (ties: the lower id first):
+    // most logits lose their first comparison, where selecting among all the
+    // indices, then sorting, touches each several times.
+    let k = k.min(logits.len());
+    let mut best: Vec<u32> = Vec::with_capacity(k + 1);
+    for (i, z) in logits.iter().enumerate() {
+        let beats = |&j: &u32| z.total_cmp(&logits[j as usize]) == std::cmp::Ordering::Greater;
+        if best.len() == k && !best.last().is_some_and(beats) {
+            continue;
+        }
+        let at = best.iter().position(beats).unwrap_or(best.len());
+        best.insert(at, i as u32);
+        best.truncate(k);
+    }
+    best.into_iter().map(|i| (i, (((logits[i as usize] as f64 - max) / t).exp() / sum) as f32)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn top_k_is_sorted_and_sharpens_when_cold() {
+        let logits = [0.0, 2.0, 1.0, -1.0];
+        let warm = top_k(&logits, 1.0, 3);
+        assert_eq!(warm.iter().map(|x| x.0).collect::<Vec<_>>(), vec![1, 2, 0]);
+        let total: f32 = top_k(&logits, 1.0, 4).iter().map(|x| x.1).sum();
+        assert!((total - 1.0).abs() < 1e-6);
+        assert!(top_k(&logits, 0.1, 1)[0].1 > warm[0].1);
+        assert!(top_k(&logits, 1.0, 0).is_empty());
+        // The same as sorting everything, ties (twenty of each value) by id.
+        let many: Vec<f32> = (0..1000).map(|i| ((i * 7919) % 50) as f32 / 10.0).collect();
+        let mut order: Vec<u32> = (0..1000).collect();
+        order.sort_by(|&a, &b| many[b as usize].total_cmp(&many[a as usize]).then(a.cmp(&b)));
+        assert_eq!(top_k(&many, 1.0, 5).iter().map(|x| x.0).collect::<Vec<_>>(), order[..5]);
+        assert!(check_temperature(0.0).is_err() && check_temperature(f32::NAN).is_err());
+    }
+}

@@ -1,0 +1,243 @@
+//! What the decoder families share below the level of a block: weight
+//! matrices with their biases, the products numbered for a helper thread,
+//! rotary position embeddings, the activations, and attention over the
+//! key/value cache.
+
+use crate::attention::{multi_head_split, split_heads, Mask, MultiHeadTrace, Scale};
+use crate::error::Result;
+use crate::models::files::hparams::Hparams;
+use crate::models::files::weights::Weights;
+use crate::models::helper::{self, Helper};
+use crate::models::quant::QMatrix;
+use crate::models::LayerTrace;
+use crate::tensor::{self, Matrix};
+
+/// y = x Wᵀ + b: a weight matrix kept as the file stores it (quantized for
+/// a GGUF) and its bias, if it has one.
+#[derive(Clone, Debug)]
+pub struct Linear {
+    pub weight: QMatrix,
+    pub bias: Option<Vec<f32>>,
+}
+
+impl Linear {
+    /// `{prefix}.weight` (rows × cols) and, if `bias`, `{prefix}.bias`.
+    pub fn load(w: &Weights, prefix: &str, rows: usize, cols: usize, bias: bool) -> Result<Linear> {
+        let weight = w.qmatrix(&format!("{prefix}.weight"), rows, cols)?;
+        let bias = if bias { Some(w.vector(&format!("{prefix}.bias"), rows)?) } else { None };
+        Ok(Linear { weight, bias })
+    }
+
+    /// A bias where the file has one (`{prefix}.bias`), none otherwise.
+    pub fn load_bias_if_any(w: &Weights, prefix: &str, rows: usize, cols: usize) -> Result<Linear> {
+        Linear::load(w, prefix, rows, cols, w.has(&format!("{prefix}.bias")))
+    }
+}
+
+/// The products of one block, numbered in the order the block makes them
+/// so that a [`Helper`] holding the rows after [`helper::own_rows`] of the
+/// same matrices ([`super::Decoder::shard`]) can share them.
+pub struct Products<'h> {
+    helper: Option<&'h dyn Helper>,
+    next: usize,
+}
+
+impl<'h> Products<'h> {
+    /// The products of the block whose first matrix is number `first`.
+    pub fn new(helper: Option<&'h dyn Helper>, first: usize) -> Products<'h> {
+        Products { helper, next: first }
+    }
+
+    /// `[x Wᵀ for each of ws]`, all from the same input.
+    pub fn matrices<const N: usize>(&mut self, ws: [&QMatrix; N], x: &Matrix) -> [Matrix; N] {
+        let outs = helper::products(self.helper, self.next, ws, x);
+        self.next += N;
+        outs
+    }
+
+    /// `[x Wᵀ + b for each of ls]`, all from the same input.
+    pub fn linear<const N: usize>(&mut self, ls: [&Linear; N], x: &Matrix) -> [Matrix; N] {
+        let mut outs = self.matrices(ls.map(|l| &l.weight), x);
+        for (out, l) in outs.iter_mut().zip(ls) {
+            if let Some(b) = &l.bias {
+                out.add_row_vector(b);
+            }
+        }
+        outs
+    }
+}
+
+/// How a checkpoint stretches its rotary frequencies for long contexts.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RopeScaling {
+    None,
+    /// Every frequency divided by `factor` (Gemma 3's global layers in the larger models).
+    Linear(f64),
+    /// Llama 3.1's: low frequencies divided by `factor`, high ones kept,
+    /// those between blended.
+    Llama3 {
+        factor: f64,
+        low_freq_factor: f64,
+        high_freq_factor: f64,
+        original_max_position_embeddings: f64,
+    },
+}
+
+impl RopeScaling {
+    /// `rope_scaling` (or `rope_parameters`) of a `config.json`.
+    pub fn from_hf(h: &Hparams, value: Option<&serde_json::Value>) -> Result<RopeScaling> {
+        let Some(v) = value.filter(|v| v.is_object()) else { return Ok(RopeScaling::None) };
+        let kind = v.get("rope_type").or_else(|| v.get("type")).and_then(|t| t.as_str()).unwrap_or("default");
+        let number = |key: &str| -> Result<f64> {
+            v.get(key)
+                .and_then(|x| x.as_f64())
+                .filter(|x| x.is_finite() && *x > 0.0)
+                .ok_or_else(|| h.bad("rope_scaling", format!("has {key} = {:?}: a positive number is needed", v.get(key))))
+        };
+        match kind {
+            "default" => Ok(RopeScaling::None),
+            "linear" => Ok(RopeScaling::Linear(number("factor")?)),
+            "llama3" => Ok(RopeScaling::Llama3 {
+                factor: number("factor")?,
+                low_freq_factor: number("low_freq_factor")?,
+                high_freq_factor: number("high_freq_factor")?,
+                original_max_position_embeddings: number("original_max_position_embeddings")?,
+            }),
+            other => Err(h.bad("rope_scaling", format!("is of type {other:?}; only \"linear\" and \"llama3\" are implemented"))),
+        }
+    }
+}
+
+/// The rotary base θ and scaling of a `config.json`: from transformers 5's
+/// `rope_parameters` (for one layer type, `of`, when it holds one per
+/// type), else from the older `rope_theta` (`theta_key`) and `rope_scaling`.
+pub fn rope_from_hf(h: &Hparams, of: Option<&str>, theta_key: &str, default_theta: f64) -> Result<(f64, RopeScaling)> {
+    if let Some(params) = h.json("rope_parameters").filter(|p| p.is_object()) {
+        let p = of.and_then(|t| params.get(t)).unwrap_or(params);
+        let theta = match p.get("rope_theta") {
+            None => default_theta,
+            Some(t) => t
+                .as_f64()
+                .filter(|t| t.is_finite() && *t > 0.0)
+                .ok_or_else(|| h.bad("rope_parameters", format!("has rope_theta = {t}: must be a positive number")))?,
+        };
+        return Ok((theta, RopeScaling::from_hf(h, Some(p))?));
+    }
+    Ok((h.positive_or(theta_key, default_theta)?, RopeScaling::from_hf(h, h.json("rope_scaling"))?))
+}
+
+/// Rotary position embedding, in the Hugging Face layout: dimension i of a
+/// head turns together with dimension i + d_head/2 by angle pos · θ^(−2i/d_head).
+#[derive(Clone, Debug)]
+pub struct Rope {
+    inv_freq: Vec<f32>,
+}
+
+impl Rope {
+    pub fn new(d_head: usize, theta: f64, scaling: &RopeScaling) -> Rope {
+        let base = (0..d_head / 2).map(|i| 1.0 / theta.powf((2 * i) as f64 / d_head as f64));
+        let inv_freq = base
+            .map(|f| match *scaling {
+                RopeScaling::None => f,
+                RopeScaling::Linear(factor) => f / factor,
+                RopeScaling::Llama3 { factor, low_freq_factor, high_freq_factor, original_max_position_embeddings: old } => {
+                    let wavelen = 2.0 * std::f64::consts::PI / f;
+                    let (low_wavelen, high_wavelen) = (old / low_freq_factor, old / high_freq_factor);
+                    if wavelen > low_wavelen {
+                        f / factor
+                    } else if wavelen < high_wavelen {
+                        f
+                    } else {
+                        let smooth = (old / wavelen - low_freq_factor) / (high_freq_factor - low_freq_factor);
+                        (1.0 - smooth) * f / factor + smooth * f
+                    }
+                }
+            })
+            .map(|f| f as f32)
+            .collect();
+        Rope { inv_freq }
+    }
+
+    /// Rotates every head of `x` (n × heads·d_head); row r is position `start + r`.
+    pub fn apply(&self, x: &mut Matrix, d_head: usize, start: usize) {
+        let half = d_head / 2;
+        for r in 0..x.rows {
+            let pos = (start + r) as f32;
+            let (cos, sin): (Vec<f32>, Vec<f32>) = self.inv_freq.iter().map(|f| ((pos * f).cos(), (pos * f).sin())).unzip();
+            for head in x.row_mut(r).chunks_exact_mut(d_head) {
+                let (a, b) = head.split_at_mut(half);
+                for i in 0..half {
+                    let (x1, x2) = (a[i], b[i]);
+                    a[i] = x1 * cos[i] - x2 * sin[i];
+                    b[i] = x2 * cos[i] + x1 * sin[i];
+                }
+            }
+        }
+    }
+}
+
+/// SiLU(g) ⊙ u, into `gate` (Llama's feed-forward).
+pub fn silu_times(gate: &mut Matrix, up: &Matrix) {
+    let e = tensor::loop_constants(tensor::EXP);
+    for (g, u) in gate.data.iter_mut().zip(&up.data) {
+        *g = *g / (1.0 + e.exp(-*g)) * u;
+    }
+}
+
+/// GELU, tanh approximation (GPT-2's `gelu_new`, Gemma's `gelu_pytorch_tanh`):
+/// ½x(1 + tanh(√(2/π)(x + 0.044715x³))), with tanh(y) = 1 − 2/(e^{2y} + 1).
+pub fn gelu_tanh(x: f32) -> f32 {
+    let y = 0.797_884_6 * (x + 0.044715 * x * x * x);
+    let t = 1.0 - 2.0 / (tensor::exp(2.0 * y) + 1.0);
+    0.5 * x * (1.0 + t)
+}
+
+/// Attention of the new rows' queries `q` over the cached keys and values
+/// of `past` (the first positions) and the new ones: `past` lends its K and
+/// V heads, which grow by the new rows in place (`cache::join` hands them
+/// back). The trace's K and V hold all positions, its scores all keys.
+#[allow(clippy::too_many_arguments)]
+pub fn attend_cached(
+    q: &Matrix,
+    k: &Matrix,
+    v: &Matrix,
+    n_heads: usize,
+    n_kv_heads: usize,
+    past: Option<&mut LayerTrace>,
+    mask: Mask,
+    scale: Scale,
+) -> MultiHeadTrace {
+    let (mut k, mut v) = (split_heads(k, n_kv_heads), split_heads(v, n_kv_heads));
+    if let Some(p) = past {
+        let a = &mut p.attention;
+        for (cached, new) in a.k.iter_mut().zip(&k).chain(a.v.iter_mut().zip(&v)) {
+            cached.push_rows(new);
+        }
+        (k, v) = (std::mem::take(&mut a.k), std::mem::take(&mut a.v));
+    }
+    multi_head_split(q, n_heads, k, v, mask, scale)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rope_rotates_halves_and_keeps_position_zero() {
+        let rope = Rope::new(4, 10000.0, &RopeScaling::None);
+        let mut x = Matrix::from_rows(&[[1.0, 2.0, 3.0, 4.0], [1.0, 0.0, 0.0, 0.0]]);
+        rope.apply(&mut x, 4, 0);
+        assert_eq!(x.row(0), &[1.0, 2.0, 3.0, 4.0]);
+        // Position 1, frequency 1 for the first pair: (1, 0) turns by 1 radian.
+        assert!((x[(1, 0)] - 1f32.cos()).abs() < 1e-6 && (x[(1, 2)] - 1f32.sin()).abs() < 1e-6);
+    }
+
+    #[test]
+    fn gelu_tanh_is_the_tanh_approximation() {
+        for x in [-6.0f32, -2.0, -0.5, 0.0, 0.3, 1.0, 3.0, 9.0] {
+            let y = x as f64;
+            let want = 0.5 * y * (1.0 + ((2.0 / std::f64::consts::PI).sqrt() * (y + 0.044715 * y.powi(3))).tanh());
+            assert!((gelu_tanh(x) as f64 - want).abs() < 2e-6, "gelu_tanh({x}) = {} vs {want}", gelu_tanh(x));
+        }
+    }
+}

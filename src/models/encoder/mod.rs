@@ -1,0 +1,502 @@
+//! The BERT family of encoders: BERT, RoBERTa, DistilBERT and MPNet, from
+//! a Hugging Face folder. all-MiniLM-L6-v2 and all-mpnet-base-v2 are two
+//! checkpoints of it.
+//!
+//! ```text
+//!   E₀ = LayerNorm(word[id] + position[i + offset] + token_type[0])
+//!   per layer:  Q, K, V = E Wqᵀ + bq, E Wkᵀ + bk, E Wvᵀ + bv
+//!               Z       = multi_head(Q, K, V, B)      no mask: every token sees every token
+//!               ΔE      = Z Woᵀ + bo
+//!               H       = LayerNorm(E + ΔE)
+//!               E_next  = LayerNorm(H + GELU(H W1ᵀ + b1) W2ᵀ + b2)
+//!   embedding = normalize(mean over tokens of E_last)   (sentence-transformers' pooling)
+//! ```
+//!
+//! The variants differ only in data: their tensors' names (DistilBERT's
+//! `attention.q_lin` is BERT's `attention.self.query`), where position ids
+//! start (RoBERTa and MPNet count from the padding id + 1), whether there
+//! is a token-type table, and MPNet's relative position bias B
+//! ([`relative`]), added to every layer's scaled scores. Struct fields
+//! carry BERT's names (`encoder.layer.3.attention.self.query.weight` is
+//! `layer[3].attention.self_attention.query`); [`Variant::names`] says what
+//! each is called in the other variants' files.
+
+pub mod relative;
+
+use crate::attention::{multi_head, multi_head_with_bias, Mask, Projections, Scale};
+use crate::error::{Error, Result};
+use crate::models::files::hparams::{split_evenly, Hparams};
+use crate::models::files::weights::Weights;
+use crate::models::norm::LayerNorm;
+use crate::models::packed::PackedLinear;
+use crate::models::tokenizer::{Encoded, TextTokenizer};
+use crate::models::{LayerTrace, ModelInfo, ModelTrace};
+use crate::tensor::{self, Matrix};
+
+/// Which member of the family.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    Bert,
+    Roberta,
+    DistilBert,
+    MpNet,
+}
+
+/// A layer's tensors as one variant names them, after `{layers}.{i}.`.
+pub struct LayerNames {
+    pub layers: &'static str,
+    pub query: &'static str,
+    pub key: &'static str,
+    pub value: &'static str,
+    pub attention_output: &'static str,
+    pub attention_norm: &'static str,
+    pub intermediate: &'static str,
+    pub output: &'static str,
+    pub output_norm: &'static str,
+}
+
+impl Variant {
+    pub fn names(self) -> LayerNames {
+        match self {
+            Variant::Bert | Variant::Roberta => LayerNames {
+                layers: "encoder.layer",
+                query: "attention.self.query",
+                key: "attention.self.key",
+                value: "attention.self.value",
+                attention_output: "attention.output.dense",
+                attention_norm: "attention.output.LayerNorm",
+                intermediate: "intermediate.dense",
+                output: "output.dense",
+                output_norm: "output.LayerNorm",
+            },
+            Variant::DistilBert => LayerNames {
+                layers: "transformer.layer",
+                query: "attention.q_lin",
+                key: "attention.k_lin",
+                value: "attention.v_lin",
+                attention_output: "attention.out_lin",
+                attention_norm: "sa_layer_norm",
+                intermediate: "ffn.lin1",
+                output: "ffn.lin2",
+                output_norm: "output_layer_norm",
+            },
+            Variant::MpNet => LayerNames {
+                layers: "encoder.layer",
+                query: "attention.attn.q",
+                key: "attention.attn.k",
+                value: "attention.attn.v",
+                attention_output: "attention.attn.o",
+                attention_norm: "attention.LayerNorm",
+                intermediate: "intermediate.dense",
+                output: "output.dense",
+                output_norm: "output.LayerNorm",
+            },
+        }
+    }
+
+    /// The prefix a task model's checkpoint puts before the encoder's tensors (`bert.` in BertForMaskedLM).
+    fn prefix(self) -> &'static str {
+        match self {
+            Variant::Bert => "bert.",
+            Variant::Roberta => "roberta.",
+            Variant::DistilBert => "distilbert.",
+            Variant::MpNet => "mpnet.",
+        }
+    }
+}
+
+/// The activation between the feed-forward's two products.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Activation {
+    /// GELU with erf, as `"gelu"` means.
+    Gelu,
+    /// GELU's tanh approximation (`"gelu_new"`, `"gelu_pytorch_tanh"`).
+    GeluTanh,
+    Relu,
+}
+
+/// Hyper-parameters, from `config.json`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    pub variant: Variant,
+    pub vocab_size: usize,
+    pub d_model: usize,
+    pub n_layers: usize,
+    pub n_heads: usize,
+    pub d_ff: usize,
+    pub max_positions: usize,
+    /// Rows of the token-type table (0: none, DistilBERT and MPNet).
+    pub type_vocab_size: usize,
+    pub eps: f32,
+    pub activation: Activation,
+    /// Position ids start here (RoBERTa, MPNet: the padding id + 1).
+    pub position_offset: usize,
+    /// MPNet's relative position buckets (None for the others).
+    pub relative_buckets: Option<usize>,
+}
+
+impl Config {
+    pub fn from_hf(h: &Hparams, variant: Variant) -> Result<Config> {
+        let distil = variant == Variant::DistilBert;
+        let key = |bert: &'static str, distilbert: &'static str| if distil { distilbert } else { bert };
+        let (d_model, n_heads) = (h.count(key("hidden_size", "dim"))?, h.count(key("num_attention_heads", "n_heads"))?);
+        split_evenly(h, key("hidden_size", "dim"), d_model, key("num_attention_heads", "n_heads"), n_heads)?;
+        let act_key = key("hidden_act", "activation");
+        let activation = match h.string_or(act_key, "gelu")?.as_str() {
+            "gelu" => Activation::Gelu,
+            "gelu_new" | "gelu_pytorch_tanh" | "gelu_fast" => Activation::GeluTanh,
+            "relu" => Activation::Relu,
+            other => return Err(h.bad(act_key, format!("is {other:?}; \"gelu\", \"gelu_new\" and \"relu\" are implemented"))),
+        };
+        let padding = match variant {
+            Variant::Roberta | Variant::MpNet => h.integer("pad_token_id")?.unwrap_or(1),
+            _ => 0,
+        };
+        let position_offset = match variant {
+            Variant::Roberta | Variant::MpNet => {
+                usize::try_from(padding + 1).map_err(|_| h.bad("pad_token_id", format!("= {padding}: must not be negative")))?
+            }
+            _ => 0,
+        };
+        let type_vocab_size = match variant {
+            Variant::Bert | Variant::Roberta => h.count_or("type_vocab_size", 2)?,
+            _ => 0,
+        };
+        let eps = if distil { 1e-12 } else { h.epsilon_or("layer_norm_eps", 1e-12)? };
+        let c = Config {
+            variant,
+            vocab_size: h.count("vocab_size")?,
+            d_model,
+            n_layers: h.count(key("num_hidden_layers", "n_layers"))?,
+            n_heads,
+            d_ff: h.count(key("intermediate_size", "hidden_dim"))?,
+            max_positions: h.count("max_position_embeddings")?,
+            type_vocab_size,
+            eps,
+            activation,
+            position_offset,
+            relative_buckets: if variant == Variant::MpNet { Some(h.count_or("relative_attention_num_buckets", 32)?) } else { None },
+        };
+        if c.max_positions <= c.position_offset {
+            return Err(h.bad(
+                "max_position_embeddings",
+                format!("= {}: leaves no position after the offset of {}", c.max_positions, c.position_offset),
+            ));
+        }
+        Ok(c)
+    }
+
+    pub fn d_head(&self) -> usize {
+        self.d_model / self.n_heads
+    }
+
+    /// Longest input the position table allows.
+    pub fn positions(&self) -> usize {
+        self.max_positions - self.position_offset
+    }
+}
+
+/// y = x Wᵀ + b, with W stored as PyTorch does (out × in). The weights are
+/// packed at load for the product (see [`PackedLinear`]); the file's layout is
+/// not kept.
+#[derive(Clone, Debug)]
+struct Linear {
+    weight_and_bias: PackedLinear,
+}
+
+impl Linear {
+    fn load(w: &Weights, prefix: &str, d_in: usize, d_out: usize) -> Result<Self> {
+        let (weight, bias) = (w.matrix(&format!("{prefix}.weight"), d_out, d_in)?, w.vector(&format!("{prefix}.bias"), d_out)?);
+        Ok(Self { weight_and_bias: PackedLinear::new(&weight, &bias) })
+    }
+
+    fn forward(&self, x: &Matrix) -> Matrix {
+        self.weight_and_bias.forward(x)
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Embeddings {
+    word_embeddings: Matrix,
+    position_embeddings: Matrix,
+    token_type_embeddings: Option<Matrix>,
+    layer_norm: LayerNorm,
+    position_offset: usize,
+}
+
+impl Embeddings {
+    fn load(w: &Weights, p: &str, c: &Config) -> Result<Self> {
+        let d = c.d_model;
+        Ok(Self {
+            word_embeddings: w.matrix(&format!("{p}embeddings.word_embeddings.weight"), c.vocab_size, d)?,
+            position_embeddings: w.matrix(&format!("{p}embeddings.position_embeddings.weight"), c.max_positions, d)?,
+            token_type_embeddings: match c.type_vocab_size {
+                0 => None,
+                n => Some(w.matrix(&format!("{p}embeddings.token_type_embeddings.weight"), n, d)?),
+            },
+            layer_norm: LayerNorm::load(w, &format!("{p}embeddings.LayerNorm"), d, c.eps)?,
+            position_offset: c.position_offset,
+        })
+    }
+
+    fn forward(&self, ids: &[u32], type_ids: &[u32]) -> Result<Matrix> {
+        let mut e = Matrix::zeros(ids.len(), self.word_embeddings.cols);
+        for (i, (&id, &ty)) in ids.iter().zip(type_ids).enumerate() {
+            let (id, ty, pos) = (id as usize, ty as usize, i + self.position_offset);
+            let types = self.token_type_embeddings.as_ref().map_or(1, |t| t.rows);
+            // A tokenizer.json from another model could hand out ids the table lacks.
+            if id >= self.word_embeddings.rows || ty >= types || pos >= self.position_embeddings.rows {
+                return Err(Error::ModelFile(format!("token id {id} (type {ty}) at position {i} is outside the embedding tables: tokenizer.json does not match model.safetensors")));
+            }
+            let (word, position) = (self.word_embeddings.row(id), self.position_embeddings.row(pos));
+            let token_type = self.token_type_embeddings.as_ref().map(|t| t.row(ty));
+            for (j, x) in e.row_mut(i).iter_mut().enumerate() {
+                *x = word[j] + position[j] + token_type.map_or(0.0, |t| t[j]);
+            }
+        }
+        self.layer_norm.forward_in_place(&mut e);
+        Ok(e)
+    }
+}
+
+/// `attention.self`: the projections to queries, keys and values.
+#[derive(Clone, Debug)]
+struct SelfAttention {
+    query: Linear,
+    key: Linear,
+    value: Linear,
+}
+
+/// `attention.output`: W_O, then the residual and its LayerNorm.
+#[derive(Clone, Debug)]
+struct SelfOutput {
+    dense: Linear,
+    layer_norm: LayerNorm,
+}
+
+#[derive(Clone, Debug)]
+struct Attention {
+    /// `attention.self` (`self` is a Rust keyword).
+    self_attention: SelfAttention,
+    output: SelfOutput,
+}
+
+#[derive(Clone, Debug)]
+struct Intermediate {
+    dense: Linear,
+}
+
+/// `output`: the feed-forward's second half, then the residual and its LayerNorm.
+#[derive(Clone, Debug)]
+struct Output {
+    dense: Linear,
+    layer_norm: LayerNorm,
+}
+
+#[derive(Clone, Debug)]
+struct Layer {
+    attention: Attention,
+    intermediate: Intermediate,
+    output: Output,
+}
+
+impl Layer {
+    fn load(w: &Weights, p: &str, c: &Config, i: usize) -> Result<Self> {
+        let (d, ff, eps) = (c.d_model, c.d_ff, c.eps);
+        let n = c.variant.names();
+        let at = |name: &str| format!("{p}{}.{i}.{name}", n.layers);
+        Ok(Self {
+            attention: Attention {
+                self_attention: SelfAttention {
+                    query: Linear::load(w, &at(n.query), d, d)?,
+                    key: Linear::load(w, &at(n.key), d, d)?,
+                    value: Linear::load(w, &at(n.value), d, d)?,
+                },
+                output: SelfOutput {
+                    dense: Linear::load(w, &at(n.attention_output), d, d)?,
+                    layer_norm: LayerNorm::load(w, &at(n.attention_norm), d, eps)?,
+                },
+            },
+            intermediate: Intermediate { dense: Linear::load(w, &at(n.intermediate), d, ff)? },
+            output: Output { dense: Linear::load(w, &at(n.output), ff, d)?, layer_norm: LayerNorm::load(w, &at(n.output_norm), d, eps)? },
+        })
+    }
+
+    /// One post-LayerNorm layer; returns its trace and the next hidden state.
+    fn forward(&self, e: Matrix, n_heads: usize, bias: Option<&[Matrix]>, activation: Activation) -> (LayerTrace, Matrix) {
+        let sa = &self.attention.self_attention;
+        let (q, k, v) = (sa.query.forward(&e), sa.key.forward(&e), sa.value.forward(&e));
+        let p = Projections { q: &q, k: &k, v: &v, n_heads, n_kv_heads: n_heads };
+        let attention = match bias {
+            Some(b) => multi_head_with_bias(p, b, Mask::None, Scale::InvSqrtDk),
+            None => multi_head(p, Mask::None, Scale::InvSqrtDk),
+        };
+        let delta = self.attention.output.dense.forward(&attention.concat);
+        let residual = e.add(&delta);
+
+        let mut h = residual.clone();
+        self.attention.output.layer_norm.forward_in_place(&mut h);
+        let mut ff = self.intermediate.dense.forward(&h);
+        activate(&mut ff.data, activation);
+        let mut out = self.output.dense.forward(&ff);
+        out.data.iter_mut().zip(&h.data).for_each(|(o, h)| *o += h);
+        self.output.layer_norm.forward_in_place(&mut out);
+
+        (LayerTrace { input: e, attention, delta, residual }, out)
+    }
+}
+
+/// GELU with erf, as BERT's `hidden_act: "gelu"` means (not the tanh approximation).
+#[cfg(test)]
+fn gelu(x: f32) -> f32 {
+    tensor::ERF.gelu(x)
+}
+
+/// The activation of every value, GELU's constants taken through
+/// [`tensor::loop_constants`], which Chromium otherwise rebuilds at every use.
+fn activate(xs: &mut [f32], activation: Activation) {
+    match activation {
+        Activation::Gelu => {
+            let erf = tensor::loop_constants(tensor::ERF);
+            xs.iter_mut().for_each(|x| *x = erf.gelu(*x));
+        }
+        Activation::GeluTanh => xs.iter_mut().for_each(|x| *x = crate::models::decoder::parts::gelu_tanh(*x)),
+        Activation::Relu => xs.iter_mut().for_each(|x| *x = x.max(0.0)),
+    }
+}
+
+/// Which checkpoint an encoder is: its id and name on the page, its length limit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Identity {
+    pub id: String,
+    pub name: String,
+    pub max_tokens: usize,
+}
+
+/// A BERT-family encoder, loaded and ready to run on any text.
+#[derive(Clone)]
+pub struct Encoder {
+    identity: Identity,
+    config: Config,
+    tokenizer: TextTokenizer,
+    embeddings: Embeddings,
+    layer: Vec<Layer>,
+    /// MPNet's `encoder.relative_attention_bias` (buckets × heads).
+    relative_attention_bias: Option<Matrix>,
+}
+
+impl std::fmt::Debug for Encoder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Encoder").field("identity", &self.identity).field("config", &self.config).finish_non_exhaustive()
+    }
+}
+
+impl Encoder {
+    /// From the checkpoint's tensors and `tokenizer.json`; the tokenizer cuts
+    /// every text to `identity.max_tokens` (special tokens included).
+    pub fn load(identity: Identity, config: Config, w: &Weights, tokenizer_json: &[u8]) -> Result<Encoder> {
+        if identity.max_tokens > config.positions() {
+            return Err(Error::ModelFile(format!(
+                "{} tokens do not fit the {} positions of max_position_embeddings",
+                identity.max_tokens,
+                config.positions()
+            )));
+        }
+        let tokenizer = TextTokenizer::from_json(tokenizer_json, Some(identity.max_tokens))?;
+        let p = [config.variant.prefix(), ""].into_iter().find(|p| w.has(&format!("{p}embeddings.word_embeddings.weight"))).unwrap_or("");
+        let embeddings = Embeddings::load(w, p, &config)?;
+        let layer = (0..config.n_layers).map(|i| Layer::load(w, p, &config, i)).collect::<Result<Vec<_>>>()?;
+        let relative_attention_bias = match config.relative_buckets {
+            Some(buckets) => Some(w.matrix(&format!("{p}encoder.relative_attention_bias.weight"), buckets, config.n_heads)?),
+            None => None,
+        };
+        Ok(Encoder { identity, config, tokenizer, embeddings, layer, relative_attention_bias })
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    pub fn info(&self) -> ModelInfo {
+        let c = &self.config;
+        ModelInfo {
+            id: self.identity.id.clone(),
+            name: self.identity.name.clone(),
+            n_layers: c.n_layers,
+            n_heads: c.n_heads,
+            n_kv_heads: c.n_heads,
+            d_model: c.d_model,
+            d_head: c.d_head(),
+            mask: Mask::None,
+            max_tokens: self.identity.max_tokens,
+        }
+    }
+
+    /// The tokens the model would see for `text`, without running it.
+    pub fn tokenize(&self, text: &str) -> Result<Encoded> {
+        self.tokenizer.encode(text)
+    }
+
+    /// Tokenizes `text` ([CLS] … [SEP], cut to `max_tokens`) and runs the
+    /// encoder, keeping every layer's attention and the sentence embedding.
+    pub fn run(&self, text: &str) -> Result<ModelTrace> {
+        let tokens = self.tokenize(text)?;
+        let c = &self.config;
+        let mut e = self.embeddings.forward(&tokens.ids, &tokens.type_ids)?;
+        let bias = self.relative_attention_bias.as_ref().map(|table| relative::bias(table, tokens.ids.len(), c.n_heads));
+        let mut layers = Vec::with_capacity(self.layer.len());
+        for layer in &self.layer {
+            let (trace, next) = layer.forward(e, c.n_heads, bias.as_deref(), c.activation);
+            layers.push(trace);
+            e = next;
+        }
+        let notice = tokens.truncated.then(|| format!("Text cut to {} tokens (the model's limit).", self.identity.max_tokens));
+        Ok(ModelTrace {
+            info: self.info(),
+            tokens: tokens.tokens,
+            token_ids: Some(tokens.ids),
+            layers,
+            notice,
+            sentence_embedding: Some(mean_pool_normalized(&e)),
+            top_next: None,
+        })
+    }
+}
+
+/// What sentence-transformers computes: the mean of the token vectors,
+/// divided by its length (F.normalize's floor of 1e-12 keeps 0 at 0).
+fn mean_pool_normalized(e: &Matrix) -> Vec<f32> {
+    let mut mean = vec![0.0f32; e.cols];
+    for i in 0..e.rows {
+        mean.iter_mut().zip(e.row(i)).for_each(|(m, x)| *m += x);
+    }
+    let n = e.rows.max(1) as f32;
+    mean.iter_mut().for_each(|m| *m /= n);
+    let norm = mean.iter().map(|m| m * m).sum::<f32>().sqrt().max(1e-12);
+    mean.iter_mut().for_each(|m| *m /= norm);
+    mean
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gelu_is_exact_gelu() {
+        for x in [-6.0f32, -3.0, -1.0, -0.1, 0.0, 0.5, 1.0, 2.5, 8.0] {
+            let exact = 0.5 * x as f64 * (1.0 + libm::erf(x as f64 / std::f64::consts::SQRT_2));
+            assert!((gelu(x) as f64 - exact).abs() < 1e-6, "gelu({x}) = {} vs {exact}", gelu(x));
+        }
+    }
+
+    #[test]
+    fn gelu_in_place_is_gelu_of_each_value() {
+        // 1001 values, not a whole number of vectors, from −8 to 8.
+        let xs: Vec<f32> = (0..1001).map(|i| i as f32 / 62.5 - 8.0).collect();
+        let mut ys = xs.clone();
+        activate(&mut ys, Activation::Gelu);
+        for (x, y) in xs.iter().zip(&ys) {
+            assert_eq!(y.to_bits(), gelu(*x).to_bits(), "gelu({x})");
+        }
+    }
+}

@@ -1,0 +1,405 @@
+//! The Llama family of decoders: Llama, Mistral, SmolLM (SmolLM2 is a
+//! checkpoint of it), Qwen2 (biases on q, k and v), from a Hugging Face
+//! folder or a GGUF file.
+//!
+//! ```text
+//!   h⁰ = token_embd[ids]
+//!   per block:
+//!     x  = RMSNorm(h) · attn_norm                          LayerTrace.input
+//!     Q  = RoPE(x W_qᵀ + b_q)   K = RoPE(x W_kᵀ + b_k)   V = x W_vᵀ + b_v
+//!     A  = softmax(Q Kᵀ/√d_head + M)                       M causal (or a sliding window)
+//!     ΔE = [A V]_heads W_oᵀ                                LayerTrace.delta
+//!     r  = h + ΔE                                          LayerTrace.residual
+//!     h  = r + W_down (SiLU(W_gate y) ⊙ W_up y),  y = RMSNorm(r) · ffn_norm
+//!   logits = RMSNorm(h_last) · output_norm · outputᵀ       (output = token_embd when tied)
+//! ```
+//!
+//! Struct fields carry the GGUF tensor names (`attn_q`, `ffn_gate`, …); a
+//! Hugging Face folder's names map onto them ([`Names`]). Weights stay as
+//! the file stores them ([`QMatrix`](crate::models::quant::QMatrix)).
+//!
+//! llama.cpp's converter reorders the rows of a `llama` GGUF's `attn_q` and
+//! `attn_k` so that RoPE rotates adjacent pairs (x[2i], x[2i+1]). That is
+//! undone at load, so Q and K are in the Hugging Face layout (RoPE rotates
+//! x[i] with x[i + d/2]) and what the page shows matches the reference
+//! column for column. (Qwen2's GGUF keeps the Hugging Face order.)
+
+use crate::attention::{Mask, Scale};
+use crate::error::{Error, Result};
+use crate::models::decoder::parts::{attend_cached, rope_from_hf, silu_times, Linear, Products, Rope, RopeScaling};
+use crate::models::decoder::{Net, Shape};
+use crate::models::files::hparams::{check_groups, split_evenly, Hparams};
+use crate::models::files::weights::Weights;
+use crate::models::norm::RmsNorm;
+use crate::models::quant::QMatrix;
+use crate::models::LayerTrace;
+use crate::tensor::Matrix;
+
+/// Which member of the family.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    Llama,
+    Mistral,
+    Qwen2,
+}
+
+/// Hyper-parameters, from `config.json` or the GGUF metadata.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    pub variant: Variant,
+    pub n_layers: usize,
+    pub d_model: usize,
+    pub n_heads: usize,
+    pub n_kv_heads: usize,
+    pub d_head: usize,
+    pub d_ff: usize,
+    pub vocab_size: usize,
+    pub rope_theta: f64,
+    pub rope_scaling: RopeScaling,
+    pub rms_eps: f32,
+    /// Each layer's mask: causal, or a sliding window (Mistral, Qwen2's upper layers).
+    pub masks: Vec<Mask>,
+    /// Biases on the output projection and the feed-forward (Llama's
+    /// `attention_bias` also puts them on q, k, v; Qwen2 always has those).
+    pub qkv_bias: bool,
+    pub o_bias: bool,
+    pub mlp_bias: bool,
+    /// llama.cpp's interleaved Q/K rows, undone at load (`llama` GGUFs).
+    pub interleaved_qk: bool,
+}
+
+impl Config {
+    pub fn from_hf(h: &Hparams, variant: Variant) -> Result<Config> {
+        let act = h.string_or("hidden_act", "silu")?;
+        if act != "silu" {
+            return Err(h.bad("hidden_act", format!("is {act:?}; the Llama family's feed-forward is \"silu\"")));
+        }
+        let (d_model, n_heads) = (h.count("hidden_size")?, h.count("num_attention_heads")?);
+        let n_kv_heads = h.count_or("num_key_value_heads", n_heads)?;
+        check_groups(h, "num_attention_heads", n_heads, "num_key_value_heads", n_kv_heads)?;
+        let d_head = match h.count_or_none("head_dim")? {
+            Some(d) => d,
+            None => split_evenly(h, "hidden_size", d_model, "num_attention_heads", n_heads)?,
+        };
+        let n_layers = h.count("num_hidden_layers")?;
+        let (rope_theta, rope_scaling) = rope_from_hf(h, None, "rope_theta", 10000.0)?;
+        let window = h.count_or_none("sliding_window")?;
+        let masks = match variant {
+            Variant::Mistral => vec![window.map_or(Mask::Causal, Mask::SlidingWindow); n_layers],
+            Variant::Qwen2 if h.flag_or("use_sliding_window", false)? => {
+                let from = h.count_or("max_window_layers", n_layers)?;
+                (0..n_layers).map(|l| if l >= from { window.map_or(Mask::Causal, Mask::SlidingWindow) } else { Mask::Causal }).collect()
+            }
+            _ => vec![Mask::Causal; n_layers],
+        };
+        let bias = h.flag_or("attention_bias", false)?;
+        if h.number("partial_rotary_factor")?.is_some_and(|f| f != 1.0) {
+            return Err(h.bad("partial_rotary_factor", "is not 1: rotating part of each head is not implemented"));
+        }
+        let c = Config {
+            variant,
+            n_layers,
+            d_model,
+            n_heads,
+            n_kv_heads,
+            d_head,
+            d_ff: h.count("intermediate_size")?,
+            vocab_size: h.count("vocab_size")?,
+            rope_theta,
+            rope_scaling,
+            rms_eps: h.epsilon_or("rms_norm_eps", 1e-6)?,
+            masks,
+            qkv_bias: bias || variant == Variant::Qwen2,
+            o_bias: bias,
+            mlp_bias: h.flag_or("mlp_bias", false)?,
+            interleaved_qk: false,
+        };
+        c.check_rope_width(h, "head_dim")?;
+        Ok(c)
+    }
+
+    /// From a GGUF's `{arch}.*` keys (`llama`, `qwen2`); biases are read
+    /// where the file has them.
+    pub fn from_gguf(h: &Hparams, variant: Variant, vocab_size: usize) -> Result<Config> {
+        let (d_model, n_heads) = (h.count("embedding_length")?, h.count("attention.head_count")?);
+        let n_kv_heads = h.count_or("attention.head_count_kv", n_heads)?;
+        check_groups(h, "attention.head_count", n_heads, "attention.head_count_kv", n_kv_heads)?;
+        let d_head = match h.count_or_none("attention.key_length")? {
+            Some(d) => d,
+            None => split_evenly(h, "embedding_length", d_model, "attention.head_count", n_heads)?,
+        };
+        if let Some(rope) = h.count_or_none("rope.dimension_count")? {
+            if rope != d_head {
+                return Err(
+                    h.bad("rope.dimension_count", format!("= {rope}: rotating {rope} of {d_head} dimensions per head is not implemented"))
+                );
+            }
+        }
+        let scaling = h.string_or("rope.scaling.type", "none")?;
+        let rope_scaling = match scaling.as_str() {
+            "none" => RopeScaling::None,
+            "linear" => RopeScaling::Linear(h.positive("rope.scaling.factor")?),
+            other => return Err(h.bad("rope.scaling.type", format!("is {other:?}; only \"linear\" is implemented"))),
+        };
+        let n_layers = h.count("block_count")?;
+        let c = Config {
+            variant,
+            n_layers,
+            d_model,
+            n_heads,
+            n_kv_heads,
+            d_head,
+            d_ff: h.count("feed_forward_length")?,
+            vocab_size,
+            rope_theta: h.positive_or("rope.freq_base", 10000.0)?,
+            rope_scaling,
+            rms_eps: h.epsilon("attention.layer_norm_rms_epsilon")?,
+            masks: vec![h.count_or_none("attention.sliding_window")?.map_or(Mask::Causal, Mask::SlidingWindow); n_layers],
+            qkv_bias: false,
+            o_bias: false,
+            mlp_bias: false,
+            interleaved_qk: variant != Variant::Qwen2,
+        };
+        c.check_rope_width(h, "attention.key_length")?;
+        Ok(c)
+    }
+
+    fn check_rope_width(&self, h: &Hparams, key: &str) -> Result<()> {
+        if !self.d_head.is_multiple_of(2) {
+            return Err(h.bad(key, format!("= {}: RoPE turns dimensions in pairs, so heads need an even width", self.d_head)));
+        }
+        Ok(())
+    }
+}
+
+/// The tensor names of a Hugging Face folder or a GGUF file.
+pub enum Names {
+    HuggingFace,
+    Gguf,
+}
+
+impl Names {
+    /// Block `i`'s tensor `gguf_name` (`attn_q`, …) as the file names it, without `.weight`.
+    fn block(&self, i: usize, gguf_name: &str) -> String {
+        match self {
+            Names::Gguf => format!("blk.{i}.{gguf_name}"),
+            Names::HuggingFace => {
+                let hf = match gguf_name {
+                    "attn_norm" => "input_layernorm",
+                    "attn_q" => "self_attn.q_proj",
+                    "attn_k" => "self_attn.k_proj",
+                    "attn_v" => "self_attn.v_proj",
+                    "attn_output" => "self_attn.o_proj",
+                    "ffn_norm" => "post_attention_layernorm",
+                    "ffn_gate" => "mlp.gate_proj",
+                    "ffn_up" => "mlp.up_proj",
+                    "ffn_down" => "mlp.down_proj",
+                    other => other,
+                };
+                format!("model.layers.{i}.{hf}")
+            }
+        }
+    }
+
+    fn top(&self, gguf_name: &str) -> &'static str {
+        match (self, gguf_name) {
+            (Names::Gguf, "token_embd") => "token_embd.weight",
+            (Names::Gguf, "output_norm") => "output_norm.weight",
+            (Names::Gguf, _) => "output.weight",
+            (Names::HuggingFace, "token_embd") => "model.embed_tokens.weight",
+            (Names::HuggingFace, "output_norm") => "model.norm.weight",
+            (Names::HuggingFace, _) => "lm_head.weight",
+        }
+    }
+}
+
+/// One transformer block, fields named as in a GGUF file (`blk.N.*`).
+#[derive(Clone, Debug)]
+struct Block {
+    attn_norm: RmsNorm,
+    attn_q: Linear,
+    attn_k: Linear,
+    attn_v: Linear,
+    attn_output: Linear,
+    ffn_norm: RmsNorm,
+    ffn_gate: Linear,
+    ffn_up: Linear,
+    ffn_down: Linear,
+    mask: Mask,
+}
+
+/// The weight matrices of a block, in the order it multiplies by them.
+const MATRICES_PER_BLOCK: usize = 7;
+
+impl Block {
+    fn load(w: &Weights, names: &Names, i: usize, c: &Config) -> Result<Block> {
+        let n = |s: &str| names.block(i, s);
+        let (d, kv) = (c.d_model, c.n_kv_heads * c.d_head);
+        let linear = |s: &str, rows: usize, cols: usize, bias: bool| -> Result<Linear> {
+            match names {
+                // A GGUF says with its tensors whether it has biases.
+                Names::Gguf => Linear::load_bias_if_any(w, &n(s), rows, cols),
+                Names::HuggingFace => Linear::load(w, &n(s), rows, cols, bias),
+            }
+        };
+        let mut attn_q = linear("attn_q", c.n_heads * c.d_head, d, c.qkv_bias)?;
+        let mut attn_k = linear("attn_k", kv, d, c.qkv_bias)?;
+        if c.interleaved_qk {
+            unpermute(&mut attn_q, c.n_heads, c.d_head);
+            unpermute(&mut attn_k, c.n_kv_heads, c.d_head);
+        }
+        Ok(Block {
+            attn_norm: RmsNorm::load(w, &format!("{}.weight", n("attn_norm")), d, c.rms_eps, false)?,
+            attn_q,
+            attn_k,
+            attn_v: linear("attn_v", kv, d, c.qkv_bias)?,
+            attn_output: linear("attn_output", d, c.n_heads * c.d_head, c.o_bias)?,
+            ffn_norm: RmsNorm::load(w, &format!("{}.weight", n("ffn_norm")), d, c.rms_eps, false)?,
+            ffn_gate: linear("ffn_gate", c.d_ff, d, c.mlp_bias)?,
+            ffn_up: linear("ffn_up", c.d_ff, d, c.mlp_bias)?,
+            ffn_down: linear("ffn_down", d, c.d_ff, c.mlp_bias)?,
+            mask: c.masks[i],
+        })
+    }
+}
+
+/// Puts llama.cpp's interleaved Q or K rows back in the Hugging Face
+/// order: HF row h·d + p·d/2 + i is GGUF row h·d + 2i + p (p ∈ {0, 1}).
+fn unpermute(l: &mut Linear, n_heads: usize, d_head: usize) {
+    let order = unpermute_order(n_heads, d_head);
+    l.weight = l.weight.permute_rows(&order);
+    if let Some(b) = &mut l.bias {
+        *b = order.iter().map(|&r| b[r]).collect();
+    }
+}
+
+fn unpermute_order(n_heads: usize, d_head: usize) -> Vec<usize> {
+    let half = d_head / 2;
+    let mut order = Vec::with_capacity(n_heads * d_head);
+    for h in 0..n_heads {
+        for p in 0..2 {
+            for i in 0..half {
+                order.push(h * d_head + 2 * i + p);
+            }
+        }
+    }
+    order
+}
+
+/// A Llama-family decoder's weights.
+pub struct Llama {
+    shape: Shape,
+    config: Config,
+    token_embd: QMatrix,
+    blocks: Vec<Block>,
+    output_norm: RmsNorm,
+    /// The output matrix, when it is not `token_embd` (untied).
+    output: Option<QMatrix>,
+    rope: Rope,
+}
+
+impl Llama {
+    pub fn load(w: &Weights, names: &Names, config: Config, tied: bool) -> Result<Llama> {
+        let c = &config;
+        // Also the output matrix when tied, whose logits only set the next-token probabilities.
+        let token_embd = w.qmatrix(names.top("token_embd"), c.vocab_size, c.d_model)?.with_16_bit_inputs();
+        let blocks = (0..c.n_layers).map(|i| Block::load(w, names, i, c)).collect::<Result<Vec<_>>>()?;
+        let output_norm = RmsNorm::load(w, names.top("output_norm"), c.d_model, c.rms_eps, false)?;
+        let output = match (tied, w.has(names.top("output"))) {
+            (_, true) => Some(w.qmatrix(names.top("output"), c.vocab_size, c.d_model)?.with_16_bit_inputs()),
+            (true, false) => None,
+            (false, false) => {
+                return Err(Error::ModelFile(format!(
+                    "the configuration says the output matrix is not the token embedding, but the weights have no `{}`",
+                    names.top("output")
+                )))
+            }
+        };
+        let rope = Rope::new(c.d_head, c.rope_theta, &c.rope_scaling);
+        let shape = Shape {
+            n_layers: c.n_layers,
+            n_heads: c.n_heads,
+            n_kv_heads: c.n_kv_heads,
+            d_model: c.d_model,
+            d_head: c.d_head,
+            vocab_size: c.vocab_size,
+        };
+        Ok(Llama { shape, config, token_embd, blocks, output_norm, output, rope })
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+}
+
+impl Net for Llama {
+    fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
+    fn embed(&self, ids: &[u32], _start: usize) -> Result<Matrix> {
+        let mut h = Matrix::zeros(ids.len(), self.shape.d_model);
+        for (r, &id) in ids.iter().enumerate() {
+            self.token_embd.dequantize_row(id as usize, h.row_mut(r));
+        }
+        Ok(h)
+    }
+
+    fn block(
+        &self,
+        l: usize,
+        h: &Matrix,
+        start: usize,
+        past: Option<&mut LayerTrace>,
+        last_only: bool,
+        mm: &mut Products,
+    ) -> (LayerTrace, Matrix) {
+        let (b, c) = (&self.blocks[l], &self.config);
+        let x = b.attn_norm.forward(h);
+        let [mut q, mut k, v] = mm.linear([&b.attn_q, &b.attn_k, &b.attn_v], &x);
+        self.rope.apply(&mut q, c.d_head, start);
+        self.rope.apply(&mut k, c.d_head, start);
+        let attention = attend_cached(&q, &k, &v, c.n_heads, c.n_kv_heads, past, b.mask, Scale::InvSqrtDk);
+        let [delta] = mm.linear([&b.attn_output], &attention.concat);
+        let residual = h.add(&delta);
+        let r = if last_only { residual.rows_range(residual.rows - 1, 1) } else { residual.clone() };
+        let y = b.ffn_norm.forward(&r);
+        let [mut gate, up] = mm.linear([&b.ffn_gate, &b.ffn_up], &y);
+        silu_times(&mut gate, &up);
+        let [down] = mm.linear([&b.ffn_down], &gate);
+        let out = r.add(&down);
+        (LayerTrace { input: x, attention, delta, residual }, out)
+    }
+
+    fn logits(&self, h_last: &Matrix, mm: &mut Products) -> Vec<f32> {
+        let last = self.output_norm.forward(h_last);
+        let [logits] = mm.matrices([self.output.as_ref().unwrap_or(&self.token_embd)], &last);
+        logits.data
+    }
+
+    fn matrices(&self) -> Vec<&QMatrix> {
+        let mut all: Vec<&QMatrix> = self
+            .blocks
+            .iter()
+            .flat_map(|b| [&b.attn_q, &b.attn_k, &b.attn_v, &b.attn_output, &b.ffn_gate, &b.ffn_up, &b.ffn_down].map(|l| &l.weight))
+            .collect();
+        all.push(self.output.as_ref().unwrap_or(&self.token_embd));
+        all
+    }
+
+    fn matrices_per_block(&self) -> usize {
+        MATRICES_PER_BLOCK
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unpermute_turns_pairs_into_halves() {
+        // GGUF rows (per head of 4): 0 1 2 3 hold x0 x2 x1 x3 in HF terms.
+        assert_eq!(unpermute_order(1, 4), vec![0, 2, 1, 3]);
+        assert_eq!(unpermute_order(2, 4)[4..], [4, 6, 5, 7]);
+    }
+}
