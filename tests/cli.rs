@@ -1,16 +1,8 @@
 //! The command-line tool end to end: real files written, parsed back.
 
-use std::process::Command;
+mod common;
 
-fn attnscope(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_attnscope")).args(args).output().expect("the attnscope binary runs")
-}
-
-fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("attnscope-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
+use common::{attnscope, temp};
 
 #[test]
 fn trace_preset_writes_every_intermediate() {

@@ -3,19 +3,13 @@
 
 use serde_json::Value;
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
+
+mod common;
+
+use common::{attnscope, temp};
 
 const TEXT: &str = "a fluffy blue creature roamed the verdant forest";
-
-fn attnscope(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_attnscope")).args(args).output().expect("the attnscope binary runs")
-}
-
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("attnscope-tracefile-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
 
 fn ok(args: &[&str]) -> Output {
     let out = attnscope(args);

@@ -108,3 +108,15 @@ pub fn fixture_text(relative: &str) -> String {
     let path = fixture_path(relative);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e} (made by scripts/reference/)", path.display()))
 }
+
+/// Runs the `attnscope` binary of this build with `args`.
+pub fn attnscope(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_attnscope")).args(args).output().expect("the attnscope binary runs")
+}
+
+/// `name` in a temporary folder of this test process's own.
+pub fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("attnscope-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
