@@ -23,12 +23,15 @@
 //! products) is already shared in [`crate::models::decoder::parts`].
 //!
 //! Struct fields carry the GGUF tensor names; a Hugging Face folder's map
-//! onto them ([`hf_name`]). Hugging Face stores each norm's w and multiplies
+//! onto them ([`Names`], [`hf_name`]). Hugging Face stores each norm's w and multiplies
 //! by 1 + w; a GGUF stores 1 + w.
 
 use crate::attention::{Mask, Scale};
 use crate::error::Result;
-use crate::models::decoder::parts::{attend_cached, gelu_tanh, rope_from_hf, Linear, Products, Rope, RopeScaling};
+use crate::models::decoder::parts::{
+    attend_cached, embed_rows, gated_block_matrices, gelu_tanh_times, rope_from_hf, Attn, GatedFfn, Linear, Names, Products, Rope,
+    RopeScaling, GATED_BLOCK_MATRICES,
+};
 use crate::models::decoder::{Net, Shape};
 use crate::models::files::hparams::{check_groups, Hparams};
 use crate::models::files::weights::Weights;
@@ -174,74 +177,47 @@ fn pattern(n_layers: usize, every: usize) -> Vec<bool> {
     (0..n_layers).map(|l| (l + 1) % every != 0).collect()
 }
 
-/// A Hugging Face tensor name for block `i`'s GGUF-named tensor.
-fn hf_name(i: usize, gguf: &str) -> String {
-    let hf = match gguf {
-        "attn_norm" => "input_layernorm",
-        "attn_q" => "self_attn.q_proj",
-        "attn_k" => "self_attn.k_proj",
-        "attn_v" => "self_attn.v_proj",
-        "attn_output" => "self_attn.o_proj",
-        "attn_q_norm" => "self_attn.q_norm",
-        "attn_k_norm" => "self_attn.k_norm",
-        "post_attention_norm" => "post_attention_layernorm",
-        "ffn_norm" => "pre_feedforward_layernorm",
-        "post_ffw_norm" => "post_feedforward_layernorm",
-        "ffn_gate" => "mlp.gate_proj",
-        "ffn_up" => "mlp.up_proj",
-        "ffn_down" => "mlp.down_proj",
-        other => other,
-    };
-    format!("model.layers.{i}.{hf}")
-}
-
-/// Tensor names of a Hugging Face folder or a GGUF file.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Names {
-    HuggingFace,
-    Gguf,
+/// The Hugging Face names of a block's norms (the matrices' are shared, [`Names::block`]).
+fn hf_name(gguf: &str) -> Option<&'static str> {
+    match gguf {
+        "attn_norm" => Some("input_layernorm"),
+        "attn_q_norm" => Some("self_attn.q_norm"),
+        "attn_k_norm" => Some("self_attn.k_norm"),
+        "post_attention_norm" => Some("post_attention_layernorm"),
+        "ffn_norm" => Some("pre_feedforward_layernorm"),
+        "post_ffw_norm" => Some("post_feedforward_layernorm"),
+        _ => None,
+    }
 }
 
 /// One block, fields named as in a GGUF file (`blk.N.*`).
 #[derive(Clone, Debug)]
 struct Block {
     attn_norm: RmsNorm,
-    attn_q: Linear,
-    attn_k: Linear,
-    attn_v: Linear,
+    attn: Attn,
     attn_q_norm: RmsNorm,
     attn_k_norm: RmsNorm,
-    attn_output: Linear,
     post_attention_norm: RmsNorm,
     ffn_norm: RmsNorm,
-    ffn_gate: Linear,
-    ffn_up: Linear,
-    ffn_down: Linear,
+    ffn: GatedFfn,
     post_ffw_norm: RmsNorm,
 }
 
-const MATRICES_PER_BLOCK: usize = 7;
-
 impl Block {
     fn load(w: &Weights, names: Names, i: usize, c: &Config) -> Result<Block> {
-        let n = |s: &str| if names == Names::Gguf { format!("blk.{i}.{s}") } else { hf_name(i, s) };
+        let n = |s: &str| names.block(i, s, hf_name);
         let plus_one = names == Names::HuggingFace;
         let norm = |s: &str, d: usize| RmsNorm::load(w, &format!("{}.weight", n(s)), d, c.rms_eps, plus_one);
         let linear = |s: &str, rows: usize, cols: usize| Linear::load(w, &n(s), rows, cols, false);
-        let (d, q, kv) = (c.d_model, c.n_heads * c.d_head, c.n_kv_heads * c.d_head);
+        let d = c.d_model;
         Ok(Block {
             attn_norm: norm("attn_norm", d)?,
-            attn_q: linear("attn_q", q, d)?,
-            attn_k: linear("attn_k", kv, d)?,
-            attn_v: linear("attn_v", kv, d)?,
+            attn: Attn::load(linear, d, c.n_heads, c.n_kv_heads, c.d_head)?,
             attn_q_norm: norm("attn_q_norm", c.d_head)?,
             attn_k_norm: norm("attn_k_norm", c.d_head)?,
-            attn_output: linear("attn_output", d, q)?,
             post_attention_norm: norm("post_attention_norm", d)?,
             ffn_norm: norm("ffn_norm", d)?,
-            ffn_gate: linear("ffn_gate", c.d_ff, d)?,
-            ffn_up: linear("ffn_up", c.d_ff, d)?,
-            ffn_down: linear("ffn_down", d, c.d_ff)?,
+            ffn: GatedFfn::load(linear, d, c.d_ff)?,
             post_ffw_norm: norm("post_ffw_norm", d)?,
         })
     }
@@ -263,11 +239,9 @@ pub struct Gemma3 {
 impl Gemma3 {
     pub fn load(w: &Weights, names: Names, config: Config) -> Result<Gemma3> {
         let c = &config;
-        let top = |hf: &str, gguf: &str| if names == Names::Gguf { gguf.to_string() } else { hf.to_string() };
-        let token_embd = w.qmatrix(&top("model.embed_tokens.weight", "token_embd.weight"), c.vocab_size, c.d_model)?.with_16_bit_inputs();
+        let token_embd = w.qmatrix(names.top("token_embd"), c.vocab_size, c.d_model)?.with_16_bit_inputs();
         let blocks = (0..c.n_layers).map(|i| Block::load(w, names, i, c)).collect::<Result<Vec<_>>>()?;
-        let output_norm =
-            RmsNorm::load(w, &top("model.norm.weight", "output_norm.weight"), c.d_model, c.rms_eps, names == Names::HuggingFace)?;
+        let output_norm = RmsNorm::load(w, names.top("output_norm"), c.d_model, c.rms_eps, names == Names::HuggingFace)?;
         let shape = Shape {
             n_layers: c.n_layers,
             n_heads: c.n_heads,
@@ -295,11 +269,8 @@ impl Net for Gemma3 {
     }
 
     fn embed(&self, ids: &[u32], _start: usize) -> Result<Matrix> {
-        let mut h = Matrix::zeros(ids.len(), self.shape.d_model);
-        for (r, &id) in ids.iter().enumerate() {
-            self.token_embd.dequantize_row(id as usize, h.row_mut(r));
-            h.row_mut(r).iter_mut().for_each(|x| *x *= self.embedding_scale);
-        }
+        let mut h = embed_rows(&self.token_embd, ids);
+        h.data.iter_mut().for_each(|x| *x *= self.embedding_scale);
         Ok(h)
     }
 
@@ -314,7 +285,7 @@ impl Net for Gemma3 {
     ) -> (LayerTrace, Matrix) {
         let (b, c) = (&self.blocks[l], &self.config);
         let x = b.attn_norm.forward(h);
-        let [mut q, mut k, v] = mm.linear([&b.attn_q, &b.attn_k, &b.attn_v], &x);
+        let [mut q, mut k, v] = b.attn.qkv(&x, mm);
         b.attn_q_norm.forward_chunks(&mut q, c.d_head);
         b.attn_k_norm.forward_chunks(&mut k, c.d_head);
         let rope = if c.local[l] { &self.local_rope } else { &self.global_rope };
@@ -322,16 +293,10 @@ impl Net for Gemma3 {
         rope.apply(&mut k, c.d_head, start);
         let scale = Scale::Factor((1.0 / c.query_pre_attn_scalar.sqrt()) as f32);
         let attention = attend_cached(&q, &k, &v, c.n_heads, c.n_kv_heads, past, c.mask(l), scale);
-        let [out] = mm.linear([&b.attn_output], &attention.concat);
-        let delta = b.post_attention_norm.forward(&out);
+        let delta = b.post_attention_norm.forward(&b.attn.output(&attention.concat, mm));
         let residual = h.add(&delta);
         let r = if last_only { residual.rows_range(residual.rows - 1, 1) } else { residual.clone() };
-        let y = b.ffn_norm.forward(&r);
-        let [mut gate, up] = mm.linear([&b.ffn_gate, &b.ffn_up], &y);
-        for (g, u) in gate.data.iter_mut().zip(&up.data) {
-            *g = gelu_tanh(*g) * u;
-        }
-        let [down] = mm.linear([&b.ffn_down], &gate);
+        let down = b.ffn.forward(&b.ffn_norm.forward(&r), gelu_tanh_times, mm);
         let out = r.add(&b.post_ffw_norm.forward(&down));
         (LayerTrace { input: x, attention, delta, residual }, out)
     }
@@ -348,17 +313,13 @@ impl Net for Gemma3 {
     }
 
     fn matrices(&self) -> Vec<&QMatrix> {
-        let mut all: Vec<&QMatrix> = self
-            .blocks
-            .iter()
-            .flat_map(|b| [&b.attn_q, &b.attn_k, &b.attn_v, &b.attn_output, &b.ffn_gate, &b.ffn_up, &b.ffn_down].map(|l| &l.weight))
-            .collect();
+        let mut all: Vec<&QMatrix> = self.blocks.iter().flat_map(|b| gated_block_matrices(&b.attn, &b.ffn)).collect();
         all.push(&self.token_embd);
         all
     }
 
     fn matrices_per_block(&self) -> usize {
-        MATRICES_PER_BLOCK
+        GATED_BLOCK_MATRICES
     }
 }
 

@@ -19,7 +19,7 @@
 
 use crate::attention::{Mask, Scale};
 use crate::error::{Error, Result};
-use crate::models::decoder::parts::{attend_cached, gelu_tanh, Linear, Products};
+use crate::models::decoder::parts::{attend_cached, embed_rows, gelu_tanh, Linear, Products};
 use crate::models::decoder::{Net, Shape};
 use crate::models::files::hparams::{split_evenly, Hparams};
 use crate::models::files::weights::Weights;
@@ -230,9 +230,8 @@ impl Net for Gpt2 {
         if start + ids.len() > self.wpe.rows {
             return Err(Error::Invalid(format!("GPT-2 has {} positions; the text needs {}", self.wpe.rows, start + ids.len())));
         }
-        let mut h = Matrix::zeros(ids.len(), self.shape.d_model);
-        for (r, &id) in ids.iter().enumerate() {
-            self.wte.dequantize_row(id as usize, h.row_mut(r));
+        let mut h = embed_rows(&self.wte, ids);
+        for r in 0..h.rows {
             h.row_mut(r).iter_mut().zip(self.wpe.row(start + r)).for_each(|(x, p)| *x += p);
         }
         Ok(h)

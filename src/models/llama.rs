@@ -15,7 +15,7 @@
 //! ```
 //!
 //! Struct fields carry the GGUF tensor names (`attn_q`, `ffn_gate`, …); a
-//! Hugging Face folder's names map onto them ([`Names`]). Weights stay as
+//! Hugging Face folder's names map onto them ([`Names`], [`hf_name`]). Weights stay as
 //! the file stores them ([`QMatrix`](crate::models::quant::QMatrix)).
 //!
 //! llama.cpp's converter reorders the rows of a `llama` GGUF's `attn_q` and
@@ -26,7 +26,10 @@
 
 use crate::attention::{Mask, Scale};
 use crate::error::{Error, Result};
-use crate::models::decoder::parts::{attend_cached, rope_from_hf, silu_times, Linear, Products, Rope, RopeScaling};
+use crate::models::decoder::parts::{
+    attend_cached, embed_rows, gated_block_matrices, rope_from_hf, silu_times, Attn, GatedFfn, Linear, Names, Products, Rope, RopeScaling,
+    GATED_BLOCK_MATRICES,
+};
 use crate::models::decoder::{Net, Shape};
 use crate::models::files::hparams::{check_groups, split_evenly, Hparams};
 use crate::models::files::weights::Weights;
@@ -172,44 +175,12 @@ impl Config {
     }
 }
 
-/// The tensor names of a Hugging Face folder or a GGUF file.
-pub enum Names {
-    HuggingFace,
-    Gguf,
-}
-
-impl Names {
-    /// Block `i`'s tensor `gguf_name` (`attn_q`, …) as the file names it, without `.weight`.
-    fn block(&self, i: usize, gguf_name: &str) -> String {
-        match self {
-            Names::Gguf => format!("blk.{i}.{gguf_name}"),
-            Names::HuggingFace => {
-                let hf = match gguf_name {
-                    "attn_norm" => "input_layernorm",
-                    "attn_q" => "self_attn.q_proj",
-                    "attn_k" => "self_attn.k_proj",
-                    "attn_v" => "self_attn.v_proj",
-                    "attn_output" => "self_attn.o_proj",
-                    "ffn_norm" => "post_attention_layernorm",
-                    "ffn_gate" => "mlp.gate_proj",
-                    "ffn_up" => "mlp.up_proj",
-                    "ffn_down" => "mlp.down_proj",
-                    other => other,
-                };
-                format!("model.layers.{i}.{hf}")
-            }
-        }
-    }
-
-    fn top(&self, gguf_name: &str) -> &'static str {
-        match (self, gguf_name) {
-            (Names::Gguf, "token_embd") => "token_embd.weight",
-            (Names::Gguf, "output_norm") => "output_norm.weight",
-            (Names::Gguf, _) => "output.weight",
-            (Names::HuggingFace, "token_embd") => "model.embed_tokens.weight",
-            (Names::HuggingFace, "output_norm") => "model.norm.weight",
-            (Names::HuggingFace, _) => "lm_head.weight",
-        }
+/// The Hugging Face names of a block's norms (the matrices' are shared, [`Names::block`]).
+fn hf_name(gguf: &str) -> Option<&'static str> {
+    match gguf {
+        "attn_norm" => Some("input_layernorm"),
+        "ffn_norm" => Some("post_attention_layernorm"),
+        _ => None,
     }
 }
 
@@ -217,47 +188,39 @@ impl Names {
 #[derive(Clone, Debug)]
 struct Block {
     attn_norm: RmsNorm,
-    attn_q: Linear,
-    attn_k: Linear,
-    attn_v: Linear,
-    attn_output: Linear,
+    attn: Attn,
     ffn_norm: RmsNorm,
-    ffn_gate: Linear,
-    ffn_up: Linear,
-    ffn_down: Linear,
+    ffn: GatedFfn,
     mask: Mask,
 }
 
-/// The weight matrices of a block, in the order it multiplies by them.
-const MATRICES_PER_BLOCK: usize = 7;
-
 impl Block {
-    fn load(w: &Weights, names: &Names, i: usize, c: &Config) -> Result<Block> {
-        let n = |s: &str| names.block(i, s);
-        let (d, kv) = (c.d_model, c.n_kv_heads * c.d_head);
-        let linear = |s: &str, rows: usize, cols: usize, bias: bool| -> Result<Linear> {
+    fn load(w: &Weights, names: Names, i: usize, c: &Config) -> Result<Block> {
+        let n = |s: &str| names.block(i, s, hf_name);
+        let linear = |s: &str, rows: usize, cols: usize| -> Result<Linear> {
+            let bias = if s.starts_with("ffn") {
+                c.mlp_bias
+            } else if s == "attn_output" {
+                c.o_bias
+            } else {
+                c.qkv_bias
+            };
             match names {
                 // A GGUF says with its tensors whether it has biases.
                 Names::Gguf => Linear::load_bias_if_any(w, &n(s), rows, cols),
                 Names::HuggingFace => Linear::load(w, &n(s), rows, cols, bias),
             }
         };
-        let mut attn_q = linear("attn_q", c.n_heads * c.d_head, d, c.qkv_bias)?;
-        let mut attn_k = linear("attn_k", kv, d, c.qkv_bias)?;
+        let mut attn = Attn::load(linear, c.d_model, c.n_heads, c.n_kv_heads, c.d_head)?;
         if c.interleaved_qk {
-            unpermute(&mut attn_q, c.n_heads, c.d_head);
-            unpermute(&mut attn_k, c.n_kv_heads, c.d_head);
+            unpermute(&mut attn.attn_q, c.n_heads, c.d_head);
+            unpermute(&mut attn.attn_k, c.n_kv_heads, c.d_head);
         }
         Ok(Block {
-            attn_norm: RmsNorm::load(w, &format!("{}.weight", n("attn_norm")), d, c.rms_eps, false)?,
-            attn_q,
-            attn_k,
-            attn_v: linear("attn_v", kv, d, c.qkv_bias)?,
-            attn_output: linear("attn_output", d, c.n_heads * c.d_head, c.o_bias)?,
-            ffn_norm: RmsNorm::load(w, &format!("{}.weight", n("ffn_norm")), d, c.rms_eps, false)?,
-            ffn_gate: linear("ffn_gate", c.d_ff, d, c.mlp_bias)?,
-            ffn_up: linear("ffn_up", c.d_ff, d, c.mlp_bias)?,
-            ffn_down: linear("ffn_down", d, c.d_ff, c.mlp_bias)?,
+            attn_norm: RmsNorm::load(w, &format!("{}.weight", n("attn_norm")), c.d_model, c.rms_eps, false)?,
+            attn,
+            ffn_norm: RmsNorm::load(w, &format!("{}.weight", n("ffn_norm")), c.d_model, c.rms_eps, false)?,
+            ffn: GatedFfn::load(linear, c.d_model, c.d_ff)?,
             mask: c.masks[i],
         })
     }
@@ -299,7 +262,7 @@ pub struct Llama {
 }
 
 impl Llama {
-    pub fn load(w: &Weights, names: &Names, config: Config, tied: bool) -> Result<Llama> {
+    pub fn load(w: &Weights, names: Names, config: Config, tied: bool) -> Result<Llama> {
         let c = &config;
         // Also the output matrix when tied, whose logits only set the next-token probabilities.
         let token_embd = w.qmatrix(names.top("token_embd"), c.vocab_size, c.d_model)?.with_16_bit_inputs();
@@ -338,11 +301,7 @@ impl Net for Llama {
     }
 
     fn embed(&self, ids: &[u32], _start: usize) -> Result<Matrix> {
-        let mut h = Matrix::zeros(ids.len(), self.shape.d_model);
-        for (r, &id) in ids.iter().enumerate() {
-            self.token_embd.dequantize_row(id as usize, h.row_mut(r));
-        }
-        Ok(h)
+        Ok(embed_rows(&self.token_embd, ids))
     }
 
     fn block(
@@ -356,17 +315,14 @@ impl Net for Llama {
     ) -> (LayerTrace, Matrix) {
         let (b, c) = (&self.blocks[l], &self.config);
         let x = b.attn_norm.forward(h);
-        let [mut q, mut k, v] = mm.linear([&b.attn_q, &b.attn_k, &b.attn_v], &x);
+        let [mut q, mut k, v] = b.attn.qkv(&x, mm);
         self.rope.apply(&mut q, c.d_head, start);
         self.rope.apply(&mut k, c.d_head, start);
         let attention = attend_cached(&q, &k, &v, c.n_heads, c.n_kv_heads, past, b.mask, Scale::InvSqrtDk);
-        let [delta] = mm.linear([&b.attn_output], &attention.concat);
+        let delta = b.attn.output(&attention.concat, mm);
         let residual = h.add(&delta);
         let r = if last_only { residual.rows_range(residual.rows - 1, 1) } else { residual.clone() };
-        let y = b.ffn_norm.forward(&r);
-        let [mut gate, up] = mm.linear([&b.ffn_gate, &b.ffn_up], &y);
-        silu_times(&mut gate, &up);
-        let [down] = mm.linear([&b.ffn_down], &gate);
+        let down = b.ffn.forward(&b.ffn_norm.forward(&r), silu_times, mm);
         let out = r.add(&down);
         (LayerTrace { input: x, attention, delta, residual }, out)
     }
@@ -378,17 +334,13 @@ impl Net for Llama {
     }
 
     fn matrices(&self) -> Vec<&QMatrix> {
-        let mut all: Vec<&QMatrix> = self
-            .blocks
-            .iter()
-            .flat_map(|b| [&b.attn_q, &b.attn_k, &b.attn_v, &b.attn_output, &b.ffn_gate, &b.ffn_up, &b.ffn_down].map(|l| &l.weight))
-            .collect();
+        let mut all: Vec<&QMatrix> = self.blocks.iter().flat_map(|b| gated_block_matrices(&b.attn, &b.ffn)).collect();
         all.push(self.output.as_ref().unwrap_or(&self.token_embd));
         all
     }
 
     fn matrices_per_block(&self) -> usize {
-        MATRICES_PER_BLOCK
+        GATED_BLOCK_MATRICES
     }
 }
 

@@ -34,6 +34,134 @@ impl Linear {
     }
 }
 
+/// The tensor names of a Hugging Face folder or a GGUF file, for the
+/// families whose structs carry the GGUF names (Llama, Gemma 3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Names {
+    HuggingFace,
+    Gguf,
+}
+
+impl Names {
+    /// Block `i`'s tensor `gguf` (`attn_q`, …) as the file names it, without
+    /// `.weight`; `family` gives the Hugging Face names of the tensors that
+    /// are not the attention's and the feed-forward's matrices.
+    pub fn block(self, i: usize, gguf: &str, family: fn(&str) -> Option<&'static str>) -> String {
+        match self {
+            Names::Gguf => format!("blk.{i}.{gguf}"),
+            Names::HuggingFace => {
+                let hf = match gguf {
+                    "attn_q" => "self_attn.q_proj",
+                    "attn_k" => "self_attn.k_proj",
+                    "attn_v" => "self_attn.v_proj",
+                    "attn_output" => "self_attn.o_proj",
+                    "ffn_gate" => "mlp.gate_proj",
+                    "ffn_up" => "mlp.up_proj",
+                    "ffn_down" => "mlp.down_proj",
+                    other => family(other).unwrap_or(other),
+                };
+                format!("model.layers.{i}.{hf}")
+            }
+        }
+    }
+
+    /// A tensor outside the blocks (`token_embd`, `output_norm`, `output`), with `.weight`.
+    pub fn top(self, gguf: &str) -> &'static str {
+        match (self, gguf) {
+            (Names::Gguf, "token_embd") => "token_embd.weight",
+            (Names::Gguf, "output_norm") => "output_norm.weight",
+            (Names::Gguf, _) => "output.weight",
+            (Names::HuggingFace, "token_embd") => "model.embed_tokens.weight",
+            (Names::HuggingFace, "output_norm") => "model.norm.weight",
+            (Names::HuggingFace, _) => "lm_head.weight",
+        }
+    }
+}
+
+/// The rows of `token_embd` (vocabulary × d_model) for tokens `ids`, as f32.
+pub fn embed_rows(token_embd: &QMatrix, ids: &[u32]) -> Matrix {
+    let mut h = Matrix::zeros(ids.len(), token_embd.cols);
+    for (r, &id) in ids.iter().enumerate() {
+        token_embd.dequantize_row(id as usize, h.row_mut(r));
+    }
+    h
+}
+
+/// Self-attention's four matrices, named as in a GGUF (`blk.N.attn_q`, …).
+#[derive(Clone, Debug)]
+pub struct Attn {
+    pub attn_q: Linear,
+    pub attn_k: Linear,
+    pub attn_v: Linear,
+    pub attn_output: Linear,
+}
+
+impl Attn {
+    /// The four from `linear(name, rows, cols)`, for `n_heads` query heads
+    /// over `n_kv_heads` key/value heads of `d_head`.
+    pub fn load(
+        linear: impl Fn(&str, usize, usize) -> Result<Linear>,
+        d_model: usize,
+        n_heads: usize,
+        n_kv_heads: usize,
+        d_head: usize,
+    ) -> Result<Attn> {
+        let (q, kv) = (n_heads * d_head, n_kv_heads * d_head);
+        Ok(Attn {
+            attn_q: linear("attn_q", q, d_model)?,
+            attn_k: linear("attn_k", kv, d_model)?,
+            attn_v: linear("attn_v", kv, d_model)?,
+            attn_output: linear("attn_output", d_model, q)?,
+        })
+    }
+
+    /// Q, K and V of the normed input `x`.
+    pub fn qkv(&self, x: &Matrix, mm: &mut Products) -> [Matrix; 3] {
+        mm.linear([&self.attn_q, &self.attn_k, &self.attn_v], x)
+    }
+
+    /// The heads' concatenated outputs projected back: [A V]_heads W_oᵀ + b.
+    pub fn output(&self, concat: &Matrix, mm: &mut Products) -> Matrix {
+        let [out] = mm.linear([&self.attn_output], concat);
+        out
+    }
+}
+
+/// A gated feed-forward, W_down (act(W_gate y) ⊙ W_up y), named as in a GGUF.
+#[derive(Clone, Debug)]
+pub struct GatedFfn {
+    pub ffn_gate: Linear,
+    pub ffn_up: Linear,
+    pub ffn_down: Linear,
+}
+
+impl GatedFfn {
+    pub fn load(linear: impl Fn(&str, usize, usize) -> Result<Linear>, d_model: usize, d_ff: usize) -> Result<GatedFfn> {
+        Ok(GatedFfn {
+            ffn_gate: linear("ffn_gate", d_ff, d_model)?,
+            ffn_up: linear("ffn_up", d_ff, d_model)?,
+            ffn_down: linear("ffn_down", d_model, d_ff)?,
+        })
+    }
+
+    /// The feed-forward of `y`, with `gate_times(gate, up)` putting act(gate) ⊙ up into `gate`.
+    pub fn forward(&self, y: &Matrix, gate_times: fn(&mut Matrix, &Matrix), mm: &mut Products) -> Matrix {
+        let [mut gate, up] = mm.linear([&self.ffn_gate, &self.ffn_up], y);
+        gate_times(&mut gate, &up);
+        let [down] = mm.linear([&self.ffn_down], &gate);
+        down
+    }
+}
+
+/// The weight matrices of a block made of [`Attn`] and [`GatedFfn`], in
+/// the order it multiplies by them.
+pub const GATED_BLOCK_MATRICES: usize = 7;
+
+/// [`GATED_BLOCK_MATRICES`] of `attn` and `ffn`, in that order.
+pub fn gated_block_matrices<'a>(attn: &'a Attn, ffn: &'a GatedFfn) -> [&'a QMatrix; GATED_BLOCK_MATRICES] {
+    [&attn.attn_q, &attn.attn_k, &attn.attn_v, &attn.attn_output, &ffn.ffn_gate, &ffn.ffn_up, &ffn.ffn_down].map(|l| &l.weight)
+}
+
 /// The products of one block, numbered in the order the block makes them
 /// so that a [`Helper`] holding the rows after [`helper::own_rows`] of the
 /// same matrices ([`super::Decoder::shard`]) can share them.
@@ -173,6 +301,13 @@ impl Rope {
                 }
             }
         }
+    }
+}
+
+/// GELU_tanh(g) ⊙ u, into `gate` (Gemma's feed-forward).
+pub fn gelu_tanh_times(gate: &mut Matrix, up: &Matrix) {
+    for (g, u) in gate.data.iter_mut().zip(&up.data) {
+        *g = gelu_tanh(*g) * u;
     }
 }
 

@@ -374,18 +374,14 @@ impl<'s> Checkpoint<'s> {
                     _ => return Err(Error::ModelFile("the GGUF header could not be read".into())),
                 };
                 let hf = matches!(self, Checkpoint::Folder(_));
+                let names = if hf { decoder::parts::Names::HuggingFace } else { decoder::parts::Names::Gguf };
                 let net: Box<dyn decoder::Net> = match family {
-                    Family::Llama(c, tied) => {
-                        let names = if hf { llama::Names::HuggingFace } else { llama::Names::Gguf };
-                        Box::new(llama::Llama::load(w, &names, c, tied)?)
-                    }
+                    Family::Llama(c, tied) => Box::new(llama::Llama::load(w, names, c, tied)?),
                     Family::Gpt2(c) => {
                         let names = if hf { gpt2::Names::hugging_face(w) } else { gpt2::Names::Gguf };
                         Box::new(gpt2::Gpt2::load(w, &names, c)?)
                     }
-                    Family::Gemma3(c) => {
-                        Box::new(gemma3::Gemma3::load(w, if hf { gemma3::Names::HuggingFace } else { gemma3::Names::Gguf }, c)?)
-                    }
+                    Family::Gemma3(c) => Box::new(gemma3::Gemma3::load(w, names, c)?),
                     Family::Encoder(_) => return Err(Error::ModelFile("an encoder needs a Hugging Face folder".into())),
                 };
                 if tokenizer.vocab_size() > net.shape().vocab_size + 1024 {
