@@ -19,8 +19,9 @@
 //! ones see every earlier token. Gemma is its own file rather than a Llama
 //! variant: it differs from Llama in most lines of a block (four norms, two
 //! more per head, the embedding scale, the attention scale, the masks and
-//! bases per layer, GELU), and what the two share (the cache, RoPE, the
-//! products) is already shared in [`crate::models::decoder::parts`].
+//! bases per layer, GELU), and what the two share (the attention's and the
+//! gated feed-forward's matrices, the tensor names, the cache, RoPE, the
+//! products) is written once in [`crate::models::decoder::parts`].
 //!
 //! Struct fields carry the GGUF tensor names; a Hugging Face folder's map
 //! onto them ([`Names`], [`hf_name`]). Hugging Face stores each norm's w and multiplies

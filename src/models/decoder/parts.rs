@@ -1,7 +1,9 @@
 //! What the decoder families share below the level of a block: weight
-//! matrices with their biases, the products numbered for a helper thread,
-//! rotary position embeddings, the activations, and attention over the
-//! key/value cache.
+//! matrices with their biases, the tensor names of a file, the token
+//! embedding's rows, the attention's and the gated feed-forward's matrices
+//! (Llama, Gemma 3), the products numbered for a helper thread, rotary
+//! position embeddings, the activations, and attention over the key/value
+//! cache.
 
 use crate::attention::{multi_head_split, split_heads, Mask, MultiHeadTrace, Scale};
 use crate::error::Result;
