@@ -4,8 +4,8 @@
 //! 0.5B Instruct from their Q4_K_M GGUFs, with tokenizers built from the
 //! files' own vocabularies, and all-mpnet-base-v2 from its folder. Tokens
 //! and ids must be transformers' exactly; the attention of the first and
-//! the last layer, every head, within [`TOLERANCE`]; the most likely next
-//! token the same; Gemma's layers masked as transformers masks them. Each
+//! the last layer, every head, and the last query's in every layer and
+//! head, within [`TOLERANCE`]; the most likely next token the same; Gemma's layers masked as transformers masks them. Each
 //! test is skipped, saying so, when its files are absent.
 
 use attnscope::attention::Mask;
@@ -28,6 +28,8 @@ struct Reference {
     sliding_window: Option<usize>,
     tokens: Vec<Tokens>,
     cases: Vec<Case>,
+    /// The first case's last query in every layer and head: [layer][head][key].
+    last_rows: Vec<Vec<Vec<f32>>>,
 }
 
 #[derive(Deserialize)]
@@ -79,9 +81,24 @@ fn check(name: &str, path: &std::path::Path) -> (Model, Reference, f32) {
         assert_eq!(pieces, t.tokens, "{name}: tokens of {:?}", t.text);
     }
     let mut worst = 0f32;
-    for case in &reference.cases {
+    for (c, case) in reference.cases.iter().enumerate() {
         let trace = model.run(&case.text).unwrap_or_else(|e| panic!("{name} on {:?}: {e}", case.text));
         assert_eq!(trace.token_ids.as_deref(), Some(&case.ids[..]), "{name}: ids of {:?}", case.text);
+        if c == 0 {
+            assert_eq!(trace.layers.len(), reference.last_rows.len(), "{name}: layers");
+            for (l, (layer, want_layer)) in trace.layers.iter().zip(&reference.last_rows).enumerate() {
+                assert_eq!(layer.attention.heads.len(), want_layer.len(), "{name}: heads of layer {l}");
+                for (h, (head, want)) in layer.attention.heads.iter().zip(want_layer).enumerate() {
+                    let last = head.weights.row(head.weights.rows - 1);
+                    assert_eq!(last.len(), want.len(), "{name}: layer {l} head {h} keys");
+                    for (j, (&a, &w)) in last.iter().zip(want).enumerate() {
+                        let d = (a - w).abs();
+                        assert!(d <= TOLERANCE, "{name} on {:?}: layer {l} head {h} last row [{j}] = {a} vs {w}", case.text);
+                        worst = worst.max(d);
+                    }
+                }
+            }
+        }
         for (&l, want_layer) in reference.layers.iter().zip(&case.attention) {
             let heads = &trace.layers[l].attention.heads;
             assert_eq!(heads.len(), want_layer.len(), "{name}: heads of layer {l}");

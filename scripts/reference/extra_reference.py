@@ -7,8 +7,9 @@ For a GGUF, transformers loads the very same file (`gguf_file=`: every
 tensor dequantized to float32 by the `gguf` package, the tokenizer rebuilt
 from the file's own vocabulary) and runs it with eager attention in float32.
 For each text it writes the tokens and ids, the attention of the first and
-the last layer, and the most likely next token; for more texts the tokens
-and ids alone. It also writes what transformers makes of the layers' kinds
+the last layer, and the most likely next token; for the first text the last
+query's attention in every layer and head; for more texts the tokens and
+ids alone. It also writes what transformers makes of the layers' kinds
 (Gemma's `layer_types`, `sliding_window`), which the test compares with the
 masks attnscope draws. tests/extra_reference.rs reads the fixtures in
 tests/fixtures/extra/.
@@ -54,6 +55,11 @@ def rounded(head):
     return [[round(x, DECIMALS) for x in row] for row in head]
 
 
+def last_rows(attentions):
+    """Every layer's and head's attention of the last query, [layer][head][key]."""
+    return [[[round(x, DECIMALS) for x in head[-1]] for head in layer[0].tolist()] for layer in attentions]
+
+
 def decoder_reference(name, file):
     folder = EXTRA / name
     tok = AutoTokenizer.from_pretrained(folder, gguf_file=file)
@@ -84,6 +90,8 @@ def decoder_reference(name, file):
                 "attention": [[rounded(h) for h in out.attentions[l][0].tolist()] for l in layers],
                 "top_next_id": int(out.logits[0, -1].argmax()),
             })
+            if text == ATTENTION_TEXTS[0]:
+                ref["last_rows"] = last_rows(out.attentions)
     return ref
 
 
@@ -99,7 +107,8 @@ def mpnet_reference():
         ids = tok(text)["input_ids"]
         ref["tokens"].append({"text": text, "ids": ids, "tokens": tok.convert_ids_to_tokens(ids)})
     with torch.no_grad():
-        for text in ATTENTION_TEXTS:
+        # Two texts keep the fixture small: 12 heads of 12 layers see every token.
+        for text in ATTENTION_TEXTS[:2]:
             enc = tok(text, return_tensors="pt")
             out = model(**enc, output_attentions=True)
             ref["cases"].append({
@@ -108,6 +117,8 @@ def mpnet_reference():
                 "attention": [[rounded(h) for h in out.attentions[l][0].tolist()] for l in layers],
                 "top_next_id": None,
             })
+            if text == ATTENTION_TEXTS[0]:
+                ref["last_rows"] = last_rows(out.attentions)
     return ref
 
 
