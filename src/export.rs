@@ -2,6 +2,7 @@
 //! page: one schema, so a figure made on the command line and one exported
 //! from the browser hold the same numbers.
 
+use crate::attention::Mask;
 use crate::models::ModelTrace;
 use serde::Serialize;
 
@@ -9,6 +10,30 @@ use serde::Serialize;
 pub struct NextToken {
     pub token: String,
     pub probability: f32,
+}
+
+/// One layer's mask: its kind, and for a sliding window how many keys a query sees.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct LayerMask {
+    pub mask: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub window: Option<usize>,
+}
+
+impl From<Mask> for LayerMask {
+    fn from(m: Mask) -> Self {
+        let window = match m {
+            Mask::SlidingWindow(w) => Some(w),
+            Mask::None | Mask::Causal => None,
+        };
+        LayerMask { mask: m.name().to_string(), window }
+    }
+}
+
+/// The layers' masks if any differs from the model's, else None.
+pub fn layer_masks(model: Mask, layers: impl IntoIterator<Item = Mask>) -> Option<Vec<LayerMask>> {
+    let masks: Vec<Mask> = layers.into_iter().collect();
+    masks.iter().any(|&m| m != model).then(|| masks.into_iter().map(LayerMask::from).collect())
 }
 
 /// `attentions` is indexed [layer][head][query][key].
@@ -19,6 +44,10 @@ pub struct AttentionExport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub token_ids: Option<Vec<u32>>,
     pub mask: String,
+    /// Each layer's own mask, when the layers differ (Gemma 3's sliding-window
+    /// layers among causal ones); absent when every layer uses `mask`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub layer_masks: Option<Vec<LayerMask>>,
     pub attentions: Vec<Vec<Vec<Vec<f32>>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kv_head_of: Option<Vec<usize>>,
@@ -39,6 +68,7 @@ impl AttentionExport {
             tokens: t.tokens.clone(),
             token_ids: t.token_ids.clone(),
             mask: t.info.mask.name().to_string(),
+            layer_masks: layer_masks(t.info.mask, t.layers.iter().filter_map(|l| l.attention.heads.first().map(|h| h.mask))),
             attentions,
             kv_head_of: grouped.then(|| t.layers.first().map(|l| l.attention.kv_head_of.clone()).unwrap_or_default()),
             sentence_embedding: t.sentence_embedding.clone(),
@@ -89,6 +119,14 @@ pub fn spreadsheet_safe(cell: &str) -> std::borrow::Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn layer_masks_are_listed_only_when_a_layer_differs() {
+        assert_eq!(layer_masks(Mask::Causal, [Mask::Causal, Mask::Causal]), None);
+        let listed = layer_masks(Mask::Causal, [Mask::SlidingWindow(4), Mask::Causal]).unwrap();
+        assert_eq!(listed[0], LayerMask { mask: "sliding window".into(), window: Some(4) });
+        assert_eq!(listed[1], LayerMask { mask: "causal".into(), window: None });
+    }
 
     #[test]
     fn csv_cells_that_a_spreadsheet_would_run_are_neutralised() {

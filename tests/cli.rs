@@ -118,6 +118,21 @@ fn model_path_runs_a_hugging_face_folder() {
     let last = a[1][0].as_array().unwrap().last().unwrap().as_array().unwrap();
     assert_eq!(last[0].as_f64(), Some(0.0));
     assert!(std::fs::read_to_string(&svg).unwrap().contains("sliding window"));
+    // The JSON says which layers are local, and how many keys their window holds.
+    let masks: Vec<(String, Option<u64>)> =
+        v["layer_masks"].as_array().unwrap().iter().map(|m| (m["mask"].as_str().unwrap().to_string(), m["window"].as_u64())).collect();
+    assert_eq!(masks.len(), 3);
+    assert!(masks.iter().any(|m| *m == ("sliding window".to_string(), Some(4))), "{masks:?}");
+    assert!(masks.iter().any(|m| *m == ("causal".to_string(), None)), "{masks:?}");
+
+    // A trace file of the same run exports the same layer masks.
+    let (file, from_file) = (temp("gemma3.safetensors"), temp("gemma3-file.json"));
+    let out = attnscope(&["trace", "--model-path", &folder, "--text", text, "--out", file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = attnscope(&["attention", "--trace", file.to_str().unwrap(), "--json", from_file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let w: serde_json::Value = serde_json::from_slice(&std::fs::read(&from_file).unwrap()).unwrap();
+    assert_eq!(w["layer_masks"], v["layer_masks"]);
 }
 
 #[test]

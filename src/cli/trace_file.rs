@@ -2,10 +2,11 @@
 //! `attention --trace FILE` draws and exports from a file as from a model, and
 //! `trace --model M --text T --out FILE` writes one from our own models.
 
-use super::{print_matrix, run_model, write, AttentionArgs, ModelArg, StageArg};
+use super::{print_matrix, run_checkpoint, run_model, write, AttentionArgs, ModelArg, StageArg};
 use attnscope::attention::{apply_mask, softmax_rows, Mask};
 use attnscope::draw::{heatmap_png, heatmap_svg, Heatmap, ValueKind};
-use attnscope::export::{AttentionExport, NextToken};
+use attnscope::export::{AttentionExport, LayerMask, NextToken};
+use attnscope::models::files::Checkpoint;
 use attnscope::tracefile::{write_model_trace, Element, MaskSpec, SeekSource, TraceReader, WriteOptions};
 use attnscope::{Error, Matrix};
 use clap::{Args, ValueEnum};
@@ -22,6 +23,9 @@ pub struct WriteArgs {
     /// With --out: the model to run (default: the teaching model).
     #[arg(long, value_enum, requires = "out")]
     model: Option<ModelArg>,
+    /// With --out: run your own checkpoint instead (a Hugging Face folder or a .gguf file).
+    #[arg(long, value_name = "PATH", requires = "out", conflicts_with_all = ["model", "models_dir", "no_positions"])]
+    model_path: Option<PathBuf>,
     /// With --out: the text to tokenize and run.
     #[arg(long, requires = "out")]
     text: Option<String>,
@@ -50,24 +54,31 @@ enum DtypeArg {
 pub fn write_trace_file(args: &WriteArgs, out: &Path) -> Result<(), Error> {
     let model = args.model.unwrap_or(ModelArg::Teaching);
     let text = args.text.as_deref().unwrap_or_default();
-    let trace = run_model(model, text, args.models_dir.clone(), args.no_positions)?;
+    let (trace, positions) = match &args.model_path {
+        Some(path) => (run_checkpoint(path, text)?, Checkpoint::open(path)?.describe()?.positions),
+        None => {
+            let positions = match model {
+                ModelArg::Teaching if args.no_positions => "none",
+                ModelArg::Teaching | ModelArg::Minilm => "input",
+                ModelArg::Smollm2 => "rope",
+            };
+            (run_model(model, text, args.models_dir.clone(), args.no_positions)?, positions.to_string())
+        }
+    };
     if let Some(notice) = &trace.notice {
         eprintln!("attnscope: note: {notice}");
     }
-    let positions = match model {
-        ModelArg::Teaching if args.no_positions => "none",
-        ModelArg::Teaching | ModelArg::Minilm => "input",
-        ModelArg::Smollm2 => "rope",
-    };
+    // The format has no place for MPNet's score bias, so scores recomputed from Q and K would be wrong.
+    let queries_keys = !args.no_queries_keys && positions != "relative_bias";
     let options = WriteOptions {
         element: match args.dtype {
             DtypeArg::F16 => Element::F16,
             DtypeArg::F32 => Element::F32,
         },
-        queries_keys: !args.no_queries_keys,
+        queries_keys,
         thumbnails: true,
         text: Some(text.to_string()),
-        positions: Some(positions.into()),
+        positions: Some(positions),
     };
     write_model_trace(&trace, &options, out)?;
     Ok(())
@@ -93,6 +104,7 @@ pub fn attention_from_file(args: &AttentionArgs, path: &Path) -> Result<(), Erro
             tokens: d.tokens.clone(),
             token_ids: d.token_ids.clone(),
             mask: mask_label(&reader, what_if),
+            layer_masks: layer_masks(&reader, what_if),
             attentions,
             kv_head_of: grouped.then(|| (0..n_heads).map(|h| d.kv_head_of(h)).collect()),
             sentence_embedding: None,
@@ -180,6 +192,20 @@ fn masked(scaled: Matrix, spec: MaskSpec) -> Result<Matrix, Error> {
 }
 
 /// The JSON's `mask`: the what-if mask, the one mask of every layer, or each layer's.
+/// Each layer's own mask when they differ and no what-if replaces them.
+fn layer_masks(reader: &Reader, what_if: Option<Mask>) -> Option<Vec<LayerMask>> {
+    if what_if.is_some() || reader.description().uniform_mask().is_some() {
+        return None;
+    }
+    let of = |spec: MaskSpec| match spec {
+        MaskSpec::SlidingWindow { window } => {
+            LayerMask { mask: Mask::SlidingWindow(0).name().into(), window: usize::try_from(window).ok() }
+        }
+        _ => LayerMask { mask: spec.name(), window: None },
+    };
+    Some((0..reader.index().n_layers()).map(|l| of(reader.index().mask(l))).collect())
+}
+
 fn mask_label(reader: &Reader, what_if: Option<Mask>) -> String {
     if let Some(mask) = what_if {
         return mask.name().into();

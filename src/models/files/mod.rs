@@ -135,6 +135,17 @@ impl Architecture {
         })
     }
 
+    /// How positions reach Q and K, in the trace format's words
+    /// (docs/trace-format.md): rotated (`rope`), added to the input
+    /// (`input`), or MPNet's learned bias on the scores (`relative_bias`).
+    pub fn positions(self) -> &'static str {
+        match self {
+            Architecture::Encoder(encoder::Variant::MpNet) => "relative_bias",
+            Architecture::Encoder(_) | Architecture::Gpt2 => "input",
+            Architecture::Llama(_) | Architecture::Gemma3 => "rope",
+        }
+    }
+
     /// As the page names it.
     pub fn label(self) -> &'static str {
         match self {
@@ -160,6 +171,8 @@ pub struct Description {
     /// The architecture as found (`qwen2`, `BertModel`) and as named here.
     pub found: String,
     pub architecture: String,
+    /// How positions reach Q and K: `rope`, `input` or `relative_bias`.
+    pub positions: String,
     /// The checkpoint's own name, where it states one.
     pub name: String,
     pub n_layers: usize,
@@ -318,6 +331,7 @@ impl<'s> Checkpoint<'s> {
         Ok(Description {
             found: header.found.clone(),
             architecture: header.architecture.label().to_string(),
+            positions: header.architecture.positions().to_string(),
             name: header.name.clone(),
             n_layers,
             n_heads,
