@@ -218,15 +218,20 @@ fn NextTokens() -> impl IntoView {
     }
 }
 
-/// PNG, SVG (drawn with plotters), JSON (the CLI's fields) and CSV.
+/// PNG, SVG (drawn with plotters), JSON (the CLI's fields) and CSV, of
+/// one run as a whole: the buttons wait while a newer run computes or the
+/// selected head's numbers are on their way.
 #[component]
-fn Exports() -> impl IntoView {
+pub fn Exports() -> impl IntoView {
+    let sel = expect_context::<Selection>();
     let res = expect_context::<Results>();
     let engine = expect_context::<Engine>();
+    let ready = Memo::new(move |_| res.exportable((sel.layer.get(), sel.head.get())));
     let figure = move || {
-        let s = res.summary.get_untracked()?;
-        let d = res.detail.get_untracked()?;
-        Some((s, d))
+        if !ready.get_untracked() {
+            return None;
+        }
+        Some((res.summary.get_untracked()?, res.detail.get_untracked()?))
     };
     let svg = move || {
         figure().and_then(|(s, d)| {
@@ -242,14 +247,15 @@ fn Exports() -> impl IntoView {
             attnscope::draw::heatmap_svg(&h).ok()
         })
     };
+    let busy = move || (!ready.get()).then_some("Waiting for the text's attention to be computed");
     view! {
         <section class="card exports" aria-labelledby="exports-title">
             <h2 id="exports-title">"Export this head"</h2>
-            <div class="buttons">
-                <button id="export-png" on:click=move |_| if let Some(s) = svg() { downloads::svg_to_png("attention.png", &s) }>"PNG"</button>
-                <button id="export-svg" on:click=move |_| if let Some(s) = svg() { downloads::save("attention.svg", "image/svg+xml", &s) }>"SVG"</button>
-                <button id="export-json" on:click=move |_| engine.send(ToWorker::Export { id: engine.latest() })>"JSON"</button>
-                <button id="export-csv" on:click=move |_| if let Some((s, d)) = figure() {
+            <div class="buttons" title=busy>
+                <button id="export-png" disabled=move || !ready.get() on:click=move |_| if let Some(s) = svg() { downloads::svg_to_png("attention.png", &s) }>"PNG"</button>
+                <button id="export-svg" disabled=move || !ready.get() on:click=move |_| if let Some(s) = svg() { downloads::save("attention.svg", "image/svg+xml", &s) }>"SVG"</button>
+                <button id="export-json" disabled=move || !ready.get() on:click=move |_| if let Some((s, _)) = figure() { engine.send(ToWorker::Export { id: s.id }) }>"JSON"</button>
+                <button id="export-csv" disabled=move || !ready.get() on:click=move |_| if let Some((s, d)) = figure() {
                     downloads::save("attention.csv", "text/csv", &attnscope::export::head_csv(&s.tokens, &d.weights))
                 }>"CSV"</button>
             </div>
