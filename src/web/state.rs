@@ -153,6 +153,8 @@ pub struct Results {
     pub error: RwSignal<String>,
     pub loads: RwSignal<HashMap<ModelId, LoadState>>,
     pub worker_ready: RwSignal<bool>,
+    /// The id of the newest run asked for: past `summary`'s while that run computes.
+    pub asked: RwSignal<u64>,
     /// The latest run's tokens.
     pub tokens: Memo<Vec<String>>,
 }
@@ -174,12 +176,26 @@ impl Results {
             error: RwSignal::new(String::new()),
             loads: RwSignal::new(HashMap::new()),
             worker_ready: RwSignal::new(false),
+            asked: RwSignal::new(0),
             tokens: Memo::new(move |_| summary.with(|s| s.as_ref().map(|s| s.tokens.clone()).unwrap_or_default())),
         }
     }
 
     pub fn load_state(&self, m: ModelId) -> LoadState {
         self.loads.with(|l| l.get(&m).cloned()).unwrap_or(if m == ModelId::Teaching { LoadState::Ready } else { LoadState::NotLoaded })
+    }
+
+    /// The run shown and its head `(layer, head)`, when they can be exported
+    /// together: the head is of that run and no newer run is computing (an
+    /// export must never put one run's tokens beside another's weights, and
+    /// the worker answers JSON from its newest run).
+    pub fn exportable(&self, (layer, head): (usize, usize)) -> bool {
+        let run = self.summary.with(|s| s.as_ref().map(|s| (s.id, s.tokens.len())));
+        let shown = self.detail.with(|d| d.as_ref().map(|d| (d.id, d.weights.rows, d.layer, d.head)));
+        match (run, shown) {
+            (Some((id, n)), Some((of, rows, l, h))) => n > 0 && of == id && rows == n && (l, h) == (layer, head) && id == self.asked.get(),
+            _ => false,
+        }
     }
 
     /// The id of the run shown.

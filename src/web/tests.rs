@@ -664,3 +664,82 @@ async fn a_presets_best_head_is_found_from_the_run() {
     .await;
     root.remove();
 }
+
+// ── Exports ──────────────────────────────────────────────────────────────────
+
+use crate::compute::Engine;
+use crate::shell::panel::Exports;
+use crate::state::{Results, Selection};
+use crate::url_state::UrlState;
+
+fn disabled(root: &HtmlElement, selector: &str) -> bool {
+    find::<HtmlElement>(root, selector).has_attribute("disabled")
+}
+
+#[wasm_bindgen_test]
+async fn exports_wait_until_tokens_and_weights_are_of_one_run() {
+    // Two runs of the session the worker runs: the one shown, then a new text.
+    let mut session = Session::new();
+    let old = session.run(1, ModelId::Teaching, DEFAULT_TEXT, RunOptions::default(), &|| 0.0).unwrap();
+    let old_head = session.head(0, 0).unwrap();
+    let new = session.run(2, ModelId::Teaching, "the cat sat", RunOptions::default(), &|| 0.0).unwrap();
+    let new_head = session.head(0, 0).unwrap();
+    assert_ne!(old.tokens.len(), new.tokens.len());
+
+    web_sys::window().unwrap().history().unwrap().replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("?")).unwrap();
+    let document = web_sys::window().unwrap().document().unwrap();
+    let root: HtmlElement = document.create_element("div").unwrap().dyn_into().unwrap();
+    document.body().unwrap().append_child(&root).unwrap();
+    let state = std::rc::Rc::new(std::cell::Cell::new(None::<(Results, Selection)>));
+    let keep = state.clone();
+    leptos::mount::mount_to(root.clone(), move || {
+        let (res, sel) = (Results::new(), Selection::new(&UrlState::current()));
+        leptos::prelude::provide_context(res);
+        leptos::prelude::provide_context(sel);
+        leptos::prelude::provide_context(Engine::empty());
+        keep.set(Some((res, sel)));
+        leptos::view! { <Exports /> }
+    })
+    .forget();
+    let (res, sel) = state.get().unwrap();
+    let buttons = ["#export-png", "#export-svg", "#export-json", "#export-csv"];
+    let all = |off: bool| buttons.iter().all(|b| disabled(&root, b) == off);
+
+    use leptos::prelude::Set;
+    res.asked.set(1);
+    res.summary.set(Some(old.clone()));
+    res.detail.set(Some(old_head));
+    settle("exports ready for the run shown", || all(false)).await;
+    // Typing asked for a new run: the picture is still the old run's, the worker's newest trace soon is not.
+    res.asked.set(2);
+    settle("exports wait for the new run", || all(true)).await;
+    // The new run's tokens have come, the head's weights are still the old run's.
+    res.summary.set(Some(new));
+    sleep_ms(20).await;
+    assert!(all(true), "an export would put the new tokens beside the old weights");
+    res.detail.set(Some(new_head));
+    settle("exports ready for the new run", || all(false)).await;
+    // Another head chosen: its numbers are on their way.
+    sel.head.set(1);
+    settle("exports wait for the chosen head", || all(true)).await;
+    root.remove();
+}
+
+// ── How big a map is drawn ───────────────────────────────────────────────────
+
+#[wasm_bindgen_test]
+fn a_map_of_up_to_forty_tokens_fills_its_box_and_two_tokens_stay_sensible() {
+    use crate::canvas::{Layout, Look};
+    let look = Look::default();
+    // A 1080p stage's box, and a projector's.
+    for room in [(1400.0, 900.0), (900.0, 520.0)] {
+        let side = f64::min(room.0, room.1);
+        for n in [3, 5, 8, 16, 40] {
+            let (w, h) = Layout::fit(90.0, n, n, room, &look).size();
+            assert!(w <= room.0 && h <= room.1, "{n} tokens: {w}×{h} does not fit {room:?}");
+            assert!(h.max(w) >= 0.8 * side, "{n} tokens fill only {:.0}% of {side}", 100.0 * h.max(w) / side);
+        }
+        let two = Layout::fit(90.0, 2, 2, room, &look);
+        assert_eq!(two.cell, (side / 4.0).floor(), "two tokens' cells are a quarter of the shorter side");
+    }
+}

@@ -119,6 +119,27 @@ async function projectorCheck(page, picture) {
   assert.ok(inside.label >= 18, `labels are ${inside.label} px at 1280×720 in presentation mode`);
 }
 
+// How much of its box's shorter side a map takes (the larger of its
+// width and height over it): a map of up to ~40 tokens fills most of it.
+async function filled(page, picture) {
+  return page.locator(picture).evaluate((c) => {
+    const box = c.parentElement.getBoundingClientRect();
+    const r = c.getBoundingClientRect();
+    return Math.max(r.width, r.height) / Math.min(box.width, box.height);
+  });
+}
+
+async function assertFills(page, picture, where) {
+  const share = await filled(page, picture);
+  assert.ok(share >= 0.8, `${picture} takes ${Math.round(share * 100)}% of its box's shorter side (${where})`);
+}
+
+// In presentation mode the tokens stay on one line (the picture gets the height).
+async function assertOneRowOfTokens(page, where) {
+  const rows = await page.evaluate(() => new Set([...document.querySelectorAll('#tokens .token')].map((t) => Math.round(t.getBoundingClientRect().top))).size);
+  assert.equal(rows, 1, `the tokens take ${rows} rows (${where})`);
+}
+
 // Every viewport and mode for one model, on one page (one download).
 async function everyViewport(model, text, picture, ready) {
   const { context, page, problems } = await open();
@@ -132,9 +153,36 @@ async function everyViewport(model, text, picture, ready) {
       await settled(page);
       assert.deepEqual(await overflow(page), [], `${model}, ${name} (${width}×${height}), ${m}`);
       if (width === 1280 && height === 720 && m === 'present') await projectorCheck(page, picture);
+      if (m === 'present') await assertOneRowOfTokens(page, `${model}, ${name}`);
+      if (width >= 1280) await assertFills(page, picture, `${model}, ${name}, ${m}`);
       await page.screenshot({ path: join(SHOTS, `${model}-${name}-${m}.png`) });
     }
   }
+  // The dot grids on a projector: both wholly on screen beside the text box, and filling their boxes.
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.locator('#tab-grid').click();
+  await settled(page);
+  for (const grid of ['#grid-unmasked', '#grid-causal']) {
+    await projectorCheck(page, grid);
+    await assertFills(page, grid, `${model}, projector, present`);
+  }
+  assert.deepEqual(await overflow(page), [], `${model}, projector, present, view grid`);
+  await page.screenshot({ path: join(SHOTS, `${model}-projector-present-view-grid.png`) });
+  // A click on the last row chooses the last token: its chip is scrolled into sight in the one-row strip.
+  const last = (await page.locator('#tokens .token').count()) - 1;
+  const { x, y } = await page.locator('#grid-causal').evaluate((c, i) => {
+    const r = c.getBoundingClientRect();
+    const { cell, left, top } = Object.fromEntries(['cell', 'left', 'top'].map((k) => [k, Number(c.dataset[k])]));
+    return { x: r.left + left + 0.5 * cell, y: r.top + top + (i + 0.5) * cell };
+  }, last);
+  await page.mouse.click(x, y);
+  await page.waitForFunction((n) => {
+    const chip = document.querySelectorAll('#tokens .token')[n];
+    const strip = document.querySelector('#tokens').getBoundingClientRect();
+    const r = chip.getBoundingClientRect();
+    return chip.getAttribute('aria-pressed') === 'true' && r.left >= strip.left - 1 && r.right <= strip.right + 1;
+  }, last, { timeout: 5000 });
+  await page.locator('#tab-head').click();
   // The other views, at the phone's width and at 1080p.
   await mode(page, 'light');
   for (const [name, width, height] of [VIEWPORTS[0], VIEWPORTS[5]]) {
@@ -143,6 +191,7 @@ async function everyViewport(model, text, picture, ready) {
       await page.locator(`#tab-${v}`).click();
       await settled(page);
       assert.deepEqual(await overflow(page), [], `${model}, ${name}, view ${v}`);
+      if (v === 'grid' && name === 'desktop') for (const grid of ['#grid-unmasked', '#grid-causal']) await assertFills(page, grid, `${model}, ${name}`);
       if (model !== 'teaching' || name === 'desktop') await page.screenshot({ path: join(SHOTS, `${model}-${name}-view-${v}.png`) });
     }
   }

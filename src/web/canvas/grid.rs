@@ -15,6 +15,10 @@ pub const MIN_CELL: f64 = 4.0;
 const FALLBACK: f64 = 480.0;
 /// Label size per cell size, where cells are large enough for labels to grow.
 const LABEL_PER_CELL: f64 = 0.3;
+/// The largest cell, as a share of the room's shorter side: a few tokens
+/// fill most of their box, while two tokens make two cells of a quarter
+/// each rather than a wall of colour.
+const MAX_CELL_SHARE: f64 = 0.25;
 
 /// Where things go on the canvas, in CSS pixels. Integer positions keep
 /// every cell one flat colour (no anti-aliased edges).
@@ -33,12 +37,13 @@ pub struct Layout {
 
 impl Layout {
     /// The largest cells that fit `rows × cols` and labels `label_width`
-    /// wide into `room`, no larger than `max_cell` labels' heights. Big
-    /// cells take labels up to half as large again as the page's, so that
-    /// the words keep in proportion with the picture.
-    pub fn fit(label_width: f64, rows: usize, cols: usize, room: Room, look: &Look, max_cell: f64) -> Self {
+    /// wide into `room`, no larger than [`MAX_CELL_SHARE`] of its shorter
+    /// side. Big cells take labels up to half as large again as the page's,
+    /// so that the words keep in proportion with the picture.
+    pub fn fit(label_width: f64, rows: usize, cols: usize, room: Room, look: &Look) -> Self {
         let base = look.label_px.round();
-        let max_cell = (max_cell * base).floor();
+        let side = if room.0 > 1.0 && room.1 > 1.0 { room.0.min(room.1) } else { FALLBACK };
+        let max_cell = (side * MAX_CELL_SHARE).floor();
         let first = Self::fit_at(base, label_width, rows, cols, room, max_cell);
         let grown = (first.cell * LABEL_PER_CELL).min(base * 1.5).floor();
         if grown <= base {
@@ -72,9 +77,10 @@ impl Layout {
         (i >= 0.0 && j >= 0.0 && (i as usize) < self.rows && (j as usize) < self.cols).then_some((i as usize, j as usize))
     }
 
-    /// Show every n-th label so that labels never overlap.
+    /// Show every n-th label so that labels never overlap (a label is
+    /// about as tall as its type size, so a cell that tall holds it).
     pub fn label_every(&self) -> usize {
-        ((self.font_px + 2.0) / self.cell).ceil().max(1.0) as usize
+        (self.font_px / self.cell).ceil().max(1.0) as usize
     }
 
     /// Written on the canvas, for tests and tools that locate cells.

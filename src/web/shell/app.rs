@@ -136,6 +136,7 @@ fn compute_on_change(sel: Selection, res: Results, engine: Engine) {
         match res.load_state(m) {
             LoadState::Ready => {
                 let id = engine.next_run();
+                res.asked.set(id);
                 engine.send(ToWorker::Run { id, model: m, text: sel.text.get(), options: sel.options.get() });
             }
             LoadState::NotLoaded => {

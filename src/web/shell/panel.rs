@@ -79,8 +79,22 @@ fn Status() -> impl IntoView {
 pub fn TokenList() -> impl IntoView {
     let sel = expect_context::<Selection>();
     let res = expect_context::<Results>();
+    let list = NodeRef::<leptos::html::Ol>::new();
+    // Where the tokens scroll sideways (presentation mode), the chosen one is scrolled into sight.
+    Effect::new(move |_| {
+        let (Some(t), _) = (sel.token.get(), res.tokens.track()) else { return };
+        let Some(ol) = list.get() else { return };
+        let Some(chip) = ol.query_selector(&format!("li:nth-child({}) .token", t + 1)).ok().flatten() else { return };
+        let (chip, strip) = (chip.get_bounding_client_rect(), ol.get_bounding_client_rect());
+        let scroll = ol.scroll_left() as f64;
+        // Where the chip is along the strip's scrolled content.
+        let left = chip.left() - strip.left() + scroll;
+        if left < scroll || left + chip.width() > scroll + ol.client_width() as f64 {
+            ol.set_scroll_left((left - 24.0).max(0.0) as i32);
+        }
+    });
     view! {
-        <ol id="tokens" class="tokens" aria-label="Tokens: choose one to follow it in every view">
+        <ol id="tokens" class="tokens" node_ref=list aria-label="Tokens: choose one to follow it in every view">
             {move || res.tokens.get().into_iter().enumerate().map(|(i, t)| view! {
                 <li>
                     <button class="token" class:hovered=move || sel.hovered.get() == Some(i)
@@ -218,15 +232,20 @@ fn NextTokens() -> impl IntoView {
     }
 }
 
-/// PNG, SVG (drawn with plotters), JSON (the CLI's fields) and CSV.
+/// PNG, SVG (drawn with plotters), JSON (the CLI's fields) and CSV, of
+/// one run as a whole: the buttons wait while a newer run computes or the
+/// selected head's numbers are on their way.
 #[component]
-fn Exports() -> impl IntoView {
+pub fn Exports() -> impl IntoView {
+    let sel = expect_context::<Selection>();
     let res = expect_context::<Results>();
     let engine = expect_context::<Engine>();
+    let ready = Memo::new(move |_| res.exportable((sel.layer.get(), sel.head.get())));
     let figure = move || {
-        let s = res.summary.get_untracked()?;
-        let d = res.detail.get_untracked()?;
-        Some((s, d))
+        if !ready.get_untracked() {
+            return None;
+        }
+        Some((res.summary.get_untracked()?, res.detail.get_untracked()?))
     };
     let svg = move || {
         figure().and_then(|(s, d)| {
@@ -242,14 +261,15 @@ fn Exports() -> impl IntoView {
             attnscope::draw::heatmap_svg(&h).ok()
         })
     };
+    let busy = move || (!ready.get()).then_some("Waiting for the text's attention to be computed");
     view! {
         <section class="card exports" aria-labelledby="exports-title">
             <h2 id="exports-title">"Export this head"</h2>
-            <div class="buttons">
-                <button id="export-png" on:click=move |_| if let Some(s) = svg() { downloads::svg_to_png("attention.png", &s) }>"PNG"</button>
-                <button id="export-svg" on:click=move |_| if let Some(s) = svg() { downloads::save("attention.svg", "image/svg+xml", &s) }>"SVG"</button>
-                <button id="export-json" on:click=move |_| engine.send(ToWorker::Export { id: engine.latest() })>"JSON"</button>
-                <button id="export-csv" on:click=move |_| if let Some((s, d)) = figure() {
+            <div class="buttons" title=busy>
+                <button id="export-png" disabled=move || !ready.get() on:click=move |_| if let Some(s) = svg() { downloads::svg_to_png("attention.png", &s) }>"PNG"</button>
+                <button id="export-svg" disabled=move || !ready.get() on:click=move |_| if let Some(s) = svg() { downloads::save("attention.svg", "image/svg+xml", &s) }>"SVG"</button>
+                <button id="export-json" disabled=move || !ready.get() on:click=move |_| if let Some((s, _)) = figure() { engine.send(ToWorker::Export { id: s.id }) }>"JSON"</button>
+                <button id="export-csv" disabled=move || !ready.get() on:click=move |_| if let Some((s, d)) = figure() {
                     downloads::save("attention.csv", "text/csv", &attnscope::export::head_csv(&s.tokens, &d.weights))
                 }>"CSV"</button>
             </div>

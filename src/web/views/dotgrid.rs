@@ -63,7 +63,7 @@ pub fn draw(
         return Ok(None);
     }
     let widest = label_width(&crate::canvas::paint::context(canvas)?, &[rows, cols].concat(), look);
-    let layout = Layout::fit(widest, to.rows, to.cols, room, look, 5.0);
+    let layout = Layout::fit(widest, to.rows, to.cols, room, look);
     let (width, height) = layout.size();
     let ctx = prepare(canvas, width, height)?;
     let half = layout.cell / 2.0;

@@ -19,9 +19,6 @@ use leptos::prelude::*;
 use wasm_bindgen::JsValue;
 use web_sys::HtmlCanvasElement;
 
-/// Largest cell, in label heights: a few tokens should not make a wall of colour.
-const MAX_CELL: f64 = 8.0;
-
 /// The colour of every cell of `m` at `stage`; score stages are coloured
 /// against `range` (the largest |raw score|), −∞ in grey.
 pub fn colours(m: &Matrix, stage: Stage, range: f32) -> Vec<Rgb> {
@@ -75,7 +72,7 @@ pub fn draw(
         return Ok(None);
     }
     let widest = label_width(&crate::canvas::paint::context(canvas)?, &[rows, cols].concat(), look);
-    let layout = Layout::fit(widest, r, c, room, look, MAX_CELL);
+    let layout = Layout::fit(widest, r, c, room, look);
     let (width, height) = layout.size();
     let ctx = prepare(canvas, width, height)?;
     let to = colours(&pic.to, pic.frame.to, pic.range);
