@@ -330,6 +330,38 @@ impl Llama {
     pub fn config(&self) -> &Config {
         &self.config
     }
+
+    /// [`Net::block`], with `edit` applied to the heads' outputs before W_O.
+    #[allow(clippy::too_many_arguments)]
+    fn run_block(
+        &self,
+        l: usize,
+        h: &Matrix,
+        start: usize,
+        past: Option<&mut LayerTrace>,
+        last_only: bool,
+        mm: &mut Products,
+        edit: Option<&dyn Fn(&mut Matrix)>,
+    ) -> (LayerTrace, Matrix) {
+        let (b, c) = (&self.blocks[l], &self.config);
+        let x = b.attn_norm.forward(h);
+        let [mut q, mut k, v] = mm.linear([&b.attn_q, &b.attn_k, &b.attn_v], &x);
+        self.rope.apply(&mut q, c.d_head, start);
+        self.rope.apply(&mut k, c.d_head, start);
+        let mut attention = attend_cached(&q, &k, &v, c.n_heads, c.n_kv_heads, past, b.mask, Scale::InvSqrtDk);
+        if let Some(edit) = edit {
+            edit(&mut attention.concat);
+        }
+        let [delta] = mm.linear([&b.attn_output], &attention.concat);
+        let residual = h.add(&delta);
+        let r = if last_only { residual.rows_range(residual.rows - 1, 1) } else { residual.clone() };
+        let y = b.ffn_norm.forward(&r);
+        let [mut gate, up] = mm.linear([&b.ffn_gate, &b.ffn_up], &y);
+        silu_times(&mut gate, &up);
+        let [down] = mm.linear([&b.ffn_down], &gate);
+        let out = r.add(&down);
+        (LayerTrace { input: x, attention, delta, residual }, out)
+    }
 }
 
 impl Net for Llama {
@@ -354,21 +386,15 @@ impl Net for Llama {
         last_only: bool,
         mm: &mut Products,
     ) -> (LayerTrace, Matrix) {
-        let (b, c) = (&self.blocks[l], &self.config);
-        let x = b.attn_norm.forward(h);
-        let [mut q, mut k, v] = mm.linear([&b.attn_q, &b.attn_k, &b.attn_v], &x);
-        self.rope.apply(&mut q, c.d_head, start);
-        self.rope.apply(&mut k, c.d_head, start);
-        let attention = attend_cached(&q, &k, &v, c.n_heads, c.n_kv_heads, past, b.mask, Scale::InvSqrtDk);
-        let [delta] = mm.linear([&b.attn_output], &attention.concat);
-        let residual = h.add(&delta);
-        let r = if last_only { residual.rows_range(residual.rows - 1, 1) } else { residual.clone() };
-        let y = b.ffn_norm.forward(&r);
-        let [mut gate, up] = mm.linear([&b.ffn_gate, &b.ffn_up], &y);
-        silu_times(&mut gate, &up);
-        let [down] = mm.linear([&b.ffn_down], &gate);
-        let out = r.add(&down);
-        (LayerTrace { input: x, attention, delta, residual }, out)
+        self.run_block(l, h, start, past, last_only, mm, None)
+    }
+
+    fn block_edited(&self, l: usize, h: &Matrix, edit: &dyn Fn(&mut Matrix), mm: &mut Products) -> Option<(LayerTrace, Matrix)> {
+        Some(self.run_block(l, h, 0, None, false, mm, Some(edit)))
+    }
+
+    fn attention_output(&self, l: usize) -> Option<&QMatrix> {
+        Some(&self.blocks.get(l)?.attn_output.weight)
     }
 
     fn logits(&self, h_last: &Matrix, mm: &mut Products) -> Vec<f32> {
