@@ -16,6 +16,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+mod analyze;
 mod trace_file;
 mod translate;
 
@@ -28,6 +29,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Beyond the weights: value-weighted attention, rollout, logit lens, head knockout and the
+    /// importance map, head detectors, as JSON (definitions in `attnscope analyze --help`).
+    Analyze(analyze::AnalyzeArgs),
     /// Run a model on a text and export its attention (JSON, PNG, SVG).
     Attention(AttentionArgs),
     /// What a checkpoint is, from its header and configuration alone, as JSON: architecture,
@@ -174,6 +178,7 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
+        Command::Analyze(args) => analyze::analyze(args),
         Command::Attention(args) => attention(args),
         Command::Describe(args) => describe(args),
         Command::Trace(args) => trace(args),

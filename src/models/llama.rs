@@ -293,6 +293,35 @@ impl Llama {
     pub fn config(&self) -> &Config {
         &self.config
     }
+
+    /// [`Net::block`], with `edit` applied to the heads' outputs before W_O.
+    #[allow(clippy::too_many_arguments)]
+    fn run_block(
+        &self,
+        l: usize,
+        h: &Matrix,
+        start: usize,
+        past: Option<&mut LayerTrace>,
+        last_only: bool,
+        mm: &mut Products,
+        edit: Option<&dyn Fn(&mut Matrix)>,
+    ) -> (LayerTrace, Matrix) {
+        let (b, c) = (&self.blocks[l], &self.config);
+        let x = b.attn_norm.forward(h);
+        let [mut q, mut k, v] = b.attn.qkv(&x, mm);
+        self.rope.apply(&mut q, c.d_head, start);
+        self.rope.apply(&mut k, c.d_head, start);
+        let mut attention = attend_cached(&q, &k, &v, c.n_heads, c.n_kv_heads, past, b.mask, Scale::InvSqrtDk);
+        if let Some(edit) = edit {
+            edit(&mut attention.concat);
+        }
+        let delta = b.attn.output(&attention.concat, mm);
+        let residual = h.add(&delta);
+        let r = if last_only { residual.rows_range(residual.rows - 1, 1) } else { residual.clone() };
+        let down = b.ffn.forward(&b.ffn_norm.forward(&r), silu_times, mm);
+        let out = r.add(&down);
+        (LayerTrace { input: x, attention, delta, residual }, out)
+    }
 }
 
 impl Net for Llama {
@@ -313,18 +342,15 @@ impl Net for Llama {
         last_only: bool,
         mm: &mut Products,
     ) -> (LayerTrace, Matrix) {
-        let (b, c) = (&self.blocks[l], &self.config);
-        let x = b.attn_norm.forward(h);
-        let [mut q, mut k, v] = b.attn.qkv(&x, mm);
-        self.rope.apply(&mut q, c.d_head, start);
-        self.rope.apply(&mut k, c.d_head, start);
-        let attention = attend_cached(&q, &k, &v, c.n_heads, c.n_kv_heads, past, b.mask, Scale::InvSqrtDk);
-        let delta = b.attn.output(&attention.concat, mm);
-        let residual = h.add(&delta);
-        let r = if last_only { residual.rows_range(residual.rows - 1, 1) } else { residual.clone() };
-        let down = b.ffn.forward(&b.ffn_norm.forward(&r), silu_times, mm);
-        let out = r.add(&down);
-        (LayerTrace { input: x, attention, delta, residual }, out)
+        self.run_block(l, h, start, past, last_only, mm, None)
+    }
+
+    fn block_edited(&self, l: usize, h: &Matrix, edit: &dyn Fn(&mut Matrix), mm: &mut Products) -> Option<(LayerTrace, Matrix)> {
+        Some(self.run_block(l, h, 0, None, false, mm, Some(edit)))
+    }
+
+    fn attention_output(&self, l: usize) -> Option<&QMatrix> {
+        Some(&self.blocks.get(l)?.attn.attn_output.weight)
     }
 
     fn logits(&self, h_last: &Matrix, mm: &mut Products) -> Vec<f32> {

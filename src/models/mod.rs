@@ -37,6 +37,7 @@ pub mod gguf;
 pub mod gpt2;
 #[cfg(feature = "pretrained")]
 pub mod helper;
+pub mod layered;
 #[cfg(feature = "pretrained")]
 pub mod llama;
 #[cfg(feature = "pretrained")]

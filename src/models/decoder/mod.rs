@@ -16,6 +16,7 @@
 //! texts share at the start; only the rest is computed.
 
 pub mod cache;
+mod layered;
 pub mod parts;
 
 pub use cache::DecoderSession;
@@ -81,6 +82,18 @@ pub trait Net: Send + Sync {
     fn matrices(&self) -> Vec<&QMatrix>;
 
     fn matrices_per_block(&self) -> usize;
+
+    /// Block `l` on every row of `h` from position 0 without a cache, with
+    /// `edit` applied to the heads' outputs [Z_1 | … | Z_H] before W_O (head
+    /// knockout, `crate::analysis`); None where the family has no such hook.
+    fn block_edited(&self, _l: usize, _h: &Matrix, _edit: &dyn Fn(&mut Matrix), _mm: &mut Products) -> Option<(LayerTrace, Matrix)> {
+        None
+    }
+
+    /// Block `l`'s W_O, where the family exposes it.
+    fn attention_output(&self, _l: usize) -> Option<&QMatrix> {
+        None
+    }
 }
 
 /// Which checkpoint a decoder is: its id and name on the page, its length limit.

@@ -21,6 +21,7 @@
 //! `layer[3].attention.self_attention.query`); [`Variant::names`] says what
 //! each is called in the other variants' files.
 
+mod layered;
 pub mod relative;
 
 use crate::attention::{multi_head, multi_head_with_bias, Mask, Projections, Scale};
@@ -322,15 +323,26 @@ impl Layer {
         })
     }
 
-    /// One post-LayerNorm layer; returns its trace and the next hidden state.
-    fn forward(&self, e: Matrix, n_heads: usize, bias: Option<&[Matrix]>, activation: Activation) -> (LayerTrace, Matrix) {
+    /// One post-LayerNorm layer, `edit` applied to the heads' outputs before
+    /// W_O (head knockout); returns its trace and the next hidden state.
+    fn forward(
+        &self,
+        e: Matrix,
+        n_heads: usize,
+        bias: Option<&[Matrix]>,
+        activation: Activation,
+        edit: Option<crate::models::layered::Edit>,
+    ) -> (LayerTrace, Matrix) {
         let sa = &self.attention.self_attention;
         let (q, k, v) = (sa.query.forward(&e), sa.key.forward(&e), sa.value.forward(&e));
         let p = Projections { q: &q, k: &k, v: &v, n_heads, n_kv_heads: n_heads };
-        let attention = match bias {
+        let mut attention = match bias {
             Some(b) => multi_head_with_bias(p, b, Mask::None, Scale::InvSqrtDk),
             None => multi_head(p, Mask::None, Scale::InvSqrtDk),
         };
+        if let Some(edit) = edit {
+            edit(&mut attention.concat);
+        }
         let delta = self.attention.output.dense.forward(&attention.concat);
         let residual = e.add(&delta);
 
@@ -446,7 +458,7 @@ impl Encoder {
         let bias = self.relative_attention_bias.as_ref().map(|table| relative::bias(table, tokens.ids.len(), c.n_heads));
         let mut layers = Vec::with_capacity(self.layer.len());
         for layer in &self.layer {
-            let (trace, next) = layer.forward(e, c.n_heads, bias.as_deref(), c.activation);
+            let (trace, next) = layer.forward(e, c.n_heads, bias.as_deref(), c.activation, None);
             layers.push(trace);
             e = next;
         }

@@ -1,0 +1,48 @@
+//! The logit lens (nostalgebraist 2020): the residual stream after each
+//! layer read as if it were the last, through the final norm and the output
+//! matrix: what the model would predict if it stopped there.
+
+use super::{forward, top_tokens, TokenProb};
+use crate::error::{Error, Result};
+use crate::models::layered::{Layered, Readout};
+use serde::{Deserialize, Serialize};
+
+/// One line, for the page and the CLI's help.
+pub const DEFINITION: &str = "logit lens (decoders): softmax(final_norm(h_l) · W_outᵀ), h_l the residual stream after layer l, read at one position; the grid gives each position's top token per layer";
+
+/// The lens at one position, and optionally at every position.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LogitLens {
+    pub tokens: Vec<String>,
+    pub position: usize,
+    /// `layers[l]`: the top tokens after layer l at `position`, most likely first.
+    pub layers: Vec<Vec<TokenProb>>,
+    /// `grid[l][i]`: the top token after layer l at position i, when asked for.
+    pub grid: Option<Vec<Vec<TokenProb>>>,
+}
+
+/// The lens for `text` at `position` (the last token when None), `k` tokens per layer.
+pub fn logit_lens(model: &dyn Layered, text: &str, position: Option<usize>, k: usize, grid: bool) -> Result<LogitLens> {
+    let (ids, tokens) = model.tokens(text)?;
+    let n = ids.len();
+    let position = position.unwrap_or(n.saturating_sub(1));
+    if position >= n {
+        return Err(Error::Invalid(format!("position {position}: the text has {n} tokens (0 to {})", n.saturating_sub(1))));
+    }
+    let run = forward(model, &ids, tokens)?;
+    let mut layers = Vec::with_capacity(run.layers.len());
+    let mut cells = Vec::new();
+    for l in 0..run.layers.len() {
+        let h = run.after(l);
+        let rows = if grid { h.clone() } else { h.rows_range(position, 1) };
+        let Readout::Logits(logits) = model.readout(&rows) else {
+            return Err(Error::Invalid(format!("{} is an encoder: the logit lens reads a decoder's output matrix", model.info().name)));
+        };
+        let at = if grid { position } else { 0 };
+        layers.push(top_tokens(model, logits.row(at), k));
+        if grid {
+            cells.push((0..n).map(|i| top_tokens(model, logits.row(i), 1).remove(0)).collect());
+        }
+    }
+    Ok(LogitLens { tokens: run.tokens, position, layers, grid: grid.then_some(cells) })
+}

@@ -1,0 +1,190 @@
+//! `attnscope analyze`: what a run means beyond its attention weights
+//! (src/analysis/): value-weighted attention, rollout, the logit lens, head
+//! knockout and the importance map, head detectors, as JSON.
+
+use attnscope::analysis::{detectors, knockout, logit_lens, rollout, value_norms};
+use attnscope::models::layered::Layered;
+use attnscope::models::minilm::MiniLm;
+use attnscope::models::smollm2::SmolLm2;
+use attnscope::session::ModelId;
+use attnscope::Error;
+use clap::{Args, ValueEnum};
+use serde::Serialize;
+use std::path::PathBuf;
+
+/// The definitions, one line each, shown below the options in `--help`.
+fn definitions() -> String {
+    let mut lines = vec![
+        format!("value-norms: {}", value_norms::DEFINITION),
+        format!("rollout:     {}", rollout::DEFINITION),
+        format!("logit-lens:  {}", logit_lens::DEFINITION),
+        format!("knockout:    {}", knockout::DEFINITION),
+        format!("importance:  {}", knockout::IMPORTANCE_DEFINITION),
+    ];
+    lines.extend(detectors::DEFINITIONS.iter().map(|(_, d)| format!("detectors:   {d}")));
+    format!(
+        "Definitions:\n  {}\n\nLayers and heads count from 0. The JSON is {{\"model\", \"text\", \"what\", \"definition\", \"result\"}}.",
+        lines.join("\n  ")
+    )
+}
+
+#[derive(Args)]
+#[command(after_help = definitions())]
+pub struct AnalyzeArgs {
+    /// Which model (its files must be fetched first: `python3 scripts/fetch_models.py`).
+    #[arg(long, value_enum)]
+    model: AnalyzedModel,
+    /// The text to run (not needed for detectors, which run on random tokens).
+    #[arg(long, default_value = "")]
+    text: String,
+    /// What to compute (definitions below).
+    #[arg(long, value_enum)]
+    what: What,
+    /// knockout: the heads to remove together, as layer.head separated by commas (e.g. 0.3,4.1).
+    #[arg(long, value_name = "L.H,...")]
+    heads: Option<String>,
+    /// knockout, importance: zero the head's output, or replace it with its mean over the positions.
+    #[arg(long, value_enum, default_value_t = AblationArg::Zero)]
+    ablation: AblationArg,
+    /// logit-lens: the position to read (from 0; default the last token).
+    #[arg(long)]
+    position: Option<usize>,
+    /// logit-lens: also the top token of every position after every layer.
+    #[arg(long)]
+    grid: bool,
+    /// logit-lens, knockout: how many tokens to list.
+    #[arg(long, default_value_t = 5)]
+    top_k: usize,
+    /// detectors: random tokens per copy (the prompt is these, twice).
+    #[arg(long, default_value_t = 16)]
+    period: usize,
+    /// detectors: seed of the random tokens.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Write the result as JSON ("-" or no flag: stdout).
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Folder holding the model files (default: $ATTNSCOPE_MODELS, else www/models).
+    #[arg(long, value_name = "DIR")]
+    models_dir: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum AnalyzedModel {
+    /// all-MiniLM-L6-v2 (BERT encoder).
+    Minilm,
+    /// SmolLM2-135M (Llama decoder).
+    Smollm2,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq)]
+enum What {
+    ValueNorms,
+    Rollout,
+    LogitLens,
+    Knockout,
+    Importance,
+    Detectors,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum AblationArg {
+    Zero,
+    Mean,
+}
+
+#[derive(Serialize)]
+struct Report<'a, T: Serialize> {
+    model: &'a str,
+    text: &'a str,
+    what: &'a str,
+    definition: String,
+    result: T,
+}
+
+pub fn analyze(args: AnalyzeArgs) -> Result<(), Error> {
+    let dir = super::models_dir(args.models_dir.clone());
+    let missing = |what: &str| {
+        Error::ModelFile(format!("{what} not found in {}: run `python3 scripts/fetch_models.py` (or pass --models-dir)", dir.display()))
+    };
+    match args.model {
+        AnalyzedModel::Minilm => {
+            let d = dir.join("minilm");
+            if !d.join("model.safetensors").is_file() {
+                return Err(missing("minilm/model.safetensors"));
+            }
+            let m = MiniLm::load_dir(&d)?;
+            run(&args, &*m, &|t| m.run(t))
+        }
+        AnalyzedModel::Smollm2 => {
+            let file = ModelId::SmolLm2.files().into_iter().next().map(|f| dir.join("smollm2").join(f.name)).unwrap_or_default();
+            if !file.is_file() {
+                return Err(missing("the SmolLM2 GGUF file"));
+            }
+            let m = SmolLm2::load(&file)?;
+            run(&args, &*m, &|t| m.run(t))
+        }
+    }
+}
+
+fn run(args: &AnalyzeArgs, model: &dyn Layered, trace_of: &dyn Fn(&str) -> Result<attnscope::ModelTrace, Error>) -> Result<(), Error> {
+    let info = model.info();
+    let ablation = match args.ablation {
+        AblationArg::Zero => knockout::Ablation::Zero,
+        AblationArg::Mean => knockout::Ablation::Mean,
+    };
+    let text = args.text.as_str();
+    let out = |what: &str, definition: String, result: serde_json::Value| -> Result<(), Error> {
+        let report = Report { model: &info.id, text, what, definition, result };
+        let json = serde_json::to_string(&report).map_err(|e| Error::Invalid(format!("cannot write the result: {e}")))? + "\n";
+        super::write(args.json.as_deref().unwrap_or(std::path::Path::new("-")), json.as_bytes())
+    };
+    let value = |r: Result<serde_json::Value, serde_json::Error>| r.map_err(|e| Error::Invalid(format!("cannot write the result: {e}")));
+    let checked = |t: &str| -> Result<attnscope::ModelTrace, Error> {
+        let trace = trace_of(t)?;
+        trace.check_finite()?;
+        if trace.tokens.is_empty() {
+            return Err(Error::Invalid("the text has no tokens: type some text".into()));
+        }
+        Ok(trace)
+    };
+    match args.what {
+        What::ValueNorms => {
+            let trace = checked(text)?;
+            let r = value_norms::value_norms(&trace, model, None)?;
+            out("value-norms", value_norms::DEFINITION.into(), serde_json::json!({"tokens": trace.tokens, "layers": r.layers}))
+        }
+        What::Rollout => {
+            let trace = checked(text)?;
+            let r = rollout::rollout(&trace);
+            out("rollout", rollout::DEFINITION.into(), serde_json::json!({"tokens": trace.tokens, "layers": r.layers}))
+        }
+        What::LogitLens => {
+            let r = logit_lens::logit_lens(model, text, args.position, args.top_k, args.grid)?;
+            out("logit-lens", logit_lens::DEFINITION.into(), value(serde_json::to_value(r))?)
+        }
+        What::Knockout => {
+            let heads = knockout::parse_heads(args.heads.as_deref().unwrap_or(""))?;
+            let r = knockout::knockout(model, text, &heads, ablation, args.top_k)?;
+            out("knockout", knockout::DEFINITION.into(), value(serde_json::to_value(r))?)
+        }
+        What::Importance => {
+            let total = info.n_layers * info.n_heads;
+            let r = knockout::importance(model, text, ablation, &mut |done, _| {
+                if done % info.n_heads == 0 {
+                    eprint!("\rattnscope: {done}/{total} heads");
+                }
+                true
+            })?;
+            eprintln!();
+            let r = r.ok_or_else(|| Error::Invalid("cancelled".into()))?;
+            out("importance", knockout::IMPORTANCE_DEFINITION.into(), value(serde_json::to_value(r))?)
+        }
+        What::Detectors => {
+            let prompt = detectors::Prompt::random(model, args.period, args.seed)?;
+            let r = detectors::detectors(model, &prompt)?;
+            let definition = detectors::DEFINITIONS.iter().map(|(_, d)| *d).collect::<Vec<_>>().join("; ");
+            out("detectors", definition, value(serde_json::to_value(r))?)
+        }
+    }
+}

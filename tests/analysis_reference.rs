@@ -1,0 +1,284 @@
+//! The analyses of src/analysis/ against Hugging Face transformers on the
+//! real models (fixtures from scripts/reference/analysis_reference.py, which
+//! computes each quantity on its own in PyTorch): value-weighted norms,
+//! rollout and logit-lens probabilities within 1e-4 (MiniLM) and 1e-3
+//! (SmolLM2); knockout probabilities within 1e-3; detector scores within
+//! 1e-4. The model files are required: without them these tests fail.
+
+mod common;
+
+use attnscope::analysis::detectors::{detectors, Prompt};
+use attnscope::analysis::knockout::{importance, knockout, Ablation, Effect, HeadRef};
+use attnscope::analysis::logit_lens::logit_lens;
+use attnscope::analysis::rollout::rollout;
+use attnscope::analysis::value_norms::value_norms;
+use attnscope::models::layered::Layered;
+use attnscope::ModelTrace;
+use serde_json::Value;
+
+const MINILM: f32 = 1e-4;
+const SMOLLM2: f32 = 1e-3;
+const KNOCKOUT: f32 = 1e-3;
+const DETECTORS: f32 = 1e-4;
+
+fn fixture(name: &str) -> Value {
+    serde_json::from_str(&common::fixture_text(&format!("analysis/{name}.json"))).unwrap()
+}
+
+fn floats(v: &Value) -> Vec<f32> {
+    match v {
+        Value::Array(a) => a.iter().flat_map(floats).collect(),
+        Value::Number(n) => vec![n.as_f64().unwrap() as f32],
+        other => panic!("not a number: {other}"),
+    }
+}
+
+fn ids(v: &Value) -> Vec<u32> {
+    v.as_array().unwrap().iter().map(|x| x.as_u64().unwrap() as u32).collect()
+}
+
+/// Largest |a − b|, the lengths checked equal.
+fn max_diff(what: &str, got: &[f32], want: &[f32]) -> f32 {
+    assert_eq!(got.len(), want.len(), "{what}: sizes");
+    got.iter().zip(want).map(|(g, w)| (g - w).abs()).fold(0.0, f32::max)
+}
+
+fn check(what: &str, diff: f32, tolerance: f32) {
+    println!("{what}: max |ours − transformers| = {diff:.2e} (tolerance {tolerance:.0e})");
+    assert!(diff <= tolerance, "{what}: differs by {diff} > {tolerance}");
+}
+
+fn trace_of(model: &dyn Layered, f: &Value, run: impl Fn(&str) -> ModelTrace) -> ModelTrace {
+    let text = f["text"].as_str().unwrap();
+    let trace = run(text);
+    assert_eq!(trace.token_ids.as_deref(), Some(&ids(&f["token_ids"])[..]), "{text}: token ids");
+    assert_eq!(model.tokens(text).unwrap().0, ids(&f["token_ids"]));
+    trace
+}
+
+fn value_norms_and_rollout(name: &str, model: &dyn Layered, trace: &ModelTrace, f: &Value, tolerance: f32) {
+    let layers: Vec<usize> = f["value_norm_layers"].as_array().unwrap().iter().map(|l| l.as_u64().unwrap() as usize).collect();
+    let norms = value_norms(trace, model, Some(&layers)).unwrap();
+    let got: Vec<f32> = norms.layers.iter().flatten().flatten().flatten().copied().collect();
+    check(&format!("{name} value norms"), max_diff(name, &got, &floats(&f["value_norms"])), tolerance);
+
+    let r = rollout(trace);
+    for layer in &r.layers {
+        for row in layer {
+            assert!((row.iter().sum::<f32>() - 1.0).abs() < 1e-5, "{name}: a rollout row sums to {}", row.iter().sum::<f32>());
+        }
+    }
+    let got: Vec<f32> = r.layers.iter().flatten().flatten().copied().collect();
+    check(&format!("{name} rollout"), max_diff(name, &got, &floats(&f["rollout"])), tolerance);
+}
+
+fn heads(v: &Value) -> Vec<HeadRef> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|p| HeadRef { layer: p[0].as_u64().unwrap() as usize, head: p[1].as_u64().unwrap() as usize })
+        .collect()
+}
+
+fn ablation(v: &Value) -> Ablation {
+    match v.as_str().unwrap() {
+        "zero" => Ablation::Zero,
+        _ => Ablation::Mean,
+    }
+}
+
+fn minilm_case(name: &str) {
+    let m = common::minilm();
+    let model: &dyn Layered = &**m;
+    let f = fixture(&format!("minilm_{name}"));
+    let trace = trace_of(model, &f, |t| m.run(t).unwrap());
+    value_norms_and_rollout(&format!("minilm {name}"), model, &trace, &f, MINILM);
+
+    let text = f["text"].as_str().unwrap();
+    let mut worst = 0.0f32;
+    for k in f["knockouts"].as_array().unwrap() {
+        let r = knockout(model, text, &heads(&k["heads"]), ablation(&k["mode"]), 5).unwrap();
+        let Effect::Embedding { cosine } = r.effect else { panic!("an encoder's effect is on its embedding") };
+        worst = worst.max((cosine - k["cosine"].as_f64().unwrap() as f32).abs());
+    }
+    check(&format!("minilm {name} knockout cosine"), worst, MINILM);
+
+    let map = importance(model, text, Ablation::Zero, &mut |_, _| true).unwrap().unwrap();
+    let got: Vec<f32> = map.scores.iter().flatten().copied().collect();
+    check(&format!("minilm {name} importance (1 − cosine)"), max_diff(name, &got, &floats(&f["importance_zero"])), MINILM);
+}
+
+#[test]
+fn minilm_animal_matches_transformers() {
+    minilm_case("animal");
+}
+
+#[test]
+fn minilm_creature_matches_transformers() {
+    minilm_case("creature");
+}
+
+fn smollm2_case(name: &str) {
+    let m = common::smollm2();
+    let model: &dyn Layered = &**m;
+    let f = fixture(&format!("smollm2_{name}"));
+    let trace = trace_of(model, &f, |t| m.run(t).unwrap());
+    value_norms_and_rollout(&format!("smollm2 {name}"), model, &trace, &f, SMOLLM2);
+    let text = f["text"].as_str().unwrap();
+
+    let lens = logit_lens(model, text, None, 5, true).unwrap();
+    let mut worst = 0.0f32;
+    for (l, (got, want)) in lens.layers.iter().zip(f["lens_last"].as_array().unwrap()).enumerate() {
+        for (g, w) in got.iter().zip(want.as_array().unwrap()) {
+            let (wp, wid) = (w["p"].as_f64().unwrap() as f32, w["id"].as_u64().unwrap() as u32);
+            // Near-ties may swap places; a different token must then be as likely.
+            assert!(
+                g.id == wid || (g.p - wp).abs() <= SMOLLM2,
+                "{name}: layer {l}: {} ({}) where transformers has {wid} ({wp})",
+                g.id,
+                g.p
+            );
+            worst = worst.max((g.p - wp).abs());
+        }
+    }
+    check(&format!("smollm2 {name} logit lens probabilities"), worst, SMOLLM2);
+    let grid = lens.grid.unwrap();
+    let want_grid = f["lens_grid"].as_array().unwrap();
+    let agree = grid.iter().zip(want_grid).flat_map(|(g, w)| g.iter().zip(ids(w)).map(|(g, w)| (g.id == w) as usize)).sum::<usize>();
+    let cells = grid.iter().map(Vec::len).sum::<usize>();
+    println!("smollm2 {name} logit lens grid: {agree} of {cells} top tokens as transformers");
+    assert!(agree * 100 >= cells * 97, "{name}: only {agree} of {cells} grid cells agree");
+
+    let mut worst = 0.0f32;
+    for k in f["knockouts"].as_array().unwrap() {
+        let r = knockout(model, text, &heads(&k["heads"]), ablation(&k["mode"]), 5).unwrap();
+        let Effect::NextToken { after, previous_top_p_after, previous_top_rank_after, .. } = r.effect else {
+            panic!("a decoder's effect is on its next token")
+        };
+        worst = worst.max((previous_top_p_after - k["previous_top_p"].as_f64().unwrap() as f32).abs());
+        assert_eq!(previous_top_rank_after - 1, k["previous_top_rank"].as_u64().unwrap() as usize, "{name}: rank after {k}");
+        for (g, w) in after.iter().zip(k["top"].as_array().unwrap()) {
+            let wp = w["p"].as_f64().unwrap() as f32;
+            assert!(g.id == w["id"].as_u64().unwrap() as u32 || (g.p - wp).abs() <= KNOCKOUT, "{name}: after {k}: {g:?}");
+            worst = worst.max((g.p - wp).abs());
+        }
+    }
+    check(&format!("smollm2 {name} knockout probabilities"), worst, KNOCKOUT);
+
+    let map = importance(model, text, Ablation::Zero, &mut |_, _| true).unwrap().unwrap();
+    let got: Vec<f32> = map.scores.iter().flatten().copied().collect();
+    check(&format!("smollm2 {name} importance (drop of p(top))"), max_diff(name, &got, &floats(&f["importance_zero"])), KNOCKOUT);
+}
+
+#[test]
+fn smollm2_capital_matches_transformers() {
+    smollm2_case("capital");
+}
+
+#[test]
+fn smollm2_cat_matches_transformers() {
+    smollm2_case("cat");
+}
+
+fn detectors_case(name: &str, model: &dyn Layered) {
+    let f = fixture(name);
+    let prompt = Prompt {
+        ids: ids(&f["token_ids"]),
+        prefix: f["prefix"].as_u64().unwrap() as usize,
+        period: f["period"].as_u64().unwrap() as usize,
+    };
+    let d = detectors(model, &prompt).unwrap();
+    for (what, got) in [
+        ("induction", &d.induction),
+        ("duplicate_token", &d.duplicate_token),
+        ("previous_token", &d.previous_token),
+        ("first_token", &d.first_token),
+    ] {
+        let got: Vec<f32> = got.iter().flatten().copied().collect();
+        check(&format!("{name} {what}"), max_diff(what, &got, &floats(&f[what])), DETECTORS);
+    }
+}
+
+#[test]
+fn minilm_detectors_match_transformers() {
+    detectors_case("minilm_detectors", &**common::minilm());
+}
+
+#[test]
+fn smollm2_detectors_match_transformers() {
+    detectors_case("smollm2_detectors", &**common::smollm2());
+}
+
+#[test]
+fn bad_input_gets_a_clear_message() {
+    let model: &dyn Layered = &**common::smollm2();
+    let none = knockout(model, "The cat", &[], Ablation::Zero, 5).unwrap_err().to_string();
+    assert!(none.contains("no head"), "{none}");
+    let outside = knockout(model, "The cat", &[HeadRef { layer: 30, head: 0 }], Ablation::Zero, 5).unwrap_err().to_string();
+    assert!(outside.contains("layers 0–29"), "{outside}");
+    assert!(knockout(model, "", &[HeadRef { layer: 0, head: 0 }], Ablation::Zero, 5).is_err());
+    let long = Prompt::random(model, 100, 1).unwrap();
+    let e = detectors(model, &long).unwrap_err().to_string();
+    assert!(e.contains("at most 128"), "{e}");
+    assert!(logit_lens(model, "The cat", Some(9), 5, false).unwrap_err().to_string().contains("position 9"));
+    let encoder: &dyn Layered = &**common::minilm();
+    assert!(logit_lens(encoder, "The cat", None, 5, false).unwrap_err().to_string().contains("encoder"));
+    // Every head removed, cancelled half way: a result, and then none.
+    let info = model.info();
+    let all: Vec<HeadRef> = (0..info.n_layers).flat_map(|layer| (0..info.n_heads).map(move |head| HeadRef { layer, head })).collect();
+    let r = knockout(model, "The cat", &all, Ablation::Mean, 5).unwrap();
+    assert_eq!(r.heads.len(), 270);
+    let mut calls = 0;
+    assert!(importance(model, "The cat", Ablation::Zero, &mut |done, _| {
+        calls += 1;
+        done < 10
+    })
+    .unwrap()
+    .is_none());
+    assert_eq!(calls, 10);
+}
+
+#[test]
+fn cli_writes_each_analysis_as_json_and_explains_bad_input() {
+    let models = attnscope::testing::models_dir();
+    let dir = models.to_str().unwrap();
+    let run = |args: &[&str]| {
+        let out = common::attnscope(&[&["analyze", "--models-dir", dir], args].concat());
+        (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (ok, json, err) = run(&["--model", "minilm", "--what", "rollout", "--text", "The cat sat", "--json", "-"]);
+    assert!(ok, "{err}");
+    let v: Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["what"], "rollout");
+    assert!(v["definition"].as_str().unwrap().contains("Abnar"));
+    let last = v["result"]["layers"].as_array().unwrap().last().unwrap().clone();
+    for row in last.as_array().unwrap() {
+        assert!((floats(row).iter().sum::<f32>() - 1.0).abs() < 1e-5);
+    }
+
+    let (ok, json, err) = run(&[
+        "--model",
+        "smollm2",
+        "--what",
+        "knockout",
+        "--heads",
+        "0.3,5.1",
+        "--ablation",
+        "mean",
+        "--text",
+        "The capital of France is",
+    ]);
+    assert!(ok, "{err}");
+    let v: Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["result"]["effect"]["kind"], "next_token");
+    assert_eq!(v["result"]["heads"].as_array().unwrap().len(), 2);
+
+    let (ok, _, err) = run(&["--model", "smollm2", "--what", "knockout", "--text", "The cat"]);
+    assert!(!ok && err.contains("no head to knock out"), "{err}");
+    let (ok, _, err) = run(&["--model", "minilm", "--what", "logit-lens", "--text", "The cat"]);
+    assert!(!ok && err.contains("encoder"), "{err}");
+    let (ok, _, err) = run(&["--model", "smollm2", "--what", "detectors", "--period", "500"]);
+    assert!(!ok && err.contains("at most 128"), "{err}");
+    let (ok, help, _) = run(&["--help"]);
+    assert!(ok && help.contains("Kobayashi") && help.contains("Olsson"), "{help}");
+}
