@@ -12,8 +12,9 @@
 #   5. wasm-bindgen-test in headless Chromium: the kernel checks as the plain
 #      worker builds the kernels (simd128) and as the fma worker does (relaxed
 #      SIMD), and the web components
-#   6. `trunk build --release`, then the end-to-end test of dist/ in Chromium
-# Stages 1-5 all run even when one fails; the e2e test needs the build.
+#   6. fuzzing: each cargo-fuzz target (fuzz/) for 20 s (scripts/fuzz.sh)
+#   7. `trunk build --release`, then the end-to-end test of dist/ in Chromium
+# Stages 1-6 all run even when one fails; the e2e test needs the build.
 # The output ends with the e2e runner's summary when everything passed.
 SCRIPT_NAME=test
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
@@ -45,6 +46,7 @@ ensure_chromium
 ensure_e2e_deps
 ensure_models
 ensure_python_test_deps
+ensure_cargo_fuzz
 cargo fetch --locked --quiet # trunk builds offline; a stale Cargo.lock fails here
 log "── tools and model files ready ($(($(now) - START)) s)"
 
@@ -72,6 +74,9 @@ stage "kernel checks in Chromium, relaxed SIMD (wasm-bindgen-test, --features fm
     env CHROMEDRIVER="$CHROMEDRIVER" cargo test --locked --target "$WASM_TARGET" --lib --features fma || true
 stage "web component tests in Chromium (wasm-bindgen-test)" \
     env CHROMEDRIVER="$CHROMEDRIVER" cargo test --locked --target "$WASM_TARGET" --bin attnscope-web || true
+
+# Short, so that CI catches a regression; long runs are scripts/fuzz.sh SECONDS.
+stage "fuzzing, 20 s per target (scripts/fuzz.sh 20)" scripts/fuzz.sh 20 || true
 
 if stage "web build (trunk build --release)" trunk build --release; then
     if [[ ${#FAILED[@]} -gt 0 ]]; then

@@ -22,6 +22,7 @@ pub mod tensor;
 pub mod testing;
 #[cfg(any(feature = "pretrained", feature = "tracefile"))]
 pub mod tracefile;
+pub mod url_params;
 
 #[cfg(test)]
 mod kernel_checks;

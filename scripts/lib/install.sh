@@ -62,6 +62,20 @@ ensure_wasm_bindgen() {
         die "wasm-bindgen $WASM_BINDGEN_VERSION is not on PATH after installing it"
 }
 
+# cargo-fuzz and the nightly toolchain it builds with (libFuzzer needs
+# sanitizer flags that stable refuses), for scripts/fuzz.sh.
+ensure_cargo_fuzz() {
+    ensure_rust
+    if ! rustup toolchain list | grep -q '^nightly'; then
+        log "adding the nightly Rust toolchain (for cargo-fuzz)"
+        rustup toolchain install nightly --profile minimal
+    fi
+    has_version cargo-fuzz "$CARGO_FUZZ_VERSION" && return
+    log "installing cargo-fuzz $CARGO_FUZZ_VERSION (cargo install, a few minutes)"
+    cargo_install --locked cargo-fuzz --version "$CARGO_FUZZ_VERSION"
+    has_version cargo-fuzz "$CARGO_FUZZ_VERSION" || die "cargo-fuzz $CARGO_FUZZ_VERSION is not on PATH after installing it"
+}
+
 ensure_node() {
     command -v node >/dev/null && command -v npm >/dev/null ||
         die "Node.js 20+ and npm are needed: see https://nodejs.org"

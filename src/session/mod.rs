@@ -16,14 +16,17 @@ use crate::models::minilm::MiniLm;
 use crate::models::smollm2::{SmolLm2, SmolLm2Session};
 use crate::models::teaching::{TeachingModel, TeachingOptions};
 use crate::models::ModelTrace;
+use crate::url_params::{cut_text, MAX_TEXT_CHARS};
 
 mod messages;
 mod model_id;
 mod overview;
+mod pending;
 
 pub use messages::{FromWorker, HeadDetail, RunOptions, RunSummary, ToWorker};
 pub use model_id::{ModelFile, ModelId};
 pub use overview::{pool, Thumbnail, THUMB_MAX};
+pub use pending::Pending;
 
 /// Holds the models and the latest trace.
 pub struct Session {
@@ -82,6 +85,8 @@ impl Session {
         cached: bool,
     ) -> Result<RunSummary> {
         let start = now_ms();
+        // Cut before tokenizing: a pasted book must not freeze the tokenizer.
+        let (text, cut) = cut_text(text);
         let scale = if options.unscaled { Scale::Factor(options.temperature_factor) } else { Scale::InvSqrtDk };
         let (mut latest, head_notes) = match model {
             ModelId::Teaching => {
@@ -154,7 +159,11 @@ impl Session {
             info: trace.info.clone(),
             tokens: trace.tokens.clone(),
             token_ids: trace.token_ids.clone(),
-            notice: trace.notice.clone(),
+            notice: match (cut, &trace.notice) {
+                (false, notice) => notice.clone(),
+                (true, None) => Some(cut_notice()),
+                (true, Some(notice)) => Some(format!("{} {notice}", cut_notice())),
+            },
             overview: trace
                 .layers
                 .iter()
@@ -293,6 +302,10 @@ impl Session {
     }
 }
 
+fn cut_notice() -> String {
+    format!("Text cut to its first {MAX_TEXT_CHARS} characters.")
+}
+
 #[cfg(not(feature = "pretrained"))]
 fn not_built(model: ModelId) -> Error {
     Error::Invalid(format!("the {} model is not part of this build (feature `pretrained`)", model.slug()))
@@ -423,6 +436,19 @@ mod tests {
             ToWorker::Compare { id: 5, model: ModelId::Teaching, text: other.into(), options: RunOptions::default(), layer: 0, head: 9 };
         assert!(matches!(s.handle(bad, &clock), FromWorker::Failed { .. }));
         assert_eq!(s.head(0, 1).unwrap().weights, before.weights);
+    }
+
+    #[test]
+    fn a_huge_paste_is_cut_before_it_is_tokenized() {
+        let mut s = Session::new();
+        let huge = "word ".repeat(1_000_000); // 5 MB
+        let r = s.run(1, ModelId::Teaching, &huge, RunOptions::default(), &clock).unwrap();
+        let notice = r.notice.unwrap();
+        assert!(notice.starts_with(&format!("Text cut to its first {MAX_TEXT_CHARS} characters.")), "{notice}");
+        // Either way the teaching model keeps its own word limit too.
+        assert!(notice.contains("words"), "{notice}");
+        let short = s.run(2, ModelId::Teaching, "a short text", RunOptions::default(), &clock).unwrap();
+        assert_eq!(short.notice, None);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The models the page offers and the files each needs.
 
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 
 /// The models the page offers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
@@ -35,6 +36,32 @@ pub struct ModelFile {
     pub name: String,
     pub bytes: u64,
     pub sha256: String,
+}
+
+impl ModelFile {
+    /// Whether `bytes` are this file: its length and sha256, as pinned. A
+    /// download and a copy read back from the browser's cache are checked
+    /// alike, so a damaged or stale cache entry is never parsed.
+    pub fn verify(&self, bytes: &[u8]) -> Result<(), String> {
+        if bytes.len() as u64 != self.bytes {
+            return Err(format!("{} is {} bytes, expected {}: cut short or the wrong file", self.name, bytes.len(), self.bytes));
+        }
+        let digest: String = Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect();
+        if digest != self.sha256 {
+            return Err(format!("{} is corrupted: its sha256 is {digest}, expected {}", self.name, self.sha256));
+        }
+        Ok(())
+    }
+
+    /// Whether a download that has sent `so_far` bytes may go on: never
+    /// beyond the file's pinned size (a wrong or hostile server could
+    /// otherwise fill the tab's memory).
+    pub fn check_progress(&self, so_far: u64) -> Result<(), String> {
+        if so_far > self.bytes {
+            return Err(format!("{} sends more than its {} bytes: not the expected file", self.name, self.bytes));
+        }
+        Ok(())
+    }
 }
 
 #[derive(Deserialize)]
@@ -76,5 +103,20 @@ mod tests {
         let f = &ModelId::MiniLm.files()[0];
         assert_eq!(ModelId::MiniLm.url(f), "models/minilm/model.safetensors");
         assert_eq!(f.sha256.len(), 64);
+    }
+
+    #[test]
+    fn a_file_is_verified_by_length_and_sha256_and_capped_while_it_downloads() {
+        let bytes = b"{\"hidden_size\": 384}".to_vec();
+        let sha256 = Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
+        let file = ModelFile { name: "config.json".into(), bytes: bytes.len() as u64, sha256 };
+        assert_eq!(file.verify(&bytes), Ok(()));
+        // Same length, one byte changed: what a length check alone let through.
+        let mut damaged = bytes.clone();
+        damaged[3] ^= 1;
+        assert!(file.verify(&damaged).unwrap_err().contains("corrupted"));
+        assert!(file.verify(&bytes[1..]).unwrap_err().contains("expected"));
+        assert_eq!(file.check_progress(file.bytes), Ok(()));
+        assert!(file.check_progress(file.bytes + 1).unwrap_err().contains("more than"));
     }
 }

@@ -7,25 +7,104 @@
 
 use crate::canvas::now_ms;
 use crate::worker_client::{post, WorkerClient};
-use attnscope::session::{FromWorker, ModelId, Session, ToWorker};
+use attnscope::session::{FromWorker, ModelId, Pending, Session, ToWorker};
+use attnscope::url_params::MAX_TEXT_CHARS;
 use leptos::prelude::*;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 type Reply = Rc<dyn Fn(FromWorker)>;
 
+/// A worker that dies is replaced this many times; after that the real
+/// models say they need a worker, and the teaching model goes on in the page.
+const MAX_RESTARTS: u32 = 3;
+
 /// The worker and what waits for it to be ready.
 struct Worker {
     client: WorkerClient,
     ready: Rc<Cell<bool>>,
-    queue: Rc<RefCell<Vec<ToWorker>>>,
+    queue: Rc<RefCell<Pending>>,
+}
+
+/// The worker, replaced when it dies, and what the page asked it to load
+/// (lost with it).
+#[derive(Clone)]
+struct WorkerSlot {
+    worker: Rc<RefCell<Option<Worker>>>,
+    models: Rc<RefCell<Vec<ModelId>>>,
+    restarts: Rc<Cell<u32>>,
+    reply: Reply,
+}
+
+impl WorkerSlot {
+    /// Starts a worker into the slot (empty if the browser cannot start one).
+    fn spawn(&self) {
+        let (ready, queue) = (Rc::new(Cell::new(false)), Rc::new(RefCell::new(Pending::default())));
+        // Filled once the worker exists; its Ready reply flushes the queue.
+        let handle = Rc::new(RefCell::new(None::<web_sys::Worker>));
+        let on_reply = {
+            let (slot, ready, queue, handle) = (self.clone(), ready.clone(), queue.clone(), handle.clone());
+            move |m| match m {
+                // Messages posted before the worker listens would be lost: they waited here.
+                FromWorker::Ready => {
+                    ready.set(true);
+                    let waiting = queue.borrow_mut().take_all();
+                    if let Some(w) = handle.borrow().as_ref() {
+                        waiting.iter().for_each(|msg| post(w, msg));
+                    }
+                }
+                other => {
+                    if let FromWorker::LoadFailed { model, .. } = &other {
+                        slot.models.borrow_mut().retain(|m| m != model);
+                    }
+                    (slot.reply)(other)
+                }
+            }
+        };
+        let on_death = {
+            let slot = self.clone();
+            // Later: the failed worker's own handler is running now.
+            move |why: String| {
+                let slot = slot.clone();
+                leptos::task::spawn_local(async move { slot.restart(why) })
+            }
+        };
+        let worker = WorkerClient::spawn(on_reply, on_death).ok().map(|client| {
+            *handle.borrow_mut() = Some(client.handle());
+            Worker { client, ready, queue }
+        });
+        *self.worker.borrow_mut() = worker;
+    }
+
+    /// The worker died: say so, and start another (the models it held are
+    /// reported as no longer loaded, so choosing one loads it again).
+    fn restart(&self, why: String) {
+        if let Some(dead) = self.worker.borrow_mut().take() {
+            dead.client.terminate();
+        }
+        let restarts = self.restarts.get() + 1;
+        self.restarts.set(restarts);
+        let again = restarts <= MAX_RESTARTS;
+        if again {
+            self.spawn();
+        }
+        let what = if again { "it was restarted" } else { "it failed too often to restart it; reload the page" };
+        let lost = std::mem::take(&mut *self.models.borrow_mut());
+        if lost.is_empty() {
+            (self.reply)(FromWorker::Failed { id: 0, message: format!("The computation worker stopped unexpectedly ({why}); {what}.") });
+        }
+        for model in lost {
+            let message = format!("the computation worker stopped unexpectedly ({why}); {what}: choose the model again to reload it");
+            (self.reply)(FromWorker::LoadFailed { model, message });
+        }
+    }
 }
 
 pub struct Compute {
     session: Rc<RefCell<Session>>,
     reply: Reply,
-    /// None in component tests, or if the browser could not start it.
-    worker: Option<Worker>,
+    /// Its worker is None in component tests, or if the browser could not start it.
+    slot: WorkerSlot,
     /// Whether the latest run went to the worker.
     latest_on_worker: Cell<bool>,
 }
@@ -33,56 +112,51 @@ pub struct Compute {
 impl Compute {
     /// The page's session plus the worker (if the browser can start it).
     pub fn start(reply: impl Fn(FromWorker) + 'static) -> Self {
-        let reply: Reply = Rc::new(reply);
-        let (ready, queue) = (Rc::new(Cell::new(false)), Rc::new(RefCell::new(Vec::<ToWorker>::new())));
-        // Filled once the worker exists; its Ready reply flushes the queue.
-        let handle = Rc::new(RefCell::new(None::<web_sys::Worker>));
-        let spawned = {
-            let (reply, ready, queue, handle) = (reply.clone(), ready.clone(), queue.clone(), handle.clone());
-            WorkerClient::spawn(move |m| match m {
-                // Messages posted before the worker listens would be lost: they waited here.
-                FromWorker::Ready => {
-                    ready.set(true);
-                    let waiting = std::mem::take(&mut *queue.borrow_mut());
-                    if let Some(w) = handle.borrow().as_ref() {
-                        waiting.iter().for_each(|msg| post(w, msg));
-                    }
-                }
-                other => reply(other),
-            })
-        };
-        let worker = spawned.ok().map(|client| {
-            *handle.borrow_mut() = Some(client.handle());
-            Worker { client, ready, queue }
-        });
-        Self::with(reply, worker)
+        let compute = Self::with(Rc::new(reply));
+        compute.slot.spawn();
+        compute
     }
 
     /// Computes on the page's own thread only (the teaching model; component tests).
     pub fn in_page(reply: impl Fn(FromWorker) + 'static) -> Self {
-        Self::with(Rc::new(reply), None)
+        Self::with(Rc::new(reply))
     }
 
-    fn with(reply: Reply, worker: Option<Worker>) -> Self {
+    fn with(reply: Reply) -> Self {
         let ready = reply.clone();
         // The page itself can compute at once; reply on a later task, as the
         // worker would, so callers never re-enter themselves.
         leptos::task::spawn_local(async move { ready(FromWorker::Ready) });
-        Self { session: Rc::new(RefCell::new(Session::new())), reply, worker, latest_on_worker: Cell::new(false) }
+        let slot = WorkerSlot { worker: Rc::default(), models: Rc::default(), restarts: Rc::default(), reply: reply.clone() };
+        Self { session: Rc::new(RefCell::new(Session::new())), reply, slot, latest_on_worker: Cell::new(false) }
     }
 
-    pub fn send(&self, msg: ToWorker) {
+    pub fn send(&self, mut msg: ToWorker) {
+        // A huge paste is not copied into the message: one character past
+        // the limit is enough for the session to cut it and say so.
+        if let ToWorker::Run { text, .. } | ToWorker::Compare { text, .. } = &mut msg {
+            if let Some((end, _)) = text.char_indices().nth(MAX_TEXT_CHARS + 1) {
+                text.truncate(end);
+            }
+        }
         let to_worker = match &msg {
             ToWorker::Run { model, .. } => {
                 let on_worker = *model != ModelId::Teaching;
                 self.latest_on_worker.set(on_worker);
                 on_worker
             }
-            ToWorker::Load { .. } => true,
+            ToWorker::Load { model } => {
+                let mut models = self.slot.models.borrow_mut();
+                if !models.contains(model) {
+                    models.push(*model);
+                }
+                true
+            }
             ToWorker::Compare { model, .. } => *model != ModelId::Teaching,
             _ => self.latest_on_worker.get(),
         };
-        match (&self.worker, to_worker) {
+        let worker = self.slot.worker.borrow();
+        match (worker.as_ref(), to_worker) {
             (Some(w), true) if w.ready.get() => w.client.send(&msg),
             (Some(w), true) => w.queue.borrow_mut().push(msg),
             (None, true) => {

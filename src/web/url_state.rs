@@ -7,10 +7,9 @@
 
 use crate::views::stages::Stage;
 use attnscope::session::{ModelId, RunOptions};
+use attnscope::url_params::{cut_text, UrlParams};
 
 pub const DEFAULT_TEXT: &str = "a fluffy blue creature roamed the verdant forest";
-/// Longest text a URL may carry; the box itself accepts more and cuts with a notice.
-pub const MAX_URL_TEXT: usize = 10_000;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum View {
@@ -95,99 +94,58 @@ impl Default for UrlState {
     }
 }
 
-/// A factor from the URL: finite, within the sliders' range, else None.
-fn factor(v: Option<String>) -> Option<f32> {
-    v?.parse::<f32>().ok().filter(|f| f.is_finite() && (0.1..=10.0).contains(f))
-}
-
-fn flag(v: Option<String>) -> Option<bool> {
-    match v?.as_str() {
-        "1" | "true" | "on" => Some(true),
-        "0" | "false" | "off" => Some(false),
-        _ => None,
-    }
-}
-
 impl UrlState {
-    /// Reads a query string such as `?text=hi&model=minilm`.
+    /// Reads a query string such as `?text=hi&model=minilm` (checked by
+    /// `attnscope::url_params`, which the fuzzer runs on any string).
     pub fn parse(query: &str) -> Self {
-        let mut s = Self::default();
-        let Ok(params) = web_sys::UrlSearchParams::new_with_str(query) else { return s };
-        if let Some(t) = params.get("text") {
-            s.text = t.chars().take(MAX_URL_TEXT).collect();
+        let d = Self::default();
+        let p = UrlParams::parse(query);
+        let mut options = d.options;
+        options.temperature_factor = p.temp.unwrap_or(options.temperature_factor);
+        options.next_token_temperature = p.ntemp.unwrap_or(options.next_token_temperature);
+        options.unscaled = p.raw.unwrap_or(false);
+        options.positional_encoding = p.pos.unwrap_or(true);
+        Self {
+            text: p.text.unwrap_or(d.text),
+            model: p.model.unwrap_or(d.model),
+            layer: p.layer.unwrap_or(0),
+            head: p.head.unwrap_or(0),
+            view: p.view.and_then(|v| View::ALL.into_iter().find(|x| x.slug() == v)).unwrap_or(d.view),
+            token: p.token,
+            stage: p.stage.as_deref().and_then(Stage::from_slug).unwrap_or(d.stage),
+            step: p.step.map_or(0, |x| x - 1),
+            options,
+            columns_are_queries: p.cq.unwrap_or(false),
+            dark: p.dark,
+            present: p.present.unwrap_or(false),
+            embed: p.embed.unwrap_or(false),
         }
-        if let Some(m) = params.get("model").as_deref().and_then(ModelId::from_slug) {
-            s.model = m;
-        }
-        let small = |v: Option<String>| v.and_then(|x| x.parse::<usize>().ok()).filter(|&x| x < 100_000);
-        s.layer = small(params.get("layer")).filter(|&x| x < 1000).unwrap_or(0);
-        s.head = small(params.get("head")).filter(|&x| x < 1000).unwrap_or(0);
-        s.token = small(params.get("token"));
-        if let Some(v) = params.get("view").and_then(|v| View::ALL.into_iter().find(|x| x.slug() == v)) {
-            s.view = v;
-        }
-        if let Some(stage) = params.get("stage").as_deref().and_then(Stage::from_slug) {
-            s.stage = stage;
-        }
-        s.step = small(params.get("step")).filter(|&x| x >= 1).map_or(0, |x| x - 1);
-        if let Some(f) = factor(params.get("temp")) {
-            s.options.temperature_factor = f;
-        }
-        if let Some(f) = factor(params.get("ntemp")) {
-            s.options.next_token_temperature = f;
-        }
-        s.options.unscaled = flag(params.get("raw")).unwrap_or(false);
-        s.options.positional_encoding = flag(params.get("pos")).unwrap_or(true);
-        s.columns_are_queries = flag(params.get("cq")).unwrap_or(false);
-        s.dark = flag(params.get("dark"));
-        s.present = flag(params.get("present")).unwrap_or(false);
-        s.embed = flag(params.get("embed")).unwrap_or(false);
-        s
     }
 
-    /// The query string; settings at their defaults are left out.
+    /// The query string; settings at their defaults are left out, and the
+    /// text is cut as the computation cuts it.
     pub fn to_query(&self) -> String {
-        let Ok(params) = web_sys::UrlSearchParams::new() else { return String::new() };
         let default = RunOptions::default();
-        params.append("model", self.model.slug());
-        params.append("layer", &self.layer.to_string());
-        params.append("head", &self.head.to_string());
-        params.append("view", self.view.slug());
-        if let Some(t) = self.token {
-            params.append("token", &t.to_string());
+        let o = &self.options;
+        UrlParams {
+            text: Some(cut_text(&self.text).0.to_string()),
+            model: Some(self.model),
+            layer: Some(self.layer),
+            head: Some(self.head),
+            view: Some(self.view.slug().to_string()),
+            token: self.token,
+            stage: (self.stage != Stage::Weights).then(|| self.stage.slug().to_string()),
+            step: (self.view == View::Lesson).then_some(self.step + 1),
+            temp: (o.temperature_factor != default.temperature_factor).then_some(o.temperature_factor),
+            raw: o.unscaled.then_some(true),
+            pos: (!o.positional_encoding).then_some(false),
+            ntemp: (o.next_token_temperature != default.next_token_temperature).then_some(o.next_token_temperature),
+            cq: self.columns_are_queries.then_some(true),
+            dark: self.dark,
+            present: self.present.then_some(true),
+            embed: self.embed.then_some(true),
         }
-        if self.stage != Stage::Weights {
-            params.append("stage", self.stage.slug());
-        }
-        if self.view == View::Lesson {
-            params.append("step", &(self.step + 1).to_string());
-        }
-        if self.options.temperature_factor != default.temperature_factor {
-            params.append("temp", &format!("{:.3}", self.options.temperature_factor));
-        }
-        if self.options.unscaled {
-            params.append("raw", "1");
-        }
-        if !self.options.positional_encoding {
-            params.append("pos", "0");
-        }
-        if self.options.next_token_temperature != default.next_token_temperature {
-            params.append("ntemp", &format!("{:.3}", self.options.next_token_temperature));
-        }
-        if self.columns_are_queries {
-            params.append("cq", "1");
-        }
-        if let Some(d) = self.dark {
-            params.append("dark", if d { "1" } else { "0" });
-        }
-        if self.present {
-            params.append("present", "1");
-        }
-        if self.embed {
-            params.append("embed", "1");
-        }
-        params.append("text", &self.text);
-        format!("?{}", String::from(params.to_string()))
+        .to_query()
     }
 
     /// Whether going from `self` to `next` is a step a visitor goes back

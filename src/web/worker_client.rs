@@ -40,13 +40,13 @@ pub struct WorkerClient {
 }
 
 impl WorkerClient {
-    /// Starts the worker; `on_reply` gets every decoded reply, and a
-    /// `Failed` message if the worker itself cannot start or run.
-    pub fn spawn(on_reply: impl Fn(FromWorker) + 'static) -> Result<Self, String> {
+    /// Starts the worker; `on_reply` gets every decoded reply, `on_death`
+    /// what is known of why the worker failed (an uncaught error, a trap in
+    /// its wasm, running out of memory), after which it is of no more use.
+    pub fn spawn(on_reply: impl Fn(FromWorker) + 'static, on_death: impl Fn(String) + 'static) -> Result<Self, String> {
         let worker =
             Worker::new(if has_relaxed_simd() { LOADER_FMA } else { LOADER }).map_err(|e| format!("could not start the worker: {e:?}"))?;
-        let on_reply = std::rc::Rc::new(on_reply);
-        let reply = on_reply.clone();
+        let reply = on_reply;
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
             let Some(text) = e.data().as_string() else { return };
             match serde_json::from_str::<FromWorker>(&text) {
@@ -54,8 +54,9 @@ impl WorkerClient {
                 Err(err) => reply(FromWorker::Failed { id: 0, message: format!("unreadable reply from the worker: {err}") }),
             }
         });
-        let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |_e: web_sys::Event| {
-            on_reply(FromWorker::Failed { id: 0, message: "the computation worker stopped unexpectedly; reload the page".into() });
+        let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
+            let why = e.dyn_ref::<web_sys::ErrorEvent>().map(|e| e.message()).filter(|m| !m.is_empty());
+            on_death(why.unwrap_or_else(|| "no reason given; out of memory?".into()));
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
@@ -69,6 +70,11 @@ impl WorkerClient {
     /// The worker itself (a cheap handle), for sending from a reply callback.
     pub fn handle(&self) -> Worker {
         self.worker.clone()
+    }
+
+    /// Stops the worker at once (one that failed may be left half-alive).
+    pub fn terminate(&self) {
+        self.worker.terminate();
     }
 }
 

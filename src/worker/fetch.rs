@@ -1,16 +1,20 @@
 //! Downloading model files inside the worker: a progress report as bytes
-//! arrive, a sha256 check against models/manifest.json, and the Cache API so
-//! a second visit reads the files from disk instead of the network.
+//! arrive, a size cap and a stall timeout, a sha256 check against
+//! models/manifest.json, and the Cache API so a second visit reads the files
+//! from disk instead of the network (checked the same way: a damaged entry
+//! is deleted and downloaded again).
 
 use attnscope::session::{ModelFile, ModelId};
 use js_sys::{Reflect, Uint8Array};
-use sha2::{Digest, Sha256};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{Cache, DedicatedWorkerGlobalScope, ReadableStreamDefaultReader, Response};
 
 /// Bump when the cached files' meaning changes, so old entries are ignored.
 const CACHE_NAME: &str = "attnscope-models-v1";
+
+/// A download (or cache read) that delivers nothing for this long has stalled.
+const STALL_MS: i32 = 30_000;
 
 fn js_err(context: &str, e: JsValue) -> String {
     format!("{context}: {}", js_text(&e))
@@ -27,29 +31,56 @@ async fn open_cache(scope: &DedicatedWorkerGlobalScope) -> Option<Cache> {
     JsFuture::from(caches.open(CACHE_NAME)).await.ok()?.dyn_into().ok()
 }
 
-/// Reads a response body chunk by chunk, calling `progress(bytes_so_far)`.
-async fn read_body(response: &Response, expected: u64, progress: &mut dyn FnMut(u64)) -> Result<Vec<u8>, String> {
+/// The next chunk of `reader`, or an error once nothing came for [`STALL_MS`].
+async fn next_chunk(scope: &DedicatedWorkerGlobalScope, reader: &ReadableStreamDefaultReader, name: &str) -> Result<JsValue, String> {
+    let mut timer = None;
+    let stall = js_sys::Promise::new(&mut |resolve, _| {
+        timer = scope.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, STALL_MS).ok();
+    });
+    let first = JsFuture::from(js_sys::Promise::race(&js_sys::Array::of2(&reader.read(), &stall))).await;
+    if let Some(t) = timer {
+        scope.clear_timeout_with_handle(t);
+    }
+    let chunk = first.map_err(|e| js_err(&format!("the download of {name} broke off"), e))?;
+    if chunk.is_undefined() {
+        let _ = reader.cancel();
+        return Err(format!(
+            "the download of {name} stalled: nothing arrived for {} s; check the connection and choose the model again",
+            STALL_MS / 1000
+        ));
+    }
+    Ok(chunk)
+}
+
+/// Reads a response body chunk by chunk, calling `progress(bytes_so_far)`;
+/// never more than the file's pinned size.
+async fn read_body(
+    scope: &DedicatedWorkerGlobalScope,
+    response: &Response,
+    file: &ModelFile,
+    progress: &mut dyn FnMut(u64),
+) -> Result<Vec<u8>, String> {
     let body = response.body().ok_or("the server sent no body")?;
     let reader: ReadableStreamDefaultReader =
         body.get_reader().dyn_into().map_err(|e: js_sys::Object| js_err("cannot read the download", e.into()))?;
-    let mut bytes = Vec::with_capacity(expected as usize);
+    let mut bytes = Vec::with_capacity(usize::try_from(file.bytes).unwrap_or(0));
     loop {
-        let chunk = JsFuture::from(reader.read()).await.map_err(|e| js_err("the download broke off", e))?;
+        let chunk = next_chunk(scope, &reader, &file.name).await?;
         if Reflect::get(&chunk, &"done".into()).ok().and_then(|d| d.as_bool()).unwrap_or(true) {
             break;
         }
         let value: Uint8Array =
             Reflect::get(&chunk, &"value".into()).map_err(|e| js_err("bad chunk", e))?.dyn_into().map_err(|e| js_err("bad chunk", e))?;
         let start = bytes.len();
+        if let Err(e) = file.check_progress(start as u64 + value.length() as u64) {
+            let _ = reader.cancel();
+            return Err(e);
+        }
         bytes.resize(start + value.length() as usize, 0);
         value.copy_to(&mut bytes[start..]);
         progress(bytes.len() as u64);
     }
     Ok(bytes)
-}
-
-fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// One file, from the cache if it is there, else from the server (then cached).
@@ -65,12 +96,12 @@ pub async fn fetch_file(
     if let Some(cache) = &cache {
         if let Ok(hit) = JsFuture::from(cache.match_with_str(&url)).await {
             if let Ok(response) = hit.dyn_into::<Response>() {
-                if let Ok(bytes) = read_body(&response, file.bytes, progress).await {
-                    if bytes.len() as u64 == file.bytes {
+                if let Ok(bytes) = read_body(scope, &response, file, progress).await {
+                    if file.verify(&bytes).is_ok() {
                         return Ok(bytes);
                     }
                 }
-                // A damaged cache entry: forget it and download again.
+                // A damaged or stale cache entry: forget it and download again.
                 let _ = JsFuture::from(cache.delete_with_str(&url)).await;
             }
         }
@@ -83,14 +114,8 @@ pub async fn fetch_file(
     if !response.ok() {
         return Err(format!("could not download {url}: the server answered {} {}", response.status(), response.status_text()));
     }
-    let mut bytes = read_body(&response, file.bytes, progress).await?;
-    if bytes.len() as u64 != file.bytes {
-        return Err(format!("{url} is {} bytes, expected {}: the download was cut short or the file is wrong", bytes.len(), file.bytes));
-    }
-    let digest = sha256_hex(&bytes);
-    if digest != file.sha256 {
-        return Err(format!("{url} is corrupted: its sha256 is {digest}, expected {}", file.sha256));
-    }
+    let mut bytes = read_body(scope, &response, file, progress).await?;
+    file.verify(&bytes)?;
     if let Some(cache) = &cache {
         if let Ok(copy) = Response::new_with_opt_u8_array(Some(&mut bytes)) {
             let _ = JsFuture::from(cache.put_with_str(&url, &copy)).await;

@@ -2,8 +2,9 @@
 //! waits for a model. It is a thin shell over [`attnscope::session::Session`]:
 //! JSON messages in, JSON messages out.
 //!
-//! Runs are coalesced: when several texts arrive while one is being computed,
-//! only the newest is computed next (the page drops stale results anyway).
+//! Requests are coalesced: of the runs, head details, comparisons… that
+//! arrive while one is being computed, only the newest of each kind is
+//! computed next (`session::Pending`; the page drops stale replies anyway).
 
 #[cfg(target_arch = "wasm32")]
 mod fetch;
@@ -21,7 +22,7 @@ fn wasm_memory_bytes() -> u64 {
 #[cfg(target_arch = "wasm32")]
 mod shell {
     use attnscope::models::smollm2::SmolLm2;
-    use attnscope::session::{FromWorker, ModelId, Session, ToWorker};
+    use attnscope::session::{FromWorker, ModelId, Pending, Session, ToWorker};
     use std::cell::RefCell;
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
@@ -29,7 +30,7 @@ mod shell {
 
     thread_local! {
         static SESSION: RefCell<Session> = RefCell::new(Session::new());
-        static PENDING: RefCell<Option<ToWorker>> = const { RefCell::new(None) };
+        static PENDING: RefCell<Pending> = RefCell::new(Pending::default());
     }
 
     fn scope() -> DedicatedWorkerGlobalScope {
@@ -49,15 +50,24 @@ mod shell {
         }
     }
 
-    fn run_pending() {
-        if let Some(msg) = PENDING.with(|p| p.borrow_mut().take()) {
-            let mut reply = SESSION.with(|s| s.borrow_mut().handle(msg, &now_ms));
-            if let FromWorker::Result(summary) = &mut reply {
-                let helper = super::helper::memory_bytes();
-                summary.memory_bytes = Some(super::wasm_memory_bytes() + helper);
-                summary.memory_workers = if helper > 0 { 2 } else { 1 };
-            }
-            post(&reply);
+    fn schedule() {
+        let cb = Closure::once_into_js(run_next);
+        let _ = scope().set_timeout_with_callback_and_timeout_and_arguments_0(cb.unchecked_ref(), 0);
+    }
+
+    /// Computes the next waiting message, one per task, so that messages
+    /// arriving meanwhile can still replace the ones waiting behind it.
+    fn run_next() {
+        let Some(msg) = PENDING.with(|p| p.borrow_mut().pop()) else { return };
+        let mut reply = SESSION.with(|s| s.borrow_mut().handle(msg, &now_ms));
+        if let FromWorker::Result(summary) = &mut reply {
+            let helper = super::helper::memory_bytes();
+            summary.memory_bytes = Some(super::wasm_memory_bytes() + helper);
+            summary.memory_workers = if helper > 0 { 2 } else { 1 };
+        }
+        post(&reply);
+        if !PENDING.with(|p| p.borrow().is_empty()) {
+            schedule();
         }
     }
 
@@ -72,20 +82,18 @@ mod shell {
             Err(e) => return post(&FromWorker::Failed { id: 0, message: format!("the worker got a message it does not understand: {e}") }),
         };
         match msg {
-            ToWorker::Run { .. } => {
-                let already_scheduled = PENDING.with(|p| p.borrow_mut().replace(msg).is_some());
-                if !already_scheduled {
-                    let cb = Closure::once_into_js(run_pending);
-                    let _ = scope().set_timeout_with_callback_and_timeout_and_arguments_0(cb.unchecked_ref(), 0);
-                }
-            }
             ToWorker::Load { model } => wasm_bindgen_futures::spawn_local(load(model)),
             other => {
-                // A head request refers to the newest computed run: answer it
-                // after any run that is still waiting.
-                run_pending();
-                let reply = SESSION.with(|s| s.borrow_mut().handle(other, &now_ms));
-                post(&reply);
+                // A timer is due exactly when something waits.
+                let was_idle = PENDING.with(|p| {
+                    let mut p = p.borrow_mut();
+                    let idle = p.is_empty();
+                    p.push(other);
+                    idle
+                });
+                if was_idle {
+                    schedule();
+                }
             }
         }
     }

@@ -22,6 +22,10 @@ const TYPES = {
 // Paths the server answers with damaged bytes (same length, one byte
 // flipped in the middle), as a flaky network or a bad mirror would.
 export const corrupted = new Set();
+// Paths the server answers with a megabyte more than the file, or with the
+// first half of it and then nothing (a connection that hangs).
+export const oversized = new Set();
+export const stalled = new Set();
 
 const ISOLATION = {
   'cross-origin-opener-policy': 'same-origin',
@@ -45,11 +49,21 @@ export function serve(dir, { isolated = true } = {}) {
       const { size } = await stat(file);
       res.writeHead(200, {
         'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
-        'content-length': size,
+        'content-length': size + (oversized.has(path) ? 1 << 20 : 0),
         // Cross-origin isolation, as scripts/serve.sh sends it: SmolLM2's
         // second thread needs SharedArrayBuffer (src/worker/helper.rs).
         ...(isolated ? ISOLATION : {}),
       });
+      if (oversized.has(path) || stalled.has(path)) {
+        const bytes = await readFile(file);
+        if (oversized.has(path)) {
+          res.end(Buffer.concat([bytes, Buffer.alloc(1 << 20)]));
+        } else {
+          res.write(bytes.subarray(0, bytes.length >> 1));
+          res.on('close', () => res.destroy());
+        }
+        return;
+      }
       if (corrupted.has(path)) {
         const bytes = await readFile(file);
         bytes[bytes.length >> 1] ^= 0xff;

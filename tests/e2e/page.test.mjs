@@ -13,7 +13,7 @@ import { stat } from 'node:fs/promises';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
-import { corrupted, launch, serve } from './harness.mjs';
+import { corrupted, launch, oversized, serve, stalled } from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DIST = resolve(process.env.DIST ?? join(HERE, '..', '..', 'dist'));
@@ -59,6 +59,8 @@ beforeEach(async () => {
     if (!url.startsWith(baseUrl) && !/^(data|blob):/.test(url)) problems.push(`request outside the origin: ${url}`);
   });
   corrupted.clear();
+  oversized.clear();
+  stalled.clear();
   // Which of the two worker builds the page started (src/web/worker_client.rs).
   workerWasm = [];
   page.on('request', (r) => /attnscope-worker[\w-]*_bg\.wasm$/.test(r.url()) && workerWasm.push(r.url().split('/').pop()));
@@ -321,6 +323,23 @@ test('10,000 pasted characters are cut to the model limit with a notice', async 
   assert.equal((await page.locator('#error').textContent()).trim(), '');
 });
 
+// A 5 MB paste is cut to 10,000 characters before anything is tokenized or
+// copied into a message; the URL keeps the same 10,000.
+test('a 5 MB paste is cut to 10,000 characters, in the computation and in the URL alike', async () => {
+  await page.goto(baseUrl);
+  await page.locator('#tokens .token').first().waitFor();
+  const huge = 'the cat sat on a mat '.repeat(250_000);
+  await page.locator('textarea#text').evaluate((t, text) => {
+    t.value = text;
+    t.dispatchEvent(new Event('input', { bubbles: true }));
+  }, huge);
+  await page.locator('#status').filter({ hasText: /Text cut to its first 10000 characters/ }).waitFor({ timeout: 30_000 });
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('text')?.length === 10_000, null, { timeout: 10_000 });
+  assert.equal(new URL(page.url()).searchParams.get('text'), huge.slice(0, 10_000));
+  await page.locator('textarea#text').fill('the dog barked');
+  await page.waitForFunction(() => document.querySelectorAll('#tokens .token').length === 3);
+});
+
 // A damaged download is caught by its hash, reported with a retry, never cached,
 // and the teaching model keeps working.
 test('a corrupted model file is reported with a retry; the teaching model keeps working', async () => {
@@ -339,10 +358,77 @@ test('a corrupted model file is reported with a retry; the teaching model keeps 
 
   // The mirror is fixed: retry succeeds.
   corrupted.clear();
+  oversized.clear();
+  stalled.clear();
   await page.locator('select#model').selectOption('minilm');
   await page.locator('#retry').click();
   await page.waitForFunction(() => document.querySelector('#tokens .token')?.textContent === '[CLS]', null, { timeout: 120_000 });
   assert.equal((await page.locator('#error').textContent()).trim(), '');
+});
+
+// A cache entry damaged after it was stored (same length, one byte changed)
+// is checked like a download, deleted and downloaded again, never parsed.
+test('a model file damaged in Cache Storage is downloaded again', async () => {
+  await page.goto(baseUrl);
+  await page.locator('#tokens .token').first().waitFor();
+  const real = await page.evaluate(async () => {
+    const text = await (await fetch('models/minilm/config.json')).text();
+    const damaged = text.replace('"', "'");
+    const cache = await caches.open('attnscope-models-v1');
+    await cache.put(new URL('models/minilm/config.json', location.href).href, new Response(damaged));
+    return text;
+  });
+  await page.locator('select#model').selectOption('minilm');
+  await page.waitForFunction(() => document.querySelector('#tokens .token')?.textContent === '[CLS]', null, { timeout: 180_000 });
+  assert.equal((await page.locator('#error').textContent()).trim(), '');
+  const cached = await page.evaluate(async () => {
+    const hit = await (await caches.open('attnscope-models-v1')).match(new URL('models/minilm/config.json', location.href).href);
+    return hit.text();
+  });
+  assert.equal(cached, real, 'the cache now holds the checked file');
+});
+
+// A server that sends more than the pinned size is cut off at once; one that
+// stops sending is given up after the stall timeout. Both are reported, and
+// the teaching model keeps working.
+test('downloads are capped at the pinned size and given up when they stall', async () => {
+  oversized.add('/models/minilm/tokenizer.json');
+  await page.goto(baseUrl);
+  await page.locator('#tokens .token').first().waitFor();
+  await page.locator('select#model').selectOption('minilm');
+  await page.locator('#retry').waitFor({ timeout: 120_000 });
+  assert.match(await page.locator('#error').textContent(), /tokenizer\.json sends more than its \d+ bytes/);
+
+  oversized.clear();
+  stalled.add('/models/minilm/tokenizer.json');
+  await page.locator('#retry').click();
+  await page.locator('#error').filter({ hasText: /stalled: nothing arrived for 30 s/ }).waitFor({ timeout: 120_000 });
+  await page.locator('select#model').selectOption('teaching');
+  await page.locator('textarea#text').fill('the dog barked');
+  await page.waitForFunction(() => document.querySelectorAll('#tokens .token').length === 3);
+  // The cancelled downloads show up as failed requests: expected here.
+  problems = problems.filter((p) => !/request failed: .*tokenizer\.json/.test(p));
+});
+
+// A worker that dies (an uncaught error here; a trap in its wasm or running
+// out of memory end the same way, with an error event on the page's side):
+// the page says so, starts another, and everything keeps working.
+test('a worker that dies is reported and restarted; the teaching model keeps working', async () => {
+  await page.goto(baseUrl);
+  await page.locator('#tokens .token').first().waitFor();
+  const deadline = Date.now() + 60_000;
+  while (page.workers().length === 0 && Date.now() < deadline) await page.waitForTimeout(100);
+  const [worker] = page.workers();
+  await worker.evaluate(() => setTimeout(() => { throw new Error('worker killed by the test'); }));
+  await page.locator('#error').filter({ hasText: /computation worker stopped unexpectedly .*it was restarted/ }).waitFor({ timeout: 30_000 });
+  // The teaching model (on the page's thread) still computes, and clears the message.
+  await page.locator('textarea#text').fill('the dog barked');
+  await page.waitForFunction(() => document.querySelectorAll('#tokens .token').length === 3);
+  // The new worker loads and runs a real model.
+  await page.locator('select#model').selectOption('minilm');
+  await page.waitForFunction(() => document.querySelector('#tokens .token')?.textContent === '[CLS]', null, { timeout: 180_000 });
+  assert.equal((await page.locator('#error').textContent()).trim(), '');
+  problems = problems.filter((p) => !/worker killed by the test/.test(p));
 });
 
 // A static host that cannot send the cross-origin isolation headers: no

@@ -1,0 +1,24 @@
+//! Any bytes as a GGUF file: parsed, described, loaded and, when that
+//! works, run on a short text. Never a panic or an allocation beyond
+//! `-rss_limit_mb`; a run the app accepts is valid attention.
+#![no_main]
+
+use attnscope::models::files::source::Bytes;
+use attnscope::models::files::Checkpoint;
+use attnscope::models::gguf::Gguf;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    if Gguf::parse(data).is_err() {
+        return;
+    }
+    let checkpoint = Checkpoint::Gguf(Box::new(Bytes::new("fuzz.gguf", data)));
+    if checkpoint.describe().is_err() {
+        return;
+    }
+    if let Ok(model) = checkpoint.load("fuzz") {
+        if let Ok(trace) = model.run("the cat sat") {
+            attnscope_fuzz::assert_drawable(&trace);
+        }
+    }
+});
