@@ -45,6 +45,9 @@ ensure_web_build_tools
 ensure_chromium
 ensure_e2e_deps
 ensure_models
+# The real Gemma 3 270M, Qwen2.5 0.5B and all-mpnet-base-v2 files, for
+# tests/extra_reference.rs (about 1.2 GB into models-extra/; a minute).
+python3 "$ROOT/scripts/fetch_models.py" --extra
 ensure_python_test_deps
 ensure_cargo_fuzz
 cargo fetch --locked --quiet # trunk builds offline; a stale Cargo.lock fails here
@@ -54,6 +57,7 @@ log "── tools and model files ready ($(($(now) - START)) s)"
 if [[ -n "${CI:-}" ]]; then export CARGO_TERM_COLOR=never CARGO_TERM_PROGRESS_WHEN=never; fi
 
 stage "formatting (cargo fmt --check)" cargo fmt --check || true
+stage "formatting of the fuzz crate (cargo fmt --check, fuzz/)" cargo fmt --check --manifest-path fuzz/Cargo.toml || true
 stage "lints, native (cargo clippy --all-targets)" cargo clippy --locked --all-targets -- -D warnings || true
 # Each wasm build as index.html has trunk make it.
 stage "lints, the page's wasm (clippy --no-default-features)" \
