@@ -8,6 +8,8 @@
 //! head, within [`TOLERANCE`]; the most likely next token the same; Gemma's layers masked as transformers masks them. Each
 //! test is skipped, saying so, when its files are absent.
 
+mod common;
+
 use attnscope::attention::Mask;
 use attnscope::models::files::{Checkpoint, Model};
 use attnscope::testing::fixture_path;
@@ -100,19 +102,8 @@ fn check(name: &str, path: &std::path::Path) -> (Model, Reference, f32) {
             }
         }
         for (&l, want_layer) in reference.layers.iter().zip(&case.attention) {
-            let heads = &trace.layers[l].attention.heads;
-            assert_eq!(heads.len(), want_layer.len(), "{name}: heads of layer {l}");
-            for (h, (head, want)) in heads.iter().zip(want_layer).enumerate() {
-                let a = &head.weights;
-                assert_eq!((a.rows, a.cols), (want.len(), want.len()), "{name}: layer {l} head {h} shape");
-                for (i, row) in want.iter().enumerate() {
-                    for (j, &w) in row.iter().enumerate() {
-                        let d = (a[(i, j)] - w).abs();
-                        assert!(d <= TOLERANCE, "{name} on {:?}: layer {l} head {h} A[{i}][{j}] = {} vs {w}", case.text, a[(i, j)]);
-                        worst = worst.max(d);
-                    }
-                }
-            }
+            let what = format!("{name} on {:?}", case.text);
+            worst = worst.max(common::heads_within(&what, l, &trace.layers[l].attention.heads, want_layer, TOLERANCE));
         }
         if let (Some(want), Model::Decoder(d)) = (case.top_next_id, &model) {
             let top = &trace.top_next.as_ref().expect("a decoder predicts the next token")[0].0;

@@ -4,6 +4,8 @@
 //! head that transformers computes (eager, float32), the tokens and ids of the
 //! `tokenizers` library and, for decoders, the most likely next token.
 
+mod common;
+
 use attnscope::attention::Mask;
 use attnscope::models::files::{Checkpoint, Model};
 use attnscope::testing::fixture_path;
@@ -53,18 +55,8 @@ fn check_path(name: &str, path: &std::path::Path, reference: &std::path::Path, t
         }
         assert_eq!(trace.layers.len(), case.attention.len(), "{name}: layers");
         for (l, (layer, want_layer)) in trace.layers.iter().zip(&case.attention).enumerate() {
-            assert_eq!(layer.attention.heads.len(), want_layer.len(), "{name}: heads of layer {l}");
-            for (h, (head, want)) in layer.attention.heads.iter().zip(want_layer).enumerate() {
-                let a = &head.weights;
-                assert_eq!((a.rows, a.cols), (want.len(), want.len()), "{name}: layer {l} head {h} shape");
-                for (i, row) in want.iter().enumerate() {
-                    for (j, &w) in row.iter().enumerate() {
-                        let d = (a[(i, j)] - w).abs();
-                        assert!(d <= tolerance, "{name} on {:?}: layer {l} head {h} A[{i}][{j}] = {} vs {w}", case.text, a[(i, j)]);
-                        worst = worst.max(d);
-                    }
-                }
-            }
+            let what = format!("{name} on {:?}", case.text);
+            worst = worst.max(common::heads_within(&what, l, &layer.attention.heads, want_layer, tolerance));
         }
         if let (Some(want), Model::Decoder(d)) = (case.top_next_id, &model) {
             let top = &trace.top_next.as_ref().expect("a decoder predicts the next token")[0].0;

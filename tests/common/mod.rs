@@ -120,3 +120,23 @@ pub fn temp(name: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
 }
+
+/// Every head of one layer against a reference's weights [head][query][key]:
+/// the shapes equal, each weight within `tolerance`; returns the largest
+/// difference. `what` names the model and text in a failure.
+pub fn heads_within(what: &str, l: usize, heads: &[attnscope::attention::HeadTrace], want: &[Vec<Vec<f32>>], tolerance: f32) -> f32 {
+    assert_eq!(heads.len(), want.len(), "{what}: heads of layer {l}");
+    let mut worst = 0f32;
+    for (h, (head, want)) in heads.iter().zip(want).enumerate() {
+        let a = &head.weights;
+        assert_eq!((a.rows, a.cols), (want.len(), want.len()), "{what}: layer {l} head {h} shape");
+        for (i, row) in want.iter().enumerate() {
+            for (j, &w) in row.iter().enumerate() {
+                let d = (a[(i, j)] - w).abs();
+                assert!(d <= tolerance, "{what}: layer {l} head {h} A[{i}][{j}] = {} vs {w}", a[(i, j)]);
+                worst = worst.max(d);
+            }
+        }
+    }
+    worst
+}
