@@ -6,8 +6,24 @@ use attnscope::models::files::Checkpoint;
 use attnscope::testing::fixture_path;
 use std::path::{Path, PathBuf};
 
+/// A temporary folder, removed when dropped (even when the test fails).
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// A copy of `tests/fixtures/tiny/<name>` in a fresh temporary folder.
-fn copy_of(name: &str, case: &str) -> PathBuf {
+fn copy_of(name: &str, case: &str) -> Scratch {
     let from = fixture_path(&format!("tiny/{name}"));
     let to = std::env::temp_dir().join(format!("attnscope-bad-{}-{name}-{case}", std::process::id()));
     let _ = std::fs::remove_dir_all(&to);
@@ -16,7 +32,7 @@ fn copy_of(name: &str, case: &str) -> PathBuf {
         let path = entry.unwrap().path();
         std::fs::copy(&path, to.join(path.file_name().unwrap())).unwrap();
     }
-    to
+    Scratch(to)
 }
 
 /// Edits config.json's `key` (None removes it).
@@ -108,7 +124,9 @@ fn a_truncated_file_is_an_error() {
     }
     let gguf = fixture_path("tiny/gguf/qwen2-q8_0.gguf");
     let bytes = std::fs::read(&gguf).unwrap();
-    let cut = std::env::temp_dir().join(format!("attnscope-bad-{}-cut.gguf", std::process::id()));
+    let scratch = Scratch(std::env::temp_dir().join(format!("attnscope-bad-{}-cut", std::process::id())));
+    std::fs::create_dir_all(&*scratch).unwrap();
+    let cut = scratch.join("cut.gguf");
     for keep in [8, 64, bytes.len() / 3, bytes.len() - 1] {
         std::fs::write(&cut, &bytes[..keep]).unwrap();
         let e = Checkpoint::open(&cut).and_then(|c| c.load("cut").map(|_| ()));

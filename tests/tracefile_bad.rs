@@ -16,10 +16,12 @@ fn teaching(mask: Mask) -> ModelTrace {
     TeachingModel::with_options(TeachingOptions { mask, ..Default::default() }).run(TEXT).unwrap()
 }
 
+/// A path of its own for each call: tests run in parallel and each removes
+/// what it wrote.
 fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("attnscope-tracefile-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    std::env::temp_dir().join(format!("attnscope-tracefile-{}-{call}-{name}", std::process::id()))
 }
 
 /// The bytes of `trace` written as a trace file.
@@ -27,7 +29,9 @@ fn written(trace: &ModelTrace, element: Element, name: &str) -> Vec<u8> {
     let path = temp(name);
     let options = WriteOptions { element, text: Some(TEXT.into()), positions: Some("input".into()), ..Default::default() };
     write_model_trace(trace, &options, &path).unwrap();
-    std::fs::read(path).unwrap()
+    let bytes = std::fs::read(&path).unwrap();
+    let _ = std::fs::remove_file(&path);
+    bytes
 }
 
 fn good() -> Vec<u8> {
