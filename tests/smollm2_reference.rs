@@ -236,3 +236,27 @@ fn key_value_cache_equals_full_recompute() {
     let worst = weights.chain(top).fold(0.0f32, f32::max);
     assert!(worst < 1e-5, "{worst}");
 }
+
+#[test]
+fn warming_up_at_load_changes_no_result() {
+    let mut cold = session_with_smollm2();
+    let mut warm = session_with_smollm2();
+    warm.warm_up(ModelId::SmolLm2, &|| 0.0);
+    // "The" is also the warm-up text's first token: the cache answers it.
+    for (id, text) in [(1, "The capital of France is"), (2, "The capital of France is Paris")] {
+        let (a, b) = (
+            cold.run(id, ModelId::SmolLm2, text, RunOptions::default(), &|| 0.0),
+            warm.run(id, ModelId::SmolLm2, text, RunOptions::default(), &|| 0.0),
+        );
+        let (a, b) = (a.unwrap(), b.unwrap());
+        assert_eq!(a.tokens, b.tokens);
+        for ((ta, pa), (tb, pb)) in a.top_next.unwrap().iter().zip(&b.top_next.unwrap()) {
+            assert!(ta == tb && (pa - pb).abs() <= 1e-5, "{text}: {ta} {pa} against {tb} {pb}");
+        }
+        for (l, h) in [(0, 0), (14, 5), (29, 8)] {
+            let (ha, hb) = (cold.head(l, h).unwrap(), warm.head(l, h).unwrap());
+            assert!(ha.weights.max_abs_diff(&hb.weights) <= 1e-6, "{text}: layer {l} head {h}");
+        }
+    }
+    assert_eq!(warm.smollm2_reused_tokens(), 5);
+}

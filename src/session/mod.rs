@@ -22,6 +22,7 @@ mod messages;
 mod model_id;
 mod overview;
 mod pending;
+mod warm;
 
 pub use messages::{FromWorker, HeadDetail, RunOptions, RunSummary, ToWorker};
 pub use model_id::{ModelFile, ModelId};

@@ -114,6 +114,9 @@ mod shell {
             },
             Err(message) => FromWorker::LoadFailed { model, message },
         };
+        if matches!(reply, FromWorker::Loaded { .. }) {
+            SESSION.with(|s| s.borrow_mut().warm_up(model, &now_ms));
+        }
         post(&reply);
     }
 
