@@ -126,6 +126,8 @@ pub enum ToWorker {
         layer: usize,
         head: usize,
     },
+    /// About a model opened from the visitor's files (`session::custom`).
+    Custom(super::custom::CustomRequest),
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -166,4 +168,5 @@ pub enum FromWorker {
         id: u64,
         message: String,
     },
+    Custom(super::custom::CustomReply),
 }

@@ -18,6 +18,7 @@ use crate::models::teaching::{TeachingModel, TeachingOptions};
 use crate::models::ModelTrace;
 use crate::url_params::{cut_text, MAX_TEXT_CHARS};
 
+pub mod custom;
 mod messages;
 mod model_id;
 mod overview;
@@ -36,6 +37,9 @@ pub struct Session {
     /// Keeps a key/value cache, so typing at the end computes only new tokens.
     #[cfg(feature = "pretrained")]
     smollm2: Option<SmolLm2Session>,
+    /// A model the visitor opened from their own files (`custom.rs`).
+    #[cfg(feature = "pretrained")]
+    custom: Option<crate::models::files::Model>,
     last: Option<(u64, Latest)>,
 }
 
@@ -61,6 +65,8 @@ impl Session {
             minilm: None,
             #[cfg(feature = "pretrained")]
             smollm2: None,
+            #[cfg(feature = "pretrained")]
+            custom: None,
             last: None,
         }
     }
@@ -120,6 +126,8 @@ impl Session {
                 };
                 (latest, Vec::new())
             }
+            #[cfg(feature = "pretrained")]
+            ModelId::Custom => (Latest::Here(Box::new(self.custom.as_ref().ok_or_else(|| not_loaded(model))?.run(text)?)), Vec::new()),
             #[cfg(not(feature = "pretrained"))]
             _ => return Err(not_built(model)),
         };
@@ -233,6 +241,9 @@ impl Session {
             ModelId::MiniLm => self.minilm = Some(MiniLm::from_bytes(file(0)?, file(1)?, file(2)?)?),
             #[cfg(feature = "pretrained")]
             ModelId::SmolLm2 => self.smollm2 = Some(SmolLm2Session::new(SmolLm2::from_gguf_bytes(file(0)?)?)),
+            ModelId::Custom => {
+                return Err(Error::Invalid("a model of your own is opened from its files (`Session::install_custom`)".into()))
+            }
             #[cfg(not(feature = "pretrained"))]
             _ => return Err(not_built(model)),
         }
@@ -244,6 +255,21 @@ impl Session {
     #[cfg(feature = "pretrained")]
     pub fn install_smollm2(&mut self, model: SmolLm2) {
         self.smollm2 = Some(SmolLm2Session::new(model));
+    }
+
+    /// Keeps a model opened from the visitor's files (`custom::checkpoint`), replacing any before it.
+    #[cfg(feature = "pretrained")]
+    pub fn install_custom(&mut self, model: crate::models::files::Model) {
+        if self.last.as_ref().is_some_and(|(_, l)| matches!(l, Latest::Here(t) if t.info.id == "custom")) {
+            self.last = None;
+        }
+        self.custom = Some(model);
+    }
+
+    /// Drops the opened model (forgotten by the visitor).
+    #[cfg(feature = "pretrained")]
+    pub fn forget_custom(&mut self) {
+        self.custom = None;
     }
 
     /// How many tokens of SmolLM2's latest typed run came from its key/value
@@ -260,6 +286,8 @@ impl Session {
             ModelId::MiniLm => self.minilm.is_some(),
             #[cfg(feature = "pretrained")]
             ModelId::SmolLm2 => self.smollm2.is_some(),
+            #[cfg(feature = "pretrained")]
+            ModelId::Custom => self.custom.is_some(),
             #[cfg(not(feature = "pretrained"))]
             _ => false,
         }
@@ -299,6 +327,10 @@ impl Session {
             }
             // Loading needs the network: the worker shell fetches the files and calls `install`.
             ToWorker::Load { model } => FromWorker::LoadFailed { model, message: "loading is done by the worker shell".into() },
+            // So is reading the visitor's files (src/worker/open_files.rs).
+            ToWorker::Custom(_) => {
+                FromWorker::Custom(custom::CustomReply::Failed { message: "opening files is done by the worker shell".into() })
+            }
         }
     }
 }

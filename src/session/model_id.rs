@@ -10,6 +10,8 @@ pub enum ModelId {
     Teaching,
     MiniLm,
     SmolLm2,
+    /// A model the visitor opened from their own files (`session::custom`).
+    Custom,
 }
 
 impl ModelId {
@@ -21,11 +23,12 @@ impl ModelId {
             ModelId::Teaching => "teaching",
             ModelId::MiniLm => "minilm",
             ModelId::SmolLm2 => "smollm2",
+            ModelId::Custom => "custom",
         }
     }
 
     pub fn from_slug(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|m| m.slug() == s)
+        Self::ALL.into_iter().chain([ModelId::Custom]).find(|m| m.slug() == s)
     }
 }
 

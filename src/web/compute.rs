@@ -153,6 +153,7 @@ impl Compute {
                 true
             }
             ToWorker::Compare { model, .. } => *model != ModelId::Teaching,
+            ToWorker::Custom(_) => true,
             _ => self.latest_on_worker.get(),
         };
         let worker = self.slot.worker.borrow();
@@ -185,11 +186,23 @@ impl Compute {
     }
 }
 
+impl Compute {
+    /// Posts `msg` as it is (a structured clone, e.g. chosen `File`s) to a
+    /// ready worker; false if there is none.
+    pub fn post_files(&self, msg: &wasm_bindgen::JsValue) -> bool {
+        match self.slot.worker.borrow().as_ref() {
+            Some(w) if w.ready.get() => w.client.handle().post_message(msg).is_ok(),
+            _ => false,
+        }
+    }
+}
+
 pub fn model_name(m: ModelId) -> &'static str {
     match m {
         ModelId::Teaching => "Teaching model",
         ModelId::MiniLm => "MiniLM (all-MiniLM-L6-v2)",
         ModelId::SmolLm2 => "SmolLM2-135M",
+        ModelId::Custom => "Your model",
     }
 }
 
@@ -220,6 +233,11 @@ impl Engine {
                 c.send(msg)
             }
         })
+    }
+
+    /// Posts the visitor's chosen files to the worker (`Compute::post_files`).
+    pub fn post_files(&self, msg: &wasm_bindgen::JsValue) -> bool {
+        self.compute.with_value(|c| c.as_ref().is_some_and(|c| c.post_files(msg)))
     }
 
     /// The id of the latest run asked for; replies about older runs are dropped.

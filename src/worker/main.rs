@@ -10,6 +10,8 @@
 mod fetch;
 #[cfg(target_arch = "wasm32")]
 mod helper;
+#[cfg(target_arch = "wasm32")]
+mod open_files;
 
 /// This wasm instance's memory, which only grows (so also its peak).
 #[cfg(target_arch = "wasm32")]
@@ -41,13 +43,22 @@ mod shell {
         scope().performance().map(|p| p.now()).unwrap_or(0.0)
     }
 
-    fn post(msg: &FromWorker) {
+    pub(super) fn post(msg: &FromWorker) {
         match serde_json::to_string(msg) {
             Ok(text) => {
                 let _ = scope().post_message(&JsValue::from_str(&text));
             }
             Err(e) => web_sys::console::error_1(&format!("worker: cannot encode a reply: {e}").into()),
         }
+    }
+
+    /// Keeps a model opened from the visitor's files (`open_files.rs`).
+    pub(super) fn install_custom(model: attnscope::models::files::Model) {
+        SESSION.with(|s| s.borrow_mut().install_custom(model));
+    }
+
+    pub(super) fn forget_custom() {
+        SESSION.with(|s| s.borrow_mut().forget_custom());
     }
 
     fn schedule() {
@@ -76,6 +87,9 @@ mod shell {
             // This worker is another one's helper from now on.
             return super::helper::serve(event.data());
         }
+        if super::open_files::is_open(&event.data()) {
+            return super::open_files::preflight(event.data());
+        }
         let Some(text) = event.data().as_string() else { return };
         let msg = match serde_json::from_str::<ToWorker>(&text) {
             Ok(m) => m,
@@ -83,6 +97,7 @@ mod shell {
         };
         match msg {
             ToWorker::Load { model } => wasm_bindgen_futures::spawn_local(load(model)),
+            ToWorker::Custom(request) => wasm_bindgen_futures::spawn_local(super::open_files::handle(request)),
             other => {
                 // A timer is due exactly when something waits.
                 let was_idle = PENDING.with(|p| {
@@ -101,6 +116,9 @@ mod shell {
     async fn load(model: attnscope::session::ModelId) {
         if SESSION.with(|s| s.borrow().is_loaded(model)) {
             return post(&FromWorker::Loaded { model });
+        }
+        if model == ModelId::Custom {
+            return super::open_files::load_saved().await;
         }
         let report = |loaded: u64, total: u64| post(&FromWorker::Progress { model, loaded, total });
         let reply = match super::fetch::fetch_model(&scope(), model, &report).await {

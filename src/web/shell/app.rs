@@ -46,6 +46,8 @@ pub fn Page(
     let res = Results::new();
     let engine = Engine::empty();
     let offline = OfflineState::new();
+    let opened = super::open_model::OpenModel::new();
+    provide_context(opened);
     provide_context(sel);
     provide_context(app);
     provide_context(app.look);
@@ -54,7 +56,7 @@ pub fn Page(
     provide_context(offline);
     provide_context(StageMotion::new(sel));
 
-    engine.set(in_page, on_reply(sel, res, engine, offline));
+    engine.set(in_page, on_reply(sel, res, engine, offline, opened));
     compute_on_change(sel, res, engine);
     keep_url(sel, app);
     restyle(app);
@@ -81,7 +83,13 @@ pub fn Page(
 }
 
 /// What to do with each reply of the worker (or of the page's own session).
-fn on_reply(sel: Selection, res: Results, engine: Engine, offline: OfflineState) -> impl Fn(FromWorker) + 'static {
+fn on_reply(
+    sel: Selection,
+    res: Results,
+    engine: Engine,
+    offline: OfflineState,
+    opened: super::open_model::OpenModel,
+) -> impl Fn(FromWorker) + 'static {
     move |msg: FromWorker| match msg {
         FromWorker::Ready => res.worker_ready.set(true),
         FromWorker::Progress { model, loaded, total } => res.loads.update(|m| {
@@ -120,6 +128,7 @@ fn on_reply(sel: Selection, res: Results, engine: Engine, offline: OfflineState)
         FromWorker::Compared { id, tokens, detail } if id == engine.latest() => res.compared.set(Some((tokens, *detail))),
         FromWorker::Export { json, .. } => downloads::save("attention.json", "application/json", &json),
         FromWorker::Failed { id, message } if id == 0 || id == engine.latest() => res.error.set(message),
+        FromWorker::Custom(reply) => opened.receive(reply, sel, res),
         _ => {} // a reply about text that has since changed
     }
 }

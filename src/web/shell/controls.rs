@@ -36,6 +36,7 @@ pub fn Controls() -> impl IntoView {
     view! {
         <section class="controls" aria-label="Settings">
             <ModelPicker />
+            <super::open_model::OpenModelControls />
             <PresetPicker />
             <HeadPicker />
             <Settings />
@@ -73,6 +74,7 @@ fn ModelPicker() -> impl IntoView {
             ModelId::Teaching => "Teaching model (built in)".to_string(),
             ModelId::MiniLm => format!("MiniLM · encoder · {}", if saved { "saved".into() } else { megabytes(m.download_bytes()) }),
             ModelId::SmolLm2 => format!("SmolLM2-135M · decoder · {}", if saved { "saved".into() } else { megabytes(m.download_bytes()) }),
+            ModelId::Custom => "Your model".to_string(),
         }
     };
     view! {
@@ -84,6 +86,7 @@ fn ModelPicker() -> impl IntoView {
                 {ModelId::ALL.into_iter().map(|m| view! {
                     <option value=m.slug() prop:selected=move || sel.model.get() == m>{move || option_label(m)}</option>
                 }).collect_view()}
+                {super::open_model::custom_option(sel)}
             </select>
         </div>
     }
@@ -94,11 +97,12 @@ fn ModelPicker() -> impl IntoView {
 fn Progress() -> impl IntoView {
     let sel = expect_context::<Selection>();
     let res = expect_context::<Results>();
+    let verb = move || if sel.model.get() == ModelId::Custom { "Reading" } else { "Downloading" };
     move || match res.load_state(sel.model.get()) {
         LoadState::Loading { loaded, total } => view! {
             <div class="progress" id="progress">
                 <progress max=total.to_string() value=loaded.to_string() aria-label="Download"></progress>
-                <span>{format!("Downloading {}: {} of {}", model_name(sel.model.get()), megabytes(loaded), megabytes(total))}</span>
+                <span>{format!("{} {}: {} of {}", verb(), model_name(sel.model.get()), megabytes(loaded), megabytes(total))}</span>
             </div>
         }
         .into_any(),

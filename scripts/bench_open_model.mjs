@@ -1,0 +1,120 @@
+// Benchmark (a report, not a test) of "Open a model…" in headless Chromium
+// on the page as it ships (dist/): opening the real Qwen2.5 Coder 0.5B GGUF
+// (491 MB) from local files to its first attention, the worker's memory
+// with it, and the forward at 16 tokens of Gemma 3 270M and Qwen2.5 0.5B
+// next to SmolLM2's in the same run. Needs models-extra/ (`python3
+// scripts/fetch_models.py --extra`). Prints a table and writes
+// tests/e2e/artifacts/bench_open_model.json.
+//
+// Run: node scripts/bench_open_model.mjs   (after `trunk build --release`)
+// Env: DIST, CHROMIUM, MODELS_EXTRA (default <repo>/models-extra), ROUNDS (default 8), WARMUP (default 3).
+
+import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launch, serve } from '../tests/e2e/harness.mjs';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const DIST = resolve(process.env.DIST ?? join(ROOT, 'dist'));
+const EXTRA = resolve(process.env.MODELS_EXTRA ?? join(ROOT, 'models-extra'));
+const ARTIFACTS = join(ROOT, 'tests', 'e2e', 'artifacts');
+const ROUNDS = Number(process.env.ROUNDS ?? 8);
+const WARMUP = Number(process.env.WARMUP ?? 3);
+const QWEN = join(EXTRA, 'qwen2.5-0.5b', 'qwen2.5-coder-0.5b-instruct-q4_k_m.gguf');
+const GEMMA = join(EXTRA, 'gemma3-270m', 'gemma-3-270m-q4_k_m.gguf');
+const WORDS = 'the quick brown fox jumps over the lazy dog while the cat sleeps nearby today and then'.split(' ');
+
+for (const f of [QWEN, GEMMA]) if (!existsSync(f)) throw new Error(`${f} is missing: run python3 scripts/fetch_models.py --extra`);
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2 : NaN;
+};
+const results = {};
+const report = (name, value, unit, target) => {
+  results[name] = { value: Number(value.toFixed(2)), unit, target };
+  console.log(`${name.padEnd(62)} ${value.toFixed(1).padStart(8)} ${unit.padEnd(3)} (target ${target})`);
+};
+
+const server = await serve(DIST);
+const base = `http://127.0.0.1:${server.address().port}/`;
+const browser = await launch();
+mkdirSync(ARTIFACTS, { recursive: true });
+
+try {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const status = () => page.locator('#status').textContent();
+  const tokenCount = async () => Number((await status()).match(/^(\d+) tokens/)?.[1]);
+  const computeMs = async () => Number((await status()).match(/computed in ([\d.]+) ms/)[1]);
+  // Types `text` and waits for the status of a new run.
+  const run = async (text) => {
+    const before = await page.locator('#status').getAttribute('data-run');
+    await page.locator('textarea#text').fill(text);
+    await page.waitForFunction((b) => {
+      const s = document.querySelector('#status');
+      return s.dataset.run !== b && /computed in/.test(s.textContent);
+    }, before, { timeout: 120_000 });
+  };
+  // The first words of WORDS that make 16 tokens for the model shown.
+  const sixteen = async () => {
+    for (let n = 10; n <= WORDS.length; n++) {
+      const text = WORDS.slice(0, n).join(' ');
+      await run(text);
+      if ((await tokenCount()) === 16) return text;
+    }
+    throw new Error('no prefix of the sentence makes 16 tokens');
+  };
+  // Full forwards at 16 tokens, the first word changed each time.
+  const forwards = async () => {
+    const text = await sixteen();
+    const other = text.replace(/^the/, 'a');
+    for (let i = 0; i < WARMUP; i++) await run(i % 2 ? text : other);
+    const xs = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      await run(i % 2 ? text : other);
+      if ((await tokenCount()) !== 16) throw new Error(`not 16 tokens: ${await status()}`);
+      xs.push(await computeMs());
+    }
+    return median(xs);
+  };
+  const open = async (file) => {
+    await page.goto(`${base}?text=${encodeURIComponent('The capital of France is')}`);
+    await page.locator('#tokens .token').first().waitFor();
+    await page.waitForTimeout(1500); // the worker's wasm compiled
+    const t0 = Date.now();
+    await page.locator('#open-files').setInputFiles(file);
+    await page.locator('#preflight-load').waitFor({ timeout: 120_000 });
+    const preflight = Date.now() - t0;
+    const t1 = Date.now();
+    await page.locator('#preflight-load').click();
+    await page.waitForFunction(() => document.querySelector('select#model').value === 'custom'
+      && /computed in/.test(document.querySelector('#status')?.textContent ?? ''), null, { timeout: 300_000 });
+    return { preflight, load: Date.now() - t1 };
+  };
+
+  // SmolLM2 first, as the peer.
+  await page.goto(`${base}?model=smollm2&view=head&text=${encodeURIComponent('The capital of France is')}`);
+  await page.waitForFunction(() => /computed in/.test(document.querySelector('#status')?.textContent ?? ''), null, { timeout: 300_000 });
+  const smol = await forwards();
+  report('SmolLM2, 16 tokens: full forward in the worker', smol, 'ms', 'peer');
+
+  const qwen = await open(QWEN);
+  report('Qwen2.5 0.5B GGUF: files chosen → summary shown', qwen.preflight, 'ms', '');
+  report('Qwen2.5 0.5B GGUF: Load → first attention', qwen.load, 'ms', '');
+  report('Qwen2.5 0.5B GGUF: opening to first attention (sum)', qwen.preflight + qwen.load, 'ms', '≤ 3000');
+  const mem = Number((await status()).match(/worker memory ([\d.]+) MB/)?.[1]);
+  report('Qwen2.5 0.5B: worker wasm memory with the model loaded', mem, 'MB', '≤ 900');
+  const q = await forwards();
+  report('Qwen2.5 0.5B, 16 tokens: forward in the worker', q, 'ms', '');
+  report('Qwen2.5 0.5B / SmolLM2 forward', q / smol, '×', '≤ 4');
+
+  const gemma = await open(GEMMA);
+  report('Gemma 3 270M GGUF: opening to first attention (sum)', gemma.preflight + gemma.load, 'ms', '');
+  const g = await forwards();
+  report('Gemma 3 270M, 16 tokens: forward in the worker', g, 'ms', '');
+  report('Gemma 3 270M / SmolLM2 forward', g / smol, '×', '≤ 1.2');
+  writeFileSync(join(ARTIFACTS, 'bench_open_model.json'), JSON.stringify(results, null, 2));
+} finally {
+  await browser.close();
+  server.close();
+}

@@ -1,0 +1,264 @@
+//! A model opened from the visitor's own files. The page posts the chosen
+//! `File`s (a structured clone of handles, not of bytes); they are read here
+//! by range with `FileReaderSync` as the loader asks, so a file is never held
+//! whole beside the weights built from it. After a preflight (what the files
+//! hold, `session::custom`) and the visitor's Load, the model is installed
+//! and its files are copied into the Origin Private File System, from where
+//! a reload opens it again without asking.
+
+use attnscope::models::files::source::{range, Source};
+use attnscope::session::custom::{self, CustomReply, CustomRequest};
+use attnscope::session::{FromWorker, ModelId};
+use js_sys::Uint8Array;
+use std::borrow::Cow;
+use std::cell::RefCell;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{Blob, File, FileReaderSync, FileSystemDirectoryHandle, FileSystemFileHandle, FileSystemWritableFileStream};
+
+/// The folder of the Origin Private File System that keeps the opened model.
+const STORE: &str = "attnscope-opened-model";
+/// Its list of files and the model's name, written last: a store without it is incomplete.
+const MANIFEST: &str = "attnscope-manifest.json";
+
+/// The files of the latest preflight, waiting for Load or Cancel.
+struct Chosen {
+    name: String,
+    files: Vec<(String, Blob)>,
+}
+
+thread_local! {
+    static CHOSEN: RefCell<Option<Chosen>> = const { RefCell::new(None) };
+}
+
+/// A chosen file, read by range.
+struct BlobSource {
+    name: String,
+    blob: Blob,
+    len: u64,
+}
+
+impl BlobSource {
+    fn new(name: String, blob: Blob) -> Self {
+        let len = blob.size() as u64;
+        Self { name, blob, len }
+    }
+}
+
+impl Source for BlobSource {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn len(&self) -> u64 {
+        self.len
+    }
+
+    fn read(&self, start: u64, len: usize) -> attnscope::error::Result<Cow<'_, [u8]>> {
+        range(&self.name, self.len, start, len)?;
+        let cannot = |e: JsValue| attnscope::Error::ModelFile(format!("cannot read {}: {}", self.name, super::fetch::js_text(&e)));
+        let part = self.blob.slice_with_f64_and_f64(start as f64, (start + len as u64) as f64).map_err(cannot)?;
+        let buffer = FileReaderSync::new().and_then(|r| r.read_as_array_buffer(&part)).map_err(cannot)?;
+        let bytes = Uint8Array::new(&buffer);
+        if bytes.length() as usize != len {
+            return Err(attnscope::Error::ModelFile(format!("{} changed on disk while it was read", self.name)));
+        }
+        let mut out = vec![0; len];
+        bytes.copy_to(&mut out);
+        Ok(Cow::Owned(out))
+    }
+}
+
+fn reply(r: CustomReply) {
+    super::shell::post(&FromWorker::Custom(r));
+}
+
+/// Whether a message is the page's chosen files (`{ attnscopeOpen: [File…], paths: [String…] }`).
+pub fn is_open(data: &JsValue) -> bool {
+    data.is_object() && js_sys::Reflect::has(data, &"attnscopeOpen".into()).unwrap_or(false)
+}
+
+/// The chosen files and their paths (relative to a chosen folder, or just names).
+fn chosen_files(data: &JsValue) -> Vec<(String, Blob)> {
+    let files: js_sys::Array = js_sys::Reflect::get(data, &"attnscopeOpen".into()).map(Into::into).unwrap_or_default();
+    let paths: js_sys::Array = js_sys::Reflect::get(data, &"paths".into()).map(Into::into).unwrap_or_default();
+    files
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| {
+            let file: File = f.dyn_into().ok()?;
+            let path = paths.get(i as u32).as_string().filter(|p| !p.is_empty()).unwrap_or_else(|| file.name());
+            Some((path, file.into()))
+        })
+        .collect()
+}
+
+fn sources(files: &[(String, Blob)]) -> Vec<Box<dyn Source>> {
+    files.iter().map(|(p, b)| Box::new(BlobSource::new(p.clone(), b.clone())) as Box<dyn Source>).collect()
+}
+
+/// Reads what the chosen files are and answers with a summary (or a refusal);
+/// the files that make the checkpoint wait for Load.
+pub fn preflight(data: JsValue) {
+    let files = chosen_files(&data);
+    CHOSEN.with(|c| c.borrow_mut().take());
+    let summary = custom::checkpoint(sources(&files)).and_then(|(checkpoint, used, name)| {
+        let paths = used.iter().map(|&i| files[i].0.clone()).collect();
+        let p = custom::preflight(&checkpoint, paths, &name)?;
+        Ok((p, used))
+    });
+    match summary {
+        Ok((p, used)) => {
+            if p.refusal.is_none() {
+                let kept = used.iter().map(|&i| files[i].clone()).collect();
+                CHOSEN.with(|c| *c.borrow_mut() = Some(Chosen { name: p.name.clone(), files: kept }));
+            }
+            reply(CustomReply::Preflight(Box::new(p)));
+        }
+        Err(e) => reply(CustomReply::Refused { message: e.to_string() }),
+    }
+}
+
+/// Builds the model from `files` and gives it to the session.
+fn install(name: &str, files: &[(String, Blob)]) -> Result<(), String> {
+    let (checkpoint, _, _) = custom::checkpoint(sources(files)).map_err(|e| e.to_string())?;
+    let model = checkpoint.load(ModelId::Custom.slug()).map_err(|e| e.to_string())?;
+    super::shell::install_custom(model);
+    super::shell::post(&FromWorker::Loaded { model: ModelId::Custom });
+    reply(CustomReply::Loaded { name: name.to_string() });
+    Ok(())
+}
+
+pub async fn handle(request: CustomRequest) {
+    match request {
+        CustomRequest::Load => {
+            let Some(chosen) = CHOSEN.with(|c| c.borrow_mut().take()) else {
+                return reply(CustomReply::Failed { message: "choose the model's files again: nothing is waiting to load".into() });
+            };
+            if let Err(message) = install(&chosen.name, &chosen.files) {
+                return super::shell::post(&FromWorker::LoadFailed { model: ModelId::Custom, message });
+            }
+            let note = store(&chosen).await.err();
+            let name = if note.is_none() { Some(chosen.name.clone()) } else { saved_name().await };
+            reply(CustomReply::Saved { name, note });
+        }
+        CustomRequest::Cancel => CHOSEN.with(|c| *c.borrow_mut() = None),
+        CustomRequest::Saved => reply(CustomReply::Saved { name: saved_name().await, note: root().await.err() }),
+        CustomRequest::Forget => {
+            super::shell::forget_custom();
+            match root().await {
+                Ok(root) => {
+                    let options = web_sys::FileSystemRemoveOptions::new();
+                    options.set_recursive(true);
+                    // Nothing kept is as good as forgotten.
+                    let _ = JsFuture::from(root.remove_entry_with_options(STORE, &options)).await;
+                    reply(CustomReply::Forgotten);
+                }
+                Err(note) => reply(CustomReply::Saved { name: None, note: Some(note) }),
+            }
+        }
+    }
+}
+
+/// Opens the model the storage keeps (the page asks with `Load { model: Custom }` after a reload).
+pub async fn load_saved() {
+    let failed = |message: String| super::shell::post(&FromWorker::LoadFailed { model: ModelId::Custom, message });
+    let (name, files) = match saved().await {
+        Ok(Some(saved)) => saved,
+        Ok(None) => return failed("no model of your own is kept in this browser: open one with \"Open a model…\"".into()),
+        Err(e) => return failed(format!("the model kept in this browser cannot be read ({e}); open it again")),
+    };
+    if let Err(message) = install(&name, &files) {
+        failed(message);
+    }
+}
+
+fn js(context: &str) -> impl Fn(JsValue) -> String + '_ {
+    move |e| format!("{context}: {}", super::fetch::js_text(&e))
+}
+
+/// The root of the Origin Private File System, or why there is none.
+async fn root() -> Result<FileSystemDirectoryHandle, String> {
+    let scope: web_sys::WorkerGlobalScope = js_sys::global().unchecked_into();
+    let storage = scope.navigator().storage();
+    if !js_sys::Reflect::has(&storage, &"getDirectory".into()).unwrap_or(false) {
+        return Err("this browser has no Origin Private File System: the model is kept for this session only".into());
+    }
+    let root =
+        JsFuture::from(storage.get_directory()).await.map_err(js("the browser's storage is unavailable; kept for this session only"))?;
+    Ok(root.unchecked_into())
+}
+
+async fn store_dir(create: bool) -> Result<FileSystemDirectoryHandle, String> {
+    let options = web_sys::FileSystemGetDirectoryOptions::new();
+    options.set_create(create);
+    let dir = JsFuture::from(root().await?.get_directory_handle_with_options(STORE, &options)).await.map_err(js("no kept model"))?;
+    Ok(dir.unchecked_into())
+}
+
+async fn file_handle(dir: &FileSystemDirectoryHandle, name: &str, create: bool) -> Result<FileSystemFileHandle, String> {
+    let options = web_sys::FileSystemGetFileOptions::new();
+    options.set_create(create);
+    let handle = JsFuture::from(dir.get_file_handle_with_options(name, &options)).await.map_err(js(name))?;
+    Ok(handle.unchecked_into())
+}
+
+async fn write(dir: &FileSystemDirectoryHandle, name: &str, content: Result<&Blob, &str>) -> Result<(), String> {
+    let handle = file_handle(dir, name, true).await?;
+    let stream: FileSystemWritableFileStream = JsFuture::from(handle.create_writable())
+        .await
+        .map_err(js("this browser cannot write to its storage; the model is kept for this session only"))?
+        .unchecked_into();
+    let written = match content {
+        Ok(blob) => stream.write_with_blob(blob),
+        Err(text) => stream.write_with_str(text),
+    };
+    JsFuture::from(written.map_err(js(name))?).await.map_err(js(&format!("could not keep {name} (is the disk full?)")))?;
+    JsFuture::from(stream.close()).await.map_err(js(name))?;
+    Ok(())
+}
+
+/// Copies the loaded model's files into the storage, replacing what it kept
+/// before; the manifest is written last.
+async fn store(chosen: &Chosen) -> Result<(), String> {
+    let root = root().await?;
+    let options = web_sys::FileSystemRemoveOptions::new();
+    options.set_recursive(true);
+    let _ = JsFuture::from(root.remove_entry_with_options(STORE, &options)).await;
+    let dir = store_dir(true).await?;
+    let mut names = Vec::new();
+    for (path, blob) in &chosen.files {
+        let name = custom::base_name(path).to_string();
+        if let Err(e) = write(&dir, &name, Ok(blob)).await {
+            // A half-kept model is no model: remove what was written.
+            let _ = JsFuture::from(root.remove_entry_with_options(STORE, &options)).await;
+            return Err(e);
+        }
+        names.push(name);
+    }
+    let manifest = serde_json::json!({ "name": chosen.name, "files": names }).to_string();
+    write(&dir, MANIFEST, Err(&manifest)).await
+}
+
+async fn read_file(dir: &FileSystemDirectoryHandle, name: &str) -> Result<File, String> {
+    let handle = file_handle(dir, name, false).await?;
+    Ok(JsFuture::from(handle.get_file()).await.map_err(js(name))?.unchecked_into())
+}
+
+/// The kept model's name and files, if a whole one is kept.
+async fn saved() -> Result<Option<(String, Vec<(String, Blob)>)>, String> {
+    let Ok(dir) = store_dir(false).await else { return Ok(None) };
+    let Ok(manifest) = read_file(&dir, MANIFEST).await else { return Ok(None) };
+    let text = FileReaderSync::new().and_then(|r| r.read_as_text(&manifest)).map_err(js(MANIFEST))?;
+    let json: serde_json::Value = serde_json::from_str(&text).map_err(|e| format!("{MANIFEST}: {e}"))?;
+    let name = json.get("name").and_then(|n| n.as_str()).unwrap_or("your model").to_string();
+    let mut files = Vec::new();
+    for f in json.get("files").and_then(|f| f.as_array()).into_iter().flatten().filter_map(|f| f.as_str()) {
+        files.push((f.to_string(), read_file(&dir, f).await?.into()));
+    }
+    Ok(Some((name, files)))
+}
+
+async fn saved_name() -> Option<String> {
+    saved().await.ok().flatten().map(|(name, _)| name)
+}

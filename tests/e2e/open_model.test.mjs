@@ -1,0 +1,230 @@
+// "Open a model…" as a visitor uses it: the tiny Llama folder and the tiny
+// Qwen2 GGUF (tests/fixtures/tiny/) chosen with the file pickers, their
+// summary, Load, and attention that matches the CLI's (`attnscope attention
+// --model-path`); files that are not a model, or cut short, refused with a
+// message while the teaching model goes on; the model kept across a reload
+// in the Origin Private File System, and Forget.
+//
+// Run: node --test --test-reporter=spec tests/e2e/open_model.test.mjs
+// Env: DIST (default: <repo>/dist), CHROMIUM (default: chromium on PATH).
+
+import { test, before, after, beforeEach, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
+import { launch, serve } from './harness.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = join(HERE, '..', '..');
+const DIST = resolve(process.env.DIST ?? join(ROOT, 'dist'));
+const ARTIFACTS = join(HERE, 'artifacts');
+const TINY = join(ROOT, 'tests', 'fixtures', 'tiny');
+const LLAMA = join(TINY, 'llama');
+const QWEN_GGUF = join(TINY, 'gguf', 'qwen2-f32.gguf');
+const TEXT = 'Hello world, hi!';
+
+let server, browser, baseUrl, context, page, problems;
+
+before(async () => {
+  await stat(join(DIST, 'index.html')).catch(() => {
+    throw new Error(`no ${DIST}/index.html: run \`trunk build --release\` first`);
+  });
+  mkdirSync(ARTIFACTS, { recursive: true });
+  server = await serve(DIST);
+  baseUrl = `http://127.0.0.1:${server.address().port}/`;
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await new Promise((ok) => (server ? server.close(ok) : ok()));
+});
+
+beforeEach(async () => {
+  // A context of its own per test: its storage (and so the kept model) starts empty.
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  page = await context.newPage();
+  problems = [];
+  page.on('console', (m) => m.type() === 'error' && problems.push(`console error: ${m.text()}`));
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('requestfailed', (r) => {
+    const why = r.failure()?.errorText;
+    if (why !== 'net::ERR_ABORTED') problems.push(`request failed: ${r.url()} (${why})`);
+  });
+  page.on('response', (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
+  context.on('request', (r) => {
+    const url = r.url();
+    if (!url.startsWith(baseUrl) && !/^(data|blob):/.test(url)) problems.push(`request outside the origin: ${url}`);
+  });
+});
+
+afterEach(async (t) => {
+  await page.screenshot({ path: join(ARTIFACTS, `open-model-${t.name.replace(/\W+/g, '-')}.png`), fullPage: true });
+  await context.close();
+  assert.deepEqual(problems, [], 'the page logged errors');
+});
+
+async function ready() {
+  await page.locator('#tokens .token').first().waitFor();
+  // The worker answers what the storage keeps once it runs.
+  await page.waitForFunction(() => document.querySelector('#open-model') !== null);
+}
+
+// Chooses files in a picker; the page asks to try again while its worker starts.
+async function choose(picker, files) {
+  for (let i = 0; i < 60; i++) {
+    await page.locator(picker).setInputFiles(files);
+    if (!/still starting/.test(await page.locator('#open-message').textContent())) return;
+    await page.waitForTimeout(500);
+  }
+  throw new Error('the worker never started');
+}
+
+async function tokens() {
+  return page.locator('#tokens .token').allTextContents();
+}
+
+// The page's JSON export against the CLI's for the same checkpoint and text.
+async function worstAgainstCli(modelPath, text) {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#export-json').click()]);
+  const chunks = [];
+  for await (const c of await download.createReadStream()) chunks.push(c);
+  const json = JSON.parse(Buffer.concat(chunks).toString());
+  const cli = JSON.parse(execFileSync(join(ROOT, 'target', 'debug', 'attnscope'),
+    ['attention', '--model-path', modelPath, '--text', text, '--json', '-'], { encoding: 'utf8', maxBuffer: 1 << 26 }));
+  assert.deepEqual(json.tokens, cli.tokens);
+  assert.equal(json.attentions.length, cli.attentions.length);
+  let worst = 0;
+  cli.attentions.forEach((layer, l) => layer.forEach((head, h) => head.forEach((row, i) => row.forEach((v, j) => {
+    worst = Math.max(worst, Math.abs(v - json.attentions[l][h][i][j]));
+  }))));
+  return worst;
+}
+
+async function heatmapColours() {
+  return page.locator('#heatmap').evaluate((c) => {
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const seen = new Set();
+    for (let i = 0; i < d.length; i += 4 * 7) seen.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+    return seen.size;
+  });
+}
+
+// What the Origin Private File System keeps for the page.
+async function kept() {
+  return page.evaluate(async () => {
+    const root = await navigator.storage.getDirectory();
+    const names = [];
+    for await (const [name, handle] of root.entries()) {
+      if (handle.kind === 'directory') for await (const [inner] of handle.entries()) names.push(`${name}/${inner}`);
+      else names.push(name);
+    }
+    return names.sort();
+  });
+}
+
+async function typeAndWait(text) {
+  await page.locator('textarea#text').fill(text);
+  await page.waitForFunction((t) => [...document.querySelectorAll('#tokens .token')].map((e) => e.textContent).join('').includes(t.slice(-3).trim()), text);
+}
+
+test('the tiny Llama folder: summary, load, the CLI\'s attention, kept across a reload, then forgotten', async () => {
+  await page.goto(`${baseUrl}?text=${encodeURIComponent(TEXT)}`);
+  await ready();
+  await choose('#open-folder', LLAMA);
+  const summary = page.locator('#preflight');
+  await summary.waitFor();
+  const said = await summary.textContent();
+  assert.match(said, /Llama decoder \(llama\)/);
+  assert.match(said, /Layers2/);
+  assert.match(said, /4 over 2 key\/value heads, d_k = 8/);
+  assert.match(said, /config\.json/);
+  assert.equal(await page.locator('#preflight-load').count(), 1);
+  await page.screenshot({ path: join(ARTIFACTS, 'open-model-preflight.png') });
+  await page.locator('#preflight-load').click();
+  await page.waitForFunction(() => document.querySelector('select#model').value === 'custom');
+  await page.waitForFunction(() => document.querySelector('#tokens .token')?.textContent === '<s>', null, { timeout: 60_000 });
+  assert.equal(await page.locator('select#layer option').count(), 2);
+  assert.equal(await page.locator('select#head option').count(), 4);
+  assert.match(await page.locator('select#model option[value=custom]').textContent(), /^llama · /);
+  await page.waitForFunction(() => document.querySelector('#heatmap')?.width > 0);
+  assert.ok(await heatmapColours() > 4, 'a heatmap is drawn');
+  const worst = await worstAgainstCli(LLAMA, TEXT);
+  assert.ok(worst < 1e-4, `browser and CLI differ by ${worst}`);
+  // Kept in the browser: a reload opens it without asking.
+  await page.locator('#forget-model').waitFor({ timeout: 30_000 });
+  assert.deepEqual(await kept(), ['attnscope-opened-model/attnscope-manifest.json', 'attnscope-opened-model/config.json',
+    'attnscope-opened-model/model.safetensors', 'attnscope-opened-model/tokenizer.json']);
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('model') === 'custom');
+  await page.reload();
+  await page.waitForFunction(() => document.querySelector('#tokens .token')?.textContent === '<s>', null, { timeout: 60_000 });
+  assert.equal(await page.locator('select#model').inputValue(), 'custom');
+  assert.ok(await worstAgainstCli(LLAMA, TEXT) < 1e-4);
+  // Forget: gone from the storage and the model choice; the teaching model computes.
+  await page.locator('#forget-model').click();
+  await page.waitForFunction(() => document.querySelector('select#model').value === 'teaching');
+  await page.locator('select#model option[value=custom]').waitFor({ state: 'detached' });
+  assert.deepEqual(await kept(), []);
+  await page.reload();
+  await ready();
+  await page.waitForTimeout(500);
+  assert.equal(await page.locator('select#model option[value=custom]').count(), 0);
+  assert.equal(await page.locator('#forget-model').count(), 0);
+});
+
+test('the tiny Qwen2 GGUF: summary and attention equal to the CLI\'s', async () => {
+  await page.goto(`${baseUrl}?text=${encodeURIComponent(TEXT)}`);
+  await ready();
+  await choose('#open-files', QWEN_GGUF);
+  await page.locator('#preflight').waitFor();
+  const said = await page.locator('#preflight').textContent();
+  assert.match(said, /Qwen2 decoder \(qwen2\)/);
+  assert.match(said, /GGUF F32/);
+  await page.locator('#preflight-load').click();
+  await page.waitForFunction(() => document.querySelector('select#model').value === 'custom');
+  await page.waitForFunction(() => document.querySelector('#tokens .token')?.textContent === 'H', null, { timeout: 60_000 });
+  const worst = await worstAgainstCli(QWEN_GGUF, TEXT);
+  assert.ok(worst < 1e-4, `browser and CLI differ by ${worst}`);
+  // Every view draws it.
+  for (const view of ['grid', 'overview', 'explain', 'catalog']) {
+    await page.locator(`#tab-${view}`).click();
+    await page.waitForFunction((v) => document.querySelector('.shell')?.dataset.view === v, view);
+    await page.waitForTimeout(200);
+  }
+  await page.screenshot({ path: join(ARTIFACTS, 'open-model-qwen2-catalog.png') });
+});
+
+test('a file that is not a model, a truncated GGUF and a truncated safetensors are refused; nothing is kept', async () => {
+  await page.goto(`${baseUrl}?text=${encodeURIComponent('the cat sat')}`);
+  await ready();
+  const refused = async (files, pattern) => {
+    await choose('#open-files', files);
+    await page.waitForFunction(() => /cannot/.test(document.querySelector('#open-message')?.textContent ?? '')
+      || /cannot be loaded/.test(document.querySelector('#preflight')?.textContent ?? ''));
+    const said = (await page.locator('#open-message').textContent()) + (await page.locator('#preflight').count() ? await page.locator('#preflight').textContent() : '');
+    assert.match(said, pattern);
+    assert.equal(await page.locator('#preflight-load').count(), 0);
+  };
+  await refused({ name: 'holiday.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('not a picture either') }, /holiday\.jpg is not a model/);
+  const gguf = readFileSync(QWEN_GGUF);
+  await refused({ name: 'qwen2-cut.gguf', mimeType: 'application/octet-stream', buffer: gguf.subarray(0, gguf.length >> 1) }, /truncated/);
+  const weights = readFileSync(join(LLAMA, 'model.safetensors'));
+  await refused([
+    { name: 'config.json', mimeType: 'application/json', buffer: readFileSync(join(LLAMA, 'config.json')) },
+    { name: 'tokenizer.json', mimeType: 'application/json', buffer: readFileSync(join(LLAMA, 'tokenizer.json')) },
+    { name: 'model.safetensors', mimeType: 'application/octet-stream', buffer: weights.subarray(0, weights.length - 100) },
+  ], /model\.safetensors/);
+  await refused([
+    { name: 'config.json', mimeType: 'application/json', buffer: Buffer.from('{"model_type": "mamba"}') },
+    { name: 'model.safetensors', mimeType: 'application/octet-stream', buffer: weights },
+  ], /"mamba"/);
+  // Nothing stored, nothing added to the model choice, and the teaching model goes on.
+  assert.deepEqual(await kept(), []);
+  assert.equal(await page.locator('select#model option[value=custom]').count(), 0);
+  assert.equal(await page.locator('select#model').inputValue(), 'teaching');
+  await typeAndWait('a fluffy blue creature');
+  assert.deepEqual(await tokens(), ['a', 'fluffy', 'blue', 'creature']);
+});
