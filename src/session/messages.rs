@@ -126,6 +126,13 @@ pub enum ToWorker {
         layer: usize,
         head: usize,
     },
+    /// Beyond the weights (`session/analysis.rs`): about run `id` of `model` on `text`.
+    Analyze {
+        id: u64,
+        model: ModelId,
+        text: String,
+        request: super::AnalysisRequest,
+    },
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -165,5 +172,10 @@ pub enum FromWorker {
     Failed {
         id: u64,
         message: String,
+    },
+    /// The answer to `Analyze` (several for an importance map: its progress, then the map).
+    Analysis {
+        id: u64,
+        reply: Box<super::AnalysisReply>,
     },
 }

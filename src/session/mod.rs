@@ -18,11 +18,13 @@ use crate::models::teaching::{TeachingModel, TeachingOptions};
 use crate::models::ModelTrace;
 use crate::url_params::{cut_text, MAX_TEXT_CHARS};
 
+mod analysis;
 mod messages;
 mod model_id;
 mod overview;
 mod pending;
 
+pub use analysis::{AnalysisReply, AnalysisRequest};
 pub use messages::{FromWorker, HeadDetail, RunOptions, RunSummary, ToWorker};
 pub use model_id::{ModelFile, ModelId};
 pub use overview::{pool, Thumbnail, THUMB_MAX};
@@ -36,6 +38,8 @@ pub struct Session {
     #[cfg(feature = "pretrained")]
     smollm2: Option<SmolLm2Session>,
     last: Option<(u64, Latest)>,
+    /// The importance map under way (`analysis.rs`).
+    importance: Option<analysis::Job>,
 }
 
 /// Where the latest run's trace is.
@@ -61,6 +65,7 @@ impl Session {
             #[cfg(feature = "pretrained")]
             smollm2: None,
             last: None,
+            importance: None,
         }
     }
 
@@ -296,6 +301,10 @@ impl Session {
                     Err(e) => FromWorker::Failed { id, message: e.to_string() },
                 }
             }
+            ToWorker::Analyze { id, model, text, request } => match self.analyze(id, model, &text, request) {
+                Ok(reply) => FromWorker::Analysis { id, reply: Box::new(reply) },
+                Err(e) => FromWorker::Failed { id, message: e.to_string() },
+            },
             // Loading needs the network: the worker shell fetches the files and calls `install`.
             ToWorker::Load { model } => FromWorker::LoadFailed { model, message: "loading is done by the worker shell".into() },
         }

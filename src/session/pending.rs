@@ -15,6 +15,7 @@ enum Kind {
     Export,
     FindHeads,
     Compare,
+    Analyze(usize),
 }
 
 fn kind(msg: &ToWorker) -> Kind {
@@ -25,6 +26,7 @@ fn kind(msg: &ToWorker) -> Kind {
         ToWorker::Export { .. } => Kind::Export,
         ToWorker::FindHeads { .. } => Kind::FindHeads,
         ToWorker::Compare { .. } => Kind::Compare,
+        ToWorker::Analyze { request, .. } => Kind::Analyze(request.kind()),
     }
 }
 
