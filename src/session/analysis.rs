@@ -111,6 +111,15 @@ impl Session {
         }
     }
 
+    /// The latest run's trace, if it is run `id` (an answer about another run would be drawn beside the wrong tokens).
+    fn latest_of(&self, id: u64) -> Result<&crate::models::ModelTrace> {
+        match self.latest() {
+            Some((last, trace)) if last == id => Ok(trace),
+            Some(_) => Err(Error::Invalid("that run has been replaced by a newer one".into())),
+            None => Err(Error::Invalid("nothing has been computed yet".into())),
+        }
+    }
+
     /// Answers `request` for run `id` of `model` on `text`.
     pub fn analyze(&mut self, id: u64, model: ModelId, text: &str, request: AnalysisRequest) -> Result<AnalysisReply> {
         let (text, _) = cut_text(text);
@@ -124,7 +133,7 @@ impl Session {
         match request {
             AnalysisRequest::ValueNorms { layer, head } => {
                 let m = self.layered(model)?;
-                let (_, trace) = self.latest().ok_or_else(|| Error::Invalid("nothing has been computed yet".into()))?;
+                let trace = self.latest_of(id)?;
                 let a = &trace
                     .layers
                     .get(layer)
@@ -141,7 +150,7 @@ impl Session {
                 Ok(AnalysisReply::ValueNorms { layer, head, weights: a.clone(), norms })
             }
             AnalysisRequest::Rollout => {
-                let (_, trace) = self.latest().ok_or_else(|| Error::Invalid("nothing has been computed yet".into()))?;
+                let trace = self.latest_of(id)?;
                 if trace.tokens.is_empty() {
                     return Err(Error::Invalid("the text is empty: type a sentence first".into()));
                 }
