@@ -126,6 +126,9 @@ fn cosine(a: &[f32], b: &[f32]) -> f32 {
 pub fn knockout(model: &dyn Layered, text: &str, heads: &[HeadRef], ablation: Ablation, k: usize) -> Result<Knockout> {
     check_heads(model, heads)?;
     let (ids, tokens) = model.tokens(text)?;
+    if ids.is_empty() {
+        return Err(Error::Invalid("the text has no tokens: type some text".into()));
+    }
     let run = forward(model, &ids, tokens)?;
     let (out, traces, from) = knocked(model, &run, heads, ablation)?;
     let effect = match (readout(model, &run.output), readout(model, &out)) {
@@ -174,6 +177,77 @@ pub struct Importance {
     pub scores: Vec<Vec<f32>>,
 }
 
+/// The importance map of `text` computed a head at a time, so that a caller
+/// (the page's worker) can stop between heads, answer other messages, and go on.
+pub struct ImportanceJob {
+    run: Forward,
+    base: Readout,
+    ablation: Ablation,
+    top: Option<TokenProb>,
+    measure: &'static str,
+    scores: Vec<Vec<f32>>,
+    done: usize,
+}
+
+impl ImportanceJob {
+    /// Runs `text` once, keeping every layer's input for the knockouts.
+    pub fn start(model: &dyn Layered, text: &str, ablation: Ablation) -> Result<ImportanceJob> {
+        let info = model.info();
+        let (ids, tokens) = model.tokens(text)?;
+        if ids.is_empty() {
+            return Err(Error::Invalid("the text has no tokens: type some text".into()));
+        }
+        let run = forward(model, &ids, tokens)?;
+        let base = readout(model, &run.output);
+        let (top, measure) = match &base {
+            Readout::Logits(z) => (Some(top_tokens(model, z.row(0), 1).remove(0)), "drop in the probability of the top next token"),
+            Readout::Embedding(_) => (None, "1 − cosine of the sentence embeddings"),
+        };
+        let scores = vec![vec![0.0f32; info.n_heads]; info.n_layers];
+        Ok(ImportanceJob { run, base, ablation, top, measure, scores, done: 0 })
+    }
+
+    /// Heads knocked out so far.
+    pub fn done(&self) -> usize {
+        self.done
+    }
+
+    /// Every head of the model.
+    pub fn total(&self) -> usize {
+        self.scores.len() * self.scores.first().map_or(0, Vec::len)
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.done >= self.total()
+    }
+
+    /// Knocks out the next head alone, from its layer's cached input.
+    pub fn step(&mut self, model: &dyn Layered) -> Result<()> {
+        let n_heads = self.scores.first().map_or(1, Vec::len).max(1);
+        let (l, h) = (self.done / n_heads, self.done % n_heads);
+        if l >= self.scores.len() {
+            return Ok(());
+        }
+        let (out, _, _) = knocked(model, &self.run, &[HeadRef { layer: l, head: h }], self.ablation)?;
+        self.scores[l][h] = match (&self.base, readout(model, &out)) {
+            (Readout::Embedding(a), Readout::Embedding(b)) => 1.0 - cosine(a, &b),
+            (Readout::Logits(_), Readout::Logits(b)) => {
+                let t = self.top.as_ref().expect("decoders have a top token");
+                let b = b.row(0);
+                t.p - ((b[t.id as usize] as f64) - log_sum_exp(b)).exp() as f32
+            }
+            _ => unreachable!("one model reads out one kind"),
+        };
+        self.done += 1;
+        Ok(())
+    }
+
+    /// The map (heads not yet knocked out score 0).
+    pub fn finish(self) -> Importance {
+        Importance { tokens: self.run.tokens, ablation: self.ablation, measure: self.measure.into(), top: self.top, scores: self.scores }
+    }
+}
+
 /// The importance map of `text`: each head knocked out in turn, from its
 /// layer's cached input. `progress(done, total)` is called after each head;
 /// returning false cancels (the result is then None).
@@ -183,34 +257,14 @@ pub fn importance(
     ablation: Ablation,
     progress: &mut dyn FnMut(usize, usize) -> bool,
 ) -> Result<Option<Importance>> {
-    let info = model.info();
-    let (ids, tokens) = model.tokens(text)?;
-    let run = forward(model, &ids, tokens)?;
-    let base = readout(model, &run.output);
-    let (top, measure) = match &base {
-        Readout::Logits(z) => (Some(top_tokens(model, z.row(0), 1).remove(0)), "drop in the probability of the top next token"),
-        Readout::Embedding(_) => (None, "1 − cosine of the sentence embeddings"),
-    };
-    let total = info.n_layers * info.n_heads;
-    let mut scores = vec![vec![0.0f32; info.n_heads]; info.n_layers];
-    for (l, row) in scores.iter_mut().enumerate() {
-        for (h, score) in row.iter_mut().enumerate() {
-            let (out, _, _) = knocked(model, &run, &[HeadRef { layer: l, head: h }], ablation)?;
-            *score = match (&base, readout(model, &out)) {
-                (Readout::Embedding(a), Readout::Embedding(b)) => 1.0 - cosine(a, &b),
-                (Readout::Logits(_), Readout::Logits(b)) => {
-                    let t = top.as_ref().expect("decoders have a top token");
-                    let b = b.row(0);
-                    t.p - ((b[t.id as usize] as f64) - log_sum_exp(b)).exp() as f32
-                }
-                _ => unreachable!("one model reads out one kind"),
-            };
-            if !progress(l * info.n_heads + h + 1, total) {
-                return Ok(None);
-            }
+    let mut job = ImportanceJob::start(model, text, ablation)?;
+    while !job.is_finished() {
+        job.step(model)?;
+        if !progress(job.done(), job.total()) {
+            return Ok(None);
         }
     }
-    Ok(Some(Importance { tokens: run.tokens, ablation, measure: measure.into(), top, scores }))
+    Ok(Some(job.finish()))
 }
 
 /// Parses "3.1,5.0" (layer.head, from 0).

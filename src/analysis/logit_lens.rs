@@ -5,6 +5,7 @@
 use super::{forward, top_tokens, TokenProb};
 use crate::error::{Error, Result};
 use crate::models::layered::{Layered, Readout};
+use crate::tensor::Matrix;
 use serde::{Deserialize, Serialize};
 
 /// One line, for the page and the CLI's help.
@@ -30,17 +31,16 @@ pub fn logit_lens(model: &dyn Layered, text: &str, position: Option<usize>, k: u
         return Err(Error::Invalid(format!("position {position}: the text has {n} tokens (0 to {})", n.saturating_sub(1))));
     }
     let run = forward(model, &ids, tokens)?;
-    let mut layers = Vec::with_capacity(run.layers.len());
+    let n_layers = run.layers.len();
+    let encoder = || Error::Invalid(format!("{} is an encoder: the logit lens reads a decoder's output matrix", model.info().name));
+    // Every layer's row at `position` in one product, so the output matrix is read once.
+    let rows: Vec<&[f32]> = (0..n_layers).map(|l| run.after(l).row(position)).collect();
+    let Readout::Logits(logits) = model.readout(&Matrix::from_rows(&rows)) else { return Err(encoder()) };
+    let layers = (0..n_layers).map(|l| top_tokens(model, logits.row(l), k)).collect();
     let mut cells = Vec::new();
-    for l in 0..run.layers.len() {
-        let h = run.after(l);
-        let rows = if grid { h.clone() } else { h.rows_range(position, 1) };
-        let Readout::Logits(logits) = model.readout(&rows) else {
-            return Err(Error::Invalid(format!("{} is an encoder: the logit lens reads a decoder's output matrix", model.info().name)));
-        };
-        let at = if grid { position } else { 0 };
-        layers.push(top_tokens(model, logits.row(at), k));
-        if grid {
+    if grid {
+        for l in 0..n_layers {
+            let Readout::Logits(logits) = model.readout(run.after(l)) else { return Err(encoder()) };
             cells.push((0..n).map(|i| top_tokens(model, logits.row(i), 1).remove(0)).collect());
         }
     }

@@ -128,6 +128,13 @@ pub enum ToWorker {
     },
     /// About a model opened from the visitor's files (`session::custom`).
     Custom(super::custom::CustomRequest),
+    /// Beyond the weights (`session/analysis.rs`): about run `id` of `model` on `text`.
+    Analyze {
+        id: u64,
+        model: ModelId,
+        text: String,
+        request: super::AnalysisRequest,
+    },
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -169,4 +176,9 @@ pub enum FromWorker {
         message: String,
     },
     Custom(super::custom::CustomReply),
+    /// The answer to `Analyze` (several for an importance map: its progress, then the map).
+    Analysis {
+        id: u64,
+        reply: Box<super::AnalysisReply>,
+    },
 }

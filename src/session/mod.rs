@@ -18,6 +18,7 @@ use crate::models::teaching::{TeachingModel, TeachingOptions};
 use crate::models::ModelTrace;
 use crate::url_params::{cut_text, MAX_TEXT_CHARS};
 
+mod analysis;
 pub mod custom;
 mod messages;
 mod model_id;
@@ -25,6 +26,7 @@ mod overview;
 mod pending;
 mod warm;
 
+pub use analysis::{AnalysisReply, AnalysisRequest};
 pub use messages::{FromWorker, HeadDetail, RunOptions, RunSummary, ToWorker};
 pub use model_id::{ModelFile, ModelId};
 pub use overview::{pool, Thumbnail, THUMB_MAX};
@@ -41,6 +43,8 @@ pub struct Session {
     #[cfg(feature = "pretrained")]
     custom: Option<crate::models::files::Model>,
     last: Option<(u64, Latest)>,
+    /// The importance map under way (`analysis.rs`).
+    importance: Option<analysis::Job>,
 }
 
 /// Where the latest run's trace is.
@@ -68,6 +72,7 @@ impl Session {
             #[cfg(feature = "pretrained")]
             custom: None,
             last: None,
+            importance: None,
         }
     }
 
@@ -325,6 +330,10 @@ impl Session {
                     Err(e) => FromWorker::Failed { id, message: e.to_string() },
                 }
             }
+            ToWorker::Analyze { id, model, text, request } => match self.analyze(id, model, &text, request) {
+                Ok(reply) => FromWorker::Analysis { id, reply: Box::new(reply) },
+                Err(e) => FromWorker::Failed { id, message: e.to_string() },
+            },
             // Loading needs the network: the worker shell fetches the files and calls `install`.
             ToWorker::Load { model } => FromWorker::LoadFailed { model, message: "loading is done by the worker shell".into() },
             // So is reading the visitor's files (src/worker/open_files.rs).

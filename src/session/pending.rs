@@ -16,6 +16,7 @@ enum Kind {
     FindHeads,
     Compare,
     Custom,
+    Analyze(usize),
 }
 
 fn kind(msg: &ToWorker) -> Kind {
@@ -27,6 +28,7 @@ fn kind(msg: &ToWorker) -> Kind {
         ToWorker::FindHeads { .. } => Kind::FindHeads,
         ToWorker::Compare { .. } => Kind::Compare,
         ToWorker::Custom(_) => Kind::Custom,
+        ToWorker::Analyze { request, .. } => Kind::Analyze(request.kind()),
     }
 }
 

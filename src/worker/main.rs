@@ -68,18 +68,28 @@ mod shell {
 
     /// Computes the next waiting message, one per task, so that messages
     /// arriving meanwhile can still replace the ones waiting behind it.
+    /// Messages first; when none waits, a slice of the importance map under way.
     fn run_next() {
-        let Some(msg) = PENDING.with(|p| p.borrow_mut().pop()) else { return };
-        let mut reply = SESSION.with(|s| s.borrow_mut().handle(msg, &now_ms));
-        if let FromWorker::Result(summary) = &mut reply {
-            let helper = super::helper::memory_bytes();
-            summary.memory_bytes = Some(super::wasm_memory_bytes() + helper);
-            summary.memory_workers = if helper > 0 { 2 } else { 1 };
+        let reply = match PENDING.with(|p| p.borrow_mut().pop()) {
+            Some(msg) => Some(SESSION.with(|s| s.borrow_mut().handle(msg, &now_ms))),
+            None => SESSION.with(|s| s.borrow_mut().continue_analysis(&now_ms)),
+        };
+        if let Some(mut reply) = reply {
+            if let FromWorker::Result(summary) = &mut reply {
+                let helper = super::helper::memory_bytes();
+                summary.memory_bytes = Some(super::wasm_memory_bytes() + helper);
+                summary.memory_workers = if helper > 0 { 2 } else { 1 };
+            }
+            post(&reply);
         }
-        post(&reply);
-        if !PENDING.with(|p| p.borrow().is_empty()) {
+        if !idle() {
             schedule();
         }
+    }
+
+    /// Nothing waits and no importance map is under way (so no timer is due).
+    fn idle() -> bool {
+        PENDING.with(|p| p.borrow().is_empty()) && !SESSION.with(|s| s.borrow().analysis_busy())
     }
 
     fn on_message(event: MessageEvent) {
@@ -100,12 +110,8 @@ mod shell {
             ToWorker::Custom(request) => wasm_bindgen_futures::spawn_local(super::open_files::handle(request)),
             other => {
                 // A timer is due exactly when something waits.
-                let was_idle = PENDING.with(|p| {
-                    let mut p = p.borrow_mut();
-                    let idle = p.is_empty();
-                    p.push(other);
-                    idle
-                });
+                let was_idle = idle();
+                PENDING.with(|p| p.borrow_mut().push(other));
                 if was_idle {
                     schedule();
                 }

@@ -55,6 +55,7 @@ pub fn Page(
     provide_context(engine);
     provide_context(offline);
     provide_context(StageMotion::new(sel));
+    provide_context(crate::views::beyond::Analysis::new());
 
     engine.set(in_page, on_reply(sel, res, engine, offline, opened));
     compute_on_change(sel, res, engine);
@@ -90,6 +91,7 @@ fn on_reply(
     offline: OfflineState,
     opened: super::open_model::OpenModel,
 ) -> impl Fn(FromWorker) + 'static {
+    let analysis = expect_context::<crate::views::beyond::Analysis>();
     move |msg: FromWorker| match msg {
         FromWorker::Ready => res.worker_ready.set(true),
         FromWorker::Progress { model, loaded, total } => res.loads.update(|m| {
@@ -126,8 +128,12 @@ fn on_reply(
         FromWorker::Head(d) if d.id == engine.latest() => res.detail.set(Some(*d)),
         FromWorker::Heads { id, query, key, heads } if id == engine.latest() => res.found.set(Some(Found { id, query, key, heads })),
         FromWorker::Compared { id, tokens, detail } if id == engine.latest() => res.compared.set(Some((tokens, *detail))),
+        FromWorker::Analysis { id, reply } if id == engine.latest() => analysis.take(id, *reply),
         FromWorker::Export { json, .. } => downloads::save("attention.json", "application/json", &json),
-        FromWorker::Failed { id, message } if id == 0 || id == engine.latest() => res.error.set(message),
+        FromWorker::Failed { id, message } if id == 0 || id == engine.latest() => {
+            analysis.failed(&message);
+            res.error.set(message)
+        }
         FromWorker::Custom(reply) => opened.receive(reply, sel, res),
         _ => {} // a reply about text that has since changed
     }
@@ -317,5 +323,6 @@ fn StageView() -> impl IntoView {
         View::Catalog => view! { <CatalogView /> }.into_any(),
         View::Worked => view! { <div class="view-document" id="view-worked"><WorkedExampleView /></div> }.into_any(),
         View::Lesson => view! { <LessonView /> }.into_any(),
+        View::Beyond => view! { <crate::views::beyond::BeyondView /> }.into_any(),
     }
 }

@@ -406,6 +406,7 @@ pub fn CatalogView() -> impl IntoView {
             <CatalogMaps />
             <Catalog />
             <FindHeads />
+            <super::detectors::DetectorsPanel />
         </div>
     }
 }

@@ -55,6 +55,8 @@ pub struct Picture {
     pub focus: Focus,
     /// The cell described in the readout, as (row, column).
     pub cell: Option<(usize, usize)>,
+    /// The numbers written on the cells when `to` is only their colour (value-weighted attention, normalized per row).
+    pub values: Option<Matrix>,
 }
 
 /// Draws `pic` with `rows` and `cols` as labels, fitted into `room`.
@@ -84,7 +86,7 @@ pub fn draw(
     };
     paint_cells(&ctx, &layout, &shown)?;
     if pic.frame.t >= 1.0 {
-        numbers(&ctx, &layout, &pic.to, pic.frame.to, &shown)?;
+        numbers(&ctx, &layout, pic.values.as_ref().unwrap_or(&pic.to), pic.frame.to, &shown)?;
     }
     outline_token(&ctx, &layout, pic.focus, look);
     outline_cell(&ctx, &layout, pic.cell, look);
@@ -140,14 +142,20 @@ pub fn Heatmap() -> impl IntoView {
             };
             let axes = Axes::of(&d.weights, transposed);
             let (rows, cols) = res.tokens.with(|t| axes.labels(t));
-            let pic = Picture {
+            let mut pic = Picture {
                 from: axes.orient(&values(d, d.mask, frame.from)),
                 to: axes.orient(&values(d, d.mask, frame.to)),
                 frame,
                 range: score_range(d),
                 focus: axes.focus(highlight),
                 cell: cell.filter(|c| c.mask.is_none()).and_then(|c| axes.place(&c)),
+                values: None,
             };
+            if let Some(norms) = super::beyond::shown_norms(d).filter(|_| frame.t >= 1.0 && frame.to == Stage::Weights) {
+                pic.from = axes.orient(&super::beyond::per_row(&norms));
+                pic.to = pic.from.clone();
+                pic.values = Some(axes.orient(&norms));
+            }
             look.with(|look| draw(&el, &rows, &cols, &pic, look, room.get())).map(|l| l.map(|l| (l, axes)))
         });
         match drawn {
@@ -228,12 +236,14 @@ pub fn HeadView() -> impl IntoView {
             <div class="toolbar">
                 <StagePicker />
                 <Legend />
+                <super::beyond::ValueSwitch />
             </div>
             <div class="pictures">
                 <Heatmap />
                 <CompareMap />
             </div>
             <Readout />
+            <super::beyond::NormReadout />
             <p class="caption">{move || caption(sel.stage.get(), app.columns_are_queries.get())}</p>
             {(!app.embed).then(|| view! { <CompareText /> })}
         </div>

@@ -3,15 +3,20 @@
 //! heads) slots in as one more component.
 
 pub mod axes;
+pub mod beyond;
 pub mod catalog;
 pub mod compare;
+pub mod detectors;
 pub mod dotgrid;
 pub mod explain;
 pub mod heatmap;
+pub mod knockout;
 pub mod lesson;
 pub mod lines;
+pub mod logit_lens;
 pub mod overview;
 pub mod readout;
+pub mod rollout;
 pub mod stages;
 pub mod switches;
 pub mod vectors;

@@ -1,0 +1,81 @@
+// Times "Beyond weights" in headless Chromium on the built page (dist/):
+// the importance map (MiniLM 72 heads, SmolLM2 270 heads, 16 tokens), the
+// value-weighted switch, and the logit lens for one position across 30
+// layers. A report, not a test: it prints a table and writes
+// tests/e2e/artifacts/bench_analysis.json.
+//
+// Run: node scripts/bench_analysis.mjs   (after trunk build --release; uses tests/e2e/node_modules)
+
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cpus } from 'node:os';
+import { launch, serve } from '../tests/e2e/harness.mjs';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const DIST = resolve(process.env.DIST ?? join(ROOT, 'dist'));
+const RUNS = Number(process.env.RUNS ?? 3);
+// 16 tokens for both models (MiniLM adds [CLS] and [SEP]).
+const MINILM_TEXT = 'the quick brown fox jumps over the lazy dog while the cat sleeps';
+const SMOLLM2_TEXT = 'The quick brown fox jumps over the lazy dog while the cat sleeps on the';
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+
+async function timed(page, act, done) {
+  const t0 = await page.evaluate(() => performance.now());
+  await act();
+  await done();
+  return (await page.evaluate(() => performance.now())) - t0;
+}
+
+async function importance(page, heads) {
+  const times = [];
+  for (let r = 0; r < RUNS; r++) {
+    times.push(await timed(page, () => page.locator('#importance-run').click(),
+      () => page.locator('#importance-status', { hasText: `Done: ${heads} heads` }).waitFor({ timeout: 120_000 })));
+  }
+  return median(times);
+}
+
+const server = await serve(DIST);
+const base = `http://127.0.0.1:${server.address().port}/`;
+const browser = await launch();
+const rows = [];
+try {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(`${base}?model=minilm&view=beyond&text=${encodeURIComponent(MINILM_TEXT)}`);
+  await page.locator('#rollout-map[data-row-sums]').waitFor({ timeout: 300_000 });
+  const n = (await page.locator('#rollout-map').getAttribute('data-row-sums')).split(',').length;
+  rows.push({ what: `importance map, MiniLM, 72 heads, ${n} tokens`, ms: await importance(page, 72), target_ms: 1000 });
+  const switches = [];
+  for (let r = 0; r < RUNS; r++) {
+    // Another head each time, shown as weights first, so that the switch asks the worker.
+    await page.locator('#vw-weights').click();
+    await page.locator('select#head').selectOption(String(r + 1));
+    await page.waitForTimeout(300);
+    const before = await page.locator('#vw-map').evaluate((c) => c.toDataURL());
+    switches.push(await timed(page, () => page.locator('#vw-norms').click(),
+      () => page.waitForFunction((b) => document.querySelector('#vw-map').toDataURL() !== b, before)));
+  }
+  rows.push({ what: 'value-weighted switch, MiniLM (ask the worker, redraw)', ms: median(switches), target_ms: 50 });
+
+  await page.goto(`${base}?model=smollm2&view=beyond&text=${encodeURIComponent(SMOLLM2_TEXT)}`);
+  await page.locator('#lens-table').waitFor({ timeout: 300_000 });
+  const tokens = await page.locator('#tokens .token').count();
+  const lens = [];
+  for (let r = 0; r < RUNS; r++) {
+    const position = r % 2 === 0 ? 3 : 5;
+    lens.push(await timed(page, () => page.locator('#tokens .token').nth(position).click(),
+      () => page.locator('#logit-lens .note', { hasText: `(position ${position})` }).waitFor({ timeout: 60_000 })));
+  }
+  rows.push({ what: `logit lens, SmolLM2, one position, 30 layers, ${tokens} tokens`, ms: median(lens), target_ms: 100 });
+  rows.push({ what: `importance map, SmolLM2, 270 heads, ${tokens} tokens`, ms: await importance(page, 270), target_ms: 10000 });
+} finally {
+  await browser.close();
+  server.close();
+}
+const cpu = cpus()[0]?.model ?? 'unknown CPU';
+console.log(`Beyond weights in headless Chromium (${cpu}), median of ${RUNS}:`);
+for (const r of rows) console.log(`  ${r.what.padEnd(62)} ${r.ms.toFixed(0).padStart(7)} ms  (target ≤ ${r.target_ms} ms)`);
+mkdirSync(join(ROOT, 'tests', 'e2e', 'artifacts'), { recursive: true });
+writeFileSync(join(ROOT, 'tests', 'e2e', 'artifacts', 'bench_analysis.json'), JSON.stringify({ cpu, runs: RUNS, rows }, null, 2));

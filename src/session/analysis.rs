@@ -1,0 +1,348 @@
+//! The worker's answers beyond the weights (`crate::analysis`): value-weighted
+//! attention and rollout of the latest run, and, on the page's text, the logit
+//! lens, head knockout, the importance map and the head detectors.
+//!
+//! The importance map knocks out every head in turn, which takes seconds on
+//! SmolLM2: it is a job the worker advances a slice at a time between other
+//! messages ([`Session::continue_analysis`]), so typing is never blocked and a
+//! cancel or a newer run stops it.
+
+use super::{ModelId, Session};
+use crate::analysis::detectors::{detectors, Detectors, Prompt};
+use crate::analysis::knockout::{knockout, Ablation, HeadRef, Importance, ImportanceJob, Knockout};
+use crate::analysis::logit_lens::{logit_lens, LogitLens};
+use crate::analysis::rollout::rollout;
+use crate::analysis::value_norms::value_lengths;
+use crate::error::{Error, Result};
+use crate::models::layered::Layered;
+use crate::tensor::Matrix;
+use crate::url_params::cut_text;
+use serde::{Deserialize, Serialize};
+
+/// How long one slice of the importance map may keep the worker busy.
+const SLICE_MS: f64 = 30.0;
+
+/// Tokens listed per layer by the logit lens and before/after by a knockout.
+const TOP_K: usize = 5;
+
+/// A question about the latest run, or about the page's text.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum AnalysisRequest {
+    /// ‖a_ij f(x_j)‖ of one head of the latest run.
+    ValueNorms { layer: usize, head: usize },
+    /// Rollout after every layer of the latest run.
+    Rollout,
+    /// The logit lens at `position` (the last token when None); `grid` adds every position's top token.
+    LogitLens { position: Option<usize>, grid: bool },
+    /// These heads removed together.
+    Knockout { heads: Vec<HeadRef>, ablation: Ablation },
+    /// Starts the importance map (replacing one under way).
+    Importance { ablation: Ablation },
+    /// Stops the importance map under way.
+    CancelImportance,
+    /// The detectors on `period` random tokens (from `seed`) repeated twice.
+    Detectors { period: usize, seed: u64 },
+}
+
+impl AnalysisRequest {
+    /// Which requests a newer one replaces while they wait (a cancel replaces a start, and the reverse).
+    pub fn kind(&self) -> usize {
+        match self {
+            AnalysisRequest::ValueNorms { .. } => 0,
+            AnalysisRequest::Rollout => 1,
+            AnalysisRequest::LogitLens { .. } => 2,
+            AnalysisRequest::Knockout { .. } => 3,
+            AnalysisRequest::Importance { .. } | AnalysisRequest::CancelImportance => 4,
+            AnalysisRequest::Detectors { .. } => 5,
+        }
+    }
+}
+
+/// The worker's answer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum AnalysisReply {
+    /// `norms[(i, j)]` = ‖a_ij f(x_j)‖, and the weights a_ij they scale.
+    ValueNorms {
+        layer: usize,
+        head: usize,
+        weights: Matrix,
+        norms: Matrix,
+    },
+    /// `layers[l]`: rollout after layers 1 … l+1 (tokens × tokens).
+    Rollout {
+        layers: Vec<Matrix>,
+        grouped_query: bool,
+    },
+    LogitLens(LogitLens),
+    /// `note` says what an unusual choice means (every head removed).
+    Knockout {
+        result: Knockout,
+        note: Option<String>,
+    },
+    ImportanceProgress {
+        done: usize,
+        total: usize,
+    },
+    Importance(Importance),
+    ImportanceCancelled,
+    Detectors(Detectors),
+}
+
+/// The importance map under way: the run it belongs to and the model.
+pub(super) struct Job {
+    id: u64,
+    model: ModelId,
+    job: ImportanceJob,
+}
+
+impl Session {
+    /// The model as one run layer by layer.
+    fn layered(&self, model: ModelId) -> Result<&dyn Layered> {
+        match model {
+            ModelId::Teaching => Err(Error::Invalid(
+                "the teaching model is drawn by hand, without W_O or an output matrix: choose MiniLM or SmolLM2 for this analysis".into(),
+            )),
+            #[cfg(feature = "pretrained")]
+            ModelId::MiniLm => self.minilm.as_ref().map(|m| &**m as &dyn Layered).ok_or_else(|| super::not_loaded(model)),
+            #[cfg(feature = "pretrained")]
+            ModelId::SmolLm2 => self.smollm2.as_ref().map(|s| s.model() as &dyn Layered).ok_or_else(|| super::not_loaded(model)),
+            #[cfg(feature = "pretrained")]
+            ModelId::Custom => Err(Error::Invalid("the analyses beyond the weights are for MiniLM and SmolLM2 so far, not yet for a model of your own".into())),
+            #[cfg(not(feature = "pretrained"))]
+            _ => Err(super::not_built(model)),
+        }
+    }
+
+    /// The latest run's trace, if it is run `id` (an answer about another run would be drawn beside the wrong tokens).
+    fn latest_of(&self, id: u64) -> Result<&crate::models::ModelTrace> {
+        match self.latest() {
+            Some((last, trace)) if last == id => Ok(trace),
+            Some(_) => Err(Error::Invalid("that run has been replaced by a newer one".into())),
+            None => Err(Error::Invalid("nothing has been computed yet".into())),
+        }
+    }
+
+    /// Answers `request` for run `id` of `model` on `text`.
+    pub fn analyze(&mut self, id: u64, model: ModelId, text: &str, request: AnalysisRequest) -> Result<AnalysisReply> {
+        let (text, _) = cut_text(text);
+        let nonempty = || {
+            if text.trim().is_empty() {
+                Err(Error::Invalid("the text is empty: type a sentence first".into()))
+            } else {
+                Ok(())
+            }
+        };
+        match request {
+            AnalysisRequest::ValueNorms { layer, head } => {
+                let m = self.layered(model)?;
+                let trace = self.latest_of(id)?;
+                let a = &trace
+                    .layers
+                    .get(layer)
+                    .and_then(|l| l.attention.heads.get(head))
+                    .ok_or_else(|| Error::Invalid(format!("no head {layer}.{head} in this model")))?
+                    .weights;
+                let lengths = value_lengths(trace, m, layer)?;
+                let f = &lengths[head];
+                let mut norms = a.clone();
+                for i in 0..norms.rows {
+                    norms.row_mut(i).iter_mut().zip(f).for_each(|(x, f)| *x *= f);
+                    // a_ij ‖f(x_j)‖
+                }
+                Ok(AnalysisReply::ValueNorms { layer, head, weights: a.clone(), norms })
+            }
+            AnalysisRequest::Rollout => {
+                let trace = self.latest_of(id)?;
+                if trace.tokens.is_empty() {
+                    return Err(Error::Invalid("the text is empty: type a sentence first".into()));
+                }
+                let grouped_query = trace.layers.first().is_some_and(|l| l.attention.k.len() < l.attention.heads.len());
+                let layers = rollout(trace).layers.iter().map(|l| Matrix::from_rows(l)).collect();
+                Ok(AnalysisReply::Rollout { layers, grouped_query })
+            }
+            AnalysisRequest::LogitLens { position, grid } => {
+                nonempty()?;
+                Ok(AnalysisReply::LogitLens(logit_lens(self.layered(model)?, text, position, TOP_K, grid)?))
+            }
+            AnalysisRequest::Knockout { heads, ablation } => {
+                nonempty()?;
+                let m = self.layered(model)?;
+                let result = knockout(m, text, &heads, ablation, TOP_K)?;
+                let info = m.info();
+                let note = (result.heads.len() == info.n_layers * info.n_heads)
+                    .then(|| "Every head is removed: what is left is the embeddings, the MLPs and the residual path.".to_string());
+                Ok(AnalysisReply::Knockout { result, note })
+            }
+            AnalysisRequest::Importance { ablation } => {
+                self.importance = None;
+                nonempty()?;
+                let job = ImportanceJob::start(self.layered(model)?, text, ablation)?;
+                let total = job.total();
+                self.importance = Some(Job { id, model, job });
+                Ok(AnalysisReply::ImportanceProgress { done: 0, total })
+            }
+            AnalysisRequest::CancelImportance => {
+                self.importance = None;
+                Ok(AnalysisReply::ImportanceCancelled)
+            }
+            AnalysisRequest::Detectors { period, seed } => {
+                let m = self.layered(model)?;
+                let prompt = Prompt::random(m, period, seed)?;
+                Ok(AnalysisReply::Detectors(detectors(m, &prompt)?))
+            }
+        }
+    }
+
+    /// Whether an importance map is under way.
+    pub fn analysis_busy(&self) -> bool {
+        self.importance.is_some()
+    }
+
+    /// Advances the importance map by one slice (at least one head, then
+    /// until `SLICE_MS` have passed): progress, or the map when it is done.
+    /// A newer run than the map's drops it unanswered (its reply would be stale).
+    pub fn continue_analysis(&mut self, now_ms: &dyn Fn() -> f64) -> Option<super::FromWorker> {
+        let Job { id, model, mut job } = self.importance.take()?;
+        if self.last.as_ref().map(|(last, _)| *last) != Some(id) {
+            return None;
+        }
+        let start = now_ms();
+        let step = (|| -> Result<()> {
+            let m = self.layered(model)?;
+            loop {
+                job.step(m)?;
+                if job.is_finished() || now_ms() - start >= SLICE_MS {
+                    return Ok(());
+                }
+            }
+        })();
+        let reply = match step {
+            Err(e) => return Some(super::FromWorker::Failed { id, message: e.to_string() }),
+            Ok(()) if job.is_finished() => AnalysisReply::Importance(job.finish()),
+            Ok(()) => {
+                let (done, total) = (job.done(), job.total());
+                self.importance = Some(Job { id, model, job });
+                AnalysisReply::ImportanceProgress { done, total }
+            }
+        };
+        Some(super::FromWorker::Analysis { id, reply: Box::new(reply) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{FromWorker, RunOptions, ToWorker};
+    use super::*;
+
+    fn clock() -> f64 {
+        0.0
+    }
+
+    #[test]
+    fn rollout_answers_for_the_teaching_model_and_the_rest_says_why_not() {
+        let mut s = Session::new();
+        let text = "a fluffy blue creature";
+        s.run(3, ModelId::Teaching, text, RunOptions::default(), &clock).unwrap();
+        let msg = ToWorker::Analyze { id: 3, model: ModelId::Teaching, text: text.into(), request: AnalysisRequest::Rollout };
+        let msg: ToWorker = serde_json::from_str(&serde_json::to_string(&msg).unwrap()).unwrap();
+        let FromWorker::Analysis { id, reply } = s.handle(msg, &clock) else { panic!("expected an analysis") };
+        let AnalysisReply::Rollout { layers, grouped_query } = *reply else { panic!("expected rollout") };
+        assert_eq!((id, layers.len(), grouped_query), (3, 1, false));
+        for i in 0..4 {
+            assert!((layers[0].row(i).iter().sum::<f32>() - 1.0).abs() < 1e-5);
+        }
+        let msg = ToWorker::Analyze {
+            id: 3,
+            model: ModelId::Teaching,
+            text: text.into(),
+            request: AnalysisRequest::LogitLens { position: None, grid: false },
+        };
+        let FromWorker::Failed { message, .. } = s.handle(msg, &clock) else { panic!("expected a refusal") };
+        assert!(message.contains("choose MiniLM or SmolLM2"), "{message}");
+    }
+
+    #[cfg(feature = "pretrained")]
+    fn minilm_session() -> Option<Session> {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("www/models/minilm");
+        let files: Vec<Vec<u8>> =
+            ModelId::MiniLm.files().iter().map(|f| std::fs::read(dir.join(&f.name))).collect::<std::io::Result<_>>().ok()?;
+        let mut s = Session::new();
+        s.install(ModelId::MiniLm, files).unwrap();
+        Some(s)
+    }
+
+    #[cfg(feature = "pretrained")]
+    #[test]
+    fn minilm_value_norms_knockout_and_an_importance_map_in_slices_that_can_be_cancelled() {
+        let Some(mut s) = minilm_session() else {
+            eprintln!("skipped: MiniLM's files are not in www/models (scripts/fetch_models.py)");
+            return;
+        };
+        let text = "the cat sat on the mat";
+        let ask = |s: &mut Session, id, request| s.analyze(id, ModelId::MiniLm, text, request);
+        s.run(1, ModelId::MiniLm, text, RunOptions::default(), &clock).unwrap();
+        let AnalysisReply::ValueNorms { weights, norms, .. } = ask(&mut s, 1, AnalysisRequest::ValueNorms { layer: 2, head: 5 }).unwrap()
+        else {
+            panic!()
+        };
+        let want =
+            crate::analysis::value_norms::value_norms(s.latest().unwrap().1, s.layered(ModelId::MiniLm).unwrap(), Some(&[2])).unwrap();
+        assert_eq!(norms.to_rows(), want.layers[0][5]);
+        assert_eq!(weights.shape(), norms.shape());
+
+        // Clear messages rather than panics.
+        let none = ask(&mut s, 1, AnalysisRequest::Knockout { heads: vec![], ablation: Ablation::Zero }).unwrap_err().to_string();
+        assert!(none.contains("no head to knock out"), "{none}");
+        let empty = s.analyze(
+            1,
+            ModelId::MiniLm,
+            " ",
+            AnalysisRequest::Knockout { heads: vec![HeadRef { layer: 0, head: 0 }], ablation: Ablation::Zero },
+        );
+        assert!(empty.unwrap_err().to_string().contains("empty"));
+        let every: Vec<HeadRef> = (0..6).flat_map(|layer| (0..12).map(move |head| HeadRef { layer, head })).collect();
+        let AnalysisReply::Knockout { note, .. } =
+            ask(&mut s, 1, AnalysisRequest::Knockout { heads: every, ablation: Ablation::Mean }).unwrap()
+        else {
+            panic!()
+        };
+        assert!(note.unwrap().contains("Every head"));
+
+        // The importance map, slice by slice, equals the one computed at once.
+        let AnalysisReply::ImportanceProgress { done: 0, total: 72 } =
+            ask(&mut s, 1, AnalysisRequest::Importance { ablation: Ablation::Zero }).unwrap()
+        else {
+            panic!()
+        };
+        let tick = std::cell::Cell::new(0.0);
+        let clock = || {
+            tick.set(tick.get() + 10.0);
+            tick.get()
+        };
+        let mut slices = 0;
+        let map = loop {
+            match s.continue_analysis(&clock) {
+                Some(FromWorker::Analysis { reply, .. }) => match *reply {
+                    AnalysisReply::ImportanceProgress { done, total } => assert!(done < total),
+                    AnalysisReply::Importance(map) => break map,
+                    other => panic!("{other:?}"),
+                },
+                other => panic!("{other:?}"),
+            }
+            slices += 1;
+        };
+        assert!(slices > 10, "{slices} slices");
+        assert!(!s.analysis_busy());
+        let at_once = crate::analysis::knockout::importance(s.layered(ModelId::MiniLm).unwrap(), text, Ablation::Zero, &mut |_, _| true);
+        assert_eq!(map, at_once.unwrap().unwrap());
+
+        // Cancelled, or overtaken by a newer run: nothing more is sent.
+        ask(&mut s, 1, AnalysisRequest::Importance { ablation: Ablation::Zero }).unwrap();
+        assert!(s.continue_analysis(&clock).is_some());
+        assert_eq!(ask(&mut s, 1, AnalysisRequest::CancelImportance).unwrap(), AnalysisReply::ImportanceCancelled);
+        assert!(s.continue_analysis(&clock).is_none());
+        ask(&mut s, 1, AnalysisRequest::Importance { ablation: Ablation::Mean }).unwrap();
+        s.run(2, ModelId::MiniLm, "another text", RunOptions::default(), &clock).unwrap();
+        assert!(s.continue_analysis(&clock).is_none() && !s.analysis_busy());
+    }
+}

@@ -1,0 +1,304 @@
+//! "Beyond weights": what attention weights alone do not say. Value-weighted
+//! attention of the selected head, attention rollout, the logit lens
+//! (decoders), head knockout and the importance map; each quantity with its
+//! one-line definition. The numbers come from the worker (`session/analysis.rs`).
+
+use super::knockout::{ImportancePanel, KnockoutPanel};
+use super::logit_lens::LogitLensPanel;
+use super::rollout::RolloutPanel;
+use crate::canvas::{blank, cell_color, draw_labels, label_width, outline_cell, paint_cells, prepare, use_look, use_room, Focus, Layout};
+use crate::compute::Engine;
+use crate::state::{Results, Selection};
+use attnscope::analysis::detectors::Detectors;
+use attnscope::analysis::knockout::{Ablation, HeadRef, Importance, Knockout};
+use attnscope::analysis::logit_lens::LogitLens;
+use attnscope::analysis::value_norms;
+use attnscope::session::{AnalysisReply, AnalysisRequest, HeadDetail, ToWorker};
+use attnscope::Matrix;
+use leptos::html::{Canvas, Div};
+use leptos::prelude::*;
+
+/// Where the importance map stands.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ImportanceState {
+    Idle,
+    Running { done: usize, total: usize },
+    Done(Box<Importance>),
+    Cancelled,
+}
+
+/// The analyses' answers and choices, provided by context; each answer keeps
+/// the id of the run it is about, so a newer run hides it.
+#[derive(Clone, Copy)]
+pub struct Analysis {
+    /// Show ‖a_ij f(x_j)‖ instead of a_ij.
+    pub value_weighted: RwSignal<bool>,
+    pub norms: RwSignal<Option<(u64, usize, usize, Matrix)>>,
+    pub rollout: RwSignal<Option<(u64, Vec<Matrix>, bool)>>,
+    pub lens: RwSignal<Option<(u64, LogitLens)>>,
+    pub lens_grid: RwSignal<bool>,
+    pub knockout: RwSignal<Option<(u64, Knockout, Option<String>)>>,
+    pub importance: RwSignal<ImportanceState>,
+    pub importance_of: RwSignal<u64>,
+    pub detectors: RwSignal<Option<Detectors>>,
+    /// The heads chosen for a knockout.
+    pub knocked: RwSignal<Vec<HeadRef>>,
+    pub ablation: RwSignal<Ablation>,
+    /// The last analysis that failed, and why.
+    pub error: RwSignal<String>,
+}
+
+impl Default for Analysis {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Analysis {
+    pub fn new() -> Self {
+        Self {
+            value_weighted: RwSignal::new(false),
+            norms: RwSignal::new(None),
+            rollout: RwSignal::new(None),
+            lens: RwSignal::new(None),
+            lens_grid: RwSignal::new(false),
+            knockout: RwSignal::new(None),
+            importance: RwSignal::new(ImportanceState::Idle),
+            importance_of: RwSignal::new(0),
+            detectors: RwSignal::new(None),
+            knocked: RwSignal::new(Vec::new()),
+            ablation: RwSignal::new(Ablation::Zero),
+            error: RwSignal::new(String::new()),
+        }
+    }
+
+    /// An answer about run `id` (the page's latest).
+    pub fn take(&self, id: u64, reply: AnalysisReply) {
+        self.error.set(String::new());
+        match reply {
+            AnalysisReply::ValueNorms { layer, head, norms, .. } => self.norms.set(Some((id, layer, head, norms))),
+            AnalysisReply::Rollout { layers, grouped_query } => self.rollout.set(Some((id, layers, grouped_query))),
+            AnalysisReply::LogitLens(lens) => self.lens.set(Some((id, lens))),
+            AnalysisReply::Knockout { result, note } => self.knockout.set(Some((id, result, note))),
+            // Progress of a map that was cancelled meanwhile is not drawn.
+            AnalysisReply::ImportanceProgress { done, total } => {
+                if id == self.importance_of.get_untracked() && matches!(self.importance.get_untracked(), ImportanceState::Running { .. }) {
+                    self.importance.set(ImportanceState::Running { done, total })
+                }
+            }
+            AnalysisReply::Importance(map) => {
+                if id == self.importance_of.get_untracked() && matches!(self.importance.get_untracked(), ImportanceState::Running { .. }) {
+                    self.importance.set(ImportanceState::Done(Box::new(map)))
+                }
+            }
+            AnalysisReply::ImportanceCancelled => {}
+            AnalysisReply::Detectors(d) => self.detectors.set(Some(d)),
+        }
+    }
+
+    /// An analysis failed: say so beside it, and stop waiting for a map.
+    pub fn failed(&self, message: &str) {
+        self.error.set(message.to_string());
+        if matches!(self.importance.get_untracked(), ImportanceState::Running { .. }) {
+            self.importance.set(ImportanceState::Idle);
+        }
+    }
+
+    /// Asks the worker about the latest run.
+    pub fn ask(engine: Engine, sel: Selection, request: AnalysisRequest) {
+        engine.send(ToWorker::Analyze { id: engine.latest(), model: sel.model.get_untracked(), text: sel.text.get_untracked(), request });
+    }
+}
+
+/// Each row divided by its largest value, for the colour (0 stays 0).
+pub fn per_row(m: &Matrix) -> Matrix {
+    let mut out = m.clone();
+    for i in 0..out.rows {
+        let row = out.row_mut(i);
+        let top = row.iter().copied().fold(0.0f32, f32::max);
+        if top > 0.0 {
+            row.iter_mut().for_each(|x| *x /= top);
+        }
+    }
+    out
+}
+
+/// What a [`MatrixMap`] draws: exact values (the readout) and their colour share (0…1).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MapData {
+    pub values: Matrix,
+    pub colour: Matrix,
+    pub tokens: Vec<String>,
+}
+
+/// A tokens × tokens map on a canvas, rows normalized for the colour; the
+/// cell pointed at or tapped is read out with its exact value. The canvas
+/// carries its rows' sums (`data-row-sums`), the numbers drawn.
+#[component]
+pub fn MatrixMap(id: &'static str, label: &'static str, data: Signal<Option<MapData>>) -> impl IntoView {
+    let canvas = NodeRef::<Canvas>::new();
+    let boxed = NodeRef::<Div>::new();
+    let room = use_room(boxed);
+    let look = use_look();
+    let placed = StoredValue::new(None::<Layout>);
+    let cell = RwSignal::new(None::<(usize, usize)>);
+    Effect::new(move |_| {
+        let Some(el) = canvas.get() else { return };
+        let at = cell.get();
+        let drawn = data.with(|d| -> Result<Option<Layout>, wasm_bindgen::JsValue> {
+            let Some(d) = d.as_ref().filter(|d| d.values.rows > 0 && d.values.cols > 0) else {
+                blank(&el);
+                return Ok(None);
+            };
+            look.with(|look| {
+                let ctx = crate::canvas::paint::context(&el)?;
+                let layout = Layout::fit(label_width(&ctx, &d.tokens, look), d.values.rows, d.values.cols, room.get(), look);
+                let (w, h) = layout.size();
+                let ctx = prepare(&el, w, h)?;
+                let colours: Vec<_> = d.colour.data.iter().map(|&v| cell_color(v)).collect();
+                paint_cells(&ctx, &layout, &colours)?;
+                outline_cell(&ctx, &layout, at, look);
+                draw_labels(&ctx, &layout, &d.tokens, &d.tokens, Focus::default(), look)?;
+                let sums: Vec<String> = (0..d.values.rows).map(|i| format!("{:.6}", d.values.row(i).iter().sum::<f32>())).collect();
+                let _ = el.set_attribute("data-row-sums", &sums.join(","));
+                layout.mark(&el);
+                Ok(Some(layout))
+            })
+        });
+        match drawn {
+            Ok(l) => placed.set_value(l),
+            Err(e) => web_sys::console::error_2(&"analysis map: drawing failed:".into(), &e),
+        }
+    });
+    let at = move |ev: &web_sys::MouseEvent| placed.get_value().and_then(|l| l.cell_at(ev.offset_x() as f64, ev.offset_y() as f64));
+    let readout = move || {
+        let (i, j) = cell.get()?;
+        data.with(|d| {
+            let d = d.as_ref()?;
+            (i < d.values.rows && j < d.values.cols).then(|| {
+                let word = |t: usize| d.tokens.get(t).cloned().unwrap_or_default();
+                format!("“{}” → “{}”: {}", word(i), word(j), d.values[(i, j)])
+            })
+        })
+    };
+    view! {
+        <div class="canvas-box analysis-map" node_ref=boxed>
+            <canvas id=id node_ref=canvas role="img" aria-label=label
+                on:pointermove=move |ev| if ev.pointer_type() == "mouse" { cell.set(at(&ev)) }
+                on:click=move |ev| cell.set(at(&ev))></canvas>
+        </div>
+        <p class="readout" id=format!("{id}-readout")>
+            {move || readout().unwrap_or_else(|| "Point at a cell, or tap it, to read its exact value.".to_string())}
+        </p>
+    }
+}
+
+/// A quantity's one-line definition, with its paper.
+#[component]
+pub fn Definition(text: &'static str) -> impl IntoView {
+    view! { <p class="definition">{text}</p> }
+}
+
+/// The norms of the head `d` shows, when the switch asks for them and they have come.
+pub fn shown_norms(d: &HeadDetail) -> Option<Matrix> {
+    let an = use_context::<Analysis>()?;
+    if !an.value_weighted.get() {
+        return None;
+    }
+    an.norms.with(|n| {
+        n.as_ref().filter(|n| (n.0, n.1, n.2) == (d.id, d.layer, d.head) && n.3.shape() == d.weights.shape()).map(|n| n.3.clone())
+    })
+}
+
+/// The switch "weights A / value-weighted ‖a·f(x)‖"; while on, the selected
+/// head's norms follow the run and the head.
+#[component]
+pub fn ValueSwitch() -> impl IntoView {
+    let sel = expect_context::<Selection>();
+    let res = expect_context::<Results>();
+    let engine = expect_context::<Engine>();
+    let an = expect_context::<Analysis>();
+    Effect::new(move |_| {
+        let (on, layer, head, run) = (an.value_weighted.get(), sel.layer.get(), sel.head.get(), res.run_id());
+        let real = res.summary.with(|s| s.as_ref().is_some_and(|s| !s.tokens.is_empty()));
+        let have = an.norms.with_untracked(|n| n.as_ref().map(|n| (n.0, n.1, n.2)));
+        if on && real && run.is_some() && have != run.map(|r| (r, layer, head)) {
+            Analysis::ask(engine, sel, AnalysisRequest::ValueNorms { layer, head });
+        }
+    });
+    view! {
+        <div class="switch-row value-switch" role="group" aria-label="What the map shows">
+            <button id="vw-weights" aria-pressed=move || (!an.value_weighted.get()).to_string()
+                on:click=move |_| an.value_weighted.set(false)>"Weights A"</button>
+            <button id="vw-norms" aria-pressed=move || an.value_weighted.get().to_string()
+                title=value_norms::DEFINITION
+                on:click=move |_| an.value_weighted.set(true)>"Value-weighted ‖a·f(x)‖"</button>
+        </div>
+    }
+}
+
+/// Under the heatmap while the switch is on: the definition, and the exact norm of the cell read out.
+#[component]
+pub fn NormReadout() -> impl IntoView {
+    let sel = expect_context::<Selection>();
+    let res = expect_context::<Results>();
+    let an = expect_context::<Analysis>();
+    move || {
+        an.value_weighted.get().then(|| {
+            let value = res.detail.with(|d| {
+                let d = d.as_ref()?;
+                let c = sel.cell()?;
+                let norms = shown_norms(d)?;
+                let offset = d.weights.cols.saturating_sub(d.weights.rows);
+                let i = c.query.checked_sub(offset).filter(|&i| i < norms.rows)?;
+                (c.key < norms.cols).then(|| format!("‖a·f(x)‖ = {}", norms[(i, c.key)]))
+            });
+            view! {
+                <p class="readout" id="norm-readout">{value.unwrap_or_else(|| "Colour: each row against its own largest ‖a·f(x)‖.".into())}</p>
+                <Definition text=value_norms::DEFINITION />
+            }
+        })
+    }
+}
+
+/// The selected head as A or as ‖a_ij f(x_j)‖ (Kobayashi et al. 2020).
+#[component]
+fn ValueWeighted() -> impl IntoView {
+    let sel = expect_context::<Selection>();
+    let res = expect_context::<Results>();
+    let an = expect_context::<Analysis>();
+    let data = Signal::derive(move || {
+        let tokens = res.tokens.get();
+        res.detail.with(|d| {
+            let d = d.as_ref().filter(|d| d.weights.rows == tokens.len() && d.weights.cols == tokens.len())?;
+            let values = if an.value_weighted.get() { shown_norms(d)? } else { d.weights.clone() };
+            Some(MapData { colour: per_row(&values), values, tokens })
+        })
+    });
+    view! {
+        <section class="analysis" id="value-weighted">
+            <h2>{move || format!("Layer {} · head {}: ", sel.layer.get(), sel.head.get())}
+                {move || if an.value_weighted.get() { "value-weighted ‖a·f(x)‖" } else { "weights A" }}</h2>
+            <ValueSwitch />
+            <Definition text=value_norms::DEFINITION />
+            <MatrixMap id="vw-map" label="The selected head, queries down and keys across, each row coloured against its largest value" data />
+            <p class="caption">"Each row is coloured against its own largest value; the readout gives the exact number. Pick the head in the panel or in “All heads”."</p>
+        </section>
+    }
+}
+
+/// The "Beyond weights" view.
+#[component]
+pub fn BeyondView() -> impl IntoView {
+    let an = expect_context::<Analysis>();
+    view! {
+        <div class="view-document" id="view-beyond">
+            <p id="analysis-error" role="status" class="analysis-error">{move || an.error.get()}</p>
+            <ValueWeighted />
+            <RolloutPanel />
+            <LogitLensPanel />
+            <KnockoutPanel />
+            <ImportancePanel />
+        </div>
+    }
+}

@@ -1,0 +1,225 @@
+//! Head knockout: click heads in the layers × heads grid to remove them
+//! (zero or mean), run again, and see what changed; the importance map runs
+//! the knockout of every head alone, with progress and Cancel, and colours
+//! the same grid by the change.
+
+use super::beyond::{Analysis, Definition, ImportanceState};
+use super::explain::num;
+use crate::canvas::{cell_color, css, text_on};
+use crate::compute::Engine;
+use crate::state::{Results, Selection};
+use attnscope::analysis::knockout::{self, Ablation, Effect as Change, HeadRef};
+use attnscope::session::AnalysisRequest;
+use leptos::prelude::*;
+
+/// The zero / mean switch.
+#[component]
+fn AblationSwitch() -> impl IntoView {
+    let an = expect_context::<Analysis>();
+    let button = move |a: Ablation, id: &'static str, label: &'static str| {
+        view! { <button id=id aria-pressed=move || (an.ablation.get() == a).to_string() on:click=move |_| an.ablation.set(a)>{label}</button> }
+    };
+    view! {
+        <div class="switch-row" role="group" aria-label="How a head is removed">
+            {button(Ablation::Zero, "ablation-zero", "Zero its output")}
+            {button(Ablation::Mean, "ablation-mean", "Its mean over positions")}
+        </div>
+    }
+}
+
+/// Every head as a button: pressed = knocked out; coloured by the importance map when there is one.
+#[component]
+fn HeadsGrid() -> impl IntoView {
+    let res = expect_context::<Results>();
+    let an = expect_context::<Analysis>();
+    move || {
+        let (layers, heads) = res.summary.with(|s| s.as_ref().map_or((0, 0), |s| (s.info.n_layers, s.info.n_heads)));
+        let scores = move || match an.importance.get() {
+            ImportanceState::Done(m) if Some(an.importance_of.get()) == res.run_id() => Some(m.scores),
+            _ => None,
+        };
+        view! {
+            <div class="heads-grid" id="knockout-grid" role="group" aria-label="Heads: press to knock out"
+                style=format!("grid-template-columns: auto repeat({heads}, minmax(1.6em, 1fr))")>
+                <span></span>
+                {(0..heads).map(|h| view! { <span class="hdr">{format!("H{h}")}</span> }).collect_view()}
+                {(0..layers).map(|l| view! {
+                    <span class="hdr">{format!("L{l}")}</span>
+                    {(0..heads).map(|h| {
+                        let me = HeadRef { layer: l, head: h };
+                        let pressed = move || an.knocked.with(|k| k.contains(&me));
+                        let score = move || scores().and_then(|s| s.get(l)?.get(h).copied());
+                        let style = move || {
+                            let top = scores().map_or(0.0, |s| s.iter().flatten().copied().fold(0.0f32, f32::max));
+                            score().filter(|_| top > 0.0).map(|v| {
+                                let c = cell_color((v / top).clamp(0.0, 1.0));
+                                format!("background: {}; color: {}", css(c), text_on(c))
+                            }).unwrap_or_default()
+                        };
+                        view! {
+                            <button class="kh" id=format!("kh-{l}-{h}") aria-pressed=move || pressed().to_string() style=style
+                                title=move || match score() { Some(v) => format!("L{l} · H{h}: change {}", num(v)), None => format!("L{l} · H{h}") }
+                                aria-label=format!("Layer {l} head {h}")
+                                on:click=move |_| an.knocked.update(|k| if let Some(i) = k.iter().position(|x| *x == me) { k.remove(i); } else { k.push(me); k.sort(); })>
+                                {move || if pressed() { "✕" } else { "" }}
+                            </button>
+                        }
+                    }).collect_view()}
+                }).collect_view()}
+            </div>
+        }
+    }
+}
+
+/// What the knockout changed.
+#[component]
+fn KnockoutResult() -> impl IntoView {
+    let res = expect_context::<Results>();
+    let an = expect_context::<Analysis>();
+    move || {
+        an.knockout.with(|k| {
+            let (_, k, note) = k.as_ref().filter(|(id, _, _)| Some(*id) == res.run_id())?;
+            let heads = k.heads.iter().map(|h| format!("{}.{}", h.layer, h.head)).collect::<Vec<_>>().join(", ");
+            let how = match k.ablation {
+                Ablation::Zero => "zeroed",
+                Ablation::Mean => "replaced by their mean",
+            };
+            let effect = match &k.effect {
+                Change::NextToken { before, after, previous_top, previous_top_p_after, previous_top_rank_after } => {
+                    let list = |l: &Vec<attnscope::analysis::TokenProb>| {
+                        l.iter().map(|t| view! { <li><span class="tok">{format!("{:?}", t.token)}</span>" "{num(t.p)}</li> }).collect_view()
+                    };
+                    view! {
+                        <p id="knockout-top">{format!("The top token before, {:?} (p = {}), now has p = {} and rank {}.",
+                            previous_top.token, num(previous_top.p), num(*previous_top_p_after), previous_top_rank_after)}</p>
+                        <div class="before-after">
+                            <div><h3>"Next token before"</h3><ol id="knockout-before">{list(before)}</ol></div>
+                            <div><h3>"After"</h3><ol id="knockout-after">{list(after)}</ol></div>
+                        </div>
+                    }
+                    .into_any()
+                }
+                Change::Embedding { cosine } => {
+                    // The later layers whose attention moved most.
+                    let mut moved: Vec<(usize, usize, f32)> = k
+                        .attention_change
+                        .iter()
+                        .enumerate()
+                        .flat_map(|(l, row)| row.iter().enumerate().map(move |(h, &c)| (l, h, c)))
+                        .filter(|&(_, _, c)| c > 0.0)
+                        .collect();
+                    moved.sort_by(|a, b| b.2.total_cmp(&a.2));
+                    let moved = moved.iter().take(5).map(|(l, h, c)| format!("{l}.{h} ({})", num(*c))).collect::<Vec<_>>().join(", ");
+                    view! {
+                        <p id="knockout-cosine">{format!("Cosine of the sentence embeddings before and after: {}", num(*cosine))}</p>
+                        <p class="note">{if moved.is_empty() { "No later layer's attention changed.".to_string() } else {
+                            format!("Later heads whose attention changed most (mean |ΔA|): {moved}")
+                        }}</p>
+                    }
+                    .into_any()
+                }
+            };
+            Some(view! {
+                <div id="knockout-result">
+                    <p>{format!("Heads {heads} {how}.")}</p>
+                    {note.clone().map(|n| view! { <p class="note" id="knockout-note">{n}</p> })}
+                    {effect}
+                </div>
+            })
+        })
+    }
+}
+
+#[component]
+pub fn KnockoutPanel() -> impl IntoView {
+    let sel = expect_context::<Selection>();
+    let res = expect_context::<Results>();
+    let engine = expect_context::<Engine>();
+    let an = expect_context::<Analysis>();
+    // A model of another shape keeps no head of the old one.
+    Effect::new(move |_| {
+        let shape = res.summary.with(|s| s.as_ref().map(|s| (s.info.n_layers, s.info.n_heads)));
+        if let Some((layers, heads)) = shape {
+            an.knocked.update(|k| k.retain(|h| h.layer < layers && h.head < heads));
+        }
+    });
+    let run = move |_| {
+        let heads = an.knocked.get_untracked();
+        if heads.is_empty() {
+            an.error.set("No head chosen: press one or more heads in the grid to knock them out.".into());
+            return;
+        }
+        Analysis::ask(engine, sel, AnalysisRequest::Knockout { heads, ablation: an.ablation.get_untracked() });
+    };
+    let all = move |_| {
+        let (layers, heads) = res.summary.with_untracked(|s| s.as_ref().map_or((0, 0), |s| (s.info.n_layers, s.info.n_heads)));
+        an.knocked.set((0..layers).flat_map(|layer| (0..heads).map(move |head| HeadRef { layer, head })).collect());
+    };
+    view! {
+        <section class="analysis" id="knockout">
+            <h2>"Head knockout"</h2>
+            <Definition text=knockout::DEFINITION />
+            <AblationSwitch />
+            <HeadsGrid />
+            <div class="switch-row">
+                <button id="knockout-run" on:click=run>"Knock out and run again"</button>
+                <button id="knockout-clear" on:click=move |_| an.knocked.set(Vec::new())>"Clear"</button>
+                <button id="knockout-all" on:click=all>"Choose every head"</button>
+            </div>
+            <KnockoutResult />
+        </section>
+    }
+}
+
+#[component]
+pub fn ImportancePanel() -> impl IntoView {
+    let sel = expect_context::<Selection>();
+    let res = expect_context::<Results>();
+    let engine = expect_context::<Engine>();
+    let an = expect_context::<Analysis>();
+    let start = move |_| {
+        an.importance_of.set(engine.latest());
+        an.importance.set(ImportanceState::Running { done: 0, total: 0 });
+        Analysis::ask(engine, sel, AnalysisRequest::Importance { ablation: an.ablation.get_untracked() });
+    };
+    let cancel = move |_| {
+        an.importance.set(ImportanceState::Cancelled);
+        Analysis::ask(engine, sel, AnalysisRequest::CancelImportance);
+    };
+    // A newer run makes the map under way stale: the worker drops it, the page stops waiting.
+    Effect::new(move |_| {
+        let run = res.run_id();
+        if matches!(an.importance.get_untracked(), ImportanceState::Running { .. }) && run != Some(an.importance_of.get_untracked()) {
+            an.importance.set(ImportanceState::Idle);
+        }
+    });
+    let running = move || matches!(an.importance.get(), ImportanceState::Running { .. });
+    let status = move || match an.importance.get() {
+        ImportanceState::Idle => "Not computed yet.".to_string(),
+        ImportanceState::Running { done, total } => format!("Knocking out head {done} of {total}…"),
+        ImportanceState::Cancelled => "Cancelled.".to_string(),
+        ImportanceState::Done(m) => format!(
+            "Done: {} heads; colour = {}{}. Brightest is the largest change.",
+            m.scores.iter().map(Vec::len).sum::<usize>(),
+            m.measure,
+            m.top.as_ref().map(|t| format!(" ({:?}, p = {})", t.token, num(t.p))).unwrap_or_default()
+        ),
+    };
+    let progress = move || match an.importance.get() {
+        ImportanceState::Running { done, total } if total > 0 => (done as f64 / total as f64).to_string(),
+        _ => "0".into(),
+    };
+    view! {
+        <section class="analysis" id="importance">
+            <h2>"Importance map"</h2>
+            <Definition text=knockout::IMPORTANCE_DEFINITION />
+            <div class="switch-row">
+                <button id="importance-run" on:click=start disabled=running>"Knock out every head in turn"</button>
+                <button id="importance-cancel" on:click=cancel disabled=move || !running()>"Cancel"</button>
+                <progress id="importance-progress" max="1" value=progress aria-label="Heads knocked out so far"></progress>
+            </div>
+            <p id="importance-status" role="status">{status}</p>
+            <p class="caption">"The map colours the heads' grid above (with the knockout's zero / mean switch); hover a head for its number."</p>
+        </section>
+    }
+}
