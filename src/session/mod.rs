@@ -22,11 +22,15 @@ mod messages;
 mod model_id;
 mod overview;
 mod pending;
+#[cfg(any(feature = "pretrained", feature = "tracefile"))]
+mod trace_view;
 
 pub use messages::{FromWorker, HeadDetail, RunOptions, RunSummary, ToWorker};
 pub use model_id::{ModelFile, ModelId};
 pub use overview::{pool, Thumbnail, THUMB_MAX};
 pub use pending::Pending;
+#[cfg(any(feature = "pretrained", feature = "tracefile"))]
+pub use trace_view::OpenTrace;
 
 /// Holds the models and the latest trace.
 pub struct Session {
@@ -36,6 +40,9 @@ pub struct Session {
     #[cfg(feature = "pretrained")]
     smollm2: Option<SmolLm2Session>,
     last: Option<(u64, Latest)>,
+    /// A trace file opened from the page (`trace_view`).
+    #[cfg(any(feature = "pretrained", feature = "tracefile"))]
+    trace: Option<OpenTrace>,
 }
 
 /// Where the latest run's trace is.
@@ -61,6 +68,8 @@ impl Session {
             #[cfg(feature = "pretrained")]
             smollm2: None,
             last: None,
+            #[cfg(any(feature = "pretrained", feature = "tracefile"))]
+            trace: None,
         }
     }
 
@@ -119,6 +128,8 @@ impl Session {
                 };
                 (latest, Vec::new())
             }
+            #[cfg(feature = "pretrained")]
+            ModelId::Trace => return Err(Error::Invalid("a trace file is read, not run: open it with \"Open a trace…\"".into())),
             #[cfg(not(feature = "pretrained"))]
             _ => return Err(not_built(model)),
         };
@@ -232,6 +243,8 @@ impl Session {
             ModelId::MiniLm => self.minilm = Some(MiniLm::from_bytes(file(0)?, file(1)?, file(2)?)?),
             #[cfg(feature = "pretrained")]
             ModelId::SmolLm2 => self.smollm2 = Some(SmolLm2Session::new(SmolLm2::from_gguf_bytes(file(0)?)?)),
+            #[cfg(feature = "pretrained")]
+            ModelId::Trace => return Err(Error::Invalid("a trace file is opened with \"Open a trace…\", not downloaded".into())),
             #[cfg(not(feature = "pretrained"))]
             _ => return Err(not_built(model)),
         }
@@ -259,6 +272,8 @@ impl Session {
             ModelId::MiniLm => self.minilm.is_some(),
             #[cfg(feature = "pretrained")]
             ModelId::SmolLm2 => self.smollm2.is_some(),
+            #[cfg(feature = "pretrained")]
+            ModelId::Trace => self.trace.is_some(),
             #[cfg(not(feature = "pretrained"))]
             _ => false,
         }
@@ -266,6 +281,10 @@ impl Session {
 
     /// One message in, one message out: the worker's whole job.
     pub fn handle(&mut self, msg: ToWorker, now_ms: &dyn Fn() -> f64) -> FromWorker {
+        #[cfg(any(feature = "pretrained", feature = "tracefile"))]
+        if let Some(reply) = self.answer_from_trace(&msg, now_ms) {
+            return reply;
+        }
         match msg {
             ToWorker::Run { id, model, text, options } => match self.run(id, model, &text, options, now_ms) {
                 Ok(s) => FromWorker::Result(Box::new(s)),

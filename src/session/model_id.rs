@@ -10,6 +10,8 @@ pub enum ModelId {
     Teaching,
     MiniLm,
     SmolLm2,
+    /// A trace file opened in the page (not in `ALL`: it is opened, not chosen).
+    Trace,
 }
 
 impl ModelId {
@@ -21,6 +23,7 @@ impl ModelId {
             ModelId::Teaching => "teaching",
             ModelId::MiniLm => "minilm",
             ModelId::SmolLm2 => "smollm2",
+            ModelId::Trace => "trace",
         }
     }
 

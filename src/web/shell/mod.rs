@@ -4,5 +4,6 @@
 pub mod app;
 pub mod controls;
 pub mod offline;
+pub mod open_trace;
 pub mod panel;
 pub mod presets;
