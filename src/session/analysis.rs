@@ -106,8 +106,12 @@ impl Session {
             ModelId::MiniLm => self.minilm.as_ref().map(|m| &**m as &dyn Layered).ok_or_else(|| super::not_loaded(model)),
             #[cfg(feature = "pretrained")]
             ModelId::SmolLm2 => self.smollm2.as_ref().map(|s| s.model() as &dyn Layered).ok_or_else(|| super::not_loaded(model)),
+            // A model of your own, a trace file (weights without the model) or a translation model.
             #[cfg(feature = "pretrained")]
-            ModelId::Custom => Err(Error::Invalid("the analyses beyond the weights are for MiniLM and SmolLM2 so far, not yet for a model of your own".into())),
+            _ => Err(Error::Invalid(format!(
+                "the analyses beyond the weights run on MiniLM and SmolLM2 so far, not on the model chosen ({})",
+                model.slug()
+            ))),
             #[cfg(not(feature = "pretrained"))]
             _ => Err(super::not_built(model)),
         }

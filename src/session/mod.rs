@@ -24,6 +24,8 @@ mod messages;
 mod model_id;
 mod overview;
 mod pending;
+#[cfg(any(feature = "pretrained", feature = "tracefile"))]
+mod trace_view;
 mod warm;
 
 pub use analysis::{AnalysisReply, AnalysisRequest};
@@ -31,6 +33,8 @@ pub use messages::{FromWorker, HeadDetail, RunOptions, RunSummary, ToWorker};
 pub use model_id::{ModelFile, ModelId};
 pub use overview::{pool, Thumbnail, THUMB_MAX};
 pub use pending::Pending;
+#[cfg(any(feature = "pretrained", feature = "tracefile"))]
+pub use trace_view::OpenTrace;
 
 /// Holds the models and the latest trace.
 pub struct Session {
@@ -45,6 +49,9 @@ pub struct Session {
     last: Option<(u64, Latest)>,
     /// The importance map under way (`analysis.rs`).
     importance: Option<analysis::Job>,
+    /// A trace file opened from the page (`trace_view`).
+    #[cfg(any(feature = "pretrained", feature = "tracefile"))]
+    trace: Option<OpenTrace>,
 }
 
 /// Where the latest run's trace is.
@@ -73,6 +80,8 @@ impl Session {
             custom: None,
             last: None,
             importance: None,
+            #[cfg(any(feature = "pretrained", feature = "tracefile"))]
+            trace: None,
         }
     }
 
@@ -133,6 +142,7 @@ impl Session {
             }
             #[cfg(feature = "pretrained")]
             ModelId::Custom => (Latest::Here(Box::new(self.custom.as_ref().ok_or_else(|| not_loaded(model))?.run(text)?)), Vec::new()),
+            ModelId::Trace => return Err(Error::Invalid("a trace file is read, not run: open it with \"Open a trace…\"".into())),
             #[cfg(not(feature = "pretrained"))]
             _ => return Err(not_built(model)),
         };
@@ -249,6 +259,8 @@ impl Session {
             ModelId::Custom => {
                 return Err(Error::Invalid("a model of your own is opened from its files (`Session::install_custom`)".into()))
             }
+            #[cfg(feature = "pretrained")]
+            ModelId::Trace => return Err(Error::Invalid("a trace file is opened with \"Open a trace…\", not downloaded".into())),
             #[cfg(not(feature = "pretrained"))]
             _ => return Err(not_built(model)),
         }
@@ -293,6 +305,8 @@ impl Session {
             ModelId::SmolLm2 => self.smollm2.is_some(),
             #[cfg(feature = "pretrained")]
             ModelId::Custom => self.custom.is_some(),
+            #[cfg(feature = "pretrained")]
+            ModelId::Trace => self.trace.is_some(),
             #[cfg(not(feature = "pretrained"))]
             _ => false,
         }
@@ -300,6 +314,10 @@ impl Session {
 
     /// One message in, one message out: the worker's whole job.
     pub fn handle(&mut self, msg: ToWorker, now_ms: &dyn Fn() -> f64) -> FromWorker {
+        #[cfg(any(feature = "pretrained", feature = "tracefile"))]
+        if let Some(reply) = self.answer_from_trace(&msg, now_ms) {
+            return reply;
+        }
         match msg {
             ToWorker::Run { id, model, text, options } => match self.run(id, model, &text, options, now_ms) {
                 Ok(s) => FromWorker::Result(Box::new(s)),

@@ -12,6 +12,8 @@ pub enum ModelId {
     SmolLm2,
     /// A model the visitor opened from their own files (`session::custom`).
     Custom,
+    /// A trace file opened in the page (not in `ALL`: it is opened, not chosen).
+    Trace,
 }
 
 impl ModelId {
@@ -24,6 +26,7 @@ impl ModelId {
             ModelId::MiniLm => "minilm",
             ModelId::SmolLm2 => "smollm2",
             ModelId::Custom => "custom",
+            ModelId::Trace => "trace",
         }
     }
 

@@ -195,6 +195,26 @@ impl Compute {
             _ => false,
         }
     }
+
+    /// Posts a trace file (a `File`, which the worker reads lazily) to the
+    /// worker; it answers `Loaded` or `LoadFailed` for [`ModelId::Trace`].
+    pub fn open_trace(&self, file: &web_sys::Blob) {
+        let worker = self.slot.worker.borrow();
+        match worker.as_ref().filter(|w| w.ready.get()) {
+            Some(w) => {
+                let mut models = self.slot.models.borrow_mut();
+                if !models.contains(&ModelId::Trace) {
+                    models.push(ModelId::Trace);
+                }
+                let _ = w.client.handle().post_message(file);
+            }
+            None => {
+                let reply = self.reply.clone();
+                let message = "the background worker that reads trace files is not running yet: try again in a moment".into();
+                leptos::task::spawn_local(async move { reply(FromWorker::LoadFailed { model: ModelId::Trace, message }) });
+            }
+        }
+    }
 }
 
 pub fn model_name(m: ModelId) -> &'static str {
@@ -203,6 +223,7 @@ pub fn model_name(m: ModelId) -> &'static str {
         ModelId::MiniLm => "MiniLM (all-MiniLM-L6-v2)",
         ModelId::SmolLm2 => "SmolLM2-135M",
         ModelId::Custom => "Your model",
+        ModelId::Trace => "The trace file",
     }
 }
 
@@ -238,6 +259,15 @@ impl Engine {
     /// Posts the visitor's chosen files to the worker (`Compute::post_files`).
     pub fn post_files(&self, msg: &wasm_bindgen::JsValue) -> bool {
         self.compute.with_value(|c| c.as_ref().is_some_and(|c| c.post_files(msg)))
+    }
+
+    /// Opens a trace file in the worker ([`Compute::open_trace`]).
+    pub fn open_trace(&self, file: &web_sys::Blob) {
+        self.compute.with_value(|c| {
+            if let Some(c) = c {
+                c.open_trace(file)
+            }
+        })
     }
 
     /// The id of the latest run asked for; replies about older runs are dropped.

@@ -7,6 +7,8 @@
 //! computed next (`session::Pending`; the page drops stale replies anyway).
 
 #[cfg(target_arch = "wasm32")]
+mod blob_source;
+#[cfg(target_arch = "wasm32")]
 mod fetch;
 #[cfg(target_arch = "wasm32")]
 mod helper;
@@ -99,6 +101,10 @@ mod shell {
         }
         if super::open_files::is_open(&event.data()) {
             return super::open_files::preflight(event.data());
+        }
+        if let Some(file) = event.data().dyn_ref::<web_sys::Blob>() {
+            let reply = SESSION.with(|s| super::blob_source::open(&mut s.borrow_mut(), file.clone()));
+            return post(&reply);
         }
         let Some(text) = event.data().as_string() else { return };
         let msg = match serde_json::from_str::<ToWorker>(&text) {

@@ -315,7 +315,10 @@ fn StageHeader() -> impl IntoView {
 fn StageView() -> impl IntoView {
     let sel = expect_context::<Selection>();
     let view = Memo::new(move |_| sel.view.get());
+    let (trace, no_qk) = super::open_trace::trace_shown();
     move || match view.get() {
+        View::Lesson if trace.get() => view! { <super::open_trace::NeedsLiveModel /> }.into_any(),
+        View::Explain if no_qk.get() => view! { <super::open_trace::NeedsQueriesKeys /> }.into_any(),
         View::Head => view! { <HeadView /> }.into_any(),
         View::Grid => view! { <GridView /> }.into_any(),
         View::Overview => view! { <OverviewView /> }.into_any(),

@@ -37,6 +37,7 @@ pub fn Controls() -> impl IntoView {
         <section class="controls" aria-label="Settings">
             <ModelPicker />
             <super::open_model::OpenModelControls />
+            <super::open_trace::OpenTrace />
             <PresetPicker />
             <HeadPicker />
             <Settings />
@@ -67,6 +68,7 @@ fn Settings() -> impl IntoView {
 #[component]
 fn ModelPicker() -> impl IntoView {
     let sel = expect_context::<Selection>();
+    let res = expect_context::<Results>();
     let offline = expect_context::<OfflineState>();
     let option_label = move |m: ModelId| {
         let saved = offline.saved.with(|s| s.contains(&m));
@@ -75,16 +77,19 @@ fn ModelPicker() -> impl IntoView {
             ModelId::MiniLm => format!("MiniLM · encoder · {}", if saved { "saved".into() } else { megabytes(m.download_bytes()) }),
             ModelId::SmolLm2 => format!("SmolLM2-135M · decoder · {}", if saved { "saved".into() } else { megabytes(m.download_bytes()) }),
             ModelId::Custom => "Your model".to_string(),
+            ModelId::Trace => "Trace file (opened)".to_string(),
         }
     };
     view! {
         <div class="field">
             <label for="model">"Model"</label>
             <select id="model" on:change=move |ev| {
-                if let Some(m) = ModelId::from_slug(&event_target_value(&ev)) { sel.model.set(m) }
+                let slug = event_target_value(&ev);
+                if let Some(m) = ModelId::from_slug(&slug).or((slug == ModelId::Trace.slug()).then_some(ModelId::Trace)) { sel.model.set(m) }
             }>
-                {ModelId::ALL.into_iter().map(|m| view! {
-                    <option value=m.slug() prop:selected=move || sel.model.get() == m>{move || option_label(m)}</option>
+                {ModelId::ALL.into_iter().chain([ModelId::Trace]).map(|m| view! {
+                    <option value=m.slug() prop:selected=move || sel.model.get() == m
+                        hidden=move || m == ModelId::Trace && res.load_state(m) != LoadState::Ready>{move || option_label(m)}</option>
                 }).collect_view()}
                 {super::open_model::custom_option(sel)}
             </select>
@@ -140,8 +145,10 @@ pub fn TextInput() -> impl IntoView {
                 id="text"
                 rows="1"
                 spellcheck="false"
-                placeholder="Type a sentence…"
-                prop:value=move || sel.text.get()
+                placeholder=move || if sel.model.get() == ModelId::Trace { "A trace file's text is fixed: choose a model to type" } else { "Type a sentence…" }
+                // A trace file's text is fixed (its tokens are above the picture).
+                readonly=move || sel.model.get() == ModelId::Trace
+                prop:value=move || if sel.model.get() == ModelId::Trace { String::new() } else { sel.text.get() }
                 on:input=move |ev| sel.text.set(event_target_value(&ev))
             ></textarea>
         </div>

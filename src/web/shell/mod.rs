@@ -5,5 +5,6 @@ pub mod app;
 pub mod controls;
 pub mod offline;
 pub mod open_model;
+pub mod open_trace;
 pub mod panel;
 pub mod presets;

@@ -149,6 +149,7 @@ fn ModelNote() -> impl IntoView {
         ModelId::MiniLm => "MiniLM (all-MiniLM-L6-v2): a BERT encoder, 6 layers × 12 heads.",
         ModelId::SmolLm2 => "SmolLM2-135M: a Llama decoder, 30 layers × 9 query heads over 3 key/value heads.",
         ModelId::Custom => "Your model, read from your own files in this browser: nothing was uploaded.",
+        ModelId::Trace => "A trace file: attention computed elsewhere, read from the file a head at a time.",
     };
     let mask = move || {
         res.summary.with(|s| {

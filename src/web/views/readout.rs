@@ -15,6 +15,10 @@ pub fn describe(d: &HeadDetail, tokens: &[String], query: usize, key: usize, mas
     }
     let word = |t: usize| tokens.get(t).cloned().unwrap_or_default();
     let weights = if mask == d.mask { &d.weights } else { &d.what_if_weights };
+    // A trace file without queries and keys has weights only.
+    if d.scores.shape() != d.weights.shape() {
+        return Some(format!("“{}” → “{}”: weight {:.4}", word(query), word(key), d.weights[(i, key)]));
+    }
     let score = d.scores[(i, key)];
     let what_if = if mask == d.mask { "" } else { " (what-if mask)" };
     let head = format!("“{}” → “{}”{what_if}: ", word(query), word(key));

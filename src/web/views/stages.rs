@@ -70,6 +70,10 @@ impl Stage {
 
 /// The values a picture shows for `mask` at `stage`, from one head's detail.
 pub fn values(d: &HeadDetail, mask: Mask, stage: Stage) -> Matrix {
+    // A trace file without queries and keys has no scores, only the weights.
+    if d.scores.shape() != d.weights.shape() {
+        return d.weights.clone();
+    }
     let scaled = || d.scores.map(|s| s * d.scale);
     match stage {
         Stage::Scores => d.scores.clone(),

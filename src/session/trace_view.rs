@@ -1,0 +1,382 @@
+//! A trace file opened in the session (docs/trace-format.md): the page's
+//! views answered from the file instead of a model. The header is read on
+//! opening; a head's bytes only when a view asks for that head, so a trace
+//! larger than memory opens (in the browser the bytes come through
+//! `Blob.slice`, `src/worker/blob_source.rs`).
+
+use super::{FromWorker, HeadDetail, ModelId, RunSummary, Session, Thumbnail, ToWorker, THUMB_MAX};
+use crate::analysis::{head_stats, HeadMatch, HeadStats};
+use crate::attention::{apply_mask, softmax_rows, Mask};
+use crate::export::{AttentionExport, LayerMask, NextToken};
+use crate::models::ModelInfo;
+use crate::tensor::Matrix;
+use crate::tracefile::{ByteSource, MaskSpec, TraceFileError, TraceReader};
+
+/// Above this many bytes of weights the summary skips the head catalog,
+/// which needs every head's full A (the overview uses the stored thumbnails).
+pub const CATALOG_MAX_BYTES: u64 = 128 << 20;
+
+/// Above this many weights the JSON export is refused: as text it would
+/// outgrow a browser tab's memory.
+pub const EXPORT_MAX_WEIGHTS: u64 = 16 << 20;
+
+impl ByteSource for Box<dyn ByteSource> {
+    fn size(&self) -> u64 {
+        (**self).size()
+    }
+
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
+        (**self).read_at(offset, buf)
+    }
+}
+
+/// The trace file the session holds.
+pub struct OpenTrace {
+    reader: TraceReader<Box<dyn ByteSource>>,
+    /// The run answered from this trace while it is the latest one.
+    shown: Option<u64>,
+    /// The overview and catalog, read once.
+    overview: Option<(Vec<Vec<Thumbnail>>, Vec<HeadStats>)>,
+}
+
+type Result<T> = std::result::Result<T, TraceFileError>;
+
+impl OpenTrace {
+    /// Reads and checks the header only.
+    pub fn open(source: Box<dyn ByteSource>) -> Result<Self> {
+        Ok(Self { reader: TraceReader::open(source)?, shown: None, overview: None })
+    }
+
+    /// What the page learns about the run: tokens, the overview, the catalog.
+    fn summary(&mut self, id: u64, compute_ms: &dyn Fn() -> f64, options_changed: bool) -> Result<RunSummary> {
+        let start = compute_ms();
+        let d = self.reader.description().clone();
+        let index = self.reader.index();
+        let weights_bytes = self.weight_bytes();
+        let catalog_skipped = weights_bytes > CATALOG_MAX_BYTES;
+        let has_qk = index.has_all_queries_keys();
+        let info = ModelInfo {
+            id: ModelId::Trace.slug().into(),
+            name: d.model.name.clone(),
+            n_layers: d.n_layers,
+            n_heads: d.n_heads,
+            n_kv_heads: d.n_kv_heads,
+            d_model: 0,
+            d_head: index.d_head(0).unwrap_or(0),
+            mask: d.uniform_mask().and_then(MaskSpec::core).unwrap_or(Mask::Causal),
+            max_tokens: d.tokens.len(),
+        };
+        if self.overview.is_none() {
+            self.overview = Some(self.read_overview(catalog_skipped)?);
+        }
+        let (overview, catalog) = self.overview.clone().unwrap_or_default();
+        let mut notes = vec![format!(
+            "Trace file{}: its text is fixed; typing, comparing and the switches need a live model.",
+            d.writer.as_ref().map(|w| format!(" written by {w}")).unwrap_or_default()
+        )];
+        if !has_qk {
+            notes.push("It holds no queries and keys: only the weights A are shown, under the trace's own mask.".into());
+        }
+        if catalog_skipped {
+            notes.push(format!(
+                "The head catalog is left out: it needs every head's full weights ({:.0} MB here).",
+                weights_bytes as f64 / 1e6
+            ));
+        }
+        if options_changed {
+            notes.push("The switches do not apply: the numbers are the trace's as stored.".into());
+        }
+        Ok(RunSummary {
+            id,
+            info,
+            tokens: d.tokens.clone(),
+            token_ids: d.token_ids.clone(),
+            notice: Some(notes.join(" ")),
+            overview,
+            kv_head_of: (0..d.n_heads).map(|h| d.kv_head_of(h)).collect(),
+            catalog,
+            head_notes: Vec::new(),
+            top_next: d.top_next.as_ref().map(|top| top.iter().map(|t| (t.token.clone(), t.probability)).collect()),
+            sentence_embedding_norm: None,
+            compute_ms: compute_ms() - start,
+            memory_bytes: None,
+            memory_workers: 1,
+            threads: 1,
+        })
+    }
+
+    /// The bytes every layer's weights take in the file.
+    fn weight_bytes(&self) -> u64 {
+        let index = self.reader.index();
+        (0..index.n_layers()).filter_map(|l| index.layer_attention(l).ok()).map(|s| s.len).sum()
+    }
+
+    /// The thumbnails (stored, else pooled a layer at a time) and, unless
+    /// skipped, every head's measures, from one pass over the weights.
+    fn read_overview(&mut self, skip_catalog: bool) -> Result<(Vec<Vec<Thumbnail>>, Vec<HeadStats>)> {
+        let stored = self.reader.index().thumbnails().is_some();
+        let mut thumbnails = if stored { self.reader.thumbnails()? } else { Vec::new() };
+        let mut catalog = Vec::new();
+        if !stored || !skip_catalog {
+            for l in 0..self.reader.index().n_layers() {
+                let heads = self.reader.layer_attention(l)?;
+                if !stored {
+                    thumbnails.push(heads.iter().map(|a| Thumbnail::new(&super::pool(a, THUMB_MAX))).collect());
+                }
+                if !skip_catalog {
+                    catalog.extend(heads.iter().enumerate().map(|(h, a)| head_stats(a, l, h)));
+                }
+            }
+        }
+        Ok((thumbnails, catalog))
+    }
+
+    /// One head: its weights, and with the stored queries and keys the
+    /// scores and a what-if mask; the rest of a head's detail (V, the
+    /// residual stream) is not in a trace file and is left empty.
+    fn head(&mut self, id: u64, layer: usize, head: usize) -> Result<HeadDetail> {
+        let weights = self.reader.attention(layer, head)?;
+        let d = self.reader.description();
+        let kv_head = d.kv_head_of(head);
+        let spec = d.mask(layer);
+        let scale = d.queries_keys.as_ref().map(|qk| qk.scale);
+        let mask = spec.core().unwrap_or(Mask::None);
+        let (q, k) = (self.reader.queries(layer, head)?, self.reader.keys(layer, kv_head)?);
+        let empty = || Matrix::zeros(0, 0);
+        let (scores, q, k, scale, what_if_mask, what_if_weights) = match (q, k, scale, spec.core()) {
+            (Some(q), Some(k), Some(scale), Some(_)) => {
+                let scores = q.matmul_t(&k); // S = Q Kᵀ, T × T
+                let what_if = if mask == Mask::None { Mask::Causal } else { Mask::None };
+                let what_if_weights = softmax_rows(apply_mask(scores.map(|s| s * scale), what_if)); // softmax(S·scale + M'), T × T
+                (scores, q, k, scale, what_if, what_if_weights)
+            }
+            // Without Q and K nothing can be recomputed: both grids show the stored weights.
+            (q, k, scale, _) => (empty(), q.unwrap_or_else(empty), k.unwrap_or_else(empty), scale.unwrap_or(1.0), mask, weights.clone()),
+        };
+        Ok(HeadDetail {
+            id,
+            layer,
+            head,
+            kv_head,
+            scale,
+            mask,
+            what_if_mask,
+            scores,
+            weights,
+            what_if_weights,
+            q,
+            k,
+            v: empty(),
+            output: empty(),
+            input: empty(),
+            residual: empty(),
+            delta: empty(),
+        })
+    }
+
+    /// The CLI's JSON (`attnscope attention --trace F --json`), of the stored weights.
+    fn export(&mut self) -> std::result::Result<String, String> {
+        let d = self.reader.description().clone();
+        let t = d.tokens.len() as u64;
+        let cells = (d.n_layers * d.n_heads) as u64 * t * t;
+        if cells > EXPORT_MAX_WEIGHTS {
+            return Err(format!(
+                "this trace holds {cells} weights, too many to export as JSON in a browser tab; use `attnscope attention --trace FILE --json out.json`"
+            ));
+        }
+        let attentions = (0..d.n_layers)
+            .map(|l| Ok(self.reader.layer_attention(l)?.iter().map(Matrix::to_rows).collect()))
+            .collect::<Result<Vec<_>>>()
+            .map_err(|e| e.to_string())?;
+        let uniform = d.uniform_mask();
+        let export = AttentionExport {
+            model: d.model.name.clone(),
+            tokens: d.tokens.clone(),
+            token_ids: d.token_ids.clone(),
+            mask: match uniform {
+                Some(m) => m.name(),
+                None => (0..d.n_layers).map(|l| d.mask(l).name()).collect::<Vec<_>>().join(","),
+            },
+            layer_masks: uniform.is_none().then(|| {
+                (0..d.n_layers)
+                    .map(|l| match d.mask(l) {
+                        MaskSpec::SlidingWindow { window } => {
+                            LayerMask { mask: Mask::SlidingWindow(0).name().into(), window: usize::try_from(window).ok() }
+                        }
+                        spec => LayerMask { mask: spec.name(), window: None },
+                    })
+                    .collect()
+            }),
+            attentions,
+            kv_head_of: (d.n_kv_heads != d.n_heads).then(|| (0..d.n_heads).map(|h| d.kv_head_of(h)).collect()),
+            sentence_embedding: None,
+            top5_next: d
+                .top_next
+                .as_ref()
+                .map(|top| top.iter().take(5).map(|t| NextToken { token: t.token.clone(), probability: t.probability }).collect()),
+            notice: None,
+        };
+        Ok(export.to_json())
+    }
+
+    /// Every head ranked by the weight `query` gives `key`, a layer read at a time.
+    fn find_heads(&mut self, query: usize, key: usize) -> Result<Vec<HeadMatch>> {
+        let mut out = Vec::new();
+        for l in 0..self.reader.index().n_layers() {
+            let heads = self.reader.layer_attention(l)?;
+            out.extend(heads.iter().enumerate().map(|(h, a)| HeadMatch { layer: l, head: h, weight: a[(query, key)] }));
+        }
+        out.sort_by(|x, y| y.weight.total_cmp(&x.weight));
+        Ok(out)
+    }
+}
+
+impl Session {
+    /// Opens a trace file (its header only); the next `Run` of
+    /// [`ModelId::Trace`] shows it.
+    pub fn open_trace(&mut self, source: Box<dyn ByteSource>) -> Result<()> {
+        // The old trace is closed first: a file that fails leaves none open.
+        self.trace = None;
+        self.trace = Some(OpenTrace::open(source)?);
+        Ok(())
+    }
+
+    /// The reply when the message is about the open trace, else None (the
+    /// models answer it).
+    pub(super) fn answer_from_trace(&mut self, msg: &ToWorker, now_ms: &dyn Fn() -> f64) -> Option<FromWorker> {
+        let failed = |id: u64, e: &dyn std::fmt::Display| FromWorker::Failed { id, message: e.to_string() };
+        match msg {
+            ToWorker::Run { id, model: ModelId::Trace, options, .. } => {
+                let Some(trace) = self.trace.as_mut() else {
+                    return Some(FromWorker::LoadFailed { model: ModelId::Trace, message: "no trace file is open".into() });
+                };
+                self.last = None;
+                trace.shown = None;
+                let changed = *options != super::RunOptions::default();
+                Some(match trace.summary(*id, now_ms, changed) {
+                    Ok(s) => {
+                        trace.shown = Some(*id);
+                        FromWorker::Result(Box::new(s))
+                    }
+                    Err(e) => failed(*id, &e),
+                })
+            }
+            ToWorker::Compare { id, model: ModelId::Trace, .. } => {
+                Some(failed(*id, &"a trace file holds one fixed text: comparing another text needs a live model"))
+            }
+            ToWorker::Load { model: ModelId::Trace } => Some(match self.trace {
+                Some(_) => FromWorker::Loaded { model: ModelId::Trace },
+                None => FromWorker::LoadFailed { model: ModelId::Trace, message: "open a trace file first".into() },
+            }),
+            ToWorker::Run { .. } => {
+                if let Some(trace) = self.trace.as_mut() {
+                    trace.shown = None;
+                }
+                None
+            }
+            _ => {
+                let trace = self.trace.as_mut().filter(|t| t.shown.is_some())?;
+                let id = trace.shown.unwrap_or_default();
+                match *msg {
+                    ToWorker::Head { id: asked, layer, head } => {
+                        Some(trace.head(id, layer, head).map_or_else(|e| failed(asked, &e), |d| FromWorker::Head(Box::new(d))))
+                    }
+                    ToWorker::Export { id: asked } => Some(match trace.export() {
+                        Ok(json) => FromWorker::Export { id: asked, json },
+                        Err(e) => failed(asked, &e),
+                    }),
+                    ToWorker::FindHeads { id: asked, query, key } => {
+                        let n = trace.reader.index().n_tokens();
+                        if query >= n || key >= n {
+                            return Some(failed(asked, &format!("no token {} in this text", query.max(key))));
+                        }
+                        Some(match trace.find_heads(query, key) {
+                            Ok(heads) => FromWorker::Heads { id: asked, query, key, heads },
+                            Err(e) => failed(asked, &e),
+                        })
+                    }
+                    _ => None,
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::RunOptions;
+    use std::path::Path;
+
+    fn clock() -> f64 {
+        0.0
+    }
+
+    fn fixture(name: &str) -> Vec<u8> {
+        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tracefile").join(name)).unwrap()
+    }
+
+    fn open(bytes: Vec<u8>) -> Session {
+        let mut s = Session::new();
+        s.open_trace(Box::new(crate::tracefile::SeekSource::new(std::io::Cursor::new(bytes)).unwrap())).unwrap();
+        s
+    }
+
+    fn run(s: &mut Session, id: u64) -> FromWorker {
+        s.handle(ToWorker::Run { id, model: ModelId::Trace, text: "ignored".into(), options: RunOptions::default() }, &clock)
+    }
+
+    #[test]
+    fn a_trace_answers_run_head_export_and_find_heads_with_its_own_numbers() {
+        let bytes = fixture("smollm2_capital.safetensors");
+        let mut s = open(bytes.clone());
+        let FromWorker::Result(r) = run(&mut s, 3) else { panic!("expected a summary") };
+        let mut reader = TraceReader::open(&bytes[..]).unwrap();
+        let d = reader.description().clone();
+        assert_eq!((r.tokens.clone(), r.info.n_layers, r.info.n_heads), (d.tokens.clone(), d.n_layers, d.n_heads));
+        assert_eq!(r.overview, reader.thumbnails().unwrap());
+        assert_eq!(r.catalog.len(), d.n_layers * d.n_heads);
+        let FromWorker::Head(h) = s.handle(ToWorker::Head { id: 3, layer: 2, head: 4 }, &clock) else { panic!("expected a head") };
+        assert_eq!(h.weights, reader.attention(2, 4).unwrap());
+        assert_eq!(h.q, reader.queries(2, 4).unwrap().unwrap());
+        // With Q and K, the causal softmax of the scores gives back the stored weights.
+        let again = softmax_rows(apply_mask(h.scores.map(|x| x * h.scale), h.mask));
+        assert!(again.max_abs_diff(&h.weights) < 2e-3, "{}", again.max_abs_diff(&h.weights));
+        let FromWorker::Export { json, .. } = s.handle(ToWorker::Export { id: 3 }, &clock) else { panic!("expected an export") };
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(v["attentions"][2][4][1][0].as_f64().unwrap() as f32, h.weights[(1, 0)]);
+        let FromWorker::Heads { heads, .. } = s.handle(ToWorker::FindHeads { id: 3, query: 1, key: 0 }, &clock) else { panic!() };
+        assert_eq!(heads.len(), d.n_layers * d.n_heads);
+        assert!(matches!(s.handle(ToWorker::Head { id: 3, layer: 99, head: 0 }, &clock), FromWorker::Failed { .. }));
+        // A model's run replaces the trace as the latest; the trace stays open.
+        let teaching = ToWorker::Run { id: 4, model: ModelId::Teaching, text: "a cat".into(), options: RunOptions::default() };
+        assert!(matches!(s.handle(teaching, &clock), FromWorker::Result(_)));
+        let FromWorker::Head(t) = s.handle(ToWorker::Head { id: 4, layer: 0, head: 0 }, &clock) else { panic!() };
+        assert_eq!(t.weights.rows, 2);
+        assert!(matches!(run(&mut s, 5), FromWorker::Result(_)));
+    }
+
+    #[test]
+    fn a_trace_without_queries_and_keys_or_thumbnails_shows_its_weights() {
+        let bytes = fixture("numpy_bare.safetensors");
+        let mut s = open(bytes.clone());
+        let FromWorker::Result(r) = run(&mut s, 1) else { panic!("expected a summary") };
+        assert!(r.notice.unwrap().contains("no queries and keys"));
+        let mut reader = TraceReader::open(&bytes[..]).unwrap();
+        let a = reader.attention(0, 0).unwrap();
+        assert_eq!(r.overview[0][0], Thumbnail::new(&crate::session::pool(&a, THUMB_MAX)));
+        let FromWorker::Head(h) = s.handle(ToWorker::Head { id: 1, layer: 0, head: 0 }, &clock) else { panic!() };
+        assert_eq!((h.weights.clone(), h.scores.rows, h.what_if_weights.clone()), (a.clone(), 0, a));
+    }
+
+    #[test]
+    fn damaged_traces_are_refused_with_a_sentence_and_nothing_is_open() {
+        let bytes = fixture("numpy_f16.safetensors");
+        let mut s = Session::new();
+        let cut = bytes[..bytes.len() - 10].to_vec();
+        let e = s.open_trace(Box::new(crate::tracefile::SeekSource::new(std::io::Cursor::new(cut)).unwrap())).unwrap_err();
+        assert!(e.to_string().contains("cut short"), "{e}");
+        assert!(matches!(run(&mut s, 1), FromWorker::LoadFailed { .. }));
+        assert!(matches!(s.handle(ToWorker::Load { model: ModelId::Trace }, &clock), FromWorker::LoadFailed { .. }));
+    }
+}

@@ -1,0 +1,144 @@
+//! "Open a trace…": a trace file (docs/trace-format.md) chosen with a file
+//! picker or dropped anywhere on the page. The worker reads it lazily
+//! (`src/worker/blob_source.rs`); once its header is read the trace is the
+//! model, and every view draws from it.
+
+use crate::compute::Engine;
+use crate::state::{LoadState, Results, Selection};
+use crate::views::stages::Stage;
+use attnscope::session::ModelId;
+use leptos::prelude::*;
+
+/// Hands `file` to the worker; the trace becomes the model once it is open.
+fn open(file: web_sys::File, res: Results, engine: Engine, opening: RwSignal<bool>, name: RwSignal<String>) {
+    name.set(file.name());
+    res.loads.update(|l| {
+        l.insert(ModelId::Trace, LoadState::Loading { loaded: 0, total: file.size() as u64 });
+    });
+    opening.set(true);
+    engine.open_trace(&file);
+}
+
+/// `#open-trace`: the picker, the file dropped, and what the trace holds or why it failed.
+#[component]
+pub fn OpenTrace() -> impl IntoView {
+    let sel = expect_context::<Selection>();
+    let res = expect_context::<Results>();
+    let engine = expect_context::<Engine>();
+    let opening = RwSignal::new(false);
+    let name = RwSignal::new(String::new());
+    // A failed file leaves nothing open in the worker, so the page goes back to a model that runs.
+    Effect::new(move |_| {
+        let state = res.load_state(ModelId::Trace);
+        if !opening.get_untracked() {
+            return;
+        }
+        match state {
+            LoadState::Ready => {
+                opening.set(false);
+                sel.model.set(ModelId::Trace);
+            }
+            LoadState::Failed(_) => {
+                opening.set(false);
+                if sel.model.get_untracked() == ModelId::Trace {
+                    sel.model.set(ModelId::Teaching);
+                }
+            }
+            _ => {}
+        }
+    });
+    let on_pick = move |ev: leptos::ev::Event| {
+        let input = event_target::<web_sys::HtmlInputElement>(&ev);
+        if let Some(file) = input.files().and_then(|f| f.get(0)) {
+            open(file, res, engine, opening, name);
+        }
+        // The same file chosen again must fire `change` again.
+        input.set_value("");
+    };
+    let over = window_event_listener(leptos::ev::dragover, |ev| ev.prevent_default());
+    let dropped = window_event_listener(leptos::ev::drop, move |ev| {
+        ev.prevent_default();
+        if let Some(file) = ev.data_transfer().and_then(|d| d.files()).and_then(|f| f.get(0)) {
+            open(file, res, engine, opening, name);
+        }
+    });
+    on_cleanup(move || {
+        over.remove();
+        dropped.remove();
+    });
+    let failure = move || match res.load_state(ModelId::Trace) {
+        LoadState::Failed(why) => Some(format!("{} could not be opened: {why}", name.get())),
+        _ => None,
+    };
+    view! {
+        <div class="field open-trace">
+            <label class="button" for="open-trace" title="A .safetensors trace file written by the attnscope Python package or `attnscope trace --out`; or drop one on the page">
+                "Open a trace…"
+            </label>
+            <input type="file" id="open-trace" class="sr-only" accept=".safetensors" on:change=on_pick />
+            {move || failure().map(|f| view! { <p class="trace-error" id="trace-error" role="alert">{f}</p> })}
+            {move || (sel.model.get() == ModelId::Trace).then(|| view! { <TraceInfo name=name /> })}
+        </div>
+    }
+}
+
+/// `#trace-info`: the trace's model, layers, heads and tokens.
+#[component]
+fn TraceInfo(name: RwSignal<String>) -> impl IntoView {
+    let res = expect_context::<Results>();
+    let text = move || {
+        res.summary.with(|s| {
+            s.as_ref().filter(|s| s.info.id == ModelId::Trace.slug()).map(|s| {
+                let i = &s.info;
+                let kv = if i.n_kv_heads == i.n_heads { String::new() } else { format!(" over {} key/value heads", i.n_kv_heads) };
+                format!("{} · {} layers × {} heads{kv} · {} tokens · {}", i.name, i.n_layers, i.n_heads, s.tokens.len(), name.get())
+            })
+        })
+    };
+    view! { <p class="note trace-info" id="trace-info">{text}</p> }
+}
+
+/// Whether the run shown is a trace file, and one without queries and keys
+/// (weights only: the stage then stays at the softmax).
+pub fn trace_shown() -> (Memo<bool>, Memo<bool>) {
+    let sel = expect_context::<Selection>();
+    let res = expect_context::<Results>();
+    let info = move |f: fn(&attnscope::models::ModelInfo) -> bool| {
+        res.summary.with(|s| s.as_ref().is_some_and(|s| s.info.id == ModelId::Trace.slug() && f(&s.info)))
+    };
+    let trace = Memo::new(move |_| info(|_| true));
+    let lacking = Memo::new(move |_| info(|i| i.d_head == 0));
+    Effect::new(move |_| {
+        if lacking.get() && sel.stage.get() != Stage::Weights {
+            sel.stage.set(Stage::Weights);
+        }
+    });
+    (trace, lacking)
+}
+
+/// In place of step by step, for a trace without queries and keys.
+#[component]
+pub fn NeedsQueriesKeys() -> impl IntoView {
+    view! {
+        <div class="view-document needs-live" id="needs-queries-keys">
+            <p class="note">
+                "This trace file holds the attention weights only, no queries and keys, so step by step cannot follow a token "
+                "through q·k. Write it with queries and keys (attnscope.trace(…, queries_keys=True), or `attnscope trace --out` "
+                "without --no-queries-keys) to see them. The heatmap, dot grids, overview and head catalog show its weights."
+            </p>
+        </div>
+    }
+}
+
+/// In place of the lesson, which runs a live model on the visitor's sentence.
+#[component]
+pub fn NeedsLiveModel() -> impl IntoView {
+    view! {
+        <div class="view-document needs-live" id="needs-live-model">
+            <p class="note">
+                "The lesson runs a live model on a sentence you type; a trace file's text is fixed. Choose a model under Model "
+                "for the lesson, or look at this trace in the heatmap, dot grids, overview, head catalog and step by step."
+            </p>
+        </div>
+    }
+}
