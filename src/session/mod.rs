@@ -22,11 +22,13 @@ mod messages;
 mod model_id;
 mod overview;
 mod pending;
+mod translate;
 
 pub use messages::{FromWorker, HeadDetail, RunOptions, RunSummary, ToWorker};
 pub use model_id::{ModelFile, ModelId};
 pub use overview::{pool, Thumbnail, THUMB_MAX};
 pub use pending::Pending;
+pub use translate::{CrossHead, TranslationSummary};
 
 /// Holds the models and the latest trace.
 pub struct Session {
@@ -35,6 +37,8 @@ pub struct Session {
     /// Keeps a key/value cache, so typing at the end computes only new tokens.
     #[cfg(feature = "pretrained")]
     smollm2: Option<SmolLm2Session>,
+    #[cfg(feature = "pretrained")]
+    translators: translate::Translators,
     last: Option<(u64, Latest)>,
 }
 
@@ -60,6 +64,8 @@ impl Session {
             minilm: None,
             #[cfg(feature = "pretrained")]
             smollm2: None,
+            #[cfg(feature = "pretrained")]
+            translators: Default::default(),
             last: None,
         }
     }
@@ -88,6 +94,8 @@ impl Session {
         // Cut before tokenizing: a pasted book must not freeze the tokenizer.
         let (text, cut) = cut_text(text);
         let scale = if options.unscaled { Scale::Factor(options.temperature_factor) } else { Scale::InvSqrtDk };
+        #[cfg_attr(not(feature = "pretrained"), allow(unused_mut))]
+        let mut translation = None;
         let (mut latest, head_notes) = match model {
             ModelId::Teaching => {
                 let teaching = TeachingModel::with_options(TeachingOptions {
@@ -118,6 +126,12 @@ impl Session {
                     Latest::Here(Box::new(session.model().run_with_temperature(text, options.next_token_temperature)?))
                 };
                 (latest, Vec::new())
+            }
+            #[cfg(feature = "pretrained")]
+            ModelId::TranslateEnPt | ModelId::TranslatePtEn => {
+                let (trace, t) = self.translators.run(model, text)?;
+                translation = Some(Box::new(t));
+                (Latest::Here(Box::new(trace)), Vec::new())
             }
             #[cfg(not(feature = "pretrained"))]
             _ => return Err(not_built(model)),
@@ -178,6 +192,7 @@ impl Session {
             memory_bytes: None,
             memory_workers: 1,
             threads,
+            translation,
         })
     }
 
@@ -232,6 +247,8 @@ impl Session {
             ModelId::MiniLm => self.minilm = Some(MiniLm::from_bytes(file(0)?, file(1)?, file(2)?)?),
             #[cfg(feature = "pretrained")]
             ModelId::SmolLm2 => self.smollm2 = Some(SmolLm2Session::new(SmolLm2::from_gguf_bytes(file(0)?)?)),
+            #[cfg(feature = "pretrained")]
+            ModelId::TranslateEnPt | ModelId::TranslatePtEn => self.translators.install(model, &files)?,
             #[cfg(not(feature = "pretrained"))]
             _ => return Err(not_built(model)),
         }
@@ -259,6 +276,8 @@ impl Session {
             ModelId::MiniLm => self.minilm.is_some(),
             #[cfg(feature = "pretrained")]
             ModelId::SmolLm2 => self.smollm2.is_some(),
+            #[cfg(feature = "pretrained")]
+            ModelId::TranslateEnPt | ModelId::TranslatePtEn => self.translators.is_loaded(model),
             #[cfg(not(feature = "pretrained"))]
             _ => false,
         }

@@ -10,10 +10,13 @@ pub enum ModelId {
     Teaching,
     MiniLm,
     SmolLm2,
+    /// Bergamot's tiny English→Portuguese model (session/translate.rs).
+    TranslateEnPt,
+    TranslatePtEn,
 }
 
 impl ModelId {
-    pub const ALL: [ModelId; 3] = [ModelId::Teaching, ModelId::MiniLm, ModelId::SmolLm2];
+    pub const ALL: [ModelId; 5] = [ModelId::Teaching, ModelId::MiniLm, ModelId::SmolLm2, ModelId::TranslateEnPt, ModelId::TranslatePtEn];
 
     /// The short name used in URLs and on the command line.
     pub fn slug(self) -> &'static str {
@@ -21,7 +24,14 @@ impl ModelId {
             ModelId::Teaching => "teaching",
             ModelId::MiniLm => "minilm",
             ModelId::SmolLm2 => "smollm2",
+            ModelId::TranslateEnPt => "translate-enpt",
+            ModelId::TranslatePtEn => "translate-pten",
         }
+    }
+
+    /// An encoder–decoder translation model (its runs carry a translation).
+    pub fn is_translation(self) -> bool {
+        matches!(self, ModelId::TranslateEnPt | ModelId::TranslatePtEn)
     }
 
     pub fn from_slug(s: &str) -> Option<Self> {

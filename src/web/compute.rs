@@ -190,6 +190,8 @@ pub fn model_name(m: ModelId) -> &'static str {
         ModelId::Teaching => "Teaching model",
         ModelId::MiniLm => "MiniLM (all-MiniLM-L6-v2)",
         ModelId::SmolLm2 => "SmolLM2-135M",
+        ModelId::TranslateEnPt => "Translate: English → Portuguese",
+        ModelId::TranslatePtEn => "Translate: Portuguese → English",
     }
 }
 

@@ -25,10 +25,13 @@ pub enum View {
     Worked,
     /// The guided lesson, step by step.
     Lesson,
+    /// A translation model's cross-attention (views/translate.rs).
+    Translate,
 }
 
 impl View {
-    pub const ALL: [View; 7] = [View::Head, View::Grid, View::Overview, View::Explain, View::Catalog, View::Worked, View::Lesson];
+    pub const ALL: [View; 8] =
+        [View::Head, View::Grid, View::Overview, View::Explain, View::Catalog, View::Worked, View::Lesson, View::Translate];
 
     pub fn slug(self) -> &'static str {
         match self {
@@ -39,6 +42,7 @@ impl View {
             View::Catalog => "catalog",
             View::Worked => "worked",
             View::Lesson => "lesson",
+            View::Translate => "translate",
         }
     }
 
@@ -51,6 +55,7 @@ impl View {
             View::Catalog => "Catalog",
             View::Worked => "Worked 3×4",
             View::Lesson => "Lesson",
+            View::Translate => "Translation",
         }
     }
 }

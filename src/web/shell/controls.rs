@@ -73,6 +73,7 @@ fn ModelPicker() -> impl IntoView {
             ModelId::Teaching => "Teaching model (built in)".to_string(),
             ModelId::MiniLm => format!("MiniLM · encoder · {}", if saved { "saved".into() } else { megabytes(m.download_bytes()) }),
             ModelId::SmolLm2 => format!("SmolLM2-135M · decoder · {}", if saved { "saved".into() } else { megabytes(m.download_bytes()) }),
+            m => format!("{} · {}", crate::compute::model_name(m), if saved { "saved".into() } else { megabytes(m.download_bytes()) }),
         }
     };
     view! {

@@ -148,6 +148,8 @@ fn ModelNote() -> impl IntoView {
         ModelId::Teaching => "The teaching model's five heads were designed by hand, not learned: each does one thing you can explain.",
         ModelId::MiniLm => "MiniLM (all-MiniLM-L6-v2): a BERT encoder, 6 layers × 12 heads.",
         ModelId::SmolLm2 => "SmolLM2-135M: a Llama decoder, 30 layers × 9 query heads over 3 key/value heads.",
+        m if m.is_translation() => crate::views::translate::MODEL_NOTE,
+        _ => "",
     };
     let mask = move || {
         res.summary.with(|s| {

@@ -84,6 +84,9 @@ pub fn projection_note(model: ModelId) -> &'static str {
         ModelId::Teaching => "",
         ModelId::MiniLm => "   (+ a bias b_Q; x is E after the previous layer's LayerNorm)",
         ModelId::SmolLm2 => "   (x is E after RMSNorm; q and k are then rotated by their position, RoPE)",
+        ModelId::TranslateEnPt | ModelId::TranslatePtEn => {
+            "   (+ a bias b_Q; the translation model's encoder, x after the previous layer's LayerNorm)"
+        }
     }
 }
 
