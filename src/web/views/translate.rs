@@ -145,7 +145,15 @@ fn Sentences() -> impl IntoView {
         choice.summary.with(|t| {
             t.as_ref().map(|t| match choice.shown.get() {
                 None => t.translation.clone(),
-                Some(n) => t.target_tokens.iter().take(n).filter(|p| *p != "</s>").map(|p| p.replace('▁', " ")).collect::<String>(),
+                Some(n) => t
+                    .target_tokens
+                    .iter()
+                    .take(n)
+                    .filter(|p| *p != "</s>")
+                    .map(|p| p.replace('▁', " "))
+                    .collect::<String>()
+                    .trim_start()
+                    .to_string(),
             })
         })
     };
