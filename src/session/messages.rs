@@ -56,6 +56,10 @@ pub struct RunSummary {
     /// Threads the products ran on (2 when SmolLM2's helper took part).
     #[serde(default = "one")]
     pub threads: usize,
+    /// Translation models: the translation and its cross-attention (the
+    /// trace above is then the encoder's self-attention).
+    #[serde(default)]
+    pub translation: Option<Box<super::TranslationSummary>>,
 }
 
 fn one() -> usize {

@@ -26,6 +26,7 @@ mod overview;
 mod pending;
 #[cfg(any(feature = "pretrained", feature = "tracefile"))]
 mod trace_view;
+mod translate;
 mod warm;
 
 pub use analysis::{AnalysisReply, AnalysisRequest};
@@ -35,6 +36,7 @@ pub use overview::{pool, Thumbnail, THUMB_MAX};
 pub use pending::Pending;
 #[cfg(any(feature = "pretrained", feature = "tracefile"))]
 pub use trace_view::OpenTrace;
+pub use translate::{CrossHead, TranslationSummary};
 
 /// Holds the models and the latest trace.
 pub struct Session {
@@ -46,6 +48,8 @@ pub struct Session {
     /// A model the visitor opened from their own files (`custom.rs`).
     #[cfg(feature = "pretrained")]
     custom: Option<crate::models::files::Model>,
+    #[cfg(feature = "pretrained")]
+    translators: translate::Translators,
     last: Option<(u64, Latest)>,
     /// The importance map under way (`analysis.rs`).
     importance: Option<analysis::Job>,
@@ -78,6 +82,8 @@ impl Session {
             smollm2: None,
             #[cfg(feature = "pretrained")]
             custom: None,
+            #[cfg(feature = "pretrained")]
+            translators: Default::default(),
             last: None,
             importance: None,
             #[cfg(any(feature = "pretrained", feature = "tracefile"))]
@@ -109,6 +115,8 @@ impl Session {
         // Cut before tokenizing: a pasted book must not freeze the tokenizer.
         let (text, cut) = cut_text(text);
         let scale = if options.unscaled { Scale::Factor(options.temperature_factor) } else { Scale::InvSqrtDk };
+        #[cfg_attr(not(feature = "pretrained"), allow(unused_mut))]
+        let mut translation = None;
         let (mut latest, head_notes) = match model {
             ModelId::Teaching => {
                 let teaching = TeachingModel::with_options(TeachingOptions {
@@ -143,6 +151,12 @@ impl Session {
             #[cfg(feature = "pretrained")]
             ModelId::Custom => (Latest::Here(Box::new(self.custom.as_ref().ok_or_else(|| not_loaded(model))?.run(text)?)), Vec::new()),
             ModelId::Trace => return Err(Error::Invalid("a trace file is read, not run: open it with \"Open a trace…\"".into())),
+            #[cfg(feature = "pretrained")]
+            ModelId::TranslateEnPt | ModelId::TranslatePtEn => {
+                let (trace, t) = self.translators.run(model, text)?;
+                translation = Some(Box::new(t));
+                (Latest::Here(Box::new(trace)), Vec::new())
+            }
             #[cfg(not(feature = "pretrained"))]
             _ => return Err(not_built(model)),
         };
@@ -202,6 +216,7 @@ impl Session {
             memory_bytes: None,
             memory_workers: 1,
             threads,
+            translation,
         })
     }
 
@@ -261,6 +276,8 @@ impl Session {
             }
             #[cfg(feature = "pretrained")]
             ModelId::Trace => return Err(Error::Invalid("a trace file is opened with \"Open a trace…\", not downloaded".into())),
+            #[cfg(feature = "pretrained")]
+            ModelId::TranslateEnPt | ModelId::TranslatePtEn => self.translators.install(model, &files)?,
             #[cfg(not(feature = "pretrained"))]
             _ => return Err(not_built(model)),
         }
@@ -307,6 +324,8 @@ impl Session {
             ModelId::Custom => self.custom.is_some(),
             #[cfg(feature = "pretrained")]
             ModelId::Trace => self.trace.is_some(),
+            #[cfg(feature = "pretrained")]
+            ModelId::TranslateEnPt | ModelId::TranslatePtEn => self.translators.is_loaded(model),
             #[cfg(not(feature = "pretrained"))]
             _ => false,
         }

@@ -14,10 +14,13 @@ pub enum ModelId {
     Custom,
     /// A trace file opened in the page (not in `ALL`: it is opened, not chosen).
     Trace,
+    /// Bergamot's tiny English→Portuguese model (session/translate.rs).
+    TranslateEnPt,
+    TranslatePtEn,
 }
 
 impl ModelId {
-    pub const ALL: [ModelId; 3] = [ModelId::Teaching, ModelId::MiniLm, ModelId::SmolLm2];
+    pub const ALL: [ModelId; 5] = [ModelId::Teaching, ModelId::MiniLm, ModelId::SmolLm2, ModelId::TranslateEnPt, ModelId::TranslatePtEn];
 
     /// The short name used in URLs and on the command line.
     pub fn slug(self) -> &'static str {
@@ -27,7 +30,14 @@ impl ModelId {
             ModelId::SmolLm2 => "smollm2",
             ModelId::Custom => "custom",
             ModelId::Trace => "trace",
+            ModelId::TranslateEnPt => "translate-enpt",
+            ModelId::TranslatePtEn => "translate-pten",
         }
+    }
+
+    /// An encoder–decoder translation model (its runs carry a translation).
+    pub fn is_translation(self) -> bool {
+        matches!(self, ModelId::TranslateEnPt | ModelId::TranslatePtEn)
     }
 
     pub fn from_slug(s: &str) -> Option<Self> {

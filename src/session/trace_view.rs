@@ -102,6 +102,7 @@ impl OpenTrace {
             memory_bytes: None,
             memory_workers: 1,
             threads: 1,
+            translation: None,
         })
     }
 

@@ -224,6 +224,8 @@ pub fn model_name(m: ModelId) -> &'static str {
         ModelId::SmolLm2 => "SmolLM2-135M",
         ModelId::Custom => "Your model",
         ModelId::Trace => "The trace file",
+        ModelId::TranslateEnPt => "Translate: English → Portuguese",
+        ModelId::TranslatePtEn => "Translate: Portuguese → English",
     }
 }
 

@@ -27,11 +27,13 @@ pub enum View {
     Lesson,
     /// Beyond the weights: value-weighted attention, rollout, logit lens, knockout (`views/beyond.rs`).
     Beyond,
+    /// A translation model's cross-attention (views/translate.rs).
+    Translate,
 }
 
 impl View {
-    pub const ALL: [View; 8] =
-        [View::Head, View::Grid, View::Overview, View::Explain, View::Catalog, View::Worked, View::Lesson, View::Beyond];
+    pub const ALL: [View; 9] =
+        [View::Head, View::Grid, View::Overview, View::Explain, View::Catalog, View::Worked, View::Lesson, View::Beyond, View::Translate];
 
     pub fn slug(self) -> &'static str {
         match self {
@@ -43,6 +45,7 @@ impl View {
             View::Worked => "worked",
             View::Lesson => "lesson",
             View::Beyond => "beyond",
+            View::Translate => "translate",
         }
     }
 
@@ -56,6 +59,7 @@ impl View {
             View::Worked => "Worked 3×4",
             View::Lesson => "Lesson",
             View::Beyond => "Beyond weights",
+            View::Translate => "Translation",
         }
     }
 }

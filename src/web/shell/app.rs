@@ -61,6 +61,7 @@ pub fn Page(
     compute_on_change(sel, res, engine);
     keep_url(sel, app);
     restyle(app);
+    crate::views::translate::follow_model(sel);
     if !in_page {
         offline.register();
         offline.refresh_saved();
@@ -299,6 +300,7 @@ fn StageHeader() -> impl IntoView {
                     <nav class="tabs" role="tablist" aria-label="Views" node_ref=tabs>
                         {View::ALL.into_iter().map(|v| view! {
                             <button role="tab" id=format!("tab-{}", v.slug()) class:lesson=v == View::Lesson
+                                hidden=move || v == View::Translate && !sel.model.get().is_translation()
                                 aria-selected=move || (sel.view.get() == v).to_string() aria-controls="stage"
                                 on:click=move |_| sel.view.set(v)>{v.label()}</button>
                         }).collect_view()}
@@ -327,5 +329,6 @@ fn StageView() -> impl IntoView {
         View::Worked => view! { <div class="view-document" id="view-worked"><WorkedExampleView /></div> }.into_any(),
         View::Lesson => view! { <LessonView /> }.into_any(),
         View::Beyond => view! { <crate::views::beyond::BeyondView /> }.into_any(),
+        View::Translate => view! { <crate::views::translate::TranslateView /> }.into_any(),
     }
 }

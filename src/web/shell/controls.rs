@@ -78,6 +78,7 @@ fn ModelPicker() -> impl IntoView {
             ModelId::SmolLm2 => format!("SmolLM2-135M · decoder · {}", if saved { "saved".into() } else { megabytes(m.download_bytes()) }),
             ModelId::Custom => "Your model".to_string(),
             ModelId::Trace => "Trace file (opened)".to_string(),
+            m => format!("{} · {}", crate::compute::model_name(m), if saved { "saved".into() } else { megabytes(m.download_bytes()) }),
         }
     };
     view! {

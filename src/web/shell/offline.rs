@@ -69,7 +69,7 @@ impl OfflineState {
             let Ok(cache) = JsFuture::from(caches.open(MODELS_CACHE)).await else { return };
             let Ok(cache) = cache.dyn_into::<web_sys::Cache>() else { return };
             let mut found = Vec::new();
-            for model in [ModelId::MiniLm, ModelId::SmolLm2] {
+            for model in [ModelId::MiniLm, ModelId::SmolLm2, ModelId::TranslateEnPt, ModelId::TranslatePtEn] {
                 let mut all = true;
                 for file in model.files() {
                     let hit = JsFuture::from(cache.match_with_str(&model.url(&file))).await;

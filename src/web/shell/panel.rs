@@ -150,6 +150,8 @@ fn ModelNote() -> impl IntoView {
         ModelId::SmolLm2 => "SmolLM2-135M: a Llama decoder, 30 layers × 9 query heads over 3 key/value heads.",
         ModelId::Custom => "Your model, read from your own files in this browser: nothing was uploaded.",
         ModelId::Trace => "A trace file: attention computed elsewhere, read from the file a head at a time.",
+        m if m.is_translation() => crate::views::translate::MODEL_NOTE,
+        _ => "",
     };
     let mask = move || {
         res.summary.with(|s| {

@@ -86,6 +86,9 @@ pub fn projection_note(model: ModelId) -> &'static str {
         ModelId::SmolLm2 => "   (x is E after RMSNorm; q and k are then rotated by their position, RoPE)",
         ModelId::Custom => "   (x is E after the layer's normalization, as your model defines it)",
         ModelId::Trace => "   (q and k as the trace file stores them; x, v and ΔE are not in it)",
+        ModelId::TranslateEnPt | ModelId::TranslatePtEn => {
+            "   (+ a bias b_Q; the translation model's encoder, x after the previous layer's LayerNorm)"
+        }
     }
 }
 

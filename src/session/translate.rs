@@ -1,0 +1,295 @@
+//! The translation models in the session: a run translates the text with
+//! every attention kept. The encoder's self-attention becomes the run's
+//! trace (so the heatmap, dot grids, all-heads and step-by-step views show
+//! it as they show any encoder), and the decoder's cross-attention travels
+//! beside it as a [`TranslationSummary`] for the translation views.
+
+use crate::tensor::Matrix;
+use serde::{Deserialize, Serialize};
+
+/// One decoder layer's head over the source: what step by step needs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CrossHead {
+    /// One row per target token, from the decoder (n_target × d_head).
+    pub q: Matrix,
+    /// One row per source token, from the encoder's output (n_source × d_head).
+    pub k: Matrix,
+    pub v: Matrix,
+    /// S = Q Kᵀ (n_target × n_source).
+    pub scores: Matrix,
+    /// A = softmax(S / √d_k) (n_target × n_source); rows sum to 1.
+    pub weights: Matrix,
+    /// Z = A V (n_target × d_head).
+    pub output: Matrix,
+}
+
+/// What the page draws of one translation.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TranslationSummary {
+    /// Source pieces as the model reads them, `</s>` last.
+    pub source_tokens: Vec<String>,
+    /// Target pieces in the order produced (`</s>` last unless the length limit stopped it).
+    pub target_tokens: Vec<String>,
+    pub translation: String,
+    /// [layer][head]: the decoder's cross-attention.
+    pub heads: Vec<Vec<CrossHead>>,
+    /// [layer]: the mean of that layer's heads (target × source).
+    pub layer_mean: Vec<Matrix>,
+    /// The mean over every layer and head (target × source).
+    pub mean: Option<Matrix>,
+    /// The factor applied to the scores (1/√d_k).
+    pub scale: f32,
+    /// [step]: the most likely tokens with their probabilities.
+    pub top: Vec<Vec<(String, f32)>>,
+    /// The length limit, not `</s>`, ended the translation.
+    pub length_limit: bool,
+    pub notices: Vec<String>,
+    /// Where the model comes from and its license.
+    pub provenance: String,
+    pub license: String,
+}
+
+impl TranslationSummary {
+    /// The weights of one layer and head; `None` for either means their mean.
+    pub fn weights(&self, layer: Option<usize>, head: Option<usize>) -> Option<Matrix> {
+        match (layer, head) {
+            (Some(l), Some(h)) => Some(self.heads.get(l)?.get(h)?.weights.clone()),
+            (Some(l), None) => self.layer_mean.get(l).cloned(),
+            (None, None) => self.mean.clone(),
+            (None, Some(h)) => {
+                let picked: Vec<&Matrix> = self.heads.iter().filter_map(|l| l.get(h)).map(|c| &c.weights).collect();
+                mean(&picked)
+            }
+        }
+    }
+}
+
+/// The mean of matrices of one shape (rows of weights still sum to 1).
+pub fn mean(weights: &[&Matrix]) -> Option<Matrix> {
+    let first = weights.first()?;
+    let mut sum = Matrix::zeros(first.rows, first.cols);
+    for w in weights {
+        sum.data.iter_mut().zip(&w.data).for_each(|(s, w)| *s += w);
+    }
+    let n = weights.len() as f32;
+    sum.data.iter_mut().for_each(|s| *s /= n);
+    Some(sum)
+}
+
+#[cfg(feature = "pretrained")]
+pub use held::Translators;
+
+#[cfg(feature = "pretrained")]
+mod held {
+    use super::{mean, CrossHead, TranslationSummary};
+    use crate::attention::Mask;
+    use crate::error::{Error, Result};
+    use crate::models::marian::{Direction, Stop, Translation, Translator, MODEL_LICENSE, PROVENANCE};
+    use crate::models::{ModelInfo, ModelTrace};
+    use crate::session::ModelId;
+
+    /// The translation models the worker has loaded.
+    #[derive(Default)]
+    pub struct Translators {
+        en_pt: Option<Translator>,
+        pt_en: Option<Translator>,
+    }
+
+    fn direction(model: ModelId) -> Option<Direction> {
+        match model {
+            ModelId::TranslateEnPt => Some(Direction::EnPt),
+            ModelId::TranslatePtEn => Some(Direction::PtEn),
+            _ => None,
+        }
+    }
+
+    impl Translators {
+        fn slot(&mut self, model: ModelId) -> Option<&mut Option<Translator>> {
+            match model {
+                ModelId::TranslateEnPt => Some(&mut self.en_pt),
+                ModelId::TranslatePtEn => Some(&mut self.pt_en),
+                _ => None,
+            }
+        }
+
+        fn get(&self, model: ModelId) -> Result<&Translator> {
+            let t = match model {
+                ModelId::TranslateEnPt => &self.en_pt,
+                ModelId::TranslatePtEn => &self.pt_en,
+                _ => &None,
+            };
+            t.as_ref().ok_or_else(|| Error::Invalid(format!("the {} model is not loaded yet", model.slug())))
+        }
+
+        pub fn is_loaded(&self, model: ModelId) -> bool {
+            self.get(model).is_ok()
+        }
+
+        /// Parses the model file, `tokenizer.json` and `shortlist.bin`, in `ModelId::files()` order.
+        pub fn install(&mut self, model: ModelId, files: &[Vec<u8>]) -> Result<()> {
+            let d = direction(model).ok_or_else(|| Error::Invalid(format!("{} is not a translation model", model.slug())))?;
+            let [m, tokenizer, shortlist] = files else {
+                return Err(Error::ModelFile(format!("{} needs 3 files, got {}", model.slug(), files.len())));
+            };
+            let translator = Translator::from_bytes(d, m, tokenizer, Some(shortlist))?;
+            if let Some(slot) = self.slot(model) {
+                *slot = Some(translator);
+            }
+            Ok(())
+        }
+
+        /// Translates `text`: the encoder's self-attention as a trace, and the translation.
+        /// Empty text gives empty pictures and a notice, as the other models do.
+        pub fn run(&self, model: ModelId, text: &str) -> Result<(ModelTrace, TranslationSummary)> {
+            let t = self.get(model)?;
+            let info = encoder_info(t, model);
+            if text.trim().is_empty() {
+                let summary = TranslationSummary {
+                    notices: vec!["There is nothing to translate: type a sentence.".into()],
+                    provenance: PROVENANCE.into(),
+                    license: MODEL_LICENSE.into(),
+                    ..Default::default()
+                };
+                return Ok((ModelTrace::empty(info), summary));
+            }
+            let translation = t.translate(text)?;
+            let summary = summarize(&translation, t.info().d_head);
+            let trace = ModelTrace {
+                info,
+                tokens: translation.source_tokens.clone(),
+                token_ids: Some(translation.source_ids.clone()),
+                notice: (!translation.notices.is_empty()).then(|| translation.notices.join(" ")),
+                layers: translation.encoder,
+                sentence_embedding: None,
+                top_next: None,
+            };
+            Ok((trace, summary))
+        }
+    }
+
+    /// The encoder, described as the models of the other views are.
+    fn encoder_info(t: &Translator, model: ModelId) -> ModelInfo {
+        let i = t.info();
+        ModelInfo {
+            id: model.slug().into(),
+            name: format!("{} (encoder)", i.name),
+            n_layers: i.encoder_layers,
+            n_heads: i.heads,
+            n_kv_heads: i.heads,
+            d_model: i.d_model,
+            d_head: i.d_head,
+            mask: Mask::None,
+            max_tokens: i.max_source_tokens,
+        }
+    }
+
+    fn summarize(t: &Translation, d_head: usize) -> TranslationSummary {
+        let heads: Vec<Vec<CrossHead>> = t
+            .context
+            .iter()
+            .map(|layer| {
+                let a = &layer.attention;
+                a.heads
+                    .iter()
+                    .enumerate()
+                    .map(|(h, head)| CrossHead {
+                        q: a.q[h].clone(),
+                        k: a.k[a.kv_head_of[h]].clone(),
+                        v: a.v[a.kv_head_of[h]].clone(),
+                        scores: head.scores.clone(),
+                        weights: head.weights.clone(),
+                        output: head.output.clone(),
+                    })
+                    .collect()
+            })
+            .collect();
+        let layer_mean = heads.iter().filter_map(|l| mean(&l.iter().map(|c| &c.weights).collect::<Vec<_>>())).collect();
+        let all: Vec<_> = heads.iter().flatten().map(|c| &c.weights).collect();
+        TranslationSummary {
+            source_tokens: t.source_tokens.clone(),
+            target_tokens: t.target_tokens.clone(),
+            translation: t.text.clone(),
+            mean: mean(&all),
+            layer_mean,
+            heads,
+            scale: 1.0 / (d_head as f32).sqrt(),
+            top: t.top.clone(),
+            length_limit: t.stop == Stop::LengthLimit,
+            notices: t.notices.clone(),
+            provenance: PROVENANCE.into(),
+            license: MODEL_LICENSE.into(),
+        }
+    }
+}
+
+#[cfg(all(test, feature = "pretrained"))]
+mod tests {
+    use crate::session::{FromWorker, ModelId, RunOptions, Session, ToWorker};
+
+    fn files(model: ModelId) -> Option<Vec<Vec<u8>>> {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("www/models").join(model.slug());
+        model.files().iter().map(|f| std::fs::read(dir.join(&f.name)).ok()).collect()
+    }
+
+    #[test]
+    fn a_run_translates_and_keeps_every_attention() {
+        let model = ModelId::TranslateEnPt;
+        let Some(files) = files(model) else {
+            eprintln!("skipped: run scripts/fetch_models.py translate-enpt");
+            return;
+        };
+        let mut s = Session::new();
+        s.install(model, files).unwrap();
+        assert!(s.is_loaded(model) && !s.is_loaded(ModelId::TranslatePtEn));
+        let text = "a fluffy blue creature roamed the verdant forest";
+        let msg = ToWorker::Run { id: 3, model, text: text.into(), options: RunOptions::default() };
+        let msg: ToWorker = serde_json::from_str(&serde_json::to_string(&msg).unwrap()).unwrap();
+        let FromWorker::Result(r) = s.handle(msg, &|| 0.0) else { panic!("expected a result") };
+        let r: crate::session::RunSummary = serde_json::from_str(&serde_json::to_string(&r).unwrap()).unwrap();
+        let t = r.translation.as_deref().expect("a translation");
+        assert_eq!(t.translation, "uma criatura azul fofa vagueou a floresta verdejante");
+        assert_eq!(r.tokens, t.source_tokens);
+        assert_eq!((r.info.n_layers, r.info.n_heads, r.overview.len()), (6, 8, 6));
+        assert_eq!((t.heads.len(), t.heads[0].len()), (2, 8));
+        let (n_t, n_s) = (t.target_tokens.len(), t.source_tokens.len());
+        for w in t.heads.iter().flatten().map(|c| &c.weights).chain(&t.layer_mean).chain(t.mean.as_ref()) {
+            assert_eq!(w.shape(), (n_t, n_s));
+            for i in 0..n_t {
+                let sum: f32 = (0..n_s).map(|j| w[(i, j)]).sum();
+                assert!((sum - 1.0).abs() < 1e-4, "row {i} sums to {sum}");
+            }
+        }
+        let c = &t.heads[1][3];
+        // Σ a·v of a row is that row's output.
+        let z = c.weights.matmul(&c.v);
+        assert!(z.max_abs_diff(&c.output) < 1e-5);
+        assert_eq!(t.weights(Some(1), Some(3)).unwrap(), c.weights);
+        // The encoder's heads are the run's heads.
+        let d = s.head(5, 2).unwrap();
+        assert_eq!(d.weights.shape(), (n_s, n_s));
+        // Empty text: empty pictures and a notice, not an error.
+        let FromWorker::Result(r) = s.handle(ToWorker::Run { id: 4, model, text: "  ".into(), options: RunOptions::default() }, &|| 0.0)
+        else {
+            panic!("expected a result")
+        };
+        assert!(r.tokens.is_empty());
+        assert!(r.translation.unwrap().notices[0].contains("nothing to translate"));
+        // The other direction is not loaded: a clear message.
+        let FromWorker::Failed { message, .. } =
+            s.handle(ToWorker::Run { id: 5, model: ModelId::TranslatePtEn, text: "olá".into(), options: RunOptions::default() }, &|| 0.0)
+        else {
+            panic!("expected a failure")
+        };
+        assert!(message.contains("not loaded"), "{message}");
+    }
+
+    #[test]
+    fn wrong_files_are_a_clear_error() {
+        let mut s = Session::new();
+        let e = s.install(ModelId::TranslateEnPt, vec![vec![1, 2, 3]]).unwrap_err();
+        assert!(e.to_string().contains("3 files"), "{e}");
+        let e = s.install(ModelId::TranslateEnPt, vec![vec![0; 64], b"{}".to_vec(), vec![]]).unwrap_err();
+        assert!(!e.to_string().is_empty());
+        assert!(!s.is_loaded(ModelId::TranslateEnPt));
+    }
+}

@@ -1,0 +1,280 @@
+//! The translation view (issue #30): the source and its translation, and the
+//! decoder's cross-attention (queries from the target words, keys and values
+//! from the source words) as a heatmap, as lines between the two sentences,
+//! and step by step for one target word. "Generate step by step" shows the
+//! words in the order the model produced them, each with its attention row
+//! and the words it chose between. The encoder's self-attention is the run's
+//! ordinary trace, so the other tabs show it.
+
+use super::translate_heatmap::CrossHeatmap;
+use super::translate_lines::CrossLines;
+use super::translate_step::CrossStep;
+use crate::state::{Results, Selection};
+use crate::url_state::View;
+use attnscope::session::TranslationSummary;
+use leptos::prelude::*;
+use std::time::Duration;
+
+/// The model note beside the stage.
+pub const MODEL_NOTE: &str = "Bergamot's tiny translation model: 6 encoder layers of self-attention (the Heatmap, Dot grid and \
+All heads tabs show them) and 2 decoder layers whose target words attend to the source words (the Translation tab).";
+
+/// Why the decoder has no self-attention, said plainly on the page.
+const NO_SELF_ATTENTION: &str = "This decoder has no self-attention. To be small and fast enough for a browser, each of its 2 layers \
+replaces self-attention over the earlier target words with an SSRU (a simplified simple recurrent unit): one running summary of the \
+words produced so far, updated by a forget gate, instead of attention weights over each of them. So the only attention in the \
+decoder is the cross-attention shown here: queries from the target, keys and values from the encoder's output for the source.";
+
+/// How long each word stays alone on screen while generating step by step.
+const STEP_MS: u64 = 700;
+
+/// Which picture of the cross-attention.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    Heatmap,
+    Lines,
+    Step,
+}
+
+/// The translation view's own choices (the decoder's layers and heads are
+/// not the encoder's, which the other views select).
+#[derive(Clone, Copy)]
+pub struct CrossChoice {
+    /// None: the mean over layers.
+    pub layer: RwSignal<Option<usize>>,
+    /// None: the mean over heads.
+    pub head: RwSignal<Option<usize>>,
+    pub part: RwSignal<Part>,
+    /// The chosen target word (row).
+    pub target: RwSignal<Option<usize>>,
+    /// The cell described in the readout, (target, source).
+    pub cell: RwSignal<Option<(usize, usize)>>,
+    /// While generating: how many target words are out; None: all.
+    pub shown: RwSignal<Option<usize>>,
+    /// The latest run's translation.
+    pub summary: Memo<Option<TranslationSummary>>,
+}
+
+impl CrossChoice {
+    fn new(res: Results) -> Self {
+        Self {
+            layer: RwSignal::new(None),
+            head: RwSignal::new(None),
+            part: RwSignal::new(Part::Heatmap),
+            target: RwSignal::new(None),
+            cell: RwSignal::new(None),
+            shown: RwSignal::new(None),
+            summary: Memo::new(move |_| res.summary.with(|s| s.as_ref().and_then(|s| s.translation.as_deref().cloned()))),
+        }
+    }
+
+    /// The target rows on screen.
+    pub fn rows(&self, t: &TranslationSummary) -> usize {
+        self.shown.get().map_or(t.target_tokens.len(), |n| n.min(t.target_tokens.len()))
+    }
+
+    /// What a picture's title says of the layer and head.
+    pub fn which(&self) -> String {
+        match (self.layer.get(), self.head.get()) {
+            (Some(l), Some(h)) => format!("decoder layer {}, head {}", l + 1, h + 1),
+            (Some(l), None) => format!("decoder layer {}, mean of its heads", l + 1),
+            (None, Some(h)) => format!("head {} averaged over the decoder layers", h + 1),
+            (None, None) => "mean of every decoder layer and head".into(),
+        }
+    }
+}
+
+/// Puts the Translation tab on the stage when a translation model is chosen,
+/// and takes it away when another model is.
+pub fn follow_model(sel: Selection) {
+    Effect::new(move |prev: Option<bool>| {
+        let translating = sel.model.get().is_translation();
+        let view = sel.view.get_untracked();
+        if prev.is_some_and(|p| p != translating) || prev.is_none() {
+            if translating && prev == Some(false) {
+                sel.view.set(View::Translate);
+            } else if !translating && view == View::Translate {
+                sel.view.set(View::Head);
+            }
+        }
+        translating
+    });
+}
+
+/// `#view-translate`: the whole view.
+#[component]
+pub fn TranslateView() -> impl IntoView {
+    let sel = expect_context::<Selection>();
+    let res = expect_context::<Results>();
+    let choice = CrossChoice::new(res);
+    provide_context(choice);
+    // A new translation starts with its whole picture and no stale cell.
+    Effect::new(move |_| {
+        choice.summary.track();
+        choice.shown.set(None);
+        choice.cell.set(None);
+    });
+    view! {
+        <div class="view-document translate" id="view-translate">
+            {move || if sel.model.get().is_translation() {
+                view! {
+                    <Sentences />
+                    <CrossControls />
+                    <Generating />
+                    {move || match choice.part.get() {
+                        Part::Heatmap => view! { <CrossHeatmap /> }.into_any(),
+                        Part::Lines => view! { <CrossLines /> }.into_any(),
+                        Part::Step => view! { <CrossStep /> }.into_any(),
+                    }}
+                    <About />
+                }
+                .into_any()
+            } else {
+                view! { <p class="translate-empty">"Choose a translation model (Translate: English → Portuguese, or Portuguese → English) to see cross-attention."</p> }.into_any()
+            }}
+        </div>
+    }
+}
+
+/// The source, its translation and any notice.
+#[component]
+fn Sentences() -> impl IntoView {
+    let choice = expect_context::<CrossChoice>();
+    let res = expect_context::<Results>();
+    let target = move || {
+        choice.summary.with(|t| {
+            t.as_ref().map(|t| match choice.shown.get() {
+                None => t.translation.clone(),
+                Some(n) => t
+                    .target_tokens
+                    .iter()
+                    .take(n)
+                    .filter(|p| *p != "</s>")
+                    .map(|p| p.replace('▁', " "))
+                    .collect::<String>()
+                    .trim_start()
+                    .to_string(),
+            })
+        })
+    };
+    let notices = move || choice.summary.with(|t| t.as_ref().map(|t| t.notices.join(" ")).unwrap_or_default());
+    let busy = move || res.asked.get() != res.run_id().unwrap_or(0);
+    view! {
+        <div class="translate-sentences">
+            <p id="translation" class="translation" aria-live="polite" class:busy=busy>{move || target().unwrap_or_else(|| "…".into())}</p>
+            <p class="translate-notice" id="translate-notice">{notices}</p>
+        </div>
+    }
+}
+
+/// Layer, head, picture and "generate step by step".
+#[component]
+fn CrossControls() -> impl IntoView {
+    let choice = expect_context::<CrossChoice>();
+    let sizes = move || choice.summary.with(|t| t.as_ref().map_or((0, 0), |t| (t.heads.len(), t.heads.first().map_or(0, Vec::len))));
+    let pick = |v: String| v.parse::<usize>().ok();
+    let part = move |p: Part, id: &'static str, label: &'static str| {
+        view! {
+            <button id=id role="tab" aria-selected=move || (choice.part.get() == p).to_string() on:click=move |_| choice.part.set(p)>{label}</button>
+        }
+    };
+    view! {
+        <div class="translate-controls">
+            <label>"Layer "<select id="translate-layer" on:change=move |ev| choice.layer.set(pick(event_target_value(&ev)))>
+                <option value="avg" prop:selected=move || choice.layer.get().is_none()>"Mean of layers"</option>
+                {move || (0..sizes().0).map(|l| view! {
+                    <option value=l.to_string() prop:selected=move || choice.layer.get() == Some(l)>{format!("Decoder layer {}", l + 1)}</option>
+                }).collect_view()}
+            </select></label>
+            <label>"Head "<select id="translate-head" on:change=move |ev| choice.head.set(pick(event_target_value(&ev)))>
+                <option value="avg" prop:selected=move || choice.head.get().is_none()>"Mean of heads"</option>
+                {move || (0..sizes().1).map(|h| view! {
+                    <option value=h.to_string() prop:selected=move || choice.head.get() == Some(h)>{format!("Head {}", h + 1)}</option>
+                }).collect_view()}
+            </select></label>
+            <div class="translate-parts" role="tablist" aria-label="Pictures of the cross-attention">
+                {part(Part::Heatmap, "translate-part-heatmap", "Heatmap")}
+                {part(Part::Lines, "translate-part-lines", "Lines")}
+                {part(Part::Step, "translate-part-step", "One word, step by step")}
+            </div>
+            <GenerateButton />
+        </div>
+    }
+}
+
+/// `#translate-generate`: the target words one by one, as they were produced.
+#[component]
+fn GenerateButton() -> impl IntoView {
+    let choice = expect_context::<CrossChoice>();
+    let timer = StoredValue::new(None::<IntervalHandle>);
+    let stop = move || {
+        if let Some(Some(h)) = timer.try_update_value(Option::take) {
+            h.clear();
+        }
+    };
+    on_cleanup(stop);
+    let start = move |_| {
+        stop();
+        let n = choice.summary.with_untracked(|t| t.as_ref().map_or(0, |t| t.target_tokens.len()));
+        if n == 0 {
+            return;
+        }
+        choice.shown.set(Some(1));
+        choice.target.set(Some(0));
+        let tick = move || {
+            let next = choice.shown.get_untracked().map_or(n, |s| s + 1);
+            if next > n {
+                choice.shown.set(None);
+                stop();
+            } else {
+                choice.shown.set(Some(next));
+                choice.target.set(Some(next - 1));
+            }
+        };
+        if let Ok(h) = set_interval_with_handle(tick, Duration::from_millis(STEP_MS)) {
+            timer.set_value(Some(h));
+        }
+    };
+    view! {
+        <button id="translate-generate" class="generate" on:click=start disabled=move || choice.summary.with(|t| t.as_ref().is_none_or(|t| t.target_tokens.is_empty()))>
+            "▶ Generate step by step"
+        </button>
+    }
+}
+
+/// While generating: the word just produced, its probability and the others it was chosen over.
+#[component]
+fn Generating() -> impl IntoView {
+    let choice = expect_context::<CrossChoice>();
+    move || {
+        let n = choice.shown.get()?;
+        choice.summary.with(|t| {
+            let t = t.as_ref()?;
+            let step = n.checked_sub(1)?;
+            let token = t.target_tokens.get(step)?.clone();
+            let top = t.top.get(step).cloned().unwrap_or_default();
+            let others: Vec<String> = top.iter().map(|(p, w)| format!("{} {:.0}%", p.replace('▁', "_"), 100.0 * w)).collect();
+            Some(view! {
+                <p class="translate-generating" id="translate-generating" aria-live="polite">
+                    {format!("Step {} of {}: the model chose “{}” — from {}. Its row below is where this word looked in the source.",
+                        n, t.target_tokens.len(), token.replace('▁', " ").trim(), others.join(", "))}
+                </p>
+            })
+        })
+    }
+}
+
+/// What the decoder is, where the model comes from and its license.
+#[component]
+fn About() -> impl IntoView {
+    let choice = expect_context::<CrossChoice>();
+    view! {
+        <aside class="translate-about">
+            <p id="no-self-attention"><strong>"No self-attention in this decoder. "</strong>{NO_SELF_ATTENTION}</p>
+            <details id="translate-provenance">
+                <summary>{move || choice.summary.with(|t| format!("Where the model comes from · license: {}", t.as_ref().map_or("", |t| t.license.as_str())))}</summary>
+                <p>{move || choice.summary.with(|t| t.as_ref().map(|t| t.provenance.clone()).unwrap_or_default())}</p>
+            </details>
+        </aside>
+    }
+}
