@@ -5,8 +5,9 @@
 // workers' as Chromium attributes it (performance.measureUserAgentSpecificMemory,
 // which the cross-origin isolated page may call), and each worker's wasm
 // memory as the worker reports it — and must not grow after the first
-// minute beyond noise. Any console error, page error or request off the
-// page's origin fails it. Prints the memory curve as JSON.
+// minute beyond noise. Any console error, page error, request off the
+// page's origin, or action the page takes over ten seconds to answer fails
+// it. Prints the memory curve as JSON.
 
 import assert from 'node:assert/strict';
 import { dirname, join, resolve } from 'node:path';
@@ -72,12 +73,21 @@ async function sample(minute) {
   });
   const status = await page.locator('#status').textContent();
   readWasm(status);
-  return { minute, ...measured, wasmBytes, status: status.replace(/\s+/g, ' ').trim() };
+  return { minute, actions, ...measured, wasmBytes, status: status.replace(/\s+/g, ' ').trim() };
 }
 
+// A page that stops answering would otherwise pass: its memory stays flat.
+// Every action is timed with a round trip to the page after it, and the
+// slowest is reported; each minute must also get through several actions.
+const SLOW_MS = 10_000;
+const MIN_ACTIONS_PER_MINUTE = 10;
+let actions = 0;
 async function activity(until) {
+  actions = 0;
   while (Date.now() < until) {
     const what = pick(['type', 'type', 'paste', 'view', 'head', 'layer', 'model']);
+    const began = Date.now();
+    const label = await page.locator('#status').textContent();
     if (what === 'type') {
       await page.locator('textarea#text').fill('');
       await page.locator('textarea#text').pressSequentially(pick(TEXTS), { delay: 15 });
@@ -91,6 +101,10 @@ async function activity(until) {
     } else {
       await chooseModel(pick(['teaching', 'minilm', 'smollm2']));
     }
+    await page.evaluate(() => 0);
+    const took = Date.now() - began;
+    if (took > SLOW_MS) problems.push(`the page took ${(took / 1000).toFixed(1)} s over "${what}" (${label.trim().slice(0, 60)}…)`);
+    actions++;
     await page.waitForTimeout(200);
     readWasm(await page.locator('#status').textContent());
   }
@@ -109,7 +123,8 @@ try {
     curve.push(await sample(minute));
     console.error(JSON.stringify(curve.at(-1)));
   }
-  assert.deepEqual(problems, [], 'the page logged errors or left its origin');
+  assert.deepEqual(problems, [], 'the page logged errors, left its origin or stopped answering');
+  for (const s of curve.slice(1)) assert.ok(s.actions >= MIN_ACTIONS_PER_MINUTE, `only ${s.actions} actions in minute ${s.minute}: the page stopped answering`);
   const base = curve[1];
   for (const s of curve.slice(2)) {
     for (const key of ['pageBytes', 'workerBytes', 'wasmBytes']) {
