@@ -186,34 +186,54 @@ impl Compute {
     }
 }
 
-impl Compute {
-    /// Posts `msg` as it is (a structured clone, e.g. chosen `File`s) to a
-    /// ready worker; false if there is none.
-    pub fn post_files(&self, msg: &wasm_bindgen::JsValue) -> bool {
-        match self.slot.worker.borrow().as_ref() {
-            Some(w) if w.ready.get() => w.client.handle().post_message(msg).is_ok(),
-            _ => false,
+impl WorkerSlot {
+    /// Posts `msg` as it is (a structured clone: chosen `File`s, a trace
+    /// `File`) once the worker listens, polling for up to 30 s while it
+    /// starts; false if there is no worker, or it never became ready.
+    fn post_when_ready(&self, msg: wasm_bindgen::JsValue, tries: u32, on_fail: Box<dyn FnOnce()>) {
+        let state = self.worker.borrow().as_ref().map(|w| (w.ready.get(), w.client.handle()));
+        match state {
+            Some((true, handle)) if handle.post_message(&msg).is_ok() => {}
+            Some((false, _)) if tries > 0 => {
+                let slot = self.clone();
+                set_timeout(move || slot.post_when_ready(msg, tries - 1, on_fail), std::time::Duration::from_millis(100));
+            }
+            _ => on_fail(),
         }
+    }
+}
+
+impl Compute {
+    /// Posts the visitor's chosen files to the worker, as soon as it listens;
+    /// false if the browser could not start one.
+    pub fn post_files(&self, msg: &wasm_bindgen::JsValue) -> bool {
+        if self.slot.worker.borrow().is_none() {
+            return false;
+        }
+        let reply = self.reply.clone();
+        let on_fail = Box::new(move || {
+            let message = "the computation worker did not start: reload the page".to_string();
+            reply(FromWorker::Custom(attnscope::session::custom::CustomReply::Failed { message }))
+        });
+        self.slot.post_when_ready(msg.clone(), 300, on_fail);
+        true
     }
 
     /// Posts a trace file (a `File`, which the worker reads lazily) to the
     /// worker; it answers `Loaded` or `LoadFailed` for [`ModelId::Trace`].
     pub fn open_trace(&self, file: &web_sys::Blob) {
-        let worker = self.slot.worker.borrow();
-        match worker.as_ref().filter(|w| w.ready.get()) {
-            Some(w) => {
-                let mut models = self.slot.models.borrow_mut();
-                if !models.contains(&ModelId::Trace) {
-                    models.push(ModelId::Trace);
-                }
-                let _ = w.client.handle().post_message(file);
-            }
-            None => {
-                let reply = self.reply.clone();
-                let message = "the background worker that reads trace files is not running yet: try again in a moment".into();
-                leptos::task::spawn_local(async move { reply(FromWorker::LoadFailed { model: ModelId::Trace, message }) });
+        {
+            let mut models = self.slot.models.borrow_mut();
+            if !models.contains(&ModelId::Trace) {
+                models.push(ModelId::Trace);
             }
         }
+        let reply = self.reply.clone();
+        let on_fail = Box::new(move || {
+            let message = "the background worker that reads trace files did not start: reload the page".into();
+            leptos::task::spawn_local(async move { reply(FromWorker::LoadFailed { model: ModelId::Trace, message }) });
+        });
+        self.slot.post_when_ready(file.into(), 300, on_fail);
     }
 }
 

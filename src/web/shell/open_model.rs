@@ -104,7 +104,7 @@ fn open(files: Vec<(String, File)>, open: OpenModel, engine: Engine) {
         open.busy.set(true);
         open.message.set("Reading the files…".into());
     } else {
-        open.message.set("The computation worker is still starting (or could not start): try again in a moment.".into());
+        open.message.set("The computation worker could not start in this browser, so models cannot be opened here.".into());
     }
 }
 
@@ -161,7 +161,7 @@ async fn entry_files(entry: FileSystemEntry, out: &mut Vec<(String, File)>) {
 
 /// Files or a folder dropped on the page.
 fn on_drop(ev: web_sys::DragEvent, open_model: OpenModel, engine: Engine) {
-    let Some(data) = ev.data_transfer() else { return };
+    let Some(data) = ev.data_transfer().filter(|d| !super::open_trace::is_trace_drop(d)) else { return };
     ev.prevent_default();
     let items = data.items();
     let entries: Vec<FileSystemEntry> =

@@ -19,6 +19,13 @@ fn open(file: web_sys::File, res: Results, engine: Engine, opening: RwSignal<boo
     engine.open_trace(&file);
 }
 
+/// Whether a drop is one lone `.safetensors` file: a trace, since a model's
+/// safetensors needs its config.json and tokenizer beside it (anything else
+/// dropped goes to "Open a model…").
+pub fn is_trace_drop(data: &web_sys::DataTransfer) -> bool {
+    data.files().is_some_and(|f| f.length() == 1 && f.get(0).is_some_and(|f| f.name().to_lowercase().ends_with(".safetensors")))
+}
+
 /// `#open-trace`: the picker, the file dropped, and what the trace holds or why it failed.
 #[component]
 pub fn OpenTrace() -> impl IntoView {
@@ -57,8 +64,9 @@ pub fn OpenTrace() -> impl IntoView {
     };
     let over = window_event_listener(leptos::ev::dragover, |ev| ev.prevent_default());
     let dropped = window_event_listener(leptos::ev::drop, move |ev| {
+        let Some(data) = ev.data_transfer().filter(is_trace_drop) else { return };
         ev.prevent_default();
-        if let Some(file) = ev.data_transfer().and_then(|d| d.files()).and_then(|f| f.get(0)) {
+        if let Some(file) = data.files().and_then(|f| f.get(0)) {
             open(file, res, engine, opening, name);
         }
     });
