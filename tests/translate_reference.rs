@@ -101,7 +101,7 @@ fn the_fluffy_blue_creature_swaps_its_adjectives() {
     assert_eq!(t.target_tokens.last().map(String::as_str), Some("</s>"));
     // Averaged over the last layer's heads, "▁criatura" looks at "▁creature" more than at "▁blue".
     let heads: Vec<&Matrix> = t.context[1].attention.heads.iter().map(|h| &h.weights).collect();
-    let mean = Translation::mean(&heads).unwrap();
+    let mean = Matrix::mean_of(&heads).unwrap();
     let row = t.target_tokens.iter().position(|p| p == "▁criatura").expect("criatura is produced");
     let col = |piece: &str| t.source_tokens.iter().position(|p| p == piece).unwrap();
     assert!(mean[(row, col("▁creature"))] > mean[(row, col("▁blue"))], "{:?}", mean.row(row));

@@ -5,7 +5,6 @@
 use super::{print_matrix, run_checkpoint, run_model, write, AttentionArgs, ModelArg, StageArg};
 use attnscope::attention::{apply_mask, softmax_rows, Mask};
 use attnscope::draw::{heatmap_png, heatmap_svg, Heatmap, ValueKind};
-use attnscope::export::{AttentionExport, LayerMask, NextToken};
 use attnscope::models::files::Checkpoint;
 use attnscope::tracefile::{write_model_trace, Element, MaskSpec, SeekSource, TraceReader, WriteOptions};
 use attnscope::{Error, Matrix};
@@ -89,7 +88,7 @@ pub fn attention_from_file(args: &AttentionArgs, path: &Path) -> Result<(), Erro
     let in_file = |e: attnscope::tracefile::TraceFileError| Error::Invalid(format!("{}: {e}", path.display()));
     let mut reader = TraceReader::open_path(path).map_err(in_file)?;
     let what_if = args.mask.map(Mask::from);
-    let (n_layers, n_heads) = (reader.index().n_layers(), reader.index().n_heads());
+    let n_layers = reader.index().n_layers();
     // Checks the layer and head before anything is read.
     reader.index().attention(args.layer, args.head).map_err(in_file)?;
     let d = reader.description().clone();
@@ -98,23 +97,7 @@ pub fn attention_from_file(args: &AttentionArgs, path: &Path) -> Result<(), Erro
         let attentions = (0..n_layers)
             .map(|l| Ok(weights(&mut reader, l, what_if)?.into_iter().map(|m| m.to_rows()).collect()))
             .collect::<Result<Vec<_>, Error>>()?;
-        let grouped = d.n_kv_heads != d.n_heads;
-        let export = AttentionExport {
-            model: d.model.name.clone(),
-            tokens: d.tokens.clone(),
-            token_ids: d.token_ids.clone(),
-            mask: mask_label(&reader, what_if),
-            layer_masks: layer_masks(&reader, what_if),
-            attentions,
-            kv_head_of: grouped.then(|| (0..n_heads).map(|h| d.kv_head_of(h)).collect()),
-            sentence_embedding: None,
-            top5_next: d
-                .top_next
-                .as_ref()
-                .map(|top| top.iter().take(5).map(|t| NextToken { token: t.token.clone(), probability: t.probability }).collect()),
-            notice: None,
-        };
-        write(json, export.to_json().as_bytes())?;
+        write(json, d.export(attentions, what_if).to_json().as_bytes())?;
     }
 
     let (l, h) = (args.layer, args.head);
@@ -189,29 +172,4 @@ fn masked(scaled: Matrix, spec: MaskSpec) -> Result<Matrix, Error> {
         }
     }
     Ok(m)
-}
-
-/// The JSON's `mask`: the what-if mask, the one mask of every layer, or each layer's.
-/// Each layer's own mask when they differ and no what-if replaces them.
-fn layer_masks(reader: &Reader, what_if: Option<Mask>) -> Option<Vec<LayerMask>> {
-    if what_if.is_some() || reader.description().uniform_mask().is_some() {
-        return None;
-    }
-    let of = |spec: MaskSpec| match spec {
-        MaskSpec::SlidingWindow { window } => {
-            LayerMask { mask: Mask::SlidingWindow(0).name().into(), window: usize::try_from(window).ok() }
-        }
-        _ => LayerMask { mask: spec.name(), window: None },
-    };
-    Some((0..reader.index().n_layers()).map(|l| of(reader.index().mask(l))).collect())
-}
-
-fn mask_label(reader: &Reader, what_if: Option<Mask>) -> String {
-    if let Some(mask) = what_if {
-        return mask.name().into();
-    }
-    match reader.description().uniform_mask() {
-        Some(m) => m.name(),
-        None => (0..reader.index().n_layers()).map(|l| reader.index().mask(l).name()).collect::<Vec<_>>().join(","),
-    }
 }

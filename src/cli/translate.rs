@@ -173,7 +173,7 @@ fn chosen(t: &Translation, part: Part, layer: Pick, head: Pick) -> Result<(Matri
     };
     let (ls, hs) = (pick(layer, n_layers, "layers")?, pick(head, n_heads, "heads")?);
     let weights: Vec<&Matrix> = ls.iter().flat_map(|&l| hs.iter().map(move |&h| &layers[l].attention.heads[h].weights)).collect();
-    let values = Translation::mean(&weights).ok_or_else(|| Error::Invalid("there is no attention to draw".into()))?;
+    let values = Matrix::mean_of(&weights).ok_or_else(|| Error::Invalid("there is no attention to draw".into()))?;
     let name = |p: Pick, what: &str| match p {
         Pick::Average => format!("mean of all {what}s"),
         Pick::One(i) => format!("{what} {i}"),

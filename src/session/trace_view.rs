@@ -7,7 +7,6 @@
 use super::{FromWorker, HeadDetail, ModelId, RunSummary, Session, Thumbnail, ToWorker, THUMB_MAX};
 use crate::analysis::{head_stats, HeadMatch, HeadStats};
 use crate::attention::{apply_mask, softmax_rows, Mask};
-use crate::export::{AttentionExport, LayerMask, NextToken};
 use crate::models::ModelInfo;
 use crate::tensor::Matrix;
 use crate::tracefile::{ByteSource, MaskSpec, TraceFileError, TraceReader};
@@ -189,35 +188,7 @@ impl OpenTrace {
             .map(|l| Ok(self.reader.layer_attention(l)?.iter().map(Matrix::to_rows).collect()))
             .collect::<Result<Vec<_>>>()
             .map_err(|e| e.to_string())?;
-        let uniform = d.uniform_mask();
-        let export = AttentionExport {
-            model: d.model.name.clone(),
-            tokens: d.tokens.clone(),
-            token_ids: d.token_ids.clone(),
-            mask: match uniform {
-                Some(m) => m.name(),
-                None => (0..d.n_layers).map(|l| d.mask(l).name()).collect::<Vec<_>>().join(","),
-            },
-            layer_masks: uniform.is_none().then(|| {
-                (0..d.n_layers)
-                    .map(|l| match d.mask(l) {
-                        MaskSpec::SlidingWindow { window } => {
-                            LayerMask { mask: Mask::SlidingWindow(0).name().into(), window: usize::try_from(window).ok() }
-                        }
-                        spec => LayerMask { mask: spec.name(), window: None },
-                    })
-                    .collect()
-            }),
-            attentions,
-            kv_head_of: (d.n_kv_heads != d.n_heads).then(|| (0..d.n_heads).map(|h| d.kv_head_of(h)).collect()),
-            sentence_embedding: None,
-            top5_next: d
-                .top_next
-                .as_ref()
-                .map(|top| top.iter().take(5).map(|t| NextToken { token: t.token.clone(), probability: t.probability }).collect()),
-            notice: None,
-        };
-        Ok(export.to_json())
+        Ok(d.export(attentions, None).to_json())
     }
 
     /// Every head ranked by the weight `query` gives `key`, a layer read at a time.

@@ -58,22 +58,10 @@ impl TranslationSummary {
             (None, None) => self.mean.clone(),
             (None, Some(h)) => {
                 let picked: Vec<&Matrix> = self.heads.iter().filter_map(|l| l.get(h)).map(|c| &c.weights).collect();
-                mean(&picked)
+                Matrix::mean_of(&picked)
             }
         }
     }
-}
-
-/// The mean of matrices of one shape (rows of weights still sum to 1).
-pub fn mean(weights: &[&Matrix]) -> Option<Matrix> {
-    let first = weights.first()?;
-    let mut sum = Matrix::zeros(first.rows, first.cols);
-    for w in weights {
-        sum.data.iter_mut().zip(&w.data).for_each(|(s, w)| *s += w);
-    }
-    let n = weights.len() as f32;
-    sum.data.iter_mut().for_each(|s| *s /= n);
-    Some(sum)
 }
 
 #[cfg(feature = "pretrained")]
@@ -81,7 +69,7 @@ pub use held::Translators;
 
 #[cfg(feature = "pretrained")]
 mod held {
-    use super::{mean, CrossHead, TranslationSummary};
+    use super::{CrossHead, Matrix, TranslationSummary};
     use crate::attention::Mask;
     use crate::error::{Error, Result};
     use crate::models::marian::{Direction, Stop, Translation, Translator, MODEL_LICENSE, PROVENANCE};
@@ -203,13 +191,13 @@ mod held {
                     .collect()
             })
             .collect();
-        let layer_mean = heads.iter().filter_map(|l| mean(&l.iter().map(|c| &c.weights).collect::<Vec<_>>())).collect();
+        let layer_mean = heads.iter().filter_map(|l| Matrix::mean_of(&l.iter().map(|c| &c.weights).collect::<Vec<_>>())).collect();
         let all: Vec<_> = heads.iter().flatten().map(|c| &c.weights).collect();
         TranslationSummary {
             source_tokens: t.source_tokens.clone(),
             target_tokens: t.target_tokens.clone(),
             translation: t.text.clone(),
-            mean: mean(&all),
+            mean: Matrix::mean_of(&all),
             layer_mean,
             heads,
             scale: 1.0 / (d_head as f32).sqrt(),

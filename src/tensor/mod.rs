@@ -41,6 +41,19 @@ impl Matrix {
         Self { rows, cols, data: vec![0.0; rows * cols] }
     }
 
+    /// The element-wise mean of matrices of one shape (of attention weights:
+    /// rows still sum to 1); None for none.
+    pub fn mean_of(matrices: &[&Matrix]) -> Option<Matrix> {
+        let first = matrices.first()?;
+        let mut sum = Matrix::zeros(first.rows, first.cols);
+        for m in matrices {
+            sum.data.iter_mut().zip(&m.data).for_each(|(s, x)| *s += x);
+        }
+        let n = matrices.len() as f32;
+        sum.data.iter_mut().for_each(|s| *s /= n);
+        Some(sum)
+    }
+
     /// Panics if `data.len() != rows * cols`: a shape bug, never user input.
     pub fn from_vec(rows: usize, cols: usize, data: Vec<f32>) -> Self {
         assert_eq!(data.len(), rows * cols, "Matrix::from_vec: {rows}×{cols} needs {} values", rows * cols);

@@ -21,6 +21,7 @@
 //! [`TraceReader`] does the three steps over a synchronous [`ByteSource`].
 
 mod error;
+mod export;
 mod format;
 mod index;
 mod reader;

@@ -1,57 +1,80 @@
-//! A trace file posted by the page as a `File`, read lazily: each read is a
-//! `Blob.slice` of just the bytes asked for, read synchronously with
-//! `FileReaderSync` (a worker may block), so a file larger than the tab's
-//! memory opens and only the heads a view draws are ever read.
+//! A file the visitor chose (a `File`, posted by the page), read lazily: each
+//! read is a `Blob.slice` of just the bytes asked for, read synchronously
+//! with `FileReaderSync` (a worker may block), so a file larger than the
+//! tab's memory opens and only what a view or the loader asks for is read.
+//! The one reader serves both the trace reader (`ByteSource`) and the
+//! checkpoint loader (`files::Source`).
 
+use super::fetch::js_text;
+use attnscope::models::files::source::{range, Source};
 use attnscope::session::{FromWorker, ModelId, Session};
 use attnscope::tracefile::ByteSource;
-use std::io::{Error, ErrorKind};
-use wasm_bindgen::JsValue;
+use std::borrow::Cow;
+use wasm_bindgen::JsCast;
 use web_sys::{Blob, FileReaderSync};
 
 pub struct BlobSource {
+    name: String,
     blob: Blob,
-    reader: FileReaderSync,
+    len: u64,
 }
 
 impl BlobSource {
-    pub fn new(blob: Blob) -> Result<Self, String> {
-        let reader = FileReaderSync::new().map_err(|e| format!("this browser cannot read files in a worker: {}", js_text(&e)))?;
-        Ok(Self { blob, reader })
-    }
-}
-
-impl ByteSource for BlobSource {
-    fn size(&self) -> u64 {
-        self.blob.size() as u64
+    pub fn new(name: String, blob: Blob) -> Self {
+        let len = blob.size() as u64;
+        Self { name, blob, len }
     }
 
-    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
-        let end = offset.checked_add(buf.len() as u64).filter(|&end| end <= self.size()).ok_or(Error::from(ErrorKind::UnexpectedEof))?;
-        let part = self.blob.slice_with_f64_and_f64(offset as f64, end as f64).map_err(|e| Error::other(js_text(&e)))?;
+    /// Fills `buf` from byte `start`; a sentence naming the file on failure.
+    fn read_into(&self, start: u64, buf: &mut [u8]) -> Result<(), String> {
+        range(&self.name, self.len, start, buf.len()).map_err(|e| e.to_string())?;
+        let cannot = |e: wasm_bindgen::JsValue| format!("{} can no longer be read ({})", self.name, js_text(&e));
+        let part = self.blob.slice_with_f64_and_f64(start as f64, (start + buf.len() as u64) as f64).map_err(cannot)?;
         // Fails when the file changed or went away since it was chosen.
-        let bytes = self
-            .reader
-            .read_as_array_buffer(&part)
-            .map_err(|e| Error::other(format!("the file can no longer be read ({})", js_text(&e))))?;
+        let bytes = FileReaderSync::new().and_then(|r| r.read_as_array_buffer(&part)).map_err(cannot)?;
         let bytes = js_sys::Uint8Array::new(&bytes);
         if bytes.length() as usize != buf.len() {
-            return Err(Error::from(ErrorKind::UnexpectedEof));
+            return Err(format!("{} changed on disk while it was read", self.name));
         }
         bytes.copy_to(buf);
         Ok(())
     }
 }
 
-fn js_text(e: &JsValue) -> String {
-    js_sys::Error::from(e.clone()).message().as_string().or_else(|| e.as_string()).unwrap_or_else(|| format!("{e:?}"))
+impl ByteSource for BlobSource {
+    fn size(&self) -> u64 {
+        self.len
+    }
+
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
+        if offset.checked_add(buf.len() as u64).is_none_or(|end| end > self.len) {
+            return Err(std::io::ErrorKind::UnexpectedEof.into());
+        }
+        self.read_into(offset, buf).map_err(std::io::Error::other)
+    }
+}
+
+impl Source for BlobSource {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn len(&self) -> u64 {
+        self.len
+    }
+
+    fn read(&self, start: u64, len: usize) -> attnscope::error::Result<Cow<'_, [u8]>> {
+        let mut out = vec![0; len];
+        self.read_into(start, &mut out).map_err(attnscope::Error::ModelFile)?;
+        Ok(Cow::Owned(out))
+    }
 }
 
 /// Opens `blob` as the session's trace: its header is read and checked now.
 pub fn open(session: &mut Session, blob: Blob) -> FromWorker {
-    let opened = BlobSource::new(blob).and_then(|source| session.open_trace(Box::new(source)).map_err(|e| e.to_string()));
-    match opened {
+    let name = blob.dyn_ref::<web_sys::File>().map_or_else(|| "the trace file".to_string(), web_sys::File::name);
+    match session.open_trace(Box::new(BlobSource::new(name, blob))) {
         Ok(()) => FromWorker::Loaded { model: ModelId::Trace },
-        Err(message) => FromWorker::LoadFailed { model: ModelId::Trace, message },
+        Err(e) => FromWorker::LoadFailed { model: ModelId::Trace, message: e.to_string() },
     }
 }

@@ -6,11 +6,10 @@
 //! and its files are copied into the Origin Private File System, from where
 //! a reload opens it again without asking.
 
-use attnscope::models::files::source::{range, Source};
+use super::blob_source::BlobSource;
+use attnscope::models::files::source::Source;
 use attnscope::session::custom::{self, CustomReply, CustomRequest};
 use attnscope::session::{FromWorker, ModelId};
-use js_sys::Uint8Array;
-use std::borrow::Cow;
 use std::cell::RefCell;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -29,44 +28,6 @@ struct Chosen {
 
 thread_local! {
     static CHOSEN: RefCell<Option<Chosen>> = const { RefCell::new(None) };
-}
-
-/// A chosen file, read by range.
-struct BlobSource {
-    name: String,
-    blob: Blob,
-    len: u64,
-}
-
-impl BlobSource {
-    fn new(name: String, blob: Blob) -> Self {
-        let len = blob.size() as u64;
-        Self { name, blob, len }
-    }
-}
-
-impl Source for BlobSource {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn len(&self) -> u64 {
-        self.len
-    }
-
-    fn read(&self, start: u64, len: usize) -> attnscope::error::Result<Cow<'_, [u8]>> {
-        range(&self.name, self.len, start, len)?;
-        let cannot = |e: JsValue| attnscope::Error::ModelFile(format!("cannot read {}: {}", self.name, super::fetch::js_text(&e)));
-        let part = self.blob.slice_with_f64_and_f64(start as f64, (start + len as u64) as f64).map_err(cannot)?;
-        let buffer = FileReaderSync::new().and_then(|r| r.read_as_array_buffer(&part)).map_err(cannot)?;
-        let bytes = Uint8Array::new(&buffer);
-        if bytes.length() as usize != len {
-            return Err(attnscope::Error::ModelFile(format!("{} changed on disk while it was read", self.name)));
-        }
-        let mut out = vec![0; len];
-        bytes.copy_to(&mut out);
-        Ok(Cow::Owned(out))
-    }
 }
 
 fn reply(r: CustomReply) {

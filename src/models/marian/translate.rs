@@ -206,18 +206,6 @@ impl Translation {
     pub fn encoder_attention(&self, layer: usize, head: usize) -> Option<&Matrix> {
         Some(&self.encoder.get(layer)?.attention.heads.get(head)?.weights)
     }
-
-    /// The mean of the given weight matrices (each row still sums to 1).
-    pub fn mean(weights: &[&Matrix]) -> Option<Matrix> {
-        let first = weights.first()?;
-        let mut sum = Matrix::zeros(first.rows, first.cols);
-        for w in weights {
-            sum.data.iter_mut().zip(&w.data).for_each(|(s, w)| *s += w);
-        }
-        let n = weights.len() as f32;
-        sum.data.iter_mut().for_each(|s| *s /= n);
-        Some(sum)
-    }
 }
 
 /// A translation model with its tokenizer, ready for any text.
