@@ -168,18 +168,13 @@ pub fn plan(paths: &[String], gguf_magic: &[bool]) -> Result<Plan, String> {
     })
 }
 
+#[cfg(feature = "pretrained")]
 impl Plan {
     /// The shards `index` (the bytes of `model.safetensors.index.json`) names, found among the chosen files.
     pub fn with_shards(mut self, paths: &[String], index: &[u8]) -> Result<Plan, String> {
         if let Plan::Folder { weights, .. } = &mut self {
-            let json: serde_json::Value =
-                serde_json::from_slice(index).map_err(|e| format!("model.safetensors.index.json is not valid JSON: {e}"))?;
-            let map = json.get("weight_map").and_then(|m| m.as_object()).ok_or("model.safetensors.index.json has no weight_map")?;
-            let mut shards: Vec<&str> = map.values().filter_map(|v| v.as_str()).collect();
-            shards.sort_unstable();
-            shards.dedup();
-            for shard in shards {
-                let i = find(paths, shard)
+            for shard in crate::models::files::index_shards(index).map_err(|e| e.to_string())? {
+                let i = find(paths, &shard)
                     .ok_or_else(|| format!("the shard {shard} that model.safetensors.index.json names was not chosen"))?;
                 weights.push(i);
             }
@@ -316,6 +311,7 @@ mod tests {
         assert!(plan(&[], &[]).is_err());
     }
 
+    #[cfg(feature = "pretrained")]
     #[test]
     fn shards_come_from_the_index() {
         let p = paths(&["config.json", "tokenizer.json", "model.safetensors.index.json", "b.safetensors", "a.safetensors"]);

@@ -476,6 +476,23 @@ fn gguf_sizes(g: &Gguf, file_len: u64) -> (u64, String) {
     (bytes, format!("GGUF {summary}"))
 }
 
+/// The shard files `model.safetensors.index.json` (its bytes) names, each
+/// once, in order: names beside the index, never a path elsewhere.
+pub fn index_shards(index: &[u8]) -> Result<Vec<String>> {
+    let index = parse_json(index, "model.safetensors.index.json")?;
+    let map = index
+        .get("weight_map")
+        .and_then(|m| m.as_object())
+        .ok_or_else(|| Error::ModelFile("model.safetensors.index.json has no weight_map".into()))?;
+    let mut shards: Vec<&str> = map.values().filter_map(|v| v.as_str()).collect();
+    shards.sort_unstable();
+    shards.dedup();
+    if let Some(shard) = shards.iter().find(|s| s.contains('/') || s.contains('\\') || s.starts_with('.')) {
+        return Err(Error::ModelFile(format!("model.safetensors.index.json names a shard outside the folder: {shard:?}")));
+    }
+    Ok(shards.into_iter().map(String::from).collect())
+}
+
 /// Opening checkpoints on disk.
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
@@ -524,18 +541,7 @@ mod native {
         };
         let mut weights: Vec<Box<dyn Source>> = Vec::new();
         if let Some(index) = read("model.safetensors.index.json")? {
-            let index = parse_json(&index, "model.safetensors.index.json")?;
-            let map = index
-                .get("weight_map")
-                .and_then(|m| m.as_object())
-                .ok_or_else(|| Error::ModelFile("model.safetensors.index.json has no weight_map".into()))?;
-            let mut shards: Vec<&str> = map.values().filter_map(|v| v.as_str()).collect();
-            shards.sort_unstable();
-            shards.dedup();
-            for shard in shards {
-                if shard.contains('/') || shard.contains('\\') || shard.starts_with('.') {
-                    return Err(Error::ModelFile(format!("model.safetensors.index.json names a shard outside the folder: {shard:?}")));
-                }
+            for shard in index_shards(&index)? {
                 weights.push(Box::new(source::File::open(&dir.join(shard))?));
             }
         } else if dir.join("model.safetensors").is_file() {
