@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cpus } from 'node:os';
-import { launch, serve } from '../tests/e2e/harness.mjs';
+import { launch, median, serve } from '../tests/e2e/harness.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = resolve(process.env.DIST ?? join(ROOT, 'dist'));
@@ -19,7 +19,6 @@ const RUNS = Number(process.env.RUNS ?? 3);
 const MINILM_TEXT = 'the quick brown fox jumps over the lazy dog while the cat sleeps';
 const SMOLLM2_TEXT = 'The quick brown fox jumps over the lazy dog while the cat sleeps on the';
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 async function timed(page, act, done) {
   const t0 = await page.evaluate(() => performance.now());

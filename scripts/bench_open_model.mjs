@@ -12,7 +12,7 @@
 import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launch, serve } from '../tests/e2e/harness.mjs';
+import { launch, median, serve } from '../tests/e2e/harness.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = resolve(process.env.DIST ?? join(ROOT, 'dist'));
@@ -26,10 +26,6 @@ const WORDS = 'the quick brown fox jumps over the lazy dog while the cat sleeps 
 
 for (const f of [QWEN, GEMMA]) if (!existsSync(f)) throw new Error(`${f} is missing: run python3 scripts/fetch_models.py --extra`);
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2 : NaN;
-};
 const results = {};
 const report = (name, value, unit, target) => {
   results[name] = { value: Number(value.toFixed(2)), unit, target };

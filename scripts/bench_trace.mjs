@@ -11,7 +11,7 @@
 import { closeSync, existsSync, openSync, writeSync, renameSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launch, serve } from '../tests/e2e/harness.mjs';
+import { launch, median, serve } from '../tests/e2e/harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DIST = resolve(process.env.DIST ?? join(HERE, '..', 'dist'));
@@ -88,10 +88,6 @@ if (!existsSync(TRACE)) {
 console.log(`trace: ${TRACE}, ${(statSync(TRACE).size / 1e6).toFixed(0)} MB`);
 if (process.env.WRITE_ONLY) process.exit(0);
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2;
-};
 const server = await serve(DIST);
 const base = `http://127.0.0.1:${server.address().port}/`;
 const browser = await launch();

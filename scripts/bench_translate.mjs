@@ -14,7 +14,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
-import { launch, serve } from '../tests/e2e/harness.mjs';
+import { launch, median, serve } from '../tests/e2e/harness.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = resolve(process.env.DIST ?? join(ROOT, 'dist'));
@@ -22,7 +22,6 @@ const ROUNDS = Number(process.env.ROUNDS ?? 15);
 const SENTENCE = 'The old fisherman told his grandson a long story about the sea.';
 const WANT = 'O velho pescador contou ao seu neto uma longa história sobre o mar.';
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const cpu = () => (readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/) ?? [])[1] ?? 'unknown CPU';
 
 const manifest = JSON.parse(readFileSync(join(ROOT, 'models', 'manifest.json'), 'utf8'));

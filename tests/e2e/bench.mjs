@@ -14,7 +14,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launch, serve } from './harness.mjs';
+import { launch, median, serve } from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DIST = resolve(process.env.DIST ?? join(HERE, '..', '..', 'dist'));
@@ -29,10 +29,6 @@ const SIXTEEN_SMOLLM2 = `${SIXTEEN} today`;
 // 128 MiniLM tokens with [CLS] and [SEP], as the target is stated (so is the copy with 'wood').
 const LONG = Array.from({ length: 9 }, () => 'a fluffy blue creature roamed the verdant forest and sang').join(' ') + ' a fluffy blue creature roamed the blue sky';
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2 : NaN;
-};
 const results = {};
 const report = (name, value, unit, target) => {
   results[name] = { value: Number(value.toFixed(2)), unit, target };

@@ -3,7 +3,7 @@
 // is downloaded).
 
 import { createServer } from 'node:http';
-import { createReadStream } from 'node:fs';
+import { createReadStream, mkdirSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -94,4 +94,54 @@ export function launch() {
       '--disable-component-update', '--disable-sync',
     ],
   });
+}
+
+// The median of `xs` (the mean of the two middle ones for an even count; NaN for none).
+export const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2 : NaN;
+};
+
+// A test file's `before`: dist/ served and Chromium launched.
+export async function start(dist, artifacts) {
+  await stat(join(dist, 'index.html')).catch(() => {
+    throw new Error(`no ${dist}/index.html: run \`trunk build --release\` first`);
+  });
+  mkdirSync(artifacts, { recursive: true });
+  const server = await serve(dist);
+  return { server, baseUrl: `http://127.0.0.1:${server.address().port}/`, browser: await launch() };
+}
+
+// A test file's `after`: even when an assertion failed, the browser and the server go away.
+export async function stop(server, browser) {
+  await browser?.close();
+  await new Promise((ok) => (server ? server.close(ok) : ok()));
+}
+
+// What a test fails on, collected as sentences: console errors, page errors
+// and HTTP errors; with `failedRequests`, requests that failed (ERR_ABORTED
+// is the browser cancelling a download itself, because the test navigated
+// or closed the page; a broken build shows up as an HTTP or console error
+// instead); with `origin`, any request off it (the page must work offline
+// from its own origin: no CDN, font or analytics) in `context`. `origin` may
+// be a function, read at each request, for a test that serves the page twice.
+export function watch(page, { failedRequests = false, origin = null, context = page.context() } = {}) {
+  const problems = [];
+  page.on('console', (m) => m.type() === 'error' && problems.push(`console error: ${m.text()}`));
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  if (failedRequests) {
+    page.on('requestfailed', (r) => {
+      const why = r.failure()?.errorText;
+      if (why !== 'net::ERR_ABORTED') problems.push(`request failed: ${r.url()} (${why})`);
+    });
+  }
+  page.on('response', (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
+  if (origin) {
+    context.on('request', (r) => {
+      const url = r.url();
+      const allowed = typeof origin === 'function' ? origin() : origin;
+      if (!url.startsWith(allowed) && !/^(data|blob):/.test(url)) problems.push(`request outside the origin: ${url}`);
+    });
+  }
+  return problems;
 }

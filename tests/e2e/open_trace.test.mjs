@@ -7,13 +7,12 @@
 
 import { test, before, after, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
-import { launch, serve } from './harness.mjs';
+import { start, stop, watch } from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
@@ -26,32 +25,18 @@ const DEFAULT_TEXT = 'a fluffy blue creature roamed the verdant forest';
 let server, browser, baseUrl, page, problems, scratch;
 
 before(async () => {
-  await stat(join(DIST, 'index.html')).catch(() => {
-    throw new Error(`no ${DIST}/index.html: run \`trunk build --release\` first`);
-  });
-  mkdirSync(ARTIFACTS, { recursive: true });
   scratch = mkdtempSync(join(tmpdir(), 'attnscope-trace-'));
-  server = await serve(DIST);
-  baseUrl = `http://127.0.0.1:${server.address().port}/`;
-  browser = await launch();
+  ({ server, baseUrl, browser } = await start(DIST, ARTIFACTS));
 });
 
 after(async () => {
-  await browser?.close();
-  await new Promise((ok) => (server ? server.close(ok) : ok()));
+  await stop(server, browser);
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
 beforeEach(async () => {
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  problems = [];
-  page.on('console', (m) => m.type() === 'error' && problems.push(`console error: ${m.text()}`));
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('response', (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
-  page.context().on('request', (r) => {
-    const url = r.url();
-    if (!url.startsWith(baseUrl) && !/^(data|blob):/.test(url)) problems.push(`request outside the origin: ${url}`);
-  });
+  problems = watch(page, { origin: baseUrl });
 });
 
 afterEach(async (t) => {

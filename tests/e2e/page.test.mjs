@@ -8,12 +8,10 @@
 
 import { test, before, after, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
-import { corrupted, launch, oversized, serve, stalled } from './harness.mjs';
+import { corrupted, oversized, serve, stalled, start, stop, watch } from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DIST = resolve(process.env.DIST ?? join(HERE, '..', '..', 'dist'));
@@ -24,40 +22,18 @@ let server, browser, baseUrl;
 let page, problems, workerWasm;
 
 before(async () => {
-  await stat(join(DIST, 'index.html')).catch(() => {
-    throw new Error(`no ${DIST}/index.html: run \`trunk build --release\` first`);
-  });
-  mkdirSync(ARTIFACTS, { recursive: true });
-  server = await serve(DIST);
-  baseUrl = `http://127.0.0.1:${server.address().port}/`;
-  browser = await launch();
+  ({ server, baseUrl, browser } = await start(DIST, ARTIFACTS));
 });
 
 // Even when an assertion failed, the browser and the server go away.
 after(async () => {
-  await browser?.close();
-  await new Promise((ok) => (server ? server.close(ok) : ok()));
+  await stop(server, browser);
 });
 
 beforeEach(async () => {
   page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
-  problems = [];
-  page.on('console', (m) => m.type() === 'error' && problems.push(`console error: ${m.text()}`));
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  // ERR_ABORTED is the browser cancelling a download itself, because the
-  // test navigated or closed the page (say, while the worker's wasm was still
-  // loading behind an already drawn teaching model); a broken build shows up
-  // as an HTTP error or a console error instead.
-  page.on('requestfailed', (r) => {
-    const why = r.failure()?.errorText;
-    if (why !== 'net::ERR_ABORTED') problems.push(`request failed: ${r.url()} (${why})`);
-  });
-  page.on('response', (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
-  // The page must work offline from its own origin: no CDN, font or analytics.
-  page.context().on('request', (r) => {
-    const url = r.url();
-    if (!url.startsWith(baseUrl) && !/^(data|blob):/.test(url)) problems.push(`request outside the origin: ${url}`);
-  });
+  // The origin is read at each request: one test serves the page a second time, without isolation.
+  problems = watch(page, { failedRequests: true, origin: () => baseUrl });
   corrupted.clear();
   oversized.clear();
   stalled.clear();

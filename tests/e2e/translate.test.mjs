@@ -9,12 +9,11 @@
 
 import { test, before, after, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
-import { launch, serve } from './harness.mjs';
+import { start, stop, watch } from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
@@ -37,30 +36,16 @@ let server, browser, baseUrl;
 let page, problems;
 
 before(async () => {
-  await stat(join(DIST, 'index.html')).catch(() => {
-    throw new Error(`no ${DIST}/index.html: run \`trunk build --release\` first`);
-  });
-  mkdirSync(ARTIFACTS, { recursive: true });
-  server = await serve(DIST);
-  baseUrl = `http://127.0.0.1:${server.address().port}/`;
-  browser = await launch();
+  ({ server, baseUrl, browser } = await start(DIST, ARTIFACTS));
 });
 
 after(async () => {
-  await browser?.close();
-  await new Promise((ok) => (server ? server.close(ok) : ok()));
+  await stop(server, browser);
 });
 
 beforeEach(async () => {
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  problems = [];
-  page.on('console', (m) => m.type() === 'error' && problems.push(`console error: ${m.text()}`));
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('requestfailed', (r) => {
-    const why = r.failure()?.errorText;
-    if (why !== 'net::ERR_ABORTED') problems.push(`request failed: ${r.url()} (${why})`);
-  });
-  page.on('response', (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
+  problems = watch(page, { failedRequests: true });
 });
 
 afterEach(async (t) => {
