@@ -114,9 +114,10 @@ pub fn attnscope(args: &[&str]) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_attnscope")).args(args).output().expect("the attnscope binary runs")
 }
 
-/// `name` in a temporary folder of this test process's own.
+/// `name` in a temporary folder of this test process's own, under Cargo's
+/// `target/tmp` (so the folders go with `target/`, not pile up in /tmp).
 pub fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("attnscope-test-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("attnscope-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
 }
