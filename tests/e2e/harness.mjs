@@ -83,7 +83,7 @@ function chromiumPath() {
   return execFileSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim();
 }
 
-export function launch() {
+export function launch(extraArgs = []) {
   return chromium.launch({
     executablePath: chromiumPath(),
     headless: true,
@@ -91,7 +91,7 @@ export function launch() {
     // the rest keeps Chromium from calling home on a closed network.
     args: [
       '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync',
+      '--disable-component-update', '--disable-sync', ...extraArgs,
     ],
   });
 }
