@@ -85,6 +85,48 @@ impl AttentionExport {
     }
 }
 
+/// A translation's JSON export, written by `attnscope translate --json` and
+/// by the page's translation view alike. `cross_attentions` is indexed
+/// [layer][head][target][source]; the CLI also writes the token ids and the
+/// encoder's self-attention [layer][head][source][source], which the page
+/// exports from its own panel instead.
+#[derive(Serialize)]
+pub struct TranslationExport<'a> {
+    pub model: &'a str,
+    pub from: &'a str,
+    pub to: &'a str,
+    pub text: &'a str,
+    pub translation: &'a str,
+    pub source_tokens: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_ids: Option<&'a [u32]>,
+    pub target_tokens: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target_ids: Option<&'a [u32]>,
+    pub cross_attentions: Vec<Vec<Vec<Vec<f32>>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub encoder_attentions: Option<Vec<Vec<Vec<Vec<f32>>>>>,
+    /// "end_of_sentence", or "length_limit" when the length limit ended it.
+    pub stop: &'static str,
+    pub notices: &'a [String],
+}
+
+impl TranslationExport<'_> {
+    /// The `stop` field's value.
+    pub fn stop_name(length_limit: bool) -> &'static str {
+        if length_limit {
+            "length_limit"
+        } else {
+            "end_of_sentence"
+        }
+    }
+
+    pub fn to_json(&self) -> String {
+        // Every weight is a softmax's, finite, so serialising cannot fail.
+        serde_json::to_string(self).expect("numbers and strings always serialise")
+    }
+}
+
 /// One head's weights as CSV: a header row of key tokens, then one row per
 /// query token. Cells are quoted so that commas and quotes in tokens survive.
 pub fn head_csv(tokens: &[String], weights: &crate::Matrix) -> String {

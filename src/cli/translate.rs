@@ -3,10 +3,10 @@
 //! tokens), as JSON, PNG or SVG.
 
 use attnscope::draw::{heatmap_png, heatmap_svg, Heatmap, ValueKind};
+use attnscope::export::TranslationExport;
 use attnscope::models::marian::{Direction, Stop, Translation, Translator};
 use attnscope::{Error, Matrix};
 use clap::{Args, ValueEnum};
-use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
@@ -69,27 +69,6 @@ enum Part {
     Encoder,
 }
 
-/// What `--json` writes.
-#[derive(Serialize)]
-struct TranslationExport<'a> {
-    model: &'static str,
-    from: &'static str,
-    to: &'static str,
-    text: &'a str,
-    translation: &'a str,
-    source_tokens: &'a [String],
-    source_ids: &'a [u32],
-    target_tokens: &'a [String],
-    target_ids: &'a [u32],
-    /// [layer][head][target][source]
-    cross_attentions: Vec<Vec<Vec<Vec<f32>>>>,
-    /// [layer][head][source][source]
-    encoder_attentions: Vec<Vec<Vec<Vec<f32>>>>,
-    /// "end_of_sentence" or "length_limit".
-    stop: &'static str,
-    notices: &'a [String],
-}
-
 pub fn translate(args: TranslateArgs) -> Result<(), Error> {
     let direction = Direction::from_languages(&args.from, &args.to).ok_or_else(|| {
         Error::Invalid(format!("cannot translate from {:?} to {:?}: the models are en → pt and pt → en", args.from, args.to))
@@ -137,26 +116,22 @@ fn export(t: &Translation, text: &str) -> String {
     let heads = |layers: &[attnscope::models::LayerTrace]| -> Vec<Vec<Vec<Vec<f32>>>> {
         layers.iter().map(|l| l.attention.heads.iter().map(|h| h.weights.to_rows()).collect()).collect()
     };
-    let e = TranslationExport {
+    TranslationExport {
         model: t.direction.slug(),
         from,
         to,
         text,
         translation: &t.text,
         source_tokens: &t.source_tokens,
-        source_ids: &t.source_ids,
+        source_ids: Some(&t.source_ids),
         target_tokens: &t.target_tokens,
-        target_ids: &t.target_ids,
+        target_ids: Some(&t.target_ids),
         cross_attentions: heads(&t.context),
-        encoder_attentions: heads(&t.encoder),
-        stop: match t.stop {
-            Stop::EndOfSentence => "end_of_sentence",
-            Stop::LengthLimit => "length_limit",
-        },
+        encoder_attentions: Some(heads(&t.encoder)),
+        stop: TranslationExport::stop_name(t.stop == Stop::LengthLimit),
         notices: &t.notices,
-    };
-    // Every weight is finite (rows of a softmax), so this cannot fail.
-    serde_json::to_string(&e).unwrap_or_default()
+    }
+    .to_json()
 }
 
 /// The weights to draw and a line describing them.

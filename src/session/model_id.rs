@@ -40,6 +40,15 @@ impl ModelId {
         matches!(self, ModelId::TranslateEnPt | ModelId::TranslatePtEn)
     }
 
+    /// A translation model's source and target languages (ISO 639-1).
+    pub fn languages(self) -> Option<(&'static str, &'static str)> {
+        match self {
+            ModelId::TranslateEnPt => Some(("en", "pt")),
+            ModelId::TranslatePtEn => Some(("pt", "en")),
+            _ => None,
+        }
+    }
+
     pub fn from_slug(s: &str) -> Option<Self> {
         Self::ALL.into_iter().chain([ModelId::Custom]).find(|m| m.slug() == s)
     }

@@ -4,6 +4,7 @@
 //! it as they show any encoder), and the decoder's cross-attention travels
 //! beside it as a [`TranslationSummary`] for the translation views.
 
+use crate::export::TranslationExport;
 use crate::tensor::Matrix;
 use serde::{Deserialize, Serialize};
 
@@ -61,6 +62,32 @@ impl TranslationSummary {
                 Matrix::mean_of(&picked)
             }
         }
+    }
+}
+
+impl TranslationSummary {
+    /// The JSON export of this translation of `text` by `model` (the CLI's
+    /// `translate --json` fields; the token ids and encoder attention are
+    /// not kept in a summary, and the encoder's heads export from the panel).
+    pub fn export_json(&self, model: super::ModelId, text: &str) -> Option<String> {
+        let (from, to) = model.languages()?;
+        let cross = self.heads.iter().map(|l| l.iter().map(|c| c.weights.to_rows()).collect()).collect();
+        let e = TranslationExport {
+            model: model.slug(),
+            from,
+            to,
+            text,
+            translation: &self.translation,
+            source_tokens: &self.source_tokens,
+            source_ids: None,
+            target_tokens: &self.target_tokens,
+            target_ids: None,
+            cross_attentions: cross,
+            encoder_attentions: None,
+            stop: TranslationExport::stop_name(self.length_limit),
+            notices: &self.notices,
+        };
+        Some(e.to_json())
     }
 }
 
@@ -252,6 +279,16 @@ mod tests {
         let z = c.weights.matmul(&c.v);
         assert!(z.max_abs_diff(&c.output) < 1e-5);
         assert_eq!(t.weights(Some(1), Some(3)).unwrap(), c.weights);
+        // The export: the CLI's field names, every cross-attention head's weights.
+        let json: serde_json::Value = serde_json::from_str(&t.export_json(model, text).unwrap()).unwrap();
+        assert_eq!((json["model"].as_str(), json["from"].as_str(), json["to"].as_str()), (Some("translate-enpt"), Some("en"), Some("pt")));
+        assert_eq!(json["translation"], t.translation.as_str());
+        assert_eq!(json["stop"], "end_of_sentence");
+        let cross: Vec<Vec<Vec<Vec<f32>>>> = serde_json::from_value(json["cross_attentions"].clone()).unwrap();
+        assert_eq!((cross.len(), cross[1].len()), (t.heads.len(), t.heads[1].len()));
+        assert_eq!(cross[1][3], c.weights.to_rows());
+        assert!(json.get("encoder_attentions").is_none() && json.get("source_ids").is_none());
+        assert_eq!(t.export_json(ModelId::MiniLm, text), None);
         // The encoder's heads are the run's heads.
         let d = s.head(5, 2).unwrap();
         assert_eq!(d.weights.shape(), (n_s, n_s));

@@ -103,6 +103,25 @@ test('English → Portuguese: the translation and its cross-attention equal the 
   assert.ok(Math.abs(sum - 1) < nS * 5e-5 + 1e-4, `row 3 sums to ${sum}`);
   await page.screenshot({ path: join(ARTIFACTS, 'translate-heatmap.png') });
 
+  // The exports: JSON in the CLI's fields and numbers; the picture on screen as SVG.
+  const saved = async (button) => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator(button).click()]);
+    const chunks = [];
+    for await (const c of await download.createReadStream()) chunks.push(c);
+    return Buffer.concat(chunks).toString();
+  };
+  const exported = JSON.parse(await saved('#translate-export-json'));
+  for (const key of ['model', 'from', 'to', 'text', 'translation', 'source_tokens', 'target_tokens', 'stop', 'notices']) {
+    assert.deepEqual(exported[key], json[key], `exported ${key}`);
+  }
+  let worst = 0;
+  json.cross_attentions.forEach((l, li) => l.forEach((h, hi) => h.forEach((row, i) => row.forEach((w, j) => {
+    worst = Math.max(worst, Math.abs(exported.cross_attentions[li][hi][i][j] - w));
+  }))));
+  assert.ok(worst < 1e-4, `exported cross-attention differs from the CLI's by ${worst}`);
+  const svg = await saved('#translate-export-svg');
+  assert.match(svg, /<svg[\s\S]*decoder layer 2, head 4[\s\S]*<\/svg>/);
+
   // Lines between the two sentences.
   await page.locator('#translate-part-lines').click();
   await page.locator('svg#cross-lines').waitFor();

@@ -20,6 +20,7 @@ pub mod rollout;
 pub mod stages;
 pub mod switches;
 pub mod translate;
+pub mod translate_export;
 pub mod translate_heatmap;
 pub mod translate_lines;
 pub mod translate_step;

@@ -75,7 +75,14 @@ impl CrossChoice {
 
     /// What a picture's title says of the layer and head.
     pub fn which(&self) -> String {
-        match (self.layer.get(), self.head.get()) {
+        self.layer.track();
+        self.head.track();
+        self.which_untracked()
+    }
+
+    /// [`Self::which`], read without subscribing (in an event handler).
+    pub fn which_untracked(&self) -> String {
+        match (self.layer.get_untracked(), self.head.get_untracked()) {
             (Some(l), Some(h)) => format!("decoder layer {}, head {}", l + 1, h + 1),
             (Some(l), None) => format!("decoder layer {}, mean of its heads", l + 1),
             (None, Some(h)) => format!("head {} averaged over the decoder layers", h + 1),

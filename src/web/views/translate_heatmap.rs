@@ -83,6 +83,7 @@ pub fn CrossHeatmap() -> impl IntoView {
             ></canvas>
         </div>
         <CrossReadout hovered=hovered />
+        <super::translate_export::CrossExports />
     }
 }
 
