@@ -247,7 +247,8 @@ pub fn NormReadout() -> impl IntoView {
         an.value_weighted.get().then(|| {
             let value = res.detail.with(|d| {
                 let d = d.as_ref()?;
-                let c = sel.cell()?;
+                // A cell of a what-if grid (dot grids) has no norm.
+                let c = sel.cell().filter(|c| c.mask.is_none_or(|m| m == d.mask))?;
                 let norms = shown_norms(d)?;
                 let offset = d.weights.cols.saturating_sub(d.weights.rows);
                 let i = c.query.checked_sub(offset).filter(|&i| i < norms.rows)?;
