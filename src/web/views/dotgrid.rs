@@ -205,18 +205,20 @@ fn hint(stage: Stage, norms: bool) -> &'static str {
 #[component]
 pub fn GridView() -> impl IntoView {
     let sel = expect_context::<Selection>();
-    let an = expect_context::<super::beyond::Analysis>();
+    let res = expect_context::<Results>();
+    // Whether the norms are drawn (the switch is on and they came for this head).
+    let norms = move || res.detail.with(|d| d.as_ref().is_some_and(|d| super::beyond::shown_norms(d).is_some()));
     view! {
         <div class="view-picture" id="view-grid">
             <div class="toolbar">
                 <StagePicker />
                 <super::beyond::ValueSwitch />
-                <p class="hint">{move || hint(sel.stage.get(), an.value_weighted.get())}</p>
+                <p class="hint">{move || hint(sel.stage.get(), norms())}</p>
             </div>
             <DotGrids />
             <Readout />
             <super::beyond::NormReadout />
-            {move || an.value_weighted.get().then(|| view! {
+            {move || norms().then(|| view! {
                 <p class="caption" id="grid-norms-caption">
                     "Value-weighted ‖a·f(x)‖ replaces the last step, the weights, and only in the grid with the model's own mask: the scores come before any value vector, and a what-if mask has no norms of its own."
                 </p>
