@@ -13,7 +13,7 @@ use attnscope::analysis::detectors::Detectors;
 use attnscope::analysis::knockout::{Ablation, HeadRef, Importance, Knockout};
 use attnscope::analysis::logit_lens::LogitLens;
 use attnscope::analysis::value_norms;
-use attnscope::session::{AnalysisReply, AnalysisRequest, HeadDetail, ToWorker};
+use attnscope::session::{AnalysisReply, AnalysisRequest, HeadDetail, Thumbnail, ToWorker};
 use attnscope::Matrix;
 use leptos::html::{Canvas, Div};
 use leptos::prelude::*;
@@ -34,6 +34,8 @@ pub struct Analysis {
     /// Show ‖a_ij f(x_j)‖ instead of a_ij.
     pub value_weighted: RwSignal<bool>,
     pub norms: RwSignal<Option<(u64, usize, usize, Matrix)>>,
+    /// Every head's norms as overview thumbnails, for run `.0`.
+    pub all_norms: RwSignal<Option<(u64, Vec<Vec<Thumbnail>>)>>,
     pub rollout: RwSignal<Option<(u64, Vec<Matrix>, bool)>>,
     pub lens: RwSignal<Option<(u64, LogitLens)>>,
     pub lens_grid: RwSignal<bool>,
@@ -59,6 +61,7 @@ impl Analysis {
         Self {
             value_weighted: RwSignal::new(false),
             norms: RwSignal::new(None),
+            all_norms: RwSignal::new(None),
             rollout: RwSignal::new(None),
             lens: RwSignal::new(None),
             lens_grid: RwSignal::new(false),
@@ -93,6 +96,7 @@ impl Analysis {
             }
             AnalysisReply::ImportanceCancelled => {}
             AnalysisReply::Detectors(d) => self.detectors.set(Some(d)),
+            AnalysisReply::AllValueNorms { overview } => self.all_norms.set(Some((id, overview))),
         }
     }
 
@@ -110,18 +114,7 @@ impl Analysis {
     }
 }
 
-/// Each row divided by its largest value, for the colour (0 stays 0).
-pub fn per_row(m: &Matrix) -> Matrix {
-    let mut out = m.clone();
-    for i in 0..out.rows {
-        let row = out.row_mut(i);
-        let top = row.iter().copied().fold(0.0f32, f32::max);
-        if top > 0.0 {
-            row.iter_mut().for_each(|x| *x /= top);
-        }
-    }
-    out
-}
+pub use attnscope::analysis::value_norms::per_row;
 
 /// What a [`MatrixMap`] draws: exact values (the readout) and their colour share (0…1).
 #[derive(Clone, Debug, PartialEq)]
