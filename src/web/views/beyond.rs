@@ -222,10 +222,10 @@ pub fn ValueSwitch() -> impl IntoView {
     view! {
         <div class="switch-row value-switch" role="group" aria-label="What the map shows">
             <button id="vw-weights" aria-pressed=move || (!an.value_weighted.get()).to_string()
-                on:click=move |_| an.value_weighted.set(false)>"Weights A"</button>
+                on:click=move |_| an.value_weighted.set(false)><span class="long">"Weights "</span>"A"</button>
             <button id="vw-norms" aria-pressed=move || an.value_weighted.get().to_string()
                 title=value_norms::DEFINITION
-                on:click=move |_| an.value_weighted.set(true)>"Value-weighted ‖a·f(x)‖"</button>
+                on:click=move |_| an.value_weighted.set(true)><span class="long">"Value-weighted "</span>"‖a·f(x)‖"</button>
         </div>
     }
 }
