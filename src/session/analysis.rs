@@ -7,12 +7,12 @@
 //! messages ([`Session::continue_analysis`]), so typing is never blocked and a
 //! cancel or a newer run stops it.
 
-use super::{ModelId, Session};
+use super::{pool, ModelId, Session, Thumbnail, THUMB_MAX};
 use crate::analysis::detectors::{detectors, Detectors, Prompt};
 use crate::analysis::knockout::{knockout, Ablation, HeadRef, Importance, ImportanceJob, Knockout};
 use crate::analysis::logit_lens::{logit_lens, LogitLens};
 use crate::analysis::rollout::rollout;
-use crate::analysis::value_norms::value_lengths;
+use crate::analysis::value_norms::{head_norms, layer_norms, per_row, value_lengths};
 use crate::error::{Error, Result};
 use crate::models::layered::Layered;
 use crate::tensor::Matrix;
@@ -42,6 +42,8 @@ pub enum AnalysisRequest {
     CancelImportance,
     /// The detectors on `period` random tokens (from `seed`) repeated twice.
     Detectors { period: usize, seed: u64 },
+    /// ‖a_ij f(x_j)‖ of every head of the latest run, as overview thumbnails.
+    AllValueNorms,
 }
 
 impl AnalysisRequest {
@@ -54,6 +56,7 @@ impl AnalysisRequest {
             AnalysisRequest::Knockout { .. } => 3,
             AnalysisRequest::Importance { .. } | AnalysisRequest::CancelImportance => 4,
             AnalysisRequest::Detectors { .. } => 5,
+            AnalysisRequest::AllValueNorms => 6,
         }
     }
 }
@@ -86,6 +89,11 @@ pub enum AnalysisReply {
     Importance(Importance),
     ImportanceCancelled,
     Detectors(Detectors),
+    /// `overview[l][h]`: head h of layer l's norms pooled like the overview's
+    /// weights, then each row against its largest (the levels pick a colour only).
+    AllValueNorms {
+        overview: Vec<Vec<Thumbnail>>,
+    },
 }
 
 /// The importance map under way: the run it belongs to and the model.
@@ -147,13 +155,7 @@ impl Session {
                     .ok_or_else(|| Error::Invalid(format!("no head {layer}.{head} in this model")))?
                     .weights;
                 let lengths = value_lengths(trace, m, layer)?;
-                let f = &lengths[head];
-                let mut norms = a.clone();
-                for i in 0..norms.rows {
-                    norms.row_mut(i).iter_mut().zip(f).for_each(|(x, f)| *x *= f);
-                    // a_ij ‖f(x_j)‖
-                }
-                Ok(AnalysisReply::ValueNorms { layer, head, weights: a.clone(), norms })
+                Ok(AnalysisReply::ValueNorms { layer, head, weights: a.clone(), norms: head_norms(a, &lengths[head]) })
             }
             AnalysisRequest::Rollout => {
                 let trace = self.latest_of(id)?;
@@ -188,6 +190,15 @@ impl Session {
             AnalysisRequest::CancelImportance => {
                 self.importance = None;
                 Ok(AnalysisReply::ImportanceCancelled)
+            }
+            AnalysisRequest::AllValueNorms => {
+                let m = self.layered(model)?;
+                let trace = self.latest_of(id)?;
+                let thumbnail = |n: &Matrix| Thumbnail::new(&per_row(&pool(n, THUMB_MAX)));
+                let overview = (0..trace.layers.len())
+                    .map(|l| Ok(layer_norms(trace, m, l)?.iter().map(thumbnail).collect()))
+                    .collect::<Result<_>>()?;
+                Ok(AnalysisReply::AllValueNorms { overview })
             }
             AnalysisRequest::Detectors { period, seed } => {
                 let m = self.layered(model)?;
@@ -293,6 +304,17 @@ mod tests {
             crate::analysis::value_norms::value_norms(s.latest().unwrap().1, s.layered(ModelId::MiniLm).unwrap(), Some(&[2])).unwrap();
         assert_eq!(norms.to_rows(), want.layers[0][5]);
         assert_eq!(weights.shape(), norms.shape());
+        // Every head's thumbnail is that head's norms, each row topped at 1.
+        let AnalysisReply::AllValueNorms { overview } = ask(&mut s, 1, AnalysisRequest::AllValueNorms).unwrap() else { panic!() };
+        assert_eq!((overview.len(), overview[2].len()), (6, 12));
+        let t = &overview[2][5];
+        for i in 0..norms.rows {
+            let top = norms.row(i).iter().copied().fold(0.0f32, f32::max);
+            for j in 0..norms.cols {
+                assert!((t.weight(i, j).unwrap() - norms[(i, j)] / top).abs() < 1e-4, "({i}, {j})");
+            }
+        }
+        assert!(ask(&mut s, 2, AnalysisRequest::AllValueNorms).unwrap_err().to_string().contains("newer"));
 
         // Clear messages rather than panics.
         let none = ask(&mut s, 1, AnalysisRequest::Knockout { heads: vec![], ablation: Ablation::Zero }).unwrap_err().to_string();

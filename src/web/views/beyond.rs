@@ -13,7 +13,7 @@ use attnscope::analysis::detectors::Detectors;
 use attnscope::analysis::knockout::{Ablation, HeadRef, Importance, Knockout};
 use attnscope::analysis::logit_lens::LogitLens;
 use attnscope::analysis::value_norms;
-use attnscope::session::{AnalysisReply, AnalysisRequest, HeadDetail, ToWorker};
+use attnscope::session::{AnalysisReply, AnalysisRequest, HeadDetail, Thumbnail, ToWorker};
 use attnscope::Matrix;
 use leptos::html::{Canvas, Div};
 use leptos::prelude::*;
@@ -34,6 +34,8 @@ pub struct Analysis {
     /// Show ‖a_ij f(x_j)‖ instead of a_ij.
     pub value_weighted: RwSignal<bool>,
     pub norms: RwSignal<Option<(u64, usize, usize, Matrix)>>,
+    /// Every head's norms as overview thumbnails, for run `.0`.
+    pub all_norms: RwSignal<Option<(u64, Vec<Vec<Thumbnail>>)>>,
     pub rollout: RwSignal<Option<(u64, Vec<Matrix>, bool)>>,
     pub lens: RwSignal<Option<(u64, LogitLens)>>,
     pub lens_grid: RwSignal<bool>,
@@ -59,6 +61,7 @@ impl Analysis {
         Self {
             value_weighted: RwSignal::new(false),
             norms: RwSignal::new(None),
+            all_norms: RwSignal::new(None),
             rollout: RwSignal::new(None),
             lens: RwSignal::new(None),
             lens_grid: RwSignal::new(false),
@@ -93,6 +96,7 @@ impl Analysis {
             }
             AnalysisReply::ImportanceCancelled => {}
             AnalysisReply::Detectors(d) => self.detectors.set(Some(d)),
+            AnalysisReply::AllValueNorms { overview } => self.all_norms.set(Some((id, overview))),
         }
     }
 
@@ -110,18 +114,7 @@ impl Analysis {
     }
 }
 
-/// Each row divided by its largest value, for the colour (0 stays 0).
-pub fn per_row(m: &Matrix) -> Matrix {
-    let mut out = m.clone();
-    for i in 0..out.rows {
-        let row = out.row_mut(i);
-        let top = row.iter().copied().fold(0.0f32, f32::max);
-        if top > 0.0 {
-            row.iter_mut().for_each(|x| *x /= top);
-        }
-    }
-    out
-}
+pub use attnscope::analysis::value_norms::per_row;
 
 /// What a [`MatrixMap`] draws: exact values (the readout) and their colour share (0…1).
 #[derive(Clone, Debug, PartialEq)]
@@ -229,10 +222,10 @@ pub fn ValueSwitch() -> impl IntoView {
     view! {
         <div class="switch-row value-switch" role="group" aria-label="What the map shows">
             <button id="vw-weights" aria-pressed=move || (!an.value_weighted.get()).to_string()
-                on:click=move |_| an.value_weighted.set(false)>"Weights A"</button>
+                on:click=move |_| an.value_weighted.set(false)><span class="long">"Weights "</span>"A"</button>
             <button id="vw-norms" aria-pressed=move || an.value_weighted.get().to_string()
                 title=value_norms::DEFINITION
-                on:click=move |_| an.value_weighted.set(true)>"Value-weighted ‖a·f(x)‖"</button>
+                on:click=move |_| an.value_weighted.set(true)><span class="long">"Value-weighted "</span>"‖a·f(x)‖"</button>
         </div>
     }
 }
@@ -247,7 +240,8 @@ pub fn NormReadout() -> impl IntoView {
         an.value_weighted.get().then(|| {
             let value = res.detail.with(|d| {
                 let d = d.as_ref()?;
-                let c = sel.cell()?;
+                // A cell of a what-if grid (dot grids) has no norm.
+                let c = sel.cell().filter(|c| c.mask.is_none_or(|m| m == d.mask))?;
                 let norms = shown_norms(d)?;
                 let offset = d.weights.cols.saturating_sub(d.weights.rows);
                 let i = c.query.checked_sub(offset).filter(|&i| i < norms.rows)?;

@@ -135,7 +135,17 @@ pub fn Grid(id: &'static str, mask: Mask) -> impl IntoView {
             };
             let axes = Axes::of(&d.weights, transposed);
             let (rows, cols) = res.tokens.with(|t| axes.labels(t));
-            let (from, to) = (axes.orient(&values(d, mask, frame.from)), axes.orient(&values(d, mask, frame.to)));
+            let (mut from, mut to) = (axes.orient(&values(d, mask, frame.from)), axes.orient(&values(d, mask, frame.to)));
+            // The norms replace the weights of the model's own mask only: the scores have met no value vector yet.
+            if let Some(norms) = super::beyond::shown_norms(d).filter(|_| mask == d.mask) {
+                let shown = axes.orient(&super::beyond::per_row(&norms));
+                if frame.from == Stage::Weights {
+                    from = shown.clone();
+                }
+                if frame.to == Stage::Weights {
+                    to = shown;
+                }
+            }
             let cell = cell.filter(|c| c.mask == Some(mask)).and_then(|c| axes.place(&c));
             look.with(|look| draw(&el, &rows, &cols, (&from, &to), frame, score_range(d), (axes.focus(highlight), cell), look, room.get()))
                 .map(|l| l.map(|l| (l, axes)))
@@ -181,9 +191,10 @@ pub fn Grid(id: &'static str, mask: Mask) -> impl IntoView {
     }
 }
 
-/// What the circles mean at this stage.
-fn hint(stage: Stage) -> &'static str {
+/// What the circles mean at this stage (`norms`: the value-weighted switch is on).
+fn hint(stage: Stage, norms: bool) -> &'static str {
     match stage {
+        Stage::Weights if norms => "Model's own grid: circle area ∝ ‖a·f(x)‖, each row against its own largest.",
         Stage::Weights => "Circle area ∝ attention weight (0 to 1).",
         Stage::Masked => "Circle area ∝ |score| (against the largest raw score); red positive, blue negative; × marks −∞, a hidden key.",
         _ => "Circle area ∝ |score| (against the largest raw score): scaling shrinks them all. Red positive, blue negative.",
@@ -194,14 +205,24 @@ fn hint(stage: Stage) -> &'static str {
 #[component]
 pub fn GridView() -> impl IntoView {
     let sel = expect_context::<Selection>();
+    let res = expect_context::<Results>();
+    // Whether the norms are drawn (the switch is on and they came for this head).
+    let norms = move || res.detail.with(|d| d.as_ref().is_some_and(|d| super::beyond::shown_norms(d).is_some()));
     view! {
         <div class="view-picture" id="view-grid">
             <div class="toolbar">
                 <StagePicker />
-                <p class="hint">{move || hint(sel.stage.get())}</p>
+                <super::beyond::ValueSwitch />
+                <p class="hint">{move || hint(sel.stage.get(), norms())}</p>
             </div>
             <DotGrids />
             <Readout />
+            <super::beyond::NormReadout />
+            {move || norms().then(|| view! {
+                <p class="caption" id="grid-norms-caption">
+                    "Value-weighted ‖a·f(x)‖ replaces the last step, the weights, and only in the grid with the model's own mask: the scores come before any value vector, and a what-if mask has no norms of its own."
+                </p>
+            })}
         </div>
     }
 }

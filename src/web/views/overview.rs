@@ -3,9 +3,12 @@
 //! with tiles as large as the box allows. Click a tile, or focus the canvas
 //! and use the arrow keys, to select.
 
+use super::beyond::{Analysis, Definition, ValueSwitch};
 use crate::canvas::{blank, cell_color, now_ms, prepare, use_look, use_room, Look, Room};
+use crate::compute::Engine;
 use crate::state::{Results, Selection};
-use attnscope::session::Thumbnail;
+use attnscope::analysis::value_norms;
+use attnscope::session::{AnalysisRequest, Thumbnail};
 use leptos::html::{Canvas, Div};
 use leptos::prelude::*;
 use wasm_bindgen::JsValue;
@@ -216,14 +219,20 @@ pub fn Overview() -> impl IntoView {
     let room = use_room(boxed);
     let look = use_look();
     let placed = StoredValue::new(None::<Grid>);
+    let an = expect_context::<Analysis>();
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };
         let t0 = now_ms();
         let selected = (sel.layer.get(), sel.head.get());
+        let (on, run) = (an.value_weighted.get(), res.run_id());
         // The thumbnails are drawn where they are, not copied (a long text's are megabytes).
         let drawn = look.with(|look| {
             res.summary.with(|s| match s {
-                Some(s) => draw(&el, &s.overview, &s.kv_head_of, selected, look, room.get()),
+                Some(s) => an.all_norms.with(|n| {
+                    let norms = n.as_ref().filter(|n| on && Some(n.0) == run && n.1.len() == s.overview.len()).map(|n| &n.1);
+                    let _ = el.set_attribute("data-shows", if norms.is_some() { "norms" } else { "weights" });
+                    draw(&el, norms.unwrap_or(&s.overview), &s.kv_head_of, selected, look, room.get())
+                }),
                 None => draw(&el, &[], &[], selected, look, room.get()),
             })
         });
@@ -273,10 +282,32 @@ pub fn Overview() -> impl IntoView {
 /// The "All heads" view.
 #[component]
 pub fn OverviewView() -> impl IntoView {
+    let sel = expect_context::<Selection>();
+    let res = expect_context::<Results>();
+    let engine = expect_context::<Engine>();
+    let an = expect_context::<Analysis>();
+    // While the switch is on, every head's norms follow the run (asked once per run).
+    Effect::new(move |_| {
+        let (on, run) = (an.value_weighted.get(), res.run_id());
+        let real = res.summary.with(|s| s.as_ref().is_some_and(|s| !s.tokens.is_empty()));
+        let have = an.all_norms.with_untracked(|n| n.as_ref().map(|n| n.0));
+        if on && real && run.is_some() && have != run {
+            Analysis::ask(engine, sel, AnalysisRequest::AllValueNorms);
+        }
+    });
     view! {
         <div class="view-picture" id="view-overview">
+            <div class="toolbar">
+                <ValueSwitch />
+            </div>
             <Overview />
             <p class="caption">"Each tile is one head's attention (rows are queries), on this text. Click a tile or use the arrow keys to open that head in every view."</p>
+            {move || an.value_weighted.get().then(|| view! {
+                <p class="caption" id="overview-norms-caption">
+                    "Value-weighted: each tile shows ‖a·f(x)‖, each row against its own largest; the exact values are in the heatmap's readout and the exports."
+                </p>
+                <Definition text=value_norms::DEFINITION />
+            })}
         </div>
     }
 }
