@@ -202,4 +202,9 @@ impl Results {
     pub fn run_id(&self) -> Option<u64> {
         self.summary.with(|s| s.as_ref().map(|s| s.id))
     }
+
+    /// The run shown has tokens (an analysis of an empty text has nothing to show).
+    pub fn has_tokens(&self) -> bool {
+        self.summary.with(|s| s.as_ref().is_some_and(|s| !s.tokens.is_empty()))
+    }
 }

@@ -12,7 +12,7 @@ use crate::state::{Results, Selection};
 use attnscope::analysis::detectors::Detectors;
 use attnscope::analysis::knockout::{Ablation, HeadRef, Importance, Knockout};
 use attnscope::analysis::logit_lens::LogitLens;
-use attnscope::analysis::value_norms;
+use attnscope::analysis::value_norms::{self, per_row};
 use attnscope::session::{AnalysisReply, AnalysisRequest, HeadDetail, Thumbnail, ToWorker};
 use attnscope::Matrix;
 use leptos::html::{Canvas, Div};
@@ -114,8 +114,6 @@ impl Analysis {
     }
 }
 
-pub use attnscope::analysis::value_norms::per_row;
-
 /// What a [`MatrixMap`] draws: exact values (the readout) and their colour share (0…1).
 #[derive(Clone, Debug, PartialEq)]
 pub struct MapData {
@@ -213,7 +211,7 @@ pub fn ValueSwitch() -> impl IntoView {
     let an = expect_context::<Analysis>();
     Effect::new(move |_| {
         let (on, layer, head, run) = (an.value_weighted.get(), sel.layer.get(), sel.head.get(), res.run_id());
-        let real = res.summary.with(|s| s.as_ref().is_some_and(|s| !s.tokens.is_empty()));
+        let real = res.has_tokens();
         let have = an.norms.with_untracked(|n| n.as_ref().map(|n| (n.0, n.1, n.2)));
         if on && real && run.is_some() && have != run.map(|r| (r, layer, head)) {
             Analysis::ask(engine, sel, AnalysisRequest::ValueNorms { layer, head });

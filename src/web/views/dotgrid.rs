@@ -138,7 +138,7 @@ pub fn Grid(id: &'static str, mask: Mask) -> impl IntoView {
             let (mut from, mut to) = (axes.orient(&values(d, mask, frame.from)), axes.orient(&values(d, mask, frame.to)));
             // The norms replace the weights of the model's own mask only: the scores have met no value vector yet.
             if let Some(norms) = super::beyond::shown_norms(d).filter(|_| mask == d.mask) {
-                let shown = axes.orient(&super::beyond::per_row(&norms));
+                let shown = axes.orient(&attnscope::analysis::value_norms::per_row(&norms));
                 if frame.from == Stage::Weights {
                     from = shown.clone();
                 }

@@ -152,7 +152,7 @@ pub fn Heatmap() -> impl IntoView {
                 values: None,
             };
             if let Some(norms) = super::beyond::shown_norms(d).filter(|_| frame.t >= 1.0 && frame.to == Stage::Weights) {
-                pic.from = axes.orient(&super::beyond::per_row(&norms));
+                pic.from = axes.orient(&attnscope::analysis::value_norms::per_row(&norms));
                 pic.to = pic.from.clone();
                 pic.values = Some(axes.orient(&norms));
             }

@@ -289,7 +289,7 @@ pub fn OverviewView() -> impl IntoView {
     // While the switch is on, every head's norms follow the run (asked once per run).
     Effect::new(move |_| {
         let (on, run) = (an.value_weighted.get(), res.run_id());
-        let real = res.summary.with(|s| s.as_ref().is_some_and(|s| !s.tokens.is_empty()));
+        let real = res.has_tokens();
         let have = an.all_norms.with_untracked(|n| n.as_ref().map(|n| n.0));
         if on && real && run.is_some() && have != run {
             Analysis::ask(engine, sel, AnalysisRequest::AllValueNorms);

@@ -1,10 +1,11 @@
 //! Attention rollout (Abnar & Zuidema 2020) of the latest run: a tokens ×
 //! tokens map after layers 1 … l, with a layer slider.
 
-use super::beyond::{per_row, Analysis, Definition, MapData, MatrixMap};
+use super::beyond::{Analysis, Definition, MapData, MatrixMap};
 use crate::compute::Engine;
 use crate::state::{Results, Selection};
 use attnscope::analysis::rollout;
+use attnscope::analysis::value_norms::per_row;
 use attnscope::session::AnalysisRequest;
 use leptos::prelude::*;
 
