@@ -279,6 +279,14 @@ fn cli_writes_each_analysis_as_json_and_explains_bad_input() {
     assert!(!ok && err.contains("encoder"), "{err}");
     let (ok, _, err) = run(&["--model", "smollm2", "--what", "detectors", "--period", "500"]);
     assert!(!ok && err.contains("at most 128"), "{err}");
+    let (ok, json, err) = run(&["--model", "minilm", "--what", "detectors", "--prompt-text", "the owl hoots"]);
+    assert!(ok, "{err}");
+    let v: Value = serde_json::from_str(&json).unwrap();
+    let (got, t) = (ids(&v["result"]["prompt"]["ids"]), v["result"]["prompt"]["period"].as_u64().unwrap() as usize);
+    assert_eq!(got.len(), 2 * t + 2);
+    assert_eq!(got[1..1 + t], got[1 + t..1 + 2 * t]);
+    let (ok, _, err) = run(&["--model", "smollm2", "--what", "detectors", "--prompt-text", " "]);
+    assert!(!ok && err.contains("empty"), "{err}");
     let (ok, help, _) = run(&["--help"]);
     assert!(ok && help.contains("Kobayashi") && help.contains("Olsson"), "{help}");
 }
