@@ -40,8 +40,14 @@ pub enum AnalysisRequest {
     Importance { ablation: Ablation },
     /// Stops the importance map under way.
     CancelImportance,
-    /// The detectors on `period` random tokens (from `seed`) repeated twice.
-    Detectors { period: usize, seed: u64 },
+    /// The detectors on `period` random tokens (from `seed`) repeated twice,
+    /// or, when `text` is given, on that text's tokens repeated twice.
+    Detectors {
+        period: usize,
+        seed: u64,
+        #[serde(default)]
+        text: Option<String>,
+    },
     /// ‖a_ij f(x_j)‖ of every head of the latest run, as overview thumbnails.
     AllValueNorms,
 }
@@ -200,9 +206,12 @@ impl Session {
                     .collect::<Result<_>>()?;
                 Ok(AnalysisReply::AllValueNorms { overview })
             }
-            AnalysisRequest::Detectors { period, seed } => {
+            AnalysisRequest::Detectors { period, seed, text } => {
                 let m = self.layered(model)?;
-                let prompt = Prompt::random(m, period, seed)?;
+                let prompt = match text {
+                    Some(text) => Prompt::from_text(m, &text)?,
+                    None => Prompt::random(m, period, seed)?,
+                };
                 Ok(AnalysisReply::Detectors(detectors(m, &prompt)?))
             }
         }
