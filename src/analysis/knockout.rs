@@ -225,7 +225,7 @@ impl ImportanceJob {
     /// layer at once (see [`ImportanceJob::step_layer`]), else the next head alone.
     pub fn step(&mut self, model: &dyn Layered) -> Result<()> {
         let n_heads = self.scores.first().map_or(1, Vec::len).max(1);
-        if self.done % n_heads == 0 && matches!(self.base, Readout::Logits(_)) && self.step_layer(model, self.done / n_heads)? {
+        if self.done.is_multiple_of(n_heads) && matches!(self.base, Readout::Logits(_)) && self.step_layer(model, self.done / n_heads)? {
             return Ok(());
         }
         self.step_head(model)

@@ -80,7 +80,7 @@ impl Layered for Decoder {
         if let Err(e) = self.check_layer(l) {
             return Some(Err(e));
         }
-        if n == 0 || h.rows % n != 0 {
+        if n == 0 || !h.rows.is_multiple_of(n) {
             return Some(Err(Error::Invalid(format!("{} rows are not runs of {n}", h.rows))));
         }
         self.net.block_runs(l, h, n, edits, last_only, &mut self.products(l, h.rows)).map(Ok)
