@@ -8,8 +8,8 @@
 mod common;
 
 use attnscope::analysis::detectors::{detectors, Prompt};
-use attnscope::analysis::knockout::{importance, knockout, Ablation, Effect, HeadRef};
-use attnscope::analysis::logit_lens::logit_lens;
+use attnscope::analysis::knockout::{importance, knockout, Ablation, Effect, HeadRef, ImportanceJob};
+use attnscope::analysis::logit_lens::{logit_lens, logit_lens_of_trace};
 use attnscope::analysis::rollout::rollout;
 use attnscope::analysis::value_norms::value_norms;
 use attnscope::models::layered::Layered;
@@ -142,6 +142,17 @@ fn smollm2_case(name: &str) {
         }
     }
     check(&format!("smollm2 {name} logit lens probabilities"), worst, SMOLLM2);
+    // From the run's trace, as the page asks it: the same lens without a forward of its own.
+    let kept = logit_lens_of_trace(model, &trace, None, 5).unwrap().expect("Llama finishes a layer from its trace");
+    assert_eq!((kept.position, kept.layers.len()), (lens.position, lens.layers.len()));
+    for (l, (a, b)) in kept.layers.iter().zip(&lens.layers).enumerate() {
+        for (a, b) in a.iter().zip(b) {
+            assert!(
+                (a.p - b.p).abs() <= 1e-4 && (a.id == b.id || (a.p - b.p).abs() <= 1e-6),
+                "{name}: layer {l}: {a:?} from the trace, {b:?} from a forward"
+            );
+        }
+    }
     let grid = lens.grid.unwrap();
     let want_grid = f["lens_grid"].as_array().unwrap();
     let agree = grid.iter().zip(want_grid).flat_map(|(g, w)| g.iter().zip(ids(w)).map(|(g, w)| (g.id == w) as usize)).sum::<usize>();
@@ -235,7 +246,31 @@ fn bad_input_gets_a_clear_message() {
     })
     .unwrap()
     .is_none());
-    assert_eq!(calls, 10);
+    // A decoder's map steps a layer (its 9 heads) at a time: 9, then 18 stops it.
+    assert_eq!(calls, 2);
+}
+
+#[test]
+fn smollm2_importance_a_layer_at_a_time_equals_a_head_at_a_time() {
+    let model: &dyn Layered = &**common::smollm2();
+    let text = "The cat sat on the mat because it was";
+    for ablation in [Ablation::Zero, Ablation::Mean] {
+        let (mut batched, mut single) =
+            (ImportanceJob::start(model, text, ablation).unwrap(), ImportanceJob::start(model, text, ablation).unwrap());
+        while !batched.is_finished() {
+            let before = batched.done();
+            batched.step(model).unwrap();
+            assert_eq!(batched.done(), before + 9, "a decoder's step is a whole layer");
+        }
+        while !single.is_finished() {
+            single.step_head(model).unwrap();
+        }
+        let (a, b) = (batched.finish().scores, single.finish().scores);
+        let (a, b): (Vec<f32>, Vec<f32>) = (a.concat(), b.concat());
+        assert!(b.iter().any(|x| x.abs() > 1e-3), "{ablation:?}: some head must matter");
+        let diff = max_diff(&format!("{ablation:?}"), &a, &b);
+        assert!(diff <= 1e-5, "{ablation:?}: a layer at a time differs from a head at a time by {diff}");
+    }
 }
 
 #[test]

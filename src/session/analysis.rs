@@ -10,7 +10,7 @@
 use super::{pool, ModelId, Session, Thumbnail, THUMB_MAX};
 use crate::analysis::detectors::{detectors, Detectors, Prompt};
 use crate::analysis::knockout::{knockout, Ablation, HeadRef, Importance, ImportanceJob, Knockout};
-use crate::analysis::logit_lens::{logit_lens, LogitLens};
+use crate::analysis::logit_lens::{logit_lens, logit_lens_of_trace, LogitLens};
 use crate::analysis::rollout::rollout;
 use crate::analysis::value_norms::{head_norms, layer_norms, per_row, value_lengths};
 use crate::error::{Error, Result};
@@ -174,7 +174,16 @@ impl Session {
             }
             AnalysisRequest::LogitLens { position, grid } => {
                 nonempty()?;
-                Ok(AnalysisReply::LogitLens(logit_lens(self.layered(model)?, text, position, TOP_K, grid)?))
+                let m = self.layered(model)?;
+                // This run's trace, when the session holds it, spares a forward.
+                let kept = match self.latest_of(id) {
+                    Ok(trace) if !grid => logit_lens_of_trace(m, trace, position, TOP_K)?,
+                    _ => None,
+                };
+                Ok(AnalysisReply::LogitLens(match kept {
+                    Some(lens) => lens,
+                    None => logit_lens(m, text, position, TOP_K, grid)?,
+                }))
             }
             AnalysisRequest::Knockout { heads, ablation } => {
                 nonempty()?;
