@@ -378,11 +378,9 @@ impl Net for Llama {
         }
         let delta = b.attn.output(&concat, mm);
         // With edits, every edited run adds its delta to the same input.
-        let h = if edits.is_empty() { h.clone() } else { Matrix::concat_rows(&vec![h.clone(); edits.len()]) };
-        let residual = h.add(&delta);
+        let residual = if edits.is_empty() { h.add(&delta) } else { Matrix::concat_rows(&vec![h.clone(); edits.len()]).add(&delta) };
         let r = if last_only { residual.select_rows(&(n - 1..residual.rows).step_by(n).collect::<Vec<_>>()) } else { residual };
-        let down = b.ffn.forward(&b.ffn_norm.forward(&r), silu_times, mm);
-        Some(r.add(&down))
+        self.after_attention(l, &r, mm)
     }
 
     fn after_attention(&self, l: usize, residual: &Matrix, mm: &mut Products) -> Option<Matrix> {
