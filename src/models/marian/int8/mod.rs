@@ -20,6 +20,7 @@
 //! multiply-add), so every target gives the same bits, and a token gives the
 //! same bits alone or among others.
 
+use crate::models::simd::Isa;
 use crate::tensor::Matrix;
 
 /// Accumulator lanes of every kernel.
@@ -92,9 +93,14 @@ impl Int8Matrix {
 
     /// y = x·wᵀ + b: (n × cols) → (n × rows).
     pub fn forward(&self, x: &Matrix, bias: Option<&[f32]>) -> Matrix {
+        self.forward_on(Isa::best(), x, bias)
+    }
+
+    /// [`Int8Matrix::forward`] with `isa`'s kernel (the kernel checks run each one).
+    pub fn forward_on(&self, isa: Isa, x: &Matrix, bias: Option<&[f32]>) -> Matrix {
         assert_eq!(x.cols, self.cols, "Int8Matrix: input width {}, weights take {}", x.cols, self.cols);
         let mut y = Matrix::zeros(x.rows, self.rows);
-        self.product(&x.data, x.rows, Rows::All(self.rows), &mut y.data);
+        self.product(isa, &x.data, x.rows, Rows::All(self.rows), &mut y.data);
         if let Some(b) = bias {
             y.add_row_vector(b);
         }
@@ -104,24 +110,29 @@ impl Int8Matrix {
     /// y_i = x·w_rᵀ + b_r for r = rows[i] (each < `self.rows`), one token:
     /// the output layer over a shortlist.
     pub fn forward_rows(&self, x: &[f32], rows: &[u32], bias: &[f32]) -> Vec<f32> {
+        self.forward_rows_on(Isa::best(), x, rows, bias)
+    }
+
+    /// [`Int8Matrix::forward_rows`] with `isa`'s kernel.
+    pub fn forward_rows_on(&self, isa: Isa, x: &[f32], rows: &[u32], bias: &[f32]) -> Vec<f32> {
         assert_eq!(x.len(), self.cols, "Int8Matrix: input width {}, weights take {}", x.len(), self.cols);
         let mut y = vec![0.0f32; rows.len()];
-        self.product(x, 1, Rows::Listed(rows), &mut y);
+        self.product(isa, x, 1, Rows::Listed(rows), &mut y);
         y.iter_mut().zip(rows).for_each(|(y, &r)| *y += bias[r as usize]);
         y
     }
 
-    fn product(&self, x: &[f32], n: usize, rows: Rows<'_>, y: &mut [f32]) {
+    /// The one place that picks a kernel for an instruction set.
+    fn product(&self, isa: Isa, x: &[f32], n: usize, rows: Rows<'_>, y: &mut [f32]) {
         let p = Product { x, n, cols: self.cols, q: &self.q, rows, scale: self.scale };
-        #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2, checked just above.
-            return unsafe { avx2::product(&p, y) };
+        match isa.in_this_build() {
+            Isa::Portable => portable::product(&p, y),
+            // SAFETY: `Isa::Avx2` exists only where the CPU has AVX2 (`Isa::best`).
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => unsafe { avx2::product(&p, y) },
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Isa::Simd128 => simd128::product(&p, y),
         }
-        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        return simd128::product(&p, y);
-        #[allow(unreachable_code)]
-        portable::product(&p, y)
     }
 }
 
@@ -181,75 +192,10 @@ mod avx2;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod simd128;
 
-// The kernel tests also run in wasm (simd128 against the portable kernel):
-// `cargo test --target wasm32-unknown-unknown --lib models::marian::int8`.
+// The kernels are checked on every instruction set in `kernel_checks::int8`.
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn weights(rows: usize, cols: usize) -> Vec<i8> {
-        (0..rows * cols).map(|i| ((i * 37 + 11) % 255) as i32 - 127).map(|v| v as i8).collect()
-    }
-
-    fn inputs(n: usize, cols: usize) -> Matrix {
-        Matrix::from_vec(n, cols, (0..n * cols).map(|i| ((i * 7919) % 200) as f32 / 50.0 - 2.0).collect())
-    }
-
-    fn reference(x: &Matrix, w: &Int8Matrix, bias: &[f32]) -> Matrix {
-        let mut y = Matrix::zeros(x.rows, w.rows);
-        for t in 0..x.rows {
-            for j in 0..w.rows {
-                let s: f64 = (0..w.cols).map(|k| x[(t, k)] as f64 * w.q[j * w.cols + k] as f64).sum();
-                y[(t, j)] = (s * w.scale as f64) as f32 + bias[j];
-            }
-        }
-        y
-    }
-
-    #[test]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
-    fn products_agree_with_the_definition() {
-        for (rows, cols) in [(7, 40), (33, 256), (3, 1), (5, 16)] {
-            let w = Int8Matrix::new(rows, cols, &weights(rows, cols), 153.83);
-            let bias: Vec<f32> = (0..rows).map(|j| j as f32 * 0.25 - 1.0).collect();
-            for n in [1, 2, 5, 9] {
-                let x = inputs(n, cols);
-                let (got, want) = (w.forward(&x, Some(&bias)), reference(&x, &w, &bias));
-                assert!(got.max_abs_diff(&want) < 1e-4, "{rows}×{cols}, {n} tokens: {}", got.max_abs_diff(&want));
-            }
-        }
-    }
-
-    #[test]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
-    fn a_token_gives_the_same_bits_alone_or_among_others_on_every_kernel() {
-        let (rows, cols) = (40, 264);
-        let w = Int8Matrix::new(rows, cols, &weights(rows, cols), 320.86);
-        let x = inputs(7, cols);
-        let all = w.forward(&x, None);
-        let mut plain = vec![0.0; 7 * rows];
-        portable::product(&Product { x: &x.data, n: 7, cols, q: &w.q, rows: Rows::All(rows), scale: w.scale }, &mut plain);
-        assert_eq!(all.data, plain, "the CPU's kernel and the portable one");
-        for t in 0..7 {
-            let alone = w.forward(&x.rows_range(t, 1), None);
-            assert_eq!(alone.data, all.row(t), "token {t}");
-        }
-    }
-
-    #[test]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
-    fn selected_rows_are_those_rows_of_the_whole_product() {
-        let (rows, cols) = (50, 64);
-        let w = Int8Matrix::new(rows, cols, &weights(rows, cols), 99.5);
-        let bias: Vec<f32> = (0..rows).map(|j| j as f32).collect();
-        let x: Vec<f32> = (0..cols).map(|i| (i as f32 * 0.11).cos()).collect();
-        let whole = w.forward(&Matrix::from_vec(1, cols, x.clone()), Some(&bias));
-        let picked = [0u32, 7, 8, 49];
-        let some = w.forward_rows(&x, &picked, &bias);
-        for (y, &r) in some.iter().zip(&picked) {
-            assert_eq!(y.to_bits(), whole.data[r as usize].to_bits());
-        }
-    }
 
     #[test]
     fn rows_are_widened_as_marian_does() {
