@@ -31,5 +31,7 @@ class AttentionWidget(anywidget.AnyWidget):
         self.on_msg(self._on_message)
 
     def _on_message(self, _widget, content, _buffers) -> None:
+        if isinstance(content, dict) and content.get("kind") == "anywidget-command":
+            return  # anywidget's own protocol, answered by anywidget
         reply, buffers = answer(self.trace, content)
         self.send(reply, buffers)
