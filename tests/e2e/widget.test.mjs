@@ -25,7 +25,7 @@ const PYTHON = join(VENV, 'bin', 'python');
 
 // Two traces written with attnscope.write_trace and exported with to_html:
 // a short causal one (3 layers × 4 heads × 12 tokens, f16) and a long one
-// (300 tokens); prints what the page should show.
+// (1000 tokens, more than the heatmap has pixels); prints what the page should show.
 const MAKE = String.raw`
 import json, sys
 import numpy as np
@@ -47,10 +47,10 @@ short = f"{out}/short.trace.safetensors"
 attnscope.write_trace(short, layers(3, 4, len(tokens), True), model_name="tiny-demo", architecture="Demo",
                       tokens=tokens, mask="causal", n_layers=3, n_heads=4)
 attnscope.to_html(short, f"{out}/short.html")
-long_tokens = [f"t{i}" for i in range(300)]
+long_tokens = [f"t{i}" for i in range(1000)]
 long = f"{out}/long.trace.safetensors"
-attnscope.write_trace(long, layers(2, 2, 300, False), model_name="long-demo", architecture="Demo",
-                      tokens=long_tokens, mask="none", n_layers=2, n_heads=2)
+attnscope.write_trace(long, layers(1, 2, 1000, False), model_name="long-demo", architecture="Demo",
+                      tokens=long_tokens, mask="none", n_layers=1, n_heads=2)
 attnscope.to_html(long, f"{out}/long.html")
 
 tf = attnscope.TraceFile(short)
@@ -113,6 +113,28 @@ function plotPixels(page) {
   });
 }
 
+// attnscope's weight colours (src/draw/colormap.rs), to check the widget draws with the page's palette.
+const VIRIDIS = [
+  [68, 1, 84], [72, 36, 117], [65, 68, 135], [53, 95, 141], [42, 120, 142], [33, 145, 140],
+  [34, 168, 132], [68, 191, 112], [122, 209, 81], [189, 223, 38], [253, 231, 37],
+];
+function viridis(t) {
+  const x = Math.min(Math.max(t, 0), 1) * 10;
+  const i = Math.min(Math.floor(x), 9);
+  return VIRIDIS[i].map((a, k) => Math.round(a + (VIRIDIS[i + 1][k] - a) * (x - i)));
+}
+
+// The colour at (i + f, j + f) in cells of the heatmap (f = 0.5: the centre of cell (i, j)).
+function cellColour(page, i, j, f = 0.5) {
+  return page.locator('.as-heatmap').evaluate((c, [i, j, f]) => {
+    const dpr = c.width / c.clientWidth;
+    const { left, top, cell } = c.dataset;
+    const x = Math.floor((Number(left) + (j + f) * Number(cell)) * dpr);
+    const y = Math.floor((Number(top) + (i + f) * Number(cell)) * dpr);
+    return [...c.getContext('2d').getImageData(x, y, 1, 1).data.slice(0, 3)];
+  }, [i, j, f]);
+}
+
 // The pointer on cell (i, j) of the heatmap.
 async function hoverCell(page, i, j) {
   const canvas = page.locator('.as-heatmap');
@@ -131,7 +153,10 @@ test('the exported viewer draws a head, shows exact weights, changes head on a c
   const first = await plotPixels(page);
   assert.ok(first.opaque > 0.95 * first.total, `the heatmap drew ${first.opaque} of ${first.total} pixels`);
   assert.equal(await hoverCell(page, i, j), `query ${i} ${JSON.stringify(query)} → key ${j} ${JSON.stringify(key)}: ${cells['0/0']}`);
+  assert.deepEqual(await cellColour(page, i, j), viridis(Number(cells['0/0'])));
   assert.match(await hoverCell(page, 2, 7), /hidden by the causal mask/);
+  // Off the hatch line, which runs corner to corner.
+  assert.deepEqual(await cellColour(page, 2, 7, 0.2), [150, 150, 150], 'a hidden cell is not grey');
 
   // Layer 1, head 2 in the overview.
   const overview = page.locator('.as-overview');
@@ -168,7 +193,8 @@ test('a long input on a phone: the heatmap fits the width, every k-th token labe
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), 'the page scrolls sideways');
   const drawn = await plotPixels(page);
   assert.ok(drawn.opaque > 0.95 * drawn.total);
-  assert.match(await hoverCell(page, 150, 20), /^query 150 "t150" → key 20 "t20": 0\.\d+$/);
+  // A cell is under a pixel wide here: whichever cell the pointer lands on, its own weight.
+  assert.match(await hoverCell(page, 500, 20), /^query (\d+) "t\1" → key (\d+) "t\2": \d\.\d+(e-\d+)?$/);
   await page.screenshot({ path: join(ARTIFACTS, 'widget-390x844-long.png'), fullPage: true });
   await context.close();
 

@@ -184,6 +184,38 @@ function render({ model, el }) {
     if (msg.layer === l && msg.head === h) drawHeatmap();
   }
 
+  // A head as an image of at most `room` × `room` pixels (kept with the head, so hovering only
+  // recomposes): one pixel a cell, or, when T is larger, the mean of the visible cells each pixel covers.
+  function headImage(entry, mask, room) {
+    const r = Math.max(1, Math.min(T, room));
+    if (entry.image && entry.image.width === r) return entry.image;
+    const sum = new Float32Array(r * r);
+    const seen = new Uint32Array(r * r);
+    for (let i = 0; i < T; i++) {
+      const p = Math.floor((i * r) / T);
+      for (let j = 0; j < T; j++) {
+        if (!visible(mask, i, j)) continue;
+        const k = p * r + Math.floor((j * r) / T);
+        sum[k] += entry.w[i * T + j];
+        seen[k] += 1;
+      }
+    }
+    const img = new ImageData(r, r);
+    for (let k = 0; k < r * r; k++) {
+      const rgb = seen[k] ? viridis(sum[k] / seen[k]) : HIDDEN;
+      img.data[4 * k] = rgb[0];
+      img.data[4 * k + 1] = rgb[1];
+      img.data[4 * k + 2] = rgb[2];
+      img.data[4 * k + 3] = 255;
+    }
+    const canvas = document.createElement('canvas');
+    canvas.width = r;
+    canvas.height = r;
+    canvas.getContext('2d').putImageData(img, 0, 0);
+    entry.image = canvas;
+    return canvas;
+  }
+
   // The heatmap: queries down, keys across, every k-th token labelled when cells are small.
   let geometry = null;
   function drawHeatmap() {
@@ -193,7 +225,7 @@ function render({ model, el }) {
     const width = Math.max(120, mapPanel.clientWidth);
     const probe = heatmap.getContext('2d');
     probe.font = `${FONT_PX}px sans-serif`;
-    const longest = Math.max(...info.tokens.map((t) => probe.measureText(label(t)).width));
+    const longest = info.tokens.reduce((m, t) => Math.max(m, probe.measureText(label(t)).width), 0);
     const margin = Math.min(Math.ceil(longest) + 8, Math.max(40, Math.floor(width * 0.28)));
     const plot = Math.max(16, Math.min(T * MAX_CELL, width - margin - 4));
     const cell = plot / T;
@@ -202,20 +234,9 @@ function render({ model, el }) {
     Object.assign(heatmap.dataset, { left: margin, top: margin, cell, plot, layer: l, head: h });
     const ctx = sized(heatmap, margin + plot + 4, margin + plot + 4);
 
-    const img = new ImageData(T, T);
     const mask = masks[l];
-    for (let i = 0; i < T; i++) {
-      for (let j = 0; j < T; j++) {
-        const rgb = visible(mask, i, j) ? viridis(entry.w[i * T + j]) : HIDDEN;
-        img.data.set([rgb[0], rgb[1], rgb[2], 255], 4 * (i * T + j));
-      }
-    }
-    const off = document.createElement('canvas');
-    off.width = T;
-    off.height = T;
-    off.getContext('2d').putImageData(img, 0, 0);
-    ctx.imageSmoothingEnabled = cell < 1;
-    ctx.drawImage(off, margin, margin, plot, plot);
+    ctx.imageSmoothingEnabled = false;
+    ctx.drawImage(headImage(entry, mask, Math.ceil(plot * (window.devicePixelRatio || 1))), margin, margin, plot, plot);
     if (cell >= 10) {
       // Hatch hidden cells so they read as "hidden", not as a colour.
       ctx.strokeStyle = 'rgb(205, 205, 205)';
