@@ -184,6 +184,9 @@ function render({ model, el }) {
     if (msg.layer === l && msg.head === h) drawHeatmap();
   }
 
+  // The height a figure may take: most of the window, so a head or the overview is seen whole.
+  const roomHeight = () => Math.max(260, Math.floor(window.innerHeight * 0.85));
+
   // A head as an image of at most `room` × `room` pixels (kept with the head, so hovering only
   // recomposes): one pixel a cell, or, when T is larger, the mean of the visible cells each pixel covers.
   function headImage(entry, mask, room) {
@@ -227,7 +230,7 @@ function render({ model, el }) {
     probe.font = `${FONT_PX}px sans-serif`;
     const longest = info.tokens.reduce((m, t) => Math.max(m, probe.measureText(label(t)).width), 0);
     const margin = Math.min(Math.ceil(longest) + 8, Math.max(40, Math.floor(width * 0.28)));
-    const plot = Math.max(16, Math.min(T * MAX_CELL, width - margin - 4));
+    const plot = Math.max(16, Math.min(T * MAX_CELL, width - margin - 4, roomHeight() - margin));
     const cell = plot / T;
     const every = Math.max(1, Math.ceil((FONT_PX + 2) / cell));
     geometry = { left: margin, top: margin, cell, plot };
@@ -325,7 +328,7 @@ function render({ model, el }) {
     const width = Math.max(80, overviewPanel.clientWidth);
     const left = 30;
     const top = 16;
-    const step = Math.max(6, Math.min(44, Math.floor((width - left - 2) / H)));
+    const step = Math.max(6, Math.min(44, Math.floor((width - left - 2) / H), Math.floor((roomHeight() - top) / L)));
     const tile = step > 10 ? step - 2 : step - 1;
     grid = { left, top, step };
     Object.assign(overview.dataset, { left, top, step });
