@@ -11,7 +11,10 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "attention.ipynb"
 VIEW = "application/vnd.jupyter.widget-view+json"
 
 
-def test_the_example_notebook_renders_the_widget(tmp_path):
+def test_the_example_notebook_renders_the_widget(tmp_path, monkeypatch):
+    # This venv's own python3 kernel, not one a user registered; connection files in tmp_path.
+    monkeypatch.setenv("JUPYTER_DATA_DIR", str(tmp_path / "jupyter-data"))
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path / "jupyter-runtime"))
     nb = nbformat.read(EXAMPLE, as_version=4)
     # Run where its files may go: the trace and the HTML it writes land in tmp_path.
     NotebookClient(nb, timeout=180, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
