@@ -134,7 +134,9 @@ ensure_web_build_tools() {
     ensure_wasm_opt
 }
 
-# The Python package's tests (python/tests, on numpy arrays; no torch): a venv
+# The Python package's tests (python/tests, on numpy arrays; no torch; the
+# notebook widget and examples/attention.ipynb run by nbclient on an ipykernel;
+# tests/e2e/widget.test.mjs uses it too): a venv
 # of their own in .tools/python-venv with these pins from PyPI, and the package
 # itself (pip install ./python, again on every call: it is small). Exports
 # PYTHON_TEST_VENV. The venv is made anew when the pins change.
