@@ -79,6 +79,12 @@ function label(tok, max = 14) {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
+// Binary data as a DataView, whichever form the front end delivers (DataView, typed array, ArrayBuffer).
+function dataView(b) {
+  if (b instanceof DataView) return b;
+  return ArrayBuffer.isView(b) ? new DataView(b.buffer, b.byteOffset, b.byteLength) : new DataView(b);
+}
+
 function el_(tag, cls, parent, text) {
   const e = document.createElement(tag);
   if (cls) e.className = cls;
@@ -176,7 +182,7 @@ function render({ model, el }) {
       return;
     }
     if (msg.type !== 'head' || !buffers || !buffers.length) return;
-    const view = buffers[0] instanceof DataView ? buffers[0] : new DataView(buffers[0].buffer ?? buffers[0]);
+    const view = dataView(buffers[0]);
     cache.set(`${msg.layer}/${msg.head}`, { w: decodeHead(view, msg.dtype, T), dtype: msg.dtype });
     while (cache.size > CACHE) cache.delete(cache.keys().next().value);
     message.textContent = '';
@@ -302,8 +308,7 @@ function render({ model, el }) {
   let tiles = null;
   function overviewTiles() {
     if (tiles) return tiles;
-    const view = model.get('thumbnails');
-    const dv = view instanceof DataView ? view : new DataView(view.buffer ?? view);
+    const dv = dataView(model.get('thumbnails'));
     const img = new ImageData(H * S, L * S);
     for (let l = 0; l < L; l++) {
       for (let h = 0; h < H; h++) {
