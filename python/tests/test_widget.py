@@ -212,3 +212,27 @@ def test_to_html_embeds_every_head_and_refuses_a_trace_over_its_limit(tmp_path):
         attnscope.to_html(str(path), str(tmp_path / "u.html"), max_bytes=100)
     with pytest.raises(ValueError, match="layer 3 does not exist"):
         attnscope.to_html(str(path), str(tmp_path / "u.html"), layer=3)
+
+
+@pytest.mark.parametrize(
+    "dtype, bad",
+    [
+        ("float16", np.array([np.nan], dtype="<f2")),
+        ("float16", np.array([1.002], dtype="<f2")),
+        ("float16", np.array([-0.25], dtype="<f2")),
+        ("float32", np.array([np.inf], dtype="<f4")),
+        ("float32", np.array([1.5], dtype="<f4")),
+    ],
+)
+def test_a_head_holding_a_weight_outside_0_1_gets_an_error_message(tmp_path, dtype, bad):
+    path = small(tmp_path / "t.safetensors", dtype=dtype)
+    w = attnscope.show(str(path))
+    data = bytearray(path.read_bytes())
+    (n,) = struct.unpack("<Q", data[:8])
+    begin = json.loads(data[8 : 8 + n])["layers.1.attention"]["data_offsets"][0]
+    cell = 8 + n + begin + (2 * 36 + 3 * 6 + 4) * bad.itemsize  # head 2, query 3, key 4
+    data[cell : cell + bad.itemsize] = bad.tobytes()
+    path.write_bytes(bytes(data))
+    msg, buffers = ask(w, {"type": "head", "layer": 1, "head": 2})
+    assert msg["type"] == "error" and "layer 1 head 2 holds a weight that is not in [0, 1]" in msg["message"] and not buffers
+    assert ask(w, {"type": "head", "layer": 1, "head": 1})[0]["type"] == "head"

@@ -17,6 +17,9 @@ from ._format import FORMAT, FORMAT_VERSION, MAX_WEIGHT, THUMBNAIL_MAX, thumbnai
 MAX_HEADER = 100_000_000
 _ITEMSIZE = {"F16": 2, "F32": 4, "U16": 2, "BF16": 2, "F64": 8, "I64": 8, "I32": 4, "U8": 1, "I8": 1, "BOOL": 1}
 _NUMPY = {"F16": np.dtype("<f2"), "F32": np.dtype("<f4"), "U16": np.dtype("<u2")}
+_F16_MAX_BITS = int(np.array(MAX_WEIGHT, dtype="<f2").view("<u2"))
+if float(np.array(_F16_MAX_BITS, dtype="<u2").view("<f2")) > MAX_WEIGHT:
+    _F16_MAX_BITS -= 1
 
 
 class TraceError(ValueError):
@@ -166,8 +169,14 @@ class TraceFile:
             data = f.read(size)
         if len(data) != size:
             raise TraceError(f"{self.path} is cut short: layer {layer} ends early (was the file changed?)")
-        w = np.frombuffer(data, dtype=_NUMPY[t["dtype"]])
-        if w.size and not (np.isfinite(w).all() and w.min() >= 0.0 and w.max() <= MAX_WEIGHT):
+        if t["dtype"] == "F16":
+            # On the bits, as numpy has no native f16 arithmetic: +0 … 1.0009766 (the last f16 ≤ MAX_WEIGHT), or −0.
+            bits = np.frombuffer(data, dtype="<u2")
+            ok = bits.max() <= _F16_MAX_BITS or bool(((bits <= _F16_MAX_BITS) | (bits == 0x8000)).all())
+        else:
+            w = np.frombuffer(data, dtype="<f4")
+            ok = bool(np.isfinite(w).all() and w.min() >= 0.0 and w.max() <= MAX_WEIGHT)
+        if data and not ok:
             raise TraceError(f"{self.path} is damaged: layer {layer} head {head} holds a weight that is not in [0, 1]")
         return data
 
