@@ -134,6 +134,9 @@ function render({ model, el }) {
   const overviewPanel = el_('div', 'as-overview-panel', panels);
   el_('div', 'as-caption', overviewPanel, 'Every layer × head (click one)');
   const overview = el_('canvas', 'as-overview', overviewPanel);
+  heatmap.setAttribute('role', 'img');
+  overview.setAttribute('role', 'img');
+  overview.setAttribute('aria-label', `Every head of the ${L} layers, pooled; click one to show it`);
 
   const current = () => [model.get('layer'), model.get('head')];
 
@@ -240,6 +243,7 @@ function render({ model, el }) {
     const cell = plot / T;
     const every = Math.max(1, Math.ceil((FONT_PX + 2) / cell));
     geometry = { left: margin, top: margin, cell, plot };
+    heatmap.setAttribute('aria-label', `Attention weights of layer ${l}, head ${h}: queries down, keys across`);
     Object.assign(heatmap.dataset, { left: margin, top: margin, cell, plot, layer: l, head: h });
     const ctx = sized(heatmap, margin + plot + 4, margin + plot + 4);
 
