@@ -7,7 +7,7 @@
 #   2. native `cargo test` (the core, the CLI, the kernel checks on every
 #      instruction set the CPU has; model tests use www/models/)
 #   3. pytest on the Python package (python/tests, numpy only, in a venv of
-#      its own: .tools/python-venv)
+#      its own: .tools/python-venv), its notebook widget and example notebook
 #   4. `cargo bench --no-run` (benchmarks must keep compiling; they are not run)
 #   5. wasm-bindgen-test in headless Chromium: the kernel checks as the plain
 #      worker builds the kernels (simd128) and as the fma worker does (relaxed

@@ -209,8 +209,3 @@ def test_queries_keys_need_their_scale_and_both_halves(tmp_path):
         attnscope.write_trace(tmp_path / "q.safetensors", softmax_layers(2, 2, 3), queries=q, d_head=4, **minimal())
     with pytest.raises(ValueError, match="queries_keys"):
         attnscope.write_trace(tmp_path / "q.safetensors", softmax_layers(2, 2, 3), queries=q, keys=q, d_head=4, **minimal())
-
-
-def test_show_says_it_is_not_there_yet():
-    with pytest.raises(NotImplementedError, match="attnscope attention --trace"):
-        attnscope.show("x.safetensors")

@@ -134,11 +134,13 @@ ensure_web_build_tools() {
     ensure_wasm_opt
 }
 
-# The Python package's tests (python/tests, on numpy arrays; no torch): a venv
+# The Python package's tests (python/tests, on numpy arrays; no torch; the
+# notebook widget and examples/attention.ipynb run by nbclient on an ipykernel;
+# tests/e2e/widget.test.mjs uses it too): a venv
 # of their own in .tools/python-venv with these pins from PyPI, and the package
 # itself (pip install ./python, again on every call: it is small). Exports
 # PYTHON_TEST_VENV. The venv is made anew when the pins change.
-PYTHON_TEST_PINS="numpy==2.4.6 pytest==9.2.0 safetensors==0.8.0 setuptools==84.2.1"
+PYTHON_TEST_PINS="anywidget==0.11.0 ipykernel==7.4.0 nbclient==0.11.0 nbformat==5.11.1 numpy==2.4.6 pytest==9.2.0 safetensors==0.8.0 setuptools==84.2.1"
 ensure_python_test_deps() {
     command -v python3 >/dev/null || die "Python 3 is needed for the Python package's tests"
     local venv="$TOOLS_DIR/python-venv" stamp want

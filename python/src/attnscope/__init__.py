@@ -10,19 +10,51 @@ with attnscope (`attnscope attention --trace FILE`).
 
 __version__ = "0.1.0"
 
+import os  # noqa: E402
+
 from ._format import FORMAT, FORMAT_VERSION, TraceWriter, describe, write_trace  # noqa: E402
+from ._html import to_html  # noqa: E402
+from ._reader import TraceError, TraceFile  # noqa: E402
 # torch and transformers are imported when trace() runs, not here.
 from ._torch import trace  # noqa: E402
 
 
-def show(*_args, **_kwargs):
-    """Not available yet: the Jupyter viewer comes in a later version. Until
-    then, open a trace with the attnscope command-line tool:
-    `attnscope attention --trace FILE --png head.png`."""
-    raise NotImplementedError(
-        "attnscope.show is not available in this version; open the trace with "
-        "`attnscope attention --trace FILE --png head.png` (or --svg, --json)"
-    )
+def show(path_or_outputs, tokens=None, *, layer: int = 0, head: int = 0, mask=None, name: str = "model", dtype: str = "float32"):
+    """The attnscope viewer in Jupyter (JupyterLab, Notebook): every layer ×
+    head as thumbnails, the selected head as a heatmap with its tokens.
+
+    `path_or_outputs` is a trace file's path, or a model's outputs with
+    `attentions` (Hugging Face outputs of `output_attentions=True`, or a list
+    of per-layer arrays [H, T, T]) with `tokens=`; those are written to a
+    temporary trace file (`dtype`, float32 by default so the weights shown are
+    the model's own; removed when Python exits), with `mask` ("none",
+    "causal", ("sliding_window", W)) read from the weights when not given.
+    Only the selected head's weights go to the browser. Needs anywidget."""
+    from ._reader import TraceFile
+    from ._view import trace_of_outputs
+
+    if isinstance(path_or_outputs, (str, os.PathLike)):
+        path = path_or_outputs
+    else:
+        path = trace_of_outputs(path_or_outputs, tokens, mask, name, dtype)
+    trace_file = TraceFile(path)
+    try:
+        from ._widget import AttentionWidget
+    except ImportError as e:
+        raise ImportError(f"attnscope.show needs anywidget (pip install anywidget): {e}") from None
+    return AttentionWidget(trace_file, layer=layer, head=head)
 
 
-__all__ = ["FORMAT", "FORMAT_VERSION", "TraceWriter", "describe", "show", "trace", "write_trace", "__version__"]
+__all__ = [
+    "FORMAT",
+    "FORMAT_VERSION",
+    "TraceError",
+    "TraceFile",
+    "TraceWriter",
+    "describe",
+    "show",
+    "to_html",
+    "trace",
+    "write_trace",
+    "__version__",
+]
