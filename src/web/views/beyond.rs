@@ -78,6 +78,14 @@ impl Analysis {
         }
     }
 
+    /// Provides the analyses' context; a model of another shape drops the chosen heads (once, for every view).
+    pub fn provide(res: Results) -> Self {
+        let an = Self::new();
+        provide_context(an);
+        super::knockout::keep_heads_of_model(res, an);
+        an
+    }
+
     /// An answer about run `id` (the page's latest).
     pub fn take(&self, id: u64, reply: AnalysisReply) {
         self.error.set(String::new());

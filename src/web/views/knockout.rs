@@ -130,7 +130,8 @@ pub fn KnockoutResult() -> impl IntoView {
     }
 }
 
-/// A model of another shape keeps no head of the old one (the panel and the overview share the set).
+/// A model of another shape keeps no head of the old one (the panel and the overview share the set);
+/// registered once, by [`Analysis::provide`].
 pub fn keep_heads_of_model(res: Results, an: Analysis) {
     Effect::new(move |_| {
         let shape = res.summary.with(|s| s.as_ref().map(|s| (s.info.n_layers, s.info.n_heads)));
@@ -168,7 +169,6 @@ pub fn KnockoutPanel() -> impl IntoView {
     let res = expect_context::<Results>();
     let engine = expect_context::<Engine>();
     let an = expect_context::<Analysis>();
-    keep_heads_of_model(res, an);
     let run = move |_| run_knockout(engine, sel, an, "press one or more heads in the grid");
     let all = move |_| {
         let (layers, heads) = res.summary.with_untracked(|s| s.as_ref().map_or((0, 0), |s| (s.info.n_layers, s.info.n_heads)));

@@ -5,7 +5,7 @@
 //! chooses that head for the knockout panel's set instead.
 
 use super::beyond::{Analysis, Definition, ValueSwitch};
-use super::knockout::{keep_heads_of_model, run_knockout, toggle_knocked, KnockoutResult};
+use super::knockout::{run_knockout, toggle_knocked, KnockoutResult};
 use crate::canvas::{blank, cell_color, now_ms, prepare, use_look, use_room, Look, Room};
 use crate::compute::Engine;
 use crate::state::{Results, Selection};
@@ -371,7 +371,6 @@ pub fn OverviewView() -> impl IntoView {
             Analysis::ask(engine, sel, AnalysisRequest::AllValueNorms);
         }
     });
-    keep_heads_of_model(res, an);
     view! {
         <div class="view-picture" id="view-overview">
             <div class="toolbar">
