@@ -100,7 +100,27 @@ test('MiniLM: knock out two heads from the overview, run, the cosine is the CLI\
   await page.waitForFunction(() => document.querySelector('select#layer').value === '3' && document.querySelector('select#head').value === '7');
   assert.equal(await page.locator('#knock-count').textContent(), '2 heads chosen');
 
-  // The knockout panel in "Beyond weights" has the same set.
+  // Mean instead of zero, chosen here: the readout says so, the cosine is the CLI's with --ablation mean,
+  // and the panel in "Beyond weights" shows the same choice.
+  assert.equal(await page.locator('#knock-zero').getAttribute('aria-pressed'), 'true');
+  await page.locator('#knock-mean').click();
+  assert.equal(await page.locator('#knock-mean').getAttribute('aria-pressed'), 'true');
+  assert.equal(await page.locator('#knock-zero').getAttribute('aria-pressed'), 'false');
+  await page.locator('#knock-run').click();
+  await page.locator('#knockout-result', { hasText: 'replaced by their mean' }).waitFor({ timeout: 60_000 });
+  assert.match(await page.locator('#knockout-result').textContent(), /Heads 0\.3, 2\.5 replaced by their mean/);
+  const meanShown = Number((await page.locator('#knockout-cosine').textContent()).split(': ').pop());
+  const meanCli = analyze('minilm', 'knockout', ['--text', TEXT, '--heads', '0.3,2.5', '--ablation', 'mean']);
+  assert.ok(Math.abs(meanShown - meanCli.effect.cosine) < 1e-3, `mean: page ${meanShown}, CLI ${meanCli.effect.cosine}`);
+  await page.locator('#tab-beyond').click();
+  await page.locator('#ablation-mean').waitFor();
+  assert.equal(await page.locator('#ablation-mean').getAttribute('aria-pressed'), 'true');
+  assert.equal(await page.locator('#kh-0-3').getAttribute('aria-pressed'), 'true', 'the panel has the same set');
+  await page.locator('#ablation-zero').click();
+  await page.locator('#tab-overview').click();
+  await page.locator('#knock-zero[aria-pressed="true"]').waitFor();
+
+  // Clear chooses no head.
   await page.locator('#knock-clear').click();
   assert.equal(await page.locator('#knock-count').textContent(), 'No head chosen');
   await page.locator('#knock-run').click();

@@ -12,17 +12,20 @@ use attnscope::analysis::knockout::{self, Ablation, Effect as Change, HeadRef};
 use attnscope::session::AnalysisRequest;
 use leptos::prelude::*;
 
-/// The zero / mean switch.
+/// The zero / mean switch, one choice shared by the panel and "All heads"; `id` prefixes its buttons' ids.
 #[component]
-fn AblationSwitch() -> impl IntoView {
+pub fn AblationSwitch(id: &'static str, #[prop(optional)] short: bool) -> impl IntoView {
     let an = expect_context::<Analysis>();
-    let button = move |a: Ablation, id: &'static str, label: &'static str| {
-        view! { <button id=id aria-pressed=move || (an.ablation.get() == a).to_string() on:click=move |_| an.ablation.set(a)>{label}</button> }
+    let button = move |a: Ablation, which: &'static str, long: &'static str, brief: &'static str| {
+        view! {
+            <button id=format!("{id}-{which}") aria-pressed=move || (an.ablation.get() == a).to_string()
+                title=long on:click=move |_| an.ablation.set(a)>{if short { brief } else { long }}</button>
+        }
     };
     view! {
-        <div class="switch-row" role="group" aria-label="How a head is removed">
-            {button(Ablation::Zero, "ablation-zero", "Zero its output")}
-            {button(Ablation::Mean, "ablation-mean", "Its mean over positions")}
+        <div class="switch-row ablation-switch" role="group" aria-label="How a head is removed">
+            {button(Ablation::Zero, "zero", "Zero its output", "Zero")}
+            {button(Ablation::Mean, "mean", "Its mean over positions", "Mean")}
         </div>
     }
 }
@@ -178,7 +181,7 @@ pub fn KnockoutPanel() -> impl IntoView {
         <section class="analysis" id="knockout">
             <h2>"Head knockout"</h2>
             <Definition text=knockout::DEFINITION />
-            <AblationSwitch />
+            <AblationSwitch id="ablation" />
             <HeadsGrid />
             <div class="switch-row">
                 <button id="knockout-run" on:click=run>"Knock out and run again"</button>

@@ -5,7 +5,7 @@
 //! chooses that head for the knockout panel's set instead.
 
 use super::beyond::{Analysis, Definition, ValueSwitch};
-use super::knockout::{run_knockout, toggle_knocked, KnockoutResult};
+use super::knockout::{run_knockout, toggle_knocked, AblationSwitch, KnockoutResult};
 use crate::canvas::{blank, cell_color, now_ms, prepare, use_look, use_room, Look, Room};
 use crate::compute::Engine;
 use crate::state::{Results, Selection};
@@ -333,7 +333,7 @@ fn KnockMarks(placed: RwSignal<Option<Grid>>) -> impl IntoView {
     }
 }
 
-/// The "Knock out heads" mode of the overview: the toggle, how many heads are chosen, Run and Clear.
+/// The "Knock out heads" mode of the overview: the toggle, how many heads are chosen, zero or mean, Run and Clear.
 #[component]
 fn KnockToolbar() -> impl IntoView {
     let sel = expect_context::<Selection>();
@@ -349,6 +349,7 @@ fn KnockToolbar() -> impl IntoView {
             <button id="knock-mode" aria-pressed=move || an.knock_mode.get().to_string()
                 on:click=move |_| an.knock_mode.update(|on| *on = !*on)>"Knock out heads"</button>
             <span id="knock-count" role="status">{count}</span>
+            <AblationSwitch id="knock" short=true />
             <button id="knock-run" on:click=move |_| run_knockout(engine, sel, an, "turn on “Knock out heads” and click tiles")>"Run knockout"</button>
             <button id="knock-clear" on:click=move |_| an.knocked.set(Vec::new())>"Clear"</button>
         </div>
