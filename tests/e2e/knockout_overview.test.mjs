@@ -120,11 +120,34 @@ test('MiniLM: knock out two heads from the overview, run, the cosine is the CLI\
   await page.locator('#tab-overview').click();
   await page.locator('#knock-zero[aria-pressed="true"]').waitFor();
 
-  // Clear chooses no head.
+  // Clear empties the set and the readout.
+  assert.equal(await page.locator('#knockout-result').count(), 1);
   await page.locator('#knock-clear').click();
   assert.equal(await page.locator('#knock-count').textContent(), 'No head chosen');
+  assert.equal(await page.locator('#knockout-result').count(), 0, 'Clear takes the old result away');
   await page.locator('#knock-run').click();
   await page.locator('#overview-error', { hasText: 'No head chosen' }).waitFor();
+
+  // A run cleared before its answer comes: the answer is dropped. Run and Clear in one task, so
+  // the answer cannot come between them.
+  await page.locator('#knock-mode').click();
+  assert.equal(await page.locator('#knock-mode').getAttribute('aria-pressed'), 'true');
+  await page.locator('#ko-1-1').click();
+  await page.evaluate(() => {
+    document.querySelector('#knock-run').click();
+    document.querySelector('#knock-clear').click();
+  });
+  assert.equal(await page.locator('#knock-count').textContent(), 'No head chosen');
+  // The worker answers in order: once the norms asked after it have come, so has that knockout.
+  await page.locator('#vw-norms').click();
+  await page.locator('#overview[data-shows="norms"]').waitFor({ timeout: 60_000 });
+  assert.equal(await page.locator('#knockout-result').count(), 0, 'the cleared run\'s answer is not shown');
+  await page.locator('#vw-weights').click();
+  await page.locator('#ko-5-11').click();
+  await page.locator('#knock-run').click();
+  await page.locator('#knockout-result', { hasText: 'Heads 5.11 zeroed' }).waitFor({ timeout: 60_000 });
+  await page.waitForTimeout(500);
+  assert.match(await page.locator('#knockout-result').textContent(), /Heads 5\.11 zeroed\./);
 });
 
 test('SmolLM2 on a phone: the toggle is reachable, two heads knocked out, the next-token list before and after', async () => {

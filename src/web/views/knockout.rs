@@ -163,7 +163,19 @@ pub fn run_knockout(engine: Engine, sel: Selection, an: Analysis, how: &str) {
         an.error.set(format!("No head chosen: {how} to knock them out."));
         return;
     }
-    Analysis::ask(engine, sel, AnalysisRequest::Knockout { heads, ablation: an.ablation.get_untracked() });
+    let ablation = an.ablation.get_untracked();
+    let mut asked = heads.clone();
+    asked.sort();
+    asked.dedup();
+    an.knockout_asked.set(Some((asked, ablation)));
+    Analysis::ask(engine, sel, AnalysisRequest::Knockout { heads, ablation });
+}
+
+/// Empties the set and the readout; an answer still on its way is dropped when it comes.
+pub fn clear_knockout(an: Analysis) {
+    an.knocked.set(Vec::new());
+    an.knockout_asked.set(None);
+    an.knockout.set(None);
 }
 
 #[component]
@@ -185,7 +197,7 @@ pub fn KnockoutPanel() -> impl IntoView {
             <HeadsGrid />
             <div class="switch-row">
                 <button id="knockout-run" on:click=run>"Knock out and run again"</button>
-                <button id="knockout-clear" on:click=move |_| an.knocked.set(Vec::new())>"Clear"</button>
+                <button id="knockout-clear" on:click=move |_| clear_knockout(an)>"Clear"</button>
                 <button id="knockout-all" on:click=all>"Choose every head"</button>
             </div>
             <KnockoutResult />

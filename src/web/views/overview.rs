@@ -5,7 +5,7 @@
 //! chooses that head for the knockout panel's set instead.
 
 use super::beyond::{Analysis, Definition, ValueSwitch};
-use super::knockout::{run_knockout, toggle_knocked, AblationSwitch, KnockoutResult};
+use super::knockout::{clear_knockout, run_knockout, toggle_knocked, AblationSwitch, KnockoutResult};
 use crate::canvas::{blank, cell_color, now_ms, prepare, use_look, use_room, Look, Room};
 use crate::compute::Engine;
 use crate::state::{Results, Selection};
@@ -351,7 +351,7 @@ fn KnockToolbar() -> impl IntoView {
             <span id="knock-count" role="status">{count}</span>
             <AblationSwitch id="knock" short=true />
             <button id="knock-run" on:click=move |_| run_knockout(engine, sel, an, "turn on “Knock out heads” and click tiles")>"Run knockout"</button>
-            <button id="knock-clear" on:click=move |_| an.knocked.set(Vec::new())>"Clear"</button>
+            <button id="knock-clear" on:click=move |_| clear_knockout(an)>"Clear"</button>
         </div>
     }
 }
