@@ -89,12 +89,14 @@ pub fn KnockoutResult() -> impl IntoView {
             };
             let effect = match &k.effect {
                 Change::NextToken { before, after, previous_top, previous_top_p_after, previous_top_rank_after } => {
+                    let drop = previous_top.p - previous_top_p_after;
                     let list = |l: &Vec<attnscope::analysis::TokenProb>| {
                         l.iter().map(|t| view! { <li><span class="tok">{format!("{:?}", t.token)}</span>" "{num(t.p)}</li> }).collect_view()
                     };
                     view! {
                         <p id="knockout-top">{format!("The top token before, {:?} (p = {}), now has p = {} and rank {}.",
                             previous_top.token, num(previous_top.p), num(*previous_top_p_after), previous_top_rank_after)}</p>
+                        <p id="knockout-change">{format!("Drop in the top token's probability (the importance map's measure): {}", num(drop))}</p>
                         <div class="before-after">
                             <div><h3>"Next token before"</h3><ol id="knockout-before">{list(before)}</ol></div>
                             <div><h3>"After"</h3><ol id="knockout-after">{list(after)}</ol></div>
@@ -115,6 +117,7 @@ pub fn KnockoutResult() -> impl IntoView {
                     let moved = moved.iter().take(5).map(|(l, h, c)| format!("{l}.{h} ({})", num(*c))).collect::<Vec<_>>().join(", ");
                     view! {
                         <p id="knockout-cosine">{format!("Cosine of the sentence embeddings before and after: {}", num(*cosine))}</p>
+                        <p id="knockout-change">{format!("1 − cosine (the importance map's measure): {}", num(1.0 - cosine))}</p>
                         <p class="note">{if moved.is_empty() { "No later layer's attention changed.".to_string() } else {
                             format!("Later heads whose attention changed most (mean |ΔA|): {moved}")
                         }}</p>
