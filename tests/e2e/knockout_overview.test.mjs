@@ -159,6 +159,11 @@ test('SmolLM2 on a phone: the toggle is reachable, two heads knocked out, the ne
   assert.equal(await page.locator('#knock-count').textContent(), '2 heads chosen');
   await page.locator('#knock-run').click();
   await page.locator('#knockout-top').waitFor({ timeout: 120_000 });
+  // The readout, below the tiles on a phone, is scrolled into sight when it comes.
+  await page.waitForFunction(() => {
+    const r = document.querySelector('#knockout-result').getBoundingClientRect();
+    return r.top >= 0 && r.top < innerHeight - 40;
+  }, null, { timeout: 5_000 });
   const cli = analyze('smollm2', 'knockout', ['--text', PROMPT, '--heads', '0.0,29.8']);
   const after = await page.locator('#knockout-after li').allTextContents();
   assert.equal(after.length, cli.effect.after.length);

@@ -74,11 +74,30 @@ fn HeadsGrid() -> impl IntoView {
     }
 }
 
-/// What the knockout changed.
+/// Scrolls `#knockout-result` into view unless it is already whole on screen (a phone shows it below the fold).
+fn reveal_result() {
+    let Some(win) = web_sys::window() else { return };
+    let Some(el) = win.document().and_then(|d| d.get_element_by_id("knockout-result")) else { return };
+    let screen = win.inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0);
+    let r = el.get_bounding_client_rect();
+    if r.top() < 0.0 || r.bottom() > screen {
+        // Its bottom at the screen's bottom keeps the heads above in sight, unless it is taller than the screen.
+        el.scroll_into_view_with_bool(r.height() > screen);
+    }
+}
+
+/// What the knockout changed; a new answer is scrolled into view.
 #[component]
 pub fn KnockoutResult() -> impl IntoView {
     let res = expect_context::<Results>();
     let an = expect_context::<Analysis>();
+    Effect::new(move |seen: Option<bool>| {
+        let has = an.knockout.with(Option::is_some);
+        if seen.is_some() && has {
+            request_animation_frame(reveal_result);
+        }
+        has
+    });
     move || {
         an.knockout.with(|k| {
             let (_, k, note) = k.as_ref().filter(|(id, _, _)| Some(*id) == res.run_id())?;
