@@ -100,11 +100,54 @@ test('MiniLM: knock out two heads from the overview, run, the cosine is the CLI\
   await page.waitForFunction(() => document.querySelector('select#layer').value === '3' && document.querySelector('select#head').value === '7');
   assert.equal(await page.locator('#knock-count').textContent(), '2 heads chosen');
 
-  // The knockout panel in "Beyond weights" has the same set.
+  // Mean instead of zero, chosen here: the readout says so, the cosine is the CLI's with --ablation mean,
+  // and the panel in "Beyond weights" shows the same choice.
+  assert.equal(await page.locator('#knock-zero').getAttribute('aria-pressed'), 'true');
+  await page.locator('#knock-mean').click();
+  assert.equal(await page.locator('#knock-mean').getAttribute('aria-pressed'), 'true');
+  assert.equal(await page.locator('#knock-zero').getAttribute('aria-pressed'), 'false');
+  await page.locator('#knock-run').click();
+  await page.locator('#knockout-result', { hasText: 'replaced by their mean' }).waitFor({ timeout: 60_000 });
+  assert.match(await page.locator('#knockout-result').textContent(), /Heads 0\.3, 2\.5 replaced by their mean/);
+  const meanShown = Number((await page.locator('#knockout-cosine').textContent()).split(': ').pop());
+  const meanCli = analyze('minilm', 'knockout', ['--text', TEXT, '--heads', '0.3,2.5', '--ablation', 'mean']);
+  assert.ok(Math.abs(meanShown - meanCli.effect.cosine) < 1e-3, `mean: page ${meanShown}, CLI ${meanCli.effect.cosine}`);
+  await page.locator('#tab-beyond').click();
+  await page.locator('#ablation-mean').waitFor();
+  assert.equal(await page.locator('#ablation-mean').getAttribute('aria-pressed'), 'true');
+  assert.equal(await page.locator('#kh-0-3').getAttribute('aria-pressed'), 'true', 'the panel has the same set');
+  await page.locator('#ablation-zero').click();
+  await page.locator('#tab-overview').click();
+  await page.locator('#knock-zero[aria-pressed="true"]').waitFor();
+
+  // Clear empties the set and the readout.
+  assert.equal(await page.locator('#knockout-result').count(), 1);
   await page.locator('#knock-clear').click();
   assert.equal(await page.locator('#knock-count').textContent(), 'No head chosen');
+  assert.equal(await page.locator('#knockout-result').count(), 0, 'Clear takes the old result away');
   await page.locator('#knock-run').click();
   await page.locator('#overview-error', { hasText: 'No head chosen' }).waitFor();
+
+  // A run cleared before its answer comes: the answer is dropped. Run and Clear in one task, so
+  // the answer cannot come between them.
+  await page.locator('#knock-mode').click();
+  assert.equal(await page.locator('#knock-mode').getAttribute('aria-pressed'), 'true');
+  await page.locator('#ko-1-1').click();
+  await page.evaluate(() => {
+    document.querySelector('#knock-run').click();
+    document.querySelector('#knock-clear').click();
+  });
+  assert.equal(await page.locator('#knock-count').textContent(), 'No head chosen');
+  // The worker answers in order: once the norms asked after it have come, so has that knockout.
+  await page.locator('#vw-norms').click();
+  await page.locator('#overview[data-shows="norms"]').waitFor({ timeout: 60_000 });
+  assert.equal(await page.locator('#knockout-result').count(), 0, 'the cleared run\'s answer is not shown');
+  await page.locator('#vw-weights').click();
+  await page.locator('#ko-5-11').click();
+  await page.locator('#knock-run').click();
+  await page.locator('#knockout-result', { hasText: 'Heads 5.11 zeroed' }).waitFor({ timeout: 60_000 });
+  await page.waitForTimeout(500);
+  assert.match(await page.locator('#knockout-result').textContent(), /Heads 5\.11 zeroed\./);
 });
 
 test('SmolLM2 on a phone: the toggle is reachable, two heads knocked out, the next-token list before and after', async () => {
@@ -116,6 +159,11 @@ test('SmolLM2 on a phone: the toggle is reachable, two heads knocked out, the ne
   assert.equal(await page.locator('#knock-count').textContent(), '2 heads chosen');
   await page.locator('#knock-run').click();
   await page.locator('#knockout-top').waitFor({ timeout: 120_000 });
+  // The readout, below the tiles on a phone, is scrolled into sight when it comes.
+  await page.waitForFunction(() => {
+    const r = document.querySelector('#knockout-result').getBoundingClientRect();
+    return r.top >= 0 && r.top < innerHeight - 40;
+  }, null, { timeout: 5_000 });
   const cli = analyze('smollm2', 'knockout', ['--text', PROMPT, '--heads', '0.0,29.8']);
   const after = await page.locator('#knockout-after li').allTextContents();
   assert.equal(after.length, cli.effect.after.length);

@@ -55,7 +55,7 @@ pub fn Page(
     provide_context(engine);
     provide_context(offline);
     provide_context(StageMotion::new(sel));
-    provide_context(crate::views::beyond::Analysis::new());
+    crate::views::beyond::Analysis::provide(res);
 
     engine.set(in_page, on_reply(sel, res, engine, offline, opened));
     compute_on_change(sel, res, engine);

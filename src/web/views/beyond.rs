@@ -40,6 +40,8 @@ pub struct Analysis {
     pub lens: RwSignal<Option<(u64, LogitLens)>>,
     pub lens_grid: RwSignal<bool>,
     pub knockout: RwSignal<Option<(u64, Knockout, Option<String>)>>,
+    /// The heads and ablation of the knockout asked for last; None after Clear, so a late answer is dropped.
+    pub knockout_asked: RwSignal<Option<(Vec<HeadRef>, Ablation)>>,
     pub importance: RwSignal<ImportanceState>,
     pub importance_of: RwSignal<u64>,
     pub detectors: RwSignal<Option<Detectors>>,
@@ -68,6 +70,7 @@ impl Analysis {
             lens: RwSignal::new(None),
             lens_grid: RwSignal::new(false),
             knockout: RwSignal::new(None),
+            knockout_asked: RwSignal::new(None),
             importance: RwSignal::new(ImportanceState::Idle),
             importance_of: RwSignal::new(0),
             detectors: RwSignal::new(None),
@@ -78,6 +81,14 @@ impl Analysis {
         }
     }
 
+    /// Provides the analyses' context; a model of another shape drops the chosen heads (once, for every view).
+    pub fn provide(res: Results) -> Self {
+        let an = Self::new();
+        provide_context(an);
+        super::knockout::keep_heads_of_model(res, an);
+        an
+    }
+
     /// An answer about run `id` (the page's latest).
     pub fn take(&self, id: u64, reply: AnalysisReply) {
         self.error.set(String::new());
@@ -85,7 +96,13 @@ impl Analysis {
             AnalysisReply::ValueNorms { layer, head, norms, .. } => self.norms.set(Some((id, layer, head, norms))),
             AnalysisReply::Rollout { layers, grouped_query } => self.rollout.set(Some((id, layers, grouped_query))),
             AnalysisReply::LogitLens(lens) => self.lens.set(Some((id, lens))),
-            AnalysisReply::Knockout { result, note } => self.knockout.set(Some((id, result, note))),
+            AnalysisReply::Knockout { result, note } => {
+                let asked =
+                    self.knockout_asked.with_untracked(|a| a.as_ref().is_some_and(|(h, ab)| *h == result.heads && *ab == result.ablation));
+                if asked {
+                    self.knockout.set(Some((id, result, note)))
+                }
+            }
             // Progress of a map that was cancelled meanwhile is not drawn.
             AnalysisReply::ImportanceProgress { done, total } => {
                 if id == self.importance_of.get_untracked() && matches!(self.importance.get_untracked(), ImportanceState::Running { .. }) {

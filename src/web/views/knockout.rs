@@ -12,17 +12,20 @@ use attnscope::analysis::knockout::{self, Ablation, Effect as Change, HeadRef};
 use attnscope::session::AnalysisRequest;
 use leptos::prelude::*;
 
-/// The zero / mean switch.
+/// The zero / mean switch, one choice shared by the panel and "All heads"; `id` prefixes its buttons' ids.
 #[component]
-fn AblationSwitch() -> impl IntoView {
+pub fn AblationSwitch(id: &'static str, #[prop(optional)] short: bool) -> impl IntoView {
     let an = expect_context::<Analysis>();
-    let button = move |a: Ablation, id: &'static str, label: &'static str| {
-        view! { <button id=id aria-pressed=move || (an.ablation.get() == a).to_string() on:click=move |_| an.ablation.set(a)>{label}</button> }
+    let button = move |a: Ablation, which: &'static str, long: &'static str, brief: &'static str| {
+        view! {
+            <button id=format!("{id}-{which}") aria-pressed=move || (an.ablation.get() == a).to_string()
+                title=long on:click=move |_| an.ablation.set(a)>{if short { brief } else { long }}</button>
+        }
     };
     view! {
-        <div class="switch-row" role="group" aria-label="How a head is removed">
-            {button(Ablation::Zero, "ablation-zero", "Zero its output")}
-            {button(Ablation::Mean, "ablation-mean", "Its mean over positions")}
+        <div class="switch-row ablation-switch" role="group" aria-label="How a head is removed">
+            {button(Ablation::Zero, "zero", "Zero its output", "Zero")}
+            {button(Ablation::Mean, "mean", "Its mean over positions", "Mean")}
         </div>
     }
 }
@@ -71,11 +74,30 @@ fn HeadsGrid() -> impl IntoView {
     }
 }
 
-/// What the knockout changed.
+/// Scrolls `#knockout-result` into view unless it is already whole on screen (a phone shows it below the fold).
+fn reveal_result() {
+    let Some(win) = web_sys::window() else { return };
+    let Some(el) = win.document().and_then(|d| d.get_element_by_id("knockout-result")) else { return };
+    let screen = win.inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0);
+    let r = el.get_bounding_client_rect();
+    if r.top() < 0.0 || r.bottom() > screen {
+        // Its bottom at the screen's bottom keeps the heads above in sight, unless it is taller than the screen.
+        el.scroll_into_view_with_bool(r.height() > screen);
+    }
+}
+
+/// What the knockout changed; a new answer is scrolled into view.
 #[component]
 pub fn KnockoutResult() -> impl IntoView {
     let res = expect_context::<Results>();
     let an = expect_context::<Analysis>();
+    Effect::new(move |seen: Option<bool>| {
+        let has = an.knockout.with(Option::is_some);
+        if seen.is_some() && has {
+            request_animation_frame(reveal_result);
+        }
+        has
+    });
     move || {
         an.knockout.with(|k| {
             let (_, k, note) = k.as_ref().filter(|(id, _, _)| Some(*id) == res.run_id())?;
@@ -86,12 +108,14 @@ pub fn KnockoutResult() -> impl IntoView {
             };
             let effect = match &k.effect {
                 Change::NextToken { before, after, previous_top, previous_top_p_after, previous_top_rank_after } => {
+                    let drop = previous_top.p - previous_top_p_after;
                     let list = |l: &Vec<attnscope::analysis::TokenProb>| {
                         l.iter().map(|t| view! { <li><span class="tok">{format!("{:?}", t.token)}</span>" "{num(t.p)}</li> }).collect_view()
                     };
                     view! {
                         <p id="knockout-top">{format!("The top token before, {:?} (p = {}), now has p = {} and rank {}.",
                             previous_top.token, num(previous_top.p), num(*previous_top_p_after), previous_top_rank_after)}</p>
+                        <p id="knockout-change">{format!("Drop in the top token's probability (the importance map's measure): {}", num(drop))}</p>
                         <div class="before-after">
                             <div><h3>"Next token before"</h3><ol id="knockout-before">{list(before)}</ol></div>
                             <div><h3>"After"</h3><ol id="knockout-after">{list(after)}</ol></div>
@@ -112,6 +136,7 @@ pub fn KnockoutResult() -> impl IntoView {
                     let moved = moved.iter().take(5).map(|(l, h, c)| format!("{l}.{h} ({})", num(*c))).collect::<Vec<_>>().join(", ");
                     view! {
                         <p id="knockout-cosine">{format!("Cosine of the sentence embeddings before and after: {}", num(*cosine))}</p>
+                        <p id="knockout-change">{format!("1 − cosine (the importance map's measure): {}", num(1.0 - cosine))}</p>
                         <p class="note">{if moved.is_empty() { "No later layer's attention changed.".to_string() } else {
                             format!("Later heads whose attention changed most (mean |ΔA|): {moved}")
                         }}</p>
@@ -130,7 +155,8 @@ pub fn KnockoutResult() -> impl IntoView {
     }
 }
 
-/// A model of another shape keeps no head of the old one (the panel and the overview share the set).
+/// A model of another shape keeps no head of the old one (the panel and the overview share the set);
+/// registered once, by [`Analysis::provide`].
 pub fn keep_heads_of_model(res: Results, an: Analysis) {
     Effect::new(move |_| {
         let shape = res.summary.with(|s| s.as_ref().map(|s| (s.info.n_layers, s.info.n_heads)));
@@ -159,7 +185,19 @@ pub fn run_knockout(engine: Engine, sel: Selection, an: Analysis, how: &str) {
         an.error.set(format!("No head chosen: {how} to knock them out."));
         return;
     }
-    Analysis::ask(engine, sel, AnalysisRequest::Knockout { heads, ablation: an.ablation.get_untracked() });
+    let ablation = an.ablation.get_untracked();
+    let mut asked = heads.clone();
+    asked.sort();
+    asked.dedup();
+    an.knockout_asked.set(Some((asked, ablation)));
+    Analysis::ask(engine, sel, AnalysisRequest::Knockout { heads, ablation });
+}
+
+/// Empties the set and the readout; an answer still on its way is dropped when it comes.
+pub fn clear_knockout(an: Analysis) {
+    an.knocked.set(Vec::new());
+    an.knockout_asked.set(None);
+    an.knockout.set(None);
 }
 
 #[component]
@@ -168,7 +206,6 @@ pub fn KnockoutPanel() -> impl IntoView {
     let res = expect_context::<Results>();
     let engine = expect_context::<Engine>();
     let an = expect_context::<Analysis>();
-    keep_heads_of_model(res, an);
     let run = move |_| run_knockout(engine, sel, an, "press one or more heads in the grid");
     let all = move |_| {
         let (layers, heads) = res.summary.with_untracked(|s| s.as_ref().map_or((0, 0), |s| (s.info.n_layers, s.info.n_heads)));
@@ -178,11 +215,11 @@ pub fn KnockoutPanel() -> impl IntoView {
         <section class="analysis" id="knockout">
             <h2>"Head knockout"</h2>
             <Definition text=knockout::DEFINITION />
-            <AblationSwitch />
+            <AblationSwitch id="ablation" />
             <HeadsGrid />
             <div class="switch-row">
                 <button id="knockout-run" on:click=run>"Knock out and run again"</button>
-                <button id="knockout-clear" on:click=move |_| an.knocked.set(Vec::new())>"Clear"</button>
+                <button id="knockout-clear" on:click=move |_| clear_knockout(an)>"Clear"</button>
                 <button id="knockout-all" on:click=all>"Choose every head"</button>
             </div>
             <KnockoutResult />

@@ -5,7 +5,7 @@
 //! chooses that head for the knockout panel's set instead.
 
 use super::beyond::{Analysis, Definition, ValueSwitch};
-use super::knockout::{keep_heads_of_model, run_knockout, toggle_knocked, KnockoutResult};
+use super::knockout::{clear_knockout, run_knockout, toggle_knocked, AblationSwitch, KnockoutResult};
 use crate::canvas::{blank, cell_color, now_ms, prepare, use_look, use_room, Look, Room};
 use crate::compute::Engine;
 use crate::state::{Results, Selection};
@@ -30,6 +30,8 @@ pub struct Grid {
     pub gap: f64,
     /// Room for the layer labels on the left of each block and the head labels on top.
     pub margin: f64,
+    /// Room right of the last block, where the last head's label reaches past its tile.
+    pub pad: f64,
     pub layers: usize,
     pub heads: usize,
     /// Layers in each block (the last may have fewer).
@@ -41,20 +43,21 @@ impl Grid {
     pub fn fit(layers: usize, heads: usize, room: Room, look: &Look, grouped: bool) -> Self {
         let font = look.label_px.round();
         let margin = (font * if grouped { 4.6 } else { 3.0 }).ceil();
+        let pad = (font * 0.5).ceil();
         let (w, h) = if room.0 > 1.0 && room.1 > 1.0 { room } else { (800.0, 800.0) };
         let (layers_n, heads_n) = (layers.max(1), heads.max(1));
         let (pitch, per_block) = (1..=4)
             .map(|blocks: usize| {
                 let per_block = layers_n.div_ceil(blocks);
                 let blocks = layers_n.div_ceil(per_block);
-                let across = (w - blocks as f64 * (margin + 2.0)) / (blocks * heads_n) as f64;
+                let across = (w - pad - blocks as f64 * (margin + 2.0)) / (blocks * heads_n) as f64;
                 let down = (h - margin - 2.0) / per_block as f64;
                 (across.min(down), per_block)
             })
             .fold((0.0, layers_n), |best, t| if t.0 > best.0 * 1.15 { t } else { best });
         let gap = if pitch >= 40.0 { 6.0 } else { 3.0 };
         let tile = (pitch - gap).floor().clamp(MIN_TILE, MAX_TILE);
-        Self { tile, gap, margin, layers, heads, per_block }
+        Self { tile, gap, margin, pad, layers, heads, per_block }
     }
 
     fn blocks(&self) -> usize {
@@ -66,7 +69,10 @@ impl Grid {
     }
 
     pub fn size(&self) -> (f64, f64) {
-        (self.blocks() as f64 * self.block_width(), self.margin + self.per_block.min(self.layers) as f64 * (self.tile + self.gap))
+        (
+            self.blocks() as f64 * self.block_width() + self.pad,
+            self.margin + self.per_block.min(self.layers) as f64 * (self.tile + self.gap),
+        )
     }
 
     pub fn origin(&self, layer: usize, head: usize) -> (f64, f64) {
@@ -333,7 +339,7 @@ fn KnockMarks(placed: RwSignal<Option<Grid>>) -> impl IntoView {
     }
 }
 
-/// The "Knock out heads" mode of the overview: the toggle, how many heads are chosen, Run and Clear.
+/// The "Knock out heads" mode of the overview: the toggle, how many heads are chosen, zero or mean, Run and Clear.
 #[component]
 fn KnockToolbar() -> impl IntoView {
     let sel = expect_context::<Selection>();
@@ -349,8 +355,9 @@ fn KnockToolbar() -> impl IntoView {
             <button id="knock-mode" aria-pressed=move || an.knock_mode.get().to_string()
                 on:click=move |_| an.knock_mode.update(|on| *on = !*on)>"Knock out heads"</button>
             <span id="knock-count" role="status">{count}</span>
+            <AblationSwitch id="knock" short=true />
             <button id="knock-run" on:click=move |_| run_knockout(engine, sel, an, "turn on “Knock out heads” and click tiles")>"Run knockout"</button>
-            <button id="knock-clear" on:click=move |_| an.knocked.set(Vec::new())>"Clear"</button>
+            <button id="knock-clear" on:click=move |_| clear_knockout(an)>"Clear"</button>
         </div>
     }
 }
@@ -371,7 +378,6 @@ pub fn OverviewView() -> impl IntoView {
             Analysis::ask(engine, sel, AnalysisRequest::AllValueNorms);
         }
     });
-    keep_heads_of_model(res, an);
     view! {
         <div class="view-picture" id="view-overview">
             <div class="toolbar">
