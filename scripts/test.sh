@@ -23,6 +23,17 @@ source "$ROOT/scripts/lib/install.sh"
 START=$(now)
 FAILED=()
 
+# The run needs about 15 GB for target/, the tools and the model files; a
+# full disk shows up much later as a linker's bus error, so say it first.
+AVAIL_GB=$(($(df -Pk "$ROOT" | awk 'NR == 2 { print $4 }') / 1024 / 1024))
+log "── disk: ${AVAIL_GB} GB free where the repository is"
+if ((AVAIL_GB < 20)); then
+    log "── warning: less than 20 GB free; the builds below may fail with 'No space left on device'"
+fi
+# Incremental state only helps the next edit-and-build, never this run, and
+# it is gigabytes.
+export CARGO_INCREMENTAL=0
+
 # stage NAME COMMAND...: run it, time it, remember a failure and go on.
 stage() {
     local name="$1" t0 rc=0

@@ -8,8 +8,8 @@
 mod common;
 
 use attnscope::analysis::detectors::{detectors, Prompt};
-use attnscope::analysis::knockout::{importance, knockout, Ablation, Effect, HeadRef};
-use attnscope::analysis::logit_lens::logit_lens;
+use attnscope::analysis::knockout::{importance, knockout, Ablation, Effect, HeadRef, ImportanceJob};
+use attnscope::analysis::logit_lens::{logit_lens, logit_lens_of_trace};
 use attnscope::analysis::rollout::rollout;
 use attnscope::analysis::value_norms::value_norms;
 use attnscope::models::layered::Layered;
@@ -142,6 +142,17 @@ fn smollm2_case(name: &str) {
         }
     }
     check(&format!("smollm2 {name} logit lens probabilities"), worst, SMOLLM2);
+    // From the run's trace, as the page asks it: the same lens without a forward of its own.
+    let kept = logit_lens_of_trace(model, &trace, None, 5).unwrap().expect("Llama finishes a layer from its trace");
+    assert_eq!((kept.position, kept.layers.len()), (lens.position, lens.layers.len()));
+    for (l, (a, b)) in kept.layers.iter().zip(&lens.layers).enumerate() {
+        for (a, b) in a.iter().zip(b) {
+            assert!(
+                (a.p - b.p).abs() <= 1e-4 && (a.id == b.id || (a.p - b.p).abs() <= 1e-6),
+                "{name}: layer {l}: {a:?} from the trace, {b:?} from a forward"
+            );
+        }
+    }
     let grid = lens.grid.unwrap();
     let want_grid = f["lens_grid"].as_array().unwrap();
     let agree = grid.iter().zip(want_grid).flat_map(|(g, w)| g.iter().zip(ids(w)).map(|(g, w)| (g.id == w) as usize)).sum::<usize>();
@@ -235,7 +246,31 @@ fn bad_input_gets_a_clear_message() {
     })
     .unwrap()
     .is_none());
-    assert_eq!(calls, 10);
+    // A decoder's map steps a layer (its 9 heads) at a time: 9, then 18 stops it.
+    assert_eq!(calls, 2);
+}
+
+#[test]
+fn smollm2_importance_a_layer_at_a_time_equals_a_head_at_a_time() {
+    let model: &dyn Layered = &**common::smollm2();
+    let text = "The cat sat on the mat because it was";
+    for ablation in [Ablation::Zero, Ablation::Mean] {
+        let (mut batched, mut single) =
+            (ImportanceJob::start(model, text, ablation).unwrap(), ImportanceJob::start(model, text, ablation).unwrap());
+        while !batched.is_finished() {
+            let before = batched.done();
+            batched.step(model).unwrap();
+            assert_eq!(batched.done(), before + 9, "a decoder's step is a whole layer");
+        }
+        while !single.is_finished() {
+            single.step_head(model).unwrap();
+        }
+        let (a, b) = (batched.finish().scores, single.finish().scores);
+        let (a, b): (Vec<f32>, Vec<f32>) = (a.concat(), b.concat());
+        assert!(b.iter().any(|x| x.abs() > 1e-3), "{ablation:?}: some head must matter");
+        let diff = max_diff(&format!("{ablation:?}"), &a, &b);
+        assert!(diff <= 1e-5, "{ablation:?}: a layer at a time differs from a head at a time by {diff}");
+    }
 }
 
 #[test]
@@ -279,6 +314,63 @@ fn cli_writes_each_analysis_as_json_and_explains_bad_input() {
     assert!(!ok && err.contains("encoder"), "{err}");
     let (ok, _, err) = run(&["--model", "smollm2", "--what", "detectors", "--period", "500"]);
     assert!(!ok && err.contains("at most 128"), "{err}");
+    let (ok, json, err) = run(&["--model", "minilm", "--what", "detectors", "--prompt-text", "the owl hoots"]);
+    assert!(ok, "{err}");
+    let v: Value = serde_json::from_str(&json).unwrap();
+    let (got, t) = (ids(&v["result"]["prompt"]["ids"]), v["result"]["prompt"]["period"].as_u64().unwrap() as usize);
+    assert_eq!(got.len(), 2 * t + 2);
+    assert_eq!(got[1..1 + t], got[1 + t..1 + 2 * t]);
+    let (ok, _, err) = run(&["--model", "smollm2", "--what", "detectors", "--prompt-text", " "]);
+    assert!(!ok && err.contains("empty"), "{err}");
     let (ok, help, _) = run(&["--help"]);
     assert!(ok && help.contains("Kobayashi") && help.contains("Olsson"), "{help}");
+}
+
+/// A typed detector prompt: transformers' ids of the fixture text (its
+/// `specials` = [CLS]/[SEP] counts taken off) twice between the same
+/// specials, and induction scores equal to the mean read straight off each
+/// head's A on those ids, run layer by layer.
+fn text_prompt_case(name: &str, model: &dyn Layered, specials: (usize, usize)) {
+    let f = fixture(name);
+    let text = f["text"].as_str().unwrap();
+    let hf = ids(&f["token_ids"]);
+    let (pre, body, suf) = (&hf[..specials.0], &hf[specials.0..hf.len() - specials.1], &hf[hf.len() - specials.1..]);
+    let p = Prompt::from_text(model, text).unwrap();
+    assert_eq!(p.ids, [pre, body, body, suf].concat(), "{name}: ids of the text prompt");
+    assert_eq!((p.prefix, p.period), (pre.len(), body.len()));
+    let d = detectors(model, &p).unwrap();
+    let mut h = model.embed(&p.ids).unwrap();
+    let mut worst = 0.0f32;
+    for (l, row) in d.induction.iter().enumerate() {
+        let (trace, next) = model.layer(l, &h, None).unwrap();
+        for (head, &got) in row.iter().enumerate() {
+            let a = &trace.attention.heads[head].weights;
+            let t = p.period;
+            let want = (0..t).map(|i| a[(p.prefix + t + i, p.prefix + i + 1)]).sum::<f32>() / t as f32;
+            assert!(got.is_finite() && (0.0..=1.0).contains(&got), "{name} L{l}H{head}: {got}");
+            worst = worst.max((got - want).abs());
+        }
+        h = next;
+    }
+    assert_eq!(d.induction.len(), model.info().n_layers);
+    check(&format!("{name} text prompt induction vs its A"), worst, 1e-6);
+}
+
+#[test]
+fn a_typed_detector_prompt_is_its_tokens_twice() {
+    text_prompt_case("minilm_animal", &**common::minilm(), (1, 1));
+    text_prompt_case("smollm2_capital", &**common::smollm2(), (0, 0));
+    for model in [&**common::minilm() as &dyn Layered, &**common::smollm2()] {
+        let info = model.info();
+        // Emoji and other scripts: tokens of their own, repeated as typed.
+        let p = Prompt::from_text(model, "Olá 🙂 猫が好き").unwrap();
+        assert_eq!(p.ids[p.prefix..p.prefix + p.period], p.ids[p.prefix + p.period..p.prefix + 2 * p.period]);
+        detectors(model, &p).unwrap();
+        let empty = Prompt::from_text(model, "  ").unwrap_err().to_string();
+        assert!(empty.contains("empty"), "{empty}");
+        let long = Prompt::from_text(model, &"word ".repeat(info.max_tokens)).unwrap_err().to_string();
+        assert!(long.contains(&format!("at most {}", info.max_tokens)), "{long}");
+        let one = Prompt::from_text(model, "cat").unwrap_err().to_string();
+        assert!(one.contains("at least 2 tokens"), "{one}");
+    }
 }

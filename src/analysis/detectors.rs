@@ -48,6 +48,42 @@ impl Prompt {
         let ids = [&before[..], &random, &random, &after].concat();
         Ok(Prompt { ids, prefix: before.len(), period })
     }
+
+    /// The tokens of `text` (the model's own special tokens taken off) as the
+    /// period, repeated twice between the prefix and suffix [`Prompt::random`] uses.
+    pub fn from_text(model: &dyn Layered, text: &str) -> Result<Prompt> {
+        let info = model.info();
+        if text.trim().is_empty() {
+            return Err(Error::Invalid("the detector prompt is empty: type a phrase of at least 2 tokens, or choose random tokens".into()));
+        }
+        let (before, after) = model.special_ids()?;
+        let (ids, _) = model.tokens(text)?;
+        // The tokenizer cuts a text at the model's limit: then the count below is a lower bound.
+        let cut = ids.len() >= info.max_tokens;
+        let body = ids.strip_prefix(&before[..]).unwrap_or(&ids);
+        let body = body.strip_suffix(&after[..]).unwrap_or(body);
+        let total = before.len() + 2 * body.len() + after.len();
+        if body.len() < 2 {
+            return Err(Error::Invalid(format!(
+                "the detector prompt {text:?} is {} token: type a phrase of at least 2 tokens",
+                body.len()
+            )));
+        }
+        if total > info.max_tokens {
+            return Err(Error::Invalid(format!(
+                "the detector prompt is too long: your text is {}{} tokens, twice that with the special tokens is {}{}, and {} reads at most {} (at most {} tokens of text)",
+                if cut { "at least " } else { "" },
+                body.len(),
+                if cut { "at least " } else { "" },
+                total,
+                info.name,
+                info.max_tokens,
+                info.max_tokens.saturating_sub(before.len() + after.len()) / 2
+            )));
+        }
+        let ids = [&before[..], body, body, &after].concat();
+        Ok(Prompt { ids, prefix: before.len(), period: body.len() })
+    }
 }
 
 /// Every detector's map, with the prompt it ran on.

@@ -221,8 +221,18 @@ impl ImportanceJob {
         self.done >= self.total()
     }
 
-    /// Knocks out the next head alone, from its layer's cached input.
+    /// Knocks out the next heads: for a decoder, every head of the next
+    /// layer at once (see [`ImportanceJob::step_layer`]), else the next head alone.
     pub fn step(&mut self, model: &dyn Layered) -> Result<()> {
+        let n_heads = self.scores.first().map_or(1, Vec::len).max(1);
+        if self.done.is_multiple_of(n_heads) && matches!(self.base, Readout::Logits(_)) && self.step_layer(model, self.done / n_heads)? {
+            return Ok(());
+        }
+        self.step_head(model)
+    }
+
+    /// Knocks out the next head alone, from its layer's cached input.
+    pub fn step_head(&mut self, model: &dyn Layered) -> Result<()> {
         let n_heads = self.scores.first().map_or(1, Vec::len).max(1);
         let (l, h) = (self.done / n_heads, self.done % n_heads);
         if l >= self.scores.len() {
@@ -231,15 +241,43 @@ impl ImportanceJob {
         let (out, _, _) = knocked(model, &self.run, &[HeadRef { layer: l, head: h }], self.ablation)?;
         self.scores[l][h] = match (&self.base, readout(model, &out)) {
             (Readout::Embedding(a), Readout::Embedding(b)) => 1.0 - cosine(a, &b),
-            (Readout::Logits(_), Readout::Logits(b)) => {
-                let t = self.top.as_ref().expect("decoders have a top token");
-                let b = b.row(0);
-                t.p - ((b[t.id as usize] as f64) - log_sum_exp(b)).exp() as f32
-            }
+            (Readout::Logits(_), Readout::Logits(b)) => self.top_drop(b.row(0)),
             _ => unreachable!("one model reads out one kind"),
         };
         self.done += 1;
         Ok(())
+    }
+
+    /// Knocks out each head of decoder layer `l` alone, all of them in one
+    /// pass: the variants' rows stacked through layers l.. (each weight read
+    /// once for all), attention within each variant, and only each variant's
+    /// last row through the last layer's feed-forward. False if the model
+    /// cannot run layers on stacked variants.
+    fn step_layer(&mut self, model: &dyn Layered, l: usize) -> Result<bool> {
+        let (n_layers, info) = (self.scores.len(), model.info());
+        if l >= n_layers {
+            return Ok(false);
+        }
+        let (n, d_head, ablation) = (self.run.inputs[l].rows, info.d_head, self.ablation);
+        let heads: Vec<[usize; 1]> = (0..info.n_heads).map(|h| [h]).collect();
+        let removals: Vec<_> = heads.iter().map(|hs| move |z: &mut Matrix| remove(z, hs, d_head, ablation)).collect();
+        let edits: Vec<Edit> = removals.iter().map(|e| e as Edit).collect();
+        let Some(h) = model.layer_runs(l, &self.run.inputs[l], n, &edits, l + 1 == n_layers) else { return Ok(false) };
+        let mut h = h?; // (heads·n, d_model), or (heads, d_model) after the last layer
+        for m in l + 1..n_layers {
+            let unbatched = || Err(Error::Invalid(format!("layer {m} cannot run on stacked variants")));
+            h = model.layer_runs(m, &h, n, &[], m + 1 == n_layers).unwrap_or_else(unbatched)?;
+        }
+        let Readout::Logits(z) = model.readout(&h) else { unreachable!("one model reads out one kind") };
+        self.scores[l] = (0..info.n_heads).map(|head| self.top_drop(z.row(head))).collect();
+        self.done += info.n_heads;
+        Ok(true)
+    }
+
+    /// The drop in the probability of the top token, given the logits after a knockout.
+    fn top_drop(&self, logits: &[f32]) -> f32 {
+        let t = self.top.as_ref().expect("decoders have a top token");
+        t.p - ((logits[t.id as usize] as f64) - log_sum_exp(logits)).exp() as f32
     }
 
     /// The map (heads not yet knocked out score 0).

@@ -5,6 +5,7 @@
 use super::{forward, top_tokens, TokenProb};
 use crate::error::{Error, Result};
 use crate::models::layered::{Layered, Readout};
+use crate::models::ModelTrace;
 use crate::tensor::Matrix;
 use serde::{Deserialize, Serialize};
 
@@ -22,17 +23,27 @@ pub struct LogitLens {
     pub grid: Option<Vec<Vec<TokenProb>>>,
 }
 
-/// The lens for `text` at `position` (the last token when None), `k` tokens per layer.
-pub fn logit_lens(model: &dyn Layered, text: &str, position: Option<usize>, k: usize, grid: bool) -> Result<LogitLens> {
-    let (ids, tokens) = model.tokens(text)?;
-    let n = ids.len();
+/// `position` among `n` tokens (the last when None), or why it is not one.
+fn position_in(n: usize, position: Option<usize>) -> Result<usize> {
     let position = position.unwrap_or(n.saturating_sub(1));
     if position >= n {
         return Err(Error::Invalid(format!("position {position}: the text has {n} tokens (0 to {})", n.saturating_sub(1))));
     }
+    Ok(position)
+}
+
+fn encoder_error(model: &dyn Layered) -> Error {
+    Error::Invalid(format!("{} is an encoder: the logit lens reads a decoder's output matrix", model.info().name))
+}
+
+/// The lens for `text` at `position` (the last token when None), `k` tokens per layer.
+pub fn logit_lens(model: &dyn Layered, text: &str, position: Option<usize>, k: usize, grid: bool) -> Result<LogitLens> {
+    let (ids, tokens) = model.tokens(text)?;
+    let n = ids.len();
+    let position = position_in(n, position)?;
     let run = forward(model, &ids, tokens)?;
     let n_layers = run.layers.len();
-    let encoder = || Error::Invalid(format!("{} is an encoder: the logit lens reads a decoder's output matrix", model.info().name));
+    let encoder = || encoder_error(model);
     // Every layer's row at `position` in one product, so the output matrix is read once.
     let rows: Vec<&[f32]> = (0..n_layers).map(|l| run.after(l).row(position)).collect();
     let Readout::Logits(logits) = model.readout(&Matrix::from_rows(&rows)) else { return Err(encoder()) };
@@ -45,4 +56,21 @@ pub fn logit_lens(model: &dyn Layered, text: &str, position: Option<usize>, k: u
         }
     }
     Ok(LogitLens { tokens: run.tokens, position, layers, grid: grid.then_some(cells) })
+}
+
+/// The lens at `position` of a run already made (`trace`, of `model`): the
+/// residual stream after each layer is its trace's E + ΔE at that row
+/// through the rest of the layer, so only each layer's feed-forward on one
+/// row is computed, not a forward. None where the model cannot finish a
+/// layer from its trace (then use [`logit_lens`]).
+pub fn logit_lens_of_trace(model: &dyn Layered, trace: &ModelTrace, position: Option<usize>, k: usize) -> Result<Option<LogitLens>> {
+    let position = position_in(trace.tokens.len(), position)?;
+    let mut rows = Matrix::zeros(0, 0); // (n_layers, d_model)
+    for (l, layer) in trace.layers.iter().enumerate() {
+        let Some(after) = model.after_attention(l, &layer.residual.rows_range(position, 1)) else { return Ok(None) };
+        rows.push_rows(&after?);
+    }
+    let Readout::Logits(logits) = model.readout(&rows) else { return Err(encoder_error(model)) };
+    let layers = (0..trace.layers.len()).map(|l| top_tokens(model, logits.row(l), k)).collect();
+    Ok(Some(LogitLens { tokens: trace.tokens.clone(), position, layers, grid: None }))
 }

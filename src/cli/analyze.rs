@@ -34,7 +34,7 @@ pub struct AnalyzeArgs {
     /// Which model (its files must be fetched first: `python3 scripts/fetch_models.py`).
     #[arg(long, value_enum)]
     model: AnalyzedModel,
-    /// The text to run (not needed for detectors, which run on random tokens).
+    /// The text to run (not needed for detectors, which run on random tokens or --prompt-text).
     #[arg(long, default_value = "")]
     text: String,
     /// What to compute (definitions below).
@@ -61,6 +61,9 @@ pub struct AnalyzeArgs {
     /// detectors: seed of the random tokens.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// detectors: run on this text's tokens repeated twice instead of random tokens.
+    #[arg(long, value_name = "TEXT")]
+    prompt_text: Option<String>,
     /// Write the result as JSON ("-" or no flag: stdout).
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
@@ -181,7 +184,10 @@ fn run(args: &AnalyzeArgs, model: &dyn Layered, trace_of: &dyn Fn(&str) -> Resul
             out("importance", knockout::IMPORTANCE_DEFINITION.into(), value(serde_json::to_value(r))?)
         }
         What::Detectors => {
-            let prompt = detectors::Prompt::random(model, args.period, args.seed)?;
+            let prompt = match &args.prompt_text {
+                Some(t) => detectors::Prompt::from_text(model, t)?,
+                None => detectors::Prompt::random(model, args.period, args.seed)?,
+            };
             let r = detectors::detectors(model, &prompt)?;
             let definition = detectors::DEFINITIONS.iter().map(|(_, d)| *d).collect::<Vec<_>>().join("; ");
             out("detectors", definition, value(serde_json::to_value(r))?)

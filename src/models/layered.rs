@@ -41,6 +41,21 @@ pub trait Layered {
     /// the heads' outputs before W_O; returns its trace and its output.
     fn layer(&self, l: usize, h: &Matrix, edit: Option<Edit>) -> Result<(LayerTrace, Matrix)>;
 
+    /// Layer `l` on runs of `n` rows of `h`, each run a text of its own from
+    /// position 0: with `edits`, `h` is one run and the output has a run per
+    /// edit, that edit applied before W_O; with `last_only`, each run's last
+    /// row alone. Batching the runs reads each weight once for all of them;
+    /// None where the model has no such layer (the caller goes a run at a time).
+    fn layer_runs(&self, _l: usize, _h: &Matrix, _n: usize, _edits: &[Edit], _last_only: bool) -> Option<Result<Matrix>> {
+        None
+    }
+
+    /// Layer `l`'s output from rows of its trace's `residual` (E + ΔE): the
+    /// rest of the layer after the attention. None where the model has no such hook.
+    fn after_attention(&self, _l: usize, _residual: &Matrix) -> Option<Result<Matrix>> {
+        None
+    }
+
     /// W_O of layer `l` as PyTorch stores it (d_model × H·d_head), its bias left out.
     fn output_weight(&self, l: usize) -> Result<Matrix>;
 

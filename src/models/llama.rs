@@ -349,6 +349,45 @@ impl Net for Llama {
         Some(self.run_block(l, h, 0, None, false, mm, Some(edit)))
     }
 
+    fn block_runs(
+        &self,
+        l: usize,
+        h: &Matrix,
+        n: usize,
+        edits: &[&dyn Fn(&mut Matrix)],
+        last_only: bool,
+        mm: &mut Products,
+    ) -> Option<Matrix> {
+        let (b, c) = (&self.blocks[l], &self.config);
+        let x = b.attn_norm.forward(h); // (runs·n, d_model)
+        let [mut q, mut k, v] = b.attn.qkv(&x, mm);
+        self.rope.apply_in_runs(&mut q, c.d_head, n);
+        self.rope.apply_in_runs(&mut k, c.d_head, n);
+        let mut concat = Matrix::zeros(0, q.cols); // (runs·n·max(1, edits), H·d_head)
+        for s in (0..h.rows).step_by(n) {
+            let run = |m: &Matrix| m.rows_range(s, n);
+            let z = attend_cached(&run(&q), &run(&k), &run(&v), c.n_heads, c.n_kv_heads, None, b.mask, Scale::InvSqrtDk).concat;
+            if edits.is_empty() {
+                concat.push_rows(&z);
+            }
+            for edit in edits {
+                let mut z = z.clone();
+                edit(&mut z);
+                concat.push_rows(&z);
+            }
+        }
+        let delta = b.attn.output(&concat, mm);
+        // With edits, every edited run adds its delta to the same input.
+        let residual = if edits.is_empty() { h.add(&delta) } else { Matrix::concat_rows(&vec![h.clone(); edits.len()]).add(&delta) };
+        let r = if last_only { residual.select_rows(&(n - 1..residual.rows).step_by(n).collect::<Vec<_>>()) } else { residual };
+        self.after_attention(l, &r, mm)
+    }
+
+    fn after_attention(&self, l: usize, residual: &Matrix, mm: &mut Products) -> Option<Matrix> {
+        let b = &self.blocks[l];
+        Some(residual.add(&b.ffn.forward(&b.ffn_norm.forward(residual), silu_times, mm)))
+    }
+
     fn attention_output(&self, l: usize) -> Option<&QMatrix> {
         Some(&self.blocks.get(l)?.attn.attn_output.weight)
     }

@@ -10,7 +10,7 @@
 use super::{pool, ModelId, Session, Thumbnail, THUMB_MAX};
 use crate::analysis::detectors::{detectors, Detectors, Prompt};
 use crate::analysis::knockout::{knockout, Ablation, HeadRef, Importance, ImportanceJob, Knockout};
-use crate::analysis::logit_lens::{logit_lens, LogitLens};
+use crate::analysis::logit_lens::{logit_lens, logit_lens_of_trace, LogitLens};
 use crate::analysis::rollout::rollout;
 use crate::analysis::value_norms::{head_norms, layer_norms, per_row, value_lengths};
 use crate::error::{Error, Result};
@@ -40,8 +40,14 @@ pub enum AnalysisRequest {
     Importance { ablation: Ablation },
     /// Stops the importance map under way.
     CancelImportance,
-    /// The detectors on `period` random tokens (from `seed`) repeated twice.
-    Detectors { period: usize, seed: u64 },
+    /// The detectors on `period` random tokens (from `seed`) repeated twice,
+    /// or, when `text` is given, on that text's tokens repeated twice.
+    Detectors {
+        period: usize,
+        seed: u64,
+        #[serde(default)]
+        text: Option<String>,
+    },
     /// ‖a_ij f(x_j)‖ of every head of the latest run, as overview thumbnails.
     AllValueNorms,
 }
@@ -168,7 +174,16 @@ impl Session {
             }
             AnalysisRequest::LogitLens { position, grid } => {
                 nonempty()?;
-                Ok(AnalysisReply::LogitLens(logit_lens(self.layered(model)?, text, position, TOP_K, grid)?))
+                let m = self.layered(model)?;
+                // This run's trace, when the session holds it, spares a forward.
+                let kept = match self.latest_of(id) {
+                    Ok(trace) if !grid => logit_lens_of_trace(m, trace, position, TOP_K)?,
+                    _ => None,
+                };
+                Ok(AnalysisReply::LogitLens(match kept {
+                    Some(lens) => lens,
+                    None => logit_lens(m, text, position, TOP_K, grid)?,
+                }))
             }
             AnalysisRequest::Knockout { heads, ablation } => {
                 nonempty()?;
@@ -200,9 +215,12 @@ impl Session {
                     .collect::<Result<_>>()?;
                 Ok(AnalysisReply::AllValueNorms { overview })
             }
-            AnalysisRequest::Detectors { period, seed } => {
+            AnalysisRequest::Detectors { period, seed, text } => {
                 let m = self.layered(model)?;
-                let prompt = Prompt::random(m, period, seed)?;
+                let prompt = match text {
+                    Some(text) => Prompt::from_text(m, &text)?,
+                    None => Prompt::random(m, period, seed)?,
+                };
                 Ok(AnalysisReply::Detectors(detectors(m, &prompt)?))
             }
         }

@@ -363,7 +363,7 @@ mod tests {
         }
 
         #[test]
-        fn truncated_files_a_missing_tokenizer_and_a_huge_model_are_refused() {
+        fn truncated_files_and_a_missing_tokenizer_are_refused() {
             let mut gguf = fixture("gguf", &["qwen2-f32.gguf"]);
             let half = gguf[0].1.len() / 2;
             gguf[0].1.truncate(half);
@@ -377,6 +377,68 @@ mod tests {
             let no_tokenizer = fixture("llama", &["config.json", "model.safetensors"]);
             let (c, _, n) = checkpoint(sources(&no_tokenizer)).unwrap();
             assert!(preflight(&c, vec![], &n).unwrap().refusal.unwrap().contains("no tokenizer"));
+        }
+
+        /// A safetensors file that declares one more tensor of `extra` f32
+        /// values, reading zeros where that tensor's bytes would be: a model
+        /// of any size without holding its bytes.
+        struct Declared {
+            bytes: Vec<u8>,
+            len: u64,
+        }
+
+        impl Declared {
+            fn with_extra(safetensors: &[u8], extra: u64) -> Declared {
+                let n = u64::from_le_bytes(safetensors[..8].try_into().unwrap()) as usize;
+                let mut header: serde_json::Map<String, serde_json::Value> = serde_json::from_slice(&safetensors[8..8 + n]).unwrap();
+                let data = (safetensors.len() - 8 - n) as u64;
+                header.insert(
+                    "model.extra.weight".into(),
+                    serde_json::json!({"dtype": "F32", "shape": [extra], "data_offsets": [data, data + 4 * extra]}),
+                );
+                let header = serde_json::to_vec(&header).unwrap();
+                let bytes = [&(header.len() as u64).to_le_bytes()[..], &header, &safetensors[8 + n..]].concat();
+                let len = bytes.len() as u64 + 4 * extra;
+                Declared { bytes, len }
+            }
+        }
+
+        impl Source for Declared {
+            fn name(&self) -> &str {
+                "model.safetensors"
+            }
+
+            fn len(&self) -> u64 {
+                self.len
+            }
+
+            fn read(&self, start: u64, len: usize) -> crate::error::Result<std::borrow::Cow<'_, [u8]>> {
+                let r = crate::models::files::source::range("model.safetensors", self.len, start, len)?;
+                let held = r.start.min(self.bytes.len())..r.end.min(self.bytes.len());
+                let mut out = self.bytes[held].to_vec();
+                out.resize(len, 0);
+                Ok(out.into())
+            }
+        }
+
+        #[test]
+        fn a_model_beyond_the_memory_budget_is_refused_before_loading() {
+            let files = fixture("llama", &["config.json", "tokenizer.json", "model.safetensors"]);
+            let refusal = |extra: u64| {
+                let weights = Declared::with_extra(&files[2].1, extra);
+                let sources: Vec<Box<dyn Source + '_>> =
+                    vec![Box::new(Bytes::new(&files[0].0, &files[0].1)), Box::new(Bytes::new(&files[1].0, &files[1].1)), Box::new(weights)];
+                let (c, _, n) = checkpoint(sources).unwrap();
+                let p = preflight(&c, vec![], &n).unwrap();
+                (p.memory_bytes, p.refusal)
+            };
+            // 4 bytes a parameter: 600 M parameters fit in the 2 GiB budget, 700 M do not.
+            let (fits, none) = refusal(100_000_000);
+            assert_eq!(none, None, "{fits} bytes");
+            let (needs, why) = refusal(700_000_000);
+            assert!(needs > MEMORY_BUDGET, "{needs} bytes");
+            let why = why.expect("a model of 2.8 GB is refused");
+            assert!(why.contains("GB of memory") && why.contains("a browser tab"), "{why}");
         }
 
         #[test]

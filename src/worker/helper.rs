@@ -58,11 +58,12 @@ const MODEL: i32 = 1;
 const HELPER: i32 = 2;
 const DONE: i32 = 3;
 
-/// Room for the input (all tokens of the widest matrix, `ffn_down`'s
-/// 1536 columns) and for the outputs (the helper's half of `ffn_gate` and
-/// `ffn_up` for all tokens, or of the output matrix for the last token).
-const INPUT_FLOATS: u32 = (MAX_TOKENS * 1536) as u32;
-const OUTPUT_FLOATS: u32 = (MAX_TOKENS * 2048) as u32;
+/// Room for the input (twice all tokens of the widest matrix, `ffn_down`'s
+/// 1536 columns, for the importance map's stacked variants) and for the
+/// outputs (the helper's half of `ffn_gate` and `ffn_up` for as many rows,
+/// or of the output matrix for the logit lens's 30 rows).
+const INPUT_FLOATS: u32 = (2 * MAX_TOKENS * 1536) as u32;
+const OUTPUT_FLOATS: u32 = (3 * MAX_TOKENS * 2048) as u32;
 
 /// How long the helper spins on the next request before it sleeps.
 const HELPER_SPIN_MS: f64 = 5.0;

@@ -87,6 +87,8 @@ test('MiniLM: value-weighted switch against the CLI, rollout rows sum to 1, knoc
   await page.locator('#vw-norms').click();
   await page.waitForFunction((h) => {
     const c = document.querySelector('#vw-map');
+    // While the norms are on their way the canvas is emptied to width 0.
+    if (!c || c.width === 0) return false;
     const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
     let hash = 0;
     for (let i = 0; i < d.length; i += 4) hash = (hash * 31 + d[i] + d[i + 1] * 7 + d[i + 2] * 13) | 0;

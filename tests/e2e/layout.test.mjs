@@ -98,7 +98,7 @@ async function overflow(page) {
     }
     for (const c of document.querySelectorAll('.canvas-box canvas')) {
       if (c.width === 0) continue;
-      const box = c.parentElement.getBoundingClientRect();
+      const box = c.closest('.canvas-box').getBoundingClientRect();
       const r = c.getBoundingClientRect();
       if (r.width > box.width + 1 || r.height > box.height + 1) out.push(`canvas#${c.id} is ${Math.round(r.width)}×${Math.round(r.height)} in a box of ${Math.round(box.width)}×${Math.round(box.height)}`);
     }
@@ -123,7 +123,7 @@ async function projectorCheck(page, picture) {
 // width and height over it): a map of up to ~40 tokens fills most of it.
 async function filled(page, picture) {
   return page.locator(picture).evaluate((c) => {
-    const box = c.parentElement.getBoundingClientRect();
+    const box = c.closest('.canvas-box').getBoundingClientRect();
     const r = c.getBoundingClientRect();
     return Math.max(r.width, r.height) / Math.min(box.width, box.height);
   });

@@ -4,13 +4,21 @@
 use super::parts::Products;
 use super::Decoder;
 use crate::error::{Error, Result};
+use crate::models::helper::Helper;
 use crate::models::layered::{Edit, Layered, Readout};
 use crate::models::{LayerTrace, ModelInfo};
 use crate::tensor::Matrix;
 
 impl Decoder {
-    fn products(&self, l: usize) -> Products<'static> {
-        Products::new(None, l * self.net.matrices_per_block())
+    /// The products of layer `l` (the output matrix for `n_layers`) on
+    /// `rows` rows, shared with the helper thread where a run of that many
+    /// tokens would be.
+    fn products(&self, l: usize, rows: usize) -> Products<'_> {
+        let helper = match &self.helper {
+            Some((helper, from)) if rows >= *from => Some(helper.as_ref() as &dyn Helper),
+            _ => None,
+        };
+        Products::new(helper, l * self.net.matrices_per_block())
     }
 
     fn check_layer(&self, l: usize) -> Result<()> {
@@ -59,13 +67,30 @@ impl Layered for Decoder {
 
     fn layer(&self, l: usize, h: &Matrix, edit: Option<Edit>) -> Result<(LayerTrace, Matrix)> {
         self.check_layer(l)?;
-        let mut mm = self.products(l);
+        let mut mm = self.products(l, h.rows);
         match edit {
             None => Ok(self.net.block(l, h, 0, None, false, &mut mm)),
             Some(edit) => self.net.block_edited(l, h, edit, &mut mm).ok_or_else(|| {
                 Error::Invalid(format!("{}: editing a head's output is not implemented for this family", self.identity.name))
             }),
         }
+    }
+
+    fn layer_runs(&self, l: usize, h: &Matrix, n: usize, edits: &[Edit], last_only: bool) -> Option<Result<Matrix>> {
+        if let Err(e) = self.check_layer(l) {
+            return Some(Err(e));
+        }
+        if n == 0 || !h.rows.is_multiple_of(n) {
+            return Some(Err(Error::Invalid(format!("{} rows are not runs of {n}", h.rows))));
+        }
+        self.net.block_runs(l, h, n, edits, last_only, &mut self.products(l, h.rows)).map(Ok)
+    }
+
+    fn after_attention(&self, l: usize, residual: &Matrix) -> Option<Result<Matrix>> {
+        if let Err(e) = self.check_layer(l) {
+            return Some(Err(e));
+        }
+        self.net.after_attention(l, residual, &mut self.products(l, residual.rows)).map(Ok)
     }
 
     fn output_weight(&self, l: usize) -> Result<Matrix> {
@@ -79,7 +104,7 @@ impl Layered for Decoder {
 
     fn readout(&self, h: &Matrix) -> Readout {
         let n_layers = self.net.shape().n_layers;
-        let logits = self.net.logits(h, &mut self.products(n_layers));
+        let logits = self.net.logits(h, &mut self.products(n_layers, h.rows));
         Readout::Logits(Matrix::from_vec(h.rows, logits.len() / h.rows.max(1), logits))
     }
 }

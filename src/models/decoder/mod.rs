@@ -90,6 +90,30 @@ pub trait Net: Send + Sync {
         None
     }
 
+    /// Block `l` on runs of `n` rows of `h`, each run its own text from
+    /// position 0 (attention within the run). With `edits`, `h` is one run
+    /// and the output has a run per edit, that edit applied to the heads'
+    /// outputs before W_O; with `last_only`, each run's last row alone.
+    /// None where the family has no such hook.
+    fn block_runs(
+        &self,
+        _l: usize,
+        _h: &Matrix,
+        _n: usize,
+        _edits: &[&dyn Fn(&mut Matrix)],
+        _last_only: bool,
+        _mm: &mut Products,
+    ) -> Option<Matrix> {
+        None
+    }
+
+    /// Block `l`'s output from its residual E + ΔE (rows of the trace's
+    /// `residual`): what follows the attention. None where the family has
+    /// no such hook.
+    fn after_attention(&self, _l: usize, _residual: &Matrix, _mm: &mut Products) -> Option<Matrix> {
+        None
+    }
+
     /// Block `l`'s W_O, where the family exposes it.
     fn attention_output(&self, _l: usize) -> Option<&QMatrix> {
         None

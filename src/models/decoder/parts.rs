@@ -290,17 +290,28 @@ impl Rope {
 
     /// Rotates every head of `x` (n × heads·d_head); row r is position `start + r`.
     pub fn apply(&self, x: &mut Matrix, d_head: usize, start: usize) {
-        let half = d_head / 2;
         for r in 0..x.rows {
-            let pos = (start + r) as f32;
-            let (cos, sin): (Vec<f32>, Vec<f32>) = self.inv_freq.iter().map(|f| ((pos * f).cos(), (pos * f).sin())).unzip();
-            for head in x.row_mut(r).chunks_exact_mut(d_head) {
-                let (a, b) = head.split_at_mut(half);
-                for i in 0..half {
-                    let (x1, x2) = (a[i], b[i]);
-                    a[i] = x1 * cos[i] - x2 * sin[i];
-                    b[i] = x2 * cos[i] + x1 * sin[i];
-                }
+            self.rotate(x.row_mut(r), d_head, start + r);
+        }
+    }
+
+    /// Rotates every head of `x` (runs of `n` rows, each run positions 0 .. n).
+    pub fn apply_in_runs(&self, x: &mut Matrix, d_head: usize, n: usize) {
+        for r in 0..x.rows {
+            self.rotate(x.row_mut(r), d_head, r % n.max(1));
+        }
+    }
+
+    /// Rotates every head of one row at position `pos`.
+    fn rotate(&self, row: &mut [f32], d_head: usize, pos: usize) {
+        let (half, pos) = (d_head / 2, pos as f32);
+        let (cos, sin): (Vec<f32>, Vec<f32>) = self.inv_freq.iter().map(|f| ((pos * f).cos(), (pos * f).sin())).unzip();
+        for head in row.chunks_exact_mut(d_head) {
+            let (a, b) = head.split_at_mut(half);
+            for i in 0..half {
+                let (x1, x2) = (a[i], b[i]);
+                a[i] = x1 * cos[i] - x2 * sin[i];
+                b[i] = x2 * cos[i] + x1 * sin[i];
             }
         }
     }

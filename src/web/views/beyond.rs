@@ -45,6 +45,8 @@ pub struct Analysis {
     pub detectors: RwSignal<Option<Detectors>>,
     /// The heads chosen for a knockout.
     pub knocked: RwSignal<Vec<HeadRef>>,
+    /// "All heads": clicks on a tile choose heads to knock out instead of opening them.
+    pub knock_mode: RwSignal<bool>,
     pub ablation: RwSignal<Ablation>,
     /// The last analysis that failed, and why.
     pub error: RwSignal<String>,
@@ -70,6 +72,7 @@ impl Analysis {
             importance_of: RwSignal::new(0),
             detectors: RwSignal::new(None),
             knocked: RwSignal::new(Vec::new()),
+            knock_mode: RwSignal::new(false),
             ablation: RwSignal::new(Ablation::Zero),
             error: RwSignal::new(String::new()),
         }

@@ -1,7 +1,7 @@
 //! Head detectors in the catalog: induction, duplicate-token, previous-token
 //! and first-token maps (layers × heads) from one run on random tokens
-//! repeated twice (Olsson et al. 2022), with the prompt shown and its
-//! length and seed editable.
+//! repeated twice (Olsson et al. 2022), or on a text typed by the user
+//! repeated twice, with the prompt shown and its length and seed editable.
 
 use super::beyond::Analysis;
 use super::explain::num;
@@ -45,25 +45,45 @@ pub fn DetectorsPanel() -> impl IntoView {
     let engine = expect_context::<Engine>();
     let an = expect_context::<Analysis>();
     let (period, seed) = (RwSignal::new(16usize), RwSignal::new(1u64));
+    // "random tokens" or "my text", and the text typed for the latter.
+    let (typed, phrase) = (RwSignal::new(false), RwSignal::new(String::new()));
     // Another model's maps would be mislabelled.
     Effect::new(move |_| {
         sel.model.track();
         an.detectors.set(None);
     });
-    let run =
-        move |_| Analysis::ask(engine, sel, AnalysisRequest::Detectors { period: period.get_untracked(), seed: seed.get_untracked() });
+    let run = move |_| {
+        let text = typed.get_untracked().then(|| phrase.get_untracked());
+        Analysis::ask(engine, sel, AnalysisRequest::Detectors { period: period.get_untracked(), seed: seed.get_untracked(), text });
+    };
+    let choice = move |mine: bool, id: &'static str, label: &'static str| {
+        view! { <button id=id aria-pressed=move || (typed.get() == mine).to_string() on:click=move |_| typed.set(mine)>{label}</button> }
+    };
     view! {
         <section class="analysis" id="detectors">
             <h2>"Head detectors"</h2>
             {DEFINITIONS.iter().map(|(_, d)| view! { <p class="definition">{*d}</p> }).collect_view()}
+            <div class="switch-row" role="group" aria-label="What the prompt repeats">
+                {choice(false, "detector-random", "Random tokens")}
+                {choice(true, "detector-mine", "My text")}
+            </div>
             <div class="switch-row">
-                <label>"Random tokens per copy "<input type="number" id="detector-period" min="2" max="300" prop:value=move || period.get().to_string()
-                    on:change=move |ev| { if let Ok(v) = event_target_value(&ev).parse() { period.set(v) } } /></label>
-                <label>"Seed "<input type="number" id="detector-seed" min="0" prop:value=move || seed.get().to_string()
-                    on:change=move |ev| { if let Ok(v) = event_target_value(&ev).parse() { seed.set(v) } } /></label>
+                {move || if typed.get() {
+                    view! {
+                        <label class="detector-text">"Text, repeated twice "<input type="text" id="detector-text" placeholder="e.g. Mr and Mrs Dursley of number four"
+                            prop:value=move || phrase.get() on:input=move |ev| phrase.set(event_target_value(&ev)) /></label>
+                    }.into_any()
+                } else {
+                    view! {
+                        <label>"Random tokens per copy "<input type="number" id="detector-period" min="2" max="300" prop:value=move || period.get().to_string()
+                            on:change=move |ev| { if let Ok(v) = event_target_value(&ev).parse() { period.set(v) } } /></label>
+                        <label>"Seed "<input type="number" id="detector-seed" min="0" prop:value=move || seed.get().to_string()
+                            on:change=move |ev| { if let Ok(v) = event_target_value(&ev).parse() { seed.set(v) } } /></label>
+                    }.into_any()
+                }}
                 <button id="detector-run" on:click=run>"Run the detectors"</button>
             </div>
-            <p class="analysis-error" role="status">{move || an.error.get()}</p>
+            <p class="analysis-error" id="detector-error" role="status">{move || an.error.get()}</p>
             {move || an.detectors.with(|d| d.as_ref().map(|d| maps(d, sel)))}
         </section>
     }

@@ -60,7 +60,7 @@ fn HeadsGrid() -> impl IntoView {
                             <button class="kh" id=format!("kh-{l}-{h}") aria-pressed=move || pressed().to_string() style=style
                                 title=move || match score() { Some(v) => format!("L{l} · H{h}: change {}", num(v)), None => format!("L{l} · H{h}") }
                                 aria-label=format!("Layer {l} head {h}")
-                                on:click=move |_| an.knocked.update(|k| if let Some(i) = k.iter().position(|x| *x == me) { k.remove(i); } else { k.push(me); k.sort(); })>
+                                on:click=move |_| toggle_knocked(an, me)>
                                 {move || if pressed() { "✕" } else { "" }}
                             </button>
                         }
@@ -73,7 +73,7 @@ fn HeadsGrid() -> impl IntoView {
 
 /// What the knockout changed.
 #[component]
-fn KnockoutResult() -> impl IntoView {
+pub fn KnockoutResult() -> impl IntoView {
     let res = expect_context::<Results>();
     let an = expect_context::<Analysis>();
     move || {
@@ -130,27 +130,46 @@ fn KnockoutResult() -> impl IntoView {
     }
 }
 
-#[component]
-pub fn KnockoutPanel() -> impl IntoView {
-    let sel = expect_context::<Selection>();
-    let res = expect_context::<Results>();
-    let engine = expect_context::<Engine>();
-    let an = expect_context::<Analysis>();
-    // A model of another shape keeps no head of the old one.
+/// A model of another shape keeps no head of the old one (the panel and the overview share the set).
+pub fn keep_heads_of_model(res: Results, an: Analysis) {
     Effect::new(move |_| {
         let shape = res.summary.with(|s| s.as_ref().map(|s| (s.info.n_layers, s.info.n_heads)));
         if let Some((layers, heads)) = shape {
             an.knocked.update(|k| k.retain(|h| h.layer < layers && h.head < heads));
         }
     });
-    let run = move |_| {
-        let heads = an.knocked.get_untracked();
-        if heads.is_empty() {
-            an.error.set("No head chosen: press one or more heads in the grid to knock them out.".into());
-            return;
+}
+
+/// Adds `head` to the heads to knock out, or takes it away.
+pub fn toggle_knocked(an: Analysis, head: HeadRef) {
+    an.knocked.update(|k| {
+        if let Some(i) = k.iter().position(|x| *x == head) {
+            k.remove(i);
+        } else {
+            k.push(head);
+            k.sort();
         }
-        Analysis::ask(engine, sel, AnalysisRequest::Knockout { heads, ablation: an.ablation.get_untracked() });
-    };
+    });
+}
+
+/// Asks the worker to knock out the chosen heads; with none, says how to choose (`how`).
+pub fn run_knockout(engine: Engine, sel: Selection, an: Analysis, how: &str) {
+    let heads = an.knocked.get_untracked();
+    if heads.is_empty() {
+        an.error.set(format!("No head chosen: {how} to knock them out."));
+        return;
+    }
+    Analysis::ask(engine, sel, AnalysisRequest::Knockout { heads, ablation: an.ablation.get_untracked() });
+}
+
+#[component]
+pub fn KnockoutPanel() -> impl IntoView {
+    let sel = expect_context::<Selection>();
+    let res = expect_context::<Results>();
+    let engine = expect_context::<Engine>();
+    let an = expect_context::<Analysis>();
+    keep_heads_of_model(res, an);
+    let run = move |_| run_knockout(engine, sel, an, "press one or more heads in the grid");
     let all = move |_| {
         let (layers, heads) = res.summary.with_untracked(|s| s.as_ref().map_or((0, 0), |s| (s.info.n_layers, s.info.n_heads)));
         an.knocked.set((0..layers).flat_map(|layer| (0..heads).map(move |head| HeadRef { layer, head })).collect());

@@ -1,12 +1,15 @@
 //! Every layer × head as a small heatmap, on one canvas painted from a
 //! single pixel buffer (hundreds of heads redraw in a few milliseconds),
 //! with tiles as large as the box allows. Click a tile, or focus the canvas
-//! and use the arrow keys, to select.
+//! and use the arrow keys, to select; in knockout mode a click on a tile
+//! chooses that head for the knockout panel's set instead.
 
 use super::beyond::{Analysis, Definition, ValueSwitch};
+use super::knockout::{keep_heads_of_model, run_knockout, toggle_knocked, KnockoutResult};
 use crate::canvas::{blank, cell_color, now_ms, prepare, use_look, use_room, Look, Room};
 use crate::compute::Engine;
 use crate::state::{Results, Selection};
+use attnscope::analysis::knockout::HeadRef;
 use attnscope::analysis::value_norms;
 use attnscope::session::{AnalysisRequest, Thumbnail};
 use leptos::html::{Canvas, Div};
@@ -218,7 +221,7 @@ pub fn Overview() -> impl IntoView {
     let boxed = NodeRef::<Div>::new();
     let room = use_room(boxed);
     let look = use_look();
-    let placed = StoredValue::new(None::<Grid>);
+    let placed = RwSignal::new(None::<Grid>);
     let an = expect_context::<Analysis>();
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };
@@ -237,7 +240,11 @@ pub fn Overview() -> impl IntoView {
             })
         });
         match drawn {
-            Ok(g) => placed.set_value(g),
+            Ok(g) => {
+                if placed.get_untracked() != g {
+                    placed.set(g)
+                }
+            }
             Err(e) => web_sys::console::error_2(&"overview: drawing failed:".into(), &e),
         }
         // Read by the browser benchmark (scripts/bench.sh): the redraw's own cost.
@@ -245,8 +252,12 @@ pub fn Overview() -> impl IntoView {
     });
     let dims = move || res.summary.with(|s| s.as_ref().map_or((0, 0), |s| (s.overview.len(), s.overview.first().map_or(0, |l| l.len()))));
     let on_click = move |ev: web_sys::MouseEvent| {
-        if let Some(t) = placed.get_value().and_then(|g| g.tile_at(ev.offset_x() as f64, ev.offset_y() as f64)) {
-            sel.select_head(t);
+        if let Some((layer, head)) = placed.get_untracked().and_then(|g| g.tile_at(ev.offset_x() as f64, ev.offset_y() as f64)) {
+            if an.knock_mode.get_untracked() {
+                toggle_knocked(an, HeadRef { layer, head });
+            } else {
+                sel.select_head((layer, head));
+            }
         }
     };
     let on_key = move |ev: web_sys::KeyboardEvent| {
@@ -266,15 +277,80 @@ pub fn Overview() -> impl IntoView {
     };
     view! {
         <div class="canvas-box" node_ref=boxed>
-            <canvas
-                id="overview"
-                node_ref=canvas
-                tabindex="0"
-                role="img"
-                aria-label="Every layer and head; arrow keys move the selection"
-                on:click=on_click
-                on:keydown=on_key
-            ></canvas>
+            <div class="overview-stack">
+                <canvas
+                    id="overview"
+                    node_ref=canvas
+                    tabindex="0"
+                    role="img"
+                    aria-label="Every layer and head; arrow keys move the selection"
+                    on:click=on_click
+                    on:keydown=on_key
+                ></canvas>
+                <KnockMarks placed=placed />
+            </div>
+        </div>
+    }
+}
+
+/// Over the tiles: in knockout mode a button per head (pressed = knocked
+/// out), else a mark on each head chosen for a knockout.
+#[component]
+fn KnockMarks(placed: RwSignal<Option<Grid>>) -> impl IntoView {
+    let an = expect_context::<Analysis>();
+    let at = |g: &Grid, l: usize, h: usize| {
+        let (x, y) = g.origin(l, h);
+        format!("left: {x}px; top: {y}px; width: {0}px; height: {0}px", g.tile)
+    };
+    move || {
+        let g = placed.get()?;
+        Some(if an.knock_mode.get() {
+            (0..g.layers)
+                .flat_map(|l| (0..g.heads).map(move |h| HeadRef { layer: l, head: h }))
+                .map(|me| {
+                    let out = move || an.knocked.with(|k| k.contains(&me));
+                    let (l, h) = (me.layer, me.head);
+                    view! {
+                        <button class="knock-cell" id=format!("ko-{l}-{h}") style=at(&g, l, h) aria-pressed=move || out().to_string()
+                            aria-label=move || format!("Layer {l} head {h}{}", if out() { ": knocked out" } else { "" })
+                            title=move || format!("L{l} · H{h}{}", if out() { " (knocked out)" } else { "" })
+                            on:click=move |_| toggle_knocked(an, me)></button>
+                    }
+                })
+                .collect_view()
+                .into_any()
+        } else {
+            (move || {
+                an.knocked
+                    .get()
+                    .into_iter()
+                    .filter(|k| k.layer < g.layers && k.head < g.heads)
+                    .map(|k| view! { <span class="knock-cell knock-mark" aria-hidden="true" style=at(&g, k.layer, k.head)></span> })
+                    .collect_view()
+            })
+            .into_any()
+        })
+    }
+}
+
+/// The "Knock out heads" mode of the overview: the toggle, how many heads are chosen, Run and Clear.
+#[component]
+fn KnockToolbar() -> impl IntoView {
+    let sel = expect_context::<Selection>();
+    let engine = expect_context::<Engine>();
+    let an = expect_context::<Analysis>();
+    let count = move || match an.knocked.with(Vec::len) {
+        0 => "No head chosen".to_string(),
+        1 => "1 head chosen".to_string(),
+        n => format!("{n} heads chosen"),
+    };
+    view! {
+        <div class="switch-row knock-tools" role="group" aria-label="Head knockout">
+            <button id="knock-mode" aria-pressed=move || an.knock_mode.get().to_string()
+                on:click=move |_| an.knock_mode.update(|on| *on = !*on)>"Knock out heads"</button>
+            <span id="knock-count" role="status">{count}</span>
+            <button id="knock-run" on:click=move |_| run_knockout(engine, sel, an, "turn on “Knock out heads” and click tiles")>"Run knockout"</button>
+            <button id="knock-clear" on:click=move |_| an.knocked.set(Vec::new())>"Clear"</button>
         </div>
     }
 }
@@ -295,13 +371,21 @@ pub fn OverviewView() -> impl IntoView {
             Analysis::ask(engine, sel, AnalysisRequest::AllValueNorms);
         }
     });
+    keep_heads_of_model(res, an);
     view! {
         <div class="view-picture" id="view-overview">
             <div class="toolbar">
                 <ValueSwitch />
+                <KnockToolbar />
             </div>
             <Overview />
-            <p class="caption">"Each tile is one head's attention (rows are queries), on this text. Click a tile or use the arrow keys to open that head in every view."</p>
+            <p class="analysis-error" id="overview-error" role="status">{move || an.error.get()}</p>
+            <div class="knock-result"><KnockoutResult /></div>
+            <p class="caption">{move || if an.knock_mode.get() {
+                "Knockout mode: click tiles to choose the heads to remove (crossed out), then Run knockout; turn the mode off to open heads again."
+            } else {
+                "Each tile is one head's attention (rows are queries), on this text. Click a tile or use the arrow keys to open that head in every view."
+            }}</p>
             {move || an.value_weighted.get().then(|| view! {
                 <p class="caption" id="overview-norms-caption">
                     "Value-weighted: each tile shows ‖a·f(x)‖, each row against its own largest; the exact values are in the heatmap's readout and the exports."
