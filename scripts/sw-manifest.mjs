@@ -26,8 +26,13 @@ const hash = createHash('sha256');
 for (const name of files) hash.update(name).update('\0').update(readFileSync(join(dir, name)));
 const version = hash.digest('hex').slice(0, 16);
 
+// The worker with the extras (index.html) is kept once the page first
+// fetches it, not at install: a first visit does not download it.
+const lazy = files.filter((f) => f.startsWith('attnscope-worker-extra'));
+const eager = files.filter((f) => !lazy.includes(f));
+
 const sw = join(dir, 'sw.js');
 const source = readFileSync(sw, 'utf8');
-if (!source.includes('__FILES__')) throw new Error('sw.js has no __FILES__ to fill in (already filled?)');
-writeFileSync(sw, source.replace("'__VERSION__'", JSON.stringify(version)).replace('__FILES__', JSON.stringify(['./', ...files])));
-console.log(`sw.js: ${files.length} files, version ${version}`);
+if (!source.includes('__FILES__') || !source.includes('__LAZY__')) throw new Error('sw.js has no __FILES__ or __LAZY__ to fill in (already filled?)');
+writeFileSync(sw, source.replace("'__VERSION__'", JSON.stringify(version)).replace('__FILES__', JSON.stringify(['./', ...eager])).replace('__LAZY__', JSON.stringify(lazy)));
+console.log(`sw.js: ${eager.length} files, ${lazy.length} kept at first use, version ${version}`);

@@ -73,10 +73,12 @@ stage "lints, native (cargo clippy --all-targets)" cargo clippy --locked --all-t
 # Each wasm build as index.html has trunk make it.
 stage "lints, the page's wasm (clippy --no-default-features)" \
     cargo clippy --locked --target "$WASM_TARGET" --bin attnscope-web --no-default-features -- -D warnings || true
-stage "lints, the worker's wasm (clippy)" \
-    cargo clippy --locked --target "$WASM_TARGET" --bin attnscope-worker -- -D warnings || true
-stage "lints, the fma worker's wasm (clippy --features fma)" \
-    cargo clippy --locked --target "$WASM_TARGET" --bin attnscope-worker-fma --features fma -- -D warnings || true
+stage "lints, the worker's wasm (clippy --no-default-features --features pretrained)" \
+    cargo clippy --locked --target "$WASM_TARGET" --bin attnscope-worker --no-default-features --features pretrained -- -D warnings || true
+stage "lints, the fma worker's wasm (clippy --no-default-features --features fma)" \
+    cargo clippy --locked --target "$WASM_TARGET" --bin attnscope-worker-fma --no-default-features --features fma -- -D warnings || true
+stage "lints, the extra worker's wasm (clippy --features extras)" \
+    cargo clippy --locked --target "$WASM_TARGET" --bin attnscope-worker-extra --features extras -- -D warnings || true
 
 stage "native tests (cargo test)" cargo test --locked || true
 stage "Python package tests (pytest)" "$PYTHON_TEST_VENV/bin/python" -m pytest -q -p no:cacheprovider python/tests || true

@@ -4,14 +4,18 @@
 // Storage itself (src/worker/fetch.rs), and they pass through untouched.
 //
 // The build (scripts/sw-manifest.mjs, a trunk hook) writes in the list of
-// files and a version made from their contents. A new deployment is a new
-// version: it caches its own files, and once it takes over, the caches of
-// older versions are deleted. Requests go to the network first and to the
-// cache only when the network fails, so a page online always gets the
-// deployment that is live, never a stale mix of two builds.
+// files (and of those kept at first use) and a version made from their
+// contents. A new deployment is a new version: it caches its own files,
+// and once it takes over, the caches of older versions are deleted.
+// Requests go to the network first and to the cache only when the network
+// fails, so a page online always gets the deployment that is live, never a
+// stale mix of two builds.
 
 const VERSION = '__VERSION__';
 const FILES = __FILES__;
+// Files kept the first time the page fetches them (the worker with the
+// extras, which the page starts only when needed), not at install.
+const LAZY = __LAZY__;
 const PREFIX = 'attnscope-page-';
 const CACHE = PREFIX + VERSION;
 
@@ -43,7 +47,12 @@ self.addEventListener('fetch', (event) => {
   if (path.startsWith('models/')) return;
   event.respondWith((async () => {
     try {
-      return await fetch(request);
+      const response = await fetch(request);
+      if (response.ok && LAZY.includes(path)) {
+        const copy = response.clone();
+        event.waitUntil(caches.open(CACHE).then((cache) => cache.put(request, copy)));
+      }
+      return response;
     } catch (offline) {
       const cache = await caches.open(CACHE);
       // Any address of the page (its state is in the query) is the page.

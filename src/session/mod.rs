@@ -24,7 +24,7 @@ mod messages;
 mod model_id;
 mod overview;
 mod pending;
-#[cfg(any(feature = "pretrained", feature = "tracefile"))]
+#[cfg(any(feature = "extras", feature = "tracefile"))]
 mod trace_view;
 mod translate;
 mod warm;
@@ -34,7 +34,7 @@ pub use messages::{FromWorker, HeadDetail, RunOptions, RunSummary, ToWorker};
 pub use model_id::{ModelFile, ModelId};
 pub use overview::{pool, Thumbnail, THUMB_MAX};
 pub use pending::Pending;
-#[cfg(any(feature = "pretrained", feature = "tracefile"))]
+#[cfg(any(feature = "extras", feature = "tracefile"))]
 pub use trace_view::OpenTrace;
 pub use translate::{CrossHead, TranslationSummary};
 
@@ -46,15 +46,15 @@ pub struct Session {
     #[cfg(feature = "pretrained")]
     smollm2: Option<SmolLm2Session>,
     /// A model the visitor opened from their own files (`custom.rs`).
-    #[cfg(feature = "pretrained")]
+    #[cfg(feature = "extras")]
     custom: Option<crate::models::files::Model>,
-    #[cfg(feature = "pretrained")]
+    #[cfg(feature = "extras")]
     translators: translate::Translators,
     last: Option<(u64, Latest)>,
     /// The importance map under way (`analysis.rs`).
     importance: Option<analysis::Job>,
     /// A trace file opened from the page (`trace_view`).
-    #[cfg(any(feature = "pretrained", feature = "tracefile"))]
+    #[cfg(any(feature = "extras", feature = "tracefile"))]
     trace: Option<OpenTrace>,
 }
 
@@ -80,13 +80,13 @@ impl Session {
             minilm: None,
             #[cfg(feature = "pretrained")]
             smollm2: None,
-            #[cfg(feature = "pretrained")]
+            #[cfg(feature = "extras")]
             custom: None,
-            #[cfg(feature = "pretrained")]
+            #[cfg(feature = "extras")]
             translators: Default::default(),
             last: None,
             importance: None,
-            #[cfg(any(feature = "pretrained", feature = "tracefile"))]
+            #[cfg(any(feature = "extras", feature = "tracefile"))]
             trace: None,
         }
     }
@@ -115,7 +115,7 @@ impl Session {
         // Cut before tokenizing: a pasted book must not freeze the tokenizer.
         let (text, cut) = cut_text(text);
         let scale = if options.unscaled { Scale::Factor(options.temperature_factor) } else { Scale::InvSqrtDk };
-        #[cfg_attr(not(feature = "pretrained"), allow(unused_mut))]
+        #[cfg_attr(not(feature = "extras"), allow(unused_mut))]
         let mut translation = None;
         let (mut latest, head_notes) = match model {
             ModelId::Teaching => {
@@ -148,16 +148,16 @@ impl Session {
                 };
                 (latest, Vec::new())
             }
-            #[cfg(feature = "pretrained")]
+            #[cfg(feature = "extras")]
             ModelId::Custom => (Latest::Here(Box::new(self.custom.as_ref().ok_or_else(|| not_loaded(model))?.run(text)?)), Vec::new()),
             ModelId::Trace => return Err(Error::Invalid("a trace file is read, not run: open it with \"Open a trace…\"".into())),
-            #[cfg(feature = "pretrained")]
+            #[cfg(feature = "extras")]
             ModelId::TranslateEnPt | ModelId::TranslatePtEn => {
                 let (trace, t) = self.translators.run(model, text)?;
                 translation = Some(Box::new(t));
                 (Latest::Here(Box::new(trace)), Vec::new())
             }
-            #[cfg(not(feature = "pretrained"))]
+            #[cfg(not(feature = "extras"))]
             _ => return Err(not_built(model)),
         };
         if model != ModelId::Teaching && (options.unscaled || options.temperature_factor != 1.0) {
@@ -274,11 +274,11 @@ impl Session {
             ModelId::Custom => {
                 return Err(Error::Invalid("a model of your own is opened from its files (`Session::install_custom`)".into()))
             }
-            #[cfg(feature = "pretrained")]
+            #[cfg(feature = "extras")]
             ModelId::Trace => return Err(Error::Invalid("a trace file is opened with \"Open a trace…\", not downloaded".into())),
-            #[cfg(feature = "pretrained")]
+            #[cfg(feature = "extras")]
             ModelId::TranslateEnPt | ModelId::TranslatePtEn => self.translators.install(model, &files)?,
-            #[cfg(not(feature = "pretrained"))]
+            #[cfg(not(feature = "extras"))]
             _ => return Err(not_built(model)),
         }
         Ok(())
@@ -292,7 +292,7 @@ impl Session {
     }
 
     /// Keeps a model opened from the visitor's files (`custom::checkpoint`), replacing any before it.
-    #[cfg(feature = "pretrained")]
+    #[cfg(feature = "extras")]
     pub fn install_custom(&mut self, model: crate::models::files::Model) {
         if self.last.as_ref().is_some_and(|(_, l)| matches!(l, Latest::Here(t) if t.info.id == "custom")) {
             self.last = None;
@@ -301,7 +301,7 @@ impl Session {
     }
 
     /// Drops the opened model (forgotten by the visitor).
-    #[cfg(feature = "pretrained")]
+    #[cfg(feature = "extras")]
     pub fn forget_custom(&mut self) {
         self.custom = None;
     }
@@ -320,20 +320,20 @@ impl Session {
             ModelId::MiniLm => self.minilm.is_some(),
             #[cfg(feature = "pretrained")]
             ModelId::SmolLm2 => self.smollm2.is_some(),
-            #[cfg(feature = "pretrained")]
+            #[cfg(feature = "extras")]
             ModelId::Custom => self.custom.is_some(),
-            #[cfg(feature = "pretrained")]
+            #[cfg(feature = "extras")]
             ModelId::Trace => self.trace.is_some(),
-            #[cfg(feature = "pretrained")]
+            #[cfg(feature = "extras")]
             ModelId::TranslateEnPt | ModelId::TranslatePtEn => self.translators.is_loaded(model),
-            #[cfg(not(feature = "pretrained"))]
+            #[cfg(not(feature = "extras"))]
             _ => false,
         }
     }
 
     /// One message in, one message out: the worker's whole job.
     pub fn handle(&mut self, msg: ToWorker, now_ms: &dyn Fn() -> f64) -> FromWorker {
-        #[cfg(any(feature = "pretrained", feature = "tracefile"))]
+        #[cfg(any(feature = "extras", feature = "tracefile"))]
         if let Some(reply) = self.answer_from_trace(&msg, now_ms) {
             return reply;
         }
@@ -385,9 +385,9 @@ fn cut_notice() -> String {
     format!("Text cut to its first {MAX_TEXT_CHARS} characters.")
 }
 
-#[cfg(not(feature = "pretrained"))]
+#[cfg(not(feature = "extras"))]
 fn not_built(model: ModelId) -> Error {
-    Error::Invalid(format!("the {} model is not part of this build (feature `pretrained`)", model.slug()))
+    Error::Invalid(format!("the {} model is not part of this build (features `pretrained` and `extras`)", model.slug()))
 }
 
 #[cfg(feature = "pretrained")]

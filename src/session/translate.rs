@@ -91,10 +91,10 @@ impl TranslationSummary {
     }
 }
 
-#[cfg(feature = "pretrained")]
+#[cfg(feature = "extras")]
 pub use held::Translators;
 
-#[cfg(feature = "pretrained")]
+#[cfg(feature = "extras")]
 mod held {
     use super::{CrossHead, Matrix, TranslationSummary};
     use crate::attention::Mask;
@@ -237,7 +237,7 @@ mod held {
     }
 }
 
-#[cfg(all(test, feature = "pretrained"))]
+#[cfg(all(test, feature = "extras"))]
 mod tests {
     use crate::session::{FromWorker, ModelId, RunOptions, Session, ToWorker};
 

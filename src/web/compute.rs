@@ -4,9 +4,13 @@
 //! models run in the Web Worker, so typing never waits for them. Both speak
 //! the same [`ToWorker`] / [`FromWorker`] messages; follow-up questions
 //! (a head's detail, an export) go to whoever computed the latest run.
+//! Translation, opened models and trace files run in a second worker, started
+//! the first time one of them is asked for, so that a first visit downloads
+//! only the worker of the built-in models.
 
 use crate::canvas::now_ms;
 use crate::worker_client::{post, WorkerClient};
+use attnscope::session::custom::CustomRequest;
 use attnscope::session::{FromWorker, ModelId, Pending, Session, ToWorker};
 use attnscope::url_params::MAX_TEXT_CHARS;
 use leptos::prelude::*;
@@ -30,6 +34,8 @@ struct Worker {
 /// (lost with it).
 #[derive(Clone)]
 struct WorkerSlot {
+    /// Whether this is the worker with the extras (`WorkerClient::spawn`).
+    extra: bool,
     worker: Rc<RefCell<Option<Worker>>>,
     models: Rc<RefCell<Vec<ModelId>>>,
     restarts: Rc<Cell<u32>>,
@@ -69,7 +75,7 @@ impl WorkerSlot {
                 leptos::task::spawn_local(async move { slot.restart(why) })
             }
         };
-        let worker = WorkerClient::spawn(on_reply, on_death).ok().map(|client| {
+        let worker = WorkerClient::spawn(self.extra, on_reply, on_death).ok().map(|client| {
             *handle.borrow_mut() = Some(client.handle());
             Worker { client, ready, queue }
         });
@@ -100,13 +106,32 @@ impl WorkerSlot {
     }
 }
 
+/// Who computes a model's runs.
+#[derive(Clone, Copy, PartialEq)]
+enum Home {
+    Page,
+    Worker,
+    Extra,
+}
+
+fn home(model: ModelId) -> Home {
+    match model {
+        ModelId::Teaching => Home::Page,
+        ModelId::MiniLm | ModelId::SmolLm2 => Home::Worker,
+        ModelId::Custom | ModelId::Trace | ModelId::TranslateEnPt | ModelId::TranslatePtEn => Home::Extra,
+    }
+}
+
 pub struct Compute {
     session: Rc<RefCell<Session>>,
     reply: Reply,
     /// Its worker is None in component tests, or if the browser could not start it.
     slot: WorkerSlot,
-    /// Whether the latest run went to the worker.
-    latest_on_worker: Cell<bool>,
+    /// The worker with the extras, started at its first use (never in component tests).
+    extra: WorkerSlot,
+    extra_started: Cell<bool>,
+    /// Where the latest run went.
+    latest: Cell<Home>,
 }
 
 impl Compute {
@@ -114,6 +139,7 @@ impl Compute {
     pub fn start(reply: impl Fn(FromWorker) + 'static) -> Self {
         let compute = Self::with(Rc::new(reply));
         compute.slot.spawn();
+        compute.extra_started.set(false);
         compute
     }
 
@@ -127,8 +153,20 @@ impl Compute {
         // The page itself can compute at once; reply on a later task, as the
         // worker would, so callers never re-enter themselves.
         leptos::task::spawn_local(async move { ready(FromWorker::Ready) });
-        let slot = WorkerSlot { worker: Rc::default(), models: Rc::default(), restarts: Rc::default(), reply: reply.clone() };
-        Self { session: Rc::new(RefCell::new(Session::new())), reply, slot, latest_on_worker: Cell::new(false) }
+        let slot =
+            |extra| WorkerSlot { extra, worker: Rc::default(), models: Rc::default(), restarts: Rc::default(), reply: reply.clone() };
+        let (slot, extra) = (slot(false), slot(true));
+        // Marked started, so that a page without workers never starts this one.
+        let extra_started = Cell::new(true);
+        Self { session: Rc::new(RefCell::new(Session::new())), reply, slot, extra, extra_started, latest: Cell::new(Home::Page) }
+    }
+
+    /// The worker with the extras, started now if it was not yet.
+    fn extra(&self) -> &WorkerSlot {
+        if !self.extra_started.replace(true) {
+            self.extra.spawn();
+        }
+        &self.extra
     }
 
     pub fn send(&self, mut msg: ToWorker) {
@@ -139,24 +177,29 @@ impl Compute {
                 text.truncate(end);
             }
         }
-        let to_worker = match &msg {
+        let to = match &msg {
             ToWorker::Run { model, .. } => {
-                let on_worker = *model != ModelId::Teaching;
-                self.latest_on_worker.set(on_worker);
-                on_worker
+                self.latest.set(home(*model));
+                home(*model)
             }
             ToWorker::Load { model } => {
-                let mut models = self.slot.models.borrow_mut();
+                let to = if home(*model) == Home::Extra { Home::Extra } else { Home::Worker };
+                let slot = if to == Home::Extra { self.extra() } else { &self.slot };
+                let mut models = slot.models.borrow_mut();
                 if !models.contains(model) {
                     models.push(*model);
                 }
-                true
+                to
             }
-            ToWorker::Compare { model, .. } => *model != ModelId::Teaching,
-            ToWorker::Custom(_) => true,
-            _ => self.latest_on_worker.get(),
+            ToWorker::Compare { model, .. } => home(*model),
+            // Which model the storage keeps is asked at every visit: the
+            // default worker answers, so that the other one is not started for it.
+            ToWorker::Custom(CustomRequest::Saved) => Home::Worker,
+            ToWorker::Custom(_) => Home::Extra,
+            _ => self.latest.get(),
         };
-        let worker = self.slot.worker.borrow();
+        let to_worker = to != Home::Page;
+        let worker = if to == Home::Extra { self.extra() } else { &self.slot }.worker.borrow();
         match (worker.as_ref(), to_worker) {
             (Some(w), true) if w.ready.get() => w.client.send(&msg),
             (Some(w), true) => w.queue.borrow_mut().push(msg),
@@ -207,7 +250,7 @@ impl Compute {
     /// Posts the visitor's chosen files to the worker, as soon as it listens;
     /// false if the browser could not start one.
     pub fn post_files(&self, msg: &wasm_bindgen::JsValue) -> bool {
-        if self.slot.worker.borrow().is_none() {
+        if self.extra().worker.borrow().is_none() {
             return false;
         }
         let reply = self.reply.clone();
@@ -215,7 +258,7 @@ impl Compute {
             let message = "the computation worker did not start: reload the page".to_string();
             reply(FromWorker::Custom(attnscope::session::custom::CustomReply::Failed { message }))
         });
-        self.slot.post_when_ready(msg.clone(), 300, on_fail);
+        self.extra().post_when_ready(msg.clone(), 300, on_fail);
         true
     }
 
@@ -223,7 +266,7 @@ impl Compute {
     /// worker; it answers `Loaded` or `LoadFailed` for [`ModelId::Trace`].
     pub fn open_trace(&self, file: &web_sys::Blob) {
         {
-            let mut models = self.slot.models.borrow_mut();
+            let mut models = self.extra().models.borrow_mut();
             if !models.contains(&ModelId::Trace) {
                 models.push(ModelId::Trace);
             }
@@ -233,7 +276,7 @@ impl Compute {
             let message = "the background worker that reads trace files did not start: reload the page".into();
             leptos::task::spawn_local(async move { reply(FromWorker::LoadFailed { model: ModelId::Trace, message }) });
         });
-        self.slot.post_when_ready(file.into(), 300, on_fail);
+        self.extra().post_when_ready(file.into(), 300, on_fail);
     }
 }
 

@@ -12,6 +12,9 @@ use web_sys::{MessageEvent, Worker};
 /// refuses the whole module.
 const LOADER: &str = "./attnscope-worker_loader.js";
 const LOADER_FMA: &str = "./attnscope-worker-fma_loader.js";
+/// The worker with the `extras` feature (translation, opened models and
+/// traces), started only when first needed; one build, without fma.
+const LOADER_EXTRA: &str = "./attnscope-worker-extra_loader.js";
 
 /// A module whose one function returns `f32x4.relaxed_madd` of three zero
 /// vectors: valid only where the browser has relaxed SIMD.
@@ -40,12 +43,17 @@ pub struct WorkerClient {
 }
 
 impl WorkerClient {
-    /// Starts the worker; `on_reply` gets every decoded reply, `on_death`
-    /// what is known of why the worker failed (an uncaught error, a trap in
-    /// its wasm, running out of memory), after which it is of no more use.
-    pub fn spawn(on_reply: impl Fn(FromWorker) + 'static, on_death: impl Fn(String) + 'static) -> Result<Self, String> {
-        let worker =
-            Worker::new(if has_relaxed_simd() { LOADER_FMA } else { LOADER }).map_err(|e| format!("could not start the worker: {e:?}"))?;
+    /// Starts the worker (the one with the extras if `extra`); `on_reply`
+    /// gets every decoded reply, `on_death` what is known of why the worker
+    /// failed (an uncaught error, a trap in its wasm, running out of memory),
+    /// after which it is of no more use.
+    pub fn spawn(extra: bool, on_reply: impl Fn(FromWorker) + 'static, on_death: impl Fn(String) + 'static) -> Result<Self, String> {
+        let loader = match (extra, has_relaxed_simd()) {
+            (true, _) => LOADER_EXTRA,
+            (false, true) => LOADER_FMA,
+            (false, false) => LOADER,
+        };
+        let worker = Worker::new(loader).map_err(|e| format!("could not start the worker: {e:?}"))?;
         let reply = on_reply;
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
             let Some(text) = e.data().as_string() else { return };

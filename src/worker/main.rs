@@ -6,13 +6,15 @@
 //! arrive while one is being computed, only the newest of each kind is
 //! computed next (`session::Pending`; the page drops stale replies anyway).
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "extras"))]
 mod blob_source;
 #[cfg(target_arch = "wasm32")]
 mod fetch;
 #[cfg(target_arch = "wasm32")]
 mod helper;
 #[cfg(target_arch = "wasm32")]
+mod kept;
+#[cfg(all(target_arch = "wasm32", feature = "extras"))]
 mod open_files;
 
 /// This wasm instance's memory, which only grows (so also its peak).
@@ -55,10 +57,12 @@ mod shell {
     }
 
     /// Keeps a model opened from the visitor's files (`open_files.rs`).
+    #[cfg(feature = "extras")]
     pub(super) fn install_custom(model: attnscope::models::files::Model) {
         SESSION.with(|s| s.borrow_mut().install_custom(model));
     }
 
+    #[cfg(feature = "extras")]
     pub(super) fn forget_custom() {
         SESSION.with(|s| s.borrow_mut().forget_custom());
     }
@@ -99,9 +103,11 @@ mod shell {
             // This worker is another one's helper from now on.
             return super::helper::serve(event.data());
         }
+        #[cfg(feature = "extras")]
         if super::open_files::is_open(&event.data()) {
             return super::open_files::preflight(event.data());
         }
+        #[cfg(feature = "extras")]
         if let Some(file) = event.data().dyn_ref::<web_sys::Blob>() {
             let reply = SESSION.with(|s| super::blob_source::open(&mut s.borrow_mut(), file.clone()));
             return post(&reply);
@@ -113,7 +119,13 @@ mod shell {
         };
         match msg {
             ToWorker::Load { model } => wasm_bindgen_futures::spawn_local(load(model)),
+            #[cfg(feature = "extras")]
             ToWorker::Custom(request) => wasm_bindgen_futures::spawn_local(super::open_files::handle(request)),
+            // Asked at every visit, of the worker without the extras too (`kept.rs`).
+            #[cfg(not(feature = "extras"))]
+            ToWorker::Custom(attnscope::session::custom::CustomRequest::Saved) => {
+                wasm_bindgen_futures::spawn_local(super::kept::answer_saved())
+            }
             other => {
                 // A timer is due exactly when something waits.
                 let was_idle = idle();
@@ -129,6 +141,7 @@ mod shell {
         if SESSION.with(|s| s.borrow().is_loaded(model)) {
             return post(&FromWorker::Loaded { model });
         }
+        #[cfg(feature = "extras")]
         if model == ModelId::Custom {
             return super::open_files::load_saved().await;
         }

@@ -7,18 +7,14 @@
 //! a reload opens it again without asking.
 
 use super::blob_source::BlobSource;
+use super::kept::{file_handle, js, root, saved, saved_name, store_dir, MANIFEST, STORE};
 use attnscope::models::files::source::Source;
 use attnscope::session::custom::{self, CustomReply, CustomRequest};
 use attnscope::session::{FromWorker, ModelId};
 use std::cell::RefCell;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{Blob, File, FileReaderSync, FileSystemDirectoryHandle, FileSystemFileHandle, FileSystemWritableFileStream};
-
-/// The folder of the Origin Private File System that keeps the opened model.
-const STORE: &str = "attnscope-opened-model";
-/// Its list of files and the model's name, written last: a store without it is incomplete.
-const MANIFEST: &str = "attnscope-manifest.json";
+use web_sys::{Blob, File, FileSystemDirectoryHandle, FileSystemWritableFileStream};
 
 /// The files of the latest preflight, waiting for Load or Cancel.
 struct Chosen {
@@ -104,7 +100,7 @@ pub async fn handle(request: CustomRequest) {
             reply(CustomReply::Saved { name, note });
         }
         CustomRequest::Cancel => CHOSEN.with(|c| *c.borrow_mut() = None),
-        CustomRequest::Saved => reply(CustomReply::Saved { name: saved_name().await, note: root().await.err() }),
+        CustomRequest::Saved => super::kept::answer_saved().await,
         CustomRequest::Forget => {
             super::shell::forget_custom();
             match root().await {
@@ -132,36 +128,6 @@ pub async fn load_saved() {
     if let Err(message) = install(&name, &files) {
         failed(message);
     }
-}
-
-fn js(context: &str) -> impl Fn(JsValue) -> String + '_ {
-    move |e| format!("{context}: {}", super::fetch::js_text(&e))
-}
-
-/// The root of the Origin Private File System, or why there is none.
-async fn root() -> Result<FileSystemDirectoryHandle, String> {
-    let scope: web_sys::WorkerGlobalScope = js_sys::global().unchecked_into();
-    let storage = scope.navigator().storage();
-    if !js_sys::Reflect::has(&storage, &"getDirectory".into()).unwrap_or(false) {
-        return Err("this browser has no Origin Private File System: the model is kept for this session only".into());
-    }
-    let root =
-        JsFuture::from(storage.get_directory()).await.map_err(js("the browser's storage is unavailable; kept for this session only"))?;
-    Ok(root.unchecked_into())
-}
-
-async fn store_dir(create: bool) -> Result<FileSystemDirectoryHandle, String> {
-    let options = web_sys::FileSystemGetDirectoryOptions::new();
-    options.set_create(create);
-    let dir = JsFuture::from(root().await?.get_directory_handle_with_options(STORE, &options)).await.map_err(js("no kept model"))?;
-    Ok(dir.unchecked_into())
-}
-
-async fn file_handle(dir: &FileSystemDirectoryHandle, name: &str, create: bool) -> Result<FileSystemFileHandle, String> {
-    let options = web_sys::FileSystemGetFileOptions::new();
-    options.set_create(create);
-    let handle = JsFuture::from(dir.get_file_handle_with_options(name, &options)).await.map_err(js(name))?;
-    Ok(handle.unchecked_into())
 }
 
 async fn write(dir: &FileSystemDirectoryHandle, name: &str, content: Result<&Blob, &str>) -> Result<(), String> {
@@ -199,27 +165,4 @@ async fn store(chosen: &Chosen) -> Result<(), String> {
     }
     let manifest = serde_json::json!({ "name": chosen.name, "files": names }).to_string();
     write(&dir, MANIFEST, Err(&manifest)).await
-}
-
-async fn read_file(dir: &FileSystemDirectoryHandle, name: &str) -> Result<File, String> {
-    let handle = file_handle(dir, name, false).await?;
-    Ok(JsFuture::from(handle.get_file()).await.map_err(js(name))?.unchecked_into())
-}
-
-/// The kept model's name and files, if a whole one is kept.
-async fn saved() -> Result<Option<(String, Vec<(String, Blob)>)>, String> {
-    let Ok(dir) = store_dir(false).await else { return Ok(None) };
-    let Ok(manifest) = read_file(&dir, MANIFEST).await else { return Ok(None) };
-    let text = FileReaderSync::new().and_then(|r| r.read_as_text(&manifest)).map_err(js(MANIFEST))?;
-    let json: serde_json::Value = serde_json::from_str(&text).map_err(|e| format!("{MANIFEST}: {e}"))?;
-    let name = json.get("name").and_then(|n| n.as_str()).unwrap_or("your model").to_string();
-    let mut files = Vec::new();
-    for f in json.get("files").and_then(|f| f.as_array()).into_iter().flatten().filter_map(|f| f.as_str()) {
-        files.push((f.to_string(), read_file(&dir, f).await?.into()));
-    }
-    Ok(Some((name, files)))
-}
-
-async fn saved_name() -> Option<String> {
-    saved().await.ok().flatten().map(|(name, _)| name)
 }

@@ -391,11 +391,18 @@ impl<'s> Checkpoint<'s> {
                 let names = if hf { decoder::parts::Names::HuggingFace } else { decoder::parts::Names::Gguf };
                 let net: Box<dyn decoder::Net> = match family {
                     Family::Llama(c, tied) => Box::new(llama::Llama::load(w, names, c, tied)?),
+                    #[cfg(feature = "extras")]
                     Family::Gpt2(c) => {
                         let names = if hf { gpt2::Names::hugging_face(w) } else { gpt2::Names::Gguf };
                         Box::new(gpt2::Gpt2::load(w, &names, c)?)
                     }
+                    #[cfg(feature = "extras")]
                     Family::Gemma3(c) => Box::new(gemma3::Gemma3::load(w, names, c)?),
+                    // The page's default worker loads SmolLM2 (Llama) only; opened models go to the other one.
+                    #[cfg(not(feature = "extras"))]
+                    Family::Gpt2(_) | Family::Gemma3(_) => {
+                        return Err(Error::ModelFile("GPT-2 and Gemma 3 checkpoints need the build with the `extras` feature".into()))
+                    }
                     Family::Encoder(_) => return Err(Error::ModelFile("an encoder needs a Hugging Face folder".into())),
                 };
                 if tokenizer.vocab_size() > net.shape().vocab_size + 1024 {

@@ -24,13 +24,21 @@ use crate::models::simd::Isa;
 macro_rules! with_block {
     ($qtype:expr, $B:ident => $body:expr, plain => $plain:expr) => {
         match $qtype {
+            #[cfg(feature = "extras")]
             QType::Q4_0 => { type $B = $crate::models::quant::blocks::BlockQ4_0; $body }
             QType::Q4_1 => { type $B = $crate::models::quant::blocks::BlockQ4_1; $body }
+            #[cfg(feature = "extras")]
             QType::Q5_0 => { type $B = $crate::models::quant::blocks::BlockQ5_0; $body }
             QType::Q8_0 => { type $B = $crate::models::quant::blocks::BlockQ8_0; $body }
+            #[cfg(feature = "extras")]
             QType::Q4K => { type $B = $crate::models::quant::blocks::BlockQ4K; $body }
+            #[cfg(feature = "extras")]
             QType::Q5K => { type $B = $crate::models::quant::blocks::BlockQ5K; $body }
+            #[cfg(feature = "extras")]
             QType::Q6K => { type $B = $crate::models::quant::blocks::BlockQ6K; $body }
+            // `QType::from_ggml` gives no type this build has no kernels for.
+            #[cfg(not(feature = "extras"))]
+            QType::Q4_0 | QType::Q5_0 | QType::Q4K | QType::Q5K | QType::Q6K => unreachable!("{} is not in this build", $qtype),
             QType::F32 | QType::F16 | QType::BF16 => $plain,
         }
     };
@@ -45,6 +53,7 @@ pub(super) use with_block;
 macro_rules! with_7_bit_block {
     ($qtype:expr, $B:ident => $body:expr) => {
         match $qtype {
+            #[cfg(feature = "extras")]
             QType::Q4_0 => {
                 type $B = $crate::models::quant::blocks::BlockQ4_0;
                 $body
@@ -53,14 +62,17 @@ macro_rules! with_7_bit_block {
                 type $B = $crate::models::quant::blocks::BlockQ4_1;
                 $body
             }
+            #[cfg(feature = "extras")]
             QType::Q5_0 => {
                 type $B = $crate::models::quant::blocks::BlockQ5_0;
                 $body
             }
+            #[cfg(feature = "extras")]
             QType::Q4K => {
                 type $B = $crate::models::quant::blocks::BlockQ4K;
                 $body
             }
+            #[cfg(feature = "extras")]
             QType::Q5K => {
                 type $B = $crate::models::quant::blocks::BlockQ5K;
                 $body

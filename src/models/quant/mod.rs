@@ -53,9 +53,17 @@ impl QType {
     pub const ALL: [QType; 10] =
         [QType::F32, QType::F16, QType::BF16, QType::Q4_0, QType::Q4_1, QType::Q5_0, QType::Q8_0, QType::Q4K, QType::Q5K, QType::Q6K];
 
-    /// The type of GGML type id `id`, if it is one of these.
+    /// The type of GGML type id `id`, if it is one of these and this build
+    /// has its kernels ([`QType::is_built`]).
     pub fn from_ggml(id: u32) -> Option<QType> {
-        QType::ALL.into_iter().find(|t| t.ggml_id() == id)
+        QType::ALL.into_iter().find(|t| t.ggml_id() == id && t.is_built())
+    }
+
+    /// Whether this build has the type's kernels: the page's default worker
+    /// (no `extras`) keeps only the types of the built-in SmolLM2's file, and
+    /// opened models of other types go to the worker with the extras.
+    pub fn is_built(self) -> bool {
+        cfg!(feature = "extras") || matches!(self, QType::F32 | QType::F16 | QType::BF16 | QType::Q4_1 | QType::Q8_0)
     }
 
     /// GGML's id of the type, as [`QType::from_ggml`] reads it.
