@@ -126,7 +126,7 @@ try {
     }), head);
     times.push(ms);
   }
-  console.log(`a selected head (${T}×${T}) read from the file and drawn: median ${median(times).toFixed(0)} ms, max ${Math.max(...times).toFixed(0)} ms over ${ROUNDS} (target ≤ 150)`);
+  console.log(`a selected head (${T}×${T}) read from the file and drawn: median ${median(times).toFixed(0)} ms, max ${Math.max(...times).toFixed(0)} ms over ${ROUNDS} (target ≤ 150); each: ${times.map((t) => t.toFixed(0)).join(', ')} ms`);
 
   const status = await page.locator('#status').textContent();
   const worker = Number(status.match(/worker memory ([\d.]+) MB/)?.[1] ?? NaN);
