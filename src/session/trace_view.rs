@@ -257,6 +257,8 @@ impl Session {
                         Ok(json) => FromWorker::Export { id: asked, json },
                         Err(e) => failed(asked, &e),
                     }),
+                    // Ranking reads every head of the file: never for a run no longer shown.
+                    ToWorker::FindHeads { id: asked, .. } if asked != id => Some(failed(asked, &"that text is no longer shown")),
                     ToWorker::FindHeads { id: asked, query, key } => {
                         let n = trace.reader.index().n_tokens();
                         if query >= n || key >= n {
@@ -319,6 +321,8 @@ mod tests {
         assert_eq!(v["attentions"][2][4][1][0].as_f64().unwrap() as f32, h.weights[(1, 0)]);
         let FromWorker::Heads { heads, .. } = s.handle(ToWorker::FindHeads { id: 3, query: 1, key: 0 }, &clock) else { panic!() };
         assert_eq!(heads.len(), d.n_layers * d.n_heads);
+        // Ranking for an earlier run (the page's preset note) is refused, not computed over the file.
+        let FromWorker::Failed { id: 2, .. } = s.handle(ToWorker::FindHeads { id: 2, query: 1, key: 0 }, &clock) else { panic!() };
         assert!(matches!(s.handle(ToWorker::Head { id: 3, layer: 99, head: 0 }, &clock), FromWorker::Failed { .. }));
         // A model's run replaces the trace as the latest; the trace stays open.
         let teaching = ToWorker::Run { id: 4, model: ModelId::Teaching, text: "a cat".into(), options: RunOptions::default() };

@@ -171,8 +171,12 @@ pub fn PresetNote() -> impl IntoView {
     let engine = expect_context::<Engine>();
     let preset = Memo::new(move |_| sel.text.with(|t| matching(t).map(|p| p.slug)));
     let preset = move || preset.get().and_then(|slug| PRESETS.iter().find(|p| p.slug == slug));
-    // A pair is ranked by the worker, once per run.
+    // A pair is ranked by the worker, once per run of a live model: ranking
+    // it in a trace file would read every head of the file.
     Effect::new(move |_| {
+        if sel.model.get() == ModelId::Trace {
+            return;
+        }
         let Some(p) = preset() else { return };
         let Some(id) = res.run_id() else { return };
         for look in p.look_for {
