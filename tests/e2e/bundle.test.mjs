@@ -83,9 +83,7 @@ test('a first visit downloads the page and one worker, and the extra worker only
   }
 });
 
-// Not met yet (docs/performance.md, 2026-11-26, late morning): page 0.529 + plain worker 1.001 MB. Reported
-// as a todo, so the suite shows the gap without failing, until the worker is cut further.
-test('page + worker wasm within 1.5 MB gzipped, with either worker', { todo: 'page + plain worker is 1.53 MB gzipped (budget 1.5)' }, () => {
+test('page + worker wasm within 1.5 MB gzipped, with either worker', () => {
   assert.ok(firstVisit, 'the first test measured the first visit');
   assert.ok(firstVisit.total <= BUDGET, `page + worker wasm ${firstVisit.total} bytes gzipped, over the ${BUDGET} budget`);
   // The plain worker (browsers without relaxed SIMD) must fit too.
