@@ -80,17 +80,18 @@ pub fn TokenList() -> impl IntoView {
     let sel = expect_context::<Selection>();
     let res = expect_context::<Results>();
     let list = NodeRef::<leptos::html::Ol>::new();
-    // Where the tokens scroll sideways (presentation mode), the chosen one is scrolled into sight.
+    // The strip shows a few rows and scrolls down past them: the token chosen
+    // (in a picture, or by the lesson) is scrolled into sight.
     Effect::new(move |_| {
         let (Some(t), _) = (sel.token.get(), res.tokens.track()) else { return };
         let Some(ol) = list.get() else { return };
         let Some(chip) = ol.query_selector(&format!("li:nth-child({}) .token", t + 1)).ok().flatten() else { return };
         let (chip, strip) = (chip.get_bounding_client_rect(), ol.get_bounding_client_rect());
-        let scroll = ol.scroll_left() as f64;
-        // Where the chip is along the strip's scrolled content.
-        let left = chip.left() - strip.left() + scroll;
-        if left < scroll || left + chip.width() > scroll + ol.client_width() as f64 {
-            ol.set_scroll_left((left - 24.0).max(0.0) as i32);
+        let scroll = ol.scroll_top() as f64;
+        // Where the chip is down the strip's scrolled content.
+        let top = chip.top() - strip.top() + scroll;
+        if top < scroll || top + chip.height() > scroll + ol.client_height() as f64 {
+            ol.set_scroll_top((top - 4.0).max(0.0) as i32);
         }
     });
     view! {
