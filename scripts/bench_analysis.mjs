@@ -90,6 +90,22 @@ try {
       () => page.locator('#logit-lens .note', { hasText: `(position ${position})` }).waitFor({ timeout: 60_000 })));
   }
   rows.push({ what: `logit lens, SmolLM2, one position, 30 layers, ${tokens} tokens`, ms: median(lens), target_ms: 100 });
+  // The same lens timed inside the page, without Playwright's click and
+  // polling round trips: from a token's click to the lens's note naming it.
+  const lensInPage = [];
+  for (let r = 0; r < RUNS; r++) {
+    const position = r % 2 === 0 ? 3 : 5;
+    await page.waitForTimeout(300);
+    lensInPage.push(await page.evaluate((position) => new Promise((done) => {
+      const t0 = performance.now();
+      setTimeout(() => done(NaN), 20_000);
+      const shown = () => document.querySelector('#logit-lens .note')?.textContent.includes(`(position ${position})`);
+      const wait = () => (shown() ? done(performance.now() - t0) : requestAnimationFrame(wait));
+      document.querySelectorAll('#tokens .token')[position].click();
+      wait();
+    }), position));
+  }
+  rows.push({ what: `logit lens, SmolLM2, one position, 30 layers, ${tokens} tokens, timed in the page`, ms: median(lensInPage), target_ms: 100 });
   rows.push({ what: `importance map, SmolLM2, 270 heads, ${tokens} tokens`, ms: await importance(page, 270), target_ms: 10000 });
 } finally {
   await browser.close();
