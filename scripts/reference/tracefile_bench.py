@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""How long attnscope.trace takes to write a trace of SmolLM2-135M on this
-CPU (transformers on the GGUF, float32, eager attention), against its peer:
-the same model's forward with output_attentions=True and nothing written.
-Reports; never passes or fails. Needs torch and transformers:
-    /work/venv/bin/python scripts/reference/tracefile_bench.py [threads]
+"""How long attnscope.trace takes to write a trace of SmolLM2-135M (or, with
+`qwen`, Qwen2.5 0.5B from models-extra/) on this CPU (transformers on the
+GGUF, float32, eager attention), against its peer: the same model's forward
+with output_attentions=True and nothing written.
+Reports; never passes or fails. Needs torch, transformers and gguf:
+    /work/venv/bin/python scripts/reference/tracefile_bench.py [threads] [smollm2|qwen]
 """
 import platform
 import statistics
@@ -16,6 +17,7 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from tracefile_smollm2 import load  # noqa: E402
+from transformers import AutoModelForCausalLM, AutoTokenizer  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "python" / "src"))
 import attnscope  # noqa: E402
@@ -48,10 +50,22 @@ def median_seconds(run) -> float:
     return statistics.median(times)
 
 
+def load_qwen():
+    """Qwen2.5 0.5B's tokenizer and model from its GGUF (scripts/fetch_models.py --extra)."""
+    folder = Path(__file__).resolve().parents[2] / "models-extra" / "qwen2.5-0.5b"
+    ggufs = sorted(folder.glob("*.gguf"))
+    if not ggufs:
+        sys.exit(f"no GGUF in {folder}: run python3 scripts/fetch_models.py --extra")
+    tok = AutoTokenizer.from_pretrained(folder, gguf_file=ggufs[0].name)
+    model = AutoModelForCausalLM.from_pretrained(folder, gguf_file=ggufs[0].name, dtype=torch.float32, attn_implementation="eager")
+    return tok, model.eval()
+
+
 def main():
     if len(sys.argv) > 1:
         torch.set_num_threads(int(sys.argv[1]))
-    tok, model = load()
+    tok, model = load_qwen() if sys.argv[2:3] == ["qwen"] else load()
+    print(f"model: {model.config.model_type}, {model.config.num_hidden_layers} layers × {model.config.num_attention_heads} heads")
     print(f"CPU: {cpu_model()}, torch threads: {torch.get_num_threads()}, torch {torch.__version__}")
     print(f"{'tokens':>6} {'forward':>10} {'trace f16':>10} {'ratio':>6} {'+ Q, K':>10} {'ratio':>6} {'file f16':>10} {'+ Q, K':>10}")
     with tempfile.TemporaryDirectory() as tmp:
