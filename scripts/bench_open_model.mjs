@@ -1,15 +1,17 @@
 // Benchmark (a report, not a test) of "Open a model…" in headless Chromium
 // on the page as it ships (dist/): opening the real Qwen2.5 Coder 0.5B GGUF
 // (491 MB) from local files to its first attention, the worker's memory
-// with it, and the forward at 16 tokens of Gemma 3 270M and Qwen2.5 0.5B
-// next to SmolLM2's in the same run. Needs models-extra/ (`python3
+// with it (its helper's included), and the forward at 16 tokens and one
+// token typed at the end of them, of Gemma 3 270M and Qwen2.5 0.5B next to
+// SmolLM2's in the same run. Needs models-extra/ (`python3
 // scripts/fetch_models.py --extra`). Prints a table and writes
 // tests/e2e/artifacts/bench_open_model.json.
 //
 // Run: node scripts/bench_open_model.mjs   (after `trunk build --release`)
 // Env: DIST, CHROMIUM, MODELS_EXTRA (default <repo>/models-extra), ROUNDS (default 8), WARMUP (default 3).
 
-import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launch, median, serve } from '../tests/e2e/harness.mjs';
@@ -26,7 +28,9 @@ const WORDS = 'the quick brown fox jumps over the lazy dog while the cat sleeps 
 
 for (const f of [QWEN, GEMMA]) if (!existsSync(f)) throw new Error(`${f} is missing: run python3 scripts/fetch_models.py --extra`);
 
-const results = {};
+const cpu = (readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/) ?? [])[1] ?? 'unknown CPU';
+const results = { cpu };
+console.log(`CPU: ${cpu} (${cpus().length} cores)`);
 const report = (name, value, unit, target) => {
   results[name] = { value: Number(value.toFixed(2)), unit, target };
   console.log(`${name.padEnd(62)} ${value.toFixed(1).padStart(8)} ${unit.padEnd(3)} (target ${target})`);
@@ -73,6 +77,20 @@ try {
     }
     return median(xs);
   };
+  // One token typed at the end of the 16 (and taken away again: the cache
+  // then recomputes the last token), each from the key/value cache.
+  const appends = async () => {
+    const text = await sixteen();
+    const longer = `${text} now`;
+    for (let i = 0; i < WARMUP; i++) await run(i % 2 ? text : longer);
+    const xs = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      await run(i % 2 ? text : longer);
+      if ((await tokenCount()) !== (i % 2 ? 16 : 17)) throw new Error(`not one token more: ${await status()}`);
+      xs.push(await computeMs());
+    }
+    return median(xs);
+  };
   const open = async (file) => {
     await page.goto(`${base}?text=${encodeURIComponent('The capital of France is')}`);
     await page.locator('#tokens .token').first().waitFor();
@@ -97,6 +115,8 @@ try {
   await page.waitForFunction(() => /computed in/.test(document.querySelector('#status')?.textContent ?? ''), null, { timeout: 300_000 });
   const smol = await forwards();
   report('SmolLM2, 16 tokens: full forward in the worker', smol, 'ms', 'peer');
+  const smolAppend = await appends();
+  report('SmolLM2, one token typed at the end of 16', smolAppend, 'ms', 'peer');
 
   const qwen = await open(QWEN);
   report('Qwen2.5 0.5B GGUF: files chosen → summary shown', qwen.preflight, 'ms', '');
@@ -109,12 +129,18 @@ try {
   const q = await forwards();
   report('Qwen2.5 0.5B, 16 tokens: forward in the worker', q, 'ms', '');
   report('Qwen2.5 0.5B / SmolLM2 forward', q / smol, '×', '≤ 4');
+  const qa = await appends();
+  report('Qwen2.5 0.5B, one token typed at the end of 16', qa, 'ms', '');
+  report('Qwen2.5 0.5B / SmolLM2, one token typed', qa / smolAppend, '×', '≤ 2');
 
   const gemma = await open(GEMMA);
   report('Gemma 3 270M GGUF: opening to first attention (sum)', gemma.preflight + gemma.load, 'ms', '');
   const g = await forwards();
   report('Gemma 3 270M, 16 tokens: forward in the worker', g, 'ms', '');
   report('Gemma 3 270M / SmolLM2 forward', g / smol, '×', '≤ 1.2');
+  const ga = await appends();
+  report('Gemma 3 270M, one token typed at the end of 16', ga, 'ms', '');
+  report('Gemma 3 270M / SmolLM2, one token typed', ga / smolAppend, '×', '≤ 2');
   writeFileSync(join(ARTIFACTS, 'bench_open_model.json'), JSON.stringify(results, null, 2));
 } finally {
   await browser.close();

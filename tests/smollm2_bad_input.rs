@@ -42,7 +42,7 @@ fn the_page_shows_an_emptied_box_as_empty_and_keeps_the_cache() {
     assert!(s.run(3, ModelId::SmolLm2, "", hot, &|| 0.0).unwrap().tokens.is_empty());
     // Typing again continues from the cache the emptied box left alone.
     assert_eq!(run(&mut s, 4, "The capital of France").tokens.len(), 4);
-    assert_eq!(s.smollm2_reused_tokens(), 3);
+    assert_eq!(s.reused_tokens(ModelId::SmolLm2), 3);
 }
 
 #[test]

@@ -158,7 +158,7 @@ fn a_comparison_does_not_displace_the_typed_text_from_the_cache() {
     assert!(matches!(s.handle(compare, &|| 0.0), FromWorker::Compared { .. }));
     // Typing on: only " is" is computed, the comparison notwithstanding.
     let typed = s.run(2, ModelId::SmolLm2, "The capital of France is", options, &|| 0.0).unwrap();
-    assert_eq!(s.smollm2_reused_tokens(), 4);
+    assert_eq!(s.reused_tokens(ModelId::SmolLm2), 4);
     assert_eq!(typed.tokens.len(), 5);
 }
 
@@ -174,7 +174,7 @@ fn a_what_if_scale_is_shown_but_the_cache_keeps_the_models_numbers() {
     assert_ne!(hot.weights, own.weights);
     // Back to the model's own scale: the cache answers, with its numbers untouched.
     s.run(3, ModelId::SmolLm2, text, RunOptions::default(), &|| 0.0).unwrap();
-    assert_eq!(s.smollm2_reused_tokens(), 5);
+    assert_eq!(s.reused_tokens(ModelId::SmolLm2), 5);
     assert_eq!(s.head(3, 4).unwrap().weights, own.weights);
 }
 
@@ -258,5 +258,5 @@ fn warming_up_at_load_changes_no_result() {
             assert!(ha.weights.max_abs_diff(&hb.weights) <= 1e-6, "{text}: layer {l} head {h}");
         }
     }
-    assert_eq!(warm.smollm2_reused_tokens(), 5);
+    assert_eq!(warm.reused_tokens(ModelId::SmolLm2), 5);
 }

@@ -120,10 +120,15 @@ impl Session {
             ModelId::MiniLm => self.minilm.as_ref().map(|m| &**m as &dyn Layered).ok_or_else(|| super::not_loaded(model)),
             #[cfg(feature = "pretrained")]
             ModelId::SmolLm2 => self.smollm2.as_ref().map(|s| s.model() as &dyn Layered).ok_or_else(|| super::not_loaded(model)),
-            // A model of your own, a trace file (weights without the model) or a translation model.
+            #[cfg(feature = "extras")]
+            ModelId::Custom => match self.custom.as_ref().ok_or_else(|| super::not_loaded(model))? {
+                super::Opened::Encoder(e) => Ok(&**e as &dyn Layered),
+                super::Opened::Decoder(d) => Ok(d.model() as &dyn Layered),
+            },
+            // A trace file (weights without the model) or a translation model.
             #[cfg(feature = "pretrained")]
             _ => Err(Error::Invalid(format!(
-                "the analyses beyond the weights run on MiniLM and SmolLM2 so far, not on the model chosen ({})",
+                "the analyses beyond the weights run on the models themselves, not on the one chosen ({})",
                 model.slug()
             ))),
             #[cfg(not(feature = "pretrained"))]

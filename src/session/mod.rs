@@ -11,6 +11,8 @@ use crate::analysis::catalog;
 use crate::attention::{Mask, Scale};
 use crate::error::{Error, Result};
 #[cfg(feature = "pretrained")]
+use crate::models::decoder::DecoderSession;
+#[cfg(feature = "pretrained")]
 use crate::models::minilm::MiniLm;
 #[cfg(feature = "pretrained")]
 use crate::models::smollm2::{SmolLm2, SmolLm2Session};
@@ -47,7 +49,7 @@ pub struct Session {
     smollm2: Option<SmolLm2Session>,
     /// A model the visitor opened from their own files (`custom.rs`).
     #[cfg(feature = "extras")]
-    custom: Option<crate::models::files::Model>,
+    custom: Option<Opened>,
     #[cfg(feature = "extras")]
     translators: translate::Translators,
     last: Option<(u64, Latest)>,
@@ -61,10 +63,19 @@ pub struct Session {
 /// Where the latest run's trace is.
 enum Latest {
     Here(Box<ModelTrace>),
-    /// In SmolLM2's key/value cache, which holds it anyway: a copy of every
-    /// layer on each keystroke would cost more than the new token.
+    /// In the key/value cache of a decoder (SmolLM2 or one opened from
+    /// files), which holds it anyway: a copy of every layer on each
+    /// keystroke would cost more than the new token.
     #[cfg(feature = "pretrained")]
-    InSmolLm2Cache,
+    InCache(ModelId),
+}
+
+/// A model opened from the visitor's files. A decoder keeps a key/value
+/// cache, as SmolLM2 does, so typing at the end computes only new tokens.
+#[cfg(feature = "extras")]
+enum Opened {
+    Encoder(Box<crate::models::encoder::Encoder>),
+    Decoder(Box<DecoderSession>),
 }
 
 impl Default for Session {
@@ -134,22 +145,27 @@ impl Session {
             #[cfg(feature = "pretrained")]
             ModelId::MiniLm => (Latest::Here(Box::new(self.minilm.as_ref().ok_or_else(|| not_loaded(model))?.run(text)?)), Vec::new()),
             #[cfg(feature = "pretrained")]
-            ModelId::SmolLm2 => {
-                let session = self.smollm2.as_mut().ok_or_else(|| not_loaded(model))?;
+            ModelId::SmolLm2 | ModelId::Custom if self.cache(model).is_some() => {
+                let session = self.cache_mut(model).ok_or_else(|| not_loaded(model))?;
                 let latest = if text.is_empty() {
                     // An emptied box: shown as empty, as with the other
                     // models, and the cache is kept for the text typed next.
                     Latest::Here(Box::new(ModelTrace::empty(session.model().info())))
                 } else if cached {
                     session.run_with_temperature(text, options.next_token_temperature)?;
-                    Latest::InSmolLm2Cache
+                    Latest::InCache(model)
                 } else {
                     Latest::Here(Box::new(session.model().run_with_temperature(text, options.next_token_temperature)?))
                 };
                 (latest, Vec::new())
             }
+            #[cfg(feature = "pretrained")]
+            ModelId::SmolLm2 => return Err(not_loaded(model)),
             #[cfg(feature = "extras")]
-            ModelId::Custom => (Latest::Here(Box::new(self.custom.as_ref().ok_or_else(|| not_loaded(model))?.run(text)?)), Vec::new()),
+            ModelId::Custom => match self.custom.as_ref().ok_or_else(|| not_loaded(model))? {
+                Opened::Encoder(e) => (Latest::Here(Box::new(e.run(text)?)), Vec::new()),
+                Opened::Decoder(_) => unreachable!("a decoder runs through its cache (the arm above)"),
+            },
             ModelId::Trace => return Err(Error::Invalid("a trace file is read, not run: open it with \"Open a trace…\"".into())),
             #[cfg(feature = "extras")]
             ModelId::TranslateEnPt | ModelId::TranslatePtEn => {
@@ -168,8 +184,8 @@ impl Session {
             let mut trace = match latest {
                 Latest::Here(t) => t,
                 #[cfg(feature = "pretrained")]
-                Latest::InSmolLm2Cache => Box::new(
-                    self.smollm2.as_ref().and_then(|s| s.latest()).ok_or_else(|| Error::Invalid("the run left no trace".into()))?.clone(),
+                Latest::InCache(model) => Box::new(
+                    self.cache(model).and_then(|s| s.latest()).ok_or_else(|| Error::Invalid("the run left no trace".into()))?.clone(),
                 ),
             };
             let d_k = trace.info.d_head;
@@ -184,10 +200,10 @@ impl Session {
         }
         let compute_ms = now_ms() - start;
         #[cfg(feature = "pretrained")]
-        let threads = match (model, &self.smollm2) {
-            (ModelId::SmolLm2, Some(s)) if cached => s.threads(),
-            (ModelId::SmolLm2, Some(s)) => s.model().threads_for(self.latest().map_or(0, |(_, t)| t.tokens.len())),
-            _ => 1,
+        let threads = match self.cache(model) {
+            Some(s) if cached => s.threads(),
+            Some(s) => s.model().threads_for(self.latest().map_or(0, |(_, t)| t.tokens.len())),
+            None => 1,
         };
         #[cfg(not(feature = "pretrained"))]
         let threads = 1;
@@ -226,7 +242,7 @@ impl Session {
         let trace = match latest {
             Latest::Here(t) => &**t,
             #[cfg(feature = "pretrained")]
-            Latest::InSmolLm2Cache => self.smollm2.as_ref()?.latest()?,
+            Latest::InCache(model) => self.cache(*model)?.latest()?,
         };
         Some((*id, trace))
     }
@@ -291,13 +307,48 @@ impl Session {
         self.smollm2 = Some(SmolLm2Session::new(model));
     }
 
-    /// Keeps a model opened from the visitor's files (`custom::checkpoint`), replacing any before it.
+    /// Keeps a model opened from the visitor's files (`custom::checkpoint`),
+    /// replacing any before it; a decoder with a key/value cache.
     #[cfg(feature = "extras")]
     pub fn install_custom(&mut self, model: crate::models::files::Model) {
-        if self.last.as_ref().is_some_and(|(_, l)| matches!(l, Latest::Here(t) if t.info.id == "custom")) {
+        if self.last.as_ref().is_some_and(|(_, l)| match l {
+            Latest::Here(t) => t.info.id == "custom",
+            Latest::InCache(m) => *m == ModelId::Custom,
+        }) {
             self.last = None;
         }
-        self.custom = Some(model);
+        self.custom = Some(match model {
+            crate::models::files::Model::Encoder(e) => Opened::Encoder(e),
+            crate::models::files::Model::Decoder(d) => Opened::Decoder(Box::new(DecoderSession::new(*d))),
+        });
+    }
+
+    /// The decoder of `model` that keeps a key/value cache (SmolLM2, or a
+    /// decoder opened from files), if it is loaded.
+    #[cfg(feature = "pretrained")]
+    fn cache(&self, model: ModelId) -> Option<&DecoderSession> {
+        match model {
+            ModelId::SmolLm2 => self.smollm2.as_ref(),
+            #[cfg(feature = "extras")]
+            ModelId::Custom => match self.custom.as_ref()? {
+                Opened::Decoder(d) => Some(d),
+                Opened::Encoder(_) => None,
+            },
+            _ => None,
+        }
+    }
+
+    #[cfg(feature = "pretrained")]
+    fn cache_mut(&mut self, model: ModelId) -> Option<&mut DecoderSession> {
+        match model {
+            ModelId::SmolLm2 => self.smollm2.as_mut(),
+            #[cfg(feature = "extras")]
+            ModelId::Custom => match self.custom.as_mut()? {
+                Opened::Decoder(d) => Some(d),
+                Opened::Encoder(_) => None,
+            },
+            _ => None,
+        }
     }
 
     /// Drops the opened model (forgotten by the visitor).
@@ -306,11 +357,11 @@ impl Session {
         self.custom = None;
     }
 
-    /// How many tokens of SmolLM2's latest typed run came from its key/value
-    /// cache (0 before any).
+    /// How many tokens of `model`'s latest typed run came from its
+    /// key/value cache (0 before any, and for a model without one).
     #[cfg(feature = "pretrained")]
-    pub fn smollm2_reused_tokens(&self) -> usize {
-        self.smollm2.as_ref().map_or(0, SmolLm2Session::reused_tokens)
+    pub fn reused_tokens(&self, model: ModelId) -> usize {
+        self.cache(model).map_or(0, DecoderSession::reused_tokens)
     }
 
     pub fn is_loaded(&self, model: ModelId) -> bool {

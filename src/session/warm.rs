@@ -33,7 +33,7 @@ impl Session {
                 }
             }
         }
-        // A trace in SmolLM2's cache was overwritten; one of our own is intact.
+        // A trace in a decoder's cache was overwritten; one of our own is intact.
         self.last = kept.filter(|(_, latest)| matches!(latest, Latest::Here(_)));
     }
 }

@@ -1,7 +1,8 @@
-//! SmolLM2's second thread in the browser: a [`Helper`] that is another copy
-//! of this worker, holding a copy of the second part of every weight
-//! matrix's rows ([`attnscope::models::smollm2::SmolLm2::shard`]), which it
-//! shares with the model piece by piece ([`attnscope::models::helper`]).
+//! A decoder's second thread in the browser (SmolLM2's, or a decoder's
+//! opened from files): a [`Helper`] that is another copy of this worker,
+//! holding a copy of the second part of every weight matrix's rows
+//! ([`attnscope::models::decoder::Decoder::shard`]), which it shares with
+//! the model piece by piece ([`attnscope::models::helper`]).
 //!
 //! The two wasm instances share no memory, and a message between workers
 //! takes far longer than one layer's products when a single token is
@@ -23,12 +24,13 @@
 //! model runs alone on one thread.
 
 use super::fetch::js_text;
+use attnscope::models::decoder::Decoder;
 use attnscope::models::helper::{self, Helper, Piece, Shard};
 use attnscope::models::quant::{Input, QMatrix, QType};
-use attnscope::models::smollm2::MAX_TOKENS;
 use attnscope::tensor::Matrix;
 use js_sys::{Array, Atomics, Float32Array, Int32Array, Object, Reflect, SharedArrayBuffer, Uint8Array};
 use std::cell::{Cell, RefCell};
+use std::ops::Range;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -47,6 +49,9 @@ const MEMORY_KIB: u32 = 7;
 /// shard matrix): the helper then sleeps at once instead of spinning, and
 /// leaves the CPU to the page, which draws the result meanwhile.
 const LAST: u32 = 8;
+/// Floats of the input's room and of the outputs' ([`Room`]), set once.
+const INPUT_ROOM: u32 = 9;
+const OUTPUT_ROOM: u32 = 10;
 /// Then one state per piece: the request's number times 4 plus one of
 /// FREE, MODEL (claimed by the model), HELPER (claimed by the helper),
 /// DONE (the helper's output is in the buffer).
@@ -58,30 +63,53 @@ const MODEL: i32 = 1;
 const HELPER: i32 = 2;
 const DONE: i32 = 3;
 
-/// Room for the input (twice all tokens of the widest matrix, `ffn_down`'s
-/// 1536 columns, for the importance map's stacked variants) and for the
-/// outputs (the helper's half of `ffn_gate` and `ffn_up` for as many rows,
-/// or of the output matrix for the logit lens's 30 rows).
-const INPUT_FLOATS: u32 = (2 * MAX_TOKENS * 1536) as u32;
-const OUTPUT_FLOATS: u32 = (3 * MAX_TOKENS * 2048) as u32;
+/// Room in the shared buffer, after the control integers, in floats: the
+/// input, then the helper's outputs.
+#[derive(Clone, Copy)]
+struct Room {
+    input: usize,
+    output: usize,
+}
+
+impl Room {
+    /// Enough for `tokens` rows (twice the model's limit: the importance
+    /// map stacks two variants of a text) through any block's products (the
+    /// widest input; the three largest parts, as the gate and up products
+    /// or q, k and v come together), and for the output matrix's part (the
+    /// last) after each of `layers` + 1 layers (the logit lens). A larger
+    /// request is not offered: the model computes it alone.
+    fn for_shard(shapes: &[(usize, usize)], tokens: usize, layers: usize) -> Room {
+        let (blocks, output) = shapes.split_at(shapes.len().saturating_sub(1));
+        let widest = shapes.iter().map(|s| s.1).max().unwrap_or(0);
+        let mut rows: Vec<usize> = blocks.iter().map(|s| s.0).collect();
+        rows.sort_unstable_by(|a, b| b.cmp(a));
+        let three: usize = rows.iter().take(3).sum();
+        let lens = output.first().map_or(0, |s| s.0 * (layers + 1));
+        Room { input: tokens * widest, output: (tokens * three).max(lens) }
+    }
+
+    fn floats(self) -> usize {
+        CONTROL as usize + self.input + self.output
+    }
+}
 
 /// How long the helper spins on the next request before it sleeps.
 const HELPER_SPIN_MS: f64 = 5.0;
 
 /// `pieces` for `n × cols` inputs, each with the place of its output in the
 /// shared buffer (after the input), if the input and all outputs fit.
-fn place(pieces: Vec<Piece>, n: usize, cols: usize) -> Option<Vec<(Piece, u32)>> {
-    if pieces.len() > MAX_PIECES as usize || n.checked_mul(cols)? > INPUT_FLOATS as usize {
+fn place(pieces: Vec<Piece>, n: usize, cols: usize, room: Room) -> Option<Vec<(Piece, u32)>> {
+    if pieces.len() > MAX_PIECES as usize || n.checked_mul(cols)? > room.input {
         return None;
     }
-    let mut at = INPUT_FLOATS as usize;
+    let mut at = room.input;
     let mut placed = Vec::with_capacity(pieces.len());
     for p in pieces {
         let len = n.checked_mul(p.rows.len())?;
         placed.push((p, at as u32));
         at = at.checked_add(len)?;
     }
-    (at <= (INPUT_FLOATS + OUTPUT_FLOATS) as usize).then_some(placed)
+    (at <= room.input + room.output).then_some(placed)
 }
 
 /// A piece's state for request `seq`.
@@ -138,6 +166,7 @@ pub struct SharedHelper {
     data: Float32Array,
     /// Rows and columns of each shard matrix (the helper's part).
     shapes: Vec<(usize, usize)>,
+    room: Room,
     seq: Cell<i32>,
     /// The request in hand, or None when it was not offered (the model
     /// then claims every piece).
@@ -159,7 +188,7 @@ impl SharedHelper {
         if shapes.iter().any(|s| s.1 != cols) {
             return None;
         }
-        place(helper::pieces(shapes), n, cols)
+        place(helper::pieces(shapes), n, cols, self.room)
     }
 }
 
@@ -225,19 +254,20 @@ impl Helper for SharedHelper {
 
 impl Drop for SharedHelper {
     fn drop(&mut self) {
-        RUNNING.with(|r| *r.borrow_mut() = None);
+        RUNNING.with(|r| r.borrow_mut().retain(|ctrl| !Object::is(ctrl, &self.ctrl)));
         self.worker.terminate();
     }
 }
 
 thread_local! {
-    /// The running helper's control integers, for [`memory_bytes`].
-    static RUNNING: std::cell::RefCell<Option<Int32Array>> = const { std::cell::RefCell::new(None) };
+    /// The running helpers' control integers (SmolLM2's and an opened
+    /// decoder's may both run), for [`memory_bytes`].
+    static RUNNING: RefCell<Vec<Int32Array>> = const { RefCell::new(Vec::new()) };
 }
 
-/// The running helper's wasm memory (0 without one).
+/// The running helpers' wasm memory (0 without one).
 pub fn memory_bytes() -> u64 {
-    RUNNING.with(|r| r.borrow().as_ref().map_or(0, |ctrl| load(ctrl, MEMORY_KIB).max(0) as u64 * 1024))
+    RUNNING.with(|r| r.borrow().iter().map(|ctrl| load(ctrl, MEMORY_KIB).max(0) as u64 * 1024).sum())
 }
 
 /// A promise of the worker's next message (or of its failure to run).
@@ -250,10 +280,34 @@ fn next_message(worker: &Worker) -> js_sys::Promise {
     })
 }
 
-/// Starts a copy of this worker and hands it `shard`. On success the
-/// helper is ready to compute; otherwise the reason, and the caller keeps
-/// the model whole.
-pub async fn start(shard: &Shard) -> std::result::Result<SharedHelper, String> {
+/// Gives `model` a helper thread where the page allows it (every run: the
+/// model never waits long for the helper, `models/helper.rs`, so even with
+/// two cores, one of them also the page's, sharing costs at worst about
+/// what it saves). Where it cannot, the model runs on one thread, and the
+/// console says why.
+pub async fn share(model: &mut Decoder) {
+    if !available() {
+        return;
+    }
+    // The helper's part of each matrix, straight from the model's blocks: a
+    // copy in this instance's memory first would stay as its peak. The
+    // output matrix is shared too: with one token typed, a large
+    // vocabulary's (Gemma 3's 262k rows) is most of the weights read.
+    let parts: Vec<(&QMatrix, Range<usize>)> = model.shared_matrices().into_iter().map(|m| (m, helper::own_rows(m.rows)..m.rows)).collect();
+    let (max_tokens, layers) = (model.info().max_tokens, model.shape().n_layers);
+    let started = start(&parts, max_tokens, layers).await;
+    drop(parts);
+    match started {
+        Ok(helper) => model.set_helper(Some(Box::new(helper)), 1),
+        Err(why) => web_sys::console::warn_1(&format!("attnscope: {} runs on one thread: {why}", model.info().name).into()),
+    }
+}
+
+/// Starts a copy of this worker and hands it the rows of `parts`, the
+/// helper's part of a model of `layers` layers that takes at most
+/// `max_tokens` (its output matrix last). On success the helper is ready to
+/// compute; otherwise the reason, and the caller keeps the model whole.
+async fn start(parts: &[(&QMatrix, Range<usize>)], max_tokens: usize, layers: usize) -> std::result::Result<SharedHelper, String> {
     if !available() {
         return Err("the page is not cross-origin isolated".into());
     }
@@ -267,13 +321,19 @@ pub async fn start(shard: &Shard) -> std::result::Result<SharedHelper, String> {
     if let Err(e) = JsFuture::from(next_message(&worker)).await {
         return Err(fail(&worker, format!("the helper worker did not start: {}", js_text(&e))));
     }
-    let buffer = SharedArrayBuffer::new((CONTROL + INPUT_FLOATS + OUTPUT_FLOATS) * 4);
+    let shapes: Vec<(usize, usize)> = parts.iter().map(|(m, rows)| (rows.len(), m.cols)).collect();
+    let room = Room::for_shard(&shapes, 2 * max_tokens, layers);
+    let bytes = u32::try_from(room.floats() * 4).map_err(|_| fail(&worker, "the model is too wide to share with a helper".into()))?;
+    let buffer = SharedArrayBuffer::new(bytes);
+    let ctrl = Int32Array::new_with_byte_offset_and_length(&buffer, 0, CONTROL);
+    store(&ctrl, INPUT_ROOM, room.input as i32);
+    store(&ctrl, OUTPUT_ROOM, room.output as i32);
     let (matrices, transfer) = (Array::new(), Array::new());
-    for m in &shard.matrices {
-        let bytes = Uint8Array::from(m.bytes());
+    for (m, rows) in parts {
+        let bytes = Uint8Array::from(m.rows_bytes(rows.clone()));
         let entry = Object::new();
         for (key, value) in [
-            ("rows", JsValue::from(m.rows as u32)),
+            ("rows", JsValue::from(rows.len() as u32)),
             ("cols", JsValue::from(m.cols as u32)),
             ("qtype", JsValue::from(m.qtype.ggml_id())),
             ("inputs16", JsValue::from(m.has_16_bit_inputs())),
@@ -298,11 +358,9 @@ pub async fn start(shard: &Shard) -> std::result::Result<SharedHelper, String> {
     }
     worker.set_onmessage(None);
     worker.set_onerror(None);
-    let ctrl = Int32Array::new_with_byte_offset_and_length(&buffer, 0, CONTROL);
     let data = Float32Array::new_with_byte_offset(&buffer, CONTROL * 4);
-    let shapes = shard.matrices.iter().map(|m| (m.rows, m.cols)).collect();
-    RUNNING.with(|r| *r.borrow_mut() = Some(ctrl.clone()));
-    Ok(SharedHelper { worker, ctrl, data, shapes, seq: Cell::new(0), offered: RefCell::new(None) })
+    RUNNING.with(|r| r.borrow_mut().push(ctrl.clone()));
+    Ok(SharedHelper { worker, ctrl, data, shapes, room, seq: Cell::new(0), offered: RefCell::new(None) })
 }
 
 /// Whether `message` is a helper's setup (from [`start`]) rather than the page's JSON.
@@ -343,6 +401,11 @@ pub fn serve(init: JsValue) {
     drop(init);
     let ctrl = Int32Array::new_with_byte_offset_and_length(&buffer, 0, CONTROL);
     let data = Float32Array::new_with_byte_offset(&buffer, CONTROL * 4);
+    let room = Room { input: load(&ctrl, INPUT_ROOM).max(0) as usize, output: load(&ctrl, OUTPUT_ROOM).max(0) as usize };
+    if room.floats() * 4 > buffer.byte_length() as usize {
+        let _ = scope().post_message(&JsValue::from_str("the shared buffer is smaller than its room"));
+        return;
+    }
     store(&ctrl, MEMORY_KIB, memory_kib());
     let _ = scope().post_message(&JsValue::from_str("helper ready"));
     let (mut seq, mut spin_ms) = (load(&ctrl, SEQ), 0.0);
@@ -350,7 +413,7 @@ pub fn serve(init: JsValue) {
         seq = wait_change(&ctrl, SEQ, seq, spin_ms);
         spin_ms = if load(&ctrl, LAST) == 1 { 0.0 } else { HELPER_SPIN_MS };
         let [first, count, n, cols] = [FIRST, COUNT, ROWS, COLS].map(|i| load(&ctrl, i).max(0) as usize);
-        take_pieces(&shard, &ctrl, &data, seq, first, count, n, cols);
+        take_pieces(&shard, &ctrl, &data, room, seq, first, count, n, cols);
         store(&ctrl, MEMORY_KIB, memory_kib());
     }
 }
@@ -360,8 +423,18 @@ pub fn serve(init: JsValue) {
 /// the model was already writing the next one) is left alone: none of its
 /// pieces can then be claimed anyway.
 #[allow(clippy::too_many_arguments)]
-fn take_pieces(shard: &Shard, ctrl: &Int32Array, data: &Float32Array, seq: i32, first: usize, count: usize, n: usize, cols: usize) {
-    let Some(pieces) = shard.pieces(first, count, cols).and_then(|p| place(p, n, cols)) else { return };
+fn take_pieces(
+    shard: &Shard,
+    ctrl: &Int32Array,
+    data: &Float32Array,
+    room: Room,
+    seq: i32,
+    first: usize,
+    count: usize,
+    n: usize,
+    cols: usize,
+) {
+    let Some(pieces) = shard.pieces(first, count, cols).and_then(|p| place(p, n, cols, room)) else { return };
     let mut x = Matrix::zeros(n, cols);
     data.subarray(0, x.data.len() as u32).copy_to(&mut x.data);
     let x = Input::new(&x);

@@ -170,15 +170,7 @@ mod shell {
         let file = files.first().ok_or_else(|| attnscope::Error::ModelFile("SmolLM2 needs its GGUF file".into()))?;
         let mut model = SmolLm2::from_gguf_bytes(file)?;
         drop(files);
-        if super::helper::available() {
-            match super::helper::start(&model.shard()).await {
-                // Every run: the model never waits long for the helper
-                // (models/helper.rs), so even with two cores, one of them also the
-                // page's, sharing costs at worst about what it saves.
-                Ok(helper) => model.set_helper(Some(Box::new(helper)), 1),
-                Err(why) => web_sys::console::warn_1(&format!("attnscope: SmolLM2 runs on one thread: {why}").into()),
-            }
-        }
+        super::helper::share(&mut model).await;
         SESSION.with(|s| s.borrow_mut().install_smollm2(model));
         Ok(())
     }

@@ -9,6 +9,7 @@
 use super::blob_source::BlobSource;
 use super::kept::{file_handle, js, root, saved, saved_name, store_dir, MANIFEST, STORE};
 use attnscope::models::files::source::Source;
+use attnscope::models::files::Model;
 use attnscope::session::custom::{self, CustomReply, CustomRequest};
 use attnscope::session::{FromWorker, ModelId};
 use std::cell::RefCell;
@@ -76,10 +77,14 @@ pub fn preflight(data: JsValue) {
     }
 }
 
-/// Builds the model from `files` and gives it to the session.
-fn install(name: &str, files: &[(String, Blob)]) -> Result<(), String> {
+/// Builds the model from `files` and gives it to the session; a decoder
+/// shares its products with a helper thread, as SmolLM2 does.
+async fn install(name: &str, files: &[(String, Blob)]) -> Result<(), String> {
     let (checkpoint, _, _) = custom::checkpoint(sources(files)).map_err(|e| e.to_string())?;
-    let model = checkpoint.load(ModelId::Custom.slug()).map_err(|e| e.to_string())?;
+    let mut model = checkpoint.load(ModelId::Custom.slug()).map_err(|e| e.to_string())?;
+    if let Model::Decoder(decoder) = &mut model {
+        super::helper::share(decoder).await;
+    }
     super::shell::install_custom(model);
     super::shell::post(&FromWorker::Loaded { model: ModelId::Custom });
     reply(CustomReply::Loaded { name: name.to_string() });
@@ -92,7 +97,7 @@ pub async fn handle(request: CustomRequest) {
             let Some(chosen) = CHOSEN.with(|c| c.borrow_mut().take()) else {
                 return reply(CustomReply::Failed { message: "choose the model's files again: nothing is waiting to load".into() });
             };
-            if let Err(message) = install(&chosen.name, &chosen.files) {
+            if let Err(message) = install(&chosen.name, &chosen.files).await {
                 return super::shell::post(&FromWorker::LoadFailed { model: ModelId::Custom, message });
             }
             let note = store(&chosen).await.err();
@@ -125,7 +130,7 @@ pub async fn load_saved() {
         Ok(None) => return failed("no model of your own is kept in this browser: open one with \"Open a model…\"".into()),
         Err(e) => return failed(format!("the model kept in this browser cannot be read ({e}); open it again")),
     };
-    if let Err(message) = install(&name, &files) {
+    if let Err(message) = install(&name, &files).await {
         failed(message);
     }
 }

@@ -191,7 +191,13 @@ impl Decoder {
     /// rows after [`helper::own_rows`], in [`Net::matrices`] order. This
     /// model keeps all its rows, so that it can still run alone.
     pub fn shard(&self) -> Shard {
-        Shard { matrices: self.net.matrices().into_iter().map(|m| m.rows_copy(helper::own_rows(m.rows)..m.rows)).collect() }
+        Shard { matrices: self.shared_matrices().into_iter().map(|m| m.rows_copy(helper::own_rows(m.rows)..m.rows)).collect() }
+    }
+
+    /// Every weight matrix whose products a helper can share, in the
+    /// numbering of [`Decoder::shard`]: each block's, then the output matrix.
+    pub fn shared_matrices(&self) -> Vec<&QMatrix> {
+        self.net.matrices()
     }
 
     /// Shares the products of runs of at least `from_tokens` new tokens with

@@ -244,8 +244,13 @@ impl QMatrix {
 
     /// A copy of rows `range`.
     pub fn rows_copy(&self, range: std::ops::Range<usize>) -> QMatrix {
+        self.with_rows(range.len(), self.rows_bytes(range).to_vec())
+    }
+
+    /// The stored blocks of rows `range`, as [`QMatrix::new`] takes them.
+    pub fn rows_bytes(&self, range: std::ops::Range<usize>) -> &[u8] {
         let rb = self.row_bytes();
-        self.with_rows(range.len(), self.data[range.start * rb..range.end * rb].to_vec())
+        &self.data[range.start * rb..range.end * rb]
     }
 
     /// Row `i` as f32 (an embedding lookup).
