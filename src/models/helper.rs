@@ -44,6 +44,13 @@ pub trait Helper {
 
     /// A clock in milliseconds, to pace [`Helper::collect`].
     fn now_ms(&self) -> f64;
+
+    /// Whether the helper holds its weights yet: one handed them is used at
+    /// once, and takes part once it is ready (until then [`Helper::begin`]
+    /// offers it nothing, and this thread computes everything).
+    fn ready(&self) -> bool {
+        true
+    }
 }
 
 /// A helper as the model keeps it. Natively the model stays `Send + Sync`

@@ -52,6 +52,8 @@ const LAST: u32 = 8;
 /// Floats of the input's room and of the outputs' ([`Room`]), set once.
 const INPUT_ROOM: u32 = 9;
 const OUTPUT_ROOM: u32 = 10;
+/// 1 once the helper holds its weights: until then the model offers it nothing.
+const READY: u32 = 11;
 /// Then one state per piece: the request's number times 4 plus one of
 /// FREE, MODEL (claimed by the model), HELPER (claimed by the helper),
 /// DONE (the helper's output is in the buffer).
@@ -194,7 +196,7 @@ impl SharedHelper {
 
 impl Helper for SharedHelper {
     fn begin(&self, first: usize, count: usize, x: &Matrix) {
-        let Some(pieces) = self.layout(first, count, x.rows, x.cols) else {
+        let Some(pieces) = self.layout(first, count, x.rows, x.cols).filter(|_| self.ready()) else {
             *self.offered.borrow_mut() = None;
             return;
         };
@@ -250,6 +252,10 @@ impl Helper for SharedHelper {
     fn now_ms(&self) -> f64 {
         now_ms()
     }
+
+    fn ready(&self) -> bool {
+        load(&self.ctrl, READY) == 1
+    }
 }
 
 impl Drop for SharedHelper {
@@ -285,17 +291,15 @@ fn next_message(worker: &Worker) -> js_sys::Promise {
 /// two cores, one of them also the page's, sharing costs at worst about
 /// what it saves). Where it cannot, the model runs on one thread, and the
 /// console says why.
-pub async fn share(model: &mut Decoder) {
-    if !available() {
-        return;
-    }
+pub async fn share(model: &mut Decoder, starting: Option<Starting>) {
+    let Some(starting) = starting else { return };
     // The helper's part of each matrix, straight from the model's blocks: a
     // copy in this instance's memory first would stay as its peak. The
     // output matrix is shared too: with one token typed, a large
     // vocabulary's (Gemma 3's 262k rows) is most of the weights read.
     let parts: Vec<(&QMatrix, Range<usize>)> = model.shared_matrices().into_iter().map(|m| (m, helper::own_rows(m.rows)..m.rows)).collect();
     let (max_tokens, layers) = (model.info().max_tokens, model.shape().n_layers);
-    let started = start(&parts, max_tokens, layers).await;
+    let started = start(starting, &parts, max_tokens, layers).await;
     drop(parts);
     match started {
         Ok(helper) => model.set_helper(Some(Box::new(helper)), 1),
@@ -303,22 +307,58 @@ pub async fn share(model: &mut Decoder) {
     }
 }
 
-/// Starts a copy of this worker and hands it the rows of `parts`, the
-/// helper's part of a model of `layers` layers that takes at most
-/// `max_tokens` (its output matrix last). On success the helper is ready to
-/// compute; otherwise the reason, and the caller keeps the model whole.
-async fn start(parts: &[(&QMatrix, Range<usize>)], max_tokens: usize, layers: usize) -> std::result::Result<SharedHelper, String> {
-    if !available() {
-        return Err("the page is not cross-origin isolated".into());
+/// A helper worker on its way up: created before the model's weights are
+/// read, so that its script loads and its wasm compiles on the other core
+/// meanwhile. Dropped unused, it is stopped.
+pub struct Starting {
+    worker: Option<Worker>,
+    started: js_sys::Promise,
+}
+
+impl Drop for Starting {
+    fn drop(&mut self) {
+        if let Some(worker) = self.worker.take() {
+            worker.terminate();
+        }
     }
-    let href = scope().location().href();
-    let worker = Worker::new(&href).map_err(|e| format!("cannot start a helper worker: {}", js_text(&e)))?;
+}
+
+/// Creates a copy of this worker to become a model's helper ([`share`]);
+/// None where the page cannot share memory or the worker cannot be created
+/// (the console says why).
+pub fn starting() -> Option<Starting> {
+    if !available() {
+        return None;
+    }
+    match Worker::new(&scope().location().href()) {
+        Ok(worker) => {
+            let started = next_message(&worker);
+            Some(Starting { worker: Some(worker), started })
+        }
+        Err(e) => {
+            web_sys::console::warn_1(&format!("attnscope: cannot start a helper worker: {}", js_text(&e)).into());
+            None
+        }
+    }
+}
+
+/// Hands the helper worker of `starting` the rows of `parts`, the helper's
+/// part of a model of `layers` layers that takes at most `max_tokens` (its
+/// output matrix last). On success the helper is ready to compute;
+/// otherwise the reason, and the caller keeps the model whole.
+async fn start(
+    mut starting: Starting,
+    parts: &[(&QMatrix, Range<usize>)],
+    max_tokens: usize,
+    layers: usize,
+) -> std::result::Result<SharedHelper, String> {
+    let worker = starting.worker.take().ok_or("the helper worker is gone")?;
     // A Worker is dropped without being stopped: terminate it on any failure.
     let fail = |worker: &Worker, why: String| {
         worker.terminate();
         why
     };
-    if let Err(e) = JsFuture::from(next_message(&worker)).await {
+    if let Err(e) = JsFuture::from(starting.started.clone()).await {
         return Err(fail(&worker, format!("the helper worker did not start: {}", js_text(&e))));
     }
     let shapes: Vec<(usize, usize)> = parts.iter().map(|(m, rows)| (rows.len(), m.cols)).collect();
@@ -347,17 +387,21 @@ async fn start(parts: &[(&QMatrix, Range<usize>)], max_tokens: usize, layers: us
     let init = Object::new();
     let _ = Reflect::set(&init, &"helperBuffer".into(), &buffer);
     let _ = Reflect::set(&init, &"matrices".into(), &matrices);
+    // Not awaited: the model is used at once and offers the helper work
+    // once it says READY (it copies and checks its weights meanwhile, a few
+    // hundred ms for Qwen2.5 0.5B's). One that fails runs nothing.
     let answer = next_message(&worker);
     if let Err(e) = worker.post_message_with_transfer(&init, &transfer) {
         return Err(fail(&worker, format!("cannot hand the weights to the helper: {}", js_text(&e))));
     }
-    match JsFuture::from(answer).await {
-        Ok(reply) if reply.as_string().as_deref() == Some("helper ready") => {}
-        Ok(reply) => return Err(fail(&worker, format!("the helper could not take the weights: {}", js_text(&reply)))),
-        Err(e) => return Err(fail(&worker, format!("the helper stopped: {}", js_text(&e)))),
-    }
-    worker.set_onmessage(None);
-    worker.set_onerror(None);
+    wasm_bindgen_futures::spawn_local(async move {
+        let why = match JsFuture::from(answer).await {
+            Ok(reply) if reply.as_string().as_deref() == Some("helper ready") => return,
+            Ok(reply) => format!("the helper could not take the weights: {}", js_text(&reply)),
+            Err(e) => format!("the helper stopped: {}", js_text(&e)),
+        };
+        web_sys::console::warn_1(&format!("attnscope: the model runs on one thread: {why}").into());
+    });
     let data = Float32Array::new_with_byte_offset(&buffer, CONTROL * 4);
     RUNNING.with(|r| r.borrow_mut().push(ctrl.clone()));
     Ok(SharedHelper { worker, ctrl, data, shapes, room, seq: Cell::new(0), offered: RefCell::new(None) })
@@ -407,6 +451,7 @@ pub fn serve(init: JsValue) {
         return;
     }
     store(&ctrl, MEMORY_KIB, memory_kib());
+    store(&ctrl, READY, 1);
     let _ = scope().post_message(&JsValue::from_str("helper ready"));
     let (mut seq, mut spin_ms) = (load(&ctrl, SEQ), 0.0);
     loop {

@@ -87,6 +87,8 @@ mod shell {
                 summary.memory_workers = if helper > 0 { 2 } else { 1 };
             }
             post(&reply);
+            #[cfg(feature = "extras")]
+            super::open_files::keep_waiting();
         }
         if !idle() {
             schedule();
@@ -168,9 +170,10 @@ mod shell {
     /// them with this one.
     async fn install_smollm2(files: Vec<Vec<u8>>) -> attnscope::error::Result<()> {
         let file = files.first().ok_or_else(|| attnscope::Error::ModelFile("SmolLM2 needs its GGUF file".into()))?;
+        let helper = super::helper::starting();
         let mut model = SmolLm2::from_gguf_bytes(file)?;
         drop(files);
-        super::helper::share(&mut model).await;
+        super::helper::share(&mut model, helper).await;
         SESSION.with(|s| s.borrow_mut().install_smollm2(model));
         Ok(())
     }

@@ -25,6 +25,8 @@ struct Chosen {
 
 thread_local! {
     static CHOSEN: RefCell<Option<Chosen>> = const { RefCell::new(None) };
+    /// The files of the model just loaded, waiting to be kept ([`keep_waiting`]).
+    static TO_KEEP: RefCell<Option<Chosen>> = const { RefCell::new(None) };
 }
 
 fn reply(r: CustomReply) {
@@ -81,9 +83,11 @@ pub fn preflight(data: JsValue) {
 /// shares its products with a helper thread, as SmolLM2 does.
 async fn install(name: &str, files: &[(String, Blob)]) -> Result<(), String> {
     let (checkpoint, _, _) = custom::checkpoint(sources(files)).map_err(|e| e.to_string())?;
+    // Started before the weights are read (an encoder's is stopped unused).
+    let helper = super::helper::starting();
     let mut model = checkpoint.load(ModelId::Custom.slug()).map_err(|e| e.to_string())?;
     if let Model::Decoder(decoder) = &mut model {
-        super::helper::share(decoder).await;
+        super::helper::share(decoder, helper).await;
     }
     super::shell::install_custom(model);
     super::shell::post(&FromWorker::Loaded { model: ModelId::Custom });
@@ -100,14 +104,13 @@ pub async fn handle(request: CustomRequest) {
             if let Err(message) = install(&chosen.name, &chosen.files).await {
                 return super::shell::post(&FromWorker::LoadFailed { model: ModelId::Custom, message });
             }
-            let note = store(&chosen).await.err();
-            let name = if note.is_none() { Some(chosen.name.clone()) } else { saved_name().await };
-            reply(CustomReply::Saved { name, note });
+            TO_KEEP.with(|k| *k.borrow_mut() = Some(chosen));
         }
         CustomRequest::Cancel => CHOSEN.with(|c| *c.borrow_mut() = None),
         CustomRequest::Saved => super::kept::answer_saved().await,
         CustomRequest::Forget => {
             super::shell::forget_custom();
+            TO_KEEP.with(|k| k.borrow_mut().take());
             match root().await {
                 Ok(root) => {
                     let options = web_sys::FileSystemRemoveOptions::new();
@@ -119,6 +122,19 @@ pub async fn handle(request: CustomRequest) {
                 Err(note) => reply(CustomReply::Saved { name: None, note: Some(note) }),
             }
         }
+    }
+}
+
+/// Copies the model loaded last into the storage, once its first run has
+/// been answered (the shell calls this after each reply): copying hundreds
+/// of MB competes for the two cores with the run the visitor waits for.
+pub fn keep_waiting() {
+    if let Some(chosen) = TO_KEEP.with(|k| k.borrow_mut().take()) {
+        wasm_bindgen_futures::spawn_local(async move {
+            let note = store(&chosen).await.err();
+            let name = if note.is_none() { Some(chosen.name.clone()) } else { saved_name().await };
+            reply(CustomReply::Saved { name, note });
+        });
     }
 }
 

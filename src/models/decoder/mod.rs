@@ -210,7 +210,7 @@ impl Decoder {
     /// Threads a run of `new_tokens` tokens computes on.
     pub fn threads_for(&self, new_tokens: usize) -> usize {
         match &self.helper {
-            Some((_, from)) if new_tokens >= *from => 2,
+            Some((helper, from)) if new_tokens >= *from && helper.ready() => 2,
             _ => 1,
         }
     }
