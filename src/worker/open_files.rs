@@ -15,7 +15,10 @@ use attnscope::session::{FromWorker, ModelId};
 use std::cell::RefCell;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{Blob, File, FileSystemDirectoryHandle, FileSystemWritableFileStream};
+use web_sys::{
+    Blob, File, FileReaderSync, FileSystemDirectoryHandle, FileSystemFileHandle, FileSystemReadWriteOptions, FileSystemSyncAccessHandle,
+    FileSystemWritableFileStream,
+};
 
 /// The files of the latest preflight, waiting for Load or Cancel.
 struct Chosen {
@@ -153,6 +156,9 @@ pub async fn load_saved() {
 
 async fn write(dir: &FileSystemDirectoryHandle, name: &str, content: Result<&Blob, &str>) -> Result<(), String> {
     let handle = file_handle(dir, name, true).await?;
+    if !js_sys::Reflect::has(&handle, &"createWritable".into()).unwrap_or(false) {
+        return write_through_sync_handle(&handle, name, content).await;
+    }
     let stream: FileSystemWritableFileStream = JsFuture::from(handle.create_writable())
         .await
         .map_err(js("this browser cannot write to its storage; the model is kept for this session only"))?
@@ -164,6 +170,66 @@ async fn write(dir: &FileSystemDirectoryHandle, name: &str, content: Result<&Blo
     JsFuture::from(written.map_err(js(name))?).await.map_err(js(&format!("could not keep {name} (is the disk full?)")))?;
     JsFuture::from(stream.close()).await.map_err(js(name))?;
     Ok(())
+}
+
+/// Bytes read from a chosen file and written at a time by
+/// [`write_through_sync_handle`].
+const CHUNK: u64 = 8 << 20;
+
+/// [`write`] where a file handle has no `createWritable` (Safari before it
+/// had one): through the synchronous access handle that workers have, a
+/// chunk at a time, yielding between chunks so that a run asked for
+/// meanwhile is not held up by the whole copy.
+async fn write_through_sync_handle(handle: &FileSystemFileHandle, name: &str, content: Result<&Blob, &str>) -> Result<(), String> {
+    let access: FileSystemSyncAccessHandle = JsFuture::from(handle.create_sync_access_handle())
+        .await
+        .map_err(js("this browser cannot write to its storage; the model is kept for this session only"))?
+        .unchecked_into();
+    let written = copy_in_chunks(&access, name, content).await.and_then(|()| access.flush().map_err(js(name)));
+    // The handle locks the file until it is closed, whatever happened.
+    access.close();
+    written
+}
+
+async fn copy_in_chunks(access: &FileSystemSyncAccessHandle, name: &str, content: Result<&Blob, &str>) -> Result<(), String> {
+    access.truncate_with_f64(0.0).map_err(js(name))?;
+    let put = |bytes: &js_sys::Uint8Array, at: u64| -> Result<(), String> {
+        let options = FileSystemReadWriteOptions::new();
+        options.set_at(at as f64);
+        let n = access
+            .write_with_js_u8_array_and_options(bytes, &options)
+            .map_err(js(&format!("could not keep {name} (is the disk full?)")))?;
+        if n as u32 == bytes.length() {
+            Ok(())
+        } else {
+            Err(format!("could not keep {name}: the storage took {n} of {} bytes (is the disk full?)", bytes.length()))
+        }
+    };
+    let blob = match content {
+        Err(text) => return put(&js_sys::Uint8Array::from(text.as_bytes()), 0),
+        Ok(blob) => blob,
+    };
+    let size = blob.size() as u64;
+    let mut at = 0;
+    while at < size {
+        let end = (at + CHUNK).min(size);
+        let cannot = |e: JsValue| format!("{name} can no longer be read ({})", super::fetch::js_text(&e));
+        let part = blob.slice_with_f64_and_f64(at as f64, end as f64).map_err(cannot)?;
+        let bytes = FileReaderSync::new().and_then(|r| r.read_as_array_buffer(&part)).map_err(cannot)?;
+        put(&js_sys::Uint8Array::new(&bytes), at)?;
+        at = end;
+        next_task().await;
+    }
+    Ok(())
+}
+
+/// Resolves in a task of its own, after the messages already waiting.
+async fn next_task() {
+    let wait = js_sys::Promise::new(&mut |resolve, _| {
+        let scope: web_sys::WorkerGlobalScope = js_sys::global().unchecked_into();
+        let _ = scope.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+    });
+    let _ = JsFuture::from(wait).await;
 }
 
 /// Copies the loaded model's files into the storage, replacing what it kept

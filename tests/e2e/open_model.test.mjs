@@ -3,7 +3,8 @@
 // summary, Load, and attention that matches the CLI's (`attnscope attention
 // --model-path`); files that are not a model, or cut short, refused with a
 // message while the teaching model goes on; the model kept across a reload
-// in the Origin Private File System, and Forget.
+// in the Origin Private File System (also where file handles have no
+// createWritable, as in Safari), and Forget.
 //
 // Run: node --test --test-reporter=spec tests/e2e/open_model.test.mjs
 // Env: DIST (default: <repo>/dist), CHROMIUM (default: chromium on PATH).
@@ -11,9 +12,10 @@
 import { test, before, after, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { join, resolve, dirname } from 'node:path';
+import { basename, join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { start, stop, watch } from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -23,6 +25,7 @@ const ARTIFACTS = join(HERE, 'artifacts');
 const TINY = join(ROOT, 'tests', 'fixtures', 'tiny');
 const LLAMA = join(TINY, 'llama');
 const QWEN_GGUF = join(TINY, 'gguf', 'qwen2-f32.gguf');
+const SMOLLM2_GGUF = join(ROOT, 'www', 'models', 'smollm2', 'SmolLM2-135M-Instruct.Q4_1.gguf');
 const TEXT = 'Hello world, hi!';
 
 let server, browser, baseUrl, context, page, problems;
@@ -176,6 +179,40 @@ test('the tiny Qwen2 GGUF: summary and attention equal to the CLI\'s', async () 
     await page.waitForTimeout(200);
   }
   await page.screenshot({ path: join(ARTIFACTS, 'open-model-qwen2-catalog.png') });
+});
+
+test('without createWritable (Safari), the opened model is kept through the synchronous access handle, byte for byte', async () => {
+  // The extra worker, as Safari's: file handles without createWritable.
+  const patched = new Promise((resolve) => page.on('worker', async (w) => {
+    if (!/attnscope-worker-extra/.test(w.url())) return;
+    resolve(await w.evaluate(() => {
+      delete FileSystemFileHandle.prototype.createWritable;
+      return 'createWritable' in FileSystemFileHandle.prototype;
+    }));
+  }));
+  await page.goto(`${baseUrl}?text=${encodeURIComponent(TEXT)}`);
+  await ready();
+  // SmolLM2's GGUF (98 MB), so that the copy takes many chunks.
+  await choose('#open-files', SMOLLM2_GGUF);
+  assert.equal(await patched, false, 'the worker still has createWritable');
+  await page.locator('#preflight-load').click();
+  // SmolLM2's tokens keep their spaces (the teaching model's, shown meanwhile, do not).
+  const smollm2Shown = () => page.waitForFunction(() => document.querySelector('select#model').value === 'custom'
+    && document.querySelectorAll('#tokens .token')[1]?.textContent === ' world', null, { timeout: 120_000 });
+  await smollm2Shown();
+  assert.deepEqual(await tokens(), ['Hello', ' world', ',', ' hi', '!']);
+  await page.locator('#forget-model').waitFor({ timeout: 60_000 });
+  const name = basename(SMOLLM2_GGUF);
+  assert.deepEqual(await kept(), [`attnscope-opened-model/${name}`, 'attnscope-opened-model/attnscope-manifest.json']);
+  const stored = await page.evaluate(async (name) => {
+    const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle('attnscope-opened-model');
+    const file = await (await dir.getFileHandle(name)).getFile();
+    const digest = await crypto.subtle.digest('SHA-256', await file.arrayBuffer());
+    return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+  }, name);
+  assert.equal(stored, createHash('sha256').update(readFileSync(SMOLLM2_GGUF)).digest('hex'));
+  await page.reload();
+  await smollm2Shown();
 });
 
 test('a file that is not a model, a truncated GGUF and a truncated safetensors are refused; nothing is kept', async () => {
