@@ -51,6 +51,12 @@ pub trait Helper {
     fn ready(&self) -> bool {
         true
     }
+
+    /// Why the helper takes no part any more (it failed to take its weights,
+    /// or stopped), if it does not.
+    fn lost(&self) -> Option<String> {
+        None
+    }
 }
 
 /// A helper as the model keeps it. Natively the model stays `Send + Sync`

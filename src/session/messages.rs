@@ -53,9 +53,13 @@ pub struct RunSummary {
     /// Workers `memory_bytes` counts (2 with SmolLM2's helper).
     #[serde(default = "one")]
     pub memory_workers: usize,
-    /// Threads the products ran on (2 when SmolLM2's helper took part).
+    /// Threads the products ran on (2 when a decoder's helper took part).
     #[serde(default = "one")]
     pub threads: usize,
+    /// Why a decoder ran on one thread where it had asked for two (its
+    /// helper worker could not start, or stopped).
+    #[serde(default)]
+    pub alone: Option<String>,
     /// Translation models: the translation and its cross-attention (the
     /// trace above is then the encoder's self-attention).
     #[serde(default)]

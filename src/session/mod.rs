@@ -207,6 +207,10 @@ impl Session {
         };
         #[cfg(not(feature = "pretrained"))]
         let threads = 1;
+        #[cfg(feature = "pretrained")]
+        let alone = self.cache(model).and_then(|s| s.model().alone());
+        #[cfg(not(feature = "pretrained"))]
+        let alone = None;
         let (_, trace) = self.latest().ok_or_else(|| Error::Invalid("the run left no trace".into()))?;
         Ok(RunSummary {
             id,
@@ -232,6 +236,7 @@ impl Session {
             memory_bytes: None,
             memory_workers: 1,
             threads,
+            alone,
             translation,
         })
     }

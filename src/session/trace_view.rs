@@ -101,6 +101,7 @@ impl OpenTrace {
             memory_bytes: None,
             memory_workers: 1,
             threads: 1,
+            alone: None,
             translation: None,
         })
     }

@@ -31,6 +31,7 @@ use attnscope::tensor::Matrix;
 use js_sys::{Array, Atomics, Float32Array, Int32Array, Object, Reflect, SharedArrayBuffer, Uint8Array};
 use std::cell::{Cell, RefCell};
 use std::ops::Range;
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -173,6 +174,9 @@ pub struct SharedHelper {
     /// The request in hand, or None when it was not offered (the model
     /// then claims every piece).
     offered: RefCell<Option<Offer>>,
+    /// Why the helper takes no part any more: it could not take its
+    /// weights, or it stopped (an error in it). Set from its messages.
+    lost: Rc<RefCell<Option<String>>>,
 }
 
 /// A request offered to the helper: its pieces, each with the place of
@@ -254,7 +258,11 @@ impl Helper for SharedHelper {
     }
 
     fn ready(&self) -> bool {
-        load(&self.ctrl, READY) == 1
+        load(&self.ctrl, READY) == 1 && self.lost.borrow().is_none()
+    }
+
+    fn lost(&self) -> Option<String> {
+        self.lost.borrow().clone()
     }
 }
 
@@ -291,8 +299,12 @@ fn next_message(worker: &Worker) -> js_sys::Promise {
 /// two cores, one of them also the page's, sharing costs at worst about
 /// what it saves). Where it cannot, the model runs on one thread, and the
 /// console says why.
-pub async fn share(model: &mut Decoder, starting: Option<Starting>) {
-    let Some(starting) = starting else { return };
+pub async fn share(model: &mut Decoder, starting: Option<Result<Starting, String>>) {
+    let starting = match starting {
+        None => return,
+        Some(Ok(starting)) => starting,
+        Some(Err(why)) => return alone(model, why),
+    };
     // The helper's part of each matrix, straight from the model's blocks: a
     // copy in this instance's memory first would stay as its peak. The
     // output matrix is shared too: with one token typed, a large
@@ -303,8 +315,14 @@ pub async fn share(model: &mut Decoder, starting: Option<Starting>) {
     drop(parts);
     match started {
         Ok(helper) => model.set_helper(Some(Box::new(helper)), 1),
-        Err(why) => web_sys::console::warn_1(&format!("attnscope: {} runs on one thread: {why}", model.info().name).into()),
+        Err(why) => alone(model, why),
     }
+}
+
+/// The model on one thread, the console and its runs' status saying why.
+fn alone(model: &mut Decoder, why: String) {
+    web_sys::console::warn_1(&format!("attnscope: {} runs on one thread: {why}", model.info().name).into());
+    model.set_alone(why);
 }
 
 /// A helper worker on its way up: created before the model's weights are
@@ -324,22 +342,19 @@ impl Drop for Starting {
 }
 
 /// Creates a copy of this worker to become a model's helper ([`share`]);
-/// None where the page cannot share memory or the worker cannot be created
-/// (the console says why).
-pub fn starting() -> Option<Starting> {
+/// None where the page cannot share memory (not cross-origin isolated), or
+/// why the worker cannot be created.
+pub fn starting() -> Option<Result<Starting, String>> {
     if !available() {
         return None;
     }
-    match Worker::new(&scope().location().href()) {
+    Some(match Worker::new(&scope().location().href()) {
         Ok(worker) => {
             let started = next_message(&worker);
-            Some(Starting { worker: Some(worker), started })
+            Ok(Starting { worker: Some(worker), started })
         }
-        Err(e) => {
-            web_sys::console::warn_1(&format!("attnscope: cannot start a helper worker: {}", js_text(&e)).into());
-            None
-        }
-    }
+        Err(e) => Err(format!("no helper worker could be started: {}", js_text(&e))),
+    })
 }
 
 /// Hands the helper worker of `starting` the rows of `parts`, the helper's
@@ -394,17 +409,29 @@ async fn start(
     if let Err(e) = worker.post_message_with_transfer(&init, &transfer) {
         return Err(fail(&worker, format!("cannot hand the weights to the helper: {}", js_text(&e))));
     }
+    let lost = Rc::new(RefCell::new(None));
+    let (lost_here, helper) = (lost.clone(), worker.clone());
     wasm_bindgen_futures::spawn_local(async move {
         let why = match JsFuture::from(answer).await {
-            Ok(reply) if reply.as_string().as_deref() == Some("helper ready") => return,
-            Ok(reply) => format!("the helper could not take the weights: {}", js_text(&reply)),
-            Err(e) => format!("the helper stopped: {}", js_text(&e)),
+            Ok(reply) if reply.as_string().as_deref() == Some("helper ready") => {
+                // From now on its only message would be an error: it stopped.
+                let on_error = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
+                    web_sys::console::warn_1(&format!("attnscope: the helper worker stopped: {}", e.message()).into());
+                    *lost_here.borrow_mut() = Some(format!("the helper worker stopped: {}", e.message()));
+                });
+                helper.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+                on_error.forget(); // lives as long as the helper
+                return;
+            }
+            Ok(reply) => format!("the helper worker could not take the weights: {}", js_text(&reply)),
+            Err(e) => format!("the helper worker stopped: {}", js_text(&e)),
         };
         web_sys::console::warn_1(&format!("attnscope: the model runs on one thread: {why}").into());
+        *lost_here.borrow_mut() = Some(why);
     });
     let data = Float32Array::new_with_byte_offset(&buffer, CONTROL * 4);
     RUNNING.with(|r| r.borrow_mut().push(ctrl.clone()));
-    Ok(SharedHelper { worker, ctrl, data, shapes, room, seq: Cell::new(0), offered: RefCell::new(None) })
+    Ok(SharedHelper { worker, ctrl, data, shapes, room, seq: Cell::new(0), offered: RefCell::new(None), lost })
 }
 
 /// Whether `message` is a helper's setup (from [`start`]) rather than the page's JSON.

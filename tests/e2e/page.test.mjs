@@ -429,6 +429,31 @@ test('without cross-origin isolation SmolLM2 runs on one thread, with the same a
   }
 });
 
+// A browser that will not start a second worker (here: the worker's Worker
+// constructor replaced before the model arrives): SmolLM2 runs on one
+// thread, and the status says so and why.
+test('when the helper worker cannot start, SmolLM2 runs on one thread and the status says why', async () => {
+  const patched = new Promise((resolve) => page.on('worker', async (w) => {
+    if (/attnscope-worker-extra/.test(w.url()) || !/attnscope-worker/.test(w.url())) return;
+    resolve(await w.evaluate(() => {
+      self.Worker = function () { throw new Error('workers disabled by the test'); };
+      return 'patched';
+    }));
+  }));
+  // The model's file waits until the worker is patched.
+  await page.context().route('**/models/smollm2/**', async (route) => {
+    await patched;
+    await route.continue();
+  });
+  await page.goto(`${baseUrl}?model=smollm2&text=${encodeURIComponent('The capital of France is')}`);
+  assert.equal(await patched, 'patched');
+  await page.locator('#next-tokens').waitFor({ timeout: 300_000 });
+  const status = await page.locator('#status').textContent();
+  assert.match(status, /on one thread \(no helper worker could be started: .*workers disabled by the test\)/);
+  assert.doesNotMatch(status, /on 2 threads/);
+  assert.match(await page.locator('#next-tokens li').first().textContent(), /Paris/);
+});
+
 // The decoder: grouped-query, causal, its next-token guess, in the worker's memory budget.
 test('SmolLM2 downloads, runs causally in the browser and predicts the next token', async () => {
   await page.goto(`${baseUrl}?model=smollm2&view=overview&text=${encodeURIComponent('The capital of France is')}`);

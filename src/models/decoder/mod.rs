@@ -149,6 +149,8 @@ pub struct Decoder {
     /// Another thread holding a copy of the second part of every matrix's
     /// rows ([`Decoder::shard`]), and the fewest new tokens a run gives it.
     helper: Option<(BoxedHelper, usize)>,
+    /// Why the model runs on one thread where a second one was asked for.
+    alone: Option<String>,
 }
 
 impl std::fmt::Debug for Decoder {
@@ -159,7 +161,7 @@ impl std::fmt::Debug for Decoder {
 
 impl Decoder {
     pub fn new(identity: Identity, tokenizer: TextTokenizer, net: Box<dyn Net>) -> Decoder {
-        Decoder { identity, tokenizer, net, helper: None }
+        Decoder { identity, tokenizer, net, helper: None, alone: None }
     }
 
     /// The same model under another id, name and length limit.
@@ -205,6 +207,20 @@ impl Decoder {
     /// runs alone. The results are the same bit for bit.
     pub fn set_helper(&mut self, helper: Option<BoxedHelper>, from_tokens: usize) {
         self.helper = helper.map(|h| (h, from_tokens.max(1)));
+        self.alone = None;
+    }
+
+    /// Runs on one thread, because a helper could not be had (`why`, which
+    /// [`Decoder::alone`] then says).
+    pub fn set_alone(&mut self, why: String) {
+        self.helper = None;
+        self.alone = Some(why);
+    }
+
+    /// Why the model runs on one thread although a second was asked for: a
+    /// helper that could not start, or one that stopped; None otherwise.
+    pub fn alone(&self) -> Option<String> {
+        self.alone.clone().or_else(|| self.helper.as_ref().and_then(|(h, _)| h.lost()))
     }
 
     /// Threads a run of `new_tokens` tokens computes on.

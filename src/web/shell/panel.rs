@@ -54,7 +54,11 @@ fn Status() -> impl IntoView {
             None => "computing…".to_string(),
             Some(s) if s.tokens.is_empty() => "Type some text to see its attention.".to_string(),
             Some(s) => {
-                let threads = if s.threads > 1 { format!(" on {} threads", s.threads) } else { String::new() };
+                let threads = match (&s.alone, s.threads) {
+                    (Some(why), 1) => format!(" on one thread ({why})"),
+                    (_, 1) => String::new(),
+                    (_, n) => format!(" on {n} threads"),
+                };
                 let mut line = format!("{} tokens, computed in {}{threads} in your browser", s.tokens.len(), milliseconds(s.compute_ms));
                 if let Some(bytes) = s.memory_bytes {
                     let workers = if s.memory_workers > 1 { " (both workers)" } else { "" };
