@@ -170,6 +170,18 @@ async function assertNoSidewaysScrolling(page, where) {
   assert.deepEqual(problems, [], where);
 }
 
+// In the projector's narrow rail the layer and head pickers share one line,
+// each wholly inside the rail ("4 (kv 1)" used to wrap below its label).
+async function assertLayerAndHeadOnOneLine(page, where) {
+  const boxes = await page.evaluate(() => ['select#layer', 'select#head', '.rail'].map((q) => {
+    const r = document.querySelector(q).getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, left: r.left, right: r.right };
+  }));
+  const [layer, head, rail] = boxes;
+  assert.ok(Math.abs(layer.top - head.top) < 4, `layer at ${layer.top}, head at ${head.top} (${where})`);
+  assert.ok(head.right <= rail.right + 1 && layer.left >= rail.left - 1, `the pickers leave the rail (${where})`);
+}
+
 // Every viewport and mode for one model, on one page (one download).
 async function everyViewport(model, text, picture, ready) {
   const { context, page, problems } = await open();
@@ -185,6 +197,7 @@ async function everyViewport(model, text, picture, ready) {
       if (width === 1280 && height === 720 && m === 'present') {
         await projectorCheck(page, picture);
         await assertNoSidewaysScrolling(page, `${model}, ${name}, ${m}`);
+        await assertLayerAndHeadOnOneLine(page, `${model}, ${name}, ${m}`);
       }
       if (m === 'present') await assertTwoRowsOfTokens(page, `${model}, ${name}`);
       if (width >= 1280) await assertFills(page, picture, `${model}, ${name}, ${m}`);
