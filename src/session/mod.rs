@@ -145,26 +145,11 @@ impl Session {
             #[cfg(feature = "pretrained")]
             ModelId::MiniLm => (Latest::Here(Box::new(self.minilm.as_ref().ok_or_else(|| not_loaded(model))?.run(text)?)), Vec::new()),
             #[cfg(feature = "pretrained")]
-            ModelId::SmolLm2 | ModelId::Custom if self.cache(model).is_some() => {
-                let session = self.cache_mut(model).ok_or_else(|| not_loaded(model))?;
-                let latest = if text.is_empty() {
-                    // An emptied box: shown as empty, as with the other
-                    // models, and the cache is kept for the text typed next.
-                    Latest::Here(Box::new(ModelTrace::empty(session.model().info())))
-                } else if cached {
-                    session.run_with_temperature(text, options.next_token_temperature)?;
-                    Latest::InCache(model)
-                } else {
-                    Latest::Here(Box::new(session.model().run_with_temperature(text, options.next_token_temperature)?))
-                };
-                (latest, Vec::new())
-            }
-            #[cfg(feature = "pretrained")]
-            ModelId::SmolLm2 => return Err(not_loaded(model)),
+            ModelId::SmolLm2 => (self.run_cached(model, text, options, cached)?, Vec::new()),
             #[cfg(feature = "extras")]
             ModelId::Custom => match self.custom.as_ref().ok_or_else(|| not_loaded(model))? {
                 Opened::Encoder(e) => (Latest::Here(Box::new(e.run(text)?)), Vec::new()),
-                Opened::Decoder(_) => unreachable!("a decoder runs through its cache (the arm above)"),
+                Opened::Decoder(_) => (self.run_cached(model, text, options, cached)?, Vec::new()),
             },
             ModelId::Trace => return Err(Error::Invalid("a trace file is read, not run: open it with \"Open a trace…\"".into())),
             #[cfg(feature = "extras")]
@@ -238,6 +223,23 @@ impl Session {
             threads,
             alone,
             translation,
+        })
+    }
+
+    /// Runs `text` on the decoder of `model` that keeps a key/value cache;
+    /// `cached` says whether it reads and refills that cache.
+    #[cfg(feature = "pretrained")]
+    fn run_cached(&mut self, model: ModelId, text: &str, options: RunOptions, cached: bool) -> Result<Latest> {
+        let session = self.cache_mut(model).ok_or_else(|| not_loaded(model))?;
+        Ok(if text.is_empty() {
+            // An emptied box: shown as empty, as with the other models, and
+            // the cache is kept for the text typed next.
+            Latest::Here(Box::new(ModelTrace::empty(session.model().info())))
+        } else if cached {
+            session.run_with_temperature(text, options.next_token_temperature)?;
+            Latest::InCache(model)
+        } else {
+            Latest::Here(Box::new(session.model().run_with_temperature(text, options.next_token_temperature)?))
         })
     }
 

@@ -28,17 +28,23 @@ impl BlobSource {
     /// Fills `buf` from byte `start`; a sentence naming the file on failure.
     fn read_into(&self, start: u64, buf: &mut [u8]) -> Result<(), String> {
         range(&self.name, self.len, start, buf.len()).map_err(|e| e.to_string())?;
-        let cannot = |e: wasm_bindgen::JsValue| format!("{} can no longer be read ({})", self.name, js_text(&e));
-        let part = self.blob.slice_with_f64_and_f64(start as f64, (start + buf.len() as u64) as f64).map_err(cannot)?;
-        // Fails when the file changed or went away since it was chosen.
-        let bytes = FileReaderSync::new().and_then(|r| r.read_as_array_buffer(&part)).map_err(cannot)?;
-        let bytes = js_sys::Uint8Array::new(&bytes);
+        let bytes = read_part(&self.name, &self.blob, start, start + buf.len() as u64)?;
         if bytes.length() as usize != buf.len() {
             return Err(format!("{} changed on disk while it was read", self.name));
         }
         bytes.copy_to(buf);
         Ok(())
     }
+}
+
+/// Bytes `start .. end` of `blob` (the file `name`), read at once, outside
+/// wasm memory; a sentence naming the file on failure.
+pub fn read_part(name: &str, blob: &Blob, start: u64, end: u64) -> Result<js_sys::Uint8Array, String> {
+    let cannot = |e: wasm_bindgen::JsValue| format!("{name} can no longer be read ({})", js_text(&e));
+    let part = blob.slice_with_f64_and_f64(start as f64, end as f64).map_err(cannot)?;
+    // Fails when the file changed or went away since it was chosen.
+    let bytes = FileReaderSync::new().and_then(|r| r.read_as_array_buffer(&part)).map_err(cannot)?;
+    Ok(js_sys::Uint8Array::new(&bytes))
 }
 
 impl ByteSource for BlobSource {

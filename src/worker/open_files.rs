@@ -16,7 +16,7 @@ use std::cell::RefCell;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{
-    Blob, File, FileReaderSync, FileSystemDirectoryHandle, FileSystemFileHandle, FileSystemReadWriteOptions, FileSystemSyncAccessHandle,
+    Blob, File, FileSystemDirectoryHandle, FileSystemFileHandle, FileSystemReadWriteOptions, FileSystemSyncAccessHandle,
     FileSystemWritableFileStream,
 };
 
@@ -213,10 +213,7 @@ async fn copy_in_chunks(access: &FileSystemSyncAccessHandle, name: &str, content
     let mut at = 0;
     while at < size {
         let end = (at + CHUNK).min(size);
-        let cannot = |e: JsValue| format!("{name} can no longer be read ({})", super::fetch::js_text(&e));
-        let part = blob.slice_with_f64_and_f64(at as f64, end as f64).map_err(cannot)?;
-        let bytes = FileReaderSync::new().and_then(|r| r.read_as_array_buffer(&part)).map_err(cannot)?;
-        put(&js_sys::Uint8Array::new(&bytes), at)?;
+        put(&super::blob_source::read_part(name, blob, at, end)?, at)?;
         at = end;
         next_task().await;
     }
