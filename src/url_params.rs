@@ -51,6 +51,8 @@ pub struct UrlParams {
     pub dark: Option<bool>,
     pub present: Option<bool>,
     pub embed: Option<bool>,
+    /// The exact weights as published (MiniLM's f32 file, not its f16 copy).
+    pub exact: Option<bool>,
 }
 
 fn hex_value(b: u8) -> Option<u8> {
@@ -180,6 +182,7 @@ impl UrlParams {
                 "dark" => p.dark = flag(v),
                 "present" => p.present = flag(v),
                 "embed" => p.embed = flag(v),
+                "exact" => p.exact = flag(v),
                 _ => {}
             }
         }
@@ -216,6 +219,7 @@ impl UrlParams {
         put("dark", self.dark.map(write_flag));
         put("present", self.present.map(write_flag));
         put("embed", self.embed.map(write_flag));
+        put("exact", self.exact.map(write_flag));
         put("text", self.text.clone());
         pairs
     }

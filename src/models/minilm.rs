@@ -7,7 +7,7 @@
 use crate::error::Result;
 use crate::models::encoder::{Config, Encoder, Identity, Variant};
 use crate::models::files::hparams::{parse_json, Hparams};
-use crate::models::files::safetensors::SafetensorsFile;
+use crate::models::files::safetensors::{Dtype, SafetensorsFile};
 use crate::models::files::source::Bytes;
 use crate::models::files::weights::Weights;
 
@@ -17,18 +17,30 @@ use crate::models::files::weights::Weights;
 pub const MAX_TOKENS: usize = 256;
 
 /// all-MiniLM-L6-v2, loaded and ready to run on any text.
-#[derive(Clone, Debug)]
-pub struct MiniLm(Encoder);
+#[derive(Debug)]
+pub struct MiniLm {
+    encoder: Encoder,
+    /// Loaded from the f32 weights as published, not from the page's f16
+    /// copy (made by scripts/fetch_models.py; widened to f32 as it loads).
+    exact: bool,
+}
 
 impl MiniLm {
-    /// From the bytes of `model.safetensors`, `tokenizer.json` and
-    /// `config.json` (as the browser downloads them).
+    /// From the bytes of `model.safetensors` (or its f16 copy),
+    /// `tokenizer.json` and `config.json` (as the browser downloads them).
     pub fn from_bytes(weights: &[u8], tokenizer_json: &[u8], config_json: &[u8]) -> Result<MiniLm> {
         let config = Config::from_hf(&Hparams::Json(parse_json(config_json, "config.json")?), Variant::Bert)?;
         let src = Bytes::new("model.safetensors", weights);
-        let w = Weights::Safetensors(vec![SafetensorsFile::read(&src)?]);
+        let file = SafetensorsFile::read(&src)?;
+        let exact = file.tensors.values().all(|t| t.dtype == Some(Dtype::F32) || t.dtype.is_none());
+        let w = Weights::Safetensors(vec![file]);
         let identity = Identity { id: "minilm".into(), name: "all-MiniLM-L6-v2".into(), max_tokens: MAX_TOKENS.min(config.positions()) };
-        Ok(MiniLm(Encoder::load(identity, config, &w, tokenizer_json)?))
+        Ok(MiniLm { encoder: Encoder::load(identity, config, &w, tokenizer_json)?, exact })
+    }
+
+    /// Whether every weight is the published f32 value (not the f16 copy's).
+    pub fn exact(&self) -> bool {
+        self.exact
     }
 
     /// From a folder holding `model.safetensors`, `tokenizer.json` and `config.json`.
@@ -47,9 +59,15 @@ impl MiniLm {
     }
 }
 
+impl std::ops::DerefMut for MiniLm {
+    fn deref_mut(&mut self) -> &mut Encoder {
+        &mut self.encoder
+    }
+}
+
 impl std::ops::Deref for MiniLm {
     type Target = Encoder;
     fn deref(&self) -> &Encoder {
-        &self.0
+        &self.encoder
     }
 }

@@ -101,6 +101,9 @@ pub enum ToWorker {
     /// Progress reports, then Loaded or LoadFailed.
     Load {
         model: ModelId,
+        /// The weights as published, not a smaller copy (`ModelId::files_for`).
+        #[serde(default)]
+        exact: bool,
     },
     Run {
         id: u64,

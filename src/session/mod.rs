@@ -389,6 +389,17 @@ impl Session {
         }
     }
 
+    /// Whether `model` is loaded from the files `ToWorker::Load` asks for:
+    /// MiniLM from its exact f32 weights or from the f16 copy.
+    #[cfg_attr(not(feature = "pretrained"), allow(unused_variables))]
+    pub fn is_loaded_as(&self, model: ModelId, exact: bool) -> bool {
+        match model {
+            #[cfg(feature = "pretrained")]
+            ModelId::MiniLm => self.minilm.as_ref().is_some_and(|m| m.exact() == exact || !model.has_smaller_copy()),
+            _ => self.is_loaded(model),
+        }
+    }
+
     /// One message in, one message out: the worker's whole job.
     pub fn handle(&mut self, msg: ToWorker, now_ms: &dyn Fn() -> f64) -> FromWorker {
         #[cfg(any(feature = "extras", feature = "tracefile"))]
@@ -430,7 +441,7 @@ impl Session {
                 Err(e) => FromWorker::Failed { id, message: e.to_string() },
             },
             // Loading needs the network: the worker shell fetches the files and calls `install`.
-            ToWorker::Load { model } => FromWorker::LoadFailed { model, message: "loading is done by the worker shell".into() },
+            ToWorker::Load { model, .. } => FromWorker::LoadFailed { model, message: "loading is done by the worker shell".into() },
             // So is reading the visitor's files (src/worker/open_files.rs).
             ToWorker::Custom(_) => {
                 FromWorker::Custom(custom::CustomReply::Failed { message: "opening files is done by the worker shell".into() })

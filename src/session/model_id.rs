@@ -61,6 +61,11 @@ pub struct ModelFile {
     pub name: String,
     pub bytes: u64,
     pub sha256: String,
+    /// A smaller copy made from another file of the model (MiniLM's f16
+    /// weights, made by scripts/fetch_models.py): downloaded in that file's
+    /// place unless the exact weights are asked for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replaces: Option<String>,
 }
 
 impl ModelFile {
@@ -95,19 +100,42 @@ struct ManifestEntry {
 }
 
 impl ModelId {
-    /// The files to download, with sizes and hashes; empty for the built-in model.
+    /// The files the page downloads by default, with sizes and hashes; empty
+    /// for the built-in model.
     pub fn files(self) -> Vec<ModelFile> {
+        self.files_for(false)
+    }
+
+    /// The files to download: with `exact`, the weights as published; without,
+    /// any smaller copy the manifest lists in their place (in their position,
+    /// so that `Session::install` finds every file where it expects it).
+    pub fn files_for(self, exact: bool) -> Vec<ModelFile> {
         if self == ModelId::Teaching {
             return Vec::new();
         }
         let manifest: std::collections::HashMap<String, ManifestEntry> =
             serde_json::from_str(include_str!("../../models/manifest.json")).expect("models/manifest.json is valid (checked by tests)");
-        manifest.get(self.slug()).map(|e| e.files.clone()).unwrap_or_default()
+        let all = manifest.get(self.slug()).map(|e| e.files.clone()).unwrap_or_default();
+        let copy_of = |f: &ModelFile| all.iter().find(|c| c.replaces.as_deref() == Some(&f.name)).cloned();
+        all.iter()
+            .filter(|f| f.replaces.is_none())
+            .map(|f| if exact { f.clone() } else { copy_of(f).unwrap_or_else(|| f.clone()) })
+            .collect()
     }
 
-    /// Total download size in bytes.
+    /// Whether the exact weights are a different download from the default
+    /// (MiniLM: f32 against its f16 copy).
+    pub fn has_smaller_copy(self) -> bool {
+        self.files_for(true) != self.files_for(false)
+    }
+
+    /// Total download size in bytes, by default.
     pub fn download_bytes(self) -> u64 {
-        self.files().iter().map(|f| f.bytes).sum()
+        self.download_bytes_for(false)
+    }
+
+    pub fn download_bytes_for(self, exact: bool) -> u64 {
+        self.files_for(exact).iter().map(|f| f.bytes).sum()
     }
 
     /// Where the page finds a file: dist/models/<slug>/<name>.
@@ -125,16 +153,23 @@ mod tests {
         assert!(ModelId::Teaching.files().is_empty());
         assert_eq!(ModelId::MiniLm.files().len(), 3);
         assert_eq!(ModelId::SmolLm2.download_bytes(), 98_362_432);
+        // MiniLM downloads its f16 copy in place of the f32 weights, unless exact.
         let f = &ModelId::MiniLm.files()[0];
-        assert_eq!(ModelId::MiniLm.url(f), "models/minilm/model.safetensors");
+        assert_eq!(ModelId::MiniLm.url(f), "models/minilm/model.f16.safetensors");
         assert_eq!(f.sha256.len(), 64);
+        let exact = ModelId::MiniLm.files_for(true);
+        assert_eq!(exact.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(), ["model.safetensors", "tokenizer.json", "config.json"]);
+        assert_eq!(ModelId::MiniLm.files()[1..], exact[1..]);
+        assert_eq!(ModelId::MiniLm.download_bytes_for(true), 90_868_376 + 466_247 + 612);
+        assert_eq!(ModelId::MiniLm.download_bytes(), 45_504_152 + 466_247 + 612);
+        assert!(ModelId::MiniLm.has_smaller_copy() && !ModelId::SmolLm2.has_smaller_copy());
     }
 
     #[test]
     fn a_file_is_verified_by_length_and_sha256_and_capped_while_it_downloads() {
         let bytes = b"{\"hidden_size\": 384}".to_vec();
         let sha256 = Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
-        let file = ModelFile { name: "config.json".into(), bytes: bytes.len() as u64, sha256 };
+        let file = ModelFile { name: "config.json".into(), bytes: bytes.len() as u64, sha256, replaces: None };
         assert_eq!(file.verify(&bytes), Ok(()));
         // Same length, one byte changed: what a length check alone let through.
         let mut damaged = bytes.clone();

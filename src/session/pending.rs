@@ -21,7 +21,7 @@ enum Kind {
 
 fn kind(msg: &ToWorker) -> Kind {
     match msg {
-        ToWorker::Load { model } => Kind::Load(*model),
+        ToWorker::Load { model, .. } => Kind::Load(*model),
         ToWorker::Run { .. } => Kind::Run,
         ToWorker::Head { .. } => Kind::Head,
         ToWorker::Export { .. } => Kind::Export,
@@ -92,15 +92,15 @@ mod tests {
         p.push(ToWorker::Head { id: 2, layer: 0, head: 3 });
         p.push(compare(2, "xy"));
         p.push(compare(3, "xyz"));
-        p.push(ToWorker::Load { model: ModelId::MiniLm });
-        p.push(ToWorker::Load { model: ModelId::SmolLm2 });
-        p.push(ToWorker::Load { model: ModelId::MiniLm });
+        p.push(ToWorker::Load { model: ModelId::MiniLm, exact: false });
+        p.push(ToWorker::Load { model: ModelId::SmolLm2, exact: false });
+        p.push(ToWorker::Load { model: ModelId::MiniLm, exact: true });
         assert_eq!(p.len(), 5);
         let order: Vec<String> = std::iter::from_fn(|| p.pop()).map(|m| format!("{m:?}")).collect();
         assert!(order[0].starts_with("Run { id: 2") && order[0].contains("\"ab\""), "{order:?}");
         assert!(order[1].starts_with("Head { id: 2, layer: 0, head: 3"), "{order:?}");
         assert!(order[2].starts_with("Compare { id: 3") && order[2].contains("\"xyz\""), "{order:?}");
-        assert_eq!(&order[3..], ["Load { model: MiniLm }", "Load { model: SmolLm2 }"]);
+        assert_eq!(&order[3..], ["Load { model: MiniLm, exact: true }", "Load { model: SmolLm2, exact: false }"]);
         assert!(p.is_empty());
     }
 }

@@ -237,7 +237,7 @@ impl Session {
             ToWorker::Compare { id, model: ModelId::Trace, .. } => {
                 Some(failed(*id, &"a trace file holds one fixed text: comparing another text needs a live model"))
             }
-            ToWorker::Load { model: ModelId::Trace } => Some(match self.trace {
+            ToWorker::Load { model: ModelId::Trace, .. } => Some(match self.trace {
                 Some(_) => FromWorker::Loaded { model: ModelId::Trace },
                 None => FromWorker::LoadFailed { model: ModelId::Trace, message: "open a trace file first".into() },
             }),
@@ -354,6 +354,6 @@ mod tests {
         let e = s.open_trace(Box::new(crate::tracefile::SeekSource::new(std::io::Cursor::new(cut)).unwrap())).unwrap_err();
         assert!(e.to_string().contains("cut short"), "{e}");
         assert!(matches!(run(&mut s, 1), FromWorker::LoadFailed { .. }));
-        assert!(matches!(s.handle(ToWorker::Load { model: ModelId::Trace }, &clock), FromWorker::LoadFailed { .. }));
+        assert!(matches!(s.handle(ToWorker::Load { model: ModelId::Trace, exact: false }, &clock), FromWorker::LoadFailed { .. }));
     }
 }

@@ -182,7 +182,7 @@ impl Compute {
                 self.latest.set(home(*model));
                 home(*model)
             }
-            ToWorker::Load { model } => {
+            ToWorker::Load { model, .. } => {
                 let to = if home(*model) == Home::Extra { Home::Extra } else { Home::Worker };
                 let slot = if to == Home::Extra { self.extra() } else { &self.slot };
                 let mut models = slot.models.borrow_mut();
@@ -206,7 +206,7 @@ impl Compute {
             (None, true) => {
                 let reply = self.reply.clone();
                 let answer = match msg {
-                    ToWorker::Load { model } | ToWorker::Run { model, .. } => FromWorker::LoadFailed {
+                    ToWorker::Load { model, .. } | ToWorker::Run { model, .. } => FromWorker::LoadFailed {
                         model,
                         message: format!("{} needs the background worker, which could not start in this browser", model_name(model)),
                     },

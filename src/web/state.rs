@@ -47,6 +47,8 @@ pub struct Selection {
     pub step: RwSignal<usize>,
     /// What the lessons switch (temperature, 1/√d_k, positional code, next-token temperature).
     pub options: RwSignal<RunOptions>,
+    /// The exact weights as published, not a model's smaller copy (MiniLM: f32, not f16).
+    pub exact: RwSignal<bool>,
     /// A second sentence for the same head (not kept in the URL).
     pub compare_text: RwSignal<String>,
     /// The token under the pointer (not kept in the URL).
@@ -68,6 +70,7 @@ impl Selection {
             stage: RwSignal::new(start.stage),
             step: RwSignal::new(start.step),
             options: RwSignal::new(start.options),
+            exact: RwSignal::new(start.exact),
             compare_text: RwSignal::new(String::new()),
             hovered: RwSignal::new(None),
             hovered_cell: RwSignal::new(None),

@@ -81,6 +81,8 @@ pub struct UrlState {
     pub dark: Option<bool>,
     pub present: bool,
     pub embed: bool,
+    /// Download the exact weights (MiniLM's f32 file) instead of the smaller copy.
+    pub exact: bool,
 }
 
 impl Default for UrlState {
@@ -99,6 +101,7 @@ impl Default for UrlState {
             dark: None,
             present: false,
             embed: false,
+            exact: false,
         }
     }
 }
@@ -128,6 +131,7 @@ impl UrlState {
             dark: p.dark,
             present: p.present.unwrap_or(false),
             embed: p.embed.unwrap_or(false),
+            exact: p.exact.unwrap_or(false),
         }
     }
 
@@ -153,6 +157,7 @@ impl UrlState {
             dark: self.dark,
             present: self.present.then_some(true),
             embed: self.embed.then_some(true),
+            exact: self.exact.then_some(true),
         }
         .to_query()
     }

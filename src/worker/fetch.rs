@@ -124,12 +124,13 @@ pub async fn fetch_file(
     Ok(bytes)
 }
 
-/// All files of a model, reporting the running total over all of them.
-pub async fn fetch_model(scope: &DedicatedWorkerGlobalScope, model: ModelId, report: &dyn Fn(u64, u64)) -> Result<Vec<Vec<u8>>, String> {
-    let total = model.download_bytes();
+/// All files of a model (the exact weights or the default copy,
+/// `ModelId::files_for`), reporting the running total over all of them.
+pub async fn fetch_model(scope: &DedicatedWorkerGlobalScope, model: ModelId, exact: bool, report: &dyn Fn(u64, u64)) -> Result<Vec<Vec<u8>>, String> {
+    let total = model.download_bytes_for(exact);
     let mut done = 0u64;
     let mut out = Vec::new();
-    for file in model.files() {
+    for file in model.files_for(exact) {
         let mut last_report = 0u64;
         let mut progress = |so_far: u64| {
             // About a hundred reports per model: enough for a smooth bar.

@@ -120,7 +120,7 @@ mod shell {
             Err(e) => return post(&FromWorker::Failed { id: 0, message: format!("the worker got a message it does not understand: {e}") }),
         };
         match msg {
-            ToWorker::Load { model } => wasm_bindgen_futures::spawn_local(load(model)),
+            ToWorker::Load { model, exact } => wasm_bindgen_futures::spawn_local(load(model, exact)),
             #[cfg(feature = "extras")]
             ToWorker::Custom(request) => wasm_bindgen_futures::spawn_local(super::open_files::handle(request)),
             // Asked at every visit, of the worker without the extras too (`kept.rs`).
@@ -139,8 +139,8 @@ mod shell {
         }
     }
 
-    async fn load(model: attnscope::session::ModelId) {
-        if SESSION.with(|s| s.borrow().is_loaded(model)) {
+    async fn load(model: attnscope::session::ModelId, exact: bool) {
+        if SESSION.with(|s| s.borrow().is_loaded_as(model, exact)) {
             return post(&FromWorker::Loaded { model });
         }
         #[cfg(feature = "extras")]
@@ -148,7 +148,7 @@ mod shell {
             return super::open_files::load_saved().await;
         }
         let report = |loaded: u64, total: u64| post(&FromWorker::Progress { model, loaded, total });
-        let reply = match super::fetch::fetch_model(&scope(), model, &report).await {
+        let reply = match super::fetch::fetch_model(&scope(), model, exact, &report).await {
             Ok(files) if model == ModelId::SmolLm2 => match install_smollm2(files).await {
                 Ok(()) => FromWorker::Loaded { model },
                 Err(e) => FromWorker::LoadFailed { model, message: e.to_string() },

@@ -70,7 +70,7 @@ async function setText(text) {
 }
 
 test('MiniLM: value-weighted switch against the CLI, rollout rows sum to 1, knockout messages, importance cancelled and restarted', async () => {
-  await page.goto(`${baseUrl}?model=minilm&view=beyond&layer=2&head=5&text=${encodeURIComponent(TEXT)}`);
+  await page.goto(`${baseUrl}?model=minilm&exact=1&view=beyond&layer=2&head=5&text=${encodeURIComponent(TEXT)}`);
   await page.locator('#rollout-map[data-row-sums]').waitFor({ timeout: 300_000 });
 
   // Rollout: every row of the map drawn sums to 1, at the last layer and the first.

@@ -56,7 +56,7 @@ async function tileCentre(l, h) {
 }
 
 test('MiniLM: knock out two heads from the overview, run, the cosine is the CLI\'s; mode off, a click opens the head', async () => {
-  await open(`${baseUrl}?model=minilm&view=overview&text=${encodeURIComponent(TEXT)}`, { width: 1280, height: 900 });
+  await open(`${baseUrl}?model=minilm&exact=1&view=overview&text=${encodeURIComponent(TEXT)}`, { width: 1280, height: 900 });
   await page.locator('#overview[data-tile]').waitFor({ timeout: 300_000 });
   assert.equal(await page.locator('#knock-mode').getAttribute('aria-pressed'), 'false');
   assert.equal(await page.locator('.knock-cell').count(), 0);
@@ -172,7 +172,7 @@ test('SmolLM2 on a phone: the toggle is reachable, two heads knocked out, the ne
 });
 
 test('detectors on typed text: its tokens twice in the prompt line, scores the CLI\'s; too long a text says the limit, typing still works', async () => {
-  await open(`${baseUrl}?model=minilm&view=catalog&text=${encodeURIComponent(TEXT)}`, { width: 1280, height: 900 });
+  await open(`${baseUrl}?model=minilm&exact=1&view=catalog&text=${encodeURIComponent(TEXT)}`, { width: 1280, height: 900 });
   await page.locator('#detector-run').waitFor({ timeout: 300_000 });
   await page.locator('#overview, #tokens .token').first().waitFor({ timeout: 300_000 });
   const phrase = 'Olá 🙂 the owl hoots';

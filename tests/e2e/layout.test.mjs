@@ -351,7 +351,7 @@ test('lesson: every step by URL and keyboard, with the numbers of the trace', as
   await page.locator('#lesson-count').filter({ hasText: 'Step 8 of 8' }).waitFor();
 
   const text = 'The animal didn\'t cross the street because it was too tired';
-  await page.goto(`${baseUrl}?model=minilm&view=lesson&step=5&token=8&text=${encodeURIComponent(text)}`);
+  await page.goto(`${baseUrl}?model=minilm&exact=1&view=lesson&step=5&token=8&text=${encodeURIComponent(text)}`);
   await page.waitForFunction(() => document.querySelector('#tokens .token')?.textContent === '[CLS]', null, { timeout: 300_000 });
   await page.locator('#lesson-weights li').first().waitFor();
   const shown = (await page.locator('#lesson-weights li .val').allTextContents()).map(Number);

@@ -83,7 +83,7 @@ async function clickCell(selector, i, j) {
 }
 
 test('MiniLM dot grids: the switch draws the norms on the model\'s own grid only, at the weights step only, and a read-out norm is the CLI\'s', async () => {
-  await page.goto(`${baseUrl}?model=minilm&view=grid&layer=${LAYER}&head=${HEAD}&text=${encodeURIComponent(TEXT)}`);
+  await page.goto(`${baseUrl}?model=minilm&exact=1&view=grid&layer=${LAYER}&head=${HEAD}&text=${encodeURIComponent(TEXT)}`);
   await page.locator('#grid-unmasked[data-cell]').waitFor({ timeout: 300_000 });
   await page.locator('#grid-causal[data-cell]').waitFor();
   const own = await settled('#grid-unmasked');
@@ -121,7 +121,7 @@ test('MiniLM dot grids: the switch draws the norms on the model\'s own grid only
 });
 
 test('MiniLM overview: the switch draws every head\'s norms, asked once per run', async () => {
-  await page.goto(`${baseUrl}?model=minilm&view=overview&text=${encodeURIComponent(TEXT)}`);
+  await page.goto(`${baseUrl}?model=minilm&exact=1&view=overview&text=${encodeURIComponent(TEXT)}`);
   await page.locator('#overview[data-tile]').waitFor({ timeout: 300_000 });
   const weights = await settled('#overview');
   assert.equal(await page.locator('#overview').getAttribute('data-shows'), 'weights');

@@ -156,10 +156,11 @@ fn compute_on_change(sel: Selection, res: Results, engine: Engine) {
                 engine.send(ToWorker::Run { id, model: m, text: sel.text.get(), options: sel.options.get() });
             }
             LoadState::NotLoaded => {
+                let exact = sel.exact.get();
                 res.loads.update(|l| {
-                    l.insert(m, LoadState::Loading { loaded: 0, total: m.download_bytes() });
+                    l.insert(m, LoadState::Loading { loaded: 0, total: m.download_bytes_for(exact) });
                 });
-                engine.send(ToWorker::Load { model: m });
+                engine.send(ToWorker::Load { model: m, exact });
             }
             _ => {}
         }
@@ -212,6 +213,7 @@ fn keep_url(sel: Selection, app: Appearance) {
             dark: Some(app.dark.get()).filter(|&d| d != system_dark),
             present: app.present.get(),
             embed: app.embed,
+            exact: sel.exact.get(),
         };
         if let Some(p) = &prev {
             // An embedded page never adds entries to its host's history.

@@ -36,6 +36,7 @@ pub fn Controls() -> impl IntoView {
     view! {
         <section class="controls" aria-label="Settings">
             <ModelPicker />
+            <ExactWeights />
             <super::open_model::OpenModelControls />
             <super::open_trace::OpenTrace />
             <PresetPicker />
@@ -74,7 +75,9 @@ fn ModelPicker() -> impl IntoView {
         let saved = offline.saved.with(|s| s.contains(&m));
         match m {
             ModelId::Teaching => "Teaching model (built in)".to_string(),
-            ModelId::MiniLm => format!("MiniLM · encoder · {}", if saved { "saved".into() } else { megabytes(m.download_bytes()) }),
+            ModelId::MiniLm => {
+                format!("MiniLM · encoder · {}", if saved { "saved".into() } else { megabytes(m.download_bytes_for(sel.exact.get())) })
+            }
             ModelId::SmolLm2 => format!("SmolLM2-135M · decoder · {}", if saved { "saved".into() } else { megabytes(m.download_bytes()) }),
             ModelId::Custom => "Your model".to_string(),
             ModelId::Trace => "Trace file (opened)".to_string(),
@@ -95,6 +98,27 @@ fn ModelPicker() -> impl IntoView {
                 {super::open_model::custom_option(sel)}
             </select>
         </div>
+    }
+}
+
+/// `#exact`: for a model with a smaller download (MiniLM's f16 copy), the
+/// switch to the weights as published; the model is loaded again.
+#[component]
+fn ExactWeights() -> impl IntoView {
+    let sel = expect_context::<Selection>();
+    let res = expect_context::<Results>();
+    let shown = move || sel.model.get().has_smaller_copy();
+    let label = move || format!("Exact f32 weights ({})", megabytes(sel.model.get().download_bytes_for(true)));
+    view! {
+        <label class="toggle exact" hidden=move || !shown()
+            title="Off: the weights rounded to f16, half the download; every attention weight stays within 2e-3 of the f32 model's. On: the f32 file as published, the numbers the CLI prints.">
+            <input type="checkbox" id="exact" prop:checked=move || sel.exact.get() on:change=move |ev| {
+                let m = sel.model.get_untracked();
+                res.loads.update(|l| { l.remove(&m); });
+                sel.exact.set(event_target_checked(&ev));
+            } />
+            {label}
+        </label>
     }
 }
 
