@@ -156,7 +156,10 @@ fn the_f16_copy_moves_attention_by_at_most_2e_3() {
         let cos = cosine(ours.sentence_embedding.as_ref().unwrap(), &f.sentence_embedding);
         let against_reference = f.attentions.as_ref().map(|_| max_attention_diff(&half, &f));
         let shown = against_reference.map_or("(no reference attention)".into(), |d| format!("{d:.3e}"));
-        println!("f16 copy, {name} ({} tokens): max |A − A(f32)| = {diff:.3e}, against transformers {shown}, embedding cosine {cos:.7}", f.tokens.len());
+        println!(
+            "f16 copy, {name} ({} tokens): max |A − A(f32)| = {diff:.3e}, against transformers {shown}, embedding cosine {cos:.7}",
+            f.tokens.len()
+        );
         worst = worst.max(diff).max(against_reference.unwrap_or(0.0));
         worst_cos = worst_cos.min(cos);
     }

@@ -126,7 +126,12 @@ pub async fn fetch_file(
 
 /// All files of a model (the exact weights or the default copy,
 /// `ModelId::files_for`), reporting the running total over all of them.
-pub async fn fetch_model(scope: &DedicatedWorkerGlobalScope, model: ModelId, exact: bool, report: &dyn Fn(u64, u64)) -> Result<Vec<Vec<u8>>, String> {
+pub async fn fetch_model(
+    scope: &DedicatedWorkerGlobalScope,
+    model: ModelId,
+    exact: bool,
+    report: &dyn Fn(u64, u64),
+) -> Result<Vec<Vec<u8>>, String> {
     let total = model.download_bytes_for(exact);
     let mut done = 0u64;
     let mut out = Vec::new();
