@@ -28,7 +28,7 @@ check_each_isa! {
         for (n, d_in, d_out) in shapes.into_iter().chain(more) {
             let (w, x) = (matrix(d_out, d_in, 1 + n as u32), matrix(n, d_in, 2 + d_out as u32));
             let b: Vec<f32> = (0..d_out).map(|j| j as f32 * 0.25 - 1.0).collect();
-            let got = PackedLinear::new(&w, &b).forward_on(isa, &x);
+            let got = PackedLinear::new(&w, &b).forward_on(isa, &x, 0..d_out);
             assert_eq!(got.shape(), (n, d_out));
             let d = got.max_abs_diff(&reference(&w, &b, &x));
             // f32 sums of up to 1536 terms of size ≤ 1 (gemm itself is 1.5e-5 off).
@@ -44,7 +44,7 @@ check_each_isa! {
             let (w, x) = (matrix(d_out, d_in, 5 + n as u32), matrix(n, d_in, 6 + d_out as u32));
             let b: Vec<f32> = (0..d_out).map(|j| 0.5 - j as f32 * 0.125).collect();
             let linear = PackedLinear::new(&w, &b);
-            let d = linear.forward_on(Isa::Portable, &x).max_abs_diff(&linear.forward_on(isa, &x));
+            let d = linear.forward_on(Isa::Portable, &x, 0..d_out).max_abs_diff(&linear.forward_on(isa, &x, 0..d_out));
             assert!(d < 5e-5, "{isa:?}: {n}×{d_in} → {d_out}: off by {d}");
         }
     }

@@ -2,12 +2,12 @@
 //! thread multiplying by its own part while a helper (another thread), which
 //! holds a copy of the second part, shares that part with it.
 //!
-//! SmolLM2's time goes into streaming its weights through the matrix
-//! kernel, and each output row is one dot product, independent of the
-//! others. So the rows can be computed anywhere, in any grouping of whole
-//! tiles, and joined: the outputs are bit-for-bit those of the whole matrix
-//! (the same dot products in the same order). Which runs are worth sharing
-//! is the model's choice (`SmolLm2::set_helper`).
+//! A transformer's time goes into its weight matrices' products, and each
+//! output row is one dot product, independent of the others. So the rows
+//! can be computed anywhere, in any grouping of whole [`TILE`]s, and joined:
+//! the outputs are bit-for-bit those of the whole matrix (the same dot
+//! products in the same order). Decoders share their quantized matrices
+//! ([`QMatrix`]), encoders their packed f32 ones ([`PackedLinear`]).
 //!
 //! The helper's part is cut into [`pieces`]. The helper takes them from the
 //! last one down, this thread (after its own part) from the first one up,
@@ -22,6 +22,7 @@
 //! travel is the helper's business (in the browser, a second Web Worker and
 //! a `SharedArrayBuffer`: `src/worker/helper.rs`).
 
+use crate::models::packed::PackedLinear;
 use crate::models::quant::{Input, QMatrix};
 use crate::tensor::Matrix;
 use std::ops::Range;
@@ -68,10 +69,110 @@ pub type BoxedHelper = Box<dyn Helper + Send + Sync>;
 #[cfg(target_arch = "wasm32")]
 pub type BoxedHelper = Box<dyn Helper>;
 
+/// A weight matrix whose products a helper can share: x Wᵀ for any of its
+/// rows, the same bits whichever rows are asked together.
+pub trait SharedMatrix {
+    /// Rows (outputs) and columns (inputs).
+    fn shape(&self) -> (usize, usize);
+    /// x Wᵀ for `rows` (starting at a whole [`TILE`]).
+    fn rows_product(&self, x: &Input, rows: Range<usize>) -> Matrix;
+}
+
+impl SharedMatrix for QMatrix {
+    fn shape(&self) -> (usize, usize) {
+        (self.rows, self.cols)
+    }
+    fn rows_product(&self, x: &Input, rows: Range<usize>) -> Matrix {
+        self.forward_input(x, rows)
+    }
+}
+
+impl SharedMatrix for PackedLinear {
+    fn shape(&self) -> (usize, usize) {
+        PackedLinear::shape(self)
+    }
+    fn rows_product(&self, x: &Input, rows: Range<usize>) -> Matrix {
+        self.forward_rows(x.matrix(), rows)
+    }
+}
+
+/// One matrix of the helper's part: a decoder's quantized rows or an
+/// encoder's packed panels.
+#[derive(Clone, Debug)]
+pub enum ShardMatrix {
+    Quant(QMatrix),
+    Packed(PackedLinear),
+}
+
+impl SharedMatrix for ShardMatrix {
+    fn shape(&self) -> (usize, usize) {
+        match self {
+            ShardMatrix::Quant(m) => SharedMatrix::shape(m),
+            ShardMatrix::Packed(m) => SharedMatrix::shape(m),
+        }
+    }
+    fn rows_product(&self, x: &Input, rows: Range<usize>) -> Matrix {
+        match self {
+            ShardMatrix::Quant(m) => m.rows_product(x, rows),
+            ShardMatrix::Packed(m) => m.rows_product(x, rows),
+        }
+    }
+}
+
+/// A model's matrix that a helper can share, as the model holds it.
+#[derive(Clone, Copy)]
+pub enum SharedRef<'m> {
+    Quant(&'m QMatrix),
+    Packed(&'m PackedLinear),
+}
+
+impl SharedRef<'_> {
+    pub fn shape(&self) -> (usize, usize) {
+        match self {
+            SharedRef::Quant(m) => SharedMatrix::shape(*m),
+            SharedRef::Packed(m) => SharedMatrix::shape(*m),
+        }
+    }
+
+    /// A copy of the helper's part ([`own_rows`] on) of this matrix.
+    pub fn helper_part(&self) -> ShardMatrix {
+        let (rows, _) = self.shape();
+        let part = own_rows(rows)..rows;
+        match self {
+            SharedRef::Quant(m) => ShardMatrix::Quant(m.rows_copy(part)),
+            SharedRef::Packed(m) => {
+                let (bytes, bias) = m.panels(part.clone());
+                ShardMatrix::Packed(PackedLinear::from_panels(m.shape().1, part.len(), bytes, bias).expect("a model's own panels"))
+            }
+        }
+    }
+}
+
+/// A model whose products a helper can share (a decoder's, an encoder's):
+/// what the browser's worker needs to give it one (`src/worker/helper.rs`).
+pub trait Shares {
+    /// Every matrix a helper can share, in the numbering of its requests.
+    fn shared(&self) -> Vec<SharedRef<'_>>;
+    /// The model's name, its longest input in tokens and its layers.
+    fn limits(&self) -> (String, usize, usize);
+    /// Shares every run's products with `helper`, which holds the
+    /// [`SharedRef::helper_part`] of every [`Shares::shared`] matrix.
+    fn share_with(&mut self, helper: BoxedHelper);
+    /// Runs on one thread, because a helper could not be had.
+    fn run_alone(&mut self, why: String);
+}
+
 /// The helper's part of the weights.
 #[derive(Clone, Debug, Default)]
 pub struct Shard {
-    pub matrices: Vec<QMatrix>,
+    pub matrices: Vec<ShardMatrix>,
+}
+
+impl Shard {
+    /// The helper's part of every matrix of `model`.
+    pub fn of(model: &dyn Shares) -> Shard {
+        Shard { matrices: model.shared().iter().map(SharedRef::helper_part).collect() }
+    }
 }
 
 impl Shard {
@@ -81,19 +182,22 @@ impl Shard {
     /// memory, and are refused rather than trusted.
     pub fn pieces(&self, first: usize, count: usize, cols: usize) -> Option<Vec<Piece>> {
         let ws = self.matrices.get(first..first.checked_add(count)?)?;
-        ws.iter().all(|w| w.cols == cols).then(|| pieces(&ws.iter().map(|w| (w.rows, w.cols)).collect::<Vec<_>>()))
+        ws.iter().all(|w| w.shape().1 == cols).then(|| pieces(&ws.iter().map(SharedMatrix::shape).collect::<Vec<_>>()))
     }
 
     /// x Wᵀ for one piece of shard matrices `first ..` (see [`Shard::pieces`]).
     pub fn product(&self, first: usize, piece: &Piece, x: &Input) -> Matrix {
-        self.matrices[first + piece.matrix].forward_input(x, piece.rows.clone())
+        self.matrices[first + piece.matrix].rows_product(x, piece.rows.clone())
     }
 }
 
-/// Rows of a shared matrix this thread multiplies by: half, rounded to whole
-/// tiles of four rows (wasm's kernel expands four at a time).
+/// Rows are shared in whole tiles of this many: wasm's quantized kernel
+/// expands four rows at a time, and a [`PackedLinear`] panel holds 16.
+pub const TILE: usize = 16;
+
+/// Rows of a shared matrix this thread multiplies by: half, rounded to whole [`TILE`]s.
 pub fn own_rows(rows: usize) -> usize {
-    (rows / 2).next_multiple_of(4).min(rows)
+    (rows / 2).next_multiple_of(TILE).min(rows)
 }
 
 /// Some rows of the helper's part of one of a request's matrices.
@@ -116,13 +220,13 @@ const PIECE_WEIGHTS: usize = 96 * 1024;
 const MATRIX_PIECES: usize = 8;
 
 /// The helper's part of matrices of (rows, cols) each — (rows of the helper's
-/// part, cols) — cut into pieces of whole tiles of four rows, matrix by matrix.
+/// part, cols) — cut into pieces of whole [`TILE`]s, matrix by matrix.
 /// Both threads compute the same list from the same shapes.
 pub fn pieces(shapes: &[(usize, usize)]) -> Vec<Piece> {
     let mut out = Vec::new();
     for (matrix, &(rows, cols)) in shapes.iter().enumerate() {
         let count = (rows * cols / PIECE_WEIGHTS).clamp(1, MATRIX_PIECES);
-        let step = rows.div_ceil(count).next_multiple_of(4);
+        let step = rows.div_ceil(count).next_multiple_of(TILE);
         let mut start = 0;
         while start < rows {
             let end = (start + step).min(rows);
@@ -133,23 +237,52 @@ pub fn pieces(shapes: &[(usize, usize)]) -> Vec<Piece> {
     out
 }
 
+/// The products of one layer (or block), numbered in the order the model
+/// makes them so that a [`Helper`] holding the rows after [`own_rows`] of
+/// the same matrices ([`Shard::of`]) can share them.
+pub struct Products<'h> {
+    helper: Option<&'h dyn Helper>,
+    next: usize,
+}
+
+impl<'h> Products<'h> {
+    /// The products of the layer whose first matrix is number `first`.
+    pub fn new(helper: Option<&'h dyn Helper>, first: usize) -> Products<'h> {
+        Products { helper, next: first }
+    }
+
+    /// `[x Wᵀ for each of ws]`, all from the same input.
+    pub fn matrices<M: SharedMatrix, const N: usize>(&mut self, ws: [&M; N], x: &Matrix) -> [Matrix; N] {
+        let outs = products(self.helper, self.next, ws, x);
+        self.next += N;
+        outs
+    }
+}
+
 /// `[x Wᵀ for each of ws]`: with a helper (whose shard matrices `first ..
 /// first + N` are the rows of `ws` after [`own_rows`]) shared between the
 /// two threads, else all here.
-pub fn products<const N: usize>(helper: Option<&dyn Helper>, first: usize, ws: [&QMatrix; N], x: &Matrix) -> [Matrix; N] {
+pub fn products<M: SharedMatrix, const N: usize>(helper: Option<&dyn Helper>, first: usize, ws: [&M; N], x: &Matrix) -> [Matrix; N] {
+    let outs = shared_products(helper, first, &ws.map(|w| w as &dyn SharedMatrix), x);
+    outs.try_into().unwrap_or_else(|_| unreachable!("one output per matrix"))
+}
+
+/// [`products`] for any matrices and count: one copy of the code for every
+/// model (a copy per matrix type and count would grow the wasm).
+fn shared_products(helper: Option<&dyn Helper>, first: usize, ws: &[&dyn SharedMatrix], x: &Matrix) -> Vec<Matrix> {
     let input = Input::new(x);
     let Some(helper) = helper else {
-        return ws.map(|w| w.forward_input(&input, 0..w.rows));
+        return ws.iter().map(|w| w.rows_product(&input, 0..w.shape().0)).collect();
     };
-    helper.begin(first, N, x);
+    helper.begin(first, ws.len(), x);
     let start = helper.now_ms();
-    let mine = ws.map(|w| w.forward_input(&input, 0..own_rows(w.rows)));
-    let mine_weights: usize = ws.iter().map(|w| own_rows(w.rows) * w.cols).sum();
+    let mine: Vec<Matrix> = ws.iter().map(|w| w.rows_product(&input, 0..own_rows(w.shape().0))).collect();
+    let mine_weights: usize = ws.iter().map(|w| own_rows(w.shape().0) * w.shape().1).sum();
     let ms_per_weight = (helper.now_ms() - start) / mine_weights.max(1) as f64;
-    let pieces = pieces(&ws.map(|w| (w.rows - own_rows(w.rows), w.cols)));
+    let pieces = pieces(&ws.iter().map(|w| (w.shape().0 - own_rows(w.shape().0), w.shape().1)).collect::<Vec<_>>());
     let compute = |p: &Piece| {
-        let at = own_rows(ws[p.matrix].rows);
-        ws[p.matrix].forward_input(&input, at + p.rows.start..at + p.rows.end)
+        let at = own_rows(ws[p.matrix].shape().0);
+        ws[p.matrix].rows_product(&input, at + p.rows.start..at + p.rows.end)
     };
     // From the first piece up, until the helper, coming down, has been there.
     let mut outs: Vec<Matrix> = Vec::with_capacity(pieces.len());
@@ -161,20 +294,15 @@ pub fn products<const N: usize>(helper: Option<&dyn Helper>, first: usize, ws: [
     }
     for (i, p) in pieces.iter().enumerate().skip(outs.len()) {
         // About twice what the piece would take here, and at least 20 µs.
-        let patience = (2.0 * ms_per_weight * (p.rows.len() * ws[p.matrix].cols) as f64).max(0.02);
+        let patience = (2.0 * ms_per_weight * (p.rows.len() * ws[p.matrix].shape().1) as f64).max(0.02);
         let theirs = helper.collect(i, patience).filter(|m| m.shape() == (x.rows, p.rows.len()));
         outs.push(theirs.unwrap_or_else(|| compute(p)));
     }
-    let mut parts: [Vec<Matrix>; N] = std::array::from_fn(|_| Vec::new());
+    let mut parts: Vec<Vec<Matrix>> = mine.into_iter().map(|m| vec![m]).collect();
     for (p, out) in pieces.iter().zip(outs) {
         parts[p.matrix].push(out);
     }
-    let mut mine = mine.into_iter();
-    parts.map(|theirs| {
-        let mut all = vec![mine.next().expect("one own part per matrix")];
-        all.extend(theirs);
-        Matrix::concat_cols(&all)
-    })
+    parts.iter().map(|all| Matrix::concat_cols(all)).collect()
 }
 
 #[cfg(test)]
@@ -188,7 +316,9 @@ mod tests {
         assert_eq!(own_rows(576), 288);
         assert_eq!(own_rows(192), 96);
         assert_eq!(own_rows(49152), 24576);
-        assert_eq!(own_rows(10), 8);
+        assert_eq!(own_rows(1536), 768);
+        assert_eq!(own_rows(40), 32);
+        assert_eq!(own_rows(10), 10);
         assert_eq!(own_rows(3), 3);
     }
 
@@ -205,7 +335,7 @@ mod tests {
 
     #[test]
     fn a_shard_refuses_what_it_cannot_answer() {
-        let shard = Shard { matrices: vec![QMatrix::new(8, 32, QType::F32, vec![0; 8 * 32 * 4]).unwrap()] };
+        let shard = Shard { matrices: vec![ShardMatrix::Quant(QMatrix::new(8, 32, QType::F32, vec![0; 8 * 32 * 4]).unwrap())] };
         let pieces = shard.pieces(0, 1, 32).unwrap();
         assert_eq!(pieces, vec![Piece { matrix: 0, rows: 0..8 }]);
         assert_eq!(shard.product(0, &pieces[0], &Input::new(&Matrix::zeros(3, 32))).shape(), (3, 8));
@@ -226,7 +356,7 @@ mod tests {
                 assert_eq!(mine.last().unwrap().rows.end, rows);
                 for w in mine.windows(2) {
                     assert_eq!(w[0].rows.end, w[1].rows.start);
-                    assert_eq!(w[0].rows.len() % 4, 0);
+                    assert_eq!(w[0].rows.len() % TILE, 0);
                 }
                 if rows * cols >= 2 * PIECE_WEIGHTS {
                     assert!(mine.len() >= 2, "{rows} × {cols} in one piece");
@@ -265,8 +395,7 @@ mod tests {
     fn shared_products_equal_the_whole_ones_bit_for_bit() {
         let matrix = |rows: usize, seed: u32| QMatrix::new(rows, 96, QType::Q4_1, q4_1_blocks(rows * 3, seed)).unwrap();
         let (a, b, c) = (matrix(600, 1), matrix(200, 2), matrix(1000, 3));
-        let rest = |m: &QMatrix| m.rows_copy(own_rows(m.rows)..m.rows);
-        let shard = Shard { matrices: vec![rest(&a), rest(&b), rest(&c)] };
+        let shard = Shard { matrices: [&a, &b, &c].map(|m| SharedRef::Quant(m).helper_part()).to_vec() };
         let x = crate::testing::matrix(2, 96, 4);
         for from in [0, 1, 3, 100] {
             let helper = Lagging { shard: shard.clone(), from, request: std::cell::RefCell::new((0, 0, Matrix::zeros(0, 0))) };
@@ -274,6 +403,24 @@ mod tests {
             assert_eq!((pa.data, pb.data), (a.forward(&x).data, b.forward(&x).data), "helper from piece {from}");
             let [pc] = products(Some(&helper), 2, [&c], &x);
             assert_eq!(pc.data, c.forward(&x).data, "helper from piece {from}");
+        }
+    }
+
+    #[test]
+    fn shared_packed_products_equal_the_whole_ones_bit_for_bit() {
+        // MiniLM's shapes: q, k, v (384 × 384), the feed-forward's 1536 × 384; and an odd one.
+        let linear = |rows: usize, cols: usize, seed: u32| {
+            PackedLinear::new(&crate::testing::matrix(rows, cols, seed), &(0..rows).map(|i| i as f32 / 100.0).collect::<Vec<_>>())
+        };
+        let ws = [linear(384, 384, 1), linear(384, 384, 2), linear(1536, 384, 3), linear(40, 384, 4)];
+        let shard = Shard { matrices: ws.iter().map(|m| SharedRef::Packed(m).helper_part()).collect() };
+        let x = crate::testing::matrix(9, 384, 5);
+        for from in [0, 1, 3, 100] {
+            let helper = Lagging { shard: shard.clone(), from, request: std::cell::RefCell::new((0, 0, Matrix::zeros(0, 0))) };
+            let [a, b] = products(Some(&helper), 0, [&ws[0], &ws[1]], &x);
+            assert_eq!((a.data, b.data), (ws[0].forward(&x).data, ws[1].forward(&x).data), "helper from piece {from}");
+            let [c, d] = products(Some(&helper), 2, [&ws[2], &ws[3]], &x);
+            assert_eq!((c.data, d.data), (ws[2].forward(&x).data, ws[3].forward(&x).data), "helper from piece {from}");
         }
     }
 }

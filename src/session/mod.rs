@@ -185,17 +185,14 @@ impl Session {
         }
         let compute_ms = now_ms() - start;
         #[cfg(feature = "pretrained")]
-        let threads = match self.cache(model) {
-            Some(s) if cached => s.threads(),
-            Some(s) => s.model().threads_for(self.latest().map_or(0, |(_, t)| t.tokens.len())),
-            None => 1,
+        let (threads, alone) = match (self.cache(model), self.encoder(model)) {
+            (Some(s), _) if cached => (s.threads(), s.model().alone()),
+            (Some(s), _) => (s.model().threads_for(self.latest().map_or(0, |(_, t)| t.tokens.len())), s.model().alone()),
+            (None, Some(e)) => (e.threads(), e.alone()),
+            (None, None) => (1, None),
         };
         #[cfg(not(feature = "pretrained"))]
-        let threads = 1;
-        #[cfg(feature = "pretrained")]
-        let alone = self.cache(model).and_then(|s| s.model().alone());
-        #[cfg(not(feature = "pretrained"))]
-        let alone = None;
+        let (threads, alone) = (1, None);
         let (_, trace) = self.latest().ok_or_else(|| Error::Invalid("the run left no trace".into()))?;
         Ok(RunSummary {
             id,
@@ -305,6 +302,27 @@ impl Session {
             _ => return Err(not_built(model)),
         }
         Ok(())
+    }
+
+    /// `model`'s encoder, if it is one and loaded (MiniLM, an opened encoder).
+    #[cfg(feature = "pretrained")]
+    fn encoder(&self, model: ModelId) -> Option<&crate::models::encoder::Encoder> {
+        match model {
+            ModelId::MiniLm => self.minilm.as_deref(),
+            #[cfg(feature = "extras")]
+            ModelId::Custom => match self.custom.as_ref()? {
+                Opened::Encoder(e) => Some(e),
+                Opened::Decoder(_) => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Keeps a MiniLM built elsewhere (the worker gives it a helper thread
+    /// first, `models::helper`).
+    #[cfg(feature = "pretrained")]
+    pub fn install_minilm(&mut self, model: MiniLm) {
+        self.minilm = Some(model);
     }
 
     /// Keeps a SmolLM2 built elsewhere (the worker gives it a helper thread

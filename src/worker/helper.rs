@@ -1,8 +1,8 @@
-//! A decoder's second thread in the browser (SmolLM2's, or a decoder's
-//! opened from files): a [`Helper`] that is another copy of this worker,
-//! holding a copy of the second part of every weight matrix's rows
-//! ([`attnscope::models::decoder::Decoder::shard`]), which it shares with
-//! the model piece by piece ([`attnscope::models::helper`]).
+//! A model's second thread in the browser (MiniLM's, SmolLM2's, or a
+//! model's opened from files): a [`Helper`] that is another copy of this
+//! worker, holding a copy of the second part of every weight matrix's rows
+//! ([`attnscope::models::helper::Shard::of`]), which it shares with the
+//! model piece by piece ([`attnscope::models::helper`]).
 //!
 //! The two wasm instances share no memory, and a message between workers
 //! takes far longer than one layer's products when a single token is
@@ -24,13 +24,12 @@
 //! model runs alone on one thread.
 
 use super::fetch::js_text;
-use attnscope::models::decoder::Decoder;
-use attnscope::models::helper::{self, Helper, Piece, Shard};
+use attnscope::models::helper::{self, Helper, Piece, Shard, ShardMatrix, SharedRef, Shares};
+use attnscope::models::packed::PackedLinear;
 use attnscope::models::quant::{Input, QMatrix, QType};
 use attnscope::tensor::Matrix;
 use js_sys::{Array, Atomics, Float32Array, Int32Array, Object, Reflect, SharedArrayBuffer, Uint8Array};
 use std::cell::{Cell, RefCell};
-use std::ops::Range;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -299,30 +298,30 @@ fn next_message(worker: &Worker) -> js_sys::Promise {
 /// two cores, one of them also the page's, sharing costs at worst about
 /// what it saves). Where it cannot, the model runs on one thread, and the
 /// console says why.
-pub async fn share(model: &mut Decoder, starting: Option<Result<Starting, String>>) {
+pub async fn share(model: &mut dyn Shares, starting: Option<Result<Starting, String>>) {
     let starting = match starting {
         None => return,
         Some(Ok(starting)) => starting,
         Some(Err(why)) => return alone(model, why),
     };
     // The helper's part of each matrix, straight from the model's blocks: a
-    // copy in this instance's memory first would stay as its peak. The
-    // output matrix is shared too: with one token typed, a large
+    // copy in this instance's memory first would stay as its peak. A
+    // decoder's output matrix is shared too: with one token typed, a large
     // vocabulary's (Gemma 3's 262k rows) is most of the weights read.
-    let parts: Vec<(&QMatrix, Range<usize>)> = model.shared_matrices().into_iter().map(|m| (m, helper::own_rows(m.rows)..m.rows)).collect();
-    let (max_tokens, layers) = (model.info().max_tokens, model.shape().n_layers);
+    let (_, max_tokens, layers) = model.limits();
+    let parts = model.shared();
     let started = start(starting, &parts, max_tokens, layers).await;
     drop(parts);
     match started {
-        Ok(helper) => model.set_helper(Some(Box::new(helper)), 1),
+        Ok(helper) => model.share_with(Box::new(helper)),
         Err(why) => alone(model, why),
     }
 }
 
 /// The model on one thread, the console and its runs' status saying why.
-fn alone(model: &mut Decoder, why: String) {
-    web_sys::console::warn_1(&format!("attnscope: {} runs on one thread: {why}", model.info().name).into());
-    model.set_alone(why);
+fn alone(model: &mut dyn Shares, why: String) {
+    web_sys::console::warn_1(&format!("attnscope: {} runs on one thread: {why}", model.limits().0).into());
+    model.run_alone(why);
 }
 
 /// A helper worker on its way up: created before the model's weights are
@@ -357,13 +356,13 @@ pub fn starting() -> Option<Result<Starting, String>> {
     })
 }
 
-/// Hands the helper worker of `starting` the rows of `parts`, the helper's
-/// part of a model of `layers` layers that takes at most `max_tokens` (its
-/// output matrix last). On success the helper is ready to compute;
-/// otherwise the reason, and the caller keeps the model whole.
+/// Hands the helper worker of `starting` its part ([`helper::own_rows`] on)
+/// of `matrices`, of a model of `layers` layers that takes at most
+/// `max_tokens` (a decoder's output matrix last). On success the helper is
+/// ready to compute; otherwise the reason, and the caller keeps the model whole.
 async fn start(
     mut starting: Starting,
-    parts: &[(&QMatrix, Range<usize>)],
+    matrices: &[SharedRef<'_>],
     max_tokens: usize,
     layers: usize,
 ) -> std::result::Result<SharedHelper, String> {
@@ -376,32 +375,45 @@ async fn start(
     if let Err(e) = JsFuture::from(starting.started.clone()).await {
         return Err(fail(&worker, format!("the helper worker did not start: {}", js_text(&e))));
     }
-    let shapes: Vec<(usize, usize)> = parts.iter().map(|(m, rows)| (rows.len(), m.cols)).collect();
+    let part = |m: &SharedRef| helper::own_rows(m.shape().0)..m.shape().0;
+    let shapes: Vec<(usize, usize)> = matrices.iter().map(|m| (part(m).len(), m.shape().1)).collect();
     let room = Room::for_shard(&shapes, 2 * max_tokens, layers);
     let bytes = u32::try_from(room.floats() * 4).map_err(|_| fail(&worker, "the model is too wide to share with a helper".into()))?;
     let buffer = SharedArrayBuffer::new(bytes);
     let ctrl = Int32Array::new_with_byte_offset_and_length(&buffer, 0, CONTROL);
     store(&ctrl, INPUT_ROOM, room.input as i32);
     store(&ctrl, OUTPUT_ROOM, room.output as i32);
-    let (matrices, transfer) = (Array::new(), Array::new());
-    for (m, rows) in parts {
-        let bytes = Uint8Array::from(m.rows_bytes(rows.clone()));
+    let (entries, transfer) = (Array::new(), Array::new());
+    for m in matrices {
+        let (rows, cols) = (part(m), m.shape().1);
         let entry = Object::new();
-        for (key, value) in [
-            ("rows", JsValue::from(rows.len() as u32)),
-            ("cols", JsValue::from(m.cols as u32)),
-            ("qtype", JsValue::from(m.qtype.ggml_id())),
-            ("inputs16", JsValue::from(m.has_16_bit_inputs())),
-            ("bytes", bytes.buffer().into()),
-        ] {
+        let mut fields = vec![("rows", JsValue::from(rows.len() as u32)), ("cols", JsValue::from(cols as u32))];
+        match m {
+            SharedRef::Quant(q) => {
+                let bytes = Uint8Array::from(q.rows_bytes(rows.clone()));
+                fields.extend([
+                    ("qtype", JsValue::from(q.qtype.ggml_id())),
+                    ("inputs16", JsValue::from(q.has_16_bit_inputs())),
+                    ("bytes", bytes.buffer().into()),
+                ]);
+                transfer.push(&bytes.buffer());
+            }
+            SharedRef::Packed(p) => {
+                let (panels, bias) = p.panels(rows.clone());
+                let (bytes, bias) = (Uint8Array::from(panels), Float32Array::from(bias));
+                fields.extend([("panels", bytes.buffer().into()), ("bias", bias.buffer().into())]);
+                transfer.push(&bytes.buffer());
+                transfer.push(&bias.buffer());
+            }
+        }
+        for (key, value) in fields {
             let _ = Reflect::set(&entry, &key.into(), &value);
         }
-        matrices.push(&entry);
-        transfer.push(&bytes.buffer());
+        entries.push(&entry);
     }
     let init = Object::new();
     let _ = Reflect::set(&init, &"helperBuffer".into(), &buffer);
-    let _ = Reflect::set(&init, &"matrices".into(), &matrices);
+    let _ = Reflect::set(&init, &"matrices".into(), &entries);
     // Not awaited: the model is used at once and offers the helper work
     // once it says READY (it copies and checks its weights meanwhile, a few
     // hundred ms for Qwen2.5 0.5B's). One that fails runs nothing.
@@ -445,11 +457,18 @@ fn shard_from(init: &JsValue) -> std::result::Result<Shard, String> {
     let entries: Array = field(init, "matrices")?.dyn_into().map_err(|_| "`matrices` is not an array".to_string())?;
     let mut matrices = Vec::with_capacity(entries.length() as usize);
     for entry in entries.iter() {
+        let (rows, cols) = (number(&entry, "rows")?, number(&entry, "cols")?);
+        if Reflect::has(&entry, &"panels".into()).unwrap_or(false) {
+            let panels = Uint8Array::new(&field(&entry, "panels")?).to_vec();
+            let bias = Float32Array::new(&field(&entry, "bias")?).to_vec();
+            matrices.push(ShardMatrix::Packed(PackedLinear::from_panels(cols, rows, &panels, &bias)?));
+            continue;
+        }
         let qtype = QType::from_ggml(number(&entry, "qtype")? as u32).ok_or("unknown weight type")?;
         let bytes = Uint8Array::new(&field(&entry, "bytes")?).to_vec();
-        let m = QMatrix::new(number(&entry, "rows")?, number(&entry, "cols")?, qtype, bytes).map_err(|e| e.to_string())?;
+        let m = QMatrix::new(rows, cols, qtype, bytes).map_err(|e| e.to_string())?;
         let inputs16 = field(&entry, "inputs16")?.as_bool() == Some(true);
-        matrices.push(if inputs16 { m.with_16_bit_inputs() } else { m });
+        matrices.push(ShardMatrix::Quant(if inputs16 { m.with_16_bit_inputs() } else { m }));
     }
     Ok(Shard { matrices })
 }

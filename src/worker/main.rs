@@ -149,6 +149,10 @@ mod shell {
         }
         let report = |loaded: u64, total: u64| post(&FromWorker::Progress { model, loaded, total });
         let reply = match super::fetch::fetch_model(&scope(), model, exact, &report).await {
+            Ok(files) if model == ModelId::MiniLm => match install_minilm(files).await {
+                Ok(()) => FromWorker::Loaded { model },
+                Err(e) => FromWorker::LoadFailed { model, message: e.to_string() },
+            },
             Ok(files) if model == ModelId::SmolLm2 => match install_smollm2(files).await {
                 Ok(()) => FromWorker::Loaded { model },
                 Err(e) => FromWorker::LoadFailed { model, message: e.to_string() },
@@ -173,8 +177,21 @@ mod shell {
         let helper = super::helper::starting();
         let mut model = SmolLm2::from_gguf_bytes(file)?;
         drop(files);
-        super::helper::share(&mut model, helper).await;
+        super::helper::share(&mut *model, helper).await;
         SESSION.with(|s| s.borrow_mut().install_smollm2(model));
+        Ok(())
+    }
+
+    /// MiniLM on two threads where the page allows it, as SmolLM2.
+    async fn install_minilm(files: Vec<Vec<u8>>) -> attnscope::error::Result<()> {
+        let [weights, tokenizer, config] = &files[..] else {
+            return Err(attnscope::Error::ModelFile(format!("MiniLM needs 3 files, got {}", files.len())));
+        };
+        let helper = super::helper::starting();
+        let mut model = attnscope::models::minilm::MiniLm::from_bytes(weights, tokenizer, config)?;
+        drop(files);
+        super::helper::share(&mut *model, helper).await;
+        SESSION.with(|s| s.borrow_mut().install_minilm(model));
         Ok(())
     }
 

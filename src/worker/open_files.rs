@@ -82,15 +82,16 @@ pub fn preflight(data: JsValue) {
     }
 }
 
-/// Builds the model from `files` and gives it to the session; a decoder
-/// shares its products with a helper thread, as SmolLM2 does.
+/// Builds the model from `files` and gives it to the session; it shares
+/// its products with a helper thread, as MiniLM and SmolLM2 do.
 async fn install(name: &str, files: &[(String, Blob)]) -> Result<(), String> {
     let (checkpoint, _, _) = custom::checkpoint(sources(files)).map_err(|e| e.to_string())?;
-    // Started before the weights are read (an encoder's is stopped unused).
+    // Started before the weights are read, so that it is up by the time they are.
     let helper = super::helper::starting();
     let mut model = checkpoint.load(ModelId::Custom.slug()).map_err(|e| e.to_string())?;
-    if let Model::Decoder(decoder) = &mut model {
-        super::helper::share(decoder, helper).await;
+    match &mut model {
+        Model::Decoder(decoder) => super::helper::share(decoder.as_mut(), helper).await,
+        Model::Encoder(encoder) => super::helper::share(encoder.as_mut(), helper).await,
     }
     super::shell::install_custom(model);
     super::shell::post(&FromWorker::Loaded { model: ModelId::Custom });

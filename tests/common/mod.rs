@@ -10,6 +10,8 @@ use attnscope::models::smollm2::SmolLm2;
 pub use attnscope::testing::{fixture_path, minilm_dir, smollm2_gguf, translate_dir};
 use std::sync::OnceLock;
 
+pub mod thread_helper;
+
 /// `path`'s bytes, or a failure that says how to fetch the model files.
 pub fn read(path: &std::path::Path) -> Vec<u8> {
     std::fs::read(path).unwrap_or_else(|e| panic!("{} ({e}): run `python3 scripts/fetch_models.py` first", path.display()))

@@ -89,8 +89,8 @@ test('the first visit (page + fma worker wasm) within 1.5 MB gzipped', () => {
 });
 
 // Not met yet for browsers without relaxed SIMD (docs/performance.md, 2026-11-26, afternoon): page
-// 0.536 + plain worker 0.972 MB by this zlib. Reported as a todo, so the suite shows the gap without failing.
-test('page + plain worker wasm within 1.5 MB gzipped', { todo: 'page + plain worker is 1.508 MB gzipped (budget 1.5)' }, () => {
+// 0.538 + plain worker 0.975 MB by this zlib. Reported as a todo, so the suite shows the gap without failing.
+test('page + plain worker wasm within 1.5 MB gzipped', { todo: 'page + plain worker is 1.513 MB gzipped (budget 1.5)' }, () => {
   assert.ok(firstVisit, 'the first test measured the first visit');
   assert.ok(firstVisit.plain <= BUDGET, `page + plain worker wasm ${firstVisit.plain} bytes gzipped, over the ${BUDGET} budget`);
 });

@@ -193,7 +193,7 @@ impl Decoder {
     /// rows after [`helper::own_rows`], in [`Net::matrices`] order. This
     /// model keeps all its rows, so that it can still run alone.
     pub fn shard(&self) -> Shard {
-        Shard { matrices: self.shared_matrices().into_iter().map(|m| m.rows_copy(helper::own_rows(m.rows)..m.rows)).collect() }
+        Shard::of(self)
     }
 
     /// Every weight matrix whose products a helper can share, in the
@@ -339,6 +339,21 @@ impl Decoder {
             sentence_embedding: None,
             top_next: Some(self.top_next(logits, temperature, TOP_K)),
         }
+    }
+}
+
+impl helper::Shares for Decoder {
+    fn shared(&self) -> Vec<helper::SharedRef<'_>> {
+        self.shared_matrices().into_iter().map(helper::SharedRef::Quant).collect()
+    }
+    fn limits(&self) -> (String, usize, usize) {
+        (self.identity.name.clone(), self.identity.max_tokens, self.net.shape().n_layers)
+    }
+    fn share_with(&mut self, helper: BoxedHelper) {
+        self.set_helper(Some(helper), 1);
+    }
+    fn run_alone(&mut self, why: String) {
+        self.set_alone(why);
     }
 }
 

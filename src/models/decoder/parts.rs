@@ -9,7 +9,6 @@ use crate::attention::{multi_head_split, split_heads, Mask, MultiHeadTrace, Scal
 use crate::error::Result;
 use crate::models::files::hparams::Hparams;
 use crate::models::files::weights::Weights;
-use crate::models::helper::{self, Helper};
 use crate::models::quant::QMatrix;
 use crate::models::LayerTrace;
 use crate::tensor::{self, Matrix};
@@ -164,27 +163,10 @@ pub fn gated_block_matrices<'a>(attn: &'a Attn, ffn: &'a GatedFfn) -> [&'a QMatr
     [&attn.attn_q, &attn.attn_k, &attn.attn_v, &attn.attn_output, &ffn.ffn_gate, &ffn.ffn_up, &ffn.ffn_down].map(|l| &l.weight)
 }
 
-/// The products of one block, numbered in the order the block makes them
-/// so that a [`Helper`] holding the rows after [`helper::own_rows`] of the
-/// same matrices ([`super::Decoder::shard`]) can share them.
-pub struct Products<'h> {
-    helper: Option<&'h dyn Helper>,
-    next: usize,
-}
+pub use crate::models::helper::Products;
 
-impl<'h> Products<'h> {
-    /// The products of the block whose first matrix is number `first`.
-    pub fn new(helper: Option<&'h dyn Helper>, first: usize) -> Products<'h> {
-        Products { helper, next: first }
-    }
-
-    /// `[x Wᵀ for each of ws]`, all from the same input.
-    pub fn matrices<const N: usize>(&mut self, ws: [&QMatrix; N], x: &Matrix) -> [Matrix; N] {
-        let outs = helper::products(self.helper, self.next, ws, x);
-        self.next += N;
-        outs
-    }
-
+/// A decoder's linear layers: the quantized matrix's products, then its bias.
+impl Products<'_> {
     /// `[x Wᵀ + b for each of ls]`, all from the same input.
     pub fn linear<const N: usize>(&mut self, ls: [&Linear; N], x: &Matrix) -> [Matrix; N] {
         let mut outs = self.matrices(ls.map(|l| &l.weight), x);

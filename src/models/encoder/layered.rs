@@ -42,7 +42,7 @@ impl Layered for Encoder {
         let c = &self.config;
         let layer = self.layer.get(l).ok_or_else(|| Error::Invalid(format!("layer {l}: the model has {}", c.n_layers)))?;
         let bias = self.relative_attention_bias.as_ref().map(|table| relative::bias(table, h.rows, c.n_heads));
-        Ok(layer.forward(h.clone(), c.n_heads, bias.as_deref(), c.activation, edit))
+        Ok(layer.forward(h.clone(), c.n_heads, bias.as_deref(), c.activation, edit, &mut self.products(l)))
     }
 
     fn output_weight(&self, l: usize) -> Result<Matrix> {

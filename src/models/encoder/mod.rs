@@ -28,6 +28,7 @@ use crate::attention::{multi_head, multi_head_with_bias, Mask, Projections, Scal
 use crate::error::{Error, Result};
 use crate::models::files::hparams::{split_evenly, Hparams};
 use crate::models::files::weights::Weights;
+use crate::models::helper::{BoxedHelper, Helper, Products, Shard, SharedRef, Shares};
 use crate::models::norm::LayerNorm;
 use crate::models::packed::PackedLinear;
 use crate::models::tokenizer::{Encoded, TextTokenizer};
@@ -216,6 +217,10 @@ impl Linear {
     }
 }
 
+/// Matrices a layer shares with a helper thread, in the order it multiplies
+/// by them: query, key, value, W_O, the feed-forward's two.
+const SHARED_PER_LAYER: usize = 6;
+
 #[derive(Clone, Debug)]
 struct Embeddings {
     word_embeddings: Matrix,
@@ -332,9 +337,10 @@ impl Layer {
         bias: Option<&[Matrix]>,
         activation: Activation,
         edit: Option<crate::models::layered::Edit>,
+        mm: &mut Products,
     ) -> (LayerTrace, Matrix) {
         let sa = &self.attention.self_attention;
-        let (q, k, v) = (sa.query.forward(&e), sa.key.forward(&e), sa.value.forward(&e));
+        let [q, k, v] = mm.matrices([&sa.query, &sa.key, &sa.value].map(|l| &l.weight_and_bias), &e);
         let p = Projections { q: &q, k: &k, v: &v, n_heads, n_kv_heads: n_heads };
         let mut attention = match bias {
             Some(b) => multi_head_with_bias(p, b, Mask::None, Scale::InvSqrtDk),
@@ -343,14 +349,14 @@ impl Layer {
         if let Some(edit) = edit {
             edit(&mut attention.concat);
         }
-        let delta = self.attention.output.dense.forward(&attention.concat);
+        let [delta] = mm.matrices([&self.attention.output.dense.weight_and_bias], &attention.concat);
         let residual = e.add(&delta);
 
         let mut h = residual.clone();
         self.attention.output.layer_norm.forward_in_place(&mut h);
-        let mut ff = self.intermediate.dense.forward(&h);
+        let [mut ff] = mm.matrices([&self.intermediate.dense.weight_and_bias], &h);
         activate(&mut ff.data, activation);
-        let mut out = self.output.dense.forward(&ff);
+        let [mut out] = mm.matrices([&self.output.dense.weight_and_bias], &ff);
         out.data.iter_mut().zip(&h.data).for_each(|(o, h)| *o += h);
         self.output.layer_norm.forward_in_place(&mut out);
 
@@ -386,7 +392,6 @@ pub struct Identity {
 }
 
 /// A BERT-family encoder, loaded and ready to run on any text.
-#[derive(Clone)]
 pub struct Encoder {
     identity: Identity,
     config: Config,
@@ -395,6 +400,10 @@ pub struct Encoder {
     layer: Vec<Layer>,
     /// MPNet's `encoder.relative_attention_bias` (buckets × heads).
     relative_attention_bias: Option<Matrix>,
+    /// Another thread sharing the products (`models::helper`), if any.
+    helper: Option<BoxedHelper>,
+    /// Why a helper was asked for and could not be had.
+    alone: Option<String>,
 }
 
 impl std::fmt::Debug for Encoder {
@@ -422,7 +431,7 @@ impl Encoder {
             Some(buckets) => Some(w.matrix(&format!("{p}encoder.relative_attention_bias.weight"), buckets, config.n_heads)?),
             None => None,
         };
-        Ok(Encoder { identity, config, tokenizer, embeddings, layer, relative_attention_bias })
+        Ok(Encoder { identity, config, tokenizer, embeddings, layer, relative_attention_bias, helper: None, alone: None })
     }
 
     pub fn config(&self) -> &Config {
@@ -444,6 +453,39 @@ impl Encoder {
         }
     }
 
+    /// Layer `l`'s products, shared with the helper if there is one that is ready.
+    fn products(&self, l: usize) -> Products<'_> {
+        let helper = self.helper.as_deref().filter(|h| h.ready()).map(|h| h as &dyn Helper);
+        Products::new(helper, l * SHARED_PER_LAYER)
+    }
+
+    /// Threads a run computes on: 2 with a helper that is ready.
+    pub fn threads(&self) -> usize {
+        if self.helper.as_deref().is_some_and(|h| h.ready()) {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// Why the model runs on one thread although a second was asked for: a
+    /// helper that could not start, or one that stopped; None otherwise.
+    pub fn alone(&self) -> Option<String> {
+        self.alone.clone().or_else(|| self.helper.as_ref().and_then(|h| h.lost()))
+    }
+
+    /// For a helper on another thread: its part of every shared matrix.
+    pub fn shard(&self) -> Shard {
+        Shard::of(self)
+    }
+
+    /// Shares every run's products with `helper`, which holds
+    /// [`Encoder::shard`]; None runs alone. The results are the same bit for bit.
+    pub fn set_helper(&mut self, helper: Option<BoxedHelper>) {
+        self.helper = helper;
+        self.alone = None;
+    }
+
     /// The tokens the model would see for `text`, without running it.
     pub fn tokenize(&self, text: &str) -> Result<Encoded> {
         self.tokenizer.encode(text)
@@ -457,8 +499,8 @@ impl Encoder {
         let mut e = self.embeddings.forward(&tokens.ids, &tokens.type_ids)?;
         let bias = self.relative_attention_bias.as_ref().map(|table| relative::bias(table, tokens.ids.len(), c.n_heads));
         let mut layers = Vec::with_capacity(self.layer.len());
-        for layer in &self.layer {
-            let (trace, next) = layer.forward(e, c.n_heads, bias.as_deref(), c.activation, None);
+        for (l, layer) in self.layer.iter().enumerate() {
+            let (trace, next) = layer.forward(e, c.n_heads, bias.as_deref(), c.activation, None, &mut self.products(l));
             layers.push(trace);
             e = next;
         }
@@ -472,6 +514,28 @@ impl Encoder {
             sentence_embedding: Some(mean_pool_normalized(&e)),
             top_next: None,
         })
+    }
+}
+
+impl Shares for Encoder {
+    fn shared(&self) -> Vec<SharedRef<'_>> {
+        let mut out = Vec::with_capacity(self.layer.len() * SHARED_PER_LAYER);
+        for l in &self.layer {
+            let (sa, o) = (&l.attention.self_attention, &l.attention.output);
+            let linears = [&sa.query, &sa.key, &sa.value, &o.dense, &l.intermediate.dense, &l.output.dense];
+            out.extend(linears.map(|l| SharedRef::Packed(&l.weight_and_bias)));
+        }
+        out
+    }
+    fn limits(&self) -> (String, usize, usize) {
+        (self.identity.name.clone(), self.identity.max_tokens, self.layer.len())
+    }
+    fn share_with(&mut self, helper: BoxedHelper) {
+        self.set_helper(Some(helper));
+    }
+    fn run_alone(&mut self, why: String) {
+        self.helper = None;
+        self.alone = Some(why);
     }
 }
 

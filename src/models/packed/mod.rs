@@ -35,6 +35,7 @@ mod simd128;
 
 use crate::models::simd::Isa;
 use crate::tensor::Matrix;
+use std::ops::Range;
 
 /// Outputs per panel: two AVX2 registers, four wasm simd128 registers.
 pub const NR: usize = 16;
@@ -76,26 +77,67 @@ impl PackedLinear {
         PackedLinear { d_in, d_out, lines, bias: padded }
     }
 
-    /// y = x Wᵀ + b: (n × d_in) → (n × d_out).
-    pub fn forward(&self, x: &Matrix) -> Matrix {
-        self.forward_on(Isa::best(), x)
+    /// Outputs (rows of W) and inputs.
+    pub fn shape(&self) -> (usize, usize) {
+        (self.d_out, self.d_in)
     }
 
-    /// [`PackedLinear::forward`] with the kernel of `isa`.
-    pub(crate) fn forward_on(&self, isa: Isa, x: &Matrix) -> Matrix {
+    /// y = x Wᵀ + b: (n × d_in) → (n × d_out).
+    pub fn forward(&self, x: &Matrix) -> Matrix {
+        self.forward_on(Isa::best(), x, 0..self.d_out)
+    }
+
+    /// The outputs `rows` of x Wᵀ + b alone, `rows` starting at a whole
+    /// panel: each panel is computed as [`PackedLinear::forward`] computes
+    /// it, so these are its columns `rows` bit for bit (a helper thread
+    /// computes some panels, `models::helper`).
+    pub fn forward_rows(&self, x: &Matrix, rows: Range<usize>) -> Matrix {
+        self.forward_on(Isa::best(), x, rows)
+    }
+
+    /// The weights and bias of outputs `rows` (starting at a whole panel),
+    /// as [`PackedLinear::from_panels`] takes them: the bytes of its
+    /// panels' lines, then the bias.
+    pub fn panels(&self, rows: Range<usize>) -> (&[u8], &[f32]) {
+        assert!(rows.start.is_multiple_of(NR) && rows.end <= self.d_out, "PackedLinear::panels: rows {rows:?} of {}", self.d_out);
+        let (p0, p1) = (rows.start / NR, rows.end.div_ceil(NR));
+        let lines = &self.lines[p0 * self.d_in..p1 * self.d_in];
+        // SAFETY: a Line is 16 plain f32 (repr C, no padding); any bytes are valid to read.
+        let bytes = unsafe { std::slice::from_raw_parts(lines.as_ptr().cast::<u8>(), std::mem::size_of_val(lines)) };
+        (bytes, &self.bias[p0 * NR..p1 * NR])
+    }
+
+    /// `d_out` outputs from the bytes and bias of [`PackedLinear::panels`];
+    /// an error if they do not make that many panels of `d_in` (they come
+    /// from another thread's memory, and are checked, not trusted).
+    pub fn from_panels(d_in: usize, d_out: usize, bytes: &[u8], bias: &[f32]) -> Result<PackedLinear, String> {
+        let panels = d_out.div_ceil(NR);
+        if bytes.len() != panels * d_in * std::mem::size_of::<Line>() || bias.len() != panels * NR {
+            return Err(format!("{} bytes and {} biases are not {panels} panels of {d_in} inputs", bytes.len(), bias.len()));
+        }
+        let lines = bytes
+            .chunks_exact(std::mem::size_of::<Line>())
+            .map(|b| Line(std::array::from_fn(|i| f32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]]))))
+            .collect();
+        Ok(PackedLinear { d_in, d_out, lines, bias: bias.to_vec() })
+    }
+
+    /// [`PackedLinear::forward_rows`] with the kernel of `isa`.
+    pub(crate) fn forward_on(&self, isa: Isa, x: &Matrix, rows: Range<usize>) -> Matrix {
         assert_eq!(x.cols, self.d_in, "PackedLinear: input width {}, weights take {}", x.cols, self.d_in);
+        assert!(rows.start.is_multiple_of(NR) && rows.end <= self.d_out, "PackedLinear: rows {rows:?} of {}", self.d_out);
         let n = x.rows;
-        let panels = self.d_out.div_ceil(NR);
-        let width = panels * NR;
+        let (first, panels) = (rows.start / NR, rows.end.div_ceil(NR) - rows.start / NR);
+        let (width, d_out) = (panels * NR, rows.len());
         // Written whole, every token row, every panel (padding included).
         let mut y = vec![0.0f32; n * width];
         if n == 0 {
-            return Matrix::zeros(0, self.d_out);
+            return Matrix::zeros(0, d_out);
         }
         let (d_in, all) = (self.d_in, self.lines.len());
         // Panel by panel, span by span: the weights are read in the order
         // they are stored, one sequential stream through memory.
-        for p in 0..panels {
+        for (q, p) in (first..first + panels).enumerate() {
             // At least one span, so that with no inputs at all y is the bias.
             for k0 in (0..d_in.max(1)).step_by(KC) {
                 let kc = KC.min(d_in - k0);
@@ -109,7 +151,7 @@ impl PackedLinear {
                         w: &self.lines[start..end],
                         x: &x.data[k0..],
                         ldx: d_in,
-                        y: &mut y[p * NR..],
+                        y: &mut y[q * NR..],
                         ldy: width,
                         first: k0 == 0,
                         bias: (k0 + kc >= d_in).then(|| &self.bias[p * NR..(p + 1) * NR]),
@@ -119,12 +161,12 @@ impl PackedLinear {
                 );
             }
         }
-        if width == self.d_out {
+        if width == d_out {
             return Matrix::from_vec(n, width, y);
         }
-        let mut out = Matrix::zeros(n, self.d_out);
-        for (o, row) in out.data.chunks_exact_mut(self.d_out).zip(y.chunks_exact(width)) {
-            o.copy_from_slice(&row[..self.d_out]);
+        let mut out = Matrix::zeros(n, d_out);
+        for (o, row) in out.data.chunks_exact_mut(d_out.max(1)).zip(y.chunks_exact(width)) {
+            o.copy_from_slice(&row[..d_out]);
         }
         out
     }
@@ -211,5 +253,24 @@ mod tests {
         assert_eq!(PackedLinear::new(&w, &b).forward(&Matrix::zeros(0, 12)).shape(), (0, 20));
         let empty = PackedLinear::new(&Matrix::zeros(3, 0), &[1.0, 2.0, 3.0]).forward(&Matrix::zeros(2, 0));
         assert_eq!(empty.to_rows(), vec![vec![1.0, 2.0, 3.0]; 2]);
+    }
+
+    #[test]
+    fn rows_from_a_panel_on_are_those_columns_of_the_whole_product_bit_for_bit() {
+        // 40 outputs: two whole panels and a padded one.
+        let (w, b) = (matrix(40, 300, 5), (0..40).map(|i| i as f32 / 7.0).collect::<Vec<_>>());
+        let whole = PackedLinear::new(&w, &b);
+        let x = matrix(7, 300, 6);
+        let y = whole.forward(&x);
+        for rows in [0..40, 16..40, 32..40, 0..16, 16..32, 16..20] {
+            let part = whole.forward_rows(&x, rows.clone());
+            let (bytes, bias) = whole.panels(rows.clone());
+            let copy = PackedLinear::from_panels(300, rows.len(), bytes, bias).unwrap().forward(&x);
+            for t in 0..7 {
+                assert_eq!(part.row(t), &y.row(t)[rows.clone()], "rows {rows:?}, token {t}");
+                assert_eq!(copy.row(t), part.row(t), "copied panels {rows:?}");
+            }
+        }
+        assert!(PackedLinear::from_panels(300, 24, whole.panels(16..40).0, &b[16..40]).is_err(), "a bias of the wrong length");
     }
 }

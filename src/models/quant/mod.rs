@@ -366,6 +366,11 @@ impl<'a> Input<'a> {
     pub fn new(x: &'a Matrix) -> Input<'a> {
         Input { x, parts: dispatch::IntegerParts::default() }
     }
+
+    /// The activations as given.
+    pub fn matrix(&self) -> &'a Matrix {
+        self.x
+    }
 }
 
 /// Per row of quantized blocks: the blocks' d, then (with an offset) their
