@@ -149,14 +149,19 @@ pub fn HeadPicker() -> impl IntoView {
 fn ModelNote() -> impl IntoView {
     let sel = expect_context::<Selection>();
     let res = expect_context::<Results>();
-    let about = move || match sel.model.get() {
+    let about = move || {
+        match sel.model.get() {
         ModelId::Teaching => "The teaching model's five heads were designed by hand, not learned: each does one thing you can explain.",
-        ModelId::MiniLm => "MiniLM (all-MiniLM-L6-v2): a BERT encoder, 6 layers × 12 heads.",
+        ModelId::MiniLm if sel.exact.get() => "MiniLM (all-MiniLM-L6-v2): a BERT encoder, 6 layers × 12 heads; its f32 weights as published.",
+        ModelId::MiniLm => {
+            "MiniLM (all-MiniLM-L6-v2): a BERT encoder, 6 layers × 12 heads; its weights rounded to f16 (half the download), every attention weight within 2e-3 of the f32 model's."
+        }
         ModelId::SmolLm2 => "SmolLM2-135M: a Llama decoder, 30 layers × 9 query heads over 3 key/value heads.",
         ModelId::Custom => "Your model, read from your own files in this browser: nothing was uploaded.",
         ModelId::Trace => "A trace file: attention computed elsewhere, read from the file a head at a time.",
         m if m.is_translation() => crate::views::translate::MODEL_NOTE,
         _ => "",
+    }
     };
     let mask = move || {
         res.summary.with(|s| {
