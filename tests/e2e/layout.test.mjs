@@ -180,6 +180,10 @@ async function assertLayerAndHeadOnOneLine(page, where) {
   const [layer, head, rail] = boxes;
   assert.ok(Math.abs(layer.top - head.top) < 4, `layer at ${layer.top}, head at ${head.top} (${where})`);
   assert.ok(head.right <= rail.right + 1 && layer.left >= rail.left - 1, `the pickers leave the rail (${where})`);
+  // The model and preset pickers take the rail's width under their labels, so that their names show whole.
+  const widths = await page.evaluate(() => ['select#model', 'select#preset', '.controls'].map((q) => document.querySelector(q).getBoundingClientRect().width));
+  const [model, preset, controls] = widths;
+  assert.ok(model > 0.8 * controls && preset > 0.8 * controls, `model ${model} and preset ${preset} pickers in a rail of ${controls} px (${where})`);
 }
 
 // Every viewport and mode for one model, on one page (one download).
