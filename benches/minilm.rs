@@ -1,5 +1,7 @@
-//! all-MiniLM-L6-v2 forward pass, every attention weight kept, one thread.
-//! Target: 16 tokens in ≤ 5 ms natively. Needs `python3 scripts/fetch_models.py`.
+//! all-MiniLM-L6-v2 forward pass, every attention weight kept, on one thread
+//! and on two (a helper thread sharing the weight products,
+//! `models::helper::thread`). Target: 16 tokens in ≤ 5 ms natively. Needs
+//! `python3 scripts/fetch_models.py`.
 //!
 //!     cargo bench --bench minilm
 
@@ -26,11 +28,14 @@ fn text_of(model: &MiniLm, n: usize) -> String {
 }
 
 fn forward(c: &mut Criterion) {
-    let model = MiniLm::load_dir(&attnscope::testing::minilm_dir()).unwrap_or_else(|e| panic!("{e}"));
+    let load = || MiniLm::load_dir(&attnscope::testing::minilm_dir()).unwrap_or_else(|e| panic!("{e}"));
+    let (model, mut two) = (load(), load());
+    attnscope::models::helper::thread::share(&mut *two);
     let mut group = c.benchmark_group("minilm");
     for n in [16, 128] {
         let text = text_of(&model, n);
         group.bench_function(format!("forward_{n}_tokens"), |b| b.iter(|| model.run(black_box(&text)).unwrap()));
+        group.bench_function(format!("forward_{n}_tokens_two_threads"), |b| b.iter(|| two.run(black_box(&text)).unwrap()));
     }
     group.finish();
 }

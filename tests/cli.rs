@@ -166,3 +166,27 @@ fn a_model_path_that_is_no_model_is_one_clear_line() {
         }
     }
 }
+
+/// `--threads 2` shares every weight product with a second thread: the
+/// JSON is the one thread's, byte for byte, for the built-in models and for
+/// checkpoints of both families.
+#[test]
+fn two_threads_write_the_one_thread_json() {
+    let text = "Ça va? The quick brown fox 🦊 jumps over the lazy dog.";
+    let runs: [&[&str]; 4] =
+        [&["--model", "minilm"], &["--model", "smollm2"], &["--model-path", &tiny("bert")], &["--model-path", &tiny("llama")]];
+    for which in runs {
+        let json = |threads: &str| {
+            let mut args = vec!["attention", "--text", text, "--json", "-", "--threads", threads];
+            args.extend_from_slice(which);
+            let out = attnscope(&args);
+            assert!(out.status.success(), "{which:?}: {}", String::from_utf8_lossy(&out.stderr));
+            out.stdout
+        };
+        let one = json("1");
+        assert!(one.len() > 100, "{which:?}");
+        assert!(json("2") == one, "{which:?}: two threads wrote other numbers");
+    }
+    let out = attnscope(&["attention", "--model", "minilm", "--text", "hi", "--threads", "3"]);
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("1..=2"));
+}

@@ -32,7 +32,7 @@ fn two_threads_give_the_one_thread_results_bit_for_bit() {
     assert_eq!(shard.matrices.len(), 6 * 6);
     assert_eq!(halves.shared().len(), 36);
     let helper = ThreadHelper::start(shard);
-    let delivered = helper.delivered.clone();
+    let delivered = helper.delivered();
     halves.set_helper(Some(Box::new(helper)));
     assert_eq!((halves.threads(), whole.threads()), (2, 1));
     for text in texts() {

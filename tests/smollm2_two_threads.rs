@@ -23,7 +23,7 @@ fn with_helper(from: usize) -> (SmolLm2, Arc<AtomicUsize>) {
     let shard = model.shard();
     assert_eq!(shard.matrices.len(), 30 * 7 + 1);
     let helper = ThreadHelper::start(shard);
-    let delivered = helper.delivered.clone();
+    let delivered = helper.delivered();
     model.set_helper(Some(Box::new(helper)), from);
     (model, delivered)
 }

@@ -4,7 +4,8 @@
 use attnscope::attention::{Mask, Scale};
 use attnscope::draw::{heatmap_png, heatmap_svg, Heatmap, ValueKind};
 use attnscope::export::AttentionExport;
-use attnscope::models::files::Checkpoint;
+use attnscope::models::files::{Checkpoint, Model};
+use attnscope::models::helper;
 use attnscope::models::minilm::MiniLm;
 use attnscope::models::seed::WorkedExample;
 use attnscope::models::smollm2::SmolLm2;
@@ -86,6 +87,10 @@ struct AttentionArgs {
     /// Teaching model only: leave out the positional encoding.
     #[arg(long)]
     no_positions: bool,
+    /// Threads to compute on: with 2, a second thread takes part of every
+    /// weight product (the same numbers, bit for bit).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
+    threads: u8,
 }
 
 #[derive(Args)]
@@ -205,20 +210,33 @@ fn models_dir(flag: Option<PathBuf>) -> PathBuf {
 }
 
 /// `attention --model-path PATH`: a Hugging Face folder or a .gguf file, checked like the built-in models.
-fn run_checkpoint(path: &Path, text: &str) -> Result<ModelTrace, Error> {
+fn run_checkpoint(path: &Path, text: &str, threads: u8) -> Result<ModelTrace, Error> {
     let name = path.file_name().map_or("model".into(), |n| n.to_string_lossy().into_owned());
-    let trace = Checkpoint::open(path)?.load(&name)?.run(text)?;
+    let mut model = Checkpoint::open(path)?.load(&name)?;
+    if threads > 1 {
+        match &mut model {
+            Model::Encoder(e) => helper::thread::share(e.as_mut()),
+            Model::Decoder(d) => helper::thread::share(d.as_mut()),
+        }
+    }
+    let trace = model.run(text)?;
     trace.check_finite()?;
     Ok(trace)
 }
 
-fn run_model(model: ModelArg, text: &str, models_dir_flag: Option<PathBuf>, no_positions: bool) -> Result<ModelTrace, Error> {
-    let trace = run_model_unchecked(model, text, models_dir_flag, no_positions)?;
+fn run_model(model: ModelArg, text: &str, models_dir_flag: Option<PathBuf>, no_positions: bool, threads: u8) -> Result<ModelTrace, Error> {
+    let trace = run_model_unchecked(model, text, models_dir_flag, no_positions, threads)?;
     trace.check_finite()?;
     Ok(trace)
 }
 
-fn run_model_unchecked(model: ModelArg, text: &str, models_dir_flag: Option<PathBuf>, no_positions: bool) -> Result<ModelTrace, Error> {
+fn run_model_unchecked(
+    model: ModelArg,
+    text: &str,
+    models_dir_flag: Option<PathBuf>,
+    no_positions: bool,
+    threads: u8,
+) -> Result<ModelTrace, Error> {
     let dir = models_dir(models_dir_flag);
     let missing = |what: &str| {
         Error::ModelFile(format!("{what} not found in {}: run `python3 scripts/fetch_models.py` (or pass --models-dir)", dir.display()))
@@ -229,14 +247,22 @@ fn run_model_unchecked(model: ModelArg, text: &str, models_dir_flag: Option<Path
             if !d.join("model.safetensors").is_file() {
                 return Err(missing("minilm/model.safetensors"));
             }
-            MiniLm::load_dir(&d)?.run(text)
+            let mut m = MiniLm::load_dir(&d)?;
+            if threads > 1 {
+                helper::thread::share(&mut *m);
+            }
+            m.run(text)
         }
         ModelArg::Smollm2 => {
             let file = ModelId::SmolLm2.files().into_iter().next().map(|f| dir.join("smollm2").join(f.name)).unwrap_or_default();
             if !file.is_file() {
                 return Err(missing("the SmolLM2 GGUF file"));
             }
-            SmolLm2::load(&file)?.run(text)
+            let mut m = SmolLm2::load(&file)?;
+            if threads > 1 {
+                helper::thread::share(&mut *m);
+            }
+            m.run(text)
         }
         ModelArg::Teaching => {
             TeachingModel::with_options(TeachingOptions { positional_encoding: !no_positions, ..Default::default() }).run(text)
@@ -257,8 +283,8 @@ fn attention(args: AttentionArgs) -> Result<(), Error> {
     }
     let text = args.text.as_deref().unwrap_or_default();
     let mut trace = match &args.model_path {
-        Some(path) => run_checkpoint(path, text)?,
-        None => run_model(args.model, text, args.models_dir.clone(), args.no_positions)?,
+        Some(path) => run_checkpoint(path, text, args.threads)?,
+        None => run_model(args.model, text, args.models_dir.clone(), args.no_positions, args.threads)?,
     };
     if let Some(notice) = &trace.notice {
         eprintln!("attnscope: note: {notice}");

@@ -54,14 +54,14 @@ pub fn write_trace_file(args: &WriteArgs, out: &Path) -> Result<(), Error> {
     let model = args.model.unwrap_or(ModelArg::Teaching);
     let text = args.text.as_deref().unwrap_or_default();
     let (trace, positions) = match &args.model_path {
-        Some(path) => (run_checkpoint(path, text)?, Checkpoint::open(path)?.describe()?.positions),
+        Some(path) => (run_checkpoint(path, text, 1)?, Checkpoint::open(path)?.describe()?.positions),
         None => {
             let positions = match model {
                 ModelArg::Teaching if args.no_positions => "none",
                 ModelArg::Teaching | ModelArg::Minilm => "input",
                 ModelArg::Smollm2 => "rope",
             };
-            (run_model(model, text, args.models_dir.clone(), args.no_positions)?, positions.to_string())
+            (run_model(model, text, args.models_dir.clone(), args.no_positions, 1)?, positions.to_string())
         }
     };
     if let Some(notice) = &trace.notice {

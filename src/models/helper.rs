@@ -27,6 +27,9 @@ use crate::models::quant::{Input, QMatrix};
 use crate::tensor::Matrix;
 use std::ops::Range;
 
+#[cfg(not(target_arch = "wasm32"))]
+pub mod thread;
+
 /// The other thread, holding a [`Shard`]: for each shared matrix, in the
 /// model's numbering, the rows after [`own_rows`].
 pub trait Helper {

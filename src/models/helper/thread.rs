@@ -1,0 +1,128 @@
+//! A helper on a native thread (the CLI's and the benchmarks' second core;
+//! the browser's is another Web Worker, `src/worker/helper.rs`). It takes
+//! pieces from the last one down, as the browser's does, through a board
+//! under a lock: each piece's state and the helper's outputs.
+
+use super::{Helper, Shard, Shares};
+use crate::models::quant::Input;
+use crate::tensor::Matrix;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{channel, Sender};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Copy, PartialEq)]
+enum State {
+    Free,
+    Model,
+    Helper,
+    Done,
+}
+
+/// The request in hand: its number, each piece's state and the helper's outputs.
+#[derive(Default)]
+struct Board {
+    seq: u64,
+    states: Vec<State>,
+    outputs: Vec<Option<Matrix>>,
+}
+
+/// One request: its number, the shard's matrices `first .. first + count`, the input.
+type Request = (u64, usize, usize, Matrix);
+
+/// The model's side of a helper thread; the thread ends when this is dropped.
+pub struct ThreadHelper {
+    shard: Arc<Shard>,
+    board: Arc<(Mutex<Board>, Condvar)>,
+    requests: Sender<Request>,
+    clock: Instant,
+    delivered: Arc<AtomicUsize>,
+}
+
+/// The lock, whatever a panic elsewhere left in it (the board holds only
+/// states and finished outputs, each consistent on its own).
+fn lock(board: &Mutex<Board>) -> MutexGuard<'_, Board> {
+    board.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl ThreadHelper {
+    /// A thread holding `shard` (the helper's part of a model's matrices, [`Shard::of`]).
+    pub fn start(shard: Shard) -> ThreadHelper {
+        let (shard, board) = (Arc::new(shard), Arc::new((Mutex::new(Board::default()), Condvar::new())));
+        let delivered = Arc::new(AtomicUsize::new(0));
+        let (requests, inbox) = channel::<Request>();
+        let (s, b, d) = (shard.clone(), board.clone(), delivered.clone());
+        std::thread::spawn(move || {
+            for (seq, first, count, x) in inbox {
+                let Some(pieces) = s.pieces(first, count, x.cols) else { continue };
+                let input = Input::new(&x);
+                for (i, piece) in pieces.iter().enumerate().rev() {
+                    {
+                        let mut board = lock(&b.0);
+                        if board.seq != seq || board.states.get(i) != Some(&State::Free) {
+                            break;
+                        }
+                        board.states[i] = State::Helper;
+                    }
+                    let out = s.product(first, piece, &input);
+                    let mut board = lock(&b.0);
+                    if board.seq == seq {
+                        (board.states[i], board.outputs[i]) = (State::Done, Some(out));
+                        d.fetch_add(1, Ordering::Relaxed);
+                        b.1.notify_all();
+                    }
+                }
+            }
+        });
+        ThreadHelper { shard, board, requests, clock: Instant::now(), delivered }
+    }
+
+    /// Pieces the helper delivered, over all requests.
+    pub fn delivered(&self) -> Arc<AtomicUsize> {
+        self.delivered.clone()
+    }
+}
+
+/// Gives `model` a helper thread holding its [`Shard`]: its runs then use two cores.
+pub fn share(model: &mut dyn Shares) {
+    let helper = ThreadHelper::start(Shard::of(model));
+    model.share_with(Box::new(helper));
+}
+
+impl Helper for ThreadHelper {
+    fn begin(&self, first: usize, count: usize, x: &Matrix) {
+        let n = self.shard.pieces(first, count, x.cols).map_or(0, |p| p.len());
+        let seq = {
+            let mut board = lock(&self.board.0);
+            board.seq += 1;
+            (board.states, board.outputs) = (vec![State::Free; n], vec![None; n]);
+            board.seq
+        };
+        // A helper thread that is gone leaves every piece free: the model computes them.
+        let _ = self.requests.send((seq, first, count, x.clone()));
+    }
+
+    fn claim(&self, i: usize) -> bool {
+        let mut board = lock(&self.board.0);
+        let free = board.states.get(i).is_none_or(|s| *s == State::Free);
+        if let Some(s) = board.states.get_mut(i) {
+            *s = State::Model;
+        }
+        free
+    }
+
+    fn collect(&self, i: usize, patience_ms: f64) -> Option<Matrix> {
+        let board = lock(&self.board.0);
+        // At least a millisecond: waking a sleeping thread takes tens of
+        // microseconds, and a piece it is computing is better awaited than
+        // computed twice.
+        let wait = Duration::from_secs_f64(patience_ms.max(1.0) / 1e3);
+        let (mut board, _) =
+            self.board.1.wait_timeout_while(board, wait, |b| b.states.get(i) == Some(&State::Helper)).unwrap_or_else(|p| p.into_inner());
+        board.outputs.get_mut(i).and_then(Option::take)
+    }
+
+    fn now_ms(&self) -> f64 {
+        self.clock.elapsed().as_secs_f64() * 1e3
+    }
+}
