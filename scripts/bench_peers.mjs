@@ -31,7 +31,7 @@
 // <repo>/.tools/bench/minilm-attn.onnx), BENCH_PYTHON (default
 // <repo>/.tools/bench-venv/bin/python; SKIP_TORCH=1 leaves PyTorch out).
 
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -61,6 +61,35 @@ const TEXTS = [
 // The load average (1, 5 and 15 minutes): figures taken on a busy machine say so.
 const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
+// The machine's CPU time (in clock ticks: busy and all, over every core) and
+// that of this process and its descendants (node, Chromium and its
+// renderers), so that others(before, after) tells which share of the
+// machine other processes took meanwhile: a build running beside the
+// benchmark shows up there, and two-thread figures mean little then.
+function cpuTicks() {
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const procs = new Map();
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      procs.set(Number(pid), { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) });
+    } catch { /* gone meanwhile */ }
+  }
+  const ours = new Map();
+  const mine = (pid) => {
+    for (let p = pid, hops = 0; p > 1 && hops < 64; p = procs.get(p)?.ppid ?? 0, hops++) if (p === process.pid) return true;
+    return false;
+  };
+  for (const [pid, p] of procs) if (mine(pid)) ours.set(pid, p.ticks);
+  return { busy: user + nice + system + irq + softirq + steal, all: user + nice + system + idle + iowait + irq + softirq + steal, ours };
+}
+function others(a, b) {
+  let ours = 0;
+  for (const [pid, t] of b.ours) ours += t - (a.ours.get(pid) ?? 0);
+  return Math.max(0, (b.busy - a.busy - ours) / (b.all - a.all));
+}
+
 function cpu() {
   let model = null;
   try {
@@ -89,6 +118,7 @@ copyFileSync(join(ORT_DIST, 'ort-wasm-simd-threaded.wasm'), join(ortRoot, 'ort-w
 symlinkSync(ONNX_MODEL, join(ortRoot, 'model.onnx'));
 
 const results = { cpu: cpu(), onnxruntime_web: ortVersion, rounds: ROUNDS, warmup: WARMUP, tolerance: TOL };
+const fastest = (xs) => ` (fastest ${Math.min(...xs).toFixed(1)})`;
 const line = (label, ms, extra = '') => console.log(`  ${label.padEnd(56)} ${ms.toFixed(1).padStart(8)} ms${extra}`);
 
 const appServer = await serve(DIST);
@@ -251,7 +281,9 @@ try {
     ['ort1', (t, v) => orts[0].run(`${t.name}/${v}`)],
     ['ort2', (t, v) => orts[1].run(`${t.name}/${v}`)],
   ];
+  let ticks;
   for (let r = 0; r < WARMUP + ROUNDS; r++) {
+    if (r === WARMUP) ticks = cpuTicks();
     for (let e = 0; e < engines.length; e++) {
       const [name, go] = engines[(r + e) % engines.length];
       for (const t of TEXTS) {
@@ -260,15 +292,16 @@ try {
       }
     }
   }
+  results.minilm_other_processes_cpu = others(ticks, cpuTicks());
   const m = {};
   for (const [name, byLen] of Object.entries(times)) for (const [len, xs] of Object.entries(byLen)) m[`${name}_${len}`] = median(xs);
   results.minilm_ms = m;
   results.minilm_rounds = times;
   console.log('MiniLM forward (medians)');
   for (const len of ['16', '128']) {
-    line(`MiniLM, ${len} tokens: attnscope, forward in the worker`, m[`attnscope_${len}`]);
-    line(`MiniLM, ${len} tokens: onnxruntime-web, 1 thread, session.run`, m[`ort1_${len}`]);
-    line(`MiniLM, ${len} tokens: onnxruntime-web, 2 threads, session.run`, m[`ort2_${len}`]);
+    line(`MiniLM, ${len} tokens: attnscope, forward in the worker`, m[`attnscope_${len}`], fastest(times.attnscope[len]));
+    line(`MiniLM, ${len} tokens: onnxruntime-web, 1 thread, session.run`, m[`ort1_${len}`], fastest(times.ort1[len]));
+    line(`MiniLM, ${len} tokens: onnxruntime-web, 2 threads, session.run`, m[`ort2_${len}`], fastest(times.ort2[len]));
   }
   const ratio = (label, a, b, target) => {
     const x = a / b;
@@ -281,7 +314,9 @@ try {
   ratio('attnscope ÷ onnxruntime-web 2 threads, 128 tokens', m.attnscope_128, m.ort2_128, 0.6);
   ratio('attnscope ÷ onnxruntime-web 2 threads, 16 tokens', m.attnscope_16, m.ort2_16, null);
   results.load_after_minilm = load();
-  console.log(`  load average after MiniLM: ${results.load_after_minilm}`);
+  console.log(`  load average after MiniLM: ${results.load_after_minilm}; other processes took ` +
+    `${(100 * results.minilm_other_processes_cpu).toFixed(0)}% of the machine's CPU during the timed rounds` +
+    `${results.minilm_other_processes_cpu > 0.1 ? ' (a busy machine: the two-thread figures especially are inflated)' : ''}`);
   for (const o of orts) await o.context.close();
   await app.context.close();
 
@@ -289,14 +324,18 @@ try {
   const smol = await attnscopePage('smollm2', SIXTEEN_SMOLLM2);
   const full = [];
   for (let i = 0; i < WARMUP + ROUNDS; i++) {
+    if (i === WARMUP) ticks = cpuTicks();
     const { ms, tokens } = await smol.compute(i % 2 ? SIXTEEN_SMOLLM2 : SIXTEEN_SMOLLM2.replace('the quick', 'a quick'));
     if (tokens !== 16) throw new Error(`expected 16 SmolLM2 tokens, attnscope read ${tokens}`);
     if (i >= WARMUP) full.push(ms);
   }
+  results.smollm2_other_processes_cpu = others(ticks, cpuTicks());
   await smol.context.close();
   results.smollm2_16_attnscope_ms = median(full);
+  results.smollm2_16_attnscope_rounds = full;
   console.log('SmolLM2-135M forward, 16 tokens (medians)');
-  line('SmolLM2, 16 tokens: attnscope, forward in the worker', results.smollm2_16_attnscope_ms);
+  line('SmolLM2, 16 tokens: attnscope, forward in the worker (2 threads)', results.smollm2_16_attnscope_ms,
+    `${fastest(full)}; other processes ${(100 * results.smollm2_other_processes_cpu).toFixed(0)}% of the CPU meanwhile`);
   if (process.env.SKIP_TORCH === '1') {
     console.log('  (PyTorch skipped: SKIP_TORCH=1)');
   } else {

@@ -62,6 +62,23 @@ def cpu() -> str:
     return f"{model or platform.processor() or 'unknown CPU'}, {os.cpu_count()} logical CPUs, {clock}"
 
 
+def machine_ticks() -> tuple[int, int]:
+    """The machine's busy and total CPU time over every core, in clock ticks (/proc/stat)."""
+    f = [int(x) for x in Path("/proc/stat").read_text().splitlines()[0].split()[1:9]]
+    user, nice, system, idle, iowait, irq, softirq, steal = f
+    return user + nice + system + irq + softirq + steal, sum(f)
+
+
+def others_share(before, after) -> float:
+    """The share of the machine's CPU that other processes took between two
+    (machine_ticks(), process_time()) readings: a build running beside the
+    benchmark shows up here."""
+    (busy0, all0), own0 = before
+    (busy1, all1), own1 = after
+    own = (own1 - own0) * os.sysconf("SC_CLK_TCK")
+    return max(0.0, (busy1 - busy0 - own) / max(1, all1 - all0))
+
+
 def main() -> None:
     transformers.utils.logging.disable_progress_bar()
     transformers.utils.logging.set_verbosity_error()
@@ -88,14 +105,17 @@ def main() -> None:
                 out = model(ids, output_attentions=True)
             assert len(out.attentions) == model.config.num_hidden_layers
             times = []
+            before = (machine_ticks(), time.process_time())
             for _ in range(ROUNDS):
                 t0 = time.perf_counter()
                 model(ids, output_attentions=True)
                 times.append((time.perf_counter() - t0) * 1000)
+            busy = others_share(before, (machine_ticks(), time.process_time()))
             medians[n] = statistics.median(times)
             print(
                 f"  SmolLM2, {TOKENS} tokens, PyTorch on {n} thread{'s' if n > 1 else ''}: "
-                f"median {medians[n]:7.1f} ms   fastest {min(times):7.1f} ms   ({ROUNDS} runs after {WARMUP} warm-up)"
+                f"median {medians[n]:7.1f} ms   fastest {min(times):7.1f} ms   ({ROUNDS} runs after {WARMUP} warm-up; "
+                f"other processes {100 * busy:.0f}% of the CPU meanwhile)"
             )
     print(json.dumps({"smollm2_16_torch_ms": {str(n): round(ms, 2) for n, ms in medians.items()}}))
 
