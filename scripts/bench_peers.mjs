@@ -278,8 +278,9 @@ try {
   results.attention_check = [];
   for (const t of TEXTS) {
     for (const [v, text] of t.variants.entries()) {
-      const { tokens } = await app.compute(text);
+      const { tokens, status } = await app.compute(text);
       if (tokens !== t.tokens) throw new Error(`expected ${t.tokens} MiniLM tokens, attnscope read ${tokens}: ${text}`);
+      if (v === 0) console.log(`  attnscope's status line at ${t.tokens} tokens: ${status.replace(/\s+/g, ' ').trim()}`);
       const ours = await app.exported();
       if (!ours.token_ids || ours.token_ids.length !== t.tokens) throw new Error(`attnscope's export has no ${t.tokens} token ids`);
       for (const o of orts) {
