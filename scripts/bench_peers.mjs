@@ -3,14 +3,15 @@
 //
 //   1. MiniLM (all-MiniLM-L6-v2) at 16 and 128 tokens in headless Chromium:
 //      attnscope's forward in its worker (the release build in dist/, the
-//      worker's own clock as the status line shows it) against
+//      worker's own clock as the status line shows it) on two threads (the
+//      page cross-origin isolated) and on one (the same build served
+//      without the isolation headers, so without shared memory), against
 //      onnxruntime-web (npm, pinned in scripts/lib/install.sh) running the
 //      same weights exported to ONNX with every layer's attention as an
 //      output (scripts/reference/minilm_onnx_export.py), on one thread and
-//      on two (the page is cross-origin isolated, as ours is). Only
-//      `session.run` is timed, its input tensors made beforehand. The three
-//      engines take turns round by round (WARMUP rounds first, not counted);
-//      the figures are medians.
+//      on two (its page isolated too). Only `session.run` is timed, its
+//      input tensors made beforehand. The four take turns round by round
+//      (WARMUP rounds first, not counted); the figures are medians.
 //   2. Before timing, onnxruntime-web's attention for the very token ids
 //      attnscope read (from the page's JSON export, every layer, head, query
 //      and key) must equal attnscope's within ATTN_TOL, for every layer and
@@ -144,24 +145,33 @@ const fastest = (xs) => ` (fastest ${Math.min(...xs).toFixed(1)})`;
 const line = (label, ms, extra = '') => console.log(`  ${label.padEnd(56)} ${ms.toFixed(1).padStart(8)} ms${extra}`);
 
 const appServer = await serve(DIST);
+// The same build from a server without the cross-origin isolation headers:
+// no SharedArrayBuffer, so attnscope's worker runs on one thread there.
+const appServer1 = await serve(DIST, { isolated: false });
 const ortServer = await serve(ortRoot);
 const appBase = `http://127.0.0.1:${appServer.address().port}/`;
+const appBase1 = `http://127.0.0.1:${appServer1.address().port}/`;
 const ortBase = `http://127.0.0.1:${ortServer.address().port}/`;
 const browser = await launch();
 let failed = false;
 
 // attnscope's page with `model` loaded on `text`; compute(text) types the
 // text and resolves with the worker's forward time and the token count.
-async function attnscopePage(model, text, params = '') {
+async function attnscopePage(model, text, params = '', at = appBase) {
   const context = await browser.newContext({ acceptDownloads: true });
   const page = await context.newPage({ viewport: { width: 1000, height: 900 } });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${appBase}?model=${model}&view=head${params}&text=${encodeURIComponent(text)}`);
+  await page.goto(`${at}?model=${model}&view=head${params}&text=${encodeURIComponent(text)}`);
   await page.waitForFunction(() => /computed in/.test(document.querySelector('#status')?.textContent ?? ''), null, { timeout: 300_000 });
   const status = async () => {
     const s = await page.locator('#status').textContent();
-    return { ms: Number(s.match(/computed in ([\d.]+) ms/)[1]), tokens: Number(s.match(/^(\d+) tokens/)?.[1]), status: s };
+    return {
+      ms: Number(s.match(/computed in ([\d.]+) ms/)[1]),
+      tokens: Number(s.match(/^(\d+) tokens/)?.[1]),
+      threads: Number(s.match(/ on (\d+) threads/)?.[1] ?? 1),
+      status: s,
+    };
   };
   const compute = async (t) => {
     const run = await page.locator('#status').getAttribute('data-run');
@@ -270,28 +280,37 @@ try {
   // from (the page's default download is an f16 copy, widened to f32 at load:
   // the same arithmetic, numbers within 2e-3; builds without the switch
   // ignore the parameter).
-  const app = await attnscopePage('minilm', SIXTEEN, '&exact=1');
+  // attnscope on two threads (the isolated page) and on one (the same build
+  // served without isolation), both with exact=1.
+  const apps = [
+    { name: 'as1', ...await attnscopePage('minilm', SIXTEEN, '&exact=1', appBase1) },
+    { name: 'as2', ...await attnscopePage('minilm', SIXTEEN, '&exact=1', appBase) },
+  ];
   const orts = [await ortPage(1), await ortPage(2)];
   console.log(`  onnxruntime-web inputs ${orts[0].info.inputs.join(', ')}; cross-origin isolated: ${orts[1].info.isolated}`);
 
-  // The attention check, on every text timed below.
+  // The attention check, on every text timed below, for both attnscope pages.
   results.attention_check = [];
+  const threadsSeen = {};
   for (const t of TEXTS) {
     for (const [v, text] of t.variants.entries()) {
-      const { tokens, status } = await app.compute(text);
-      if (tokens !== t.tokens) throw new Error(`expected ${t.tokens} MiniLM tokens, attnscope read ${tokens}: ${text}`);
-      if (v === 0) console.log(`  attnscope's status line at ${t.tokens} tokens: ${status.replace(/\s+/g, ' ').trim()}`);
-      const ours = await app.exported();
-      if (!ours.token_ids || ours.token_ids.length !== t.tokens) throw new Error(`attnscope's export has no ${t.tokens} token ids`);
-      for (const o of orts) {
-        await o.prepare(`${t.name}/${v}`, ours.token_ids);
-        const c = compare(await o.attentions(`${t.name}/${v}`), ours, t.tokens);
-        const ok = c.diff <= TOL;
-        results.attention_check.push({ tokens: t.tokens, variant: v, threads: o.threads, max_abs_diff: c.diff, per_layer: c.perLayer, ok });
-        console.log(`  attention check, ${t.tokens} tokens (text ${v + 1}), onnxruntime-web ${o.threads} thread${o.threads > 1 ? 's' : ''}: ` +
-          `max |ORT − attnscope| ${c.diff.toExponential(2)} (layer ${c.layer}, head ${c.head}; per layer ${c.perLayer.map((d) => d.toExponential(1)).join(' ')}) ` +
-          `${ok ? `≤ ${TOL}: equal` : `> ${TOL}: NOT EQUAL`}`);
-        if (!ok) failed = true;
+      for (const app of apps) {
+        const { tokens, status, threads } = await app.compute(text);
+        if (tokens !== t.tokens) throw new Error(`expected ${t.tokens} MiniLM tokens, attnscope read ${tokens}: ${text}`);
+        threadsSeen[app.name] = threads;
+        if (v === 0) console.log(`  attnscope's status line, ${app === apps[0] ? 'page not cross-origin isolated' : 'isolated page'}: ${status.replace(/\s+/g, ' ').trim()}`);
+        const ours = await app.exported();
+        if (!ours.token_ids || ours.token_ids.length !== t.tokens) throw new Error(`attnscope's export has no ${t.tokens} token ids`);
+        for (const o of orts) {
+          await o.prepare(`${t.name}/${v}`, ours.token_ids);
+          const c = compare(await o.attentions(`${t.name}/${v}`), ours, t.tokens);
+          const ok = c.diff <= TOL;
+          results.attention_check.push({ tokens: t.tokens, variant: v, attnscope_threads: threads, ort_threads: o.threads, max_abs_diff: c.diff, per_layer: c.perLayer, ok });
+          console.log(`  attention check, ${t.tokens} tokens (text ${v + 1}), attnscope ${threads} thread${threads > 1 ? 's' : ''} vs onnxruntime-web ${o.threads}: ` +
+            `max |ORT − attnscope| ${c.diff.toExponential(2)} (layer ${c.layer}, head ${c.head}; per layer ${c.perLayer.map((d) => d.toExponential(1)).join(' ')}) ` +
+            `${ok ? `≤ ${TOL}: equal` : `> ${TOL}: NOT EQUAL`}`);
+          if (!ok) failed = true;
+        }
       }
     }
   }
@@ -314,13 +333,14 @@ try {
   }
 
   // Timing: the engines take turns, each running both lengths.
-  const times = { attnscope: { 16: [], 128: [] }, ort1: { 16: [], 128: [] }, ort2: { 16: [], 128: [] } };
+  const times = { as1: { 16: [], 128: [] }, as2: { 16: [], 128: [] }, ort1: { 16: [], 128: [] }, ort2: { 16: [], 128: [] } };
   const engines = [
-    ['attnscope', async (t, v) => {
-      const { ms, tokens } = await app.compute(t.variants[v]);
+    ...apps.map((app) => [app.name, async (t, v) => {
+      const { ms, tokens, threads } = await app.compute(t.variants[v]);
       if (tokens !== t.tokens) throw new Error(`expected ${t.tokens} tokens, attnscope read ${tokens}`);
+      threadsSeen[app.name] = Math.min(threadsSeen[app.name], threads);
       return ms;
-    }],
+    }]),
     ['ort1', (t, v) => orts[0].run(`${t.name}/${v}`)],
     ['ort2', (t, v) => orts[1].run(`${t.name}/${v}`)],
   ];
@@ -343,7 +363,8 @@ try {
   results.minilm_rounds = times;
   console.log('MiniLM forward (medians)');
   for (const len of ['16', '128']) {
-    line(`MiniLM, ${len} tokens: attnscope, forward in the worker`, m[`attnscope_${len}`], fastest(times.attnscope[len]));
+    line(`MiniLM, ${len} tokens: attnscope, ${threadsSeen.as1} thread${threadsSeen.as1 > 1 ? 's' : ''} (not isolated)`, m[`as1_${len}`], fastest(times.as1[len]));
+    line(`MiniLM, ${len} tokens: attnscope, ${threadsSeen.as2} thread${threadsSeen.as2 > 1 ? 's' : ''} (isolated)`, m[`as2_${len}`], fastest(times.as2[len]));
     line(`MiniLM, ${len} tokens: onnxruntime-web, 1 thread, session.run`, m[`ort1_${len}`], fastest(times.ort1[len]));
     line(`MiniLM, ${len} tokens: onnxruntime-web, 2 threads, session.run`, m[`ort2_${len}`], fastest(times.ort2[len]));
   }
@@ -357,24 +378,29 @@ try {
       `${target ? `  (target ≤ ${target}: ${x <= target ? 'met' : 'not met'})` : ''}`);
   };
   const min = (xs) => Math.min(...xs);
-  ratio('attnscope ÷ onnxruntime-web 1 thread, 16 tokens', m.attnscope_16, m.ort1_16, 0.55, min(times.attnscope[16]), min(times.ort1[16]));
-  ratio('attnscope ÷ onnxruntime-web 1 thread, 128 tokens', m.attnscope_128, m.ort1_128, 0.55, min(times.attnscope[128]), min(times.ort1[128]));
-  ratio('attnscope ÷ onnxruntime-web 2 threads, 128 tokens', m.attnscope_128, m.ort2_128, 0.6, min(times.attnscope[128]), min(times.ort2[128]));
-  ratio('attnscope ÷ onnxruntime-web 2 threads, 16 tokens', m.attnscope_16, m.ort2_16, null, min(times.attnscope[16]), min(times.ort2[16]));
+  results.attnscope_threads = threadsSeen;
+  if (threadsSeen.as1 !== 1) console.log(`  (the page without isolation ran on ${threadsSeen.as1} threads, not 1)`);
+  if (threadsSeen.as2 !== 2) console.log(`  (the isolated page ran MiniLM on ${threadsSeen.as2} thread${threadsSeen.as2 > 1 ? 's' : ''}: this build has no second thread for it)`);
+  ratio('attnscope 1 thread ÷ onnxruntime-web 1 thread, 16 tokens', m.as1_16, m.ort1_16, 0.55, min(times.as1[16]), min(times.ort1[16]));
+  ratio('attnscope 1 thread ÷ onnxruntime-web 1 thread, 128 tokens', m.as1_128, m.ort1_128, 0.55, min(times.as1[128]), min(times.ort1[128]));
+  ratio('attnscope 2 threads ÷ onnxruntime-web 2 threads, 128 tokens', m.as2_128, m.ort2_128, 0.6, min(times.as2[128]), min(times.ort2[128]));
+  ratio('attnscope 2 threads ÷ onnxruntime-web 2 threads, 16 tokens', m.as2_16, m.ort2_16, null, min(times.as2[16]), min(times.ort2[16]));
   results.load_after_minilm = load();
   console.log(`  load average after MiniLM: ${results.load_after_minilm}; other processes took ` +
     `${(100 * results.minilm_other_processes_cpu).toFixed(0)}% of the machine's CPU during the timed rounds` +
     `${results.minilm_other_processes_cpu > 0.1 ? ' (a busy machine: the two-thread figures especially are inflated)' : ''}`);
   for (const o of orts) await o.context.close();
-  await app.context.close();
+  for (const app of apps) await app.context.close();
 
   // ── SmolLM2, 16 tokens: attnscope in the worker, then PyTorch natively.
   const smol = await attnscopePage('smollm2', SIXTEEN_SMOLLM2);
   const full = [];
+  let smolThreads = 2;
   await quiet('the SmolLM2 rounds');
   for (let i = 0; i < WARMUP + ROUNDS; i++) {
     if (i === WARMUP) ticks = cpuTicks();
-    const { ms, tokens } = await smol.compute(i % 2 ? SIXTEEN_SMOLLM2 : SIXTEEN_SMOLLM2.replace('the quick', 'a quick'));
+    const { ms, tokens, threads } = await smol.compute(i % 2 ? SIXTEEN_SMOLLM2 : SIXTEEN_SMOLLM2.replace('the quick', 'a quick'));
+    smolThreads = Math.min(smolThreads, threads);
     if (tokens !== 16) throw new Error(`expected 16 SmolLM2 tokens, attnscope read ${tokens}`);
     if (i >= WARMUP) full.push(ms);
   }
@@ -383,7 +409,7 @@ try {
   results.smollm2_16_attnscope_ms = median(full);
   results.smollm2_16_attnscope_rounds = full;
   console.log('SmolLM2-135M forward, 16 tokens (medians)');
-  line('SmolLM2, 16 tokens: attnscope, forward in the worker (2 threads)', results.smollm2_16_attnscope_ms,
+  line(`SmolLM2, 16 tokens: attnscope, ${smolThreads} thread${smolThreads > 1 ? 's' : ''} (isolated)`, results.smollm2_16_attnscope_ms,
     `${fastest(full)}; other processes ${(100 * results.smollm2_other_processes_cpu).toFixed(0)}% of the CPU meanwhile`);
   if (process.env.SKIP_TORCH === '1') {
     console.log('  (PyTorch skipped: SKIP_TORCH=1)');
@@ -411,6 +437,7 @@ try {
   writeFileSync(join(ARTIFACTS, 'bench_peers.json'), JSON.stringify(results, null, 2));
   await browser.close().catch(() => {});
   appServer.close();
+  appServer1.close();
   ortServer.close();
   rmSync(ortRoot, { recursive: true, force: true });
 }
