@@ -10,8 +10,9 @@
 //      same weights exported to ONNX with every layer's attention as an
 //      output (scripts/reference/minilm_onnx_export.py), on one thread and
 //      on two (its page isolated too). Only `session.run` is timed, its
-//      input tensors made beforehand. The four take turns round by round
-//      (WARMUP rounds first, not counted); the figures are medians.
+//      input tensors made beforehand. One length at a time, the four take
+//      turns round by round (WARMUP rounds first, not counted); the figures
+//      are medians.
 //   2. Before timing, onnxruntime-web's attention for the very token ids
 //      attnscope read (from the page's JSON export, every layer, head, query
 //      and key) must equal attnscope's within ATTN_TOL, for every layer and
@@ -344,19 +345,23 @@ try {
     ['ort1', (t, v) => orts[0].run(`${t.name}/${v}`)],
     ['ort2', (t, v) => orts[1].run(`${t.name}/${v}`)],
   ];
-  let ticks;
+  // One length at a time (as someone typing changes the length little from
+  // one run to the next: attnscope's 16-token forward right after a
+  // 128-token one is slower than after another of 16), the engines in turn
+  // within each round, the one to start rotating.
   await quiet('the MiniLM rounds');
-  for (let r = 0; r < WARMUP + ROUNDS; r++) {
-    if (r === WARMUP) ticks = cpuTicks();
-    for (let e = 0; e < engines.length; e++) {
-      const [name, go] = engines[(r + e) % engines.length];
-      for (const t of TEXTS) {
+  const ticks0 = cpuTicks();
+  let ticks;
+  for (const t of TEXTS) {
+    for (let r = 0; r < WARMUP + ROUNDS; r++) {
+      for (let e = 0; e < engines.length; e++) {
+        const [name, go] = engines[(r + e) % engines.length];
         const ms = await go(t, r % 2);
         if (r >= WARMUP) times[name][t.name].push(ms);
       }
     }
   }
-  results.minilm_other_processes_cpu = others(ticks, cpuTicks());
+  results.minilm_other_processes_cpu = others(ticks0, cpuTicks());
   const m = {};
   for (const [name, byLen] of Object.entries(times)) for (const [len, xs] of Object.entries(byLen)) m[`${name}_${len}`] = median(xs);
   results.minilm_ms = m;
