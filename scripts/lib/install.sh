@@ -168,3 +168,46 @@ ensure_python_test_deps() {
     PYTHON_TEST_VENV="$venv"
     export PYTHON_TEST_VENV
 }
+
+# The peers scripts/bench.sh measures attnscope against (issue #31): a venv of
+# their own in .tools/bench-venv with these pins from PyPI — PyTorch and
+# transformers (with gguf and accelerate, to load SmolLM2's GGUF dequantized to float32) for
+# SmolLM2's native timing and for exporting MiniLM to ONNX with every layer's
+# attention as an output (onnx and onnxscript, which torch.onnx needs) — and
+# onnxruntime-web from npm into .tools/node_modules. PyPI's torch wheel brings
+# the CUDA libraries as dependencies (a few GB, unused on a CPU machine).
+# Exports BENCH_VENV. The venv is made anew when the pins change.
+BENCH_PYTHON_PINS="torch==2.15.0 transformers==5.24.0 accelerate==1.15.0 gguf==0.19.0 onnx==1.23.2 onnxscript==0.7.2 numpy==2.4.6"
+ONNXRUNTIME_WEB_VERSION="1.30.0"
+ensure_bench_peers() {
+    command -v python3 >/dev/null || die "Python 3 is needed for the peers' benchmark"
+    ensure_node
+    local venv="$TOOLS_DIR/bench-venv" stamp want
+    stamp="$venv/.installed-pins"
+    want="$(echo "$BENCH_PYTHON_PINS" | sha256sum | cut -d' ' -f1)"
+    if [[ ! -x "$venv/bin/python" || ! -f "$stamp" || "$(cat "$stamp")" != "$want" ]]; then
+        log "installing the peers' Python packages into .tools/bench-venv ($BENCH_PYTHON_PINS; a few GB once)"
+        rm -rf "$venv"
+        mkdir -p "$TOOLS_DIR"
+        if ! python3 -m venv "$venv" 2>/dev/null; then
+            # Debian's python3 comes without venv (ensurepip) until python3-venv is installed.
+            rm -rf "$venv"
+            command -v apt-get >/dev/null || die "python3 cannot make a venv: install its venv module (Debian: python3-venv)"
+            as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+            as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null
+            python3 -m venv "$venv" || die "python3 -m venv failed"
+        fi
+        # shellcheck disable=SC2086 # the pins are separate words
+        "$venv/bin/python" -m pip install --quiet --disable-pip-version-check $BENCH_PYTHON_PINS ||
+            die "pip could not install $BENCH_PYTHON_PINS"
+        echo "$want" >"$stamp"
+    fi
+    BENCH_VENV="$venv"
+    export BENCH_VENV
+    if [[ "$(node -p "try { require('$TOOLS_DIR/node_modules/onnxruntime-web/package.json').version } catch { '' }")" != "$ONNXRUNTIME_WEB_VERSION" ]]; then
+        log "installing onnxruntime-web@$ONNXRUNTIME_WEB_VERSION (npm) into .tools"
+        mkdir -p "$TOOLS_DIR"
+        npm install --prefix "$TOOLS_DIR" --no-audit --no-fund --loglevel=error --save-exact "onnxruntime-web@$ONNXRUNTIME_WEB_VERSION" ||
+            die "npm could not install onnxruntime-web@$ONNXRUNTIME_WEB_VERSION"
+    fi
+}
