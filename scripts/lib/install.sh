@@ -141,13 +141,15 @@ ensure_web_build_tools() {
 # itself (pip install ./python, again on every call: it is small). Exports
 # PYTHON_TEST_VENV. The venv is made anew when the pins change.
 PYTHON_TEST_PINS="anywidget==0.11.0 ipykernel==7.4.0 nbclient==0.11.0 nbformat==5.11.1 numpy==2.4.6 pytest==9.2.0 safetensors==0.8.0 setuptools==84.2.1"
-ensure_python_test_deps() {
-    command -v python3 >/dev/null || die "Python 3 is needed for the Python package's tests"
-    local venv="$TOOLS_DIR/python-venv" stamp want
+# A venv at $1 holding the pinned packages $2 (one string of pins), made
+# anew when the pins change; $3 says what it is for, in the log.
+ensure_pinned_venv() {
+    local venv="$1" pins="$2" what="$3" stamp want
+    command -v python3 >/dev/null || die "Python 3 is needed for $what"
     stamp="$venv/.installed-pins"
-    want="$(echo "$PYTHON_TEST_PINS" | sha256sum | cut -d' ' -f1)"
+    want="$(echo "$pins" | sha256sum | cut -d' ' -f1)"
     if [[ ! -x "$venv/bin/python" || ! -f "$stamp" || "$(cat "$stamp")" != "$want" ]]; then
-        log "installing the Python package's test dependencies into .tools/python-venv ($PYTHON_TEST_PINS)"
+        log "installing $what into ${venv#"$ROOT/"} ($pins)"
         rm -rf "$venv"
         mkdir -p "$TOOLS_DIR"
         if ! python3 -m venv "$venv" 2>/dev/null; then
@@ -159,10 +161,15 @@ ensure_python_test_deps() {
             python3 -m venv "$venv" || die "python3 -m venv failed"
         fi
         # shellcheck disable=SC2086 # the pins are separate words
-        "$venv/bin/python" -m pip install --quiet --disable-pip-version-check $PYTHON_TEST_PINS ||
-            die "pip could not install $PYTHON_TEST_PINS"
+        "$venv/bin/python" -m pip install --quiet --disable-pip-version-check $pins ||
+            die "pip could not install $pins"
         echo "$want" >"$stamp"
     fi
+}
+
+ensure_python_test_deps() {
+    local venv="$TOOLS_DIR/python-venv"
+    ensure_pinned_venv "$venv" "$PYTHON_TEST_PINS" "the Python package's test dependencies"
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation --force-reinstall "$ROOT/python" ||
         die "pip could not install the Python package (python/)"
     PYTHON_TEST_VENV="$venv"
@@ -180,28 +187,9 @@ ensure_python_test_deps() {
 BENCH_PYTHON_PINS="torch==2.15.0 transformers==5.24.0 accelerate==1.15.0 gguf==0.19.0 onnx==1.23.2 onnxscript==0.7.2 numpy==2.4.6"
 ONNXRUNTIME_WEB_VERSION="1.30.0"
 ensure_bench_peers() {
-    command -v python3 >/dev/null || die "Python 3 is needed for the peers' benchmark"
     ensure_node
-    local venv="$TOOLS_DIR/bench-venv" stamp want
-    stamp="$venv/.installed-pins"
-    want="$(echo "$BENCH_PYTHON_PINS" | sha256sum | cut -d' ' -f1)"
-    if [[ ! -x "$venv/bin/python" || ! -f "$stamp" || "$(cat "$stamp")" != "$want" ]]; then
-        log "installing the peers' Python packages into .tools/bench-venv ($BENCH_PYTHON_PINS; a few GB once)"
-        rm -rf "$venv"
-        mkdir -p "$TOOLS_DIR"
-        if ! python3 -m venv "$venv" 2>/dev/null; then
-            # Debian's python3 comes without venv (ensurepip) until python3-venv is installed.
-            rm -rf "$venv"
-            command -v apt-get >/dev/null || die "python3 cannot make a venv: install its venv module (Debian: python3-venv)"
-            as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-            as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null
-            python3 -m venv "$venv" || die "python3 -m venv failed"
-        fi
-        # shellcheck disable=SC2086 # the pins are separate words
-        "$venv/bin/python" -m pip install --quiet --disable-pip-version-check $BENCH_PYTHON_PINS ||
-            die "pip could not install $BENCH_PYTHON_PINS"
-        echo "$want" >"$stamp"
-    fi
+    local venv="$TOOLS_DIR/bench-venv"
+    ensure_pinned_venv "$venv" "$BENCH_PYTHON_PINS" "the peers' Python packages (a few GB once)"
     BENCH_VENV="$venv"
     export BENCH_VENV
     if [[ "$(node -p "try { require('$TOOLS_DIR/node_modules/onnxruntime-web/package.json').version } catch { '' }")" != "$ONNXRUNTIME_WEB_VERSION" ]]; then
