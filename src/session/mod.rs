@@ -413,7 +413,7 @@ impl Session {
     pub fn is_loaded_as(&self, model: ModelId, exact: bool) -> bool {
         match model {
             #[cfg(feature = "pretrained")]
-            ModelId::MiniLm => self.minilm.as_ref().is_some_and(|m| m.exact() == exact || !model.has_smaller_copy()),
+            ModelId::MiniLm => self.minilm.as_ref().is_some_and(|m| m.exact() == exact),
             _ => self.is_loaded(model),
         }
     }

@@ -113,9 +113,12 @@ impl ModelId {
         if self == ModelId::Teaching {
             return Vec::new();
         }
-        let manifest: std::collections::HashMap<String, ManifestEntry> =
-            serde_json::from_str(include_str!("../../models/manifest.json")).expect("models/manifest.json is valid (checked by tests)");
-        let all = manifest.get(self.slug()).map(|e| e.files.clone()).unwrap_or_default();
+        // Read once: the page asks for sizes at every redraw of its model picker.
+        static MANIFEST: std::sync::OnceLock<std::collections::HashMap<String, ManifestEntry>> = std::sync::OnceLock::new();
+        let manifest = MANIFEST.get_or_init(|| {
+            serde_json::from_str(include_str!("../../models/manifest.json")).expect("models/manifest.json is valid (checked by tests)")
+        });
+        let all: &[ModelFile] = manifest.get(self.slug()).map_or(&[], |e| &e.files);
         let copy_of = |f: &ModelFile| all.iter().find(|c| c.replaces.as_deref() == Some(&f.name)).cloned();
         all.iter()
             .filter(|f| f.replaces.is_none())

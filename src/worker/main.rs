@@ -148,51 +148,60 @@ mod shell {
             return super::open_files::load_saved().await;
         }
         let report = |loaded: u64, total: u64| post(&FromWorker::Progress { model, loaded, total });
-        let reply = match super::fetch::fetch_model(&scope(), model, exact, &report).await {
-            Ok(files) if model == ModelId::MiniLm => match install_minilm(files).await {
-                Ok(()) => FromWorker::Loaded { model },
-                Err(e) => FromWorker::LoadFailed { model, message: e.to_string() },
-            },
-            Ok(files) if model == ModelId::SmolLm2 => match install_smollm2(files).await {
-                Ok(()) => FromWorker::Loaded { model },
-                Err(e) => FromWorker::LoadFailed { model, message: e.to_string() },
-            },
-            Ok(files) => match SESSION.with(|s| s.borrow_mut().install(model, files)) {
-                Ok(()) => FromWorker::Loaded { model },
-                Err(e) => FromWorker::LoadFailed { model, message: e.to_string() },
-            },
+        let installed = match super::fetch::fetch_model(&scope(), model, exact, &report).await {
+            Ok(files) => install(model, files).await.map_err(|e| e.to_string()),
+            Err(message) => Err(message),
+        };
+        let reply = match installed {
+            Ok(()) => {
+                SESSION.with(|s| s.borrow_mut().warm_up(model, &now_ms));
+                FromWorker::Loaded { model }
+            }
             Err(message) => FromWorker::LoadFailed { model, message },
         };
-        if matches!(reply, FromWorker::Loaded { .. }) {
-            SESSION.with(|s| s.borrow_mut().warm_up(model, &now_ms));
-        }
         post(&reply);
     }
 
-    /// SmolLM2 on two threads where the page allows it: a helper worker
-    /// (`helper.rs`) holds a copy of half of every matrix's rows and shares
-    /// them with this one.
-    async fn install_smollm2(files: Vec<Vec<u8>>) -> attnscope::error::Result<()> {
-        let file = files.first().ok_or_else(|| attnscope::Error::ModelFile("SmolLM2 needs its GGUF file".into()))?;
-        let helper = super::helper::starting();
-        let mut model = SmolLm2::from_gguf_bytes(file)?;
-        drop(files);
-        super::helper::share(&mut *model, helper).await;
-        SESSION.with(|s| s.borrow_mut().install_smollm2(model));
+    /// Builds `model` from its downloaded `files` and gives it to the session;
+    /// MiniLM and SmolLM2 on two threads where the page allows it ([`shared`]).
+    async fn install(model: ModelId, files: Vec<Vec<u8>>) -> attnscope::error::Result<()> {
+        match model {
+            ModelId::MiniLm => {
+                let minilm = shared(files, |files| match &files[..] {
+                    [weights, tokenizer, config] => attnscope::models::minilm::MiniLm::from_bytes(weights, tokenizer, config),
+                    _ => Err(attnscope::Error::ModelFile(format!("MiniLM needs 3 files, got {}", files.len()))),
+                })
+                .await?;
+                SESSION.with(|s| s.borrow_mut().install_minilm(minilm));
+            }
+            ModelId::SmolLm2 => {
+                let smollm2 = shared(files, |files| {
+                    SmolLm2::from_gguf_bytes(
+                        files.first().ok_or_else(|| attnscope::Error::ModelFile("SmolLM2 needs its GGUF file".into()))?,
+                    )
+                })
+                .await?;
+                SESSION.with(|s| s.borrow_mut().install_smollm2(smollm2));
+            }
+            _ => SESSION.with(|s| s.borrow_mut().install(model, files))?,
+        }
         Ok(())
     }
 
-    /// MiniLM on two threads where the page allows it, as SmolLM2.
-    async fn install_minilm(files: Vec<Vec<u8>>) -> attnscope::error::Result<()> {
-        let [weights, tokenizer, config] = &files[..] else {
-            return Err(attnscope::Error::ModelFile(format!("MiniLM needs 3 files, got {}", files.len())));
-        };
+    /// The model `build` makes of `files`, sharing its products with a helper
+    /// worker (`helper.rs`, which holds a copy of half of every matrix's rows)
+    /// where the page allows it. The helper is started before the weights are
+    /// read; `build` takes the files and drops them before the helper is
+    /// handed its part, so that they are not kept to the memory's peak.
+    async fn shared<M>(files: Vec<Vec<u8>>, build: impl FnOnce(Vec<Vec<u8>>) -> attnscope::error::Result<M>) -> attnscope::error::Result<M>
+    where
+        M: std::ops::DerefMut,
+        M::Target: attnscope::models::helper::Shares + Sized,
+    {
         let helper = super::helper::starting();
-        let mut model = attnscope::models::minilm::MiniLm::from_bytes(weights, tokenizer, config)?;
-        drop(files);
+        let mut model = build(files)?;
         super::helper::share(&mut *model, helper).await;
-        SESSION.with(|s| s.borrow_mut().install_minilm(model));
-        Ok(())
+        Ok(model)
     }
 
     pub fn start() {

@@ -73,15 +73,14 @@ fn ModelPicker() -> impl IntoView {
     let offline = expect_context::<OfflineState>();
     let option_label = move |m: ModelId| {
         let saved = offline.saved.with(|s| s.contains(&m));
+        let size = move || if saved { "saved".into() } else { megabytes(m.download_bytes_for(sel.exact.get())) };
         match m {
             ModelId::Teaching => "Teaching model (built in)".to_string(),
-            ModelId::MiniLm => {
-                format!("MiniLM · encoder · {}", if saved { "saved".into() } else { megabytes(m.download_bytes_for(sel.exact.get())) })
-            }
-            ModelId::SmolLm2 => format!("SmolLM2-135M · decoder · {}", if saved { "saved".into() } else { megabytes(m.download_bytes()) }),
+            ModelId::MiniLm => format!("MiniLM · encoder · {}", size()),
+            ModelId::SmolLm2 => format!("SmolLM2-135M · decoder · {}", size()),
             ModelId::Custom => "Your model".to_string(),
             ModelId::Trace => "Trace file (opened)".to_string(),
-            m => format!("{} · {}", crate::compute::model_name(m), if saved { "saved".into() } else { megabytes(m.download_bytes()) }),
+            m => format!("{} · {}", crate::compute::model_name(m), size()),
         }
     };
     view! {
