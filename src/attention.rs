@@ -231,6 +231,61 @@ pub struct MultiHeadTrace {
     pub concat: Matrix,
 }
 
+impl MultiHeadTrace {
+    /// Whether head `h` still holds its S, A and Z (see [`Self::let_go`]).
+    pub fn keeps(&self, h: usize) -> bool {
+        let a = &self.heads[h].weights;
+        (a.rows, a.cols) == (self.q[h].rows, self.k[self.kv_head_of[h]].rows)
+    }
+
+    /// Head `h` whole: as kept, or computed again from the kept Q, K and V
+    /// by the same [`attend_with_bias`] that computed it first, so the
+    /// numbers are the same.
+    pub fn head(&self, h: usize) -> std::borrow::Cow<'_, HeadTrace> {
+        if self.keeps(h) {
+            return std::borrow::Cow::Borrowed(&self.heads[h]);
+        }
+        let (t, kv) = (&self.heads[h], self.kv_head_of[h]);
+        let again = attend_with_bias(&self.q[h], &self.k[kv], &self.v[kv], t.bias.as_ref(), t.mask, Scale::Factor(t.scale));
+        std::borrow::Cow::Owned(again)
+    }
+
+    /// A[query, key] of head `h` (None outside the text); for a head let
+    /// go of, from that query's row alone.
+    pub fn weight(&self, h: usize, query: usize, key: usize) -> Option<f32> {
+        let (t, kv) = (&self.heads[h], self.kv_head_of[h]);
+        let (n_q, n_k) = (self.q[h].rows, self.k[kv].rows);
+        if query >= n_q || key >= n_k {
+            return None;
+        }
+        if self.keeps(h) {
+            return Some(t.weights[(query, key)]);
+        }
+        let q = self.q[h].rows_range(query, 1); //                    q_i              (1 × d_k)
+        let mut row = q.matmul_t(&self.k[kv]).map(|s| s * t.scale); // q_i Kᵀ · scale  (1 × n_k)
+        if let Some(b) = &t.bias {
+            row = row.add(&b.rows_range(query, 1));
+        }
+        for j in 0..n_k {
+            if !t.mask.allows(query, j, n_q, n_k) {
+                row[(0, j)] = f32::NEG_INFINITY;
+            }
+        }
+        softmax_in_place(row.row_mut(0));
+        Some(row[(0, key)])
+    }
+
+    /// Lets go of every head's S, A and Z (n_q × n_k each, the bulk of a
+    /// long text's trace), keeping Q, K, V, the heads' outputs side by side,
+    /// and each head's mask, scale and bias: [`Self::head`] computes a head
+    /// again when it is asked for.
+    pub fn let_go(&mut self) {
+        for t in &mut self.heads {
+            (t.scores, t.weights, t.output) = (Matrix::zeros(0, 0), Matrix::zeros(0, 0), Matrix::zeros(0, 0));
+        }
+    }
+}
+
 /// `kv_head_of[h]`, the key/value head query head `h` uses: heads come in
 /// `n_heads / n_kv_heads` consecutive groups (as in Llama and SmolLM2).
 pub fn kv_head_of(n_heads: usize, n_kv_heads: usize) -> Vec<usize> {

@@ -61,7 +61,8 @@ pub struct AttentionExport {
 
 impl AttentionExport {
     pub fn from_trace(t: &ModelTrace) -> Self {
-        let attentions = t.layers.iter().map(|l| l.attention.heads.iter().map(|h| h.weights.to_rows()).collect()).collect();
+        let attentions =
+            t.layers.iter().map(|l| (0..l.attention.heads.len()).map(|h| l.attention.head(h).weights.to_rows()).collect()).collect();
         let grouped = t.info.n_kv_heads != t.info.n_heads;
         Self {
             model: t.info.id.clone(),

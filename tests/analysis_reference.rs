@@ -228,9 +228,9 @@ fn bad_input_gets_a_clear_message() {
     let outside = knockout(model, "The cat", &[HeadRef { layer: 30, head: 0 }], Ablation::Zero, 5).unwrap_err().to_string();
     assert!(outside.contains("layers 0–29"), "{outside}");
     assert!(knockout(model, "", &[HeadRef { layer: 0, head: 0 }], Ablation::Zero, 5).is_err());
-    let long = Prompt::random(model, 100, 1).unwrap();
+    let long = Prompt::random(model, 200, 1).unwrap();
     let e = detectors(model, &long).unwrap_err().to_string();
-    assert!(e.contains("at most 128"), "{e}");
+    assert!(e.contains("at most 256"), "{e}");
     assert!(logit_lens(model, "The cat", Some(9), 5, false).unwrap_err().to_string().contains("position 9"));
     let encoder: &dyn Layered = &**common::minilm();
     assert!(logit_lens(encoder, "The cat", None, 5, false).unwrap_err().to_string().contains("encoder"));
@@ -313,7 +313,7 @@ fn cli_writes_each_analysis_as_json_and_explains_bad_input() {
     let (ok, _, err) = run(&["--model", "minilm", "--what", "logit-lens", "--text", "The cat"]);
     assert!(!ok && err.contains("encoder"), "{err}");
     let (ok, _, err) = run(&["--model", "smollm2", "--what", "detectors", "--period", "500"]);
-    assert!(!ok && err.contains("at most 128"), "{err}");
+    assert!(!ok && err.contains("at most 256"), "{err}");
     let (ok, json, err) = run(&["--model", "minilm", "--what", "detectors", "--prompt-text", "the owl hoots"]);
     assert!(ok, "{err}");
     let v: Value = serde_json::from_str(&json).unwrap();

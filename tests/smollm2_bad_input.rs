@@ -51,7 +51,7 @@ fn ten_thousand_characters_are_cut_with_a_notice() {
     assert_eq!(text.chars().count(), 10_000);
     let t = model().run(&text).unwrap();
     assert_eq!(t.tokens.len(), MAX_TOKENS);
-    assert_eq!(t.layers[0].attention.heads[0].weights.shape(), (MAX_TOKENS, MAX_TOKENS));
+    assert_eq!(t.weights(0, 0).unwrap().shape(), (MAX_TOKENS, MAX_TOKENS));
     let notice = t.notice.expect("a cut must be announced");
     assert!(notice.contains(&MAX_TOKENS.to_string()), "{notice}");
     assert!(t.top_next.unwrap().iter().all(|(_, p)| p.is_finite()));

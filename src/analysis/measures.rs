@@ -1,8 +1,9 @@
 //! Measures of what a head does, computed from its weights A alone, for the
 //! head catalog and the "find heads" query.
 
+use super::summary::RowSums;
 use crate::models::ModelTrace;
-use crate::tensor::{self, Matrix};
+use crate::tensor::Matrix;
 use serde::{Deserialize, Serialize};
 
 /// Averages over the query rows of one head's A.
@@ -26,55 +27,18 @@ pub struct HeadStats {
 /// The measures for one A. Rows that see no key (all zeros) count as zero
 /// entropy and zero distance.
 pub fn head_stats(a: &Matrix, layer: usize, head: usize) -> HeadStats {
-    let n_q = a.rows;
-    let offset = a.cols.saturating_sub(a.rows); // queries are the last rows when keys outnumber them
-    let mut s = HeadStats { layer, head, entropy_bits: 0.0, mean_distance: 0.0, previous_token: 0.0, first_token: 0.0, self_token: 0.0 };
-    if n_q == 0 || a.cols == 0 {
-        return s;
-    }
-    let mut previous_rows = 0;
-    // Per row, the terms go into `terms` and are added in lanes: every step
-    // vectorizes (a long text's heads hold millions of weights).
-    let key: Vec<f32> = (0..a.cols).map(|j| j as f32).collect();
-    let mut terms = vec![0.0f32; a.cols];
-    for i in 0..n_q {
-        let pos = i + offset;
-        // Trailing zeros (a causal row's future) add nothing to either sum.
-        let full = a.row(i);
-        let row = &full[..full.iter().rposition(|&p| p != 0.0).map_or(0, |k| k + 1)];
-        let terms = &mut terms[..row.len()];
-        for (t, &p) in terms.iter_mut().zip(row) {
-            *t = if p > 0.0 { p * tensor::log2(p) } else { 0.0 };
-        }
-        s.entropy_bits -= tensor::sum(terms);
-        for ((t, &p), &j) in terms.iter_mut().zip(row).zip(&key) {
-            *t = p * (pos as f32 - j).abs();
-        }
-        s.mean_distance += tensor::sum(terms);
-        s.first_token += full[0];
-        if pos < a.cols {
-            s.self_token += full[pos];
-        }
-        if pos >= 1 && pos - 1 < a.cols {
-            s.previous_token += full[pos - 1];
-            previous_rows += 1;
-        }
-    }
-    let n = n_q as f32;
-    s.entropy_bits /= n;
-    s.mean_distance /= n;
-    s.first_token /= n;
-    s.self_token /= n;
-    s.previous_token /= previous_rows.max(1) as f32;
-    s
+    let mut sums = RowSums::default();
+    sums.add(a);
+    sums.stats(layer, head)
 }
 
 /// Every head of every layer.
 pub fn catalog(trace: &ModelTrace) -> Vec<HeadStats> {
     let mut out = Vec::new();
     for (l, layer) in trace.layers.iter().enumerate() {
-        for (h, head) in layer.attention.heads.iter().enumerate() {
-            out.push(head_stats(&head.weights, l, h));
+        match &layer.summaries {
+            Some(heads) => out.extend(heads.iter().enumerate().map(|(h, s)| s.sums.stats(l, h))),
+            None => out.extend(layer.attention.heads.iter().enumerate().map(|(h, head)| head_stats(&head.weights, l, h))),
         }
     }
     out
@@ -93,10 +57,9 @@ pub struct HeadMatch {
 pub fn find_heads(trace: &ModelTrace, query: usize, key: usize) -> Vec<HeadMatch> {
     let mut out: Vec<HeadMatch> = Vec::new();
     for (l, layer) in trace.layers.iter().enumerate() {
-        for (h, head) in layer.attention.heads.iter().enumerate() {
-            let a = &head.weights;
-            if query < a.rows && key < a.cols {
-                out.push(HeadMatch { layer: l, head: h, weight: a[(query, key)] });
+        for h in 0..layer.attention.heads.len() {
+            if let Some(weight) = layer.attention.weight(h, query, key) {
+                out.push(HeadMatch { layer: l, head: h, weight });
             }
         }
     }

@@ -19,10 +19,12 @@ pub mod knockout;
 pub mod logit_lens;
 pub mod measures;
 pub mod rollout;
+pub mod summary;
 pub mod value_norms;
 
 pub use forward::{forward, Forward};
 pub use measures::{catalog, find_heads, head_stats, token_positions, HeadMatch, HeadStats};
+pub use summary::HeadSummary;
 
 use serde::{Deserialize, Serialize};
 

@@ -307,7 +307,7 @@ fn attention(args: AttentionArgs) -> Result<(), Error> {
     if let Some(path) = &args.json {
         write(path, AttentionExport::from_trace(&trace).to_json().as_bytes())?;
     }
-    let head = &trace.layers[args.layer].attention.heads[args.head];
+    let head = trace.layers[args.layer].attention.head(args.head);
     let (values, kind, stage) = match args.stage {
         StageArg::Weights => (head.weights.clone(), ValueKind::Weights, "A = softmax(QKᵀ/√d_k + M)"),
         StageArg::Scores => (head.scores.clone(), ValueKind::Signed, "S = QKᵀ"),

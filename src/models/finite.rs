@@ -33,6 +33,9 @@ impl ModelTrace {
                     return bad(format!("attention weights of layer {l}, head {h}, row {i}"));
                 }
             }
+            if let Some(h) = layer.summaries.as_ref().and_then(|heads| heads.iter().position(|s| !s.is_finite())) {
+                return bad(format!("attention weights of layer {l}, head {h}"));
+            }
             if !all_finite(&layer.residual.data) {
                 return bad(format!("residual stream after layer {l}"));
             }

@@ -299,7 +299,7 @@ impl Net for Gemma3 {
         let r = if last_only { residual.rows_range(residual.rows - 1, 1) } else { residual.clone() };
         let down = b.ffn.forward(&b.ffn_norm.forward(&r), gelu_tanh_times, mm);
         let out = r.add(&b.post_ffw_norm.forward(&down));
-        (LayerTrace { input: x, attention, delta, residual }, out)
+        (LayerTrace::new(x, attention, delta, residual), out)
     }
 
     fn logits(&self, h_last: &Matrix, mm: &mut Products) -> Vec<f32> {

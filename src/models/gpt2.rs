@@ -260,7 +260,7 @@ impl Net for Gpt2 {
         up.data.iter_mut().for_each(|x| *x = gelu_tanh(*x));
         let [down] = mm.linear([&b.mlp.c_proj], &up);
         let out = r.add(&down);
-        (LayerTrace { input: x, attention, delta, residual }, out)
+        (LayerTrace::new(x, attention, delta, residual), out)
     }
 
     fn logits(&self, h_last: &Matrix, mm: &mut Products) -> Vec<f32> {

@@ -320,7 +320,7 @@ impl Llama {
         let r = if last_only { residual.rows_range(residual.rows - 1, 1) } else { residual.clone() };
         let down = b.ffn.forward(&b.ffn_norm.forward(&r), silu_times, mm);
         let out = r.add(&down);
-        (LayerTrace { input: x, attention, delta, residual }, out)
+        (LayerTrace::new(x, attention, delta, residual), out)
     }
 }
 

@@ -59,6 +59,7 @@ pub mod teaching;
 #[cfg(feature = "pretrained")]
 pub mod tokenizer;
 
+use crate::analysis::HeadSummary;
 use crate::attention::{multi_head_split, Mask, MultiHeadTrace, Scale};
 use crate::tensor::Matrix;
 use serde::{Deserialize, Serialize};
@@ -93,6 +94,39 @@ pub struct LayerTrace {
     pub delta: Matrix,
     /// E + ΔE (n × d_model).
     pub residual: Matrix,
+    /// For a long text (see [`KEEP_WEIGHTS_UP_TO`]), what is kept of each
+    /// head's weights after they are let go of ([`LayerTrace::let_go_of_weights`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summaries: Option<Vec<HeadSummary>>,
+}
+
+/// Texts up to this many tokens keep every head's S, A and Z in their
+/// trace; a longer one keeps Q, K, V and [`HeadSummary`]s, and a view's
+/// head is computed again from them ([`MultiHeadTrace::head`]), so that
+/// memory grows with n, not with n² times the heads.
+pub const KEEP_WEIGHTS_UP_TO: usize = 256;
+
+impl LayerTrace {
+    pub fn new(input: Matrix, attention: MultiHeadTrace, delta: Matrix, residual: Matrix) -> LayerTrace {
+        LayerTrace { input, attention, delta, residual, summaries: None }
+    }
+
+    /// Sums up every head's weights ([`HeadSummary`]) and lets go of its
+    /// S, A and Z; nothing to do for a layer that already has.
+    pub fn let_go_of_weights(&mut self) {
+        if self.summaries.is_none() {
+            self.summaries = Some(self.attention.heads.iter().map(|h| HeadSummary::of(&h.weights)).collect());
+            self.attention.let_go();
+        }
+    }
+
+    /// Each head's weights pooled for the overview.
+    pub fn thumbnails(&self, max: usize) -> Vec<Matrix> {
+        match &self.summaries {
+            Some(heads) => heads.iter().map(|s| s.thumbnail(max)).collect(),
+            None => self.attention.heads.iter().map(|h| crate::session::pool(&h.weights, max)).collect(),
+        }
+    }
 }
 
 /// Everything computed for one text.
@@ -121,6 +155,7 @@ impl ModelTrace {
         let none = |cols: usize| Matrix::zeros(0, cols);
         let layers = (0..info.n_layers)
             .map(|_| LayerTrace {
+                summaries: None,
                 input: none(info.d_model),
                 attention: multi_head_split(
                     &none(info.n_heads * info.d_head),
@@ -143,6 +178,13 @@ impl ModelTrace {
     /// would attend to, not what the model would then compute.
     pub fn apply_what_if_mask(&mut self, mask: Mask) {
         for layer in &mut self.layers {
+            if layer.summaries.is_some() {
+                // A long text's heads are summed up again under the new mask.
+                layer.attention.heads.iter_mut().for_each(|head| head.mask = mask);
+                let att = &layer.attention;
+                layer.summaries = Some((0..att.heads.len()).map(|h| HeadSummary::of(&att.head(h).weights)).collect());
+                continue;
+            }
             let att = &mut layer.attention;
             for (h, head) in att.heads.iter_mut().enumerate() {
                 head.weights = head.reweighed(mask, head.scale);
@@ -153,7 +195,13 @@ impl ModelTrace {
     }
 
     /// A[layer][head] as rows (queries) of columns (keys).
-    pub fn weights(&self, layer: usize, head: usize) -> Option<&Matrix> {
-        Some(&self.layers.get(layer)?.attention.heads.get(head)?.weights)
+    /// A long text's head is computed again ([`MultiHeadTrace::head`]).
+    pub fn weights(&self, layer: usize, head: usize) -> Option<std::borrow::Cow<'_, Matrix>> {
+        use std::borrow::Cow;
+        let att = &self.layers.get(layer)?.attention;
+        (head < att.heads.len()).then(|| match att.head(head) {
+            Cow::Borrowed(t) => Cow::Borrowed(&t.weights),
+            Cow::Owned(t) => Cow::Owned(t.weights),
+        })
     }
 }

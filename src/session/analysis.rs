@@ -15,6 +15,7 @@ use crate::analysis::rollout::rollout;
 use crate::analysis::value_norms::{head_norms, layer_norms, per_row, value_lengths};
 use crate::error::{Error, Result};
 use crate::models::layered::Layered;
+use crate::models::KEEP_WEIGHTS_UP_TO;
 use crate::tensor::Matrix;
 use crate::url_params::cut_text;
 use serde::{Deserialize, Serialize};
@@ -155,6 +156,13 @@ impl Session {
                 Ok(())
             }
         };
+        let own_text = matches!(request, AnalysisRequest::Detectors { text: None, .. } | AnalysisRequest::CancelImportance);
+        if let Some((_, trace)) = self.latest().filter(|(_, t)| !own_text && t.tokens.len() > KEEP_WEIGHTS_UP_TO) {
+            return Err(Error::Invalid(format!(
+                "The analyses beyond the weights run on texts of up to {KEEP_WEIGHTS_UP_TO} tokens (they keep every head's weights, several times over); this one has {}. Shorten the text to use them.",
+                trace.tokens.len()
+            )));
+        }
         match request {
             AnalysisRequest::ValueNorms { layer, head } => {
                 let m = self.layered(model)?;

@@ -17,7 +17,7 @@ use crate::models::minilm::MiniLm;
 #[cfg(feature = "pretrained")]
 use crate::models::smollm2::{SmolLm2, SmolLm2Session};
 use crate::models::teaching::{TeachingModel, TeachingOptions};
-use crate::models::ModelTrace;
+use crate::models::{ModelTrace, KEEP_WEIGHTS_UP_TO};
 use crate::url_params::{cut_text, MAX_TEXT_CHARS};
 
 mod analysis;
@@ -161,7 +161,13 @@ impl Session {
             #[cfg(not(feature = "extras"))]
             _ => return Err(not_built(model)),
         };
-        if model != ModelId::Teaching && (options.unscaled || options.temperature_factor != 1.0) {
+        let what_if = options.unscaled || options.temperature_factor != 1.0;
+        if what_if && self.latest_trace(&latest).is_some_and(|t| t.layers.iter().any(|l| l.summaries.is_some())) {
+            return Err(Error::Invalid(format!(
+                "The scaling switches recompute every head's weights and work on texts of up to {KEEP_WEIGHTS_UP_TO} tokens; this one has more. Shorten the text or turn the switches off."
+            )));
+        }
+        if model != ModelId::Teaching && what_if {
             // A what-if on the numbers shown. A trace of our own is rescaled
             // where it is; SmolLM2's cache keeps the model's numbers, so its
             // trace is copied first.
@@ -204,11 +210,7 @@ impl Session {
                 (true, None) => Some(cut_notice()),
                 (true, Some(notice)) => Some(format!("{} {notice}", cut_notice())),
             },
-            overview: trace
-                .layers
-                .iter()
-                .map(|l| l.attention.heads.iter().map(|h| Thumbnail::new(&pool(&h.weights, THUMB_MAX))).collect())
-                .collect(),
+            overview: trace.layers.iter().map(|l| l.thumbnails(THUMB_MAX).iter().map(Thumbnail::new).collect()).collect(),
             kv_head_of: trace.layers.first().map(|l| l.attention.kv_head_of.clone()).unwrap_or_default(),
             catalog: catalog(trace),
             head_notes,
@@ -243,19 +245,27 @@ impl Session {
     /// The latest run and its trace.
     fn latest(&self) -> Option<(u64, &ModelTrace)> {
         let (id, latest) = self.last.as_ref()?;
-        let trace = match latest {
-            Latest::Here(t) => &**t,
+        Some((*id, self.latest_trace(latest)?))
+    }
+
+    /// The trace a run left, here or in its model's cache.
+    fn latest_trace<'a>(&'a self, latest: &'a Latest) -> Option<&'a ModelTrace> {
+        match latest {
+            Latest::Here(t) => Some(&**t),
             #[cfg(feature = "pretrained")]
-            Latest::InCache(model) => self.cache(*model)?.latest()?,
-        };
-        Some((*id, trace))
+            Latest::InCache(model) => self.cache(*model)?.latest(),
+        }
     }
 
     /// The detail of one head of the latest run.
     pub fn head(&self, layer: usize, head: usize) -> Result<HeadDetail> {
         let (id, trace) = self.latest().ok_or_else(|| Error::Invalid("nothing has been computed yet".into()))?;
         let l = trace.layers.get(layer).ok_or_else(|| Error::Invalid(format!("no layer {layer}")))?;
-        let h = l.attention.heads.get(head).ok_or_else(|| Error::Invalid(format!("no head {head}")))?;
+        if head >= l.attention.heads.len() {
+            return Err(Error::Invalid(format!("no head {head}")));
+        }
+        // A long text's head is computed again from its Q and K.
+        let h = l.attention.head(head);
         let kv = l.attention.kv_head_of[head];
         let what_if_mask = if h.mask == Mask::None { Mask::Causal } else { Mask::None };
         Ok(HeadDetail {
@@ -266,13 +276,13 @@ impl Session {
             scale: h.scale,
             mask: h.mask,
             what_if_mask,
-            scores: h.scores.clone(),
-            weights: h.weights.clone(),
             what_if_weights: h.reweighed(what_if_mask, h.scale),
             q: l.attention.q[head].clone(),
             k: l.attention.k[kv].clone(),
             v: l.attention.v[kv].clone(),
             output: h.output.clone(),
+            scores: h.scores.clone(),
+            weights: h.weights.clone(),
             input: l.input.clone(),
             residual: l.residual.clone(),
             delta: l.delta.clone(),
@@ -434,6 +444,13 @@ impl Session {
                 Err(e) => FromWorker::Failed { id, message: e.to_string() },
             },
             ToWorker::Export { id } => match self.latest() {
+                Some((_, trace)) if export_weights(trace) > EXPORT_MAX_WEIGHTS => FromWorker::Failed {
+                    id,
+                    message: format!(
+                        "This text's attention is {:.0} million weights, too many for a JSON file in the browser: shorten the text, or export it with the command line (`attnscope attention`).",
+                        export_weights(trace) as f64 / 1e6
+                    ),
+                },
                 Some((_, trace)) => FromWorker::Export { id, json: crate::export::AttentionExport::from_trace(trace).to_json() },
                 None => FromWorker::Failed { id, message: "nothing to export yet".into() },
             },
@@ -466,6 +483,16 @@ impl Session {
             }
         }
     }
+}
+
+/// Above this many weights the JSON export is refused: as text it would
+/// outgrow a browser tab's memory.
+pub const EXPORT_MAX_WEIGHTS: u64 = 16 << 20;
+
+/// The weights a JSON export of `trace` writes: every head's n_q × n_k.
+fn export_weights(trace: &ModelTrace) -> u64 {
+    let n = trace.tokens.len() as u64;
+    trace.layers.iter().map(|l| l.attention.heads.len() as u64 * n * n).sum()
 }
 
 fn cut_notice() -> String {
@@ -596,7 +623,7 @@ mod tests {
         let FromWorker::Compared { id, tokens, detail } = s.handle(msg, &clock) else { panic!("expected a comparison") };
         let want = crate::models::teaching::TeachingModel::new().run(other).unwrap();
         assert_eq!((id, &tokens), (5, &want.tokens));
-        assert_eq!(&detail.weights, want.weights(0, 1).unwrap());
+        assert_eq!(detail.weights, *want.weights(0, 1).unwrap());
         assert_eq!(s.head(0, 1).unwrap().weights, before.weights);
         let bad =
             ToWorker::Compare { id: 5, model: ModelId::Teaching, text: other.into(), options: RunOptions::default(), layer: 0, head: 9 };

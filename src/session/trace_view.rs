@@ -4,7 +4,7 @@
 //! larger than memory opens (in the browser the bytes come through
 //! `Blob.slice`, `src/worker/blob_source.rs`).
 
-use super::{FromWorker, HeadDetail, ModelId, RunSummary, Session, Thumbnail, ToWorker, THUMB_MAX};
+use super::{FromWorker, HeadDetail, ModelId, RunSummary, Session, Thumbnail, ToWorker, EXPORT_MAX_WEIGHTS, THUMB_MAX};
 use crate::analysis::{head_stats, HeadMatch, HeadStats};
 use crate::attention::{apply_mask, softmax_rows, Mask};
 use crate::models::ModelInfo;
@@ -14,10 +14,6 @@ use crate::tracefile::{ByteSource, MaskSpec, TraceFileError, TraceReader};
 /// Above this many bytes of weights the summary skips the head catalog,
 /// which needs every head's full A (the overview uses the stored thumbnails).
 pub const CATALOG_MAX_BYTES: u64 = 128 << 20;
-
-/// Above this many weights the JSON export is refused: as text it would
-/// outgrow a browser tab's memory.
-pub const EXPORT_MAX_WEIGHTS: u64 = 16 << 20;
 
 impl ByteSource for Box<dyn ByteSource> {
     fn size(&self) -> u64 {

@@ -86,7 +86,8 @@ fn recompute_error(trace: &ModelTrace, scale: f32) -> f32 {
     let mut worst = 0.0f32;
     for layer in &trace.layers {
         let att = &layer.attention;
-        for (h, head) in att.heads.iter().enumerate() {
+        for h in 0..att.heads.len() {
+            let head = att.head(h);
             let scores = att.q[h].matmul_t(&att.k[att.kv_head_of[h]]); //  S = Q Kᵀ
             let again = softmax_rows(apply_mask(scores.map(|s| s * scale), head.mask)); // softmax(S·scale + M)
             worst = worst.max(again.max_abs_diff(&head.weights));
@@ -106,6 +107,12 @@ pub fn write_model_trace(trace: &ModelTrace, options: &WriteOptions, path: &Path
     let mut tensors: Vec<(String, Tensor)> = Vec::new();
     for (l, layer) in trace.layers.iter().enumerate() {
         let att = &layer.attention;
+        if layer.summaries.is_some() {
+            return Err(TraceFileError::Invalid(format!(
+                "a trace file is written for texts of up to {} tokens (the trace of a longer one keeps Q and K, not every head's weights)",
+                crate::models::KEEP_WEIGHTS_UP_TO
+            )));
+        }
         let weights: Vec<&Matrix> = att.heads.iter().map(|h| &h.weights).collect();
         if weights.iter().any(|w| w.shape() != (t, t)) {
             return Err(TraceFileError::Invalid(format!("layer {l}'s weights are not {t} × {t}")));

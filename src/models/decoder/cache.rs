@@ -2,8 +2,9 @@
 //! and a text that starts with the same tokens reuses their rows.
 
 use super::{check_temperature, Decoder, TOP_K};
+use crate::analysis::HeadSummary;
 use crate::error::Result;
-use crate::models::{LayerTrace, ModelTrace};
+use crate::models::{LayerTrace, ModelTrace, KEEP_WEIGHTS_UP_TO};
 use crate::tensor::Matrix;
 
 /// Positions of room the session's cache keeps for tokens typed at the end
@@ -109,15 +110,26 @@ impl DecoderSession {
 /// the new rows, not a copy of every layer.
 pub(crate) fn join(mut before: LayerTrace, part: LayerTrace) -> LayerTrace {
     let (b, p) = (&mut before.attention, part.attention);
-    for (h, (old, new)) in b.heads.iter_mut().zip(p.heads).enumerate() {
-        let seen = old.scores.cols;
-        let k_new = p.k[p.kv_head_of[h]].rows_range(seen, new.scores.cols - seen);
-        old.scores.push_cols(&b.q[h].matmul_t(&k_new));
-        old.scores.push_rows(&new.scores);
-        old.weights.push_cols(&Matrix::zeros(old.weights.rows, k_new.rows));
-        old.weights.push_rows(&new.weights);
-        old.output.push_rows(&new.output);
-        (old.scale, old.mask) = (new.scale, new.mask);
+    match &mut before.summaries {
+        // A long text's layer: the new rows are summed up, not kept.
+        Some(summaries) => {
+            for (summary, (old, new)) in summaries.iter_mut().zip(b.heads.iter_mut().zip(p.heads)) {
+                summary.add(&new.weights);
+                (old.scale, old.mask) = (new.scale, new.mask);
+            }
+        }
+        None => {
+            for (h, (old, new)) in b.heads.iter_mut().zip(p.heads).enumerate() {
+                let seen = old.scores.cols;
+                let k_new = p.k[p.kv_head_of[h]].rows_range(seen, new.scores.cols - seen);
+                old.scores.push_cols(&b.q[h].matmul_t(&k_new));
+                old.scores.push_rows(&new.scores);
+                old.weights.push_cols(&Matrix::zeros(old.weights.rows, k_new.rows));
+                old.weights.push_rows(&new.weights);
+                old.output.push_rows(&new.output);
+                (old.scale, old.mask) = (new.scale, new.mask);
+            }
+        }
     }
     for (old, new) in b.q.iter_mut().zip(&p.q) {
         old.push_rows(new);
@@ -134,6 +146,20 @@ pub(crate) fn join(mut before: LayerTrace, part: LayerTrace) -> LayerTrace {
 /// first `n` tokens alone gives, since no earlier row depends on a later token.
 /// In place, as [`join`] is.
 fn truncate(mut l: LayerTrace, n: usize) -> LayerTrace {
+    if l.summaries.is_some() {
+        // A long text's sums cannot lose rows: they are made again from the
+        // weights of the rows kept, computed again from Q and K; a text
+        // short enough gets its heads' S, A and Z back.
+        each_matrix(&mut l, |m| m.truncate_rows(n), |_| {});
+        let att = &mut l.attention;
+        if n > KEEP_WEIGHTS_UP_TO {
+            l.summaries = Some((0..att.heads.len()).map(|h| HeadSummary::of(&att.head(h).weights)).collect());
+        } else {
+            att.heads = (0..att.heads.len()).map(|h| att.head(h).into_owned()).collect();
+            l.summaries = None;
+        }
+        return l;
+    }
     each_matrix(
         &mut l,
         |m| m.truncate_rows(n),
@@ -161,6 +187,9 @@ fn each_matrix(l: &mut LayerTrace, mut rows: impl FnMut(&mut Matrix), mut square
     let a = &mut l.attention;
     for m in a.q.iter_mut().chain(&mut a.k).chain(&mut a.v).chain([&mut a.concat, &mut l.input, &mut l.delta, &mut l.residual]) {
         rows(m);
+    }
+    if l.summaries.is_some() {
+        return; // the heads hold no S, A or Z
     }
     for h in &mut a.heads {
         squares(&mut h.scores);

@@ -6,7 +6,7 @@ use super::Decoder;
 use crate::error::{Error, Result};
 use crate::models::helper::Helper;
 use crate::models::layered::{Edit, Layered, Readout};
-use crate::models::{LayerTrace, ModelInfo};
+use crate::models::{LayerTrace, ModelInfo, KEEP_WEIGHTS_UP_TO};
 use crate::tensor::Matrix;
 
 impl Decoder {
@@ -32,8 +32,12 @@ impl Decoder {
 }
 
 impl Layered for Decoder {
+    /// As [`Decoder::info`], with the analyses' limit: they keep every
+    /// head's weights of the runs they make, so they read at most
+    /// [`KEEP_WEIGHTS_UP_TO`] tokens.
     fn info(&self) -> ModelInfo {
-        Decoder::info(self)
+        let info = Decoder::info(self);
+        ModelInfo { max_tokens: info.max_tokens.min(KEEP_WEIGHTS_UP_TO), ..info }
     }
 
     fn vocab_size(&self) -> usize {
@@ -55,7 +59,7 @@ impl Layered for Decoder {
     }
 
     fn embed(&self, ids: &[u32]) -> Result<Matrix> {
-        let (max, vocab) = (self.identity.max_tokens, self.net.shape().vocab_size);
+        let (max, vocab) = (Layered::info(self).max_tokens, self.net.shape().vocab_size);
         if ids.is_empty() || ids.len() > max {
             return Err(Error::Invalid(format!("{} tokens: {} reads 1 to {max}", ids.len(), self.identity.name)));
         }

@@ -26,7 +26,7 @@ use crate::error::{Error, Result};
 use crate::models::helper::{self, BoxedHelper, Helper, Shard};
 use crate::models::quant::QMatrix;
 use crate::models::tokenizer::TextTokenizer;
-use crate::models::{LayerTrace, ModelInfo, ModelTrace};
+use crate::models::{LayerTrace, ModelInfo, ModelTrace, KEEP_WEIGHTS_UP_TO};
 use crate::tensor::Matrix;
 use parts::Products;
 
@@ -151,6 +151,8 @@ pub struct Decoder {
     helper: Option<(BoxedHelper, usize)>,
     /// Why the model runs on one thread where a second one was asked for.
     alone: Option<String>,
+    /// Longer texts let go of their heads' S, A and Z ([`KEEP_WEIGHTS_UP_TO`]).
+    keep_weights_up_to: usize,
 }
 
 impl std::fmt::Debug for Decoder {
@@ -161,7 +163,13 @@ impl std::fmt::Debug for Decoder {
 
 impl Decoder {
     pub fn new(identity: Identity, tokenizer: TextTokenizer, net: Box<dyn Net>) -> Decoder {
-        Decoder { identity, tokenizer, net, helper: None, alone: None }
+        Decoder { identity, tokenizer, net, helper: None, alone: None, keep_weights_up_to: KEEP_WEIGHTS_UP_TO }
+    }
+
+    /// Texts longer than `n` tokens let go of their heads' S, A and Z
+    /// ([`LayerTrace::let_go_of_weights`]); [`KEEP_WEIGHTS_UP_TO`] unless set.
+    pub fn set_keep_weights_up_to(&mut self, n: usize) {
+        self.keep_weights_up_to = n;
     }
 
     /// The same model under another id, name and length limit.
@@ -313,10 +321,14 @@ impl Decoder {
             let mut before = past.next();
             let mut mm = Products::new(helper, l * per_block);
             let (part, out) = self.net.block(l, &h, start, before.as_mut(), l + 1 == s.n_layers, &mut mm);
-            layers.push(match before {
+            let mut layer = match before {
                 Some(b) => cache::join(b, part),
                 None => part,
-            });
+            };
+            if ids.len() > self.keep_weights_up_to {
+                layer.let_go_of_weights();
+            }
+            layers.push(layer);
             h = out;
         }
         let last = h.rows_range(h.rows - 1, 1);

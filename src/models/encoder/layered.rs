@@ -3,12 +3,16 @@
 use super::{mean_pool_normalized, relative, Encoder};
 use crate::error::{Error, Result};
 use crate::models::layered::{Edit, Layered, Readout};
-use crate::models::{LayerTrace, ModelInfo};
+use crate::models::{LayerTrace, ModelInfo, KEEP_WEIGHTS_UP_TO};
 use crate::tensor::Matrix;
 
 impl Layered for Encoder {
+    /// As [`Encoder::info`], with the analyses' limit: they keep every
+    /// head's weights of the runs they make, so they read at most
+    /// [`KEEP_WEIGHTS_UP_TO`] tokens.
     fn info(&self) -> ModelInfo {
-        Encoder::info(self)
+        let info = Encoder::info(self);
+        ModelInfo { max_tokens: info.max_tokens.min(KEEP_WEIGHTS_UP_TO), ..info }
     }
 
     fn vocab_size(&self) -> usize {
@@ -32,8 +36,9 @@ impl Layered for Encoder {
     }
 
     fn embed(&self, ids: &[u32]) -> Result<Matrix> {
-        if ids.len() > self.identity.max_tokens {
-            return Err(Error::Invalid(format!("{} tokens: {} reads at most {}", ids.len(), self.identity.name, self.identity.max_tokens)));
+        let max = Layered::info(self).max_tokens;
+        if ids.len() > max {
+            return Err(Error::Invalid(format!("{} tokens: {} reads at most {max}", ids.len(), self.identity.name)));
         }
         self.embeddings.forward(ids, &vec![0; ids.len()])
     }

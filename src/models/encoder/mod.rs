@@ -32,7 +32,7 @@ use crate::models::helper::{BoxedHelper, Helper, Products, Shard, SharedRef, Sha
 use crate::models::norm::LayerNorm;
 use crate::models::packed::PackedLinear;
 use crate::models::tokenizer::{Encoded, TextTokenizer};
-use crate::models::{LayerTrace, ModelInfo, ModelTrace};
+use crate::models::{LayerTrace, ModelInfo, ModelTrace, KEEP_WEIGHTS_UP_TO};
 use crate::tensor::{self, Matrix};
 
 /// Which member of the family.
@@ -360,7 +360,7 @@ impl Layer {
         out.data.iter_mut().zip(&h.data).for_each(|(o, h)| *o += h);
         self.output.layer_norm.forward_in_place(&mut out);
 
-        (LayerTrace { input: e, attention, delta, residual }, out)
+        (LayerTrace::new(e, attention, delta, residual), out)
     }
 }
 
@@ -500,7 +500,10 @@ impl Encoder {
         let bias = self.relative_attention_bias.as_ref().map(|table| relative::bias(table, tokens.ids.len(), c.n_heads));
         let mut layers = Vec::with_capacity(self.layer.len());
         for (l, layer) in self.layer.iter().enumerate() {
-            let (trace, next) = layer.forward(e, c.n_heads, bias.as_deref(), c.activation, None, &mut self.products(l));
+            let (mut trace, next) = layer.forward(e, c.n_heads, bias.as_deref(), c.activation, None, &mut self.products(l));
+            if tokens.ids.len() > KEEP_WEIGHTS_UP_TO {
+                trace.let_go_of_weights();
+            }
             layers.push(trace);
             e = next;
         }

@@ -113,7 +113,7 @@ impl Attention {
         let residual = x.add(&delta); //                                                  x + ΔE
         let mut out = residual.clone();
         self.wo_ln.forward_in_place(&mut out); //                                         LayerNorm(x + ΔE)
-        (LayerTrace { input: x, attention, delta, residual }, out)
+        (LayerTrace::new(x, attention, delta, residual), out)
     }
 }
 

@@ -11,11 +11,11 @@ use crate::models::files::{Checkpoint, Model};
 
 pub use crate::models::decoder::{top_k, DecoderSession as SmolLm2Session, Tokens, TOP_K};
 
-/// Longest input, in tokens: the trace keeps S and A for 30 layers × 9
-/// heads, which grow as n², and the model, the trace the page holds and the
-/// one being extended must stay within the browser's 400 MB (at 128 tokens
-/// a trace is about 95 MB beside the model's 98).
-pub const MAX_TOKENS: usize = 128;
+/// Longest input, in tokens. Past [`crate::models::KEEP_WEIGHTS_UP_TO`]
+/// the trace keeps each layer's Q, K and V and every head's sums rather than
+/// its n × n S and A, so memory grows with n, not with n² for each of the
+/// 270 heads (docs/performance.md has the sizes).
+pub const MAX_TOKENS: usize = 1024;
 
 /// SmolLM2-135M with its tokenizer, weights quantized in memory.
 #[derive(Debug)]

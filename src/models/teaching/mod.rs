@@ -181,7 +181,7 @@ impl TeachingModel {
             info: self.info(),
             tokens: tokens.iter().map(|t| t.text.clone()).collect(),
             token_ids: None,
-            layers: vec![LayerTrace { input: e, attention, delta, residual }],
+            layers: vec![LayerTrace::new(e, attention, delta, residual)],
             notice,
             sentence_embedding: None,
             top_next: None,

@@ -1,0 +1,199 @@
+//! What a long text keeps of a head's weights once A itself is let go of
+//! (a 1,024-token text's 270 SmolLM2 heads would hold a gigabyte of S and A):
+//! the sums the overview's thumbnail and the catalog's measures are made of.
+//! Both are sums over query rows, so they are added to a row at a time, and
+//! typing at the end of a long text adds only the new rows.
+
+use super::measures::HeadStats;
+use crate::tensor::{self, Matrix};
+use serde::{Deserialize, Serialize};
+
+/// Side of the blocks of tokens whose weights are summed for the thumbnail.
+/// At 2,048 tokens a head keeps 128 × 128 sums (64 kB).
+pub const BLOCK: usize = 16;
+
+/// The catalog's measures ([`HeadStats`]) before they are divided by the
+/// number of rows.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RowSums {
+    entropy_bits: f32,
+    distance: f32,
+    previous_token: f32,
+    first_token: f32,
+    self_token: f32,
+    rows: usize,
+    previous_rows: usize,
+}
+
+impl RowSums {
+    /// Adds the rows of `a`, whose queries are the last `a.rows` of its
+    /// `a.cols` positions (all of them for a whole text, the new ones for
+    /// tokens appended to a cached one).
+    pub fn add(&mut self, a: &Matrix) {
+        let offset = a.cols.saturating_sub(a.rows);
+        // Per row, the terms go into `terms` and are added in lanes: every
+        // step vectorizes (a long text's heads hold millions of weights).
+        let key: Vec<f32> = (0..a.cols).map(|j| j as f32).collect();
+        let mut terms = vec![0.0f32; a.cols];
+        for i in 0..a.rows {
+            let pos = i + offset;
+            // Trailing zeros (a causal row's future) add nothing to either sum.
+            let full = a.row(i);
+            let row = &full[..full.iter().rposition(|&p| p != 0.0).map_or(0, |k| k + 1)];
+            let terms = &mut terms[..row.len()];
+            for (t, &p) in terms.iter_mut().zip(row) {
+                *t = if p > 0.0 { p * tensor::log2(p) } else { 0.0 };
+            }
+            self.entropy_bits -= tensor::sum(terms);
+            for ((t, &p), &j) in terms.iter_mut().zip(row).zip(&key) {
+                *t = p * (pos as f32 - j).abs();
+            }
+            self.distance += tensor::sum(terms);
+            self.first_token += full[0];
+            if pos < a.cols {
+                self.self_token += full[pos];
+            }
+            if pos >= 1 && pos - 1 < a.cols {
+                self.previous_token += full[pos - 1];
+                self.previous_rows += 1;
+            }
+        }
+        self.rows += a.rows;
+    }
+
+    /// The means over the rows added so far.
+    pub fn stats(&self, layer: usize, head: usize) -> HeadStats {
+        let n = self.rows.max(1) as f32;
+        HeadStats {
+            layer,
+            head,
+            entropy_bits: self.entropy_bits / n,
+            mean_distance: self.distance / n,
+            previous_token: self.previous_token / self.previous_rows.max(1) as f32,
+            first_token: self.first_token / n,
+            self_token: self.self_token / n,
+        }
+    }
+
+    fn is_finite(&self) -> bool {
+        [self.entropy_bits, self.distance, self.previous_token, self.first_token, self.self_token].iter().all(|x| x.is_finite())
+    }
+}
+
+/// One head of a long text: the sums of its weights over blocks of
+/// [`BLOCK`] × [`BLOCK`] tokens, and its [`RowSums`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HeadSummary {
+    /// Σ A over each block of queries × keys; block (r, c) covers queries
+    /// r·BLOCK.. and keys c·BLOCK.. (the last blocks may be partly outside the text).
+    blocks: Matrix,
+    /// Rows added so far.
+    rows: usize,
+    /// Keys of the widest row added so far.
+    keys: usize,
+    pub sums: RowSums,
+}
+
+impl HeadSummary {
+    /// The summary of a whole A.
+    pub fn of(a: &Matrix) -> HeadSummary {
+        let mut s = HeadSummary { blocks: Matrix::zeros(0, 0), rows: 0, keys: 0, sums: RowSums::default() };
+        s.add(a);
+        s
+    }
+
+    /// Adds the rows of `a`, whose queries are the last `a.rows` of its
+    /// `a.cols` positions, as [`RowSums::add`].
+    pub fn add(&mut self, a: &Matrix) {
+        let offset = a.cols.saturating_sub(a.rows);
+        assert_eq!(offset, self.rows, "rows are added in order");
+        let (block_rows, block_cols) = ((offset + a.rows).div_ceil(BLOCK), a.cols.div_ceil(BLOCK));
+        if block_cols > self.blocks.cols {
+            self.blocks.push_cols(&Matrix::zeros(self.blocks.rows, block_cols - self.blocks.cols));
+        }
+        if block_rows > self.blocks.rows {
+            self.blocks.push_rows(&Matrix::zeros(block_rows - self.blocks.rows, self.blocks.cols.max(block_cols)));
+        }
+        for i in 0..a.rows {
+            // Up to the last key with weight, so that a row sums the same
+            // however many (hidden) keys after it its matrix has.
+            let full = a.row(i);
+            let row = &full[..full.iter().rposition(|&p| p != 0.0).map_or(0, |k| k + 1)];
+            let cells = self.blocks.row_mut((offset + i) / BLOCK);
+            for (cell, keys) in cells.iter_mut().zip(row.chunks(BLOCK)) {
+                *cell += tensor::sum(keys);
+            }
+        }
+        self.rows += a.rows;
+        self.keys = self.keys.max(a.cols);
+        self.sums.add(a);
+    }
+
+    /// The mean weight over at most `max × max` cells, each a group of
+    /// whole blocks, for the overview.
+    pub fn thumbnail(&self, max: usize) -> Matrix {
+        let (br, bc) = (self.blocks.rows, self.blocks.cols);
+        let (r, c) = (br.min(max), bc.min(max));
+        // Cell row p spans block rows row_starts[p] .. row_starts[p + 1].
+        let row_starts: Vec<usize> = (0..=r).map(|p| (p * br).div_ceil(r.max(1))).collect();
+        let col_starts: Vec<usize> = (0..=c).map(|p| (p * bc).div_ceil(c.max(1))).collect();
+        // Tokens in blocks first..end of a side of `n` tokens.
+        let tokens = |first: usize, end: usize, n: usize| (end * BLOCK).min(n).saturating_sub(first * BLOCK);
+        let mut out = Matrix::zeros(r, c);
+        for (pr, rows) in row_starts.windows(2).enumerate() {
+            for (pc, cols) in col_starts.windows(2).enumerate() {
+                let sum: f32 = (rows[0]..rows[1]).map(|i| self.blocks.row(i)[cols[0]..cols[1]].iter().sum::<f32>()).sum();
+                let count = tokens(rows[0], rows[1], self.rows) * tokens(cols[0], cols[1], self.keys);
+                out[(pr, pc)] = sum / count.max(1) as f32;
+            }
+        }
+        out
+    }
+
+    pub fn is_finite(&self) -> bool {
+        self.blocks.data.iter().all(|x| x.is_finite()) && self.sums.is_finite()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::head_stats;
+    use crate::attention::{attend, Mask, Scale};
+
+    fn causal_weights(n: usize) -> Matrix {
+        let (q, k) = (crate::testing::matrix(n, 8, 1), crate::testing::matrix(n, 8, 2));
+        attend(&q, &k, &k, Mask::Causal, Scale::InvSqrtDk).weights
+    }
+
+    #[test]
+    fn rows_added_in_parts_sum_as_the_whole() {
+        let a = causal_weights(70);
+        let whole = HeadSummary::of(&a);
+        let mut parts = HeadSummary::of(&a.rows_range(0, 40).cols_range(0, 40));
+        parts.add(&a.rows_range(40, 1).cols_range(0, 41));
+        parts.add(&a.rows_range(41, 29));
+        assert_eq!(parts, whole);
+        assert_eq!(whole.sums.stats(2, 3), head_stats(&a, 2, 3));
+    }
+
+    #[test]
+    fn the_thumbnail_averages_whole_blocks() {
+        let n = 70; // 5 blocks a side, the last of 6 tokens
+        let a = causal_weights(n);
+        let t = HeadSummary::of(&a).thumbnail(48);
+        assert_eq!(t.shape(), (5, 5));
+        let mean = |rows: std::ops::Range<usize>, cols: std::ops::Range<usize>| {
+            let count = (rows.len() * cols.len()) as f32;
+            rows.flat_map(|i| cols.clone().map(move |j| (i, j))).map(|(i, j)| a[(i, j)]).sum::<f32>() / count
+        };
+        assert!((t[(4, 0)] - mean(64..70, 0..16)).abs() < 1e-6);
+        assert!((t[(4, 4)] - mean(64..70, 64..70)).abs() < 1e-6);
+        assert_eq!(t[(0, 1)], 0.0); // the future
+                                    // Fewer cells than blocks: each cell averages a group of blocks.
+        let small = HeadSummary::of(&a).thumbnail(2);
+        assert_eq!(small.shape(), (2, 2));
+        assert!((small[(1, 0)] - mean(48..70, 0..48)).abs() < 1e-6);
+        assert!((small[(0, 0)] - mean(0..48, 0..48)).abs() < 1e-6);
+    }
+}

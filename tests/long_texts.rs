@@ -1,0 +1,169 @@
+//! Long texts (issue #31): past `KEEP_WEIGHTS_UP_TO` tokens a trace keeps
+//! each layer's Q, K and V and every head's sums, not its n × n S and A;
+//! a head asked for is computed again. These tests run SmolLM2 on texts
+//! past that length and check every number a view reads against a run
+//! that keeps everything.
+
+mod common;
+
+use attnscope::analysis::{catalog, HeadStats};
+use attnscope::models::smollm2::SmolLm2Session;
+use attnscope::models::{ModelTrace, KEEP_WEIGHTS_UP_TO};
+use attnscope::session::{FromWorker, ModelId, RunOptions, Session, ToWorker};
+
+/// A text of some hundreds of tokens that does not repeat itself exactly.
+fn long_text(sentences: usize) -> String {
+    let subjects = ["The old lighthouse keeper", "A fluffy blue creature", "Her younger brother", "The committee", "Nobody in the village"];
+    let verbs = ["watched", "remembered", "painted", "argued about", "carried"];
+    let objects = ["the verdant forest", "a letter from Lisbon", "the broken clock", "seven red apples", "the storm over the harbour"];
+    (0..sentences)
+        .map(|i| format!("{} {} {} on day {}.", subjects[i % 5], verbs[(i / 5) % 5], objects[(i * 3 + 1) % 5], i + 1))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// SmolLM2 keeping every head's S, A and Z at any length: the reference.
+fn keeping_everything() -> attnscope::models::smollm2::SmolLm2 {
+    let mut m = common::smollm2_owned();
+    m.set_keep_weights_up_to(usize::MAX);
+    m
+}
+
+/// Bytes of every matrix a trace holds.
+fn trace_bytes(t: &ModelTrace) -> usize {
+    let floats: usize = t
+        .layers
+        .iter()
+        .map(|l| {
+            let a = &l.attention;
+            let heads: usize = a.heads.iter().map(|h| h.scores.data.len() + h.weights.data.len() + h.output.data.len()).sum();
+            let rows: usize =
+                a.q.iter().chain(&a.k).chain(&a.v).chain([&a.concat, &l.input, &l.delta, &l.residual]).map(|m| m.data.len()).sum();
+            heads + rows
+        })
+        .sum();
+    4 * floats
+}
+
+fn close(a: &HeadStats, b: &HeadStats, tolerance: f32) -> bool {
+    [
+        (a.entropy_bits, b.entropy_bits),
+        (a.mean_distance, b.mean_distance),
+        (a.previous_token, b.previous_token),
+        (a.first_token, b.first_token),
+        (a.self_token, b.self_token),
+    ]
+    .iter()
+    .all(|(x, y)| (x - y).abs() <= tolerance * (1.0 + y.abs()))
+}
+
+#[test]
+fn a_long_text_keeps_q_k_v_and_sums_and_computes_each_head_again_the_same() {
+    let text = long_text(30);
+    let light = common::smollm2().run(&text).unwrap();
+    let full = keeping_everything().run(&text).unwrap();
+    let n = light.tokens.len();
+    assert!(n > KEEP_WEIGHTS_UP_TO && n < 2 * KEEP_WEIGHTS_UP_TO, "{n} tokens");
+    assert_eq!(light.tokens, full.tokens);
+    for (l, layer) in light.layers.iter().enumerate() {
+        assert!(layer.summaries.is_some() && full.layers[l].summaries.is_none());
+        for h in 0..layer.attention.heads.len() {
+            assert!(!layer.attention.keeps(h), "layer {l} head {h} kept its weights");
+            // Computed again from the kept Q and K: the very same numbers.
+            let (again, kept) = (light.layers[l].attention.head(h), &full.layers[l].attention.heads[h]);
+            assert_eq!(again.scores, kept.scores, "S of {l}.{h}");
+            assert_eq!(again.weights, kept.weights, "A of {l}.{h}");
+            assert_eq!(again.output, kept.output, "Z of {l}.{h}");
+        }
+    }
+    // The catalog, from the sums, is the catalog of the full weights.
+    assert_eq!(catalog(&light), catalog(&full));
+    // A thumbnail cell is the mean weight over a 16 × 16 block of tokens.
+    for (l, h) in [(0, 0), (14, 5), (29, 8)] {
+        let thumb = &light.layers[l].thumbnails(48)[h];
+        let a = &full.layers[l].attention.heads[h].weights;
+        assert_eq!(thumb.shape(), (n.div_ceil(16), n.div_ceil(16)));
+        for (r, c) in [(0, 0), (3, 1), (thumb.rows - 1, 0), (thumb.rows - 1, thumb.cols - 1), (2, 5)] {
+            let (rows, cols) = (r * 16..(r * 16 + 16).min(n), c * 16..(c * 16 + 16).min(n));
+            let count = (rows.len() * cols.len()) as f32;
+            let mean: f32 = rows.flat_map(|i| cols.clone().map(move |j| a[(i, j)])).sum::<f32>() / count;
+            assert!((thumb[(r, c)] - mean).abs() < 1e-6, "layer {l} head {h} cell ({r}, {c}): {} vs {mean}", thumb[(r, c)]);
+        }
+    }
+    // Memory grows with n, not with n² for each of the 270 heads.
+    let (light_mb, full_mb) = (trace_bytes(&light) as f64 / 1e6, trace_bytes(&full) as f64 / 1e6);
+    eprintln!("{n} tokens: trace {light_mb:.1} MB, keeping every head's S, A and Z {full_mb:.1} MB");
+    assert!(light_mb < full_mb / 3.0, "{light_mb} MB against {full_mb} MB");
+}
+
+#[test]
+fn typing_at_the_end_and_editing_a_long_text_match_a_fresh_run() {
+    let m = common::smollm2();
+    let mut s = SmolLm2Session::new(common::smollm2_owned());
+    let (short, long) = (long_text(16), long_text(21));
+    assert!(m.tokenize(&short).unwrap().ids.len() <= KEEP_WEIGHTS_UP_TO);
+    let mut steps = vec![short.clone(), long.clone(), format!("{long} And"), format!("{long} And then")];
+    // An edit in the middle: everything after it is computed again.
+    steps.push(steps[3].replacen("day 3.", "day 4.", 1));
+    let mut reused = Vec::new();
+    for text in &steps {
+        s.run(text).unwrap();
+        reused.push(s.reused_tokens());
+        let (cached, fresh) = (s.latest().unwrap(), m.run(text).unwrap());
+        assert_eq!(cached.tokens, fresh.tokens);
+        let light = cached.tokens.len() > KEEP_WEIGHTS_UP_TO;
+        for (l, (c, f)) in cached.layers.iter().zip(&fresh.layers).enumerate() {
+            assert_eq!(c.summaries.is_some(), light, "{} tokens, layer {l}", cached.tokens.len());
+            for (h, (tc, tf)) in c.thumbnails(48).iter().zip(f.thumbnails(48)).enumerate() {
+                assert_eq!(tc.shape(), tf.shape());
+                let d = tc.max_abs_diff(&tf);
+                assert!(d < 1e-5, "{} tokens, thumbnail of {l}.{h} off by {d}", cached.tokens.len());
+            }
+            for h in [0, 4, 8] {
+                let d = c.attention.head(h).weights.max_abs_diff(&f.attention.head(h).weights);
+                assert!(d < 1e-5, "{} tokens, A of {l}.{h} off by {d}", cached.tokens.len());
+            }
+        }
+        for (a, b) in catalog(cached).iter().zip(catalog(&fresh)) {
+            assert!(close(a, &b, 1e-4), "{} tokens: {a:?} vs {b:?}", cached.tokens.len());
+        }
+    }
+    // Each step but the first and the edit reused the tokens before it.
+    let lengths: Vec<usize> = steps.iter().map(|t| m.tokenize(t).unwrap().ids.len()).collect();
+    assert_eq!(&reused[1..4], &lengths[0..3], "{reused:?} for {lengths:?}");
+    assert!(reused[4] > 0 && reused[4] < lengths[3] / 2, "{reused:?}");
+}
+
+#[test]
+fn the_session_shows_a_long_text_and_says_what_waits_for_a_shorter_one() {
+    let mut s = Session::new();
+    s.install(ModelId::SmolLm2, vec![common::smollm2_bytes().to_vec()]).unwrap();
+    let text = long_text(28);
+    let summary = s.run(1, ModelId::SmolLm2, &text, RunOptions::default(), &|| 0.0).unwrap();
+    let n = summary.tokens.len();
+    assert!(n > KEEP_WEIGHTS_UP_TO);
+    assert_eq!((summary.overview.len(), summary.overview[0].len(), summary.catalog.len()), (30, 9, 270));
+    assert_eq!(summary.overview[3][2].rows, n.div_ceil(16));
+    let reference = keeping_everything().run(&text).unwrap();
+    let detail = s.head(7, 3).unwrap();
+    assert_eq!(detail.weights, reference.layers[7].attention.heads[3].weights);
+    assert_eq!(detail.what_if_weights, reference.layers[7].attention.heads[3].reweighed(detail.what_if_mask, detail.scale));
+    assert_eq!((detail.q.rows, detail.input.rows), (n, n));
+    // "Which heads attend from this token to that one", from single rows.
+    let FromWorker::Heads { heads, .. } = s.handle(ToWorker::FindHeads { id: 2, query: n - 1, key: 0 }, &|| 0.0) else {
+        panic!("expected heads")
+    };
+    assert_eq!(heads.len(), 270);
+    let top = &heads[0];
+    let want = reference.layers[top.layer].attention.heads[top.head].weights[(n - 1, 0)];
+    assert!((top.weight - want).abs() < 1e-6, "{} vs {want}", top.weight);
+    // What needs every head's weights says so, and the session goes on.
+    let FromWorker::Failed { message, .. } = s.handle(ToWorker::Export { id: 3 }, &|| 0.0) else { panic!("expected a refusal") };
+    assert!(message.contains("command line"), "{message}");
+    let hot = RunOptions { temperature_factor: 2.0, ..RunOptions::default() };
+    let message = s.run(4, ModelId::SmolLm2, &text, hot, &|| 0.0).unwrap_err().to_string();
+    assert!(message.contains(&format!("up to {KEEP_WEIGHTS_UP_TO} tokens")), "{message}");
+    let short = s.run(5, ModelId::SmolLm2, "The capital of France is", hot, &|| 0.0).unwrap();
+    assert_eq!(short.tokens.len(), 5);
+    assert_eq!(s.head(0, 0).unwrap().weights.shape(), (5, 5));
+}
