@@ -276,13 +276,14 @@ impl MultiHeadTrace {
     }
 
     /// Lets go of every head's S, A and Z (n_q × n_k each, the bulk of a
-    /// long text's trace), keeping Q, K, V, the heads' outputs side by side,
-    /// and each head's mask, scale and bias: [`Self::head`] computes a head
-    /// again when it is asked for.
+    /// long text's trace) and of their outputs side by side, keeping Q, K,
+    /// V and each head's mask, scale and bias: [`Self::head`] computes a
+    /// head again when it is asked for.
     pub fn let_go(&mut self) {
         for t in &mut self.heads {
             (t.scores, t.weights, t.output) = (Matrix::zeros(0, 0), Matrix::zeros(0, 0), Matrix::zeros(0, 0));
         }
+        self.concat = Matrix::zeros(0, self.concat.cols);
     }
 }
 

@@ -75,6 +75,16 @@ impl RowSums {
         }
     }
 
+    fn take_away(&mut self, gone: &RowSums) {
+        self.entropy_bits -= gone.entropy_bits;
+        self.distance -= gone.distance;
+        self.previous_token -= gone.previous_token;
+        self.first_token -= gone.first_token;
+        self.self_token -= gone.self_token;
+        self.rows -= gone.rows;
+        self.previous_rows -= gone.previous_rows;
+    }
+
     fn is_finite(&self) -> bool {
         [self.entropy_bits, self.distance, self.previous_token, self.first_token, self.self_token].iter().all(|x| x.is_finite())
     }
@@ -129,6 +139,28 @@ impl HeadSummary {
         self.sums.add(a);
     }
 
+    /// Takes away the last `a.rows` rows (the weights `a` of queries
+    /// `n ..` over all the keys, `n` the rows that stay), as a text cut at
+    /// `n` tokens would have them: under the causal mask no row before `n`
+    /// weighs a key from `n` on. The sums then differ from sums made
+    /// afresh by rounding alone.
+    pub fn remove_last(&mut self, a: &Matrix) {
+        assert!(a.rows <= self.rows && a.cols == self.keys, "the last rows, over every key");
+        let n = self.rows - a.rows;
+        for i in 0..a.rows {
+            let cells = self.blocks.row_mut((n + i) / BLOCK);
+            for (cell, keys) in cells.iter_mut().zip(a.row(i).chunks(BLOCK)) {
+                *cell -= tensor::sum(keys);
+            }
+        }
+        let mut gone = RowSums::default();
+        gone.add(a);
+        self.sums.take_away(&gone);
+        (self.rows, self.keys) = (n, n);
+        self.blocks.truncate_rows(n.div_ceil(BLOCK));
+        self.blocks.truncate_cols(n.div_ceil(BLOCK));
+    }
+
     /// The mean weight over at most `max × max` cells, each a group of
     /// whole blocks, for the overview.
     pub fn thumbnail(&self, max: usize) -> Matrix {
@@ -175,6 +207,22 @@ mod tests {
         parts.add(&a.rows_range(41, 29));
         assert_eq!(parts, whole);
         assert_eq!(whole.sums.stats(2, 3), head_stats(&a, 2, 3));
+    }
+
+    #[test]
+    fn rows_taken_away_leave_the_sums_of_the_rows_before() {
+        let a = causal_weights(70);
+        let mut cut = HeadSummary::of(&a);
+        cut.remove_last(&a.rows_range(37, 33));
+        let fresh = HeadSummary::of(&a.rows_range(0, 37).cols_range(0, 37));
+        assert_eq!((cut.rows, cut.keys, cut.blocks.shape()), (fresh.rows, fresh.keys, fresh.blocks.shape()));
+        assert!(cut.thumbnail(48).max_abs_diff(&fresh.thumbnail(48)) < 1e-6);
+        let (c, f) = (cut.sums.stats(0, 0), fresh.sums.stats(0, 0));
+        assert!((c.entropy_bits - f.entropy_bits).abs() < 1e-5 && (c.mean_distance - f.mean_distance).abs() < 1e-5);
+        assert!((c.previous_token - f.previous_token).abs() < 1e-6 && (c.first_token - f.first_token).abs() < 1e-6);
+        // Rows added again after the cut sum as a whole text's.
+        cut.add(&a.rows_range(37, 33));
+        assert!(cut.thumbnail(48).max_abs_diff(&HeadSummary::of(&a).thumbnail(48)) < 1e-6);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! and a text that starts with the same tokens reuses their rows.
 
 use super::{check_temperature, Decoder, TOP_K};
-use crate::analysis::HeadSummary;
+use crate::attention::{attend, Scale};
 use crate::error::Result;
 use crate::models::{LayerTrace, ModelTrace, KEEP_WEIGHTS_UP_TO};
 use crate::tensor::Matrix;
@@ -134,7 +134,9 @@ pub(crate) fn join(mut before: LayerTrace, part: LayerTrace) -> LayerTrace {
     for (old, new) in b.q.iter_mut().zip(&p.q) {
         old.push_rows(new);
     }
-    b.concat.push_rows(&p.concat);
+    if before.summaries.is_none() {
+        b.concat.push_rows(&p.concat);
+    }
     (b.k, b.v, b.kv_head_of) = (p.k, p.v, p.kv_head_of);
     before.input.push_rows(&part.input);
     before.delta.push_rows(&part.delta);
@@ -147,14 +149,20 @@ pub(crate) fn join(mut before: LayerTrace, part: LayerTrace) -> LayerTrace {
 /// In place, as [`join`] is.
 fn truncate(mut l: LayerTrace, n: usize) -> LayerTrace {
     if l.summaries.is_some() {
-        // A long text's sums cannot lose rows: they are made again from the
-        // weights of the rows kept, computed again from Q and K; a text
-        // short enough gets its heads' S, A and Z back.
+        // A long text's sums lose the rows cut: their weights are computed
+        // again from their queries and taken away. A text short enough gets
+        // its heads' S, A and Z back.
+        if n > KEEP_WEIGHTS_UP_TO {
+            let att = &l.attention;
+            for (h, summary) in l.summaries.iter_mut().flatten().enumerate() {
+                let (t, kv) = (&att.heads[h], att.kv_head_of[h]);
+                let cut = att.q[h].rows_range(n, att.q[h].rows - n);
+                summary.remove_last(&attend(&cut, &att.k[kv], &att.v[kv], t.mask, Scale::Factor(t.scale)).weights);
+            }
+        }
         each_matrix(&mut l, |m| m.truncate_rows(n), |_| {});
         let att = &mut l.attention;
-        if n > KEEP_WEIGHTS_UP_TO {
-            l.summaries = Some((0..att.heads.len()).map(|h| HeadSummary::of(&att.head(h).weights)).collect());
-        } else {
+        if n <= KEEP_WEIGHTS_UP_TO {
             att.heads = (0..att.heads.len()).map(|h| att.head(h).into_owned()).collect();
             l.summaries = None;
         }
