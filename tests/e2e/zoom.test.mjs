@@ -12,6 +12,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
 import { start, stop, watch } from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -88,6 +89,13 @@ test('a long text: the heatmap zooms and pans by keyboard, wheel and drag, and e
   assert.ok(bar.x >= fit.x - 0.5 && bar.y >= fit.y - 0.5 && bar.x + bar.width <= fit.x + fit.left && bar.y + bar.height <= fit.y + fit.top,
     `the zoom bar (${JSON.stringify(bar)}) sits in the map's empty corner (${fit.left}×${fit.top})`);
   await page.screenshot({ path: join(SHOTS, 'desktop-1280-fit.png') });
+  // The bar and the focusable map pass axe as the rest of the page does.
+  const scan = async (where) => {
+    const { violations } = await new AxeBuilder({ page }).include('#view-head, #view-grid').analyze();
+    const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    assert.deepEqual(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`), [], where);
+  };
+  await scan('heatmap with its zoom bar');
 
   // The keyboard: + twice on the focused map.
   await page.locator('#heatmap').focus();
@@ -210,6 +218,7 @@ test('a long text: the heatmap zooms and pans by keyboard, wheel and drag, and e
   await page.mouse.move(mid.x, mid.y);
   await assertNames(page, tokens, i, j, 'hovered dot, zoomed');
   await page.screenshot({ path: join(SHOTS, 'desktop-1280-grids-zoomed.png') });
+  await scan('dot grids zoomed in');
   await context.close();
   assert.deepEqual(problems, []);
 });
