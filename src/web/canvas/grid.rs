@@ -33,6 +33,11 @@ pub struct Layout {
     pub cols: usize,
     /// Label type size.
     pub font_px: f64,
+    /// How far the grid is scrolled inside its window (zoomed in), in pixels.
+    pub pan: (f64, f64),
+    /// The part of the canvas the grid is seen through, beside the labels: the
+    /// whole grid when it fits, the fitted grid's size when zoomed in.
+    pub window: (f64, f64),
 }
 
 impl Layout {
@@ -53,28 +58,87 @@ impl Layout {
         Self::fit_at(grown, (label_width * grown / base).ceil(), rows, cols, room, max_cell)
     }
 
+    /// Like [`Layout::fit`], but the whole grid always fits `room`: below
+    /// [`MIN_CELL`] the cells shrink further (to a fraction of a pixel if
+    /// need be) instead of scrolling, for a picture that zooms in
+    /// ([`super::zoom`]) to show them large.
+    pub fn fit_all(label_width: f64, rows: usize, cols: usize, room: Room, look: &Look) -> Self {
+        let base = look.label_px.round();
+        let side = if room.0 > 1.0 && room.1 > 1.0 { room.0.min(room.1) } else { FALLBACK };
+        let max_cell = (side * MAX_CELL_SHARE).floor();
+        let first = Self::fit_within(base, label_width, rows, cols, room, max_cell, 0.1);
+        let grown = (first.cell * LABEL_PER_CELL).min(base * 1.5).floor();
+        if grown <= base {
+            return first;
+        }
+        Self::fit_within(grown, (label_width * grown / base).ceil(), rows, cols, room, max_cell, 0.1)
+    }
+
     fn fit_at(font_px: f64, label_width: f64, rows: usize, cols: usize, room: Room, max_cell: f64) -> Self {
+        Self::fit_within(font_px, label_width, rows, cols, room, max_cell, MIN_CELL)
+    }
+
+    /// Whole pixels per cell from [`MIN_CELL`] up (every cell one flat
+    /// colour), fractions below it, never less than `min_cell`.
+    #[allow(clippy::too_many_arguments)]
+    fn fit_within(font_px: f64, label_width: f64, rows: usize, cols: usize, room: Room, max_cell: f64, min_cell: f64) -> Self {
         let margin = (label_width + 0.6 * font_px + 4.0).ceil();
         let (w, h) = if room.0 > 1.0 && room.1 > 1.0 { room } else { (FALLBACK + margin, FALLBACK + margin) };
         let across = (w - margin - 4.0) / cols.max(1) as f64;
         let down = (h - margin - 4.0) / rows.max(1) as f64;
-        let cell = across.min(down).floor().clamp(MIN_CELL, max_cell.max(MIN_CELL));
-        Self { cell, left: margin, top: margin, rows, cols, font_px }
+        let raw = across.min(down);
+        let cell = if raw >= MIN_CELL { raw.floor() } else { raw }.clamp(min_cell, max_cell.max(MIN_CELL));
+        let window = (cell * cols as f64, cell * rows as f64);
+        Self { cell, left: margin, top: margin, rows, cols, font_px, pan: (0.0, 0.0), window }
     }
 
     pub fn size(&self) -> (f64, f64) {
-        (self.left + self.cell * self.cols as f64 + 4.0, self.top + self.cell * self.rows as f64 + 4.0)
+        (self.left + self.window.0 + 4.0, self.top + self.window.1 + 4.0)
     }
 
     /// Top-left corner of cell (i, j).
     pub fn cell_origin(&self, i: usize, j: usize) -> (f64, f64) {
-        (self.left + self.cell * j as f64, self.top + self.cell * i as f64)
+        (self.left + self.cell * j as f64 - self.pan.0, self.top + self.cell * i as f64 - self.pan.1)
     }
 
-    /// The cell under a point, if any.
+    /// The cell under a point, if any (only where the grid is seen).
     pub fn cell_at(&self, x: f64, y: f64) -> Option<(usize, usize)> {
-        let (j, i) = ((x - self.left) / self.cell, (y - self.top) / self.cell);
+        let (wx, wy) = (x - self.left, y - self.top);
+        if wx < 0.0 || wy < 0.0 || wx >= self.window.0 || wy >= self.window.1 {
+            return None;
+        }
+        let (j, i) = ((wx + self.pan.0) / self.cell, (wy + self.pan.1) / self.cell);
         (i >= 0.0 && j >= 0.0 && (i as usize) < self.rows && (j as usize) < self.cols).then_some((i as usize, j as usize))
+    }
+
+    /// The rows seen (wholly or in part) through the window.
+    pub fn visible_rows(&self) -> std::ops::Range<usize> {
+        Self::seen(self.pan.1, self.window.1, self.cell, self.rows)
+    }
+
+    /// The columns seen (wholly or in part) through the window.
+    pub fn visible_cols(&self) -> std::ops::Range<usize> {
+        Self::seen(self.pan.0, self.window.0, self.cell, self.cols)
+    }
+
+    fn seen(pan: f64, window: f64, cell: f64, n: usize) -> std::ops::Range<usize> {
+        let first = ((pan / cell).floor().max(0.0) as usize).min(n);
+        let end = (((pan + window) / cell - 1e-9).ceil().max(0.0) as usize).clamp(first, n);
+        first..end
+    }
+
+    /// Whether the grid is larger than its window (zoomed in).
+    pub fn zoomed(&self) -> bool {
+        self.cell * self.cols as f64 > self.window.0 + 0.5 || self.cell * self.rows as f64 > self.window.1 + 0.5
+    }
+
+    /// Restricts drawing to the window, `pad` pixels beyond it (for
+    /// outlines); undone by `ctx.restore()`.
+    pub fn clip(&self, ctx: &CanvasRenderingContext2d, pad: f64) {
+        ctx.save();
+        ctx.begin_path();
+        ctx.rect(self.left - pad, self.top - pad, self.window.0 + 2.0 * pad, self.window.1 + 2.0 * pad);
+        ctx.clip();
     }
 
     /// Show every n-th label so that labels never overlap (a label is
@@ -89,6 +153,9 @@ impl Layout {
         let _ = canvas.set_attribute("data-left", &self.left.to_string());
         let _ = canvas.set_attribute("data-top", &self.top.to_string());
         let _ = canvas.set_attribute("data-label-px", &self.font_px.to_string());
+        // Zoomed in: cell (i, j) starts at left + j·cell − pan-x, top + i·cell − pan-y.
+        let _ = canvas.set_attribute("data-pan-x", &self.pan.0.to_string());
+        let _ = canvas.set_attribute("data-pan-y", &self.pan.1.to_string());
     }
 }
 
@@ -132,18 +199,30 @@ pub fn draw_labels(
         ctx.set_fill_style_str(if on { &look.focus } else { &look.ink });
         ctx.set_font(&look.font_at(layout.font_px, on));
     };
+    // Only the rows and columns seen through the window, and of those
+    // every n-th counted from the first token, so that panning does not make
+    // the labels jump; a cell's label is drawn while its middle is in sight.
+    let (rows_seen, cols_seen) = (layout.visible_rows(), layout.visible_cols());
+    let inside = |from: f64, mid: f64, size: f64| mid >= from - 0.5 && mid <= from + size + 0.5;
     ctx.set_text_align("right");
-    for (i, token) in rows.iter().take(layout.rows).enumerate().filter(|(i, _)| i % every == 0 || focus.row == Some(*i)) {
-        let (x, y) = layout.cell_origin(i, 0);
+    for i in rows_seen.filter(|&i| i < rows.len() && (i % every == 0 || focus.row == Some(i))) {
+        let (_, y) = layout.cell_origin(i, 0);
+        if !inside(layout.top, y + half, layout.window.1) {
+            continue;
+        }
         style(focus.row == Some(i));
-        ctx.fill_text(&label(token), x - gap, y + half)?;
+        ctx.fill_text(&label(&rows[i]), layout.left - gap, y + half)?;
     }
     ctx.set_text_align("left");
-    for (j, token) in cols.iter().take(layout.cols).enumerate().filter(|(j, _)| j % every == 0 || focus.col == Some(*j)) {
-        let (x, y) = layout.cell_origin(0, j);
+    for j in cols_seen.filter(|&j| j < cols.len() && (j % every == 0 || focus.col == Some(j))) {
+        let (x, _) = layout.cell_origin(0, j);
+        if !inside(layout.left, x + half, layout.window.0) {
+            continue;
+        }
+        let token = &cols[j];
         style(focus.col == Some(j));
         ctx.save();
-        ctx.translate(x + half, y - gap)?;
+        ctx.translate(x + half, layout.top - gap)?;
         ctx.rotate(-std::f64::consts::FRAC_PI_2)?;
         ctx.fill_text(&label(token), 0.0, 0.0)?;
         ctx.restore();

@@ -1,15 +1,17 @@
 //! The canvas kit every picture of the page is drawn with: the page's look
 //! (inks, label size), the room a picture has, cell grids with token labels,
-//! flat cells and colours, and short transitions.
+//! flat cells and colours, short transitions, and zoom and pan.
 
 pub mod grid;
 pub mod look;
 pub mod motion;
 pub mod paint;
 pub mod room;
+pub mod zoom;
 
 pub use grid::{draw_labels, label, label_width, outline_cell, outline_token, Focus, Layout};
 pub use look::{use_look, Look};
 pub use motion::Transition;
 pub use paint::{blank, cell_color, css, mix, now_ms, paint_cells, prepare, signed_color, text_on, Rgb, HIDDEN};
 pub use room::{use_room, Room};
+pub use zoom::{offset, on_wheel, ZoomBar, Zoomer};

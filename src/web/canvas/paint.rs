@@ -77,17 +77,43 @@ pub fn blank(canvas: &HtmlCanvasElement) {
 
 /// Paints one flat colour per cell of `layout`. The cells go into an image
 /// with one pixel each, which the canvas scales up without smoothing: one
-/// draw call, however long the text (256 tokens are 65,536 cells).
+/// draw call, however long the text (256 tokens are 65,536 cells). Zoomed
+/// in, only the cells seen through the layout's window are drawn, cut at
+/// its edges.
 pub fn paint_cells(ctx: &CanvasRenderingContext2d, layout: &Layout, colours: &[Rgb]) -> Result<(), JsValue> {
     let (rows, cols) = (layout.rows, layout.cols);
     if rows == 0 || cols == 0 || colours.len() < rows * cols {
         return Ok(());
     }
+    let (seen_rows, seen_cols) = (layout.visible_rows(), layout.visible_cols());
+    if seen_rows.is_empty() || seen_cols.is_empty() {
+        return Ok(());
+    }
     let rgba: Vec<u8> = colours[..rows * cols].iter().flat_map(|&[r, g, b]| [r, g, b, 255]).collect();
     let pixels = image_canvas(&rgba, cols, rows)?;
     ctx.set_image_smoothing_enabled(false);
-    let (x, y) = layout.cell_origin(0, 0);
-    ctx.draw_image_with_html_canvas_element_and_dw_and_dh(&pixels, x, y, layout.cell * cols as f64, layout.cell * rows as f64)
+    let (i0, j0) = (seen_rows.start, seen_cols.start);
+    let (h, w) = (seen_rows.len(), seen_cols.len());
+    let (x, y) = layout.cell_origin(i0, j0);
+    let zoomed = layout.zoomed();
+    if zoomed {
+        layout.clip(ctx, 0.0);
+    }
+    let drawn = ctx.draw_image_with_html_canvas_element_and_sw_and_sh_and_dx_and_dy_and_dw_and_dh(
+        &pixels,
+        j0 as f64,
+        i0 as f64,
+        w as f64,
+        h as f64,
+        x,
+        y,
+        layout.cell * w as f64,
+        layout.cell * h as f64,
+    );
+    if zoomed {
+        ctx.restore();
+    }
+    drawn
 }
 
 /// An offscreen canvas holding `rgba` (width × height pixels).

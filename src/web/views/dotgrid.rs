@@ -3,14 +3,15 @@
 //! value, words along both axes; the unmasked and the causally masked grid of
 //! the same head side by side, at any step from QKᵀ to the softmax. Between
 //! steps the dots grow, shrink and change colour, and hidden keys fade in
-//! as crosses.
+//! as crosses. A long text is drawn whole and zooms in, both grids together
+//! ([`Zoomer`]), only the dots in sight drawn.
 
 use super::axes::Axes;
 use super::readout::Readout;
 use super::stages::{score_range, values, Frame, Stage, StageMotion, StagePicker};
 use crate::canvas::{
-    blank, cell_color, css, draw_labels, label_width, mix, outline_cell, outline_token, prepare, signed_color, use_look, use_room, Focus,
-    Layout, Look, Rgb, Room,
+    blank, cell_color, css, draw_labels, label_width, mix, on_wheel, outline_cell, outline_token, prepare, signed_color, use_look,
+    use_room, Focus, Layout, Look, Rgb, Room, ZoomBar, Zoomer,
 };
 use crate::state::{Appearance, Results, Selection};
 use attnscope::attention::Mask;
@@ -57,22 +58,45 @@ pub fn draw(
     (focus, cell): (Focus, Option<(usize, usize)>),
     look: &Look,
     room: Room,
+    zoom: Option<Zoomer>,
 ) -> Result<Option<Layout>, JsValue> {
     if to.rows == 0 || to.cols == 0 {
         blank(canvas);
         return Ok(None);
     }
     let widest = label_width(&crate::canvas::paint::context(canvas)?, &[rows, cols].concat(), look);
-    let layout = Layout::fit(widest, to.rows, to.cols, room, look);
+    let layout = match zoom {
+        Some(z) => z.layout(widest, to.rows, to.cols, room, look),
+        None => Layout::fit(widest, to.rows, to.cols, room, look),
+    };
     let (width, height) = layout.size();
     let ctx = prepare(canvas, width, height)?;
     let half = layout.cell / 2.0;
     let moving = frame.t < 1.0 && from.shape() == to.shape();
-    for i in 0..to.rows {
-        for j in 0..to.cols {
+    // Zoomed in, only the dots in sight, cut at the window's edge.
+    let zoomed = layout.zoomed();
+    if zoomed {
+        layout.clip(&ctx, 3.0);
+    }
+    let cols_seen = layout.visible_cols();
+    for i in layout.visible_rows() {
+        for j in cols_seen.clone() {
             let end = dot(to[(i, j)], frame.to, range);
             let d = if moving { blend(dot(from[(i, j)], frame.from, range), end, frame.t) } else { end };
             let (x, y) = layout.cell_origin(i, j);
+            if layout.cell < 4.0 {
+                // A long text seen whole: a dot is a pixel or two, a square of the same area (or grey, hidden) says as much.
+                let side = d.area.sqrt() * layout.cell;
+                ctx.set_fill_style_str(&css(d.colour));
+                ctx.fill_rect(x + (layout.cell - side) / 2.0, y + (layout.cell - side) / 2.0, side, side);
+                if d.hidden > 0.01 {
+                    ctx.set_global_alpha(0.5 * d.hidden);
+                    ctx.set_fill_style_str(&look.muted);
+                    ctx.fill_rect(x, y, layout.cell, layout.cell);
+                    ctx.set_global_alpha(1.0);
+                }
+                continue;
+            }
             let (cx, cy) = (x + half, y + half);
             // A faint ring shows each cell's full size, so tiny values still read as "a cell".
             ctx.set_global_alpha(0.35 * (1.0 - d.hidden));
@@ -107,6 +131,9 @@ pub fn draw(
     }
     outline_token(&ctx, &layout, focus, look);
     outline_cell(&ctx, &layout, cell, look);
+    if zoomed {
+        ctx.restore();
+    }
     draw_labels(&ctx, &layout, rows, cols, focus, look)?;
     layout.mark(canvas);
     Ok(Some(layout))
@@ -114,7 +141,7 @@ pub fn draw(
 
 /// One captioned grid of the selected head, with `mask`.
 #[component]
-pub fn Grid(id: &'static str, mask: Mask) -> impl IntoView {
+pub fn Grid(id: &'static str, mask: Mask, zoom: Zoomer) -> impl IntoView {
     let sel = expect_context::<Selection>();
     let app = expect_context::<Appearance>();
     let res = expect_context::<Results>();
@@ -147,19 +174,60 @@ pub fn Grid(id: &'static str, mask: Mask) -> impl IntoView {
                 }
             }
             let cell = cell.filter(|c| c.mask == Some(mask)).and_then(|c| axes.place(&c));
-            look.with(|look| draw(&el, &rows, &cols, (&from, &to), frame, score_range(d), (axes.focus(highlight), cell), look, room.get()))
-                .map(|l| l.map(|l| (l, axes)))
+            look.with(|look| {
+                draw(&el, &rows, &cols, (&from, &to), frame, score_range(d), (axes.focus(highlight), cell), look, room.get(), Some(zoom))
+            })
+            .map(|l| l.map(|l| (l, axes)))
         });
         match drawn {
             Ok(p) => placed.set_value(p),
             Err(e) => web_sys::console::error_2(&"dot grid: drawing failed:".into(), &e),
         }
         let _ = el.set_attribute("data-token", &highlight.map(|t| t.to_string()).unwrap_or_default());
+        let _ = el.set_attribute("data-zoom", &zoom.scale_untracked().to_string());
     });
     let at = move |ev: &web_sys::MouseEvent| {
-        let (x, y) = (ev.offset_x() as f64, ev.offset_y() as f64);
+        let (x, y) = crate::canvas::offset(ev);
         placed.get_value().and_then(|(layout, axes)| layout.cell_at(x, y).map(|rc| axes.cell(rc, Some(mask))))
     };
+    on_wheel(canvas, move |ev| {
+        if let Some((layout, axes)) = placed.get_value() {
+            zoom.wheel(&ev, &layout);
+            // The cell under the pointer after the zoom.
+            let (x, y) = crate::canvas::offset(&ev);
+            sel.hovered_cell.set(zoom.relayout(&layout).cell_at(x, y).map(|rc| axes.cell(rc, Some(mask))));
+        }
+    });
+    let on_key = move |ev: web_sys::KeyboardEvent| {
+        let Some((layout, axes)) = placed.get_value() else { return };
+        let place = |c: &crate::state::Cell| axes.place(c).filter(|_| c.mask == Some(mask));
+        if zoom.key(&ev, Some(&layout)) || super::heatmap::cell_keys(&ev, sel, &layout, |rc| axes.cell(rc, Some(mask)), place, zoom) {
+            ev.prevent_default();
+            ev.stop_propagation();
+        }
+    };
+    let on_move = move |ev: web_sys::PointerEvent| {
+        let dragging = zoom.pointer_move(&ev);
+        if ev.pointer_type() == "mouse" {
+            sel.hovered_cell.set(if dragging { None } else { at(&ev) })
+        }
+    };
+    // A tap chooses its cell on the finger's way up (see Zoomer::pointer_up).
+    let on_up = move |ev: web_sys::PointerEvent| {
+        if zoom.pointer_up(&ev) {
+            if let Some(c) = at(&ev) {
+                sel.pin(c)
+            }
+        }
+    };
+    let on_click = move |ev: web_sys::MouseEvent| {
+        if !zoom.click_was_drag() {
+            if let Some(c) = at(&ev) {
+                sel.pin(c)
+            }
+        }
+    };
+    let zoomed = move || zoom.current().scale > 1.0;
     let caption = move || {
         let Some(real) = res.detail.with(|d| d.as_ref().map(|d| d.mask)) else { return String::new() };
         let name = res.summary.with(|s| s.as_ref().map(|s| s.info.name.clone()).unwrap_or_default());
@@ -182,10 +250,18 @@ pub fn Grid(id: &'static str, mask: Mask) -> impl IntoView {
             // The caption names the grid, so it goes first.
             <figcaption>{caption}</figcaption>
             <div class="canvas-box" node_ref=boxed>
-                <canvas id=id node_ref=canvas role="img" aria-label=caption
-                    on:pointermove=move |ev| if ev.pointer_type() == "mouse" { sel.hovered_cell.set(at(&ev)) }
+                <div class="zoom-stack">
+                <canvas id=id node_ref=canvas tabindex="0" role="img" aria-label=caption
+                    class:zoomable=move || zoom.zoomable() class:zoomed=zoomed
+                    on:pointerdown=move |ev| zoom.pointer_down(&ev)
+                    on:pointermove=on_move
+                    on:pointerup=on_up
+                    on:pointercancel=move |ev| { zoom.pointer_up(&ev); }
                     on:pointerleave=move |_| sel.hovered_cell.set(None)
-                    on:click=move |ev| if let Some(c) = at(&ev) { sel.pin(c) }></canvas>
+                    on:keydown=on_key
+                    on:click=on_click></canvas>
+                <ZoomBar zoomer=zoom id=format!("{id}-zoom") />
+                </div>
             </div>
         </figure>
     }
@@ -227,13 +303,15 @@ pub fn GridView() -> impl IntoView {
     }
 }
 
-/// The two grids side by side (one above the other on a narrow screen).
+/// The two grids side by side (one above the other on a narrow screen),
+/// zoomed together.
 #[component]
 pub fn DotGrids() -> impl IntoView {
+    let zoom = Zoomer::new();
     view! {
         <div class="grids">
-            <Grid id="grid-unmasked" mask=Mask::None />
-            <Grid id="grid-causal" mask=Mask::Causal />
+            <Grid id="grid-unmasked" mask=Mask::None zoom=zoom />
+            <Grid id="grid-causal" mask=Mask::Causal zoom=zoom />
         </div>
     }
 }

@@ -2,15 +2,16 @@
 //! token j (or the transpose), at any step from QKᵀ to the softmax. One
 //! canvas, not one DOM node per cell, so a 256-token text stays cheap to
 //! redraw; the map grows to fill the room its box has, and big cells carry
-//! their number.
+//! their number. A long text is drawn whole and zooms in ([`Zoomer`]): the
+//! canvas keeps its box's size and shows the cells in sight.
 
 use super::axes::Axes;
 use super::compare::{CompareMap, CompareText};
 use super::readout::Readout;
 use super::stages::{score_range, values, Frame, Stage, StageMotion, StagePicker};
 use crate::canvas::{
-    blank, cell_color, css, draw_labels, label_width, mix, now_ms, outline_cell, outline_token, paint_cells, prepare, signed_color,
-    text_on, use_look, use_room, Focus, Layout, Look, Rgb, Room, HIDDEN,
+    blank, cell_color, css, draw_labels, label_width, mix, now_ms, on_wheel, outline_cell, outline_token, paint_cells, prepare,
+    signed_color, text_on, use_look, use_room, Focus, Layout, Look, Rgb, Room, ZoomBar, Zoomer, HIDDEN,
 };
 use crate::state::{Appearance, Results, Selection};
 use attnscope::Matrix;
@@ -68,13 +69,30 @@ pub fn draw(
     look: &Look,
     room: Room,
 ) -> Result<Option<Layout>, JsValue> {
+    draw_zoomed(canvas, rows, cols, pic, look, room, None)
+}
+
+/// [`draw`], or with `zoom`: the whole map fitted into `room` however
+/// small its cells, then zoomed in and panned as `zoom` says.
+pub fn draw_zoomed(
+    canvas: &HtmlCanvasElement,
+    rows: &[String],
+    cols: &[String],
+    pic: &Picture,
+    look: &Look,
+    room: Room,
+    zoom: Option<Zoomer>,
+) -> Result<Option<Layout>, JsValue> {
     let (r, c) = (pic.to.rows, pic.to.cols);
     if r == 0 || c == 0 {
         blank(canvas);
         return Ok(None);
     }
     let widest = label_width(&crate::canvas::paint::context(canvas)?, &[rows, cols].concat(), look);
-    let layout = Layout::fit(widest, r, c, room, look);
+    let layout = match zoom {
+        Some(z) => z.layout(widest, r, c, room, look),
+        None => Layout::fit(widest, r, c, room, look),
+    };
     let (width, height) = layout.size();
     let ctx = prepare(canvas, width, height)?;
     let to = colours(&pic.to, pic.frame.to, pic.range);
@@ -88,8 +106,15 @@ pub fn draw(
     if pic.frame.t >= 1.0 {
         numbers(&ctx, &layout, pic.values.as_ref().unwrap_or(&pic.to), pic.frame.to, &shown)?;
     }
+    let zoomed = layout.zoomed();
+    if zoomed {
+        layout.clip(&ctx, 3.0);
+    }
     outline_token(&ctx, &layout, pic.focus, look);
     outline_cell(&ctx, &layout, pic.cell, look);
+    if zoomed {
+        ctx.restore();
+    }
     draw_labels(&ctx, &layout, rows, cols, pic.focus, look)?;
     layout.mark(canvas);
     Ok(Some(layout))
@@ -106,25 +131,38 @@ fn numbers(ctx: &web_sys::CanvasRenderingContext2d, layout: &Layout, m: &Matrix,
     ctx.set_text_align("center");
     ctx.set_text_baseline("middle");
     let half = layout.cell / 2.0;
-    for i in 0..m.rows {
-        for j in 0..m.cols {
+    // Zoomed in, only the cells in sight, cut at the window's edge.
+    let zoomed = layout.zoomed();
+    if zoomed {
+        layout.clip(ctx, 0.0);
+    }
+    let cols = layout.visible_cols();
+    for i in layout.visible_rows().filter(|&i| i < m.rows) {
+        for j in cols.clone().filter(|&j| j < m.cols) {
             let (x, y) = layout.cell_origin(i, j);
             ctx.set_fill_style_str(text_on(colours[i * m.cols + j]));
             ctx.fill_text(&cell_text(m[(i, j)], stage), x + half, y + half)?;
         }
+    }
+    if zoomed {
+        ctx.restore();
     }
     Ok(())
 }
 
 /// `canvas#heatmap`: the selected head at the selected stage, in a box it
 /// fills. Pointing at a cell describes it in the readout; a click or tap
-/// keeps it there and chooses its query token in every view.
+/// keeps it there and chooses its query token in every view. A long text
+/// zooms and pans, with a [`ZoomBar`] in the corner the labels leave; with
+/// the map focused the arrow keys move the described cell, the map
+/// following it, and Enter chooses its query.
 #[component]
 pub fn Heatmap() -> impl IntoView {
     let sel = expect_context::<Selection>();
     let app = expect_context::<Appearance>();
     let res = expect_context::<Results>();
     let motion = expect_context::<StageMotion>();
+    let zoomer = Zoomer::new();
     let canvas = NodeRef::<Canvas>::new();
     let boxed = NodeRef::<Div>::new();
     let room = use_room(boxed);
@@ -156,32 +194,117 @@ pub fn Heatmap() -> impl IntoView {
                 pic.to = pic.from.clone();
                 pic.values = Some(axes.orient(&norms));
             }
-            look.with(|look| draw(&el, &rows, &cols, &pic, look, room.get())).map(|l| l.map(|l| (l, axes)))
+            look.with(|look| draw_zoomed(&el, &rows, &cols, &pic, look, room.get(), Some(zoomer))).map(|l| l.map(|l| (l, axes)))
         });
         match drawn {
             Ok(p) => placed.set_value(p),
             Err(e) => web_sys::console::error_2(&"heatmap: drawing failed:".into(), &e),
         }
         let _ = el.set_attribute("data-token", &highlight.map(|t| t.to_string()).unwrap_or_default());
+        let _ = el.set_attribute("data-zoom", &zoomer.scale_untracked().to_string());
         let _ = el.set_attribute("data-draw-ms", &format!("{:.2}", now_ms() - t0));
     });
     let at = move |ev: &web_sys::MouseEvent| {
-        let (x, y) = (ev.offset_x() as f64, ev.offset_y() as f64);
+        let (x, y) = crate::canvas::offset(ev);
         placed.get_value().and_then(|(layout, axes)| layout.cell_at(x, y).map(|rc| axes.cell(rc, None)))
     };
+    on_wheel(canvas, move |ev| {
+        if let Some((layout, axes)) = placed.get_value() {
+            zoomer.wheel(&ev, &layout);
+            // The cell under the pointer after the zoom.
+            let (x, y) = crate::canvas::offset(&ev);
+            sel.hovered_cell.set(zoomer.relayout(&layout).cell_at(x, y).map(|rc| axes.cell(rc, None)));
+        }
+    });
+    let on_key = move |ev: web_sys::KeyboardEvent| {
+        let Some((layout, axes)) = placed.get_value() else { return };
+        if zoomer.key(&ev, Some(&layout)) || cell_keys(&ev, sel, &layout, |rc| axes.cell(rc, None), |c| axes.place(c), zoomer) {
+            ev.prevent_default();
+            // The lesson's own arrow keys must not also move.
+            ev.stop_propagation();
+        }
+    };
+    let on_move = move |ev: web_sys::PointerEvent| {
+        let dragging = zoomer.pointer_move(&ev);
+        if ev.pointer_type() == "mouse" {
+            sel.hovered_cell.set(if dragging { None } else { at(&ev) })
+        }
+    };
+    // A tap chooses its cell on the finger's way up (see Zoomer::pointer_up).
+    let on_up = move |ev: web_sys::PointerEvent| {
+        if zoomer.pointer_up(&ev) {
+            if let Some(c) = at(&ev) {
+                sel.pin(c)
+            }
+        }
+    };
+    let on_click = move |ev: web_sys::MouseEvent| {
+        if !zoomer.click_was_drag() {
+            if let Some(c) = at(&ev) {
+                sel.pin(c)
+            }
+        }
+    };
+    let zoomed = move || zoomer.current().scale > 1.0;
     view! {
         <div class="canvas-box" node_ref=boxed>
+            <div class="zoom-stack">
             <canvas
                 id="heatmap"
                 node_ref=canvas
+                tabindex="0"
                 role="img"
-                aria-label="Attention of the selected head, queries by keys; the table of weights lists the same numbers"
-                on:pointermove=move |ev| if ev.pointer_type() == "mouse" { sel.hovered_cell.set(at(&ev)) }
+                class:zoomable=move || zoomer.zoomable()
+                class:zoomed=zoomed
+                aria-label="Attention of the selected head, queries by keys; the table of weights lists the same numbers. Arrow keys move the described cell, Enter chooses its query; plus and minus zoom a long text"
+                on:pointerdown=move |ev| zoomer.pointer_down(&ev)
+                on:pointermove=on_move
+                on:pointerup=on_up
+                on:pointercancel=move |ev| { zoomer.pointer_up(&ev); }
                 on:pointerleave=move |_| sel.hovered_cell.set(None)
-                on:click=move |ev| if let Some(c) = at(&ev) { sel.pin(c) }
+                on:keydown=on_key
+                on:click=on_click
             ></canvas>
+            <ZoomBar zoomer=zoomer id="heatmap-zoom".to_string() />
+            </div>
         </div>
     }
+}
+
+/// The arrow keys on a focused grid move the cell the readout describes
+/// (from the one shown, else the top-left one in sight), and the grid pans to
+/// keep it in sight; Enter or Space chooses its query token. True when the
+/// key was used.
+pub fn cell_keys(
+    ev: &web_sys::KeyboardEvent,
+    sel: Selection,
+    layout: &Layout,
+    cell_of: impl Fn((usize, usize)) -> crate::state::Cell,
+    place: impl Fn(&crate::state::Cell) -> Option<(usize, usize)>,
+    zoomer: Zoomer,
+) -> bool {
+    if ev.ctrl_key() || ev.meta_key() || ev.alt_key() || ev.shift_key() || layout.rows == 0 || layout.cols == 0 {
+        return false;
+    }
+    let now = sel.pinned_cell.get_untracked().and_then(|c| place(&c));
+    let start = || (layout.visible_rows().start, layout.visible_cols().start);
+    let (i, j) = now.unwrap_or_else(start);
+    let next = match ev.key().as_str() {
+        "ArrowLeft" => (i, j.saturating_sub(1)),
+        "ArrowRight" => (i, (j + 1).min(layout.cols - 1)),
+        "ArrowUp" => (i.saturating_sub(1), j),
+        "ArrowDown" => ((i + 1).min(layout.rows - 1), j),
+        "Enter" | " " => {
+            sel.pin(cell_of((i, j)));
+            return true;
+        }
+        _ => return false,
+    };
+    // The first arrow shows the cell it starts from.
+    let next = if now.is_none() { (i, j) } else { next };
+    sel.pinned_cell.set(Some(cell_of(next)));
+    zoomer.show(next);
+    true
 }
 
 /// The colour scale of the stage shown: weights 0…1, or scores −r…r.
