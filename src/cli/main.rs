@@ -69,6 +69,9 @@ struct AttentionArgs {
     /// Draw the selected head's heatmap as SVG.
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
+    /// Write the selected head's values (at --stage) as CSV, a row per query ("-" for stdout): one head of a long text, where the JSON of every head would run to gigabytes.
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
     /// Layer to draw (0-based).
     #[arg(long, default_value_t = 0)]
     layer: usize,
@@ -323,7 +326,10 @@ fn attention(args: AttentionArgs) -> Result<(), Error> {
     if let Some(path) = &args.png {
         write(path, &heatmap_png(&figure)?)?;
     }
-    if args.json.is_none() && args.svg.is_none() && args.png.is_none() {
+    if let Some(path) = &args.csv {
+        write(path, attnscope::export::head_csv(&trace.tokens, &values).as_bytes())?;
+    }
+    if args.json.is_none() && args.svg.is_none() && args.png.is_none() && args.csv.is_none() {
         print_matrix(&trace.tokens, &values);
     }
     Ok(())

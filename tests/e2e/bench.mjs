@@ -30,6 +30,13 @@ const SIXTEEN_SMOLLM2 = `${SIXTEEN} today`;
 // 128 MiniLM tokens with [CLS] and [SEP], as the target is stated (so is the copy with 'wood').
 const LONG = Array.from({ length: 9 }, () => 'a fluffy blue creature roamed the verdant forest and sang').join(' ') + ' a fluffy blue creature roamed the blue sky';
 
+// About 1,000 SmolLM2 tokens (the status says how many): varied sentences,
+// as a pasted paragraph is.
+const subjects = ['The old lighthouse keeper', 'A fluffy blue creature', 'Her younger brother', 'The committee', 'Nobody in the village'];
+const verbs = ['watched', 'remembered', 'painted', 'argued about', 'carried'];
+const objects = ['the verdant forest', 'a letter from Lisbon', 'the broken clock', 'seven red apples', 'the storm over the harbour'];
+const PARAGRAPH = Array.from({ length: 70 }, (_, i) => `${subjects[i % 5]} ${verbs[Math.floor(i / 5) % 5]} ${objects[(i * 3 + 1) % 5]} on day ${i + 1}.`).join(' ');
+
 const results = {};
 const report = (name, value, unit, target) => {
   results[name] = { value: Number(value.toFixed(2)), unit, target };
@@ -185,6 +192,43 @@ try {
   await page.goto(`${base}?model=smollm2&view=overview&text=${encodeURIComponent(SIXTEEN)}`);
   await page.waitForFunction(() => /computed in/.test(document.querySelector('#status')?.textContent ?? ''), null, { timeout: 300_000 });
   report('SmolLM2: overview of all 270 heads redrawn', await overviewMs(), 'ms', '≤ 50');
+
+  // 5. A long text: SmolLM2 at about 1,000 tokens, keeping Q, K, V and each
+  // head's sums (src/analysis/summary.rs), a head computed again when shown.
+  const memory = async () => Number((await page.locator('#status').textContent()).match(/worker memory ([\d.]+) MB/)?.[1] ?? NaN);
+  await load('smollm2');
+  const memBefore = await memory();
+  const longFull = [], longAppend = [], headMs = [];
+  for (let i = 0; i < Math.min(ROUNDS, 3); i++) {
+    const text = PARAGRAPH.replace('day 1.', `day ${i + 1}.`);
+    await keystroke(text);
+    longFull.push(await computeMs());
+    await keystroke(`${text} And`);
+    longAppend.push(await computeMs());
+  }
+  const longTokens = Number((await page.locator('#status').textContent()).match(/^(\d+) tokens/)?.[1]);
+  const memAfter = await memory();
+  // Another head: from the choice to the heatmap redrawn with its weights.
+  for (let i = 0; i < Math.min(ROUNDS, 8); i++) {
+    headMs.push(await page.evaluate((h) => new Promise((done) => {
+      const map = document.querySelector('#heatmap');
+      const t0 = performance.now();
+      const drawn = new MutationObserver(() => {
+        drawn.disconnect();
+        requestAnimationFrame(() => done(performance.now() - t0));
+      });
+      drawn.observe(map, { attributes: true });
+      const select = document.querySelector('#head');
+      select.value = String(h);
+      select.dispatchEvent(new Event('change', { bubbles: true }));
+    }), (i % 8) + 1));
+  }
+  console.log(`  a long text: ${longTokens} tokens`);
+  report(`SmolLM2, ${longTokens} tokens: forward in the worker`, median(longFull), 'ms', '≤ 4000 at 1,024');
+  report(`SmolLM2, one token appended to ${longTokens - 1}`, median(longAppend), 'ms', '≤ 30');
+  report(`SmolLM2, ${longTokens} tokens: another head, choice to heatmap`, median(headMs), 'ms', '≤ 50');
+  report('SmolLM2: worker memory, model loaded (16 tokens)', memBefore, 'MB', '');
+  report(`SmolLM2: worker memory after ${longTokens} tokens`, memAfter, 'MB', '≤ 600');
 } finally {
   writeFileSync(join(ARTIFACTS, 'bench.json'), JSON.stringify(results, null, 2));
   await browser.close();

@@ -1,0 +1,104 @@
+// Long texts (issue #31): SmolLM2 on a paragraph of some 300 tokens, past the
+// 256 up to which a trace keeps every head's weights. The worker keeps each
+// layer's Q, K and V and each head's sums, and computes a head again when the
+// page shows it: its weights must be the CLI's; the overview draws every
+// head; typing at the end goes on from the cache; what needs every head's
+// weights at once (the JSON of all heads) says so, and the page goes on.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
+import { start, stop, watch } from './harness.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = join(HERE, '..', '..');
+const DIST = resolve(process.env.DIST ?? join(ROOT, 'dist'));
+
+const subjects = ['The old lighthouse keeper', 'A fluffy blue creature', 'Her younger brother', 'The committee', 'Nobody in the village'];
+const verbs = ['watched', 'remembered', 'painted', 'argued about', 'carried'];
+const objects = ['the verdant forest', 'a letter from Lisbon', 'the broken clock', 'seven red apples', 'the storm over the harbour'];
+const TEXT = Array.from({ length: 21 }, (_, i) => `${subjects[i % 5]} ${verbs[Math.floor(i / 5) % 5]} ${objects[(i * 3 + 1) % 5]} on day ${i + 1}.`).join(' ');
+
+let server, browser, baseUrl;
+
+before(async () => {
+  ({ server, browser, baseUrl } = await start(DIST, join(HERE, 'artifacts', 'long_text')));
+});
+
+after(async () => {
+  await stop(server, browser);
+});
+
+// A head's CSV (export::head_csv): the key tokens, then a row of weights per query.
+function parseCsv(text) {
+  const lines = text.trim().split('\n');
+  const tokens = [...lines[0].matchAll(/"((?:[^"]|"")*)"/g)].map((m) => m[1]);
+  const rows = lines.slice(1).map((line) => {
+    const m = line.match(/^"(?:[^"]|"")*",(.*)$/);
+    return m[1].split(',').map(Number);
+  });
+  return { tokens, rows };
+}
+
+const computed = (page) =>
+  page.waitForFunction(() => /computed in/.test(document.querySelector('#status')?.textContent ?? ''), null, { timeout: 300_000 });
+const tokensRead = async (page) => Number((await page.locator('#status').textContent()).match(/^(\d+) tokens/)?.[1]);
+
+test('SmolLM2 on 300 tokens: a head computed again is the CLI\'s, every head in the overview, typing goes on from the cache', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const problems = watch(page);
+  await page.goto(`${baseUrl}?model=smollm2&layer=5&head=3&text=${encodeURIComponent(TEXT)}`);
+  await computed(page);
+  const n = await tokensRead(page);
+  assert.ok(n > 256 && n < 400, `${n} tokens`);
+  await page.waitForFunction(() => document.querySelector('#heatmap')?.width > 0);
+
+  // The head shown, exported as CSV, against the CLI's run of the same text.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#export-csv').click()]);
+  const chunks = [];
+  for await (const c of await download.createReadStream()) chunks.push(c);
+  const shown = parseCsv(Buffer.concat(chunks).toString());
+  const cli = parseCsv(execFileSync(join(ROOT, 'target', 'debug', 'attnscope'),
+    ['attention', '--model', 'smollm2', '--models-dir', join(ROOT, 'www', 'models'), '--text', TEXT, '--layer', '5', '--head', '3', '--csv', '-'],
+    { encoding: 'utf8', maxBuffer: 1 << 28 }));
+  assert.equal(shown.tokens.length, n);
+  assert.deepEqual(shown.tokens, cli.tokens);
+  assert.equal(shown.rows.length, n);
+  let worst = 0;
+  for (let i = 0; i < n; i++) {
+    assert.equal(shown.rows[i].length, n);
+    const sum = shown.rows[i].reduce((a, b) => a + b, 0);
+    assert.ok(Math.abs(sum - 1) < 1e-4, `row ${i} sums to ${sum}`);
+    for (let j = 0; j < n; j++) worst = Math.max(worst, Math.abs(shown.rows[i][j] - cli.rows[i][j]));
+  }
+  assert.ok(worst < 1e-4, `layer 5 head 3 differs from the CLI by ${worst}`);
+  assert.ok(shown.rows[n - 1][n - 1] !== undefined && shown.rows[0][1] === 0, 'causal: the first query sees only itself');
+
+  // The JSON of every head would be 270 × n² numbers: refused, in words.
+  await page.locator('#export-json').click();
+  await page.locator('#error', { hasText: 'command line' }).waitFor();
+
+  // Typing at the end: one token more, the rest from the cache.
+  await page.locator('textarea#text').fill(`${TEXT} And`);
+  await page.waitForFunction((n) => new RegExp(`^${n + 1} tokens`).test(document.querySelector('#status')?.textContent ?? ''), n, { timeout: 120_000 });
+  await page.waitForFunction(() => /computed in/.test(document.querySelector('#status')?.textContent ?? ''));
+  assert.equal(await page.locator('#error').textContent(), '');
+
+  // Every head in the overview, drawn from the sums: 30 × 9 tiles, each
+  // with the colours of its pattern (a blank or single-colour canvas fails).
+  await page.goto(`${baseUrl}?model=smollm2&view=overview&text=${encodeURIComponent(`${TEXT} And`)}`);
+  await computed(page);
+  await page.waitForFunction(() => document.querySelector('#overview')?.dataset.drawMs !== undefined);
+  const colours = await page.locator('#overview').evaluate((c) => {
+    const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const seen = new Set();
+    for (let k = 0; k < data.length; k += 4) seen.add((data[k] << 16) | (data[k + 1] << 8) | data[k + 2]);
+    return seen.size;
+  });
+  assert.ok(colours > 50, `the overview shows ${colours} colours`);
+  await page.screenshot({ path: join(HERE, 'artifacts', 'long_text', 'overview.png') });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
