@@ -170,7 +170,7 @@ async fn opens_with_the_default_sentence_its_tokens_and_heatmap() {
     assert!(status.contains("computed in") && status.ends_with(" ms in your browser"), "status: {status:?}");
     assert_eq!(text_of(&root, "#error"), "");
     settle("heatmap drawn", || heatmap_fits(&root, &expected.tokens)).await;
-    assert_heatmap_shows(&root, &expected.tokens, expected.weights(0, 0).unwrap());
+    assert_heatmap_shows(&root, &expected.tokens, &expected.weights(0, 0).unwrap());
     root.remove();
 }
 
@@ -185,7 +185,7 @@ async fn typing_recomputes_tokens_and_heatmap() {
     settle("tokens updated", || token_texts(&root) == expected.tokens).await;
     assert!(text_of(&root, "#status").starts_with("6 tokens, computed in"));
     settle("heatmap redrawn", || heatmap_fits(&root, &expected.tokens)).await;
-    assert_heatmap_shows(&root, &expected.tokens, expected.weights(0, 0).unwrap());
+    assert_heatmap_shows(&root, &expected.tokens, &expected.weights(0, 0).unwrap());
 
     // An empty box is not an error: no tokens, an empty map.
     type_into(&find(&root, "textarea#text"), "");
@@ -213,7 +213,7 @@ async fn choosing_a_head_draws_that_head() {
     let (i, j) = cells.max_by(|a, b| differs(a).total_cmp(&differs(b))).unwrap();
     assert_ne!(cell_color(head_0[(i, j)]), cell_color(head_1[(i, j)]), "heads 0 and 1 look alike");
     settle("head 1 drawn", || pixel_at_cell(&root, i, j) == cell_color(head_1[(i, j)])).await;
-    assert_heatmap_shows(&root, &expected.tokens, head_1);
+    assert_heatmap_shows(&root, &expected.tokens, &head_1);
     root.remove();
 }
 
@@ -492,7 +492,7 @@ async fn a_second_sentence_is_drawn_beside_the_first_for_the_same_head() {
     .await;
     // The main map still shows the first sentence.
     settle("the main map redrawn beside it", || heatmap_fits(&root, &first.tokens)).await;
-    assert_heatmap_shows(&root, &first.tokens, first.weights(0, 1).unwrap());
+    assert_heatmap_shows(&root, &first.tokens, &first.weights(0, 1).unwrap());
 
     // Emptying the box hides the comparison.
     type_into(&area, "");
