@@ -30,6 +30,7 @@ mod shell {
     use attnscope::models::smollm2::SmolLm2;
     use attnscope::session::{FromWorker, ModelId, Pending, Session, ToWorker};
     use std::cell::RefCell;
+    use std::collections::HashMap;
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
     use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
@@ -37,6 +38,23 @@ mod shell {
     thread_local! {
         static SESSION: RefCell<Session> = RefCell::new(Session::new());
         static PENDING: RefCell<Pending> = RefCell::new(Pending::default());
+        /// The number of the latest `Load` of each model ([`load`]).
+        static LOADS: RefCell<HashMap<ModelId, u64>> = RefCell::new(HashMap::new());
+    }
+
+    /// A new load of `model`: every load of it still under way is overtaken.
+    fn take_ticket(model: ModelId) -> u64 {
+        LOADS.with(|l| {
+            let mut loads = l.borrow_mut();
+            let n = loads.entry(model).or_default();
+            *n += 1;
+            *n
+        })
+    }
+
+    /// Whether `ticket` is still the latest load of `model`.
+    fn is_latest(model: ModelId, ticket: u64) -> bool {
+        LOADS.with(|l| l.borrow().get(&model) == Some(&ticket))
     }
 
     fn scope() -> DedicatedWorkerGlobalScope {
@@ -139,7 +157,18 @@ mod shell {
         }
     }
 
-    async fn load(model: attnscope::session::ModelId, exact: bool) {
+    /// Loads `model` (`exact`: its weights as published), each `Load` as it
+    /// comes, so two of one model can be under way at once: the exact switch
+    /// flipped while MiniLM downloads. Only the latest may install its weights
+    /// and tell the page about itself. One it overtook still finishes its
+    /// download, which Cache Storage then keeps for the next switch, and says
+    /// nothing, neither its progress nor its end nor its failure: the page
+    /// waits for the latest load's.
+    async fn load(model: ModelId, exact: bool) {
+        // Taken first: a Load answered at once, its weights already in place,
+        // overtakes a download of the other ones too.
+        let ticket = take_ticket(model);
+        let latest = move || is_latest(model, ticket);
         if SESSION.with(|s| s.borrow().is_loaded_as(model, exact)) {
             return post(&FromWorker::Loaded { model });
         }
@@ -147,16 +176,22 @@ mod shell {
         if model == ModelId::Custom {
             return super::open_files::load_saved().await;
         }
-        let report = |loaded: u64, total: u64| post(&FromWorker::Progress { model, loaded, total });
+        let report = |loaded: u64, total: u64| {
+            if latest() {
+                post(&FromWorker::Progress { model, loaded, total })
+            }
+        };
         let installed = match super::fetch::fetch_model(&scope(), model, exact, &report).await {
-            Ok(files) => install(model, files).await.map_err(|e| e.to_string()),
+            Ok(files) => install(model, files, &latest).await.map_err(|e| e.to_string()),
             Err(message) => Err(message),
         };
         let reply = match installed {
-            Ok(()) => {
+            Ok(true) => {
                 SESSION.with(|s| s.borrow_mut().warm_up(model, &now_ms));
                 FromWorker::Loaded { model }
             }
+            Ok(false) => return,
+            Err(_) if !latest() => return,
             Err(message) => FromWorker::LoadFailed { model, message },
         };
         post(&reply);
@@ -164,7 +199,13 @@ mod shell {
 
     /// Builds `model` from its downloaded `files` and gives it to the session;
     /// MiniLM and SmolLM2 on two threads where the page allows it ([`shared`]).
-    async fn install(model: ModelId, files: Vec<Vec<u8>>) -> attnscope::error::Result<()> {
+    /// False, with nothing built or given, if the load was overtaken
+    /// (`latest()` is false) before the model could be given: the later
+    /// load's model must stay.
+    async fn install(model: ModelId, files: Vec<Vec<u8>>, latest: &dyn Fn() -> bool) -> attnscope::error::Result<bool> {
+        if !latest() {
+            return Ok(false);
+        }
         match model {
             ModelId::MiniLm => {
                 let minilm = shared(files, |files| match &files[..] {
@@ -172,6 +213,10 @@ mod shell {
                     _ => Err(attnscope::Error::ModelFile(format!("MiniLM needs 3 files, got {}", files.len()))),
                 })
                 .await?;
+                // Building took turns with other messages: another Load may have come.
+                if !latest() {
+                    return Ok(false);
+                }
                 SESSION.with(|s| s.borrow_mut().install_minilm(minilm));
             }
             ModelId::SmolLm2 => {
@@ -181,11 +226,14 @@ mod shell {
                     )
                 })
                 .await?;
+                if !latest() {
+                    return Ok(false);
+                }
                 SESSION.with(|s| s.borrow_mut().install_smollm2(smollm2));
             }
             _ => SESSION.with(|s| s.borrow_mut().install(model, files))?,
         }
-        Ok(())
+        Ok(true)
     }
 
     /// The model `build` makes of `files`, sharing its products with a helper

@@ -304,6 +304,140 @@ test('MiniLM downloads with progress, runs in the browser and is cached', async 
   await page.screenshot({ path: join(ARTIFACTS, 'minilm.png'), fullPage: true });
 });
 
+// Holds the page's requests for `pattern` (its workers' too) until `release()`.
+async function hold(pattern) {
+  let release;
+  const released = new Promise((ok) => { release = ok; });
+  const asked = [];
+  await page.context().route(pattern, async (route) => {
+    asked.push(route.request().url());
+    await released;
+    await route.continue();
+  });
+  return { asked, release };
+}
+
+// From before the page loads, keeps every message its workers send it
+// (`FromWorker` as JSON, src/session/messages.rs) in window.__fromWorkers.
+async function recordWorkerMessages() {
+  await page.addInitScript(() => {
+    const Native = window.Worker;
+    window.__fromWorkers = [];
+    window.Worker = class extends Native {
+      constructor(...args) {
+        super(...args);
+        this.addEventListener('message', (e) => typeof e.data === 'string' && window.__fromWorkers.push(e.data));
+      }
+    };
+  });
+}
+
+// The worker's messages so far about loading MiniLM: 'Progress', 'Loaded', 'LoadFailed'.
+function minilmLoadMessages() {
+  return page.evaluate(() => window.__fromWorkers.map((m) => JSON.parse(m))
+    .filter((m) => ['Progress', 'Loaded', 'LoadFailed'].some((k) => m[k]?.model === 'MiniLm'))
+    .map((m) => Object.keys(m)[0]));
+}
+
+// Whether Cache Storage holds MiniLM's `file` (the worker puts a file there
+// once it is downloaded and checked, src/worker/fetch.rs).
+function cachedMiniLm(file) {
+  return page.evaluate(async (f) => {
+    const cache = await caches.open('attnscope-models-v1');
+    return (await cache.match(new URL(`models/minilm/${f}`, location.href).href)) !== undefined;
+  }, file);
+}
+
+// A wait for a run newer than the one shown now (`#status` data-run), with no download under way.
+async function nextRunWait(timeout = 180_000) {
+  const before = await page.locator('#status').getAttribute('data-run');
+  return async () => page.waitForFunction((b) => {
+    const run = document.querySelector('#status').dataset.run;
+    return run && run !== b && !document.querySelector('#progress');
+  }, before, { timeout });
+}
+
+// The exact switch flipped while MiniLM's first download is under way (the
+// download held back here until the other weights are in use): the worker
+// gets a second Load and both downloads run at once. The earlier one, here
+// finishing last, must neither replace the weights the page asked for last
+// nor report its progress or its end to the page; its file still reaches
+// Cache Storage, so that flipping the switch back reads it from there.
+async function switchDuringDownload({ startExact, held, other }) {
+  await recordWorkerMessages();
+  const slow = await hold(`**/models/minilm/${held}`);
+  const asked = [];
+  page.on('request', (r) => r.url().includes('/models/minilm/model.') && asked.push(r.url().split('/').at(-1)));
+  await page.goto(`${baseUrl}?model=minilm${startExact ? '&exact=1' : ''}`);
+  await page.locator('#progress').waitFor({ timeout: 60_000 });
+  for (let i = 0; i < 600 && slow.asked.length === 0; i++) await page.waitForTimeout(100);
+  assert.equal(slow.asked.length, 1, `the worker asked for ${held} and waits for it`);
+  const exact = page.locator('#exact');
+  await (startExact ? exact.uncheck() : exact.check());
+  await page.waitForFunction(() => document.querySelector('#tokens .token')?.textContent === '[CLS]', null, { timeout: 180_000 });
+  const first = await worstAgainstCli('minilm', DEFAULT_TEXT);
+  const loads = (await minilmLoadMessages()).length;
+  assert.equal((await minilmLoadMessages()).at(-1), 'Loaded');
+
+  // The held download arrives: the worker checks it and caches it.
+  slow.release();
+  for (let i = 0; i < 600 && !(await cachedMiniLm(held)); i++) await page.waitForTimeout(100);
+  assert.ok(await cachedMiniLm(held), `${held} reached Cache Storage`);
+  // Had the overtaken load gone on, it would now build its model and say
+  // Loaded: give it up to 5 s (the message check below catches it anyway:
+  // its progress reports come before the file is cached).
+  for (let i = 0; i < 50 && !(await minilmLoadMessages()).slice(loads).includes('Loaded'); i++) await page.waitForTimeout(100);
+
+  const text = `${DEFAULT_TEXT} happy`;
+  const ran = await nextRunWait();
+  await page.locator('textarea#text').fill(text);
+  await ran();
+  assert.equal((await tokens()).at(-2), 'happy');
+  const worst = await worstAgainstCli('minilm', text);
+  assert.equal((await page.locator('#error').textContent()).trim(), '');
+  assert.deepEqual(asked, [held, other], 'each weights file was asked for once');
+  // What the worker said about loading MiniLM since the other weights were in use, counted.
+  const since = {};
+  for (const m of (await minilmLoadMessages()).slice(loads)) since[m] = (since[m] ?? 0) + 1;
+  return { first, worst, since, asked };
+}
+
+test('the exact switch turned on during the f16 download keeps the f32 weights when the f16 copy arrives last', async () => {
+  const { first, worst, since, asked } = await switchDuringDownload({ startExact: false, held: 'model.f16.safetensors', other: 'model.safetensors' });
+  assert.ok(first < 1e-4, `before the f16 copy arrived, browser and CLI differ by ${first}`);
+  assert.ok(worst < 1e-4, `after it arrived, browser (exact weights) and CLI differ by ${worst}`);
+  assert.deepEqual(since, {}, 'the overtaken load told the page nothing');
+  assert.match(await page.locator('section[aria-label="The model"]').textContent(), /f32 weights as published/);
+
+  // Switching back and forth reads each file from Cache Storage.
+  let ran = await nextRunWait();
+  await page.locator('#exact').uncheck();
+  await ran();
+  const rounded = await worstAgainstCli('minilm', `${DEFAULT_TEXT} happy`);
+  assert.ok(rounded > 1e-5 && rounded <= 2e-3, `the f16 copy's attention differs from the CLI's f32 by ${rounded}`);
+  ran = await nextRunWait();
+  await page.locator('#exact').check();
+  await ran();
+  const again = await worstAgainstCli('minilm', `${DEFAULT_TEXT} happy`);
+  assert.ok(again < 1e-4, `browser (exact weights again) and CLI differ by ${again}`);
+  assert.deepEqual(asked, ['model.f16.safetensors', 'model.safetensors'], 'no file was downloaded twice');
+});
+
+test('the exact switch turned off during the f32 download keeps the f16 copy when the f32 file arrives last', async () => {
+  const { first, worst, since, asked } = await switchDuringDownload({ startExact: true, held: 'model.safetensors', other: 'model.f16.safetensors' });
+  assert.ok(first > 1e-5 && first <= 2e-3, `before the f32 file arrived, the f16 copy's attention differs from the CLI's by ${first}`);
+  assert.ok(worst > 1e-5 && worst <= 2e-3, `after it arrived, the f16 copy's attention differs from the CLI's by ${worst}`);
+  assert.deepEqual(since, {}, 'the overtaken load told the page nothing');
+  assert.match(await page.locator('section[aria-label="The model"]').textContent(), /rounded to f16/);
+
+  const ran = await nextRunWait();
+  await page.locator('#exact').check();
+  await ran();
+  const exact = await worstAgainstCli('minilm', `${DEFAULT_TEXT} happy`);
+  assert.ok(exact < 1e-4, `browser (exact weights, from the cache) and CLI differ by ${exact}`);
+  assert.deepEqual(asked, ['model.safetensors', 'model.f16.safetensors'], 'no file was downloaded twice');
+});
+
 // Safari has no relaxed SIMD and would refuse the whole fused worker: there
 // the page must start the plain one. Chromium cannot switch relaxed SIMD
 // off any more, so the page's question is answered as Safari answers it.
