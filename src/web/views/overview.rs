@@ -17,6 +17,10 @@ use leptos::prelude::*;
 use wasm_bindgen::JsValue;
 use web_sys::HtmlCanvasElement;
 
+/// Past this many tokens a thumbnail's cells are means over blocks of
+/// tokens ([`attnscope::analysis::summary`]) and each tile gets its own scale.
+const LONG_TEXT: usize = attnscope::models::KEEP_WEIGHTS_UP_TO;
+
 /// Tiles never get smaller than this (a long model scrolls in its box) or larger.
 const MIN_TILE: f64 = 12.0;
 const MAX_TILE: f64 = 160.0;
@@ -100,7 +104,10 @@ pub fn is_grouped(kv_head_of: &[usize], heads: usize) -> bool {
     kv_head_of.len() == heads && kv_head_of.iter().any(|&g| g != kv_head_of[0]) && kv_head_of.windows(2).any(|w| w[0] == w[1])
 }
 
-/// Paints all thumbnails; `kv_head_of` brackets grouped-query heads.
+/// Paints all thumbnails; `kv_head_of` brackets grouped-query heads. With
+/// `own_scale` each tile is coloured against its brightest cell: a long
+/// text's cells average blocks of tokens, whose weights are then all near
+/// 0 on the shared scale and the tiles would show no pattern.
 pub fn draw(
     canvas: &HtmlCanvasElement,
     overview: &[Vec<Thumbnail>],
@@ -108,6 +115,7 @@ pub fn draw(
     selected: (usize, usize),
     look: &Look,
     room: Room,
+    own_scale: bool,
 ) -> Result<Option<Grid>, JsValue> {
     let layers = overview.len();
     let heads = overview.first().map_or(0, |l| l.len());
@@ -127,10 +135,11 @@ pub fn draw(
     let mut rgba = vec![0u8; w_px * h_px * 4];
     for (l, layer) in overview.iter().enumerate() {
         for (h, a) in layer.iter().enumerate() {
+            let top = if own_scale { a.levels.iter().copied().max().unwrap_or(0).max(1) as f32 } else { Thumbnail::ONE };
             for (i, levels) in a.rows().enumerate() {
                 let row = (l * cell_rows + i) * w_px + h * cell_cols;
                 for (j, &level) in levels.iter().take(cell_cols).enumerate() {
-                    let [r, g, b] = cell_color(level as f32 / Thumbnail::ONE);
+                    let [r, g, b] = cell_color(level as f32 / top);
                     rgba[(row + j) * 4..(row + j) * 4 + 4].copy_from_slice(&[r, g, b, 255]);
                 }
             }
@@ -240,9 +249,11 @@ pub fn Overview() -> impl IntoView {
                 Some(s) => an.all_norms.with(|n| {
                     let norms = n.as_ref().filter(|n| on && Some(n.0) == run && n.1.len() == s.overview.len()).map(|n| &n.1);
                     let _ = el.set_attribute("data-shows", if norms.is_some() { "norms" } else { "weights" });
-                    draw(&el, norms.unwrap_or(&s.overview), &s.kv_head_of, selected, look, room.get())
+                    let pooled = norms.is_none() && s.tokens.len() > LONG_TEXT;
+                    let _ = el.set_attribute("data-scale", if pooled { "each tile" } else { "shared" });
+                    draw(&el, norms.unwrap_or(&s.overview), &s.kv_head_of, selected, look, room.get(), pooled)
                 }),
-                None => draw(&el, &[], &[], selected, look, room.get()),
+                None => draw(&el, &[], &[], selected, look, room.get(), false),
             })
         });
         match drawn {
@@ -392,6 +403,11 @@ pub fn OverviewView() -> impl IntoView {
             } else {
                 "Each tile is one head's attention (rows are queries), on this text. Click a tile or use the arrow keys to open that head in every view."
             }}</p>
+            {move || (!an.value_weighted.get() && res.summary.with(|s| s.as_ref().is_some_and(|s| s.tokens.len() > LONG_TEXT))).then(|| view! {
+                <p class="caption" id="overview-scale-caption">
+                    "On a text this long each tile's cell is the mean weight over a block of tokens, drawn against the tile's brightest cell so that its pattern shows; the heatmap has each weight."
+                </p>
+            })}
             {move || an.value_weighted.get().then(|| view! {
                 <p class="caption" id="overview-norms-caption">
                     "Value-weighted: each tile shows ‖a·f(x)‖, each row against its own largest; the exact values are in the heatmap's readout and the exports."
