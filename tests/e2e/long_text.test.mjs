@@ -4,6 +4,7 @@
 // page shows it: its weights must be the CLI's; the overview draws every
 // head; typing at the end goes on from the cache; what needs every head's
 // weights at once (the JSON of all heads) says so, and the page goes on.
+// The overview's tiles are each drawn against their brightest cell.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -98,6 +99,9 @@ test('SmolLM2 on 300 tokens: a head computed again is the CLI\'s, every head in 
     return seen.size;
   });
   assert.ok(colours > 50, `the overview shows ${colours} colours`);
+  // Each tile against its own brightest cell, and the caption says so.
+  assert.equal(await page.locator('#overview').getAttribute('data-scale'), 'each tile');
+  await page.locator('#overview-scale-caption').waitFor();
   await page.screenshot({ path: join(HERE, 'artifacts', 'long_text', 'overview.png') });
   assert.deepEqual(problems, []);
   await page.close();
