@@ -37,6 +37,20 @@ unsafe fn gemm_into(out: &mut Matrix, lhs: &Matrix, lhs_t: bool, rhs: &Matrix, r
     if k == 0 {
         return; // an empty sum: `out` is already zeros
     }
+    #[cfg(all(target_arch = "wasm32", not(feature = "pretrained")))]
+    plain_product(out, lhs, lhs_t, rhs, rhs_t);
+    #[cfg(not(all(target_arch = "wasm32", not(feature = "pretrained"))))]
+    kernel_product(out, lhs, lhs_t, rhs, rhs_t);
+}
+
+/// out = lhs · (rhs or rhsᵀ) by gemm or, in the fma worker, our relaxed-SIMD kernel.
+///
+/// # Safety
+/// As [`gemm_into`].
+#[cfg(not(all(target_arch = "wasm32", not(feature = "pretrained"))))]
+unsafe fn kernel_product(out: &mut Matrix, lhs: &Matrix, lhs_t: bool, rhs: &Matrix, rhs_t: bool) {
+    let (m, n) = (out.rows, out.cols);
+    let k = if lhs_t { lhs.rows } else { lhs.cols };
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128", feature = "fma"))]
     if !lhs_t {
         return super::relaxed::product(out, lhs, rhs, rhs_t);
@@ -65,4 +79,19 @@ unsafe fn gemm_into(out: &mut Matrix, lhs: &Matrix, lhs_t: bool, rhs: &Matrix, r
         false,
         gemm::Parallelism::None,
     );
+}
+
+/// out = lhs · (rhs or rhsᵀ) by the definition. The page's own wasm (built
+/// without the models) multiplies only the teaching model's and the worked
+/// example's few small matrices: a loop keeps gemm's kernels, some 15 kB
+/// gzipped, out of the page's download.
+#[cfg(all(target_arch = "wasm32", not(feature = "pretrained")))]
+fn plain_product(out: &mut Matrix, lhs: &Matrix, lhs_t: bool, rhs: &Matrix, rhs_t: bool) {
+    let k = if lhs_t { lhs.rows } else { lhs.cols };
+    let at = |m: &Matrix, t: bool, r: usize, c: usize| if t { m.data[c * m.cols + r] } else { m.data[r * m.cols + c] };
+    for i in 0..out.rows {
+        for j in 0..out.cols {
+            out.data[i * out.cols + j] = (0..k).map(|p| at(lhs, lhs_t, i, p) * at(rhs, rhs_t, p, j)).sum();
+        }
+    }
 }
