@@ -14,6 +14,14 @@ impl ModelTrace {
     /// embedding and the next-token probabilities must be finite. The error
     /// names the first place that is not.
     pub fn check_finite(&self) -> Result<()> {
+        self.check_finite_from(0)
+    }
+
+    /// [`Self::check_finite`] for the rows from `first` on: a run that
+    /// reused a key/value cache checks only the rows it computed (the others
+    /// were checked when they were), and typing at the end of a long text
+    /// does not go over every layer's residual stream again.
+    pub fn check_finite_from(&self, first: usize) -> Result<()> {
         let bad = |what: String| {
             Err(Error::Invalid(format!(
                 "the {} model computed numbers that are not valid attention ({what} not finite or not summing to 1): its weights or settings do not make sense for this text",
@@ -22,21 +30,21 @@ impl ModelTrace {
         };
         for (l, layer) in self.layers.iter().enumerate() {
             for (h, head) in layer.attention.heads.iter().enumerate() {
-                if !head.scale.is_finite() || !all_finite(&head.scores.data) {
+                if !head.scale.is_finite() || !all_finite(rows_from(&head.scores, first)) {
                     return bad(format!("scores of layer {l}, head {h}"));
                 }
-                if !all_finite(&head.weights.data) {
+                if !all_finite(rows_from(&head.weights, first)) {
                     return bad(format!("attention weights of layer {l}, head {h}"));
                 }
                 let a = &head.weights;
-                if let Some(i) = (0..a.rows).find(|&i| a.cols > 0 && (sum(a.row(i)) - 1.0).abs() > 1e-3) {
+                if let Some(i) = (first.min(a.rows)..a.rows).find(|&i| a.cols > 0 && (sum(a.row(i)) - 1.0).abs() > 1e-3) {
                     return bad(format!("attention weights of layer {l}, head {h}, row {i}"));
                 }
             }
             if let Some(h) = layer.summaries.as_ref().and_then(|heads| heads.iter().position(|s| !s.is_finite())) {
                 return bad(format!("attention weights of layer {l}, head {h}"));
             }
-            if !all_finite(&layer.residual.data) {
+            if !all_finite(rows_from(&layer.residual, first)) {
                 return bad(format!("residual stream after layer {l}"));
             }
         }
@@ -48,6 +56,11 @@ impl ModelTrace {
         }
         Ok(())
     }
+}
+
+/// The numbers of `m`'s rows from `first` on.
+fn rows_from(m: &crate::tensor::Matrix, first: usize) -> &[f32] {
+    &m.data[(first * m.cols).min(m.data.len())..]
 }
 
 #[cfg(test)]
@@ -67,5 +80,9 @@ mod tests {
         let last = t.layers.len() - 1;
         t.layers[last].residual.data[0] = f32::INFINITY;
         assert!(t.check_finite().unwrap_err().to_string().contains(&format!("after layer {last}")));
+        // From row 1 on, the bad number in row 0 (checked before) is not looked at.
+        t.check_finite_from(1).unwrap();
+        t.layers[last].residual.data[t.layers[last].residual.cols] = f32::NAN;
+        assert!(t.check_finite_from(1).is_err());
     }
 }

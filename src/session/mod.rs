@@ -185,8 +185,21 @@ impl Session {
             latest = Latest::Here(trace);
         }
         self.last = Some((id, latest));
-        if let Err(e) = self.latest().map_or(Ok(()), |(_, t)| t.check_finite()) {
+        // The rows a cache gave were checked when they were computed.
+        #[cfg(feature = "pretrained")]
+        let checked = match &self.last {
+            Some((_, Latest::InCache(model))) => self.reused_tokens(*model),
+            _ => 0,
+        };
+        #[cfg(not(feature = "pretrained"))]
+        let checked = 0;
+        if let Err(e) = self.latest().map_or(Ok(()), |(_, t)| t.check_finite_from(checked)) {
             self.last = None;
+            // Nor may a later run reuse what this one computed.
+            #[cfg(feature = "pretrained")]
+            if let Some(cache) = self.cache_mut(model) {
+                cache.clear();
+            }
             return Err(e);
         }
         let compute_ms = now_ms() - start;
