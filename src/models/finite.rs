@@ -82,7 +82,8 @@ mod tests {
         assert!(t.check_finite().unwrap_err().to_string().contains(&format!("after layer {last}")));
         // From row 1 on, the bad number in row 0 (checked before) is not looked at.
         t.check_finite_from(1).unwrap();
-        t.layers[last].residual.data[t.layers[last].residual.cols] = f32::NAN;
+        let cols = t.layers[last].residual.cols;
+        t.layers[last].residual.data[cols] = f32::NAN;
         assert!(t.check_finite_from(1).is_err());
     }
 }
