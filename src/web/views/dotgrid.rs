@@ -206,27 +206,7 @@ pub fn Grid(id: &'static str, mask: Mask, zoom: Zoomer) -> impl IntoView {
             ev.stop_propagation();
         }
     };
-    let on_move = move |ev: web_sys::PointerEvent| {
-        let dragging = zoom.pointer_move(&ev);
-        if ev.pointer_type() == "mouse" {
-            sel.hovered_cell.set(if dragging { None } else { at(&ev) })
-        }
-    };
-    // A tap chooses its cell on the finger's way up (see Zoomer::pointer_up).
-    let on_up = move |ev: web_sys::PointerEvent| {
-        if zoom.pointer_up(&ev) {
-            if let Some(c) = at(&ev) {
-                sel.pin(c)
-            }
-        }
-    };
-    let on_click = move |ev: web_sys::MouseEvent| {
-        if !zoom.click_was_drag() {
-            if let Some(c) = at(&ev) {
-                sel.pin(c)
-            }
-        }
-    };
+    let (on_move, on_up, on_click) = zoom.cell_handlers(sel, at);
     let zoomed = move || zoom.current().scale > 1.0;
     let caption = move || {
         let Some(real) = res.detail.with(|d| d.as_ref().map(|d| d.mask)) else { return String::new() };

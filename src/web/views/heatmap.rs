@@ -224,27 +224,7 @@ pub fn Heatmap() -> impl IntoView {
             ev.stop_propagation();
         }
     };
-    let on_move = move |ev: web_sys::PointerEvent| {
-        let dragging = zoomer.pointer_move(&ev);
-        if ev.pointer_type() == "mouse" {
-            sel.hovered_cell.set(if dragging { None } else { at(&ev) })
-        }
-    };
-    // A tap chooses its cell on the finger's way up (see Zoomer::pointer_up).
-    let on_up = move |ev: web_sys::PointerEvent| {
-        if zoomer.pointer_up(&ev) {
-            if let Some(c) = at(&ev) {
-                sel.pin(c)
-            }
-        }
-    };
-    let on_click = move |ev: web_sys::MouseEvent| {
-        if !zoomer.click_was_drag() {
-            if let Some(c) = at(&ev) {
-                sel.pin(c)
-            }
-        }
-    };
+    let (on_move, on_up, on_click) = zoomer.cell_handlers(sel, at);
     let zoomed = move || zoomer.current().scale > 1.0;
     view! {
         <div class="canvas-box" node_ref=boxed>
