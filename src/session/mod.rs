@@ -277,8 +277,9 @@ impl Session {
         if head >= l.attention.heads.len() {
             return Err(Error::Invalid(format!("no head {head}")));
         }
-        // A long text's head is computed again from its Q and K.
-        let h = l.attention.head(head);
+        // A long text's head is computed again from its Q and K (and is then
+        // moved, not copied, into the detail).
+        let h = l.attention.head(head).into_owned();
         let kv = l.attention.kv_head_of[head];
         let what_if_mask = if h.mask == Mask::None { Mask::Causal } else { Mask::None };
         Ok(HeadDetail {
@@ -293,9 +294,9 @@ impl Session {
             q: l.attention.q[head].clone(),
             k: l.attention.k[kv].clone(),
             v: l.attention.v[kv].clone(),
-            output: h.output.clone(),
-            scores: h.scores.clone(),
-            weights: h.weights.clone(),
+            output: h.output,
+            scores: h.scores,
+            weights: h.weights,
             input: l.input.clone(),
             residual: l.residual.clone(),
             delta: l.delta.clone(),

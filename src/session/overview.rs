@@ -45,7 +45,7 @@ pub struct Thumbnail {
     pub rows: usize,
     pub cols: usize,
     /// Row-major, `rows × cols` of them.
-    #[serde(with = "crate::tensor::base64_le")]
+    #[serde(with = "crate::tensor::wire")]
     pub levels: Vec<u16>,
 }
 

@@ -6,17 +6,17 @@
 //!   simd128, and by a kernel of our own (`relaxed`) in the browsers with
 //!   relaxed SIMD, for the fused multiply-add gemm's simd128 kernels lack;
 //! - [`math`]: vector math that vectorizes (sum, dot, max, exp, log₂, erf);
-//! - [`base64_le`]: how numbers cross between the page and its worker.
+//! - [`wire`]: how numbers cross between the page and its worker.
 //!
 //! (The models' weight products have kernels of their own, shaped for a few
 //! tokens against weights that never change: `models::packed` and
 //! `models::quant`.)
 
-pub(crate) mod base64_le;
 pub mod math;
 mod product;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128", feature = "fma"))]
 mod relaxed;
+pub mod wire;
 
 pub use math::{all_finite, dot, erf, exp, log2, loop_constants, max, sum, Erf, Exp, ERF, EXP};
 
@@ -24,15 +24,15 @@ use serde::{Deserialize, Serialize};
 
 /// `rows × cols` numbers, stored row by row. In attention, rows are tokens.
 ///
-/// Serialized (between the page and its worker) with the numbers as the
-/// base64 of their little-endian bytes ([`base64_le`]): exact, ∞ included,
-/// and quick to print and parse. (The CLI's JSON export writes decimal
+/// Serialized (between the page and its worker) with the numbers as their
+/// little-endian bytes ([`wire`]), beside the JSON or as base64 in it:
+/// exact, ∞ included, and quick to print and parse. (The CLI's JSON export writes decimal
 /// numbers of its own, in `export.rs`.)
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Matrix {
     pub rows: usize,
     pub cols: usize,
-    #[serde(with = "base64_le")]
+    #[serde(with = "wire")]
     pub data: Vec<f32>,
 }
 

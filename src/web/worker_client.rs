@@ -56,8 +56,8 @@ impl WorkerClient {
         let worker = Worker::new(loader).map_err(|e| format!("could not start the worker: {e:?}"))?;
         let reply = on_reply;
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
-            let Some(text) = e.data().as_string() else { return };
-            match serde_json::from_str::<FromWorker>(&text) {
+            let Some(decoded) = decode(&e.data()) else { return };
+            match decoded {
                 Ok(msg) => reply(msg),
                 Err(err) => reply(FromWorker::Failed { id: 0, message: format!("unreadable reply from the worker: {err}") }),
             }
@@ -84,6 +84,17 @@ impl WorkerClient {
     pub fn terminate(&self) {
         self.worker.terminate();
     }
+}
+
+/// A reply as the worker posts it: its JSON, or `[json, bytes…]` with the
+/// buffers beside it (`tensor::wire`); None for anything else.
+fn decode(data: &JsValue) -> Option<serde_json::Result<FromWorker>> {
+    if let Some(parts) = data.dyn_ref::<js_sys::Array>() {
+        let json = parts.get(0).as_string()?;
+        let buffers = (1..parts.length()).map(|i| js_sys::Uint8Array::new(&parts.get(i)).to_vec()).collect();
+        return Some(attnscope::tensor::wire::from_json_and_buffers(&json, buffers));
+    }
+    Some(serde_json::from_str(&data.as_string()?))
 }
 
 pub fn post(worker: &Worker, msg: &ToWorker) {

@@ -65,10 +65,22 @@ mod shell {
         scope().performance().map(|p| p.now()).unwrap_or(0.0)
     }
 
+    /// Posts `msg`: its JSON alone, or with the buffers beside it
+    /// (`tensor::wire`) as `[json, bytes…]`, the buffers transferred rather than copied.
     pub(super) fn post(msg: &FromWorker) {
-        match serde_json::to_string(msg) {
-            Ok(text) => {
-                let _ = scope().post_message(&JsValue::from_str(&text));
+        match attnscope::tensor::wire::to_json_and_buffers(msg) {
+            Ok((json, buffers)) if buffers.is_empty() => {
+                let _ = scope().post_message(&JsValue::from_str(&json));
+            }
+            Ok((json, buffers)) => {
+                let parts = js_sys::Array::of1(&JsValue::from_str(&json));
+                let transfer = js_sys::Array::new();
+                for bytes in buffers {
+                    let array = js_sys::Uint8Array::from(&bytes[..]);
+                    transfer.push(&array.buffer());
+                    parts.push(&array);
+                }
+                let _ = scope().post_message_with_transfer(&parts, &transfer);
             }
             Err(e) => web_sys::console::error_1(&format!("worker: cannot encode a reply: {e}").into()),
         }
