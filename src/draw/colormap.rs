@@ -22,12 +22,17 @@ const NEGATIVE: [u8; 3] = [33, 102, 172];
 const CENTRE: [u8; 3] = [247, 247, 247];
 const POSITIVE: [u8; 3] = [178, 24, 43];
 
+#[inline]
 fn lerp(a: [u8; 3], b: [u8; 3], t: f32) -> [u8; 3] {
-    let mix = |x: u8, y: u8| (x as f32 + (y as f32 - x as f32) * t).round() as u8;
+    // Rounds half up by adding ½ and truncating (the mix is never
+    // negative): `f32::round` is a library call in wasm, and the heatmap of
+    // a long text colours a million cells.
+    let mix = |x: u8, y: u8| (x as f32 + (y as f32 - x as f32) * t + 0.5) as u8;
     [mix(a[0], b[0]), mix(a[1], b[1]), mix(a[2], b[2])]
 }
 
 /// t in [0, 1] (clamped; NaN counts as 0).
+#[inline]
 pub fn viridis(t: f32) -> [u8; 3] {
     let t = if t.is_nan() { 0.0 } else { t.clamp(0.0, 1.0) };
     let x = t * (VIRIDIS.len() - 1) as f32;
@@ -36,6 +41,7 @@ pub fn viridis(t: f32) -> [u8; 3] {
 }
 
 /// t in [−1, 1]: blue, white at 0, red.
+#[inline]
 pub fn diverging(t: f32) -> [u8; 3] {
     let t = if t.is_nan() { 0.0 } else { t.clamp(-1.0, 1.0) };
     if t < 0.0 {

@@ -85,12 +85,16 @@ pub fn paint_cells(ctx: &CanvasRenderingContext2d, layout: &Layout, colours: &[R
     if rows == 0 || cols == 0 || colours.len() < rows * cols {
         return Ok(());
     }
+    let rgba: Vec<u8> = colours[..rows * cols].iter().flat_map(|&[r, g, b]| [r, g, b, 255]).collect();
+    paint_image(ctx, layout, &image_canvas(&rgba, cols, rows)?)
+}
+
+/// [`paint_cells`] from an image already made, one pixel per cell.
+pub fn paint_image(ctx: &CanvasRenderingContext2d, layout: &Layout, pixels: &HtmlCanvasElement) -> Result<(), JsValue> {
     let (seen_rows, seen_cols) = (layout.visible_rows(), layout.visible_cols());
-    if seen_rows.is_empty() || seen_cols.is_empty() {
+    if layout.rows == 0 || layout.cols == 0 || seen_rows.is_empty() || seen_cols.is_empty() {
         return Ok(());
     }
-    let rgba: Vec<u8> = colours[..rows * cols].iter().flat_map(|&[r, g, b]| [r, g, b, 255]).collect();
-    let pixels = image_canvas(&rgba, cols, rows)?;
     ctx.set_image_smoothing_enabled(false);
     let (i0, j0) = (seen_rows.start, seen_cols.start);
     let (h, w) = (seen_rows.len(), seen_cols.len());
@@ -100,7 +104,7 @@ pub fn paint_cells(ctx: &CanvasRenderingContext2d, layout: &Layout, colours: &[R
         layout.clip(ctx, 0.0);
     }
     let drawn = ctx.draw_image_with_html_canvas_element_and_sw_and_sh_and_dx_and_dy_and_dw_and_dh(
-        &pixels,
+        pixels,
         j0 as f64,
         i0 as f64,
         w as f64,

@@ -9,8 +9,9 @@ use super::axes::Axes;
 use super::compare::{CompareMap, CompareText};
 use super::readout::Readout;
 use super::stages::{score_range, values, Frame, Stage, StageMotion, StagePicker};
+use crate::canvas::paint::image_canvas;
 use crate::canvas::{
-    blank, cell_color, css, draw_labels, label_width, mix, now_ms, on_wheel, outline_cell, outline_token, paint_cells, prepare,
+    blank, cell_color, css, draw_labels, label_width, mix, now_ms, on_wheel, outline_cell, outline_token, paint_image, prepare,
     signed_color, text_on, use_look, use_room, Focus, Layout, Look, Rgb, Room, ZoomBar, Zoomer, HIDDEN,
 };
 use crate::state::{Appearance, Results, Selection};
@@ -20,17 +21,14 @@ use leptos::prelude::*;
 use wasm_bindgen::JsValue;
 use web_sys::HtmlCanvasElement;
 
-/// The colour of every cell of `m` at `stage`; score stages are coloured
+/// The colour of a cell holding `v` at `stage`; score stages are coloured
 /// against `range` (the largest |raw score|), −∞ in grey.
-pub fn colours(m: &Matrix, stage: Stage, range: f32) -> Vec<Rgb> {
-    m.data
-        .iter()
-        .map(|&v| match stage {
-            Stage::Weights => cell_color(v),
-            _ if v == f32::NEG_INFINITY => HIDDEN,
-            _ => signed_color(v, range),
-        })
-        .collect()
+pub fn colour(v: f32, stage: Stage, range: f32) -> Rgb {
+    match stage {
+        Stage::Weights => cell_color(v),
+        _ if v == f32::NEG_INFINITY => HIDDEN,
+        _ => signed_color(v, range),
+    }
 }
 
 /// How a cell's number is written: weights with two decimals, scores with one.
@@ -58,6 +56,27 @@ pub struct Picture {
     pub cell: Option<(usize, usize)>,
     /// The numbers written on the cells when `to` is only their colour (value-weighted attention, normalized per row).
     pub values: Option<Matrix>,
+    /// The cells' pixels if they were made before for the same numbers
+    /// and frame ([`cell_pixels`]); made afresh when None.
+    pub pixels: Option<HtmlCanvasElement>,
+}
+
+/// One pixel per cell of `pic`, coloured for its frame: an image the canvas
+/// scales up. Made once per picture and kept by its view, since pointing,
+/// zooming and panning redraw it unchanged (a 1,000-token text has a
+/// million cells to colour).
+pub fn cell_pixels(pic: &Picture) -> Result<HtmlCanvasElement, JsValue> {
+    let (to, from) = (&pic.to, &pic.from);
+    let moving = pic.frame.t < 1.0 && from.shape() == to.shape();
+    let mut rgba = Vec::with_capacity(4 * to.data.len());
+    for (k, &v) in to.data.iter().enumerate() {
+        let mut c = colour(v, pic.frame.to, pic.range);
+        if moving {
+            c = mix(colour(from.data[k], pic.frame.from, pic.range), c, pic.frame.t);
+        }
+        rgba.extend_from_slice(&[c[0], c[1], c[2], 255]);
+    }
+    image_canvas(&rgba, to.cols, to.rows)
 }
 
 /// Draws `pic` with `rows` and `cols` as labels, fitted into `room`.
@@ -69,11 +88,12 @@ pub fn draw(
     look: &Look,
     room: Room,
 ) -> Result<Option<Layout>, JsValue> {
-    draw_zoomed(canvas, rows, cols, pic, look, room, None)
+    draw_zoomed(canvas, rows, cols, pic, look, room, None).map(|drawn| drawn.map(|(layout, _)| layout))
 }
 
 /// [`draw`], or with `zoom`: the whole map fitted into `room` however
-/// small its cells, then zoomed in and panned as `zoom` says.
+/// small its cells, then zoomed in and panned as `zoom` says. Also gives
+/// the cells' pixels, to be handed back in the next [`Picture`] of the same cells.
 pub fn draw_zoomed(
     canvas: &HtmlCanvasElement,
     rows: &[String],
@@ -82,7 +102,7 @@ pub fn draw_zoomed(
     look: &Look,
     room: Room,
     zoom: Option<Zoomer>,
-) -> Result<Option<Layout>, JsValue> {
+) -> Result<Option<(Layout, HtmlCanvasElement)>, JsValue> {
     let (r, c) = (pic.to.rows, pic.to.cols);
     if r == 0 || c == 0 {
         blank(canvas);
@@ -95,16 +115,15 @@ pub fn draw_zoomed(
     };
     let (width, height) = layout.size();
     let ctx = prepare(canvas, width, height)?;
-    let to = colours(&pic.to, pic.frame.to, pic.range);
-    let shown: Vec<Rgb> = if pic.frame.t >= 1.0 || pic.from.shape() != pic.to.shape() {
-        to
-    } else {
-        let from = colours(&pic.from, pic.frame.from, pic.range);
-        from.iter().zip(&to).map(|(&a, &b)| mix(a, b, pic.frame.t)).collect()
+    let pixels = match &pic.pixels {
+        Some(p) => p.clone(),
+        None => cell_pixels(pic)?,
     };
-    paint_cells(&ctx, &layout, &shown)?;
+    paint_image(&ctx, &layout, &pixels)?;
     if pic.frame.t >= 1.0 {
-        numbers(&ctx, &layout, pic.values.as_ref().unwrap_or(&pic.to), pic.frame.to, &shown)?;
+        numbers(&ctx, &layout, pic.values.as_ref().unwrap_or(&pic.to), pic.frame.to, |i, j| {
+            colour(pic.to[(i, j)], pic.frame.to, pic.range)
+        })?;
     }
     let zoomed = layout.zoomed();
     if zoomed {
@@ -117,11 +136,18 @@ pub fn draw_zoomed(
     }
     draw_labels(&ctx, &layout, rows, cols, pic.focus, look)?;
     layout.mark(canvas);
-    Ok(Some(layout))
+    Ok(Some((layout, pixels)))
 }
 
-/// Each cell's number, where cells are big enough to hold it legibly.
-fn numbers(ctx: &web_sys::CanvasRenderingContext2d, layout: &Layout, m: &Matrix, stage: Stage, colours: &[Rgb]) -> Result<(), JsValue> {
+/// Each cell's number, where cells are big enough to hold it legibly, in
+/// black or white as reads best on the cell's colour.
+fn numbers(
+    ctx: &web_sys::CanvasRenderingContext2d,
+    layout: &Layout,
+    m: &Matrix,
+    stage: Stage,
+    colour_at: impl Fn(usize, usize) -> Rgb,
+) -> Result<(), JsValue> {
     // Five characters ("-20.6") take about 0.6 em each: 0.3 of the cell leaves a margin.
     let px = (layout.cell * 0.3).min(layout.font_px * 1.4).floor();
     if px < 10.0 {
@@ -140,7 +166,7 @@ fn numbers(ctx: &web_sys::CanvasRenderingContext2d, layout: &Layout, m: &Matrix,
     for i in layout.visible_rows().filter(|&i| i < m.rows) {
         for j in cols.clone().filter(|&j| j < m.cols) {
             let (x, y) = layout.cell_origin(i, j);
-            ctx.set_fill_style_str(text_on(colours[i * m.cols + j]));
+            ctx.set_fill_style_str(text_on(colour_at(i, j)));
             ctx.fill_text(&cell_text(m[(i, j)], stage), x + half, y + half)?;
         }
     }
@@ -148,6 +174,16 @@ fn numbers(ctx: &web_sys::CanvasRenderingContext2d, layout: &Layout, m: &Matrix,
         ctx.restore();
     }
     Ok(())
+}
+
+/// What a heatmap's cell pixels show: which head of which run, at which
+/// frame, which way round, and whether coloured by value-weighted norms.
+#[derive(Clone, Copy, PartialEq)]
+struct PixelsOf {
+    run: (u64, usize, usize),
+    frame: (Stage, Stage, u64),
+    transposed: bool,
+    norms: bool,
 }
 
 /// `canvas#heatmap`: the selected head at the selected stage, in a box it
@@ -168,6 +204,8 @@ pub fn Heatmap() -> impl IntoView {
     let room = use_room(boxed);
     let look = use_look();
     let placed = StoredValue::new(None::<(Layout, Axes)>);
+    // The cells' pixels drawn last, and what they were made from.
+    let made = StoredValue::new(None::<(PixelsOf, HtmlCanvasElement)>);
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };
         let t0 = now_ms();
@@ -180,21 +218,34 @@ pub fn Heatmap() -> impl IntoView {
             };
             let axes = Axes::of(&d.weights, transposed);
             let (rows, cols) = res.tokens.with(|t| axes.labels(t));
+            let norms = super::beyond::shown_norms(d).filter(|_| frame.t >= 1.0 && frame.to == Stage::Weights);
+            let of = PixelsOf {
+                run: (d.id, d.layer, d.head),
+                frame: (frame.from, frame.to, frame.t.to_bits()),
+                transposed,
+                norms: norms.is_some(),
+            };
+            // Between two stages both are drawn; at rest only the one reached.
+            let still = frame.t >= 1.0;
             let mut pic = Picture {
-                from: axes.orient(&values(d, d.mask, frame.from)),
+                from: if still { Matrix::zeros(0, 0) } else { axes.orient(&values(d, d.mask, frame.from)) },
                 to: axes.orient(&values(d, d.mask, frame.to)),
                 frame,
                 range: score_range(d),
                 focus: axes.focus(highlight),
                 cell: cell.filter(|c| c.mask.is_none()).and_then(|c| axes.place(&c)),
                 values: None,
+                pixels: made.with_value(|m| m.as_ref().filter(|(o, _)| *o == of).map(|(_, p)| p.clone())),
             };
-            if let Some(norms) = super::beyond::shown_norms(d).filter(|_| frame.t >= 1.0 && frame.to == Stage::Weights) {
-                pic.from = axes.orient(&attnscope::analysis::value_norms::per_row(&norms));
-                pic.to = pic.from.clone();
+            if let Some(norms) = norms {
+                pic.to = axes.orient(&attnscope::analysis::value_norms::per_row(&norms));
                 pic.values = Some(axes.orient(&norms));
             }
-            look.with(|look| draw_zoomed(&el, &rows, &cols, &pic, look, room.get(), Some(zoomer))).map(|l| l.map(|l| (l, axes)))
+            let drawn = look.with(|look| draw_zoomed(&el, &rows, &cols, &pic, look, room.get(), Some(zoomer)))?;
+            Ok(drawn.map(|(layout, pixels)| {
+                made.set_value(Some((of, pixels)));
+                (layout, axes)
+            }))
         });
         match drawn {
             Ok(p) => placed.set_value(p),

@@ -8,6 +8,7 @@ use attnscope::attention::{apply_mask, Mask};
 use attnscope::session::HeadDetail;
 use attnscope::Matrix;
 use leptos::prelude::*;
+use std::borrow::Cow;
 use std::time::Duration;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -69,18 +70,18 @@ impl Stage {
 }
 
 /// The values a picture shows for `mask` at `stage`, from one head's detail.
-pub fn values(d: &HeadDetail, mask: Mask, stage: Stage) -> Matrix {
+pub fn values(d: &HeadDetail, mask: Mask, stage: Stage) -> Cow<'_, Matrix> {
     // A trace file without queries and keys has no scores, only the weights.
     if d.scores.shape() != d.weights.shape() {
-        return d.weights.clone();
+        return Cow::Borrowed(&d.weights);
     }
     let scaled = || d.scores.map(|s| s * d.scale);
     match stage {
-        Stage::Scores => d.scores.clone(),
-        Stage::Scaled => scaled(),
-        Stage::Masked => apply_mask(scaled(), mask),
-        Stage::Weights if mask == d.mask => d.weights.clone(),
-        Stage::Weights => d.what_if_weights.clone(),
+        Stage::Scores => Cow::Borrowed(&d.scores),
+        Stage::Scaled => Cow::Owned(scaled()),
+        Stage::Masked => Cow::Owned(apply_mask(scaled(), mask)),
+        Stage::Weights if mask == d.mask => Cow::Borrowed(&d.weights),
+        Stage::Weights => Cow::Borrowed(&d.what_if_weights),
     }
 }
 
