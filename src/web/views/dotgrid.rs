@@ -9,9 +9,10 @@
 use super::axes::Axes;
 use super::readout::Readout;
 use super::stages::{score_range, values, Frame, Stage, StageMotion, StagePicker};
+use crate::canvas::paint::image_canvas;
 use crate::canvas::{
-    blank, cell_color, css, draw_labels, label_width, mix, on_wheel, outline_cell, outline_token, prepare, signed_color, use_look,
-    use_room, Focus, Layout, Look, Rgb, Room, ZoomBar, Zoomer,
+    blank, cell_color, css, draw_labels, label_width, mix, on_wheel, outline_cell, outline_token, paint_image, prepare, signed_color,
+    use_look, use_room, Focus, Layout, Look, Rgb, Room, ZoomBar, Zoomer,
 };
 use crate::state::{Appearance, Results, Selection};
 use attnscope::attention::Mask;
@@ -19,6 +20,11 @@ use attnscope::Matrix;
 use leptos::html::{Canvas, Div};
 use leptos::prelude::*;
 use wasm_bindgen::JsValue;
+use web_sys::CanvasRenderingContext2d;
+
+/// Cells smaller than this (CSS pixels) show their dot as their shade: a
+/// circle would be a pixel or two.
+pub const SMALL_DOT: f64 = 4.0;
 
 /// How one cell looks at one stage.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -71,32 +77,54 @@ pub fn draw(
     };
     let (width, height) = layout.size();
     let ctx = prepare(canvas, width, height)?;
-    let half = layout.cell / 2.0;
     let moving = frame.t < 1.0 && from.shape() == to.shape();
     // Zoomed in, only the dots in sight, cut at the window's edge.
     let zoomed = layout.zoomed();
     if zoomed {
         layout.clip(&ctx, 3.0);
     }
+    if layout.cell < SMALL_DOT {
+        // A long text seen whole: a dot is a pixel or two. Its cell's pixel
+        // says as much, its dot's colour at an opacity of the dot's area (a
+        // hidden key grey), and the canvas scales the image in one call.
+        let mut rgba = Vec::with_capacity(4 * to.data.len());
+        for (k, &v) in to.data.iter().enumerate() {
+            let end = dot(v, frame.to, range);
+            let d = if moving { blend(dot(from.data[k], frame.from, range), end, frame.t) } else { end };
+            let (c, alpha) = if d.hidden > 0.01 { ([128, 128, 128], 0.5 * d.hidden) } else { (d.colour, d.area) };
+            rgba.extend_from_slice(&[c[0], c[1], c[2], (alpha * 255.0 + 0.5) as u8]);
+        }
+        paint_image(&ctx, &layout, &image_canvas(&rgba, to.cols, to.rows)?)?;
+    } else {
+        dots(&ctx, &layout, (from, to), frame, range, moving, look)?;
+    }
+    outline_token(&ctx, &layout, focus, look);
+    outline_cell(&ctx, &layout, cell, look);
+    if zoomed {
+        ctx.restore();
+    }
+    draw_labels(&ctx, &layout, rows, cols, focus, look)?;
+    layout.mark(canvas);
+    Ok(Some(layout))
+}
+
+/// Each dot in sight as a circle (a cross for a hidden key).
+fn dots(
+    ctx: &CanvasRenderingContext2d,
+    layout: &Layout,
+    (from, to): (&Matrix, &Matrix),
+    frame: Frame,
+    range: f32,
+    moving: bool,
+    look: &Look,
+) -> Result<(), JsValue> {
+    let half = layout.cell / 2.0;
     let cols_seen = layout.visible_cols();
     for i in layout.visible_rows() {
         for j in cols_seen.clone() {
             let end = dot(to[(i, j)], frame.to, range);
             let d = if moving { blend(dot(from[(i, j)], frame.from, range), end, frame.t) } else { end };
             let (x, y) = layout.cell_origin(i, j);
-            if layout.cell < 4.0 {
-                // A long text seen whole: a dot is a pixel or two, a square of the same area (or grey, hidden) says as much.
-                let side = d.area.sqrt() * layout.cell;
-                ctx.set_fill_style_str(&css(d.colour));
-                ctx.fill_rect(x + (layout.cell - side) / 2.0, y + (layout.cell - side) / 2.0, side, side);
-                if d.hidden > 0.01 {
-                    ctx.set_global_alpha(0.5 * d.hidden);
-                    ctx.set_fill_style_str(&look.muted);
-                    ctx.fill_rect(x, y, layout.cell, layout.cell);
-                    ctx.set_global_alpha(1.0);
-                }
-                continue;
-            }
             let (cx, cy) = (x + half, y + half);
             // A faint ring shows each cell's full size, so tiny values still read as "a cell".
             ctx.set_global_alpha(0.35 * (1.0 - d.hidden));
@@ -129,19 +157,12 @@ pub fn draw(
             }
         }
     }
-    outline_token(&ctx, &layout, focus, look);
-    outline_cell(&ctx, &layout, cell, look);
-    if zoomed {
-        ctx.restore();
-    }
-    draw_labels(&ctx, &layout, rows, cols, focus, look)?;
-    layout.mark(canvas);
-    Ok(Some(layout))
+    Ok(())
 }
 
 /// One captioned grid of the selected head, with `mask`.
 #[component]
-pub fn Grid(id: &'static str, mask: Mask, zoom: Zoomer) -> impl IntoView {
+pub fn Grid(id: &'static str, mask: Mask, zoom: Zoomer, small: RwSignal<bool>) -> impl IntoView {
     let sel = expect_context::<Selection>();
     let app = expect_context::<Appearance>();
     let res = expect_context::<Results>();
@@ -180,7 +201,13 @@ pub fn Grid(id: &'static str, mask: Mask, zoom: Zoomer) -> impl IntoView {
             .map(|l| l.map(|l| (l, axes)))
         });
         match drawn {
-            Ok(p) => placed.set_value(p),
+            Ok(p) => {
+                let tiny = p.as_ref().is_some_and(|(layout, _)| layout.cell < SMALL_DOT);
+                if small.get_untracked() != tiny {
+                    small.set(tiny);
+                }
+                placed.set_value(p);
+            }
             Err(e) => web_sys::console::error_2(&"dot grid: drawing failed:".into(), &e),
         }
         let _ = el.set_attribute("data-token", &highlight.map(|t| t.to_string()).unwrap_or_default());
@@ -288,10 +315,17 @@ pub fn GridView() -> impl IntoView {
 #[component]
 pub fn DotGrids() -> impl IntoView {
     let zoom = Zoomer::new();
+    // Whether the cells are drawn too small for circles.
+    let small = RwSignal::new(false);
     view! {
         <div class="grids">
-            <Grid id="grid-unmasked" mask=Mask::None zoom=zoom />
-            <Grid id="grid-causal" mask=Mask::Causal zoom=zoom />
+            <Grid id="grid-unmasked" mask=Mask::None zoom=zoom small=small />
+            <Grid id="grid-causal" mask=Mask::Causal zoom=zoom small=small />
         </div>
+        {move || small.get().then(|| view! {
+            <p class="caption" id="grid-small-caption">
+                "At this length a dot would be a pixel or two: each cell is shaded by its dot's size instead. Zoom in (+, Ctrl + wheel or a pinch) to see the dots."
+            </p>
+        })}
     }
 }
