@@ -4,7 +4,8 @@
 // page shows it: its weights must be the CLI's; the overview draws every
 // head; typing at the end goes on from the cache; what needs every head's
 // weights at once (the JSON of all heads) says so, and the page goes on.
-// The overview's tiles are each drawn against their brightest cell.
+// The overview's tiles are each drawn against their brightest cell, and the
+// dot grids shade each cell by its dot's size.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -103,6 +104,31 @@ test('SmolLM2 on 300 tokens: a head computed again is the CLI\'s, every head in 
   assert.equal(await page.locator('#overview').getAttribute('data-scale'), 'each tile');
   await page.locator('#overview-scale-caption').waitFor();
   await page.screenshot({ path: join(HERE, 'artifacts', 'long_text', 'overview.png') });
+
+  // The dot grids: a dot would be a pixel or two, so each cell is shaded by
+  // its dot's size (its opacity), and a caption says so. In the causal grid
+  // the weights above the diagonal are exactly 0 (no ink at all); below it
+  // they are small, but not 0.
+  await page.goto(`${baseUrl}?model=smollm2&view=grid&text=${encodeURIComponent(`${TEXT} And`)}`);
+  await computed(page);
+  await page.locator('#grid-small-caption').waitFor();
+  const quarters = await page.locator('#grid-causal').evaluate((c, n) => {
+    const dpr = c.width / c.getBoundingClientRect().width;
+    const [cell, left, top] = ['cell', 'left', 'top'].map((k) => Number(c.dataset[k]));
+    const mean = (rows, cols) => {
+      const x0 = Math.ceil((left + cols[0] * cell) * dpr), x1 = Math.floor((left + cols[1] * cell) * dpr);
+      const y0 = Math.ceil((top + rows[0] * cell) * dpr), y1 = Math.floor((top + rows[1] * cell) * dpr);
+      const d = c.getContext('2d').getImageData(x0, y0, x1 - x0, y1 - y0).data;
+      let ink = 0;
+      for (let k = 3; k < d.length; k += 4) ink += d[k];
+      return { cell, ink: ink / (d.length / 4) };
+    };
+    return { topRight: mean([0, n / 4], [(3 * n) / 4, n]), bottomLeft: mean([(3 * n) / 4, n], [0, n / 4]) };
+  }, n + 1);
+  assert.ok(quarters.topRight.cell < 4, `cells of ${quarters.topRight.cell} px`);
+  assert.equal(quarters.topRight.ink, 0, `the future has no ink: ${JSON.stringify(quarters)}`);
+  assert.ok(quarters.bottomLeft.ink > 0.5, `the past has some: ${JSON.stringify(quarters)}`);
+  await page.screenshot({ path: join(HERE, 'artifacts', 'long_text', 'dot-grids.png') });
   assert.deepEqual(problems, []);
   await page.close();
 });
