@@ -7,6 +7,7 @@
 mod common;
 
 use attnscope::analysis::{catalog, HeadStats};
+use attnscope::attention::{attend, Mask, Scale};
 use attnscope::models::smollm2::SmolLm2Session;
 use attnscope::models::{ModelTrace, KEEP_WEIGHTS_UP_TO};
 use attnscope::session::{FromWorker, ModelId, RunOptions, Session, ToWorker};
@@ -168,4 +169,92 @@ fn the_session_shows_a_long_text_and_says_what_waits_for_a_shorter_one() {
     let short = s.run(5, ModelId::SmolLm2, "The capital of France is", hot, &|| 0.0).unwrap();
     assert_eq!(short.tokens.len(), 5);
     assert_eq!(s.head(0, 0).unwrap().weights.shape(), (5, 5));
+}
+
+/// Where the time of a keystroke at the end of a long text goes, printed
+/// (not asserted: the machine is shared). Run with
+/// `cargo test --release --test long_texts -- --ignored --nocapture`.
+#[test]
+#[ignore = "a timing: run it on its own, in release"]
+fn time_typing_at_the_end_of_a_long_text() {
+    use std::time::Instant;
+    let ms = |t: Instant| t.elapsed().as_secs_f64() * 1e3;
+    let var = |name: &str, default: usize| std::env::var(name).ok().and_then(|r| r.parse().ok()).unwrap_or(default);
+    let rounds = var("ROUNDS", 3);
+    let mut s = Session::new();
+    s.install(ModelId::SmolLm2, vec![common::smollm2_bytes().to_vec()]).unwrap();
+    let epoch = Instant::now();
+    let clock = move || ms(epoch);
+    let run = |s: &mut Session, text: &str| {
+        let t = Instant::now();
+        let r = s.run(1, ModelId::SmolLm2, text, RunOptions::default(), &clock).unwrap();
+        let serialized = Instant::now();
+        let json = serde_json::to_string(&r).unwrap();
+        (r.tokens.len(), r.compute_ms, ms(t) - ms(serialized), ms(serialized), json.len())
+    };
+    let show = |what: &str, (n, compute, total, json_ms, json_len): (usize, f64, f64, f64, usize)| {
+        eprintln!(
+            "{what:<34} {n:>5} tokens: compute_ms {compute:>8.2}, Session::run {total:>8.2}, summary to JSON {json_ms:>6.2} ms ({:.2} MB)",
+            json_len as f64 / 1e6
+        );
+    };
+    // As tests/e2e/bench.mjs section 5: a full run, then one word appended.
+    for round in 0..rounds {
+        let text = long_text(70).replace("day 1.", &format!("day {}.", round + 1));
+        show("full run", run(&mut s, &text));
+        show("one token appended", run(&mut s, &format!("{text} And")));
+    }
+    // Typing on, a word at a time; TYPED words from a text of SENTENCES
+    // sentences (for a profile of many keystrokes, start shorter).
+    let mut text = long_text(var("SENTENCES", 70));
+    show("full run", run(&mut s, &text));
+    let words = ["And", "then", "the", "old", "keeper", "said", "nothing", "at", "all", "to"];
+    for word in words.iter().cycle().take(var("TYPED", 6)) {
+        text = format!("{text} {word}");
+        show("one more word appended", run(&mut s, &text));
+    }
+    show("the same text again", run(&mut s, &text));
+    // The short text of section 4.
+    let sixteen = "the quick brown fox jumps over the lazy dog while the cat sleeps nearby today";
+    for round in 0..rounds {
+        let text = if round % 2 == 1 { sixteen.to_string() } else { sixteen.replace("the quick", "a quick") };
+        show("16 tokens", run(&mut s, &text));
+        show("one token appended to 16", run(&mut s, &format!("{text} and")));
+    }
+
+    // The parts, on the decoder's own cache.
+    let mut d = SmolLm2Session::new(common::smollm2_owned());
+    let text = long_text(70);
+    d.run(&text).unwrap();
+    let longer = format!("{text} And");
+    let t = Instant::now();
+    let ids = d.model().tokenize(&longer).unwrap().ids;
+    let tokenize = ms(t);
+    let t = Instant::now();
+    d.run(&longer).unwrap();
+    let append = ms(t);
+    let trace = d.latest().unwrap();
+    let t = Instant::now();
+    let thumbnails: usize = trace.layers.iter().map(|l| l.thumbnails(attnscope::session::THUMB_MAX).len()).sum();
+    let thumbs = ms(t);
+    let t = Instant::now();
+    let stats = catalog(trace).len();
+    let catalog_ms = ms(t);
+    let t = Instant::now();
+    trace.check_finite_from(ids.len() - 1).unwrap();
+    let finite = ms(t);
+    // One query against every key and value, as an appended token's heads.
+    let t = Instant::now();
+    for layer in &trace.layers {
+        let a = &layer.attention;
+        for (h, &kv) in a.kv_head_of.iter().enumerate() {
+            let q = a.q[h].rows_range(a.q[h].rows - 1, 1);
+            std::hint::black_box(attend(&q, &a.k[kv], &a.v[kv], Mask::Causal, Scale::InvSqrtDk));
+        }
+    }
+    let attention = ms(t);
+    eprintln!(
+        "{} tokens: one query's attention over every key, 270 heads {attention:.2} ms, tokenize {tokenize:.2} ms, decoder append (with tokenize) {append:.2} ms, {thumbnails} thumbnails {thumbs:.2} ms, catalog of {stats} {catalog_ms:.2} ms, finite check of the new row {finite:.2} ms",
+        ids.len()
+    );
 }

@@ -183,7 +183,14 @@ impl HeadSummary {
     }
 
     pub fn is_finite(&self) -> bool {
-        self.blocks.data.iter().all(|x| x.is_finite()) && self.sums.is_finite()
+        self.is_finite_from(0)
+    }
+
+    /// [`Self::is_finite`] for the sums rows `first ..` were added to (the
+    /// blocks of their block rows, and the row sums).
+    pub fn is_finite_from(&self, first: usize) -> bool {
+        let from = (first / BLOCK * self.blocks.cols).min(self.blocks.data.len());
+        tensor::all_finite(&self.blocks.data[from..]) && self.sums.is_finite()
     }
 }
 
@@ -223,6 +230,19 @@ mod tests {
         // Rows added again after the cut sum as a whole text's.
         cut.add(&a.rows_range(37, 33));
         assert!(cut.thumbnail(48).max_abs_diff(&HeadSummary::of(&a).thumbnail(48)) < 1e-6);
+    }
+
+    #[test]
+    fn a_non_finite_sum_is_found_from_the_block_row_of_its_rows() {
+        let mut s = HeadSummary::of(&causal_weights(70));
+        assert!(s.is_finite() && s.is_finite_from(69));
+        let last = s.blocks.rows - 1;
+        s.blocks.row_mut(last)[0] = f32::NAN;
+        // Rows 64.. are summed in the last block row, which a check from any of them reads.
+        assert!(!s.is_finite() && !s.is_finite_from(64) && !s.is_finite_from(69));
+        s.blocks.row_mut(last)[0] = 0.0;
+        s.blocks.row_mut(0)[0] = f32::INFINITY;
+        assert!(!s.is_finite() && s.is_finite_from(16), "rows before 16 are not checked again");
     }
 
     #[test]

@@ -49,6 +49,33 @@ check! {
 }
 
 check! {
+    /// A token appended to a key/value cache: its scores against every key
+    /// (Q Kᵀ) and its output (A V), computed alone or with 1 or 2 others, are
+    /// the rows of the product of all the queries, bit for bit in the fma
+    /// build (every output one chain of multiply-adds, whatever the path),
+    /// close to them everywhere.
+    fn rows_alone_or_among_others_are_the_rows_of_the_whole_product() {
+        for (n, k) in [(1, 64), (7, 64), (8, 64), (61, 64), (1015, 64), (19, 12), (33, 6)] {
+            let (q, keys, values) = (matrix(9, k, 3), matrix(n, k, 4), matrix(n, k, 5));
+            let (scores, weights) = (q.matmul_t(&keys), matrix(9, n, 6));
+            let outputs = weights.matmul(&values);
+            for (first, m) in [(8, 1), (7, 2), (6, 3), (0, 1)] {
+                let alone = q.rows_range(first, m).matmul_t(&keys);
+                let out = weights.rows_range(first, m).matmul(&values);
+                for (name, got, whole) in [("Q Kᵀ", &alone, &scores), ("A V", &out, &outputs)] {
+                    let want = whole.rows_range(first, m);
+                    if cfg!(all(target_arch = "wasm32", feature = "fma")) {
+                        assert_eq!(got.data, want.data, "{name}: rows {first}.. of {m} against {n} × {k}");
+                    }
+                    let d = got.max_abs_diff(&want);
+                    assert!(d <= 1e-5 * k as f32, "{name}: rows {first}.. of {m} against {n} × {k}: off by {d}");
+                }
+            }
+        }
+    }
+}
+
+check! {
     /// The product's simplest cases, computed by hand.
     fn matrix_products_agree_with_hand_computation() {
         let a = Matrix::from_rows(&[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]);

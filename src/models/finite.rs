@@ -41,7 +41,7 @@ impl ModelTrace {
                     return bad(format!("attention weights of layer {l}, head {h}, row {i}"));
                 }
             }
-            if let Some(h) = layer.summaries.as_ref().and_then(|heads| heads.iter().position(|s| !s.is_finite())) {
+            if let Some(h) = layer.summaries.as_ref().and_then(|heads| heads.iter().position(|s| !s.is_finite_from(first))) {
                 return bad(format!("attention weights of layer {l}, head {h}"));
             }
             if !all_finite(rows_from(&layer.residual, first)) {

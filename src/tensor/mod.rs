@@ -193,10 +193,17 @@ impl Matrix {
     }
 
     /// Room to grow by `rows` rows and `cols` columns without moving the
-    /// storage (see [`Matrix::push_rows`], [`Matrix::push_cols`]).
+    /// storage (see [`Matrix::push_rows`], [`Matrix::push_cols`]), unless
+    /// it has room for one more row (and column, if `cols` > 0) already:
+    /// called after every append, it moves the storage once every `rows`
+    /// appends. Exactly that room, not twice the storage as a `Vec` grows.
     pub fn reserve(&mut self, rows: usize, cols: usize) {
+        let next = (self.rows + rows.min(1)) * (self.cols + cols.min(1));
+        if self.data.capacity() >= next {
+            return;
+        }
         let wanted = (self.rows + rows) * (self.cols + cols);
-        self.data.reserve(wanted.saturating_sub(self.data.len()));
+        self.data.reserve_exact(wanted.saturating_sub(self.data.len()));
     }
 
     /// Keeps the first `n` rows, in place.
@@ -249,6 +256,31 @@ impl std::ops::IndexMut<(usize, usize)> for Matrix {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reserved_room_is_exact_and_taken_again_only_when_used_up() {
+        let mut m = Matrix::zeros(10, 4);
+        m.reserve(3, 0);
+        assert_eq!(m.data.capacity(), 13 * 4, "the room asked for, not twice the storage");
+        let storage = m.data.as_ptr();
+        for _ in 0..2 {
+            m.push_rows(&Matrix::zeros(1, 4));
+            m.reserve(3, 0); // room for one more row: nothing moves
+            assert_eq!(m.data.as_ptr(), storage);
+        }
+        m.push_rows(&Matrix::zeros(1, 4));
+        assert_eq!((m.rows, m.data.as_ptr(), m.data.capacity()), (13, storage, 13 * 4));
+        m.reserve(3, 0); // the room used up: exactly as much again
+        assert_eq!(m.data.capacity(), 16 * 4);
+        // A square grows by rows and columns.
+        let mut s = Matrix::zeros(5, 5);
+        s.reserve(2, 2);
+        assert_eq!(s.data.capacity(), 7 * 7);
+        s.push_cols(&Matrix::zeros(5, 1));
+        s.push_rows(&Matrix::zeros(1, 6));
+        s.reserve(2, 2);
+        assert_eq!(s.data.capacity(), 7 * 7);
+    }
 
     #[test]
     fn growing_and_shrinking_in_place_equal_copying() {

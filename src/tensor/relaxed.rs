@@ -26,6 +26,17 @@ pub fn product(out: &mut Matrix, lhs: &Matrix, rhs: &Matrix, rhs_t: bool) {
         *out = t.transpose();
         return;
     }
+    if rhs_t && m < 4 && k.is_multiple_of(4) {
+        // A few queries (a token appended to a key/value cache) against
+        // every key: the keys are read where they are, four columns of
+        // eight keys at a time turned in registers, instead of being
+        // copied transposed first (as many values moved as multiplied).
+        return few_rows_against_keys(out, lhs, rhs);
+    }
+    if !rhs_t && n.is_multiple_of(8) {
+        // Rows already a multiple of 8 wide (A V): read where they are.
+        return tiles(out, lhs, &rhs.data, n);
+    }
     let wide = n.next_multiple_of(8);
     let mut b = vec![0.0f32; k * wide];
     if rhs_t {
@@ -35,6 +46,14 @@ pub fn product(out: &mut Matrix, lhs: &Matrix, rhs: &Matrix, rhs_t: bool) {
             row[..n].copy_from_slice(&rhs.data[p * n..(p + 1) * n]);
         }
     }
+    tiles(out, lhs, &b, wide);
+}
+
+/// out = lhs · b, b being k rows of `wide` ≥ out.cols values, by tiles of
+/// 4 rows (then 3, 2 or 1) × 8 columns.
+fn tiles(out: &mut Matrix, lhs: &Matrix, b: &[f32], wide: usize) {
+    let (m, n, k) = (out.rows, out.cols, lhs.cols);
+    assert!(wide >= n && b.len() >= k * wide);
     let (a, o) = (lhs.data.as_ptr(), out.data.as_mut_ptr());
     let mut i = 0;
     // SAFETY: the fma worker runs only where relaxed SIMD is (the page
@@ -42,16 +61,90 @@ pub fn product(out: &mut Matrix, lhs: &Matrix, rhs: &Matrix, rhs_t: bool) {
     // in bounds (i + R ≤ m), and b holds k rows of `wide` values.
     unsafe {
         while i + 4 <= m {
-            rows::<4>(a.add(i * k), k, &b, wide, o.add(i * n), n);
+            rows::<4>(a.add(i * k), k, b, wide, o.add(i * n), n, n);
             i += 4;
         }
         match m - i {
-            3 => rows::<3>(a.add(i * k), k, &b, wide, o.add(i * n), n),
-            2 => rows::<2>(a.add(i * k), k, &b, wide, o.add(i * n), n),
-            1 => rows::<1>(a.add(i * k), k, &b, wide, o.add(i * n), n),
+            3 => rows::<3>(a.add(i * k), k, b, wide, o.add(i * n), n, n),
+            2 => rows::<2>(a.add(i * k), k, b, wide, o.add(i * n), n, n),
+            1 => rows::<1>(a.add(i * k), k, b, wide, o.add(i * n), n, n),
             _ => {}
         }
     }
+}
+
+/// out = lhs · rhsᵀ for 1 to 3 rows of lhs (k a multiple of 4): each
+/// output the same chain of multiply-adds, in the order of the inner
+/// index, as [`tiles`] makes it.
+fn few_rows_against_keys(out: &mut Matrix, lhs: &Matrix, rhs: &Matrix) {
+    let (m, n, k) = (out.rows, out.cols, lhs.cols);
+    assert!(m < 4 && k.is_multiple_of(4) && rhs.data.len() == n * k);
+    let whole = n / 8 * 8;
+    let (a, o) = (lhs.data.as_ptr(), out.data.as_mut_ptr());
+    // SAFETY: relaxed SIMD as in `tiles`; keys_t reads keys 0..whole (k
+    // values each) of rhs and writes m rows of n outputs.
+    unsafe {
+        match m {
+            3 => keys_t::<3>(a, k, rhs.data.as_ptr(), whole, o, n),
+            2 => keys_t::<2>(a, k, rhs.data.as_ptr(), whole, o, n),
+            1 => keys_t::<1>(a, k, rhs.data.as_ptr(), whole, o, n),
+            _ => {}
+        }
+    }
+    if whole < n {
+        // The last keys, fewer than 8: through a small transposed copy.
+        let mut b = vec![0.0f32; k * 8];
+        transpose_into(&mut b, 8, &rhs.data[whole * k..], n - whole, k);
+        // SAFETY: as above; out's rows have n ≥ whole + (n − whole) values.
+        unsafe {
+            match m {
+                3 => rows::<3>(a, k, &b, 8, o.add(whole), n, n - whole),
+                2 => rows::<2>(a, k, &b, 8, o.add(whole), n, n - whole),
+                1 => rows::<1>(a, k, &b, 8, o.add(whole), n, n - whole),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// `R` rows of a (R × k) times the transpose of keys 0..`whole` (a
+/// multiple of 8) of `keys` (k values each, k a multiple of 4), into out
+/// (rows `stride` apart).
+#[target_feature(enable = "relaxed-simd")]
+unsafe fn keys_t<const R: usize>(a: *const f32, k: usize, keys: *const f32, whole: usize, out: *mut f32, stride: usize) {
+    for j in (0..whole).step_by(8) {
+        let mut acc = [[f32x4_splat(0.0); 2]; R];
+        for p in (0..k).step_by(4) {
+            // Columns p..p+4 of keys j..j+4 and j+4..j+8.
+            let [lo, hi] =
+                [0, 4].map(|half| transpose4(std::array::from_fn(|c| v128_load(keys.add((j + half + c) * k + p) as *const v128))));
+            for q in 0..4 {
+                for (r, at) in acc.iter_mut().enumerate() {
+                    let x = v128_load32_splat(a.add(r * k + p + q) as *const u32);
+                    at[0] = f32x4_relaxed_madd(x, lo[q], at[0]);
+                    at[1] = f32x4_relaxed_madd(x, hi[q], at[1]);
+                }
+            }
+        }
+        for (r, at) in acc.iter().enumerate() {
+            let dst = out.add(r * stride + j);
+            v128_store(dst as *mut v128, at[0]);
+            v128_store(dst.add(4) as *mut v128, at[1]);
+        }
+    }
+}
+
+/// The columns of four rows of four values.
+#[inline(always)]
+fn transpose4(r: [v128; 4]) -> [v128; 4] {
+    let (t0, t1) = (i32x4_shuffle::<0, 4, 1, 5>(r[0], r[1]), i32x4_shuffle::<2, 6, 3, 7>(r[0], r[1]));
+    let (t2, t3) = (i32x4_shuffle::<0, 4, 1, 5>(r[2], r[3]), i32x4_shuffle::<2, 6, 3, 7>(r[2], r[3]));
+    [
+        i32x4_shuffle::<0, 1, 4, 5>(t0, t2),
+        i32x4_shuffle::<2, 3, 6, 7>(t0, t2),
+        i32x4_shuffle::<0, 1, 4, 5>(t1, t3),
+        i32x4_shuffle::<2, 3, 6, 7>(t1, t3),
+    ]
 }
 
 /// b[p][j] = rhs[j][p] (b has rows of `wide` ≥ n values; rhs is n × k),
@@ -66,15 +159,7 @@ fn transpose_into(b: &mut [f32], wide: usize, rhs: &[f32], n: usize, k: usize) {
             // SAFETY: rows j..j+4 of rhs have k ≥ p + 4 values each, and
             // rows p..p+4 of b have wide ≥ j + 4 (asserted above).
             unsafe {
-                let r: [v128; 4] = std::array::from_fn(|c| v128_load(rhs.as_ptr().add((j + c) * k + p) as *const v128));
-                let (t0, t1) = (i32x4_shuffle::<0, 4, 1, 5>(r[0], r[1]), i32x4_shuffle::<2, 6, 3, 7>(r[0], r[1]));
-                let (t2, t3) = (i32x4_shuffle::<0, 4, 1, 5>(r[2], r[3]), i32x4_shuffle::<2, 6, 3, 7>(r[2], r[3]));
-                let columns = [
-                    i32x4_shuffle::<0, 1, 4, 5>(t0, t2),
-                    i32x4_shuffle::<2, 3, 6, 7>(t0, t2),
-                    i32x4_shuffle::<0, 1, 4, 5>(t1, t3),
-                    i32x4_shuffle::<2, 3, 6, 7>(t1, t3),
-                ];
+                let columns = transpose4(std::array::from_fn(|c| v128_load(rhs.as_ptr().add((j + c) * k + p) as *const v128)));
                 for (q, c) in columns.into_iter().enumerate() {
                     v128_store(b.as_mut_ptr().add((p + q) * wide + j) as *mut v128, c);
                 }
@@ -93,9 +178,10 @@ fn transpose_into(b: &mut [f32], wide: usize, rhs: &[f32], n: usize, k: usize) {
     }
 }
 
-/// `R` rows of the product: a (R × k) times b (k × wide), into out (R × n).
+/// `R` rows of the product: a (R × k) times b (k × wide), into the first
+/// n ≤ wide columns of out (rows `stride` apart).
 #[target_feature(enable = "relaxed-simd")]
-unsafe fn rows<const R: usize>(a: *const f32, k: usize, b: &[f32], wide: usize, out: *mut f32, n: usize) {
+unsafe fn rows<const R: usize>(a: *const f32, k: usize, b: &[f32], wide: usize, out: *mut f32, stride: usize, n: usize) {
     for j in (0..wide).step_by(8) {
         let mut acc = [[f32x4_splat(0.0); 2]; R];
         let mut col = b.as_ptr().add(j);
@@ -109,7 +195,7 @@ unsafe fn rows<const R: usize>(a: *const f32, k: usize, b: &[f32], wide: usize, 
             col = col.add(wide);
         }
         for (r, at) in acc.iter().enumerate() {
-            let dst = out.add(r * n + j);
+            let dst = out.add(r * stride + j);
             if j + 8 <= n {
                 v128_store(dst as *mut v128, at[0]);
                 v128_store(dst.add(4) as *mut v128, at[1]);

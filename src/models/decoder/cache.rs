@@ -8,7 +8,9 @@ use crate::models::{LayerTrace, ModelTrace, KEEP_WEIGHTS_UP_TO};
 use crate::tensor::Matrix;
 
 /// Positions of room the session's cache keeps for tokens typed at the end
-/// (a word or two; the storage doubles, as a `Vec`'s does, beyond them).
+/// (a word or two), at least; a long text gets an eighth of its length more
+/// (up to the model's limit), so that its trace moves to larger storage
+/// once every so many keystrokes, and by an eighth rather than doubling.
 const ROOM: usize = 8;
 
 /// A decoder with a key/value cache: running a text that starts with the
@@ -91,7 +93,7 @@ impl DecoderSession {
             _ => Vec::new(),
         };
         let (mut layers, logits) = self.model.forward(&t.ids, past)?;
-        let room = ROOM.min(self.model.info().max_tokens.saturating_sub(t.ids.len()));
+        let room = ROOM.max(t.ids.len() / 8).min(self.model.info().max_tokens.saturating_sub(t.ids.len()));
         for l in &mut layers {
             make_room(l, room);
         }
