@@ -91,7 +91,8 @@ impl WorkerClient {
 fn decode(data: &JsValue) -> Option<serde_json::Result<FromWorker>> {
     if let Some(parts) = data.dyn_ref::<js_sys::Array>() {
         let json = parts.get(0).as_string()?;
-        let buffers = (1..parts.length()).map(|i| js_sys::Uint8Array::new(&parts.get(i)).to_vec()).collect();
+        // Each part is a Uint8Array already: taken as it is (`Uint8Array::new` of one would copy it).
+        let buffers = (1..parts.length()).map(|i| parts.get(i).unchecked_into::<js_sys::Uint8Array>().to_vec()).collect();
         return Some(attnscope::tensor::wire::from_json_and_buffers(&json, buffers));
     }
     Some(serde_json::from_str(&data.as_string()?))
