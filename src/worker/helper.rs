@@ -54,6 +54,10 @@ const INPUT_ROOM: u32 = 9;
 const OUTPUT_ROOM: u32 = 10;
 /// 1 once the helper holds its weights: until then the model offers it nothing.
 const READY: u32 = 11;
+/// 1 once an error has stopped the helper (set by the helper's own error
+/// handler): the model then stops waiting for the pieces it holds, in the
+/// run under way, and offers it nothing more.
+const STOPPED: u32 = 12;
 /// Then one state per piece: the request's number times 4 plus one of
 /// FREE, MODEL (claimed by the model), HELPER (claimed by the helper),
 /// DONE (the helper's output is in the buffer).
@@ -235,6 +239,9 @@ impl Helper for SharedHelper {
         let (seq, index) = (self.seq.get(), STATES + i as u32);
         let start = now_ms();
         loop {
+            if load(&self.ctrl, STOPPED) == 1 {
+                return None;
+            }
             for _ in 0..32 {
                 let s = load(&self.ctrl, index);
                 if s == state(seq, DONE) {
@@ -257,11 +264,14 @@ impl Helper for SharedHelper {
     }
 
     fn ready(&self) -> bool {
-        load(&self.ctrl, READY) == 1 && self.lost.borrow().is_none()
+        load(&self.ctrl, READY) == 1 && load(&self.ctrl, STOPPED) == 0 && self.lost.borrow().is_none()
     }
 
     fn lost(&self) -> Option<String> {
-        self.lost.borrow().clone()
+        // The error's message arrives as an event, after the run under way;
+        // the buffer says at once that the helper stopped.
+        let stopped = load(&self.ctrl, STOPPED) == 1;
+        self.lost.borrow().clone().or_else(|| stopped.then(|| "the helper worker stopped".to_string()))
     }
 }
 
@@ -287,7 +297,12 @@ pub fn memory_bytes() -> u64 {
 fn next_message(worker: &Worker) -> js_sys::Promise {
     js_sys::Promise::new(&mut |resolve, reject| {
         let on_message = Closure::once_into_js(move |e: MessageEvent| resolve.call1(&JsValue::NULL, &e.data()));
-        let on_error = Closure::once_into_js(move |e: web_sys::ErrorEvent| reject.call1(&JsValue::NULL, &JsValue::from_str(&e.message())));
+        let on_error = Closure::once_into_js(move |e: web_sys::ErrorEvent| {
+            // Handled here: not passed on to this worker's own scope, where
+            // it would end this worker too.
+            e.prevent_default();
+            reject.call1(&JsValue::NULL, &JsValue::from_str(&e.message()))
+        });
         worker.set_onmessage(Some(on_message.unchecked_ref()));
         worker.set_onerror(Some(on_error.unchecked_ref()));
     })
@@ -340,6 +355,9 @@ impl Drop for Starting {
     }
 }
 
+/// The helper worker's name, as the browser's developer tools list it.
+const HELPER_NAME: &str = "attnscope helper";
+
 /// Creates a copy of this worker to become a model's helper ([`share`]);
 /// None where the page cannot share memory (not cross-origin isolated), or
 /// why the worker cannot be created.
@@ -347,7 +365,9 @@ pub fn starting() -> Option<Result<Starting, String>> {
     if !available() {
         return None;
     }
-    Some(match Worker::new(&scope().location().href()) {
+    let options = web_sys::WorkerOptions::new();
+    options.set_name(HELPER_NAME);
+    Some(match Worker::new_with_options(&scope().location().href(), &options) {
         Ok(worker) => {
             let started = next_message(&worker);
             Ok(Starting { worker: Some(worker), started })
@@ -428,6 +448,7 @@ async fn start(
             Ok(reply) if reply.as_string().as_deref() == Some("helper ready") => {
                 // From now on its only message would be an error: it stopped.
                 let on_error = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
+                    e.prevent_default();
                     web_sys::console::warn_1(&format!("attnscope: the helper worker stopped: {}", e.message()).into());
                     *lost_here.borrow_mut() = Some(format!("the helper worker stopped: {}", e.message()));
                 });
@@ -497,6 +518,7 @@ pub fn serve(init: JsValue) {
         return;
     }
     store(&ctrl, MEMORY_KIB, memory_kib());
+    say_when_stopped(&ctrl);
     store(&ctrl, READY, 1);
     let _ = scope().post_message(&JsValue::from_str("helper ready"));
     let (mut seq, mut spin_ms) = (load(&ctrl, SEQ), 0.0);
@@ -507,6 +529,20 @@ pub fn serve(init: JsValue) {
         take_pieces(&shard, &ctrl, &data, room, seq, first, count, n, cols);
         store(&ctrl, MEMORY_KIB, memory_kib());
     }
+}
+
+/// An error that ends [`serve`]'s loop (a trap in the wasm, an exception
+/// from the browser) stops the helper for good, perhaps holding a piece of
+/// a run under way: its handler here says so in the buffer at once, before
+/// the event reaches the model's worker, which is busy with that run.
+fn say_when_stopped(ctrl: &Int32Array) {
+    let ctrl = ctrl.clone();
+    let on_error = Closure::<dyn FnMut(JsValue)>::new(move |_: JsValue| {
+        store(&ctrl, STOPPED, 1);
+        let _ = Atomics::notify(&ctrl, STOPPED);
+    });
+    let _ = scope().add_event_listener_with_callback("error", on_error.as_ref().unchecked_ref());
+    on_error.forget(); // lives as long as the helper
 }
 
 /// Computes pieces of request `seq` from the last one down, for as long as

@@ -626,6 +626,60 @@ test('when the helper worker cannot start, SmolLM2 runs on one thread and the st
   assert.match(await page.locator('#next-tokens li').first().textContent(), /Paris/);
 });
 
+// A helper worker that dies in the middle of a run (here: an exception from
+// the browser as it writes out the first piece it claimed; a trap in its
+// wasm ends the same way, with an error event): the run completes on one
+// thread with the same numbers, the status says so, and the page's worker
+// carries on.
+test('when the helper worker dies mid-run, the run completes on one thread and the status says so', async () => {
+  // The helper is a second copy of the page's worker: its script, asked for
+  // again (the page's offline copy asks too, and runs nothing), first replaces a method that the helper's wasm calls on
+  // the shared buffer (it runs in a loop that takes no other instruction).
+  // The first call reads a request's input, the second writes out the
+  // first piece the helper claimed: that one throws, and the helper dies
+  // holding the piece.
+  const kill = `{
+    const subarray = Float32Array.prototype.subarray;
+    let calls = 0;
+    Float32Array.prototype.subarray = function (...args) {
+      if (this.buffer instanceof SharedArrayBuffer && ++calls === 2) throw new Error('helper killed by the test');
+      return subarray.apply(this, args);
+    };
+  }\n`;
+  const loaded = [];
+  await page.context().route(/attnscope-worker-fma_loader\.js$/, async (route) => {
+    loaded.push(route.request().url());
+    const response = await route.fetch();
+    const body = await response.text();
+    await route.fulfill({ response, body: loaded.length > 1 ? kill + body : body });
+  });
+  const text = 'Give me a second, please.';
+  // The exact weights, to compare with the CLI's.
+  await page.goto(`${baseUrl}?model=minilm&exact=1&text=${encodeURIComponent(text)}`);
+  await page.waitForFunction(() => document.querySelector('#tokens .token')?.textContent === '[CLS]', null, { timeout: 180_000 });
+  // The helper takes part once it holds its weights: type until a run
+  // has it, or says it stopped.
+  for (let i = 0; !/on (2 threads|one thread)/.test(await page.locator('#status').textContent()); i++) {
+    assert.ok(i < 40, `the helper never took part: ${await page.locator('#status').textContent()}`);
+    await page.waitForTimeout(250);
+    const before = await page.locator('#status').getAttribute('data-run');
+    await page.locator('textarea#text').fill(i % 2 ? text : `${text}!`);
+    await page.waitForFunction((b) => document.querySelector('#status').dataset.run !== b, before);
+  }
+  // The run the helper died in completed, on this thread alone.
+  const status = await page.locator('#status').textContent();
+  assert.match(status, /on one thread \(the helper worker stopped/);
+  assert.equal((await page.locator('#error').textContent()).trim(), '');
+  const worst = await worstAgainstCli('minilm', await page.locator('textarea#text').inputValue());
+  assert.ok(worst < 1e-4, `browser (helper dead) and CLI differ by ${worst}`);
+  // Later runs too, with the error's message now known.
+  await page.locator('textarea#text').fill('Give me a minute, please.');
+  await page.locator('#status').filter({ hasText: /on one thread \(the helper worker stopped: .*helper killed by the test\)/ }).waitFor({ timeout: 30_000 });
+  assert.ok([...await tokens()].includes('minute'));
+  assert.equal((await page.locator('#error').textContent()).trim(), '');
+  problems = problems.filter((p) => !/helper killed by the test/.test(p));
+});
+
 // The decoder: grouped-query, causal, its next-token guess, in the worker's memory budget.
 test('SmolLM2 downloads, runs causally in the browser and predicts the next token', async () => {
   await page.goto(`${baseUrl}?model=smollm2&view=overview&text=${encodeURIComponent('The capital of France is')}`);
