@@ -3,6 +3,7 @@
 
 use super::grid::Layout;
 use attnscope::draw::colormap::{diverging, viridis};
+use leptos::prelude::{SetValue, StoredValue, WithValue};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
@@ -75,18 +76,60 @@ pub fn blank(canvas: &HtmlCanvasElement) {
     let _ = canvas.set_attribute("style", "width: 0; height: 0");
 }
 
-/// Paints one flat colour per cell of `layout`. The cells go into an image
-/// with one pixel each, which the canvas scales up without smoothing: one
-/// draw call, however long the text (256 tokens are 65,536 cells). Zoomed
-/// in, only the cells seen through the layout's window are drawn, cut at
-/// its edges.
-pub fn paint_cells(ctx: &CanvasRenderingContext2d, layout: &Layout, colours: &[Rgb]) -> Result<(), JsValue> {
-    let (rows, cols) = (layout.rows, layout.cols);
-    if rows == 0 || cols == 0 || colours.len() < rows * cols {
+/// Paints one flat colour per cell of `layout`, `colour(k)` giving cell
+/// k's (row by row). The cells go into an image with one pixel each
+/// ([`cell_image`]), which the canvas scales up without smoothing: one draw
+/// call, however long the text (256 tokens are 65,536 cells). Zoomed in,
+/// only the cells seen through the layout's window are drawn, cut at its
+/// edges.
+pub fn paint_cells(ctx: &CanvasRenderingContext2d, layout: &Layout, colour: impl Fn(usize) -> Rgb) -> Result<(), JsValue> {
+    if layout.rows == 0 || layout.cols == 0 {
         return Ok(());
     }
-    let rgba: Vec<u8> = colours[..rows * cols].iter().flat_map(|&[r, g, b]| [r, g, b, 255]).collect();
-    paint_image(ctx, layout, &image_canvas(&rgba, cols, rows)?)
+    let image = cell_image(layout.rows, layout.cols, |k| {
+        let [r, g, b] = colour(k);
+        [r, g, b, 255]
+    })?;
+    paint_image(ctx, layout, &image)
+}
+
+/// An image of `rows` × `cols` pixels, one per cell, `rgba(k)` giving cell
+/// k's (row by row), for [`paint_image`].
+pub fn cell_image(rows: usize, cols: usize, rgba: impl Fn(usize) -> [u8; 4]) -> Result<HtmlCanvasElement, JsValue> {
+    let mut bytes = Vec::with_capacity(4 * rows * cols);
+    for k in 0..rows * cols {
+        bytes.extend_from_slice(&rgba(k));
+    }
+    image_canvas(&bytes, cols, rows)
+}
+
+/// A view's cell image ([`cell_image`]) kept with what it was made from:
+/// pointing, zooming and panning draw the same cells again, and a
+/// 1,000-token text has a million of them to colour.
+pub struct KeptImage<K: 'static>(StoredValue<Option<(K, HtmlCanvasElement)>>);
+
+impl<K: 'static> Clone for KeptImage<K> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<K: 'static> Copy for KeptImage<K> {}
+
+impl<K: PartialEq + Send + Sync + 'static> KeptImage<K> {
+    pub fn new() -> Self {
+        KeptImage(StoredValue::new(None))
+    }
+
+    /// The image made from `of`: the one kept if it was, else `make`'s, kept in its place.
+    pub fn get_or_make(self, of: K, make: impl FnOnce() -> Result<HtmlCanvasElement, JsValue>) -> Result<HtmlCanvasElement, JsValue> {
+        if let Some(image) = self.0.with_value(|kept| kept.as_ref().filter(|(o, _)| *o == of).map(|(_, image)| image.clone())) {
+            return Ok(image);
+        }
+        let image = make()?;
+        self.0.set_value(Some((of, image.clone())));
+        Ok(image)
+    }
 }
 
 /// [`paint_cells`] from an image already made, one pixel per cell.

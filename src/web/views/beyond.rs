@@ -166,8 +166,7 @@ pub fn MatrixMap(id: &'static str, label: &'static str, data: Signal<Option<MapD
                 let layout = Layout::fit(label_width(&ctx, &d.tokens, look), d.values.rows, d.values.cols, room.get(), look);
                 let (w, h) = layout.size();
                 let ctx = prepare(&el, w, h)?;
-                let colours: Vec<_> = d.colour.data.iter().map(|&v| cell_color(v)).collect();
-                paint_cells(&ctx, &layout, &colours)?;
+                paint_cells(&ctx, &layout, |k| cell_color(d.colour.data.get(k).copied().unwrap_or(0.0)))?;
                 outline_cell(&ctx, &layout, at, look);
                 draw_labels(&ctx, &layout, &d.tokens, &d.tokens, Focus::default(), look)?;
                 let sums: Vec<String> = (0..d.values.rows).map(|i| format!("{:.6}", d.values.row(i).iter().sum::<f32>())).collect();

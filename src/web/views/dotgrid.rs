@@ -9,10 +9,9 @@
 use super::axes::Axes;
 use super::readout::Readout;
 use super::stages::{score_range, values, Frame, Stage, StageMotion, StagePicker};
-use crate::canvas::paint::image_canvas;
 use crate::canvas::{
-    blank, cell_color, css, draw_labels, label_width, mix, on_wheel, outline_cell, outline_token, paint_image, prepare, signed_color,
-    use_look, use_room, Focus, Layout, Look, Rgb, Room, ZoomBar, Zoomer,
+    blank, cell_color, cell_image, css, draw_labels, label_width, mix, on_wheel, outline_cell, outline_token, paint_image, prepare,
+    signed_color, use_look, use_room, Focus, KeptImage, Layout, Look, Rgb, Room, ZoomBar, Zoomer,
 };
 use crate::state::{Appearance, Results, Selection};
 use attnscope::attention::Mask;
@@ -52,51 +51,58 @@ fn blend(a: Dot, b: Dot, t: f64) -> Dot {
     Dot { area: a.area + (b.area - a.area) * t, colour: mix(a.colour, b.colour, t), hidden: a.hidden + (b.hidden - a.hidden) * t }
 }
 
-/// Draws one grid: `from` and `to` (oriented as drawn) at `frame`.
+/// What a grid's cells show: which head of which run, at which frame,
+/// which way round, and whether its weights are value-weighted norms.
+#[derive(Clone, Copy, PartialEq)]
+pub struct GridOf {
+    run: (u64, usize, usize),
+    frame: (Stage, Stage, u64),
+    transposed: bool,
+    norms: bool,
+}
+
+/// Draws one grid of `rows.len()` × `cols.len()` cells at `frame`, `cells`
+/// giving their numbers at its two stages (oriented as drawn), asked for
+/// only when the dots are drawn or their image is not in `kept`.
 #[allow(clippy::too_many_arguments)]
 pub fn draw(
     canvas: &web_sys::HtmlCanvasElement,
     rows: &[String],
     cols: &[String],
-    (from, to): (&Matrix, &Matrix),
+    cells: impl FnOnce() -> (Matrix, Matrix),
     frame: Frame,
     range: f32,
     (focus, cell): (Focus, Option<(usize, usize)>),
     look: &Look,
     room: Room,
-    zoom: Option<Zoomer>,
+    (zoom, kept): (Zoomer, (KeptImage<GridOf>, GridOf)),
 ) -> Result<Option<Layout>, JsValue> {
-    if to.rows == 0 || to.cols == 0 {
+    if rows.is_empty() || cols.is_empty() {
         blank(canvas);
         return Ok(None);
     }
     let widest = label_width(&crate::canvas::paint::context(canvas)?, &[rows, cols].concat(), look);
-    let layout = match zoom {
-        Some(z) => z.layout(widest, to.rows, to.cols, room, look),
-        None => Layout::fit(widest, to.rows, to.cols, room, look),
-    };
+    let layout = zoom.layout(widest, rows.len(), cols.len(), room, look);
     let (width, height) = layout.size();
     let ctx = prepare(canvas, width, height)?;
-    let moving = frame.t < 1.0 && from.shape() == to.shape();
     // Zoomed in, only the dots in sight, cut at the window's edge.
     let zoomed = layout.zoomed();
     if zoomed {
         layout.clip(&ctx, 3.0);
     }
     if layout.cell < SMALL_DOT {
-        // A long text seen whole: a dot is a pixel or two. Its cell's pixel
-        // says as much, its dot's colour at an opacity of the dot's area (a
-        // hidden key grey), and the canvas scales the image in one call.
-        let mut rgba = Vec::with_capacity(4 * to.data.len());
-        for (k, &v) in to.data.iter().enumerate() {
-            let end = dot(v, frame.to, range);
-            let d = if moving { blend(dot(from.data[k], frame.from, range), end, frame.t) } else { end };
-            let (c, alpha) = if d.hidden > 0.01 { ([128, 128, 128], 0.5 * d.hidden) } else { (d.colour, d.area) };
-            rgba.extend_from_slice(&[c[0], c[1], c[2], (alpha * 255.0 + 0.5) as u8]);
-        }
-        paint_image(&ctx, &layout, &image_canvas(&rgba, to.cols, to.rows)?)?;
+        // A long text seen whole: a dot is a pixel or two, and its cell's
+        // pixel says as much ([`dot_image`]); pointing, zooming and panning
+        // draw the same image again.
+        let (kept, of) = kept;
+        let image = kept.get_or_make(of, || {
+            let (from, to) = cells();
+            dot_image(&from, &to, frame, range)
+        })?;
+        paint_image(&ctx, &layout, &image)?;
     } else {
-        dots(&ctx, &layout, (from, to), frame, range, moving, look)?;
+        let (from, to) = cells();
+        dots(&ctx, &layout, (&from, &to), frame, range, look)?;
     }
     outline_token(&ctx, &layout, focus, look);
     outline_cell(&ctx, &layout, cell, look);
@@ -108,6 +114,18 @@ pub fn draw(
     Ok(Some(layout))
 }
 
+/// One pixel per cell, the canvas scaling the image in one call: its dot's
+/// colour at an opacity of the dot's area, a hidden key grey.
+fn dot_image(from: &Matrix, to: &Matrix, frame: Frame, range: f32) -> Result<web_sys::HtmlCanvasElement, JsValue> {
+    let moving = frame.t < 1.0 && from.shape() == to.shape();
+    cell_image(to.rows, to.cols, |k| {
+        let end = dot(to.data[k], frame.to, range);
+        let d = if moving { blend(dot(from.data[k], frame.from, range), end, frame.t) } else { end };
+        let (c, alpha) = if d.hidden > 0.01 { ([128, 128, 128], 0.5 * d.hidden) } else { (d.colour, d.area) };
+        [c[0], c[1], c[2], (alpha * 255.0 + 0.5) as u8]
+    })
+}
+
 /// Each dot in sight as a circle (a cross for a hidden key).
 fn dots(
     ctx: &CanvasRenderingContext2d,
@@ -115,9 +133,9 @@ fn dots(
     (from, to): (&Matrix, &Matrix),
     frame: Frame,
     range: f32,
-    moving: bool,
     look: &Look,
 ) -> Result<(), JsValue> {
+    let moving = frame.t < 1.0 && from.shape() == to.shape();
     let half = layout.cell / 2.0;
     let cols_seen = layout.visible_cols();
     for i in layout.visible_rows() {
@@ -172,6 +190,7 @@ pub fn Grid(id: &'static str, mask: Mask, zoom: Zoomer, small: RwSignal<bool>) -
     let room = use_room(boxed);
     let look = use_look();
     let placed = StoredValue::new(None::<(Layout, Axes)>);
+    let kept = KeptImage::<GridOf>::new();
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };
         let (transposed, highlight, cell) = (app.columns_are_queries.get(), sel.highlight(), sel.cell());
@@ -183,22 +202,31 @@ pub fn Grid(id: &'static str, mask: Mask, zoom: Zoomer, small: RwSignal<bool>) -
             };
             let axes = Axes::of(&d.weights, transposed);
             let (rows, cols) = res.tokens.with(|t| axes.labels(t));
-            let (mut from, mut to) = (axes.orient(&values(d, mask, frame.from)), axes.orient(&values(d, mask, frame.to)));
-            // The norms replace the weights of the model's own mask only: the scores have met no value vector yet.
-            if let Some(norms) = super::beyond::shown_norms(d).filter(|_| mask == d.mask) {
-                let shown = axes.orient(&attnscope::analysis::value_norms::per_row(&norms));
-                if frame.from == Stage::Weights {
-                    from = shown.clone();
+            let norms = super::beyond::shown_norms(d).filter(|_| mask == d.mask);
+            let of = GridOf {
+                run: (d.id, d.layer, d.head),
+                frame: (frame.from, frame.to, frame.t.to_bits()),
+                transposed,
+                norms: norms.is_some(),
+            };
+            let cells = || {
+                let (mut from, mut to) = (axes.orient(&values(d, mask, frame.from)), axes.orient(&values(d, mask, frame.to)));
+                // The norms replace the weights of the model's own mask only: the scores have met no value vector yet.
+                if let Some(norms) = norms {
+                    let shown = axes.orient(&attnscope::analysis::value_norms::per_row(&norms));
+                    if frame.from == Stage::Weights {
+                        from = shown.clone();
+                    }
+                    if frame.to == Stage::Weights {
+                        to = shown;
+                    }
                 }
-                if frame.to == Stage::Weights {
-                    to = shown;
-                }
-            }
+                (from, to)
+            };
             let cell = cell.filter(|c| c.mask == Some(mask)).and_then(|c| axes.place(&c));
-            look.with(|look| {
-                draw(&el, &rows, &cols, (&from, &to), frame, score_range(d), (axes.focus(highlight), cell), look, room.get(), Some(zoom))
-            })
-            .map(|l| l.map(|l| (l, axes)))
+            let place = (axes.focus(highlight), cell);
+            look.with(|look| draw(&el, &rows, &cols, cells, frame, score_range(d), place, look, room.get(), (zoom, (kept, of))))
+                .map(|l| l.map(|l| (l, axes)))
         });
         match drawn {
             Ok(p) => {

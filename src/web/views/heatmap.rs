@@ -9,10 +9,9 @@ use super::axes::Axes;
 use super::compare::{CompareMap, CompareText};
 use super::readout::Readout;
 use super::stages::{score_range, values, Frame, Stage, StageMotion, StagePicker};
-use crate::canvas::paint::image_canvas;
 use crate::canvas::{
-    blank, cell_color, css, draw_labels, label_width, mix, now_ms, on_wheel, outline_cell, outline_token, paint_image, prepare,
-    signed_color, text_on, use_look, use_room, Focus, Layout, Look, Rgb, Room, ZoomBar, Zoomer, HIDDEN,
+    blank, cell_color, cell_image, css, draw_labels, label_width, mix, now_ms, on_wheel, outline_cell, outline_token, paint_image, prepare,
+    signed_color, text_on, use_look, use_room, Focus, KeptImage, Layout, Look, Rgb, Room, ZoomBar, Zoomer, HIDDEN,
 };
 use crate::state::{Appearance, Results, Selection};
 use attnscope::Matrix;
@@ -56,27 +55,20 @@ pub struct Picture {
     pub cell: Option<(usize, usize)>,
     /// The numbers written on the cells when `to` is only their colour (value-weighted attention, normalized per row).
     pub values: Option<Matrix>,
-    /// The cells' pixels if they were made before for the same numbers
-    /// and frame ([`cell_pixels`]); made afresh when None.
-    pub pixels: Option<HtmlCanvasElement>,
 }
 
 /// One pixel per cell of `pic`, coloured for its frame: an image the canvas
-/// scales up. Made once per picture and kept by its view, since pointing,
-/// zooming and panning redraw it unchanged (a 1,000-token text has a
-/// million cells to colour).
+/// scales up ([`draw_zoomed`]).
 pub fn cell_pixels(pic: &Picture) -> Result<HtmlCanvasElement, JsValue> {
     let (to, from) = (&pic.to, &pic.from);
     let moving = pic.frame.t < 1.0 && from.shape() == to.shape();
-    let mut rgba = Vec::with_capacity(4 * to.data.len());
-    for (k, &v) in to.data.iter().enumerate() {
-        let mut c = colour(v, pic.frame.to, pic.range);
+    cell_image(to.rows, to.cols, |k| {
+        let mut c = colour(to.data[k], pic.frame.to, pic.range);
         if moving {
             c = mix(colour(from.data[k], pic.frame.from, pic.range), c, pic.frame.t);
         }
-        rgba.extend_from_slice(&[c[0], c[1], c[2], 255]);
-    }
-    image_canvas(&rgba, to.cols, to.rows)
+        [c[0], c[1], c[2], 255]
+    })
 }
 
 /// Draws `pic` with `rows` and `cols` as labels, fitted into `room`.
@@ -88,21 +80,25 @@ pub fn draw(
     look: &Look,
     room: Room,
 ) -> Result<Option<Layout>, JsValue> {
-    draw_zoomed(canvas, rows, cols, pic, look, room, None).map(|drawn| drawn.map(|(layout, _)| layout))
+    if pic.to.rows == 0 || pic.to.cols == 0 {
+        blank(canvas);
+        return Ok(None);
+    }
+    draw_zoomed(canvas, rows, cols, (pic, &cell_pixels(pic)?), look, room, None)
 }
 
-/// [`draw`], or with `zoom`: the whole map fitted into `room` however
-/// small its cells, then zoomed in and panned as `zoom` says. Also gives
-/// the cells' pixels, to be handed back in the next [`Picture`] of the same cells.
+/// [`draw`] from the picture's [`cell_pixels`], or with `zoom`: the whole
+/// map fitted into `room` however small its cells, then zoomed in and
+/// panned as `zoom` says.
 pub fn draw_zoomed(
     canvas: &HtmlCanvasElement,
     rows: &[String],
     cols: &[String],
-    pic: &Picture,
+    (pic, pixels): (&Picture, &HtmlCanvasElement),
     look: &Look,
     room: Room,
     zoom: Option<Zoomer>,
-) -> Result<Option<(Layout, HtmlCanvasElement)>, JsValue> {
+) -> Result<Option<Layout>, JsValue> {
     let (r, c) = (pic.to.rows, pic.to.cols);
     if r == 0 || c == 0 {
         blank(canvas);
@@ -115,11 +111,7 @@ pub fn draw_zoomed(
     };
     let (width, height) = layout.size();
     let ctx = prepare(canvas, width, height)?;
-    let pixels = match &pic.pixels {
-        Some(p) => p.clone(),
-        None => cell_pixels(pic)?,
-    };
-    paint_image(&ctx, &layout, &pixels)?;
+    paint_image(&ctx, &layout, pixels)?;
     if pic.frame.t >= 1.0 {
         numbers(&ctx, &layout, pic.values.as_ref().unwrap_or(&pic.to), pic.frame.to, |i, j| {
             colour(pic.to[(i, j)], pic.frame.to, pic.range)
@@ -136,7 +128,7 @@ pub fn draw_zoomed(
     }
     draw_labels(&ctx, &layout, rows, cols, pic.focus, look)?;
     layout.mark(canvas);
-    Ok(Some((layout, pixels)))
+    Ok(Some(layout))
 }
 
 /// Each cell's number, where cells are big enough to hold it legibly, in
@@ -204,8 +196,7 @@ pub fn Heatmap() -> impl IntoView {
     let room = use_room(boxed);
     let look = use_look();
     let placed = StoredValue::new(None::<(Layout, Axes)>);
-    // The cells' pixels drawn last, and what they were made from.
-    let made = StoredValue::new(None::<(PixelsOf, HtmlCanvasElement)>);
+    let made = KeptImage::<PixelsOf>::new();
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };
         let t0 = now_ms();
@@ -235,17 +226,14 @@ pub fn Heatmap() -> impl IntoView {
                 focus: axes.focus(highlight),
                 cell: cell.filter(|c| c.mask.is_none()).and_then(|c| axes.place(&c)),
                 values: None,
-                pixels: made.with_value(|m| m.as_ref().filter(|(o, _)| *o == of).map(|(_, p)| p.clone())),
             };
             if let Some(norms) = norms {
                 pic.to = axes.orient(&attnscope::analysis::value_norms::per_row(&norms));
                 pic.values = Some(axes.orient(&norms));
             }
-            let drawn = look.with(|look| draw_zoomed(&el, &rows, &cols, &pic, look, room.get(), Some(zoomer)))?;
-            Ok(drawn.map(|(layout, pixels)| {
-                made.set_value(Some((of, pixels)));
-                (layout, axes)
-            }))
+            let pixels = made.get_or_make(of, || cell_pixels(&pic))?;
+            let drawn = look.with(|look| draw_zoomed(&el, &rows, &cols, (&pic, &pixels), look, room.get(), Some(zoomer)))?;
+            Ok(drawn.map(|layout| (layout, axes)))
         });
         match drawn {
             Ok(p) => placed.set_value(p),

@@ -38,7 +38,7 @@ pub fn CrossHeatmap() -> impl IntoView {
                 let (width, height) = layout.size();
                 let ctx = prepare(&el, width, height)?;
                 let colours: Vec<Rgb> = w.data[..rows * w.cols].iter().map(|&v| cell_color(v)).collect();
-                paint_cells(&ctx, &layout, &colours)?;
+                paint_cells(&ctx, &layout, |k| colours[k])?;
                 let px = (layout.cell * 0.3).min(layout.font_px * 1.4).floor();
                 if px >= 10.0 {
                     ctx.set_font(&format!("{px}px ui-monospace, SFMono-Regular, Menlo, monospace"));
