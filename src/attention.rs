@@ -307,16 +307,34 @@ pub fn multi_head(p: Projections<'_>, mask: Mask, scale: Scale) -> MultiHeadTrac
 /// key/value cache keeps them: each head's rows then grow in place as tokens
 /// are appended, rather than being joined and split again on every token.
 pub fn multi_head_split(q: &Matrix, n_heads: usize, k: Vec<Matrix>, v: Vec<Matrix>, mask: Mask, scale: Scale) -> MultiHeadTrace {
-    heads_with_bias(q, n_heads, k, v, None, mask, scale)
+    heads_with_bias(q, n_heads, k, v, None, mask, scale, &mut |_| {})
+}
+
+/// [`multi_head_split`], handing each head's trace to `each` as soon as it
+/// is computed, before the next head's: there a long text's caller sums up
+/// the head's weights and lets go of them, so that a layer never holds all
+/// its heads' S and A at once.
+#[allow(clippy::too_many_arguments)]
+pub fn multi_head_split_each(
+    q: &Matrix,
+    n_heads: usize,
+    k: Vec<Matrix>,
+    v: Vec<Matrix>,
+    mask: Mask,
+    scale: Scale,
+    each: &mut dyn FnMut(&mut HeadTrace),
+) -> MultiHeadTrace {
+    heads_with_bias(q, n_heads, k, v, None, mask, scale, each)
 }
 
 /// [`multi_head`] with a position bias per head (`biases[h]`, n_q × n_k)
 /// added to the scaled scores, as MPNet's relative positions are.
 pub fn multi_head_with_bias(p: Projections<'_>, biases: &[Matrix], mask: Mask, scale: Scale) -> MultiHeadTrace {
     assert_eq!(biases.len(), p.n_heads, "one bias per head");
-    heads_with_bias(p.q, p.n_heads, split_heads(p.k, p.n_kv_heads), split_heads(p.v, p.n_kv_heads), Some(biases), mask, scale)
+    heads_with_bias(p.q, p.n_heads, split_heads(p.k, p.n_kv_heads), split_heads(p.v, p.n_kv_heads), Some(biases), mask, scale, &mut |_| {})
 }
 
+#[allow(clippy::too_many_arguments)]
 fn heads_with_bias(
     q: &Matrix,
     n_heads: usize,
@@ -325,6 +343,7 @@ fn heads_with_bias(
     biases: Option<&[Matrix]>,
     mask: Mask,
     scale: Scale,
+    each: &mut dyn FnMut(&mut HeadTrace),
 ) -> MultiHeadTrace {
     let n_kv_heads = k.len();
     assert!(
@@ -335,8 +354,13 @@ fn heads_with_bias(
     assert!(k.iter().all(|k| k.cols == d_k), "each key head must be d_k wide");
     let q = split_heads(q, n_heads); //                                             Q_h        (n_q × d_k)
     let kv_head_of = kv_head_of(n_heads, n_kv_heads);
-    let heads: Vec<HeadTrace> =
-        (0..n_heads).map(|h| attend_with_bias(&q[h], &k[kv_head_of[h]], &v[kv_head_of[h]], biases.map(|b| &b[h]), mask, scale)).collect();
+    let heads: Vec<HeadTrace> = (0..n_heads)
+        .map(|h| {
+            let mut t = attend_with_bias(&q[h], &k[kv_head_of[h]], &v[kv_head_of[h]], biases.map(|b| &b[h]), mask, scale);
+            each(&mut t);
+            t
+        })
+        .collect();
     let outputs: Vec<Matrix> = heads.iter().map(|t| t.output.clone()).collect();
     let concat = Matrix::concat_cols(&outputs); //                                 [Z_1 | … | Z_H] (n_q × H·d_v)
     MultiHeadTrace { q, k, v, kv_head_of, heads, concat }

@@ -6,7 +6,7 @@
 
 mod common;
 
-use attnscope::analysis::{catalog, HeadStats};
+use attnscope::analysis::{catalog, HeadStats, HeadSummary};
 use attnscope::attention::{attend, Mask, Scale};
 use attnscope::models::smollm2::SmolLm2Session;
 use attnscope::models::{ModelTrace, KEEP_WEIGHTS_UP_TO};
@@ -68,6 +68,9 @@ fn a_long_text_keeps_q_k_v_and_sums_and_computes_each_head_again_the_same() {
     assert_eq!(light.tokens, full.tokens);
     for (l, layer) in light.layers.iter().enumerate() {
         assert!(layer.summaries.is_some() && full.layers[l].summaries.is_none());
+        // Summed up head by head during the forward: the sums of the full weights.
+        let sums: Vec<HeadSummary> = full.layers[l].attention.heads.iter().map(|h| HeadSummary::of(&h.weights)).collect();
+        assert!(layer.summaries.as_ref() == Some(&sums), "the sums of layer {l}");
         for h in 0..layer.attention.heads.len() {
             assert!(!layer.attention.keeps(h), "layer {l} head {h} kept its weights");
             // Computed again from the kept Q and K: the very same numbers.

@@ -111,13 +111,13 @@ impl LayerTrace {
         LayerTrace { input, attention, delta, residual, summaries: None }
     }
 
-    /// Sums up every head's weights ([`HeadSummary`]) and lets go of its
-    /// S, A and Z; nothing to do for a layer that already has.
+    /// Sums up every head's weights ([`HeadSummary`]), unless the layer has
+    /// its sums already, and lets go of its S, A and Z.
     pub fn let_go_of_weights(&mut self) {
         if self.summaries.is_none() {
             self.summaries = Some(self.attention.heads.iter().map(|h| HeadSummary::of(&h.weights)).collect());
-            self.attention.let_go();
         }
+        self.attention.let_go();
     }
 
     /// Each head's weights pooled for the overview.

@@ -320,12 +320,18 @@ impl Decoder {
         for l in 0..s.n_layers {
             let mut before = past.next();
             let mut mm = Products::new(helper, l * per_block);
-            let (part, out) = self.net.block(l, &h, start, before.as_mut(), l + 1 == s.n_layers, &mut mm);
+            let long = ids.len() > self.keep_weights_up_to;
+            let mut block = || self.net.block(l, &h, start, before.as_mut(), l + 1 == s.n_layers, &mut mm);
+            // A long text's full run sums up each head as it goes (parts::summing_heads).
+            let ((part, out), sums) = if long && start == 0 { parts::summing_heads(block) } else { (block(), Vec::new()) };
             let mut layer = match before {
                 Some(b) => cache::join(b, part),
                 None => part,
             };
-            if ids.len() > self.keep_weights_up_to {
+            if long {
+                if sums.len() == layer.attention.heads.len() {
+                    layer.summaries = Some(sums);
+                }
                 layer.let_go_of_weights();
             }
             layers.push(layer);

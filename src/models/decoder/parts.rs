@@ -5,13 +5,15 @@
 //! position embeddings, the activations, and attention over the key/value
 //! cache.
 
-use crate::attention::{multi_head_split, split_heads, Mask, MultiHeadTrace, Scale};
+use crate::analysis::summary::HeadSummary;
+use crate::attention::{multi_head_split, multi_head_split_each, split_heads, Mask, MultiHeadTrace, Scale};
 use crate::error::Result;
 use crate::models::files::hparams::Hparams;
 use crate::models::files::weights::Weights;
 use crate::models::quant::QMatrix;
 use crate::models::LayerTrace;
 use crate::tensor::{self, Matrix};
+use std::cell::RefCell;
 
 /// y = x Wᵀ + b: a weight matrix kept as the file stores it (quantized for
 /// a GGUF) and its bias, if it has one.
@@ -345,7 +347,30 @@ pub fn attend_cached(
         }
         (k, v) = (std::mem::take(&mut a.k), std::mem::take(&mut a.v));
     }
-    multi_head_split(q, n_heads, k, v, mask, scale)
+    SUMS.with(|sums| match sums.borrow_mut().as_mut() {
+        None => multi_head_split(q, n_heads, k, v, mask, scale),
+        Some(sums) => multi_head_split_each(q, n_heads, k, v, mask, scale, &mut |t| {
+            sums.push(HeadSummary::of(&t.weights));
+            (t.scores, t.weights) = (Matrix::zeros(0, 0), Matrix::zeros(0, 0));
+        }),
+    })
+}
+
+thread_local! {
+    /// Some while [`summing_heads`] runs: each head's sums, in the order
+    /// [`attend_cached`] computes the heads.
+    static SUMS: RefCell<Option<Vec<HeadSummary>>> = const { RefCell::new(None) };
+}
+
+/// Runs `block` (one block of a long text's full run) with each head's
+/// weights summed up ([`HeadSummary`]) and let go of as soon as
+/// [`attend_cached`] has computed them, so that a layer never holds all its
+/// heads' S and A at once (4 MB each at 1,000 tokens). Returns the block's
+/// result and the sums, head by head.
+pub fn summing_heads<T>(block: impl FnOnce() -> T) -> (T, Vec<HeadSummary>) {
+    SUMS.with(|s| *s.borrow_mut() = Some(Vec::new()));
+    let out = block();
+    (out, SUMS.with(|s| s.borrow_mut().take()).unwrap_or_default())
 }
 
 #[cfg(test)]
