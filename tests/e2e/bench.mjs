@@ -9,7 +9,10 @@
 // (default 5: forwards run and not counted before each model's rounds, since
 // V8 first runs wasm from its baseline compiler and optimizes hot functions
 // in the background; someone typing is past that within a few keystrokes),
-// SOAK_SECONDS (default 60: the long text typed over, memory read after).
+// SOAK_SECONDS (default 60: the long text typed over, memory read after),
+// SECTIONS (default 1,2,3,4,5: the numbered sections below to run, e.g.
+// `SECTIONS=3,4 DIST=… node tests/e2e/bench.mjs` to alternate two builds'
+// forwards in one sitting).
 
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -26,6 +29,8 @@ const WARMUP = Number(process.env.WARMUP ?? 5);
 // Seconds the long text is typed over at the end (issue #31's soak: memory
 // must come back to its level after each run).
 const SOAK_SECONDS = Number(process.env.SOAK_SECONDS ?? 60);
+const SECTIONS = new Set((process.env.SECTIONS ?? '1,2,3,4,5').split(',').map(Number));
+const runs = (section) => SECTIONS.has(section);
 
 // 14 words: 16 tokens for MiniLM with [CLS] and [SEP]. SmolLM2 adds no
 // special tokens and splits 'sleeps' in two, so it takes one word more for 16.
@@ -70,26 +75,30 @@ mkdirSync(ARTIFACTS, { recursive: true });
 try {
   // 1. Bundle: the wasm a browser downloads, gzipped: the page's and one of
   // the two workers (the larger, to be safe).
-  const wasm = readdirSync(DIST).filter((f) => f.endsWith('.wasm'));
-  const sizes = new Map(wasm.map((f) => [f, gzipSync(readFileSync(join(DIST, f)), { level: 9 }).length]));
-  for (const [f, n] of sizes) console.log(`  ${f}: ${(n / 1e6).toFixed(3)} MB gzipped`);
-  // The worker with the extras is started only when translation or an opened file needs it.
-  const extra = wasm.filter((f) => f.startsWith('attnscope-worker-extra'));
-  const workers = wasm.filter((f) => f.startsWith('attnscope-worker') && !extra.includes(f));
-  const pageGz = wasm.filter((f) => !workers.includes(f) && !extra.includes(f)).reduce((sum, f) => sum + sizes.get(f), 0);
-  const gz = pageGz + Math.max(...workers.map((f) => sizes.get(f)));
-  report('wasm bundle, gzipped (page + worker)', gz / 1e6, 'MB', '≤ 1.5');
+  if (runs(1)) {
+    const wasm = readdirSync(DIST).filter((f) => f.endsWith('.wasm'));
+    const sizes = new Map(wasm.map((f) => [f, gzipSync(readFileSync(join(DIST, f)), { level: 9 }).length]));
+    for (const [f, n] of sizes) console.log(`  ${f}: ${(n / 1e6).toFixed(3)} MB gzipped`);
+    // The worker with the extras is started only when translation or an opened file needs it.
+    const extra = wasm.filter((f) => f.startsWith('attnscope-worker-extra'));
+    const workers = wasm.filter((f) => f.startsWith('attnscope-worker') && !extra.includes(f));
+    const pageGz = wasm.filter((f) => !workers.includes(f) && !extra.includes(f)).reduce((sum, f) => sum + sizes.get(f), 0);
+    const gz = pageGz + Math.max(...workers.map((f) => sizes.get(f)));
+    report('wasm bundle, gzipped (page + worker)', gz / 1e6, 'MB', '≤ 1.5');
+  }
 
   // 2. First heatmap after navigation (teaching model, cold page each time).
-  const firsts = [];
-  for (let i = 0; i < 5; i++) {
-    const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
-    await page.goto(base, { waitUntil: 'commit' });
-    await page.waitForFunction(() => document.querySelector('#heatmap')?.width > 0, null, { polling: 'raf', timeout: 30_000 });
-    firsts.push(await page.evaluate(() => performance.now()));
-    await page.close();
+  if (runs(2)) {
+    const firsts = [];
+    for (let i = 0; i < 5; i++) {
+      const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+      await page.goto(base, { waitUntil: 'commit' });
+      await page.waitForFunction(() => document.querySelector('#heatmap')?.width > 0, null, { polling: 'raf', timeout: 30_000 });
+      firsts.push(await page.evaluate(() => performance.now()));
+      await page.close();
+    }
+    report('first heatmap after navigation, teaching model', median(firsts), 'ms', '≤ 1000');
   }
-  report('first heatmap after navigation, teaching model', median(firsts), 'ms', '≤ 1000');
 
   const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
 
@@ -143,116 +152,123 @@ try {
   // 3. MiniLM in the worker: on two threads (the page cross-origin isolated,
   // a helper worker sharing the products), then on one (the same page from
   // a server without the isolation headers).
-  const miniLm = async (at) => {
-    await load('minilm', at);
-    const first = await computeMs();
-    for (let i = 0; i < WARMUP; i++) await keystroke(i % 2 ? LONG : SIXTEEN.replace('fox', 'owl'));
-    const ks = [], c16 = [], c128 = [];
-    for (let i = 0; i < ROUNDS; i++) {
-      ks.push(await keystroke(i % 2 ? SIXTEEN : SIXTEEN.replace('fox', 'cat')));
-      await expectTokens(16);
-      c16.push(await computeMs());
-    }
-    const threads = (await page.locator('#status').textContent()).match(/on (\d+) threads/)?.[1] ?? '1';
-    for (let i = 0; i < Math.min(ROUNDS, 8); i++) {
-      await keystroke(i % 2 ? LONG : LONG.replace('forest', 'wood'));
-      await expectTokens(128);
-      c128.push(await computeMs());
-    }
-    const c256 = [];
-    for (let i = 0; i < Math.min(ROUNDS, 6); i++) {
-      await keystroke(i % 2 ? LONGEST : LONGEST.replace('sky', 'sea'));
-      await expectTokens(256);
-      c256.push(await computeMs());
-    }
-    return { first, ks, c16, c128, c256, threads };
-  };
-  const two = await miniLm(base);
-  const plainServer = await serve(DIST, { isolated: false });
-  const one = await miniLm(`http://127.0.0.1:${plainServer.address().port}/`);
-  plainServer.close();
-  console.log(`  MiniLM ran on ${two.threads} threads, then on ${one.threads}`);
-  report('MiniLM, 16 tokens: forward in the worker, two threads', median(two.c16), 'ms', '≤ 10');
-  report('MiniLM, 16 tokens: forward in the worker, one thread', median(one.c16), 'ms', '≤ 10');
-  report('MiniLM, 16 tokens: keystroke to all views updated', median(two.ks), 'ms', '≤ 100');
-  report('MiniLM: first forward after the model is ready, ÷ warm median', two.first / median(two.c16), '×', '≤ 1.5');
-  report('MiniLM, 128 tokens: forward in the worker, two threads', median(two.c128), 'ms', '≤ 70');
-  report('MiniLM, 128 tokens: forward in the worker, one thread', median(one.c128), 'ms', '≤ 70');
-  report('MiniLM, 256 tokens: forward in the worker, two threads', median(two.c256), 'ms', '≤ 150');
-  report('MiniLM, 256 tokens: forward in the worker, one thread', median(one.c256), 'ms', '≤ 150');
-  await page.goto(`${base}?model=minilm&view=overview&text=${encodeURIComponent(SIXTEEN)}`);
-  await page.waitForFunction(() => /computed in/.test(document.querySelector('#status')?.textContent ?? ''), null, { timeout: 300_000 });
-  report('MiniLM: overview of all 72 heads redrawn', await overviewMs(), 'ms', '≤ 16');
+  if (runs(3)) {
+    const miniLm = async (at) => {
+      await load('minilm', at);
+      const first = await computeMs();
+      for (let i = 0; i < WARMUP; i++) await keystroke(i % 2 ? LONG : SIXTEEN.replace('fox', 'owl'));
+      const ks = [], c16 = [], c128 = [];
+      for (let i = 0; i < ROUNDS; i++) {
+        ks.push(await keystroke(i % 2 ? SIXTEEN : SIXTEEN.replace('fox', 'cat')));
+        await expectTokens(16);
+        c16.push(await computeMs());
+      }
+      const threads = (await page.locator('#status').textContent()).match(/on (\d+) threads/)?.[1] ?? '1';
+      for (let i = 0; i < Math.min(ROUNDS, 8); i++) {
+        await keystroke(i % 2 ? LONG : LONG.replace('forest', 'wood'));
+        await expectTokens(128);
+        c128.push(await computeMs());
+      }
+      const c256 = [];
+      for (let i = 0; i < Math.min(ROUNDS, 6); i++) {
+        await keystroke(i % 2 ? LONGEST : LONGEST.replace('sky', 'sea'));
+        await expectTokens(256);
+        c256.push(await computeMs());
+      }
+      return { first, ks, c16, c128, c256, threads };
+    };
+    const two = await miniLm(base);
+    const plainServer = await serve(DIST, { isolated: false });
+    const one = await miniLm(`http://127.0.0.1:${plainServer.address().port}/`);
+    plainServer.close();
+    console.log(`  MiniLM ran on ${two.threads} threads, then on ${one.threads}`);
+    report('MiniLM, 16 tokens: forward in the worker, two threads', median(two.c16), 'ms', '≤ 10');
+    report('MiniLM, 16 tokens: forward in the worker, one thread', median(one.c16), 'ms', '≤ 10');
+    report('MiniLM, 16 tokens: keystroke to all views updated', median(two.ks), 'ms', '≤ 100');
+    report('MiniLM: first forward after the model is ready, ÷ warm median', two.first / median(two.c16), '×', '≤ 1.5');
+    report('MiniLM, 128 tokens: forward in the worker, two threads', median(two.c128), 'ms', '≤ 70');
+    report('MiniLM, 128 tokens: forward in the worker, one thread', median(one.c128), 'ms', '≤ 70');
+    report('MiniLM, 256 tokens: forward in the worker, two threads', median(two.c256), 'ms', '≤ 150');
+    report('MiniLM, 256 tokens: forward in the worker, one thread', median(one.c256), 'ms', '≤ 150');
+    await page.goto(`${base}?model=minilm&view=overview&text=${encodeURIComponent(SIXTEEN)}`);
+    await page.waitForFunction(() => /computed in/.test(document.querySelector('#status')?.textContent ?? ''), null, { timeout: 300_000 });
+    report('MiniLM: overview of all 72 heads redrawn', await overviewMs(), 'ms', '≤ 16');
+  }
 
   // 4. SmolLM2: a full forward (an edit at the start) and one appended token.
-  await load('smollm2');
-  const firstSmolLm2 = await computeMs();
-  for (let i = 0; i < WARMUP; i++) await keystroke(SIXTEEN_SMOLLM2.replace('the quick', i % 2 ? 'one quick' : 'a quick'));
-  const full = [], append = [];
-  for (let i = 0; i < Math.min(ROUNDS, 8); i++) {
-    const text = i % 2 ? SIXTEEN_SMOLLM2 : SIXTEEN_SMOLLM2.replace('the quick', 'a quick');
-    await keystroke(text);
-    await expectTokens(16);
-    full.push(await computeMs());
-    await keystroke(`${text} and`);
-    await expectTokens(17);
-    append.push(await computeMs());
+  if (runs(4)) {
+    await load('smollm2');
+    const firstSmolLm2 = await computeMs();
+    for (let i = 0; i < WARMUP; i++) await keystroke(SIXTEEN_SMOLLM2.replace('the quick', i % 2 ? 'one quick' : 'a quick'));
+    const full = [], append = [];
+    for (let i = 0; i < Math.min(ROUNDS, 8); i++) {
+      const text = i % 2 ? SIXTEEN_SMOLLM2 : SIXTEEN_SMOLLM2.replace('the quick', 'a quick');
+      await keystroke(text);
+      await expectTokens(16);
+      full.push(await computeMs());
+      await keystroke(`${text} and`);
+      await expectTokens(17);
+      append.push(await computeMs());
+    }
+    report('SmolLM2, 16 tokens: forward in the worker', median(full), 'ms', '≤ 150');
+    report('SmolLM2, one token appended to 16: forward in the worker', median(append), 'ms', '≤ 15');
+    report('SmolLM2: first forward after the model is ready, ÷ warm median', firstSmolLm2 / median(full), '×', '≤ 1.5');
+    const mem = Number((await page.locator('#status').textContent()).match(/worker memory ([\d.]+) MB/)[1]);
+    report('SmolLM2: worker wasm memory with the model loaded', mem, 'MB', '≤ 400');
+    await page.goto(`${base}?model=smollm2&view=overview&text=${encodeURIComponent(SIXTEEN)}`);
+    await page.waitForFunction(() => /computed in/.test(document.querySelector('#status')?.textContent ?? ''), null, { timeout: 300_000 });
+    report('SmolLM2: overview of all 270 heads redrawn', await overviewMs(), 'ms', '≤ 50');
   }
-  report('SmolLM2, 16 tokens: forward in the worker', median(full), 'ms', '≤ 150');
-  report('SmolLM2, one token appended to 16: forward in the worker', median(append), 'ms', '≤ 15');
-  report('SmolLM2: first forward after the model is ready, ÷ warm median', firstSmolLm2 / median(full), '×', '≤ 1.5');
-  const mem = Number((await page.locator('#status').textContent()).match(/worker memory ([\d.]+) MB/)[1]);
-  report('SmolLM2: worker wasm memory with the model loaded', mem, 'MB', '≤ 400');
-  await page.goto(`${base}?model=smollm2&view=overview&text=${encodeURIComponent(SIXTEEN)}`);
-  await page.waitForFunction(() => /computed in/.test(document.querySelector('#status')?.textContent ?? ''), null, { timeout: 300_000 });
-  report('SmolLM2: overview of all 270 heads redrawn', await overviewMs(), 'ms', '≤ 50');
 
   // 5. A long text: SmolLM2 at about 1,000 tokens, keeping Q, K, V and each
   // head's sums (src/analysis/summary.rs), a head computed again when shown.
-  const memory = async () => Number((await page.locator('#status').textContent()).match(/worker memory ([\d.]+) MB/)?.[1] ?? NaN);
-  await load('smollm2');
-  const memBefore = await memory();
-  const longFull = [], longAppend = [], headMs = [];
-  for (let i = 0; i < Math.min(ROUNDS, 3); i++) {
-    const text = PARAGRAPH.replace('day 1.', `day ${i + 1}.`);
-    await keystroke(text);
-    longFull.push(await computeMs());
-    await keystroke(`${text} And`);
-    longAppend.push(await computeMs());
+  if (runs(5)) {
+    const memory = async () => Number((await page.locator('#status').textContent()).match(/worker memory ([\d.]+) MB/)?.[1] ?? NaN);
+    await load('smollm2');
+    const memBefore = await memory();
+    const longFull = [], longAppend = [], headMs = [];
+    for (let i = 0; i < Math.min(ROUNDS, 3); i++) {
+      const text = PARAGRAPH.replace('day 1.', `day ${i + 1}.`);
+      await keystroke(text);
+      longFull.push(await computeMs());
+      await keystroke(`${text} And`);
+      longAppend.push(await computeMs());
+    }
+    const longTokens = Number((await page.locator('#status').textContent()).match(/^(\d+) tokens/)?.[1]);
+    const memAfter = await memory();
+    // Another head: from the choice to the heatmap redrawn with its weights.
+    for (let i = 0; i < Math.min(ROUNDS, 8); i++) {
+      headMs.push(await page.evaluate((h) => new Promise((done) => {
+        const map = document.querySelector('#heatmap');
+        const t0 = performance.now();
+        const drawn = new MutationObserver(() => {
+          drawn.disconnect();
+          requestAnimationFrame(() => done(performance.now() - t0));
+        });
+        drawn.observe(map, { attributes: true });
+        const select = document.querySelector('#head');
+        select.value = String(h);
+        select.dispatchEvent(new Event('change', { bubbles: true }));
+      }), (i % 8) + 1));
+    }
+    // Typed over for a while, edits early in the text and at its end: the
+    // workers' wasm memory only grows, so a run that kept anything shows.
+    const soakUntil = Date.now() + SOAK_SECONDS * 1000;
+    let soakRuns = 0;
+    while (Date.now() < soakUntil) {
+      await keystroke(`${PARAGRAPH.replace('day 7.', `day ${8 + soakRuns}.`)}${soakRuns % 2 ? ' And' : ''}`);
+      soakRuns++;
+    }
+    const memSoak = await memory();
+    console.log(`  a long text: ${longTokens} tokens`);
+    report(`SmolLM2, ${longTokens} tokens: forward in the worker`, median(longFull), 'ms', '≤ 4000 at 1,024');
+    report(`SmolLM2, one token appended to ${longTokens - 1}`, median(longAppend), 'ms', '≤ 30');
+    report(`SmolLM2, ${longTokens} tokens: another head, choice to heatmap`, median(headMs), 'ms', '≤ 50');
+    report('SmolLM2: worker memory, model loaded (16 tokens)', memBefore, 'MB', '');
+    report(`SmolLM2: worker memory after ${longTokens} tokens`, memAfter, 'MB', '≤ 600');
+    report(`SmolLM2: worker memory after ${soakRuns} more runs in ${SOAK_SECONDS} s`, memSoak, 'MB', `no growth from ${memAfter}`);
   }
-  const longTokens = Number((await page.locator('#status').textContent()).match(/^(\d+) tokens/)?.[1]);
-  const memAfter = await memory();
-  // Another head: from the choice to the heatmap redrawn with its weights.
-  for (let i = 0; i < Math.min(ROUNDS, 8); i++) {
-    headMs.push(await page.evaluate((h) => new Promise((done) => {
-      const map = document.querySelector('#heatmap');
-      const t0 = performance.now();
-      const drawn = new MutationObserver(() => {
-        drawn.disconnect();
-        requestAnimationFrame(() => done(performance.now() - t0));
-      });
-      drawn.observe(map, { attributes: true });
-      const select = document.querySelector('#head');
-      select.value = String(h);
-      select.dispatchEvent(new Event('change', { bubbles: true }));
-    }), (i % 8) + 1));
-  }
-  // Typed over for a while, edits early in the text and at its end: the
-  // workers' wasm memory only grows, so a run that kept anything shows.
-  const soakUntil = Date.now() + SOAK_SECONDS * 1000;
-  let soakRuns = 0;
-  while (Date.now() < soakUntil) {
-    await keystroke(`${PARAGRAPH.replace('day 7.', `day ${8 + soakRuns}.`)}${soakRuns % 2 ? ' And' : ''}`);
-    soakRuns++;
-  }
-  const memSoak = await memory();
-  console.log(`  a long text: ${longTokens} tokens`);
-  report(`SmolLM2, ${longTokens} tokens: forward in the worker`, median(longFull), 'ms', '≤ 4000 at 1,024');
-  report(`SmolLM2, one token appended to ${longTokens - 1}`, median(longAppend), 'ms', '≤ 30');
-  report(`SmolLM2, ${longTokens} tokens: another head, choice to heatmap`, median(headMs), 'ms', '≤ 50');
-  report('SmolLM2: worker memory, model loaded (16 tokens)', memBefore, 'MB', '');
-  report(`SmolLM2: worker memory after ${longTokens} tokens`, memAfter, 'MB', '≤ 600');
-  report(`SmolLM2: worker memory after ${soakRuns} more runs in ${SOAK_SECONDS} s`, memSoak, 'MB', `no growth from ${memAfter}`);
+
 } finally {
   writeFileSync(join(ARTIFACTS, 'bench.json'), JSON.stringify(results, null, 2));
   await browser.close();
