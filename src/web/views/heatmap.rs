@@ -22,6 +22,7 @@ use web_sys::HtmlCanvasElement;
 
 /// The colour of a cell holding `v` at `stage`; score stages are coloured
 /// against `range` (the largest |raw score|), −∞ in grey.
+#[inline]
 pub fn colour(v: f32, stage: Stage, range: f32) -> Rgb {
     match stage {
         Stage::Weights => cell_color(v),
