@@ -8,7 +8,7 @@
 
 use super::axes::Axes;
 use super::readout::Readout;
-use super::stages::{score_range, values, Frame, Stage, StageMotion, StagePicker};
+use super::stages::{score_range, values, CellsOf, Frame, Stage, StageMotion, StagePicker};
 use crate::canvas::{
     blank, cell_color, cell_image, css, draw_labels, label_width, mix, on_wheel, outline_cell, outline_token, paint_image, prepare,
     signed_color, use_look, use_room, Focus, KeptImage, Layout, Look, Rgb, Room, ZoomBar, Zoomer,
@@ -51,16 +51,6 @@ fn blend(a: Dot, b: Dot, t: f64) -> Dot {
     Dot { area: a.area + (b.area - a.area) * t, colour: mix(a.colour, b.colour, t), hidden: a.hidden + (b.hidden - a.hidden) * t }
 }
 
-/// What a grid's cells show: which head of which run, at which frame,
-/// which way round, and whether its weights are value-weighted norms.
-#[derive(Clone, Copy, PartialEq)]
-pub struct GridOf {
-    run: (u64, usize, usize),
-    frame: (Stage, Stage, u64),
-    transposed: bool,
-    norms: bool,
-}
-
 /// Draws one grid of `rows.len()` × `cols.len()` cells at `frame`, `cells`
 /// giving their numbers at its two stages (oriented as drawn), asked for
 /// only when the dots are drawn or their image is not in `kept`.
@@ -75,7 +65,7 @@ pub fn draw(
     (focus, cell): (Focus, Option<(usize, usize)>),
     look: &Look,
     room: Room,
-    (zoom, kept): (Zoomer, (KeptImage<GridOf>, GridOf)),
+    (zoom, kept): (Zoomer, (KeptImage<CellsOf>, CellsOf)),
 ) -> Result<Option<Layout>, JsValue> {
     if rows.is_empty() || cols.is_empty() {
         blank(canvas);
@@ -190,7 +180,7 @@ pub fn Grid(id: &'static str, mask: Mask, zoom: Zoomer, small: RwSignal<bool>) -
     let room = use_room(boxed);
     let look = use_look();
     let placed = StoredValue::new(None::<(Layout, Axes)>);
-    let kept = KeptImage::<GridOf>::new();
+    let kept = KeptImage::<CellsOf>::new();
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };
         let (transposed, highlight, cell) = (app.columns_are_queries.get(), sel.highlight(), sel.cell());
@@ -203,12 +193,7 @@ pub fn Grid(id: &'static str, mask: Mask, zoom: Zoomer, small: RwSignal<bool>) -
             let axes = Axes::of(&d.weights, transposed);
             let (rows, cols) = res.tokens.with(|t| axes.labels(t));
             let norms = super::beyond::shown_norms(d).filter(|_| mask == d.mask);
-            let of = GridOf {
-                run: (d.id, d.layer, d.head),
-                frame: (frame.from, frame.to, frame.t.to_bits()),
-                transposed,
-                norms: norms.is_some(),
-            };
+            let of = CellsOf::new(d, frame, transposed, norms.is_some());
             let cells = || {
                 let (mut from, mut to) = (axes.orient(&values(d, mask, frame.from)), axes.orient(&values(d, mask, frame.to)));
                 // The norms replace the weights of the model's own mask only: the scores have met no value vector yet.

@@ -8,7 +8,7 @@
 use super::axes::Axes;
 use super::compare::{CompareMap, CompareText};
 use super::readout::Readout;
-use super::stages::{score_range, values, Frame, Stage, StageMotion, StagePicker};
+use super::stages::{score_range, values, CellsOf, Frame, Stage, StageMotion, StagePicker};
 use crate::canvas::{
     blank, cell_color, cell_image, css, draw_labels, label_width, mix, now_ms, on_wheel, outline_cell, outline_token, paint_image, prepare,
     signed_color, text_on, use_look, use_room, Focus, KeptImage, Layout, Look, Rgb, Room, ZoomBar, Zoomer, HIDDEN,
@@ -169,16 +169,6 @@ fn numbers(
     Ok(())
 }
 
-/// What a heatmap's cell pixels show: which head of which run, at which
-/// frame, which way round, and whether coloured by value-weighted norms.
-#[derive(Clone, Copy, PartialEq)]
-struct PixelsOf {
-    run: (u64, usize, usize),
-    frame: (Stage, Stage, u64),
-    transposed: bool,
-    norms: bool,
-}
-
 /// `canvas#heatmap`: the selected head at the selected stage, in a box it
 /// fills. Pointing at a cell describes it in the readout; a click or tap
 /// keeps it there and chooses its query token in every view. A long text
@@ -197,7 +187,7 @@ pub fn Heatmap() -> impl IntoView {
     let room = use_room(boxed);
     let look = use_look();
     let placed = StoredValue::new(None::<(Layout, Axes)>);
-    let made = KeptImage::<PixelsOf>::new();
+    let made = KeptImage::<CellsOf>::new();
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };
         let t0 = now_ms();
@@ -211,12 +201,7 @@ pub fn Heatmap() -> impl IntoView {
             let axes = Axes::of(&d.weights, transposed);
             let (rows, cols) = res.tokens.with(|t| axes.labels(t));
             let norms = super::beyond::shown_norms(d).filter(|_| frame.t >= 1.0 && frame.to == Stage::Weights);
-            let of = PixelsOf {
-                run: (d.id, d.layer, d.head),
-                frame: (frame.from, frame.to, frame.t.to_bits()),
-                transposed,
-                norms: norms.is_some(),
-            };
+            let of = CellsOf::new(d, frame, transposed, norms.is_some());
             // Between two stages both are drawn; at rest only the one reached.
             let still = frame.t >= 1.0;
             let mut pic = Picture {

@@ -99,6 +99,23 @@ pub struct Frame {
     pub t: f64,
 }
 
+/// What a picture of a head's cells shows, the key of its kept image
+/// (`canvas::KeptImage`): which head of which run, at which frame, which
+/// way round, and whether coloured by value-weighted norms.
+#[derive(Clone, Copy, PartialEq)]
+pub struct CellsOf {
+    run: (u64, usize, usize),
+    frame: (Stage, Stage, u64),
+    transposed: bool,
+    norms: bool,
+}
+
+impl CellsOf {
+    pub fn new(d: &HeadDetail, frame: Frame, transposed: bool, norms: bool) -> CellsOf {
+        CellsOf { run: (d.id, d.layer, d.head), frame: (frame.from, frame.to, frame.t.to_bits()), transposed, norms }
+    }
+}
+
 /// The stage transition and the play control, shared by every picture.
 #[derive(Clone, Copy)]
 pub struct StageMotion {
