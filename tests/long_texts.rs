@@ -217,6 +217,17 @@ fn time_typing_at_the_end_of_a_long_text() {
         show("one more word appended", run(&mut s, &text));
     }
     show("the same text again", run(&mut s, &text));
+    // Another head of the long text: computed again from Q and K, and encoded as the worker posts it.
+    for head in 1..=rounds {
+        let t = Instant::now();
+        let detail = s.head(7, head).unwrap();
+        let computed = ms(t);
+        let t = Instant::now();
+        let (_, buffers) = attnscope::tensor::wire::to_json_and_buffers(&FromWorker::Head(Box::new(detail))).unwrap();
+        let encoded = ms(t);
+        let mb = buffers.iter().map(Vec::len).sum::<usize>() as f64 / 1e6;
+        eprintln!("another head: Session::head {computed:.2} ms, encoded for the page {encoded:.2} ms ({mb:.1} MB)");
+    }
     // The short text of section 4.
     let sixteen = "the quick brown fox jumps over the lazy dog while the cat sleeps nearby today";
     for round in 0..rounds {

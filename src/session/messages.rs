@@ -93,6 +93,11 @@ pub struct HeadDetail {
     pub input: Matrix,
     pub residual: Matrix,
     pub delta: Matrix,
+    /// `input`, `residual` and `delta` are left out (empty): the page asked
+    /// without them, holding this run's layer from the head before
+    /// (`ToWorker::Head`'s `with_layer`); a long text's are 7 MB.
+    #[serde(default)]
+    pub layer_left_out: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -115,6 +120,9 @@ pub enum ToWorker {
         id: u64,
         layer: usize,
         head: usize,
+        /// With the layer's E, E + ΔE and ΔE; false when the page holds
+        /// them from this run's head before, in the same layer.
+        with_layer: bool,
     },
     /// The latest run's attention as the CLI's JSON (`attnscope attention --json`).
     Export {

@@ -272,6 +272,11 @@ impl Session {
 
     /// The detail of one head of the latest run.
     pub fn head(&self, layer: usize, head: usize) -> Result<HeadDetail> {
+        self.detail(layer, head, true)
+    }
+
+    /// [`Self::head`], the layer's E, E + ΔE and ΔE left out unless `with_layer`.
+    fn detail(&self, layer: usize, head: usize, with_layer: bool) -> Result<HeadDetail> {
         let (id, trace) = self.latest().ok_or_else(|| Error::Invalid("nothing has been computed yet".into()))?;
         let l = trace.layers.get(layer).ok_or_else(|| Error::Invalid(format!("no layer {layer}")))?;
         if head >= l.attention.heads.len() {
@@ -282,6 +287,7 @@ impl Session {
         let h = l.attention.head(head).into_owned();
         let kv = l.attention.kv_head_of[head];
         let what_if_mask = if h.mask == Mask::None { Mask::Causal } else { Mask::None };
+        let of_layer = |m: &crate::Matrix| if with_layer { m.clone() } else { crate::Matrix::zeros(0, 0) };
         Ok(HeadDetail {
             id,
             layer,
@@ -297,9 +303,10 @@ impl Session {
             output: h.output,
             scores: h.scores,
             weights: h.weights,
-            input: l.input.clone(),
-            residual: l.residual.clone(),
-            delta: l.delta.clone(),
+            input: of_layer(&l.input),
+            residual: of_layer(&l.residual),
+            delta: of_layer(&l.delta),
+            layer_left_out: !with_layer,
         })
     }
 
@@ -453,7 +460,7 @@ impl Session {
                 Ok(s) => FromWorker::Result(Box::new(s)),
                 Err(e) => FromWorker::Failed { id, message: e.to_string() },
             },
-            ToWorker::Head { id, layer, head } => match self.head(layer, head) {
+            ToWorker::Head { id, layer, head, with_layer } => match self.detail(layer, head, with_layer) {
                 Ok(d) => FromWorker::Head(Box::new(d)),
                 Err(e) => FromWorker::Failed { id, message: e.to_string() },
             },
@@ -570,11 +577,22 @@ mod tests {
         let msg: ToWorker = serde_json::from_str(&serde_json::to_string(&msg).unwrap()).unwrap();
         let FromWorker::Result(r) = s.handle(msg, &clock) else { panic!("expected a result") };
         assert_eq!((r.id, r.tokens.len(), r.overview.len(), r.overview[0].len()), (7, 4, 1, 5));
-        let FromWorker::Head(d) = s.handle(ToWorker::Head { id: 7, layer: 0, head: 0 }, &clock) else { panic!("expected a head") };
+        let FromWorker::Head(d) = s.handle(ToWorker::Head { id: 7, layer: 0, head: 0, with_layer: true }, &clock) else {
+            panic!("expected a head")
+        };
         assert_eq!(d.weights.shape(), (4, 4));
         assert_eq!(d.what_if_mask, Mask::Causal);
         assert_eq!(d.what_if_weights[(0, 1)], 0.0);
-        assert!(matches!(s.handle(ToWorker::Head { id: 7, layer: 3, head: 0 }, &clock), FromWorker::Failed { .. }));
+        assert!(matches!(s.handle(ToWorker::Head { id: 7, layer: 3, head: 0, with_layer: true }, &clock), FromWorker::Failed { .. }));
+        // Another head of a layer the page holds: the same detail, the layer's E, E + ΔE and ΔE left out.
+        let FromWorker::Head(full) = s.handle(ToWorker::Head { id: 7, layer: 0, head: 1, with_layer: true }, &clock) else { panic!() };
+        let FromWorker::Head(lean) = s.handle(ToWorker::Head { id: 7, layer: 0, head: 1, with_layer: false }, &clock) else { panic!() };
+        assert_eq!(
+            (full.input.rows, full.layer_left_out, lean.input.shape(), lean.residual.rows, lean.delta.rows),
+            (4, false, (0, 0), 0, 0)
+        );
+        assert!(lean.layer_left_out);
+        assert_eq!((lean.weights, lean.what_if_weights, lean.q), (full.weights, full.what_if_weights, full.q));
     }
 
     #[test]

@@ -85,11 +85,11 @@ mod tests {
     fn only_the_latest_of_each_kind_is_computed_in_arrival_order() {
         let mut p = Pending::default();
         p.push(run(1, "a"));
-        p.push(ToWorker::Head { id: 1, layer: 0, head: 1 });
+        p.push(ToWorker::Head { id: 1, layer: 0, head: 1, with_layer: true });
         p.push(compare(1, "x"));
         p.push(run(2, "ab"));
-        p.push(ToWorker::Head { id: 2, layer: 0, head: 2 });
-        p.push(ToWorker::Head { id: 2, layer: 0, head: 3 });
+        p.push(ToWorker::Head { id: 2, layer: 0, head: 2, with_layer: true });
+        p.push(ToWorker::Head { id: 2, layer: 0, head: 3, with_layer: true });
         p.push(compare(2, "xy"));
         p.push(compare(3, "xyz"));
         p.push(ToWorker::Load { model: ModelId::MiniLm, exact: false });

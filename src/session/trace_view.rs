@@ -168,6 +168,7 @@ impl OpenTrace {
             input: empty(),
             residual: empty(),
             delta: empty(),
+            layer_left_out: false,
         })
     }
 
@@ -247,7 +248,7 @@ impl Session {
                 let trace = self.trace.as_mut().filter(|t| t.shown.is_some())?;
                 let id = trace.shown.unwrap_or_default();
                 match *msg {
-                    ToWorker::Head { id: asked, layer, head } => {
+                    ToWorker::Head { id: asked, layer, head, .. } => {
                         Some(trace.head(id, layer, head).map_or_else(|e| failed(asked, &e), |d| FromWorker::Head(Box::new(d))))
                     }
                     ToWorker::Export { id: asked } => Some(match trace.export() {
@@ -307,7 +308,9 @@ mod tests {
         assert_eq!((r.tokens.clone(), r.info.n_layers, r.info.n_heads), (d.tokens.clone(), d.n_layers, d.n_heads));
         assert_eq!(r.overview, reader.thumbnails().unwrap());
         assert_eq!(r.catalog.len(), d.n_layers * d.n_heads);
-        let FromWorker::Head(h) = s.handle(ToWorker::Head { id: 3, layer: 2, head: 4 }, &clock) else { panic!("expected a head") };
+        let FromWorker::Head(h) = s.handle(ToWorker::Head { id: 3, layer: 2, head: 4, with_layer: true }, &clock) else {
+            panic!("expected a head")
+        };
         assert_eq!(h.weights, reader.attention(2, 4).unwrap());
         assert_eq!(h.q, reader.queries(2, 4).unwrap().unwrap());
         // With Q and K, the causal softmax of the scores gives back the stored weights.
@@ -320,11 +323,11 @@ mod tests {
         assert_eq!(heads.len(), d.n_layers * d.n_heads);
         // Ranking for an earlier run (the page's preset note) is refused, not computed over the file.
         let FromWorker::Failed { id: 2, .. } = s.handle(ToWorker::FindHeads { id: 2, query: 1, key: 0 }, &clock) else { panic!() };
-        assert!(matches!(s.handle(ToWorker::Head { id: 3, layer: 99, head: 0 }, &clock), FromWorker::Failed { .. }));
+        assert!(matches!(s.handle(ToWorker::Head { id: 3, layer: 99, head: 0, with_layer: true }, &clock), FromWorker::Failed { .. }));
         // A model's run replaces the trace as the latest; the trace stays open.
         let teaching = ToWorker::Run { id: 4, model: ModelId::Teaching, text: "a cat".into(), options: RunOptions::default() };
         assert!(matches!(s.handle(teaching, &clock), FromWorker::Result(_)));
-        let FromWorker::Head(t) = s.handle(ToWorker::Head { id: 4, layer: 0, head: 0 }, &clock) else { panic!() };
+        let FromWorker::Head(t) = s.handle(ToWorker::Head { id: 4, layer: 0, head: 0, with_layer: true }, &clock) else { panic!() };
         assert_eq!(t.weights.rows, 2);
         assert!(matches!(run(&mut s, 5), FromWorker::Result(_)));
     }
@@ -338,7 +341,7 @@ mod tests {
         let mut reader = TraceReader::open(&bytes[..]).unwrap();
         let a = reader.attention(0, 0).unwrap();
         assert_eq!(r.overview[0][0], Thumbnail::new(&crate::session::pool(&a, THUMB_MAX)));
-        let FromWorker::Head(h) = s.handle(ToWorker::Head { id: 1, layer: 0, head: 0 }, &clock) else { panic!() };
+        let FromWorker::Head(h) = s.handle(ToWorker::Head { id: 1, layer: 0, head: 0, with_layer: true }, &clock) else { panic!() };
         assert_eq!((h.weights.clone(), h.scores.rows, h.what_if_weights.clone()), (a.clone(), 0, a));
     }
 

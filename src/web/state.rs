@@ -10,6 +10,7 @@ use crate::views::compare::Compared;
 use crate::views::stages::Stage;
 use attnscope::attention::Mask;
 use attnscope::session::{HeadDetail, ModelId, RunOptions, RunSummary};
+use attnscope::Matrix;
 use leptos::prelude::*;
 use std::collections::HashMap;
 
@@ -186,6 +187,26 @@ impl Results {
 
     pub fn load_state(&self, m: ModelId) -> LoadState {
         self.loads.with(|l| l.get(&m).cloned()).unwrap_or(if m == ModelId::Teaching { LoadState::Ready } else { LoadState::NotLoaded })
+    }
+
+    /// Moves the layer's E, E + ΔE and ΔE from the detail shown into `d`,
+    /// which left them out (`HeadDetail::layer_left_out`); false, and `d`
+    /// unchanged, unless the detail shown is of the same run and layer.
+    pub fn lend_layer(&self, d: &mut HeadDetail) -> bool {
+        self.detail
+            .try_update_untracked(|shown| {
+                let Some(shown) = shown.as_mut().filter(|s| (s.id, s.layer) == (d.id, d.layer) && !s.layer_left_out) else {
+                    return false;
+                };
+                d.input = std::mem::replace(&mut shown.input, Matrix::zeros(0, 0));
+                d.residual = std::mem::replace(&mut shown.residual, Matrix::zeros(0, 0));
+                d.delta = std::mem::replace(&mut shown.delta, Matrix::zeros(0, 0));
+                // The detail shown is about to be replaced; until then it says what it lent.
+                shown.layer_left_out = true;
+                d.layer_left_out = false;
+                true
+            })
+            .unwrap_or(false)
     }
 
     /// The run shown and its head `(layer, head)`, when they can be exported

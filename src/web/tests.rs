@@ -299,6 +299,16 @@ async fn step_by_step_shows_the_engines_numbers() {
     select_all(&root, "#explain-tokens button")[5].clone().dyn_into::<HtmlElement>().unwrap().click();
     settle("the step view follows token 5", || text_of(&root, "#step-q .full") == vector(d.q.row(5))).await;
     settle("the URL keeps the token", || web_sys::window().unwrap().location().search().unwrap().contains("token=5")).await;
+
+    // Another head of the same layer: its own Q, and the layer's E, ΔE and E + ΔE,
+    // which the page keeps from the head before (the reply leaves them out).
+    let (_, d1) = engine_head(DEFAULT_TEXT, RunOptions::default(), 1);
+    choose(&root, "select#head", "1");
+    settle("head 1's q", || text_of(&root, "#step-q .full") == vector(d1.q.row(5))).await;
+    assert_ne!(d1.q.row(5), d.q.row(5));
+    assert_eq!(text_of(&root, "#step-x .full"), vector(d1.input.row(5)));
+    assert_eq!(text_of(&root, "#step-delta .full"), vector(d1.delta.row(5)));
+    assert_eq!(text_of(&root, "#step-residual .full"), vector(d1.residual.row(5)));
     root.remove();
 }
 

@@ -123,10 +123,17 @@ fn on_reply(
                 sel.token.set(None);
             }
             res.error.set(String::new());
-            engine.send(ToWorker::Head { id: s.id, layer: sel.layer.get_untracked(), head: sel.head.get_untracked() });
+            engine.send(ToWorker::Head { id: s.id, layer: sel.layer.get_untracked(), head: sel.head.get_untracked(), with_layer: true });
             res.summary.set(Some(*s));
         }
-        FromWorker::Head(d) if d.id == engine.latest() => res.detail.set(Some(*d)),
+        FromWorker::Head(mut d) if d.id == engine.latest() => {
+            if d.layer_left_out && !res.lend_layer(&mut d) {
+                // The head before, whose layer this one shares, was replaced meanwhile: ask again for the whole.
+                engine.send(ToWorker::Head { id: d.id, layer: d.layer, head: d.head, with_layer: true });
+                return;
+            }
+            res.detail.set(Some(*d))
+        }
         FromWorker::Heads { id, query, key, heads } if id == engine.latest() => res.found.set(Some(Found { id, query, key, heads })),
         FromWorker::Compared { id, tokens, detail } if id == engine.latest() => res.compared.set(Some((tokens, *detail))),
         FromWorker::Analysis { id, reply } if id == engine.latest() => analysis.take(id, *reply),
@@ -168,7 +175,11 @@ fn compute_on_change(sel: Selection, res: Results, engine: Engine) {
     Effect::new(move |prev: Option<(usize, usize)>| {
         let now = (sel.layer.get(), sel.head.get());
         if prev.is_some() && prev != Some(now) && res.summary.with_untracked(|s| s.is_some()) {
-            engine.send(ToWorker::Head { id: engine.latest(), layer: now.0, head: now.1 });
+            let id = engine.latest();
+            // Another head of the same layer: the page keeps the layer's E, E + ΔE and ΔE.
+            let with_layer =
+                !res.detail.with_untracked(|d| d.as_ref().is_some_and(|d| d.id == id && d.layer == now.0 && !d.layer_left_out));
+            engine.send(ToWorker::Head { id, layer: now.0, head: now.1, with_layer });
         }
         now
     });
