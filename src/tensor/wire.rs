@@ -31,37 +31,76 @@ compile_error!("tensor::wire sends numbers as their bytes in memory, which are l
 /// worth a buffer of its own).
 pub const BESIDE_MIN: usize = 4096;
 
+/// The first part of the message the page sends its worker with a reply's
+/// buffers once it has read them, `[SPARE_BUFFERS, buffer…]`: the worker
+/// fills them with a later reply's numbers rather than making new ones.
+pub const SPARE_BUFFERS: &str = "spare buffers";
+
+/// A buffer beside a message as its receiver read it: bytes, or 4-byte
+/// words, which an array of f32 then takes over as it is (a long text's
+/// head is megabytes, each copy of them a few milliseconds in the page).
+pub enum Buffer {
+    Bytes(Vec<u8>),
+    Words(Vec<u32>),
+}
+
+/// Takes each buffer beside a message being encoded.
+type Sink = Box<dyn FnMut(&[u8])>;
+
+/// Where the buffers beside the message being encoded go, or whence those
+/// of the message being decoded come.
+enum Beside {
+    /// Each buffer handed to the sink as it is encoded; how many so far.
+    Out(Sink, usize),
+    In(Vec<Buffer>),
+}
+
 thread_local! {
-    /// The buffers beside the message being encoded or decoded, if it uses them.
-    static BESIDE: RefCell<Option<Vec<Vec<u8>>>> = const { RefCell::new(None) };
+    static BESIDE: RefCell<Option<Beside>> = const { RefCell::new(None) };
 }
 
 /// `msg` as JSON and the buffers beside it (see the module's note).
 pub fn to_json_and_buffers<M: Serialize>(msg: &M) -> serde_json::Result<(String, Vec<Vec<u8>>)> {
-    with_buffers(Vec::new(), || serde_json::to_string(msg))
+    let buffers = std::rc::Rc::new(RefCell::new(Vec::new()));
+    let kept = buffers.clone();
+    let json = to_json_sending_buffers(msg, move |bytes| kept.borrow_mut().push(bytes.to_vec()))?;
+    Ok((json, buffers.take()))
+}
+
+/// `msg` as JSON, each buffer beside it handed to `sink` in order (the
+/// worker copies it straight out of its memory into one it transfers).
+pub fn to_json_sending_buffers<M: Serialize>(msg: &M, sink: impl FnMut(&[u8]) + 'static) -> serde_json::Result<String> {
+    with_beside(Beside::Out(Box::new(sink), 0), || serde_json::to_string(msg))
 }
 
 /// The message [`to_json_and_buffers`] encoded.
 pub fn from_json_and_buffers<M: DeserializeOwned>(json: &str, buffers: Vec<Vec<u8>>) -> serde_json::Result<M> {
-    with_buffers(buffers, || serde_json::from_str(json)).map(|(msg, _)| msg)
+    from_json_and_read_buffers(json, buffers.into_iter().map(Buffer::Bytes).collect())
 }
 
-/// Runs `f` with `buffers` beside it; the buffers left afterwards.
-fn with_buffers<R>(buffers: Vec<Vec<u8>>, f: impl FnOnce() -> serde_json::Result<R>) -> serde_json::Result<(R, Vec<Vec<u8>>)> {
-    BESIDE.with(|b| *b.borrow_mut() = Some(buffers));
+/// [`from_json_and_buffers`], the buffers as the receiver read them.
+pub fn from_json_and_read_buffers<M: DeserializeOwned>(json: &str, buffers: Vec<Buffer>) -> serde_json::Result<M> {
+    with_beside(Beside::In(buffers), || serde_json::from_str(json))
+}
+
+/// Runs `f` with `beside` in place, and none after it.
+fn with_beside<R>(beside: Beside, f: impl FnOnce() -> serde_json::Result<R>) -> serde_json::Result<R> {
+    BESIDE.with(|b| *b.borrow_mut() = Some(beside));
     let result = f();
-    let left = BESIDE.with(|b| b.borrow_mut().take()).unwrap_or_default();
-    result.map(|r| (r, left))
+    BESIDE.with(|b| b.borrow_mut().take());
+    result
 }
 
 pub fn serialize<T: Le, S: Serializer>(xs: &[T], s: S) -> Result<S::Ok, S::Error> {
-    let mut bytes: Vec<u8> = bytemuck::cast_slice(xs).to_vec();
+    let bytes: &[u8] = bytemuck::cast_slice(xs);
     if bytes.len() >= BESIDE_MIN {
-        let index = BESIDE.with(|b| {
-            let mut b = b.borrow_mut();
-            let buffers = b.as_mut()?;
-            buffers.push(std::mem::take(&mut bytes));
-            Some(buffers.len() - 1)
+        let index = BESIDE.with(|b| match &mut *b.borrow_mut() {
+            Some(Beside::Out(sink, count)) => {
+                sink(bytes);
+                *count += 1;
+                Some(*count - 1)
+            }
+            _ => None,
         });
         if let Some(index) = index {
             return s.serialize_u64(index as u64);
@@ -88,12 +127,16 @@ impl<T: Le> Visitor<'_> for Numbers<T> {
     }
 
     fn visit_u64<E: Error>(self, index: u64) -> Result<Vec<T>, E> {
-        let bytes = BESIDE.with(|b| {
-            let mut b = b.borrow_mut();
+        let buffer = BESIDE.with(|b| match &mut *b.borrow_mut() {
             // Taken, not copied: each buffer is read once.
-            b.as_mut().and_then(|buffers| buffers.get_mut(index as usize)).map(std::mem::take)
+            Some(Beside::In(buffers)) => buffers.get_mut(index as usize).map(|b| std::mem::replace(b, Buffer::Bytes(Vec::new()))),
+            _ => None,
         });
-        numbers(&bytes.ok_or_else(|| E::custom(format!("no buffer {index} beside the message")))?)
+        match buffer.ok_or_else(|| E::custom(format!("no buffer {index} beside the message")))? {
+            Buffer::Bytes(bytes) => numbers(&bytes),
+            // f32 words become the array as they are; other sizes are copied.
+            Buffer::Words(words) => bytemuck::allocation::try_cast_vec(words).or_else(|(_, words)| numbers(bytemuck::cast_slice(&words))),
+        }
     }
 }
 
@@ -148,6 +191,15 @@ mod tests {
         // A missing buffer, or one of the wrong length, is an error, not a panic.
         assert!(super::from_json_and_buffers::<(Matrix, Matrix)>(&json, Vec::new()).is_err());
         assert!(super::from_json_and_buffers::<(Matrix, Matrix)>(&json, vec![vec![0; 7]]).is_err());
+        // Read as words, the f32 arrays come back the same.
+        let words = buffers.iter().map(|b| super::Buffer::Words(bytemuck::pod_collect_to_vec(b))).collect();
+        let (w, _): (Matrix, Matrix) = super::from_json_and_read_buffers(&json, words).unwrap();
+        assert!(w.data.iter().zip(&big.data).all(|(x, y)| x.to_bits() == y.to_bits()));
+        // Sent to a sink, the same buffers in the same order.
+        let sunk = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+        let into = sunk.clone();
+        let sent = super::to_json_sending_buffers(&(big.clone(), small.clone()), move |b| into.borrow_mut().push(b.to_vec())).unwrap();
+        assert_eq!((sent, sunk.take()), (json.clone(), buffers.clone()));
         // After an error nothing is left beside the next message.
         assert!(serde_json::from_str::<Matrix>(r#"{"rows":1,"cols":1,"data":0}"#).is_err());
     }

@@ -55,8 +55,10 @@ impl WorkerClient {
         };
         let worker = Worker::new(loader).map_err(|e| format!("could not start the worker: {e:?}"))?;
         let reply = on_reply;
+        let back = worker.clone();
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
             let Some(decoded) = decode(&e.data()) else { return };
+            give_back(&back, &e.data());
             match decoded {
                 Ok(msg) => reply(msg),
                 Err(err) => reply(FromWorker::Failed { id: 0, message: format!("unreadable reply from the worker: {err}") }),
@@ -91,11 +93,35 @@ impl WorkerClient {
 fn decode(data: &JsValue) -> Option<serde_json::Result<FromWorker>> {
     if let Some(parts) = data.dyn_ref::<js_sys::Array>() {
         let json = parts.get(0).as_string()?;
-        // Each part is a Uint8Array already: taken as it is (`Uint8Array::new` of one would copy it).
-        let buffers = (1..parts.length()).map(|i| parts.get(i).unchecked_into::<js_sys::Uint8Array>().to_vec()).collect();
-        return Some(attnscope::tensor::wire::from_json_and_buffers(&json, buffers));
+        let buffers = (1..parts.length()).map(|i| read(parts.get(i).unchecked_into())).collect();
+        return Some(attnscope::tensor::wire::from_json_and_read_buffers(&json, buffers));
     }
     Some(serde_json::from_str(&data.as_string()?))
+}
+
+/// A buffer of a reply copied into this memory: as words where it is whole
+/// words, so that its f32 numbers need no second copy (`tensor::wire::Buffer`).
+fn read(bytes: js_sys::Uint8Array) -> attnscope::tensor::wire::Buffer {
+    use attnscope::tensor::wire::Buffer;
+    let (offset, length) = (bytes.byte_offset(), bytes.byte_length());
+    if offset % 4 == 0 && length % 4 == 0 {
+        Buffer::Words(js_sys::Uint32Array::new_with_byte_offset_and_length(&bytes.buffer(), offset, length / 4).to_vec())
+    } else {
+        Buffer::Bytes(bytes.to_vec())
+    }
+}
+
+/// Gives a reply's buffers back to the worker once read (`decode` copies
+/// them), for it to fill with a later reply's numbers (`worker/spare.rs`).
+fn give_back(worker: &Worker, data: &JsValue) {
+    let Some(parts) = data.dyn_ref::<js_sys::Array>().filter(|p| p.length() > 1) else { return };
+    let (back, transfer) = (js_sys::Array::of1(&JsValue::from_str(attnscope::tensor::wire::SPARE_BUFFERS)), js_sys::Array::new());
+    for part in parts.iter().skip(1) {
+        let buffer = part.unchecked_into::<js_sys::Uint8Array>().buffer();
+        back.push(&buffer);
+        transfer.push(&buffer);
+    }
+    let _ = worker.post_message_with_transfer(&back, &transfer);
 }
 
 pub fn post(worker: &Worker, msg: &ToWorker) {

@@ -16,6 +16,8 @@ mod helper;
 mod kept;
 #[cfg(all(target_arch = "wasm32", feature = "extras"))]
 mod open_files;
+#[cfg(target_arch = "wasm32")]
+mod spare;
 
 /// This wasm instance's memory, which only grows (so also its peak).
 #[cfg(target_arch = "wasm32")]
@@ -68,18 +70,20 @@ mod shell {
     /// Posts `msg`: its JSON alone, or with the buffers beside it
     /// (`tensor::wire`) as `[json, bytes…]`, the buffers transferred rather than copied.
     pub(super) fn post(msg: &FromWorker) {
-        match attnscope::tensor::wire::to_json_and_buffers(msg) {
-            Ok((json, buffers)) if buffers.is_empty() => {
+        let (parts, transfer) = (js_sys::Array::new(), js_sys::Array::new());
+        let (into, moved) = (parts.clone(), transfer.clone());
+        // Each buffer copied once, from this memory into the one transferred (`spare.rs`).
+        let encoded = attnscope::tensor::wire::to_json_sending_buffers(msg, move |bytes| {
+            let array = super::spare::filled(bytes);
+            moved.push(&array.buffer());
+            into.push(&array);
+        });
+        match encoded {
+            Ok(json) if parts.length() == 0 => {
                 let _ = scope().post_message(&JsValue::from_str(&json));
             }
-            Ok((json, buffers)) => {
-                let parts = js_sys::Array::of1(&JsValue::from_str(&json));
-                let transfer = js_sys::Array::new();
-                for bytes in buffers {
-                    let array = js_sys::Uint8Array::from(&bytes[..]);
-                    transfer.push(&array.buffer());
-                    parts.push(&array);
-                }
+            Ok(json) => {
+                parts.unshift(&JsValue::from_str(&json));
                 let _ = scope().post_message_with_transfer(&parts, &transfer);
             }
             Err(e) => web_sys::console::error_1(&format!("worker: cannot encode a reply: {e}").into()),
@@ -131,6 +135,9 @@ mod shell {
     }
 
     fn on_message(event: MessageEvent) {
+        if super::spare::keep(&event.data()) {
+            return;
+        }
         if super::helper::is_setup(&event.data()) {
             // This worker is another one's helper from now on.
             return super::helper::serve(event.data());
