@@ -8,10 +8,14 @@ use js_sys::{Array, ArrayBuffer, Uint8Array};
 use std::cell::RefCell;
 use wasm_bindgen::{JsCast, JsValue};
 
-/// At most this many are kept: a reply has a buffer per large matrix, about ten.
+/// At most this many, and this many bytes, are kept, the latest given back:
+/// a reply has a buffer per large matrix, about ten, and a long text's
+/// head is 13 MB of them.
 const KEEP: usize = 24;
+const KEEP_BYTES: usize = 64 << 20;
 
 thread_local! {
+    /// Oldest first.
     static SPARE: RefCell<Vec<ArrayBuffer>> = const { RefCell::new(Vec::new()) };
 }
 
@@ -24,9 +28,10 @@ pub fn keep(data: &JsValue) -> bool {
     SPARE.with(|spare| {
         let mut spare = spare.borrow_mut();
         spare.extend(parts.iter().skip(1).filter_map(|b| b.dyn_into::<ArrayBuffer>().ok()));
-        // The largest are the ones worth keeping.
-        spare.sort_by_key(|b| std::cmp::Reverse(b.byte_length()));
-        spare.truncate(KEEP);
+        let mut bytes: usize = spare.iter().map(|b| b.byte_length() as usize).sum();
+        while spare.len() > KEEP || bytes > KEEP_BYTES {
+            bytes -= spare.remove(0).byte_length() as usize;
+        }
     });
     true
 }
@@ -39,7 +44,7 @@ pub fn filled(bytes: &[u8]) -> Uint8Array {
     let spare = SPARE.with(|spare| {
         let mut spare = spare.borrow_mut();
         let best = spare.iter().enumerate().filter(|(_, b)| fits(b)).min_by_key(|(_, b)| b.byte_length()).map(|(i, _)| i);
-        best.map(|i| spare.swap_remove(i))
+        best.map(|i| spare.remove(i))
     });
     match spare {
         Some(buffer) => {

@@ -672,9 +672,12 @@ test('when the helper worker dies mid-run, the run completes on one thread and t
   assert.equal((await page.locator('#error').textContent()).trim(), '');
   const worst = await worstAgainstCli('minilm', await page.locator('textarea#text').inputValue());
   assert.ok(worst < 1e-4, `browser (helper dead) and CLI differ by ${worst}`);
-  // Later runs too, with the error's message now known.
+  // Later runs too, with the error's message now known (the run before may
+  // have known it already: wait for the next run, then read its status).
+  const before = await page.locator('#status').getAttribute('data-run');
   await page.locator('textarea#text').fill('Give me a minute, please.');
-  await page.locator('#status').filter({ hasText: /on one thread \(the helper worker stopped: .*helper killed by the test\)/ }).waitFor({ timeout: 30_000 });
+  await page.waitForFunction((b) => document.querySelector('#status').dataset.run !== b, before, { timeout: 30_000 });
+  assert.match(await page.locator('#status').textContent(), /on one thread \(the helper worker stopped: .*helper killed by the test\)/);
   assert.ok([...await tokens()].includes('minute'));
   assert.equal((await page.locator('#error').textContent()).trim(), '');
   problems = problems.filter((p) => !/helper killed by the test/.test(p));
