@@ -65,17 +65,17 @@ static DIVERGING_AT: [[u8; 3]; 2 * STEPS + 1] = {
     table
 };
 
-/// The table entry nearest `t` in [0, 1] (clamped; NaN counts as 0).
+/// The entry nearest `x` steps into a table whose last entry is `last`
+/// (clamped; `as` saturates, and NaN becomes 0).
 #[inline]
-fn step(t: f32) -> usize {
-    // `as` saturates, and NaN becomes 0.
-    ((t * STEPS as f32 + 0.5) as usize).min(STEPS)
+fn nearest(x: f32, last: usize) -> usize {
+    ((x + 0.5) as usize).min(last)
 }
 
 /// t in [0, 1] (clamped; NaN counts as 0).
 #[inline]
 pub fn viridis(t: f32) -> [u8; 3] {
-    VIRIDIS_AT[step(t)]
+    VIRIDIS_AT[nearest(t * STEPS as f32, STEPS)]
 }
 
 /// t in [−1, 1] (clamped; NaN counts as 0): blue, white at 0, red.
@@ -84,7 +84,7 @@ pub fn diverging(t: f32) -> [u8; 3] {
     if t.is_nan() {
         return CENTRE;
     }
-    DIVERGING_AT[((t.clamp(-1.0, 1.0) + 1.0) * STEPS as f32 + 0.5) as usize]
+    DIVERGING_AT[nearest((t + 1.0) * STEPS as f32, 2 * STEPS)]
 }
 
 /// Black or white, whichever reads better on `rgb`.

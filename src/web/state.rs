@@ -189,13 +189,24 @@ impl Results {
         self.loads.with(|l| l.get(&m).cloned()).unwrap_or(if m == ModelId::Teaching { LoadState::Ready } else { LoadState::NotLoaded })
     }
 
+    /// Whether the detail shown holds layer `layer`'s E, E + ΔE and ΔE of run `id`.
+    fn holds_layer(shown: &HeadDetail, (id, layer): (u64, usize)) -> bool {
+        (shown.id, shown.layer) == (id, layer) && !shown.layer_left_out
+    }
+
+    /// [`Self::holds_layer`] for the detail shown now: another head of that
+    /// layer is asked for without them.
+    pub fn shows_layer(&self, id: u64, layer: usize) -> bool {
+        self.detail.with_untracked(|d| d.as_ref().is_some_and(|d| Self::holds_layer(d, (id, layer))))
+    }
+
     /// Moves the layer's E, E + ΔE and ΔE from the detail shown into `d`,
     /// which left them out (`HeadDetail::layer_left_out`); false, and `d`
     /// unchanged, unless the detail shown is of the same run and layer.
     pub fn lend_layer(&self, d: &mut HeadDetail) -> bool {
         self.detail
             .try_update_untracked(|shown| {
-                let Some(shown) = shown.as_mut().filter(|s| (s.id, s.layer) == (d.id, d.layer) && !s.layer_left_out) else {
+                let Some(shown) = shown.as_mut().filter(|s| Self::holds_layer(s, (d.id, d.layer))) else {
                     return false;
                 };
                 d.input = std::mem::replace(&mut shown.input, Matrix::zeros(0, 0));

@@ -177,9 +177,7 @@ fn compute_on_change(sel: Selection, res: Results, engine: Engine) {
         if prev.is_some() && prev != Some(now) && res.summary.with_untracked(|s| s.is_some()) {
             let id = engine.latest();
             // Another head of the same layer: the page keeps the layer's E, E + ΔE and ΔE.
-            let with_layer =
-                !res.detail.with_untracked(|d| d.as_ref().is_some_and(|d| d.id == id && d.layer == now.0 && !d.layer_left_out));
-            engine.send(ToWorker::Head { id, layer: now.0, head: now.1, with_layer });
+            engine.send(ToWorker::Head { id, layer: now.0, head: now.1, with_layer: !res.shows_layer(id, now.0) });
         }
         now
     });
