@@ -39,7 +39,13 @@ fn trace_bytes(t: &ModelTrace) -> usize {
             let a = &l.attention;
             let heads: usize = a.heads.iter().map(|h| h.scores.data.len() + h.weights.data.len() + h.output.data.len()).sum();
             let rows: usize =
-                a.q.iter().chain(&a.k).chain(&a.v).chain([&a.concat, &l.input, &l.delta, &l.residual]).map(|m| m.data.len()).sum();
+                a.q.iter()
+                    .chain(&a.k)
+                    .chain(&a.v)
+                    .chain([&a.concat, &l.input, &l.delta, &l.residual])
+                    .chain(&l.stream)
+                    .map(|m| m.data.len())
+                    .sum();
             heads + rows
         })
         .sum();
@@ -66,8 +72,15 @@ fn a_long_text_keeps_q_k_v_and_sums_and_computes_each_head_again_the_same() {
     let n = light.tokens.len();
     assert!(n > KEEP_WEIGHTS_UP_TO && n < 2 * KEEP_WEIGHTS_UP_TO, "{n} tokens");
     assert_eq!(light.tokens, full.tokens);
+    let model = common::smollm2();
     for (l, layer) in light.layers.iter().enumerate() {
         assert!(layer.summaries.is_some() && full.layers[l].summaries.is_none());
+        // E and E + ΔE are let go of and computed again from h: the very same numbers.
+        assert!(!layer.holds_input() && layer.input.rows == 0 && layer.residual.rows == 0, "layer {l} kept E");
+        assert_eq!(layer.stream.as_ref().map(|h| h.shape()), Some((n, 576)));
+        assert_eq!(*model.layer_input(l, layer).unwrap(), full.layers[l].input, "E of layer {l}");
+        assert_eq!(layer.residual_rows(0, n), full.layers[l].residual, "E + ΔE of layer {l}");
+        assert_eq!(layer.delta, full.layers[l].delta, "ΔE of layer {l}");
         // Summed up head by head during the forward: the sums of the full weights.
         let sums: Vec<HeadSummary> = full.layers[l].attention.heads.iter().map(|h| HeadSummary::of(&h.weights)).collect();
         assert!(layer.summaries.as_ref() == Some(&sums), "the sums of layer {l}");
@@ -124,6 +137,12 @@ fn typing_at_the_end_and_editing_a_long_text_match_a_fresh_run() {
                 let d = tc.max_abs_diff(&tf);
                 assert!(d < 1e-5, "{} tokens, thumbnail of {l}.{h} off by {d}", cached.tokens.len());
             }
+            assert_eq!(c.holds_input(), !light, "{} tokens, layer {l}", cached.tokens.len());
+            let d = m.layer_input(l, c).unwrap().max_abs_diff(&m.layer_input(l, f).unwrap());
+            let fresh_residual = f.residual_rows(0, f.delta.rows);
+            let r = c.residual_rows(0, c.delta.rows).max_abs_diff(&fresh_residual);
+            let size = fresh_residual.data.iter().fold(0f32, |m, x| m.max(x.abs()));
+            assert!(d < 1e-4 && r < 1e-6 * size, "{} tokens, E of layer {l} off by {d}, E + ΔE by {r} (up to {size})", cached.tokens.len());
             for h in [0, 4, 8] {
                 let d = c.attention.head(h).weights.max_abs_diff(&f.attention.head(h).weights);
                 assert!(d < 1e-5, "{} tokens, A of {l}.{h} off by {d}", cached.tokens.len());
@@ -155,6 +174,8 @@ fn the_session_shows_a_long_text_and_says_what_waits_for_a_shorter_one() {
     assert_eq!(detail.weights, reference.layers[7].attention.heads[3].weights);
     assert_eq!(detail.what_if_weights, reference.layers[7].attention.heads[3].reweighed(detail.what_if_mask, detail.scale));
     assert_eq!((detail.q.rows, detail.input.rows), (n, n));
+    let layer = &reference.layers[7];
+    assert!(detail.input == layer.input && detail.residual == layer.residual && detail.delta == layer.delta, "E, E + ΔE, ΔE");
     // "Which heads attend from this token to that one", from single rows.
     let FromWorker::Heads { heads, .. } = s.handle(ToWorker::FindHeads { id: 2, query: n - 1, key: 0 }, &|| 0.0) else {
         panic!("expected heads")

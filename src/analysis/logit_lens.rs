@@ -67,7 +67,7 @@ pub fn logit_lens_of_trace(model: &dyn Layered, trace: &ModelTrace, position: Op
     let position = position_in(trace.tokens.len(), position)?;
     let mut rows = Matrix::zeros(0, 0); // (n_layers, d_model)
     for (l, layer) in trace.layers.iter().enumerate() {
-        let Some(after) = model.after_attention(l, &layer.residual.rows_range(position, 1)) else { return Ok(None) };
+        let Some(after) = model.after_attention(l, &layer.residual_rows(position, 1)) else { return Ok(None) };
         rows.push_rows(&after?);
     }
     let Readout::Logits(logits) = model.readout(&rows) else { return Err(encoder_error(model)) };

@@ -44,7 +44,14 @@ impl ModelTrace {
             if let Some(h) = layer.summaries.as_ref().and_then(|heads| heads.iter().position(|s| !s.is_finite_from(first))) {
                 return bad(format!("attention weights of layer {l}, head {h}"));
             }
-            if !all_finite(rows_from(&layer.residual, first)) {
+            // E + ΔE, or h + ΔE where a long text keeps h (summed here, not kept).
+            let residual_finite = match &layer.stream {
+                Some(h) if !layer.holds_input() => {
+                    rows_from(h, first).iter().zip(rows_from(&layer.delta, first)).all(|(a, b)| (a + b).is_finite())
+                }
+                _ => all_finite(rows_from(&layer.residual, first)),
+            };
+            if !residual_finite {
                 return bad(format!("residual stream after layer {l}"));
             }
         }

@@ -275,6 +275,10 @@ impl Net for Gemma3 {
         Ok(h)
     }
 
+    fn attention_input(&self, l: usize, h: &Matrix) -> Matrix {
+        self.blocks[l].attn_norm.forward(h)
+    }
+
     fn block(
         &self,
         l: usize,
@@ -285,7 +289,7 @@ impl Net for Gemma3 {
         mm: &mut Products,
     ) -> (LayerTrace, Matrix) {
         let (b, c) = (&self.blocks[l], &self.config);
-        let x = b.attn_norm.forward(h);
+        let x = self.attention_input(l, h);
         let [mut q, mut k, v] = b.attn.qkv(&x, mm);
         b.attn_q_norm.forward_chunks(&mut q, c.d_head);
         b.attn_k_norm.forward_chunks(&mut k, c.d_head);

@@ -237,6 +237,10 @@ impl Net for Gpt2 {
         Ok(h)
     }
 
+    fn attention_input(&self, l: usize, h: &Matrix) -> Matrix {
+        self.h[l].ln_1.forward(h)
+    }
+
     fn block(
         &self,
         l: usize,
@@ -247,7 +251,7 @@ impl Net for Gpt2 {
         mm: &mut Products,
     ) -> (LayerTrace, Matrix) {
         let (b, d) = (&self.h[l], self.shape.d_model);
-        let x = b.ln_1.forward(h);
+        let x = self.attention_input(l, h);
         let [qkv] = mm.linear([&b.attn.c_attn], &x);
         let (q, k, v) = (qkv.cols_range(0, d), qkv.cols_range(d, d), qkv.cols_range(2 * d, d));
         let scale = if self.config.scaled { Scale::InvSqrtDk } else { Scale::None };

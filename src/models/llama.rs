@@ -307,7 +307,7 @@ impl Llama {
         edit: Option<&dyn Fn(&mut Matrix)>,
     ) -> (LayerTrace, Matrix) {
         let (b, c) = (&self.blocks[l], &self.config);
-        let x = b.attn_norm.forward(h);
+        let x = self.attention_input(l, h);
         let [mut q, mut k, v] = b.attn.qkv(&x, mm);
         self.rope.apply(&mut q, c.d_head, start);
         self.rope.apply(&mut k, c.d_head, start);
@@ -331,6 +331,10 @@ impl Net for Llama {
 
     fn embed(&self, ids: &[u32], _start: usize) -> Result<Matrix> {
         Ok(embed_rows(&self.token_embd, ids))
+    }
+
+    fn attention_input(&self, l: usize, h: &Matrix) -> Matrix {
+        self.blocks[l].attn_norm.forward(h)
     }
 
     fn block(

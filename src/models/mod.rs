@@ -63,6 +63,7 @@ use crate::analysis::HeadSummary;
 use crate::attention::{multi_head_split, Mask, MultiHeadTrace, Scale};
 use crate::tensor::Matrix;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
 /// What a view needs to know about a model before running it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -87,13 +88,19 @@ pub struct ModelInfo {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct LayerTrace {
     /// E: the input of this layer's attention (n × d_model), after any
-    /// normalisation the model applies first.
+    /// normalisation the model applies first. No rows where a long text
+    /// keeps h alone ([`LayerTrace::let_go_of_input`]).
     pub input: Matrix,
     pub attention: MultiHeadTrace,
     /// ΔE (n × d_model).
     pub delta: Matrix,
-    /// E + ΔE (n × d_model).
+    /// E + ΔE (n × d_model); no rows where `input` has none.
     pub residual: Matrix,
+    /// h: the residual stream coming into the layer, before the norm that
+    /// makes E (n × d_model), where a decoder keeps it. E is norm(h) and
+    /// E + ΔE is h + ΔE, so a long text keeps h and ΔE in their place.
+    #[serde(skip)]
+    pub stream: Option<Matrix>,
     /// For a long text (see [`KEEP_WEIGHTS_UP_TO`]), what is kept of each
     /// head's weights after they are let go of ([`LayerTrace::let_go_of_weights`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -108,7 +115,40 @@ pub const KEEP_WEIGHTS_UP_TO: usize = 256;
 
 impl LayerTrace {
     pub fn new(input: Matrix, attention: MultiHeadTrace, delta: Matrix, residual: Matrix) -> LayerTrace {
-        LayerTrace { input, attention, delta, residual, summaries: None }
+        LayerTrace { input, attention, delta, residual, stream: None, summaries: None }
+    }
+
+    /// Whether the layer holds E and E + ΔE; if not, they are computed
+    /// again from h ([`Self::input_or`], [`Self::residual_rows`]).
+    pub fn holds_input(&self) -> bool {
+        self.input.rows == self.delta.rows
+    }
+
+    /// Lets go of E and E + ΔE where the layer keeps h, which gives both
+    /// again: a third less of its rows.
+    pub fn let_go_of_input(&mut self) {
+        if self.stream.is_some() {
+            self.input = Matrix::zeros(0, self.input.cols);
+            self.residual = Matrix::zeros(0, self.residual.cols);
+        }
+    }
+
+    /// E: held, or `norm(h)` (the model's norm before this layer's attention).
+    pub fn input_or(&self, norm: impl FnOnce(&Matrix) -> Matrix) -> Option<Cow<'_, Matrix>> {
+        match &self.stream {
+            _ if self.holds_input() => Some(Cow::Borrowed(&self.input)),
+            Some(h) => Some(Cow::Owned(norm(h))),
+            None => None,
+        }
+    }
+
+    /// Rows `first .. first + n` of E + ΔE: held, or h + ΔE, the very sum
+    /// the forward made.
+    pub fn residual_rows(&self, first: usize, n: usize) -> Matrix {
+        match &self.stream {
+            Some(h) if !self.holds_input() => h.rows_range(first, n).add(&self.delta.rows_range(first, n)),
+            _ => self.residual.rows_range(first, n),
+        }
     }
 
     /// Sums up every head's weights ([`HeadSummary`]), unless the layer has
@@ -156,6 +196,7 @@ impl ModelTrace {
         let layers = (0..info.n_layers)
             .map(|_| LayerTrace {
                 summaries: None,
+                stream: None,
                 input: none(info.d_model),
                 attention: multi_head_split(
                     &none(info.n_heads * info.d_head),

@@ -287,7 +287,11 @@ impl Session {
         let h = l.attention.head(head).into_owned();
         let kv = l.attention.kv_head_of[head];
         let what_if_mask = if h.mask == Mask::None { Mask::Causal } else { Mask::None };
-        let of_layer = |m: &crate::Matrix| if with_layer { m.clone() } else { crate::Matrix::zeros(0, 0) };
+        let none = || crate::Matrix::zeros(0, 0);
+        let (input, residual) = match with_layer {
+            true => (self.layer_input(trace, layer)?.into_owned(), l.residual_rows(0, l.delta.rows)),
+            false => (none(), none()),
+        };
         Ok(HeadDetail {
             id,
             layer,
@@ -303,11 +307,25 @@ impl Session {
             output: h.output,
             scores: h.scores,
             weights: h.weights,
-            input: of_layer(&l.input),
-            residual: of_layer(&l.residual),
-            delta: of_layer(&l.delta),
+            input,
+            residual,
+            delta: if with_layer { l.delta.clone() } else { none() },
             layer_left_out: !with_layer,
         })
+    }
+
+    /// E of `layer` of `trace`: held, or computed again from its h by the
+    /// decoder that made it (a long text's layer keeps h, not E).
+    fn layer_input<'a>(&self, trace: &'a ModelTrace, layer: usize) -> Result<std::borrow::Cow<'a, crate::Matrix>> {
+        let l = &trace.layers[layer];
+        #[cfg(feature = "pretrained")]
+        if let Some(decoder) = ModelId::from_slug(&trace.info.id).and_then(|m| self.cache(m)) {
+            return decoder.model().layer_input(layer, l).ok_or_else(|| lost_input(layer));
+        }
+        match l.holds_input() {
+            true => Ok(std::borrow::Cow::Borrowed(&l.input)),
+            false => Err(lost_input(layer)),
+        }
     }
 
     /// Parses downloaded model files (in `ModelId::files()` order) and keeps the model.
@@ -523,6 +541,11 @@ fn cut_notice() -> String {
 #[cfg(not(feature = "extras"))]
 fn not_built(model: ModelId) -> Error {
     Error::Invalid(format!("the {} model is not part of this build (features `pretrained` and `extras`)", model.slug()))
+}
+
+/// E of a layer that neither holds it nor has a decoder to compute it again.
+fn lost_input(layer: usize) -> Error {
+    Error::Invalid(format!("layer {layer}'s input E is no longer at hand: run the text again"))
 }
 
 #[cfg(feature = "pretrained")]

@@ -8,9 +8,10 @@ use crate::models::{LayerTrace, ModelTrace, KEEP_WEIGHTS_UP_TO};
 use crate::tensor::Matrix;
 
 /// Positions of room the session's cache keeps for tokens typed at the end
-/// (a word or two), at least; a long text gets an eighth of its length more
-/// (up to the model's limit), so that its trace moves to larger storage
-/// once every so many keystrokes, and by an eighth rather than doubling.
+/// (a word or two), at least; a long text gets a sixteenth of its length
+/// more (up to the model's limit), so that its trace moves to larger
+/// storage once every so many keystrokes, and by a sixteenth rather than
+/// doubling (a long text's trace is most of the worker's memory).
 const ROOM: usize = 8;
 
 /// A decoder with a key/value cache: running a text that starts with the
@@ -92,11 +93,8 @@ impl DecoderSession {
             Some(l) if keep > 0 => l.trace.layers.into_iter().map(|x| truncate(x, keep)).collect(),
             _ => Vec::new(),
         };
-        let (mut layers, logits) = self.model.forward(&t.ids, past)?;
-        let room = ROOM.max(t.ids.len() / 8).min(self.model.info().max_tokens.saturating_sub(t.ids.len()));
-        for l in &mut layers {
-            make_room(l, room);
-        }
+        let room = ROOM.max(t.ids.len() / 16).min(self.model.info().max_tokens.saturating_sub(t.ids.len()));
+        let (layers, logits) = self.model.forward(&t.ids, past, room)?;
         let trace = self.model.trace(t, layers, &logits, temperature);
         self.reused = keep;
         Ok(&self.last.insert(Last { trace, logits }).trace)
@@ -140,9 +138,14 @@ pub(crate) fn join(mut before: LayerTrace, part: LayerTrace) -> LayerTrace {
         b.concat.push_rows(&p.concat);
     }
     (b.k, b.v, b.kv_head_of) = (p.k, p.v, p.kv_head_of);
-    before.input.push_rows(&part.input);
+    if before.holds_input() {
+        before.input.push_rows(&part.input);
+        before.residual.push_rows(&part.residual);
+    }
     before.delta.push_rows(&part.delta);
-    before.residual.push_rows(&part.residual);
+    if let (Some(h), Some(new)) = (&mut before.stream, &part.stream) {
+        h.push_rows(new);
+    }
     before
 }
 
@@ -166,6 +169,7 @@ fn truncate(mut l: LayerTrace, n: usize) -> LayerTrace {
         let att = &mut l.attention;
         if n <= KEEP_WEIGHTS_UP_TO {
             att.heads = (0..att.heads.len()).map(|h| att.head(h).into_owned()).collect();
+            att.concat = Matrix::concat_cols(&att.heads.iter().map(|t| t.output.clone()).collect::<Vec<_>>());
             l.summaries = None;
         }
         return l;
@@ -186,19 +190,22 @@ fn truncate(mut l: LayerTrace, n: usize) -> LayerTrace {
 /// place. Without it the first token appended after a full run moved the
 /// whole trace (30 layers' Q, Z, residual rows, S and A) to larger storage:
 /// a noticeable share of the keystroke.
-fn make_room(l: &mut LayerTrace, extra: usize) {
+pub(crate) fn make_room(l: &mut LayerTrace, extra: usize) {
     each_matrix(l, |m| m.reserve(extra, 0), |square| square.reserve(extra, extra));
 }
 
 /// `rows` on each matrix of the layer with a row per position (Q, K, V, Z,
-/// the heads side by side, the residual rows), `squares` on each with a row
-/// and a column per position (S and A).
+/// the heads side by side and E and E + ΔE where held, ΔE, h), `squares` on each with
+/// a row and a column per position (S and A).
 fn each_matrix(l: &mut LayerTrace, mut rows: impl FnMut(&mut Matrix), mut squares: impl FnMut(&mut Matrix)) {
+    let (holds_input, long) = (l.holds_input(), l.summaries.is_some());
     let a = &mut l.attention;
-    for m in a.q.iter_mut().chain(&mut a.k).chain(&mut a.v).chain([&mut a.concat, &mut l.input, &mut l.delta, &mut l.residual]) {
+    let optional =
+        [(!long).then_some(&mut a.concat), l.stream.as_mut(), holds_input.then_some(&mut l.input), holds_input.then_some(&mut l.residual)];
+    for m in a.q.iter_mut().chain(&mut a.k).chain(&mut a.v).chain([&mut l.delta]).chain(optional.into_iter().flatten()) {
         rows(m);
     }
-    if l.summaries.is_some() {
+    if long {
         return; // the heads hold no S, A or Z
     }
     for h in &mut a.heads {

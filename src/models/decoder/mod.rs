@@ -57,6 +57,11 @@ pub trait Net: Send + Sync {
     /// The embeddings of tokens `ids` at positions `start ..` (n × d_model).
     fn embed(&self, ids: &[u32], start: usize) -> Result<Matrix>;
 
+    /// E = block `l`'s norm before its attention, of its incoming rows `h`:
+    /// what [`Net::block`] computes first (a long text's trace keeps h and
+    /// computes E again from it when a view asks).
+    fn attention_input(&self, l: usize, h: &Matrix) -> Matrix;
+
     /// Block `l` on new rows `h` (positions `start ..`), attending to the
     /// cached keys and values of `past` (the first `start` positions) and
     /// to their own ([`parts::attend_cached`]). Returns the block's trace for
@@ -151,7 +156,8 @@ pub struct Decoder {
     helper: Option<(BoxedHelper, usize)>,
     /// Why the model runs on one thread where a second one was asked for.
     alone: Option<String>,
-    /// Longer texts let go of their heads' S, A and Z ([`KEEP_WEIGHTS_UP_TO`]).
+    /// Longer texts let go of their heads' S, A and Z ([`KEEP_WEIGHTS_UP_TO`])
+    /// and of their layers' E and E + ΔE (kept: h and ΔE).
     keep_weights_up_to: usize,
 }
 
@@ -283,19 +289,20 @@ impl Decoder {
     pub fn run_with_temperature(&self, text: &str, temperature: f32) -> Result<ModelTrace> {
         check_temperature(temperature)?;
         let t = self.tokenize(text)?;
-        let (layers, logits) = self.forward(&t.ids, Vec::new())?;
+        let (layers, logits) = self.forward(&t.ids, Vec::new(), 0)?;
         Ok(self.trace(t, layers, &logits, temperature))
     }
 
     /// Runs `ids[past_len..]` on top of `past`, the layers of `ids[..past_len]`
     /// (their rows never change under the causal mask; empty for none).
-    /// Returns the layers of all of `ids` and the logits after the last one.
+    /// Returns the layers of all of `ids` and the logits after the last one,
+    /// each layer with storage for `room` more positions ([`cache::make_room`]).
     /// `past` is consumed layer by layer, so an extension holds little more
     /// than one trace at a time.
-    pub fn forward(&self, ids: &[u32], past: Vec<LayerTrace>) -> Result<(Vec<LayerTrace>, Vec<f32>)> {
+    pub fn forward(&self, ids: &[u32], past: Vec<LayerTrace>, room: usize) -> Result<(Vec<LayerTrace>, Vec<f32>)> {
         let s = self.net.shape();
         let max = self.identity.max_tokens;
-        let start = past.first().map_or(0, |l| l.input.rows);
+        let start = past.first().map_or(0, |l| l.delta.rows);
         if ids.len() <= start || ids.len() > max {
             return Err(Error::Invalid(format!(
                 "{} tokens after {start} cached ones: need 1 to {max} tokens in all",
@@ -323,7 +330,9 @@ impl Decoder {
             let long = ids.len() > self.keep_weights_up_to;
             let mut block = || self.net.block(l, &h, start, before.as_mut(), l + 1 == s.n_layers, &mut mm);
             // A long text's full run sums up each head as it goes (parts::summing_heads).
-            let ((part, out), sums) = if long && start == 0 { parts::summing_heads(block) } else { (block(), Vec::new()) };
+            let ((mut part, out), sums) = if long && start == 0 { parts::summing_heads(block) } else { (block(), Vec::new()) };
+            // The block's incoming rows are kept (moved, not copied): they give E and E + ΔE again.
+            part.stream = Some(std::mem::replace(&mut h, out));
             let mut layer = match before {
                 Some(b) => cache::join(b, part),
                 None => part,
@@ -333,13 +342,21 @@ impl Decoder {
                     layer.summaries = Some(sums);
                 }
                 layer.let_go_of_weights();
+                layer.let_go_of_input();
             }
+            // Made now, while the storage the block just let go of can take it.
+            cache::make_room(&mut layer, room);
             layers.push(layer);
-            h = out;
         }
         let last = h.rows_range(h.rows - 1, 1);
         let logits = self.net.logits(&last, &mut Products::new(helper, s.n_layers * per_block));
         Ok((layers, logits))
+    }
+
+    /// E of layer `l` of a trace this model made: held, or computed again
+    /// from the layer's h.
+    pub fn layer_input<'a>(&self, l: usize, layer: &'a LayerTrace) -> Option<std::borrow::Cow<'a, Matrix>> {
+        layer.input_or(|h| self.net.attention_input(l, h))
     }
 
     /// The `k` most likely next tokens at `temperature`, shown as tokens.
