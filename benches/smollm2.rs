@@ -16,13 +16,13 @@ fn bench(c: &mut Criterion) {
     let ids = model.tokenize(TEXT).unwrap().ids;
     assert!(ids.len() >= 17, "the benchmark text needs at least 17 tokens");
     let (first16, first17) = (&ids[..16], &ids[..17]);
-    let (past16, _) = model.forward(first16, Vec::new()).unwrap();
+    let (past16, _) = model.forward(first16, Vec::new(), 0).unwrap();
 
     let mut g = c.benchmark_group("smollm2");
     g.sample_size(20);
     g.bench_function("16_tokens", |b| {
         b.iter(|| {
-            let (layers, logits) = model.forward(first16, Vec::new()).unwrap();
+            let (layers, logits) = model.forward(first16, Vec::new(), 0).unwrap();
             (layers, model.top_next(&logits, 1.0, 5))
         })
     });
@@ -30,7 +30,7 @@ fn bench(c: &mut Criterion) {
         b.iter_batched(
             || past16.clone(),
             |past| {
-                let (layers, logits) = model.forward(first17, past).unwrap();
+                let (layers, logits) = model.forward(first17, past, 0).unwrap();
                 (layers, model.top_next(&logits, 1.0, 5))
             },
             BatchSize::LargeInput,

@@ -138,6 +138,9 @@ fn typing_at_the_end_and_editing_a_long_text_match_a_fresh_run() {
                 assert!(d < 1e-5, "{} tokens, thumbnail of {l}.{h} off by {d}", cached.tokens.len());
             }
             assert_eq!(c.holds_input(), !light, "{} tokens, layer {l}", cached.tokens.len());
+            // Storage for the rows and some room, not twice the rows as a Vec grows.
+            let (len, capacity) = (c.delta.data.len(), c.delta.data.capacity());
+            assert!(capacity <= len + len / 8 + 8 * c.delta.cols, "{} tokens: ΔE holds {capacity} for {len}", cached.tokens.len());
             let d = m.layer_input(l, c).unwrap().max_abs_diff(&m.layer_input(l, f).unwrap());
             let fresh_residual = f.residual_rows(0, f.delta.rows);
             let r = c.residual_rows(0, c.delta.rows).max_abs_diff(&fresh_residual);

@@ -206,6 +206,16 @@ impl Matrix {
         self.data.reserve_exact(wanted.saturating_sub(self.data.len()));
     }
 
+    /// Storage for `rows` more rows and `cols` more columns; if the storage
+    /// must move for them, with `room` more of each (a `Vec` would double).
+    pub fn fit(&mut self, rows: usize, cols: usize, room: usize) {
+        let grow = |by: usize| if by > 0 { by + room } else { 0 };
+        if self.data.capacity() < (self.rows + rows) * (self.cols + cols) {
+            let wanted = (self.rows + grow(rows)) * (self.cols + grow(cols));
+            self.data.reserve_exact(wanted.saturating_sub(self.data.len()));
+        }
+    }
+
     /// Keeps the first `n` rows, in place.
     pub fn truncate_rows(&mut self, n: usize) {
         self.rows = self.rows.min(n);
@@ -280,6 +290,22 @@ mod tests {
         s.push_rows(&Matrix::zeros(1, 6));
         s.reserve(2, 2);
         assert_eq!(s.data.capacity(), 7 * 7);
+    }
+
+    #[test]
+    fn fitting_many_rows_takes_them_and_the_room_not_twice_the_storage() {
+        let mut m = Matrix::zeros(10, 4);
+        m.reserve(3, 0);
+        let storage = m.data.as_ptr();
+        m.fit(2, 0, 5); // they fit: nothing moves
+        assert_eq!((m.data.as_ptr(), m.data.capacity()), (storage, 13 * 4));
+        m.fit(20, 0, 5); // twenty more rows, and the room beyond them
+        assert_eq!(m.data.capacity(), 35 * 4);
+        m.push_rows(&Matrix::zeros(20, 4));
+        assert_eq!(m.data.capacity(), 35 * 4);
+        let mut s = Matrix::zeros(5, 5);
+        s.fit(3, 3, 1);
+        assert_eq!(s.data.capacity(), 9 * 9);
     }
 
     #[test]

@@ -27,6 +27,7 @@ use super::fetch::js_text;
 use attnscope::models::helper::{self, Helper, Piece, Shard, ShardMatrix, SharedRef, Shares};
 use attnscope::models::packed::PackedLinear;
 use attnscope::models::quant::{Input, QMatrix, QType};
+use attnscope::models::KEEP_WEIGHTS_UP_TO;
 use attnscope::tensor::Matrix;
 use js_sys::{Array, Atomics, Float32Array, Int32Array, Object, Reflect, SharedArrayBuffer, Uint8Array};
 use std::cell::{Cell, RefCell};
@@ -78,12 +79,13 @@ struct Room {
 }
 
 impl Room {
-    /// Enough for `tokens` rows (twice the model's limit: the importance
-    /// map stacks two variants of a text) through any block's products (the
-    /// widest input; the three largest parts, as the gate and up products
-    /// or q, k and v come together), and for the output matrix's part (the
-    /// last) after each of `layers` + 1 layers (the logit lens). A larger
-    /// request is not offered: the model computes it alone.
+    /// Enough for `tokens` rows (the model's limit, or twice the analyses'
+    /// limit where that is more: the importance map stacks two variants of
+    /// a text) through any block's products (the widest input; the three
+    /// largest parts, as the gate and up products or q, k and v come
+    /// together), and for the output matrix's part (the last) after each of
+    /// `layers` + 1 layers (the logit lens). A larger request is not
+    /// offered: the model computes it alone.
     fn for_shard(shapes: &[(usize, usize)], tokens: usize, layers: usize) -> Room {
         let (blocks, output) = shapes.split_at(shapes.len().saturating_sub(1));
         let widest = shapes.iter().map(|s| s.1).max().unwrap_or(0);
@@ -397,7 +399,7 @@ async fn start(
     }
     let part = |m: &SharedRef| helper::own_rows(m.shape().0)..m.shape().0;
     let shapes: Vec<(usize, usize)> = matrices.iter().map(|m| (part(m).len(), m.shape().1)).collect();
-    let room = Room::for_shard(&shapes, 2 * max_tokens, layers);
+    let room = Room::for_shard(&shapes, max_tokens.max(2 * max_tokens.min(KEEP_WEIGHTS_UP_TO)), layers);
     let bytes = u32::try_from(room.floats() * 4).map_err(|_| fail(&worker, "the model is too wide to share with a helper".into()))?;
     let buffer = SharedArrayBuffer::new(bytes);
     let ctrl = Int32Array::new_with_byte_offset_and_length(&buffer, 0, CONTROL);

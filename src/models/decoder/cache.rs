@@ -114,7 +114,10 @@ pub(crate) fn join(mut before: LayerTrace, part: LayerTrace) -> LayerTrace {
         // A long text's layer: the new rows are summed up, not kept.
         Some(summaries) => {
             for (summary, (old, new)) in summaries.iter_mut().zip(b.heads.iter_mut().zip(p.heads)) {
-                summary.add(&new.weights);
+                // Weights of no row: summed up as the block computed them (parts::summing_heads).
+                if new.weights.rows > 0 {
+                    summary.add(&new.weights);
+                }
                 (old.scale, old.mask) = (new.scale, new.mask);
             }
         }
@@ -192,6 +195,12 @@ fn truncate(mut l: LayerTrace, n: usize) -> LayerTrace {
 /// a noticeable share of the keystroke.
 pub(crate) fn make_room(l: &mut LayerTrace, extra: usize) {
     each_matrix(l, |m| m.reserve(extra, 0), |square| square.reserve(extra, extra));
+}
+
+/// Storage in every matrix of the layer for `new` more positions; where it
+/// must move, with `room` more beyond them ([`make_room`]).
+pub(crate) fn make_room_for(l: &mut LayerTrace, new: usize, room: usize) {
+    each_matrix(l, |m| m.fit(new, 0, room), |square| square.fit(new, new, room));
 }
 
 /// `rows` on each matrix of the layer with a row per position (Q, K, V, Z,

@@ -324,23 +324,40 @@ impl Decoder {
             _ => None,
         };
         let per_block = self.net.matrices_per_block();
+        let long = ids.len() > self.keep_weights_up_to;
         for l in 0..s.n_layers {
             let mut before = past.next();
+            let mut sums_so_far = Vec::new();
+            if let Some(b) = before.as_mut() {
+                if long {
+                    // A short past a long text grows from lets go first, so
+                    // that its heads never hold the whole text's S and A.
+                    b.let_go_of_weights();
+                    b.let_go_of_input();
+                }
+                // Storage for the new rows now, exactly: a Vec would double.
+                cache::make_room_for(b, new.len(), room);
+                if long {
+                    sums_so_far = b.summaries.take().unwrap_or_default();
+                }
+            }
             let mut mm = Products::new(helper, l * per_block);
-            let long = ids.len() > self.keep_weights_up_to;
             let mut block = || self.net.block(l, &h, start, before.as_mut(), l + 1 == s.n_layers, &mut mm);
-            // A long text's full run sums up each head as it goes (parts::summing_heads).
-            let ((mut part, out), sums) = if long && start == 0 { parts::summing_heads(block) } else { (block(), Vec::new()) };
+            // A long text sums up each head as it goes (parts::summing_heads).
+            let ((mut part, out), sums) = if long { parts::summing_heads(sums_so_far, block) } else { (block(), Vec::new()) };
             // The block's incoming rows are kept (moved, not copied): they give E and E + ΔE again.
             part.stream = Some(std::mem::replace(&mut h, out));
+            if sums.len() == part.attention.heads.len() {
+                match before.as_mut() {
+                    Some(b) => b.summaries = Some(sums),
+                    None => part.summaries = Some(sums),
+                }
+            }
             let mut layer = match before {
                 Some(b) => cache::join(b, part),
                 None => part,
             };
             if long {
-                if sums.len() == layer.attention.heads.len() {
-                    layer.summaries = Some(sums);
-                }
                 layer.let_go_of_weights();
                 layer.let_go_of_input();
             }

@@ -349,8 +349,12 @@ pub fn attend_cached(
     }
     SUMS.with(|sums| match sums.borrow_mut().as_mut() {
         None => multi_head_split(q, n_heads, k, v, mask, scale),
-        Some(sums) => multi_head_split_each(q, n_heads, k, v, mask, scale, &mut |t| {
-            sums.push(HeadSummary::of(&t.weights));
+        Some((sums, next)) => multi_head_split_each(q, n_heads, k, v, mask, scale, &mut |t| {
+            match sums.get_mut(*next) {
+                Some(sum) => sum.add(&t.weights),
+                None => sums.push(HeadSummary::of(&t.weights)),
+            }
+            *next += 1;
             (t.scores, t.weights) = (Matrix::zeros(0, 0), Matrix::zeros(0, 0));
         }),
     })
@@ -358,19 +362,20 @@ pub fn attend_cached(
 
 thread_local! {
     /// Some while [`summing_heads`] runs: each head's sums, in the order
-    /// [`attend_cached`] computes the heads.
-    static SUMS: RefCell<Option<Vec<HeadSummary>>> = const { RefCell::new(None) };
+    /// [`attend_cached`] computes the heads, and the next head's place.
+    static SUMS: RefCell<Option<(Vec<HeadSummary>, usize)>> = const { RefCell::new(None) };
 }
 
-/// Runs `block` (one block of a long text's full run) with each head's
-/// weights summed up ([`HeadSummary`]) and let go of as soon as
-/// [`attend_cached`] has computed them, so that a layer never holds all its
-/// heads' S and A at once (4 MB each at 1,000 tokens). Returns the block's
-/// result and the sums, head by head.
-pub fn summing_heads<T>(block: impl FnOnce() -> T) -> (T, Vec<HeadSummary>) {
-    SUMS.with(|s| *s.borrow_mut() = Some(Vec::new()));
+/// Runs `block` (one block of a long text) with each head's weights of the
+/// new rows added to its sums so far (`sums`, head by head; empty for a run
+/// from the start) and let go of as soon as [`attend_cached`] has computed
+/// them, so that a layer never holds all its heads' S and A at once (4 MB
+/// each at 1,000 tokens, 17 MB at 2,048). Returns the block's result, its
+/// heads without S and A, and the sums.
+pub fn summing_heads<T>(sums: Vec<HeadSummary>, block: impl FnOnce() -> T) -> (T, Vec<HeadSummary>) {
+    SUMS.with(|s| *s.borrow_mut() = Some((sums, 0)));
     let out = block();
-    (out, SUMS.with(|s| s.borrow_mut().take()).unwrap_or_default())
+    (out, SUMS.with(|s| s.borrow_mut().take()).map(|(sums, _)| sums).unwrap_or_default())
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ pub use crate::models::decoder::{top_k, DecoderSession as SmolLm2Session, Tokens
 /// the trace keeps each layer's Q, K and V and every head's sums rather than
 /// its n × n S and A, so memory grows with n, not with n² for each of the
 /// 270 heads (docs/performance.md has the sizes).
-pub const MAX_TOKENS: usize = 1024;
+pub const MAX_TOKENS: usize = 2048;
 
 /// SmolLM2-135M with its tokenizer, weights quantized in memory.
 #[derive(Debug)]
