@@ -204,8 +204,8 @@ pub(crate) fn make_room_for(l: &mut LayerTrace, new: usize, room: usize) {
 }
 
 /// `rows` on each matrix of the layer with a row per position (Q, K, V, Z,
-/// the heads side by side and E and E + ΔE where held, ΔE, h), `squares` on each with
-/// a row and a column per position (S and A).
+/// the heads side by side, ΔE, h, and E and E + ΔE where held), `squares`
+/// on each with a row and a column per position (S and A).
 fn each_matrix(l: &mut LayerTrace, mut rows: impl FnMut(&mut Matrix), mut squares: impl FnMut(&mut Matrix)) {
     let (holds_input, long) = (l.holds_input(), l.summaries.is_some());
     let a = &mut l.attention;

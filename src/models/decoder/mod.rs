@@ -330,8 +330,9 @@ impl Decoder {
             let mut sums_so_far = Vec::new();
             if let Some(b) = before.as_mut() {
                 if long {
-                    // A short past a long text grows from lets go first, so
-                    // that its heads never hold the whole text's S and A.
+                    // The past lets go of its S, A, Z, E and E + ΔE before
+                    // the block adds rows: a short one would otherwise grow
+                    // every head's S and A to the whole text first.
                     b.let_go_of_weights();
                     b.let_go_of_input();
                 }
