@@ -287,10 +287,9 @@ impl Session {
         let h = l.attention.head(head).into_owned();
         let kv = l.attention.kv_head_of[head];
         let what_if_mask = if h.mask == Mask::None { Mask::Causal } else { Mask::None };
-        let none = || crate::Matrix::zeros(0, 0);
-        let (input, residual) = match with_layer {
-            true => (self.layer_input(trace, layer)?.into_owned(), l.residual_rows(0, l.delta.rows)),
-            false => (none(), none()),
+        let (input, residual, delta) = match with_layer {
+            true => (self.layer_input(trace, layer)?.into_owned(), l.residual_rows(0, l.delta.rows), l.delta.clone()),
+            false => (crate::Matrix::zeros(0, 0), crate::Matrix::zeros(0, 0), crate::Matrix::zeros(0, 0)),
         };
         Ok(HeadDetail {
             id,
@@ -309,7 +308,7 @@ impl Session {
             weights: h.weights,
             input,
             residual,
-            delta: if with_layer { l.delta.clone() } else { none() },
+            delta,
             layer_left_out: !with_layer,
         })
     }
