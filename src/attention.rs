@@ -14,9 +14,15 @@
 //!
 //! Multi-head, grouped-query (and so multi-query) and cross-attention are all
 //! the same [`attend`] applied to different slices of Q, K and V.
+//!
+//! Under a causal mask half of A is 0, so on long texts Z = A V (and, for a
+//! head whose S is not kept, S and A too: [`attend_visible`]) is computed a
+//! block of queries at a time over the keys that block can see: the same
+//! numbers for half the work.
 
 use crate::tensor::{self, Matrix};
 use serde::{Deserialize, Serialize};
+use std::ops::Range;
 
 /// Which keys each query may see. `M[i][j]` is 0 (visible) or −∞ (hidden).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -54,6 +60,17 @@ impl Mask {
             }
         }
         m
+    }
+
+    /// The keys that any of queries `first .. first + rows` may see (of
+    /// `n_q` queries over `n_k` keys), as one range.
+    pub fn visible_keys(self, first: usize, rows: usize, n_q: usize, n_k: usize) -> Range<usize> {
+        let last_seen = (first + rows + n_k).saturating_sub(n_q).min(n_k); // past the last query's own key
+        match self {
+            Mask::None => 0..n_k,
+            Mask::Causal => 0..last_seen,
+            Mask::SlidingWindow(window) => ((first + n_k + 1).saturating_sub(n_q + window)).min(last_seen)..last_seen,
+        }
     }
 
     pub fn name(self) -> &'static str {
@@ -195,8 +212,93 @@ pub fn attend_with_bias(q: &Matrix, k: &Matrix, v: &Matrix, bias: Option<&Matrix
     let scores = q.matmul_t(k); //                                  S = Q Kᵀ            (n_q × n_k)
     let biased = add_bias(scores.map(|s| s * scale), bias); //      S·scale + B         (n_q × n_k)
     let weights = softmax_rows(apply_mask(biased, mask)); //        A = softmax(… + M)  (n_q × n_k)
-    let output = weights.matmul(v); //                              Z = A V             (n_q × d_v)
+    let output = values(&weights, v, mask); //                      Z = A V             (n_q × d_v)
     HeadTrace { scores, scale, bias: bias.cloned(), mask, weights, output }
+}
+
+/// Queries taken together (at most) by [`attend_visible`] and [`values`]:
+/// each block multiplies only the keys its last query sees, so about a
+/// sixteenth more than the triangle at 1,000 tokens, in products large
+/// enough to run at full speed. Shorter texts are one block.
+const QUERY_BLOCK: usize = 64;
+
+/// A block of queries and the keys it multiplies: `rows` queries from
+/// `first`, and the keys any of them may see, widened to the eight-lane
+/// boundaries of the softmax's sums ([`tensor::sum`]) so that a row of the
+/// block adds the same numbers in the same lanes as the whole row.
+struct QueryBlock {
+    first: usize,
+    rows: usize,
+    keys: Range<usize>,
+}
+
+/// The blocks of `n_q` queries over `n_k` keys under `mask`: one block for
+/// short texts or without a mask, else blocks of equal size (a last block
+/// of a row or two would be another product, gemm's one-row path, with
+/// other roundings).
+fn query_blocks(n_q: usize, n_k: usize, mask: Mask) -> impl Iterator<Item = QueryBlock> {
+    let block = if mask == Mask::None || n_q < 2 * QUERY_BLOCK { n_q.max(1) } else { n_q.div_ceil(n_q.div_ceil(QUERY_BLOCK)) };
+    (0..n_q).step_by(block).map(move |first| {
+        let rows = block.min(n_q - first);
+        let seen = mask.visible_keys(first, rows, n_q, n_k);
+        QueryBlock { first, rows, keys: seen.start / 8 * 8..seen.end.next_multiple_of(8).min(n_k) }
+    })
+}
+
+/// Z = A V (n_q × d_v), a block of queries at a time over the keys it can
+/// see: the weights of the keys it cannot are 0, so their products are
+/// skipped, which halves A V of a long causal text.
+fn values(a: &Matrix, v: &Matrix, mask: Mask) -> Matrix {
+    let mut z = Matrix::zeros(a.rows, v.cols);
+    for b in query_blocks(a.rows, a.cols, mask) {
+        if b.rows == a.rows && b.keys == (0..a.cols) {
+            return a.matmul(v); // one block, every key: A V as it stands
+        }
+        let a_b = Matrix::from_rows(&(b.first..b.first + b.rows).map(|i| &a.row(i)[b.keys.clone()]).collect::<Vec<_>>());
+        let z_b = a_b.matmul(&rows_of(v, b.keys.clone())); //                         A_b V_b  (rows × d_v)
+        z.data[b.first * v.cols..(b.first + b.rows) * v.cols].copy_from_slice(&z_b.data);
+    }
+    z
+}
+
+/// Rows `rows` of `m`: `m` itself when that is all of them (a token
+/// appended reads every key where it is, not a copy).
+fn rows_of(m: &Matrix, rows: Range<usize>) -> std::borrow::Cow<'_, Matrix> {
+    if rows == (0..m.rows) {
+        std::borrow::Cow::Borrowed(m)
+    } else {
+        std::borrow::Cow::Owned(m.rows_range(rows.start, rows.len()))
+    }
+}
+
+/// [`attend`] for a head whose scores are let go of at once (a long text's,
+/// summed up as they are computed): under a causal or sliding-window mask
+/// only the keys a block of queries can see are multiplied, which halves
+/// Q Kᵀ and the softmax of a long decoder text. The weights and the output
+/// are [`attend`]'s, bit for bit: the keys a block skips weigh 0 either way,
+/// each row's sums add the same numbers in the same lanes, and Z is the
+/// same [`values`]. `scores` is left empty (0 × 0).
+pub fn attend_visible(q: &Matrix, k: &Matrix, v: &Matrix, mask: Mask, scale: Scale) -> HeadTrace {
+    let (n_q, n_k) = (q.rows, k.rows);
+    let scale_factor = scale.factor(q.cols);
+    let mut weights = Matrix::zeros(n_q, n_k);
+    for b in query_blocks(n_q, n_k, mask) {
+        let (q_b, k_b) = (rows_of(q, b.first..b.first + b.rows), rows_of(k, b.keys.clone()));
+        let mut s = q_b.matmul_t(&k_b).map(|s| s * scale_factor); //                S_b·scale (rows × keys)
+        for (r, row) in s.data.chunks_exact_mut(b.keys.len().max(1)).enumerate() {
+            for (j, s) in row.iter_mut().enumerate() {
+                if !mask.allows(b.first + r, b.keys.start + j, n_q, n_k) {
+                    *s = f32::NEG_INFINITY; //                                          + M
+                }
+            }
+        }
+        let a = softmax_rows(s); //                                                   A_b (rows × keys)
+        for r in 0..b.rows {
+            weights.row_mut(b.first + r)[b.keys.clone()].copy_from_slice(a.row(r));
+        }
+    }
+    let output = values(&weights, v, mask); //                                        Z = A V (n_q × d_v)
+    HeadTrace { scores: Matrix::zeros(0, 0), scale: scale_factor, bias: None, mask, weights, output }
 }
 
 /// Q, K and V of a layer, already projected (and, for Llama, rotated), laid
@@ -307,13 +409,13 @@ pub fn multi_head(p: Projections<'_>, mask: Mask, scale: Scale) -> MultiHeadTrac
 /// key/value cache keeps them: each head's rows then grow in place as tokens
 /// are appended, rather than being joined and split again on every token.
 pub fn multi_head_split(q: &Matrix, n_heads: usize, k: Vec<Matrix>, v: Vec<Matrix>, mask: Mask, scale: Scale) -> MultiHeadTrace {
-    heads_with_bias(q, n_heads, k, v, None, mask, scale, &mut |_| {})
+    heads_with_bias(q, n_heads, k, v, None, mask, scale, None)
 }
 
 /// [`multi_head_split`], handing each head's trace to `each` as soon as it
 /// is computed, before the next head's: there a long text's caller sums up
 /// the head's weights and lets go of them, so that a layer never holds all
-/// its heads' S and A at once.
+/// its heads' S and A at once. The heads are [`attend_visible`]'s, without S.
 #[allow(clippy::too_many_arguments)]
 pub fn multi_head_split_each(
     q: &Matrix,
@@ -324,14 +426,14 @@ pub fn multi_head_split_each(
     scale: Scale,
     each: &mut dyn FnMut(&mut HeadTrace),
 ) -> MultiHeadTrace {
-    heads_with_bias(q, n_heads, k, v, None, mask, scale, each)
+    heads_with_bias(q, n_heads, k, v, None, mask, scale, Some(each))
 }
 
 /// [`multi_head`] with a position bias per head (`biases[h]`, n_q × n_k)
 /// added to the scaled scores, as MPNet's relative positions are.
 pub fn multi_head_with_bias(p: Projections<'_>, biases: &[Matrix], mask: Mask, scale: Scale) -> MultiHeadTrace {
     assert_eq!(biases.len(), p.n_heads, "one bias per head");
-    heads_with_bias(p.q, p.n_heads, split_heads(p.k, p.n_kv_heads), split_heads(p.v, p.n_kv_heads), Some(biases), mask, scale, &mut |_| {})
+    heads_with_bias(p.q, p.n_heads, split_heads(p.k, p.n_kv_heads), split_heads(p.v, p.n_kv_heads), Some(biases), mask, scale, None)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -343,7 +445,7 @@ fn heads_with_bias(
     biases: Option<&[Matrix]>,
     mask: Mask,
     scale: Scale,
-    each: &mut dyn FnMut(&mut HeadTrace),
+    each: Option<&mut dyn FnMut(&mut HeadTrace)>,
 ) -> MultiHeadTrace {
     let n_kv_heads = k.len();
     assert!(
@@ -354,13 +456,19 @@ fn heads_with_bias(
     assert!(k.iter().all(|k| k.cols == d_k), "each key head must be d_k wide");
     let q = split_heads(q, n_heads); //                                             Q_h        (n_q × d_k)
     let kv_head_of = kv_head_of(n_heads, n_kv_heads);
-    let heads: Vec<HeadTrace> = (0..n_heads)
-        .map(|h| {
-            let mut t = attend_with_bias(&q[h], &k[kv_head_of[h]], &v[kv_head_of[h]], biases.map(|b| &b[h]), mask, scale);
-            each(&mut t);
-            t
-        })
-        .collect();
+    let heads: Vec<HeadTrace> = match each {
+        None => (0..n_heads)
+            .map(|h| attend_with_bias(&q[h], &k[kv_head_of[h]], &v[kv_head_of[h]], biases.map(|b| &b[h]), mask, scale))
+            .collect(),
+        Some(each) => (0..n_heads)
+            .map(|h| {
+                assert!(biases.is_none(), "a head handed on is attended without a bias");
+                let mut t = attend_visible(&q[h], &k[kv_head_of[h]], &v[kv_head_of[h]], mask, scale);
+                each(&mut t);
+                t
+            })
+            .collect(),
+    };
     let outputs: Vec<Matrix> = heads.iter().map(|t| t.output.clone()).collect();
     let concat = Matrix::concat_cols(&outputs); //                                 [Z_1 | … | Z_H] (n_q × H·d_v)
     MultiHeadTrace { q, k, v, kv_head_of, heads, concat }
@@ -496,5 +604,23 @@ mod tests {
         assert_eq!(open.reweighed(Mask::Causal, open.scale), causal.weights);
         assert_eq!(causal.masked()[(0, 5)], f32::NEG_INFINITY);
         assert_eq!(causal.weights[(0, 5)], 0.0);
+    }
+    #[test]
+    fn attending_to_the_visible_keys_alone_gives_the_same_weights_and_outputs() {
+        // Long enough for several blocks of queries; keys not a multiple of
+        // 8; queries all the keys or the last ones (a cache's new rows).
+        for (n_q, n_k) in [(300, 300), (150, 301), (129, 140), (700, 1015)] {
+            let (q, k, v) = (pseudo_random(n_q, 16, 1), pseudo_random(n_k, 16, 2), pseudo_random(n_k, 16, 3));
+            for mask in [Mask::Causal, Mask::SlidingWindow(37), Mask::SlidingWindow(100), Mask::None] {
+                let (whole, visible) = (attend(&q, &k, &v, mask, Scale::InvSqrtDk), attend_visible(&q, &k, &v, mask, Scale::InvSqrtDk));
+                assert_eq!(visible.weights, whole.weights, "A, {n_q} × {n_k}, {mask:?}");
+                assert_eq!(visible.output, whole.output, "Z, {n_q} × {n_k}, {mask:?}");
+                assert_eq!(visible.scores.shape(), (0, 0));
+            }
+        }
+        // The keys a block of queries may see.
+        assert_eq!(Mask::Causal.visible_keys(0, 64, 300, 300), 0..64);
+        assert_eq!(Mask::Causal.visible_keys(64, 64, 150, 301), 0..279);
+        assert_eq!(Mask::SlidingWindow(37).visible_keys(64, 64, 300, 300), 28..128);
     }
 }
