@@ -8,9 +8,12 @@ mod common;
 
 use attnscope::analysis::{catalog, HeadStats, HeadSummary};
 use attnscope::attention::{attend, Mask, Scale};
+use attnscope::models::decoder::reporting_blocks;
 use attnscope::models::smollm2::SmolLm2Session;
 use attnscope::models::{ModelTrace, KEEP_WEIGHTS_UP_TO};
 use attnscope::session::{FromWorker, ModelId, RunOptions, Session, ToWorker};
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// A text of some hundreds of tokens that does not repeat itself exactly.
 fn long_text(sentences: usize) -> String {
@@ -67,10 +70,19 @@ fn close(a: &HeadStats, b: &HeadStats, tolerance: f32) -> bool {
 #[test]
 fn a_long_text_keeps_q_k_v_and_sums_and_computes_each_head_again_the_same() {
     let text = long_text(30);
-    let light = common::smollm2().run(&text).unwrap();
+    // Each block reported as it is done (the page shows how far a long run is).
+    let reports = Rc::new(RefCell::new(Vec::new()));
+    let seen = reports.clone();
+    let light =
+        reporting_blocks(move |done, of, tokens| seen.borrow_mut().push((done, of, tokens)), || common::smollm2().run(&text)).unwrap();
     let full = keeping_everything().run(&text).unwrap();
     let n = light.tokens.len();
     assert!(n > KEEP_WEIGHTS_UP_TO && n < 2 * KEEP_WEIGHTS_UP_TO, "{n} tokens");
+    assert_eq!(*reports.borrow(), (1..=30).map(|l| (l, 30, n)).collect::<Vec<_>>());
+    let seen = reports.clone();
+    reporting_blocks(move |done, of, tokens| seen.borrow_mut().push((done, of, tokens)), || common::smollm2().run("A short text."))
+        .unwrap();
+    assert_eq!(reports.borrow().len(), 30, "a short run reports nothing");
     assert_eq!(light.tokens, full.tokens);
     let model = common::smollm2();
     for (l, layer) in light.layers.iter().enumerate() {

@@ -171,6 +171,14 @@ pub enum FromWorker {
         model: ModelId,
         message: String,
     },
+    /// How far run `id` is: `done` of its `blocks` (layers), on a text of
+    /// `tokens`; sent during long runs only (`decoder::REPORT_FROM`).
+    Computing {
+        id: u64,
+        done: usize,
+        blocks: usize,
+        tokens: usize,
+    },
     Result(Box<RunSummary>),
     Head(Box<HeadDetail>),
     Export {

@@ -159,6 +159,8 @@ pub struct Results {
     pub worker_ready: RwSignal<bool>,
     /// The id of the newest run asked for: past `summary`'s while that run computes.
     pub asked: RwSignal<u64>,
+    /// How far a long run is: (run id, blocks done, blocks, tokens of its text).
+    pub computing: RwSignal<Option<(u64, usize, usize, usize)>>,
     /// The latest run's tokens.
     pub tokens: Memo<Vec<String>>,
 }
@@ -181,6 +183,7 @@ impl Results {
             loads: RwSignal::new(HashMap::new()),
             worker_ready: RwSignal::new(false),
             asked: RwSignal::new(0),
+            computing: RwSignal::new(None),
             tokens: Memo::new(move |_| summary.with(|s| s.as_ref().map(|s| s.tokens.clone()).unwrap_or_default())),
         }
     }

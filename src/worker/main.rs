@@ -111,7 +111,7 @@ mod shell {
     /// Messages first; when none waits, a slice of the importance map under way.
     fn run_next() {
         let reply = match PENDING.with(|p| p.borrow_mut().pop()) {
-            Some(msg) => Some(SESSION.with(|s| s.borrow_mut().handle(msg, &now_ms))),
+            Some(msg) => Some(reporting(msg)),
             None => SESSION.with(|s| s.borrow_mut().continue_analysis(&now_ms)),
         };
         if let Some(mut reply) = reply {
@@ -126,6 +126,23 @@ mod shell {
         }
         if !idle() {
             schedule();
+        }
+    }
+
+    /// Handles `msg`; a run tells the page how far it is after each block
+    /// of a long text.
+    fn reporting(msg: ToWorker) -> FromWorker {
+        let run = match &msg {
+            ToWorker::Run { id, .. } => Some(*id),
+            _ => None,
+        };
+        let handle = move || SESSION.with(|s| s.borrow_mut().handle(msg, &now_ms));
+        match run {
+            Some(id) => attnscope::models::decoder::reporting_blocks(
+                move |done, blocks, tokens| post(&FromWorker::Computing { id, done, blocks, tokens }),
+                handle,
+            ),
+            None => handle(),
         }
     }
 

@@ -51,10 +51,23 @@ const tokensRead = async (page) => Number((await page.locator('#status').textCon
 test('SmolLM2 on 300 tokens: a head computed again is the CLI\'s, every head in the overview, typing goes on from the cache', async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const problems = watch(page);
+  // Every text the run's progress showed, as the page drew it.
+  await page.addInitScript(() => {
+    window.progressSeen = [];
+    new MutationObserver(() => {
+      const p = document.querySelector('#run-progress');
+      if (p && p.textContent !== window.progressSeen.at(-1)) window.progressSeen.push(p.textContent);
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  });
   await page.goto(`${baseUrl}?model=smollm2&layer=5&head=3&text=${encodeURIComponent(TEXT)}`);
   await computed(page);
   const n = await tokensRead(page);
   assert.ok(n > 256 && n < 400, `${n} tokens`);
+  // A long run shows how far it is, layer by layer, and the notice goes when the result comes.
+  const seen = await page.evaluate(() => window.progressSeen);
+  assert.ok(seen.length >= 2, `progress seen: ${JSON.stringify(seen)}`);
+  for (const line of seen) assert.match(line, new RegExp(`^Computing ${n} tokens: layer ([1-9]|[12][0-9]|30) of 30 done$`));
+  assert.equal(await page.locator('#run-progress').count(), 0);
   await page.waitForFunction(() => document.querySelector('#heatmap')?.width > 0);
 
   // The head shown, exported as CSV, against the CLI's run of the same text.

@@ -39,6 +39,37 @@ pub const MAX_TOKENS: usize = 128;
 /// How many next tokens `top_next` lists.
 pub const TOP_K: usize = 5;
 
+/// Runs of at least this many new tokens report each block as it is done
+/// ([`reporting_blocks`]): they take a second or more.
+pub const REPORT_FROM: usize = KEEP_WEIGHTS_UP_TO;
+
+/// Told (blocks done, blocks in all, tokens of the text) after each block of a long run.
+type OnBlock = Box<dyn Fn(usize, usize, usize)>;
+
+thread_local! {
+    /// The [`OnBlock`] of the [`reporting_blocks`] under way, if any.
+    static ON_BLOCK: std::cell::RefCell<Option<OnBlock>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with `on_block(done, of, tokens)` called after each block of a
+/// decoder run that computes at least [`REPORT_FROM`] tokens (not counting
+/// those a key/value cache gives; `tokens` is the whole text's): seconds
+/// at 1,000 tokens, in a worker the page cannot see into, so the page shows
+/// how far the run is.
+pub fn reporting_blocks<T>(on_block: impl Fn(usize, usize, usize) + 'static, f: impl FnOnce() -> T) -> T {
+    ON_BLOCK.with(|o| *o.borrow_mut() = Some(Box::new(on_block)));
+    let out = f();
+    ON_BLOCK.with(|o| *o.borrow_mut() = None);
+    out
+}
+
+/// Reports block `done` of `of` of a run over `tokens` in all, `new` of them computed now.
+fn report_block(done: usize, of: usize, tokens: usize, new: usize) {
+    if new >= REPORT_FROM {
+        ON_BLOCK.with(|o| o.borrow().as_ref().map(|on_block| on_block(done, of, tokens)));
+    }
+}
+
 /// The sizes a view needs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Shape {
@@ -365,6 +396,7 @@ impl Decoder {
             // Made now, while the storage the block just let go of can take it.
             cache::make_room(&mut layer, room);
             layers.push(layer);
+            report_block(l + 1, s.n_layers, ids.len(), new.len());
         }
         let last = h.rows_range(h.rows - 1, 1);
         let logits = self.net.logits(&last, &mut Products::new(helper, s.n_layers * per_block));

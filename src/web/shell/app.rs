@@ -74,6 +74,7 @@ pub fn Page(
             <StageHeader />
             <TokenList />
             <main class="stage-area" id="stage">
+                <RunProgress />
                 <StageView />
             </main>
             {(!app.embed).then(|| view! { <Rail /> })}
@@ -81,6 +82,26 @@ pub fn Page(
                 <a class="open-full" href=move || { let mut s = UrlState::current(); s.embed = false; s.to_query() } target="_blank" rel="noopener">"Open in attnscope ↗"</a>
             })}
         </div>
+    }
+}
+
+/// `#run-progress`, over the picture while a long text computes (seconds
+/// at 1,000 tokens): how many of the model's layers are done. The picture
+/// under it is the previous run's until the new one arrives.
+#[component]
+fn RunProgress() -> impl IntoView {
+    let res = expect_context::<Results>();
+    let shown = move || res.summary.with(|s| s.as_ref().map_or(0, |s| s.id));
+    let progress = move || res.computing.get().filter(|&(id, ..)| id == res.asked.get() && id > shown());
+    move || {
+        progress().map(|(_, done, blocks, tokens)| {
+            view! {
+                <p id="run-progress" class="run-progress" role="status">
+                    {format!("Computing {tokens} tokens: layer {done} of {blocks} done")}
+                    <progress max=blocks value=done></progress>
+                </p>
+            }
+        })
     }
 }
 
@@ -110,6 +131,7 @@ fn on_reply(
             });
             res.error.set(format!("{} could not be loaded: {message}", model_name(model)));
         }
+        FromWorker::Computing { id, done, blocks, tokens } => res.computing.set(Some((id, done, blocks, tokens))),
         FromWorker::Result(s) if s.id == engine.latest() => {
             let (layers, heads) = (s.info.n_layers, s.info.n_heads);
             // Keep the selection inside the model (a URL may ask for more).
