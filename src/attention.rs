@@ -180,14 +180,21 @@ pub fn apply_mask(mut scores: Matrix, mask: Mask) -> Matrix {
         return scores;
     }
     let (n_q, n_k) = scores.shape();
-    for i in 0..n_q {
-        for j in 0..n_k {
-            if !mask.allows(i, j, n_q, n_k) {
-                scores[(i, j)] = f32::NEG_INFINITY;
+    mask_from(&mut scores, mask, (0, 0), (n_q, n_k));
+    scores
+}
+
+/// −∞ where `mask` hides a key, in the part of an `n_q` × `n_k` score
+/// matrix that `scores` holds: its rows and columns start at `first`
+/// (query, key).
+fn mask_from(scores: &mut Matrix, mask: Mask, first: (usize, usize), (n_q, n_k): (usize, usize)) {
+    for i in 0..scores.rows {
+        for (j, s) in scores.row_mut(i).iter_mut().enumerate() {
+            if !mask.allows(first.0 + i, first.1 + j, n_q, n_k) {
+                *s = f32::NEG_INFINITY;
             }
         }
     }
-    scores
 }
 
 /// S' + B: the position bias, where the model has one.
@@ -232,6 +239,14 @@ struct QueryBlock {
     keys: Range<usize>,
 }
 
+impl QueryBlock {
+    /// Z's rows of this block: A_b V_b, A_b being the block's weights over its keys.
+    fn values_into(&self, z: &mut Matrix, a_b: &Matrix, v: &Matrix) {
+        let z_b = a_b.matmul(&rows_of(v, self.keys.clone())); //                     A_b V_b  (rows × d_v)
+        z.data[self.first * v.cols..(self.first + self.rows) * v.cols].copy_from_slice(&z_b.data);
+    }
+}
+
 /// The blocks of `n_q` queries over `n_k` keys under `mask`: one block for
 /// short texts or without a mask, else blocks of equal size (a last block
 /// of a row or two would be another product, gemm's one-row path, with
@@ -255,8 +270,7 @@ fn values(a: &Matrix, v: &Matrix, mask: Mask) -> Matrix {
             return a.matmul(v); // one block, every key: A V as it stands
         }
         let a_b = Matrix::from_rows(&(b.first..b.first + b.rows).map(|i| &a.row(i)[b.keys.clone()]).collect::<Vec<_>>());
-        let z_b = a_b.matmul(&rows_of(v, b.keys.clone())); //                         A_b V_b  (rows × d_v)
-        z.data[b.first * v.cols..(b.first + b.rows) * v.cols].copy_from_slice(&z_b.data);
+        b.values_into(&mut z, &a_b, v);
     }
     z
 }
@@ -276,28 +290,22 @@ fn rows_of(m: &Matrix, rows: Range<usize>) -> std::borrow::Cow<'_, Matrix> {
 /// only the keys a block of queries can see are multiplied, which halves
 /// Q Kᵀ and the softmax of a long decoder text. The weights and the output
 /// are [`attend`]'s, bit for bit: the keys a block skips weigh 0 either way,
-/// each row's sums add the same numbers in the same lanes, and Z is the
-/// same [`values`]. `scores` is left empty (0 × 0).
+/// each row's sums add the same numbers in the same lanes, and Z is
+/// computed block by block as [`values`] computes it. `scores` is left empty (0 × 0).
 pub fn attend_visible(q: &Matrix, k: &Matrix, v: &Matrix, mask: Mask, scale: Scale) -> HeadTrace {
     let (n_q, n_k) = (q.rows, k.rows);
     let scale_factor = scale.factor(q.cols);
-    let mut weights = Matrix::zeros(n_q, n_k);
+    let (mut weights, mut output) = (Matrix::zeros(n_q, n_k), Matrix::zeros(n_q, v.cols));
     for b in query_blocks(n_q, n_k, mask) {
         let (q_b, k_b) = (rows_of(q, b.first..b.first + b.rows), rows_of(k, b.keys.clone()));
         let mut s = q_b.matmul_t(&k_b).map(|s| s * scale_factor); //                S_b·scale (rows × keys)
-        for (r, row) in s.data.chunks_exact_mut(b.keys.len().max(1)).enumerate() {
-            for (j, s) in row.iter_mut().enumerate() {
-                if !mask.allows(b.first + r, b.keys.start + j, n_q, n_k) {
-                    *s = f32::NEG_INFINITY; //                                          + M
-                }
-            }
-        }
+        mask_from(&mut s, mask, (b.first, b.keys.start), (n_q, n_k)); //             + M
         let a = softmax_rows(s); //                                                   A_b (rows × keys)
+        b.values_into(&mut output, &a, v); //                                         Z_b = A_b V_b
         for r in 0..b.rows {
             weights.row_mut(b.first + r)[b.keys.clone()].copy_from_slice(a.row(r));
         }
     }
-    let output = values(&weights, v, mask); //                                        Z = A V (n_q × d_v)
     HeadTrace { scores: Matrix::zeros(0, 0), scale: scale_factor, bias: None, mask, weights, output }
 }
 
@@ -456,13 +464,13 @@ fn heads_with_bias(
     assert!(k.iter().all(|k| k.cols == d_k), "each key head must be d_k wide");
     let q = split_heads(q, n_heads); //                                             Q_h        (n_q × d_k)
     let kv_head_of = kv_head_of(n_heads, n_kv_heads);
+    assert!(each.is_none() || biases.is_none(), "a head handed on is attended without a bias");
     let heads: Vec<HeadTrace> = match each {
         None => (0..n_heads)
             .map(|h| attend_with_bias(&q[h], &k[kv_head_of[h]], &v[kv_head_of[h]], biases.map(|b| &b[h]), mask, scale))
             .collect(),
         Some(each) => (0..n_heads)
             .map(|h| {
-                assert!(biases.is_none(), "a head handed on is attended without a bias");
                 let mut t = attend_visible(&q[h], &k[kv_head_of[h]], &v[kv_head_of[h]], mask, scale);
                 each(&mut t);
                 t
