@@ -187,6 +187,7 @@ pub fn apply_mask(mut scores: Matrix, mask: Mask) -> Matrix {
 /// −∞ where `mask` hides a key, in the part of an `n_q` × `n_k` score
 /// matrix that `scores` holds: its rows and columns start at `first`
 /// (query, key).
+#[inline(never)] // one copy in the worker's wasm, not one per caller (bundle budget)
 fn mask_from(scores: &mut Matrix, mask: Mask, first: (usize, usize), (n_q, n_k): (usize, usize)) {
     for i in 0..scores.rows {
         for (j, s) in scores.row_mut(i).iter_mut().enumerate() {
@@ -241,6 +242,7 @@ struct QueryBlock {
 
 impl QueryBlock {
     /// Z's rows of this block: A_b V_b, A_b being the block's weights over its keys.
+    #[inline(never)] // as mask_from
     fn values_into(&self, z: &mut Matrix, a_b: &Matrix, v: &Matrix) {
         let z_b = a_b.matmul(&rows_of(v, self.keys.clone())); //                     A_b V_b  (rows × d_v)
         z.data[self.first * v.cols..(self.first + self.rows) * v.cols].copy_from_slice(&z_b.data);
