@@ -11,15 +11,18 @@
 //! tokens, user-defined ones as plain added tokens; a start token is added
 //! where the file asks for one.
 
+// The SentencePiece vocabularies (Llama 2, Gemma) of opened models; the
+// page's default worker reads SmolLM2's byte-level BPE alone.
+#[cfg(feature = "extras")]
+mod sentencepiece;
+
 use super::{Shown, TextTokenizer};
 use crate::error::{Error, Result};
 use crate::models::gguf::Gguf;
 use std::collections::HashMap;
 use tokenizers::models::bpe::{Vocab, BPE};
-use tokenizers::normalizers::replace::Replace;
 use tokenizers::pre_tokenizers::byte_level::ByteLevel;
 use tokenizers::pre_tokenizers::digits::Digits;
-use tokenizers::pre_tokenizers::metaspace::{Metaspace, PrependScheme};
 use tokenizers::pre_tokenizers::sequence::Sequence;
 use tokenizers::pre_tokenizers::split::{Split, SplitPattern};
 use tokenizers::{AddedToken, PreTokenizerWrapper, SplitDelimiterBehavior, Tokenizer};
@@ -44,11 +47,12 @@ pub fn build(g: &Gguf) -> Result<TextTokenizer> {
         None => Vec::new(),
     };
     let kind = |i: usize| types.get(i).copied().unwrap_or(1);
-    let arch = g.get_str("general.architecture").unwrap_or("");
     let (mut tokenizer, shown, tokens) = match model {
         "gpt2" => byte_level(g, &tokens)?,
-        "llama" if arch.starts_with("gemma") => gemma(&tokens)?,
-        "llama" => sentencepiece(g, &tokens)?,
+        #[cfg(feature = "extras")]
+        "llama" => sentencepiece::build(g, &tokens)?,
+        #[cfg(not(feature = "extras"))]
+        "llama" => return Err(Error::ModelFile("SentencePiece GGUF tokenizers need the build with the `extras` feature".into())),
         other => {
             return Err(Error::ModelFile(format!(
                 "the GGUF tokenizer is {other:?}; byte-level BPE (\"gpt2\") and SentencePiece (\"llama\") are supported"
@@ -82,6 +86,7 @@ pub fn build(g: &Gguf) -> Result<TextTokenizer> {
     Ok(text)
 }
 
+/// A tokenizer, how its tokens are shown, and the vocabulary as it spells them.
 type Built = (Tokenizer, Shown, Vec<String>);
 
 /// Byte-level BPE: the stored merges, the split `tokenizer.ggml.pre` names.
@@ -130,74 +135,6 @@ fn byte_level(g: &Gguf, tokens: &[&str]) -> Result<Built> {
     tokenizer.with_pre_tokenizer(Some(pre_tokenizer));
     tokenizer.with_decoder(Some(ByteLevel::default()));
     Ok((tokenizer, Shown::ByteLevel, spelled))
-}
-
-/// SentencePiece-style BPE with byte fallback (`<0xF0>`), spaces as `▁`.
-fn spm_bpe(tokens: &[String], merges: Vec<(String, String)>) -> Result<Tokenizer> {
-    let vocab: Vocab = tokens.iter().enumerate().map(|(i, t)| (t.clone(), i as u32)).collect();
-    let unk = ["<unk>", "<UNK>"].into_iter().find(|u| vocab.contains_key(*u)).unwrap_or("<unk>");
-    let bpe = BPE::builder()
-        .vocab_and_merges(vocab, merges)
-        .unk_token(unk.to_string())
-        .fuse_unk(true)
-        .byte_fallback(true)
-        .build()
-        .map_err(|e| Error::Tokenizer(format!("cannot build the SentencePiece BPE from the GGUF vocabulary: {e}")))?;
-    Ok(Tokenizer::new(bpe))
-}
-
-/// Gemma: no prefix space, spaces written `▁` by a normalizer, merges in
-/// the order the tokens are listed (Gemma's scores do not follow its merge
-/// order), tokens of several spaces respelled as `▁`s first.
-fn gemma(tokens: &[&str]) -> Result<Built> {
-    let respelled: Vec<String> = tokens
-        .iter()
-        .map(|t| if t.contains(' ') && t.trim().is_empty() { "\u{2581}".repeat(t.chars().count()) } else { t.to_string() })
-        .collect();
-    let rank: Vec<f64> = (0..respelled.len()).map(|i| -(i as f64)).collect();
-    let merges = merges_from_vocabulary(&respelled, &rank);
-    let mut tokenizer = spm_bpe(&respelled, merges)?;
-    tokenizer.with_normalizer(Some(Replace::new(" ", "\u{2581}").map_err(|e| Error::Tokenizer(e.to_string()))?));
-    let split = Split::new(SplitPattern::String(" ".into()), SplitDelimiterBehavior::MergedWithPrevious, false)
-        .map_err(|e| Error::Tokenizer(e.to_string()))?;
-    tokenizer.with_pre_tokenizer(Some(split));
-    Ok((tokenizer, Shown::Metaspace, respelled))
-}
-
-/// Llama-style SentencePiece: a `▁` before the first word, merges by score.
-fn sentencepiece(g: &Gguf, tokens: &[&str]) -> Result<Built> {
-    let scores = g.get("tokenizer.ggml.scores")?.as_array().unwrap_or(&[]).iter().map(|s| s.as_f64().unwrap_or(0.0)).collect::<Vec<f64>>();
-    if scores.len() != tokens.len() {
-        return Err(Error::ModelFile(format!("the GGUF file has {} token scores for {} tokens", scores.len(), tokens.len())));
-    }
-    let tokens: Vec<String> = tokens.iter().map(|t| t.to_string()).collect();
-    let merges = merges_from_vocabulary(&tokens, &scores);
-    let mut tokenizer = spm_bpe(&tokens, merges)?;
-    tokenizer.with_pre_tokenizer(Some(Metaspace::new('\u{2581}', PrependScheme::First, false)));
-    Ok((tokenizer, Shown::Metaspace, tokens))
-}
-
-/// The merges a vocabulary implies: every split of a token into two tokens
-/// of the vocabulary, best `rank` first (ties: the longer left part, then
-/// the longer right part, in characters), as transformers'
-/// `generate_merges` orders them.
-fn merges_from_vocabulary(tokens: &[String], rank: &[f64]) -> Vec<(String, String)> {
-    let id: HashMap<&str, usize> = tokens.iter().enumerate().map(|(i, t)| (t.as_str(), i)).collect();
-    let mut merges: Vec<(f64, usize, usize, usize, usize)> = Vec::new();
-    for (i, token) in tokens.iter().enumerate() {
-        // A token listed twice counts where it is listed last, as a dictionary built in order keeps it.
-        if id.get(token.as_str()) != Some(&i) {
-            continue;
-        }
-        for (cut, _) in token.char_indices().skip(1) {
-            if let (Some(&l), Some(&r)) = (id.get(&token[..cut]), id.get(&token[cut..])) {
-                merges.push((rank[i], token[..cut].chars().count(), token[cut..].chars().count(), l, r));
-            }
-        }
-    }
-    // Within one token its splits by their parts' ids, then all by rank: a stable sort.
-    merges.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)).then(b.2.cmp(&a.2)));
-    merges.into_iter().map(|(_, _, _, l, r)| (tokens[l].clone(), tokens[r].clone())).collect()
 }
 
 /// GPT-2's byte-level alphabet: each byte is written as a printable
@@ -260,15 +197,5 @@ mod tests {
         // A lone lead byte of an emoji.
         assert_eq!(display_byte_level("ĠðŁ"), " <0xF0><0x9F>");
         assert_eq!(display_byte_level("<|im_start|>"), "<|im_start|>");
-    }
-
-    #[test]
-    fn merges_come_from_the_vocabulary_best_first() {
-        let tokens: Vec<String> = ["a", "b", "c", "ab", "abc", "bc"].iter().map(|s| s.to_string()).collect();
-        let rank: Vec<f64> = (0..6).map(|i| -(i as f64)).collect();
-        let m = merges_from_vocabulary(&tokens, &rank);
-        let pairs: Vec<(&str, &str)> = m.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
-        // "ab" (rank −3) first, then "abc" as ab+c before a+bc (the longer left part), then "bc".
-        assert_eq!(pairs, [("a", "b"), ("ab", "c"), ("a", "bc"), ("b", "c")]);
     }
 }
