@@ -8,10 +8,12 @@ mod common;
 
 use attnscope::analysis::{catalog, HeadStats, HeadSummary};
 use attnscope::attention::{attend, Mask, Scale};
-use attnscope::models::decoder::reporting_blocks;
+use attnscope::models::decoder::{self, reporting_blocks, Decoder};
+use attnscope::models::files::{Checkpoint, Model};
 use attnscope::models::smollm2::SmolLm2Session;
 use attnscope::models::{ModelTrace, KEEP_WEIGHTS_UP_TO};
 use attnscope::session::{FromWorker, ModelId, RunOptions, Session, ToWorker};
+use attnscope::testing::fixture_path;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -123,6 +125,68 @@ fn a_long_text_keeps_q_k_v_and_sums_and_computes_each_head_again_the_same() {
     let (light_mb, full_mb) = (trace_bytes(&light) as f64 / 1e6, trace_bytes(&full) as f64 / 1e6);
     eprintln!("{n} tokens: trace {light_mb:.1} MB, keeping every head's S, A and Z {full_mb:.1} MB");
     assert!(light_mb < full_mb / 3.0, "{light_mb} MB against {full_mb} MB");
+}
+
+/// An opened decoder, sliding windows and all.
+fn opened_decoder(path: &std::path::Path) -> Box<Decoder> {
+    match Checkpoint::open(path).and_then(|c| c.load("custom")) {
+        Ok(Model::Decoder(d)) => d,
+        Ok(_) => panic!("{} is not a decoder", path.display()),
+        Err(e) => panic!("{}: {e}", path.display()),
+    }
+}
+
+#[test]
+fn an_opened_decoder_takes_its_context_up_to_2048_tokens_and_computes_each_windowed_head_again_the_same() {
+    // The tiny Gemma 3 (local layers of a 4-key window), its context raised from 128 tokens.
+    let tiny = common::temp("gemma3-long-context");
+    std::fs::create_dir_all(&tiny).unwrap();
+    for file in ["model.safetensors", "tokenizer.json"] {
+        std::fs::copy(fixture_path("tiny/gemma3").join(file), tiny.join(file)).unwrap();
+    }
+    let config = std::fs::read_to_string(fixture_path("tiny/gemma3/config.json")).unwrap();
+    assert!(config.contains("\"max_position_embeddings\": 128"));
+    std::fs::write(tiny.join("config.json"), config.replace("\"max_position_embeddings\": 128", "\"max_position_embeddings\": 32768"))
+        .unwrap();
+    // The real Gemma 3 270M, whose local layers see 512 keys, on a text longer than that.
+    let real = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models-extra/gemma3-270m/gemma-3-270m-q4_k_m.gguf");
+    let mut cases = vec![(tiny.clone(), long_text(8), 4)];
+    match real.exists() {
+        true => cases.push((real, long_text(48), 512)),
+        false => eprintln!("SKIPPED the real Gemma 3: `python3 scripts/fetch_models.py --extra` fetches it"),
+    }
+    let original = opened_decoder(&fixture_path("tiny/gemma3"));
+    assert_eq!(original.info().max_tokens, 128, "a checkpoint's own context still bounds it");
+    for (path, text, window) in cases {
+        let light = opened_decoder(&path);
+        assert_eq!(light.info().max_tokens, decoder::MAX_TOKENS, "{}", path.display());
+        let mut everything = opened_decoder(&path);
+        everything.set_keep_weights_up_to(usize::MAX);
+        let (long, full) = (light.run(&text).unwrap(), everything.run(&text).unwrap());
+        let n = long.tokens.len();
+        assert!(n > KEEP_WEIGHTS_UP_TO && n > window + 64 && long.notice.is_none(), "{n} tokens, {:?}", long.notice);
+        assert_eq!(long.tokens, full.tokens);
+        let mut windowed = 0;
+        for (l, layer) in long.layers.iter().enumerate() {
+            let sums: Vec<HeadSummary> = full.layers[l].attention.heads.iter().map(|h| HeadSummary::of(&h.weights)).collect();
+            assert!(layer.summaries.as_ref() == Some(&sums), "the sums of layer {l}");
+            assert_eq!(layer.delta, full.layers[l].delta, "ΔE of layer {l}");
+            for h in 0..layer.attention.heads.len() {
+                assert!(!layer.attention.keeps(h));
+                let (again, kept) = (layer.attention.head(h), &full.layers[l].attention.heads[h]);
+                assert_eq!(again.mask, kept.mask);
+                assert_eq!(again.weights, kept.weights, "A of {l}.{h}");
+                assert_eq!(again.output, kept.output, "Z of {l}.{h}");
+                if again.mask == Mask::SlidingWindow(window) {
+                    // The last query sees its window and nothing before it.
+                    let last = again.weights.row(n - 1);
+                    assert!(last[..n - window].iter().all(|&w| w == 0.0) && last[n - window..].iter().all(|&w| w > 0.0), "{l}.{h}");
+                    windowed += 1;
+                }
+            }
+        }
+        assert!(windowed > 0, "no sliding-window head in {}", path.display());
+    }
 }
 
 #[test]

@@ -66,6 +66,8 @@ pub struct Config {
     pub local_rope: (f64, RopeScaling),
     /// logits ← c · tanh(logits / c), where set.
     pub final_logit_softcapping: Option<f64>,
+    /// The longest context the checkpoint was trained for, where it says.
+    pub context: Option<usize>,
 }
 
 impl Config {
@@ -116,6 +118,7 @@ impl Config {
             global_rope,
             local_rope,
             final_logit_softcapping: h.positive_or_none("final_logit_softcapping")?,
+            context: h.count_or_none("max_position_embeddings")?,
         };
         c.check(h, "head_dim")
     }
@@ -152,6 +155,7 @@ impl Config {
             global_rope: (h.positive_or("rope.freq_base", 1_000_000.0)?, RopeScaling::None),
             local_rope: (LOCAL_ROPE_BASE, RopeScaling::None),
             final_logit_softcapping: h.positive_or_none("final_logit_softcapping")?,
+            context: h.count_or_none("context_length")?,
         };
         c.check(h, "attention.key_length")
     }

@@ -69,6 +69,8 @@ pub struct Config {
     pub mlp_bias: bool,
     /// llama.cpp's interleaved Q/K rows, undone at load (`llama` GGUFs).
     pub interleaved_qk: bool,
+    /// The longest context the checkpoint was trained for, where it says.
+    pub context: Option<usize>,
 }
 
 impl Config {
@@ -116,6 +118,7 @@ impl Config {
             o_bias: bias,
             mlp_bias: h.flag_or("mlp_bias", false)?,
             interleaved_qk: false,
+            context: h.count_or_none("max_position_embeddings")?,
         };
         c.check_rope_width(h, "head_dim")?;
         Ok(c)
@@ -162,6 +165,7 @@ impl Config {
             o_bias: false,
             mlp_bias: false,
             interleaved_qk: variant != Variant::Qwen2,
+            context: h.count_or_none("context_length")?,
         };
         c.check_rope_width(h, "attention.key_length")?;
         Ok(c)

@@ -11,7 +11,8 @@
 
 import { test, before, after, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdtempSync, mkdirSync, copyFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
@@ -179,6 +180,58 @@ test('the tiny Qwen2 GGUF: summary and attention equal to the CLI\'s', async () 
     await page.waitForTimeout(200);
   }
   await page.screenshot({ path: join(ARTIFACTS, 'open-model-qwen2-catalog.png') });
+});
+
+// A head's CSV (export::head_csv): the key tokens, then a row of weights per query.
+function parseCsv(text) {
+  const lines = text.trim().split('\n');
+  const tokens = [...lines[0].matchAll(/"((?:[^"]|"")*)"/g)].map((m) => m[1]);
+  const rows = lines.slice(1).map((line) => line.match(/^"(?:[^"]|"")*",(.*)$/)[1].split(',').map(Number));
+  return { tokens, rows };
+}
+
+test('an opened decoder takes a long text: the tiny Gemma 3 with a longer context, its sliding-window head equal to the CLI\'s', async () => {
+  // The tiny Gemma 3 (local layers see 4 keys), its context raised from 128 tokens.
+  const dir = join(mkdtempSync(join(tmpdir(), 'attnscope-gemma3-')), 'gemma3-long');
+  mkdirSync(dir);
+  for (const f of ['model.safetensors', 'tokenizer.json']) copyFileSync(join(TINY, 'gemma3', f), join(dir, f));
+  const config = readFileSync(join(TINY, 'gemma3', 'config.json'), 'utf8');
+  writeFileSync(join(dir, 'config.json'), config.replace('"max_position_embeddings": 128', '"max_position_embeddings": 32768'));
+  const subjects = ['The old lighthouse keeper', 'A fluffy blue creature', 'Her younger brother', 'The committee', 'Nobody in the village'];
+  const objects = ['the verdant forest', 'a letter from Lisbon', 'the broken clock', 'seven red apples', 'the storm over the harbour'];
+  const text = Array.from({ length: 8 }, (_, i) => `${subjects[i % 5]} watched ${objects[(i * 3 + 1) % 5]} on day ${i + 1}.`).join(' ');
+  await page.goto(`${baseUrl}?text=${encodeURIComponent(TEXT)}`);
+  await ready();
+  await choose('#open-folder', dir);
+  await page.locator('#preflight').waitFor();
+  assert.match(await page.locator('#preflight').textContent(), /Gemma 3 decoder/);
+  await page.locator('#preflight-load').click();
+  await page.waitForFunction(() => document.querySelector('select#model').value === 'custom');
+  await page.waitForFunction(() => /computed in/.test(document.querySelector('#status')?.textContent ?? ''), null, { timeout: 60_000 });
+  await page.locator('textarea#text').fill(text);
+  await page.waitForFunction(() => /^(\d+) tokens/.test(document.querySelector('#status')?.textContent ?? '')
+    && Number(document.querySelector('#status').textContent.match(/^(\d+) tokens/)[1]) > 256
+    && /computed in/.test(document.querySelector('#status').textContent), null, { timeout: 120_000 });
+  const status = await page.locator('#status').textContent();
+  const n = Number(status.match(/^(\d+) tokens/)[1]);
+  assert.doesNotMatch(status, /cut/, 'the whole text is read');
+  await page.locator('select#layer').selectOption('0');
+  await page.locator('select#head').selectOption('1');
+  await page.waitForFunction(() => document.querySelector('#heatmap')?.width > 0);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#export-csv').click()]);
+  const chunks = [];
+  for await (const c of await download.createReadStream()) chunks.push(c);
+  const shown = parseCsv(Buffer.concat(chunks).toString());
+  const cli = parseCsv(execFileSync(join(ROOT, 'target', 'debug', 'attnscope'),
+    ['attention', '--model-path', dir, '--text', text, '--layer', '0', '--head', '1', '--csv', '-'], { encoding: 'utf8', maxBuffer: 1 << 28 }));
+  assert.equal(shown.tokens.length, n);
+  assert.deepEqual(shown.tokens, cli.tokens);
+  let worst = 0;
+  shown.rows.forEach((row, i) => row.forEach((v, j) => { worst = Math.max(worst, Math.abs(v - cli.rows[i][j])); }));
+  assert.ok(worst < 1e-4, `layer 0 head 1 differs from the CLI by ${worst}`);
+  // A local layer: the last query sees its 4 keys and nothing before them.
+  const last = shown.rows[n - 1];
+  assert.ok(last.slice(0, n - 4).every((w) => w === 0) && last.slice(n - 4).every((w) => w > 0), 'the window of 4 keys');
 });
 
 test('without createWritable (Safari), the opened model is kept through the synchronous access handle, byte for byte', async () => {

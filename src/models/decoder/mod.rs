@@ -30,11 +30,11 @@ use crate::models::{LayerTrace, ModelInfo, ModelTrace, KEEP_WEIGHTS_UP_TO};
 use crate::tensor::Matrix;
 use parts::Products;
 
-/// Longest input in tokens, unless a checkpoint says otherwise: the trace
-/// keeps S and A for every layer and head, which grow as n², and the model,
-/// the trace the page holds and the one being extended must stay within
-/// the browser's memory.
-pub const MAX_TOKENS: usize = 128;
+/// Longest input in tokens of any decoder (shorter where its context is):
+/// past [`KEEP_WEIGHTS_UP_TO`] the trace keeps each layer's rows and every
+/// head's sums rather than its n × n S and A, so memory grows with n, but
+/// a run still takes seconds per thousand tokens.
+pub const MAX_TOKENS: usize = 2048;
 
 /// How many next tokens `top_next` lists.
 pub const TOP_K: usize = 5;

@@ -14,13 +14,15 @@ pub mod safetensors;
 pub mod source;
 pub mod weights;
 
+use crate::analysis::summary::BLOCK;
 use crate::error::{Error, Result};
 use crate::models::decoder::{self, Decoder, Identity as DecoderIdentity};
 use crate::models::encoder::{self, Encoder, Identity as EncoderIdentity};
 use crate::models::gguf::Gguf;
 use crate::models::quant::QType;
 use crate::models::tokenizer::{self, TextTokenizer};
-use crate::models::{gemma3, gpt2, llama, ModelInfo, ModelTrace};
+use crate::models::{gemma3, gpt2, llama, ModelInfo, ModelTrace, KEEP_WEIGHTS_UP_TO};
+use crate::session::custom::MEMORY_BUDGET;
 use hparams::{parse_json, Hparams};
 use safetensors::SafetensorsFile;
 use source::Source;
@@ -198,7 +200,7 @@ impl Description {
     /// What the model will need in memory: its weights and two traces (the
     /// one shown and the one being extended as the text grows).
     pub fn memory_bytes(&self) -> u64 {
-        self.weight_bytes.saturating_add(self.trace_bytes.saturating_mul(2))
+        memory_needed(self.weight_bytes, self.trace_bytes)
     }
 }
 
@@ -230,6 +232,74 @@ enum Family {
     Llama(llama::Config, bool),
     Gpt2(gpt2::Config),
     Gemma3(gemma3::Config),
+}
+
+impl Family {
+    /// The sizes a trace grows with, and the vocabulary.
+    fn sizes(&self) -> (TraceDims, usize) {
+        let (n_layers, n_heads, n_kv_heads, d_model, d_head, vocab) = match self {
+            Family::Encoder(c) => (c.n_layers, c.n_heads, c.n_heads, c.d_model, c.d_head(), c.vocab_size),
+            Family::Llama(c, _) => (c.n_layers, c.n_heads, c.n_kv_heads, c.d_model, c.d_head, c.vocab_size),
+            Family::Gpt2(c) => (c.n_layers, c.n_heads, c.n_heads, c.d_model, c.d_head(), c.vocab_size),
+            Family::Gemma3(c) => (c.n_layers, c.n_heads, c.n_kv_heads, c.d_model, c.d_head, c.vocab_size),
+        };
+        let decoder = !matches!(self, Family::Encoder(_));
+        (TraceDims { n_layers, n_heads, n_kv_heads, d_model, d_head, decoder }, vocab)
+    }
+}
+
+/// A decoder too large for its memory at longer texts takes this many
+/// tokens; one that does not fit even then is refused.
+const SHORTEST_LIMIT: usize = 128;
+
+/// The weights and two traces: the one shown and the one being extended.
+fn memory_needed(weight_bytes: u64, trace_bytes: u64) -> u64 {
+    weight_bytes.saturating_add(trace_bytes.saturating_mul(2))
+}
+
+/// A decoder's longest text: its context (if it states one), at most
+/// [`decoder::MAX_TOKENS`], halved while [`memory_needed`] exceeds
+/// [`MEMORY_BUDGET`], down to [`SHORTEST_LIMIT`].
+fn longest_that_fits(context: Option<usize>, weight_bytes: u64, dims: TraceDims) -> usize {
+    let mut n = context.unwrap_or(decoder::MAX_TOKENS).min(decoder::MAX_TOKENS);
+    while n > SHORTEST_LIMIT && memory_needed(weight_bytes, dims.trace_bytes(n)) > MEMORY_BUDGET {
+        n = (n / 2).max(SHORTEST_LIMIT);
+    }
+    n
+}
+
+/// The sizes of a model that a trace grows with.
+#[derive(Clone, Copy, Debug)]
+struct TraceDims {
+    n_layers: usize,
+    n_heads: usize,
+    n_kv_heads: usize,
+    d_model: usize,
+    d_head: usize,
+    /// A decoder's long trace keeps h and ΔE; an encoder's E, ΔE and E + ΔE.
+    decoder: bool,
+}
+
+impl TraceDims {
+    /// Bytes of one trace of `n` tokens at most: up to [`KEEP_WEIGHTS_UP_TO`]
+    /// tokens every head's S, A and Z; past it Q, K, V and each head's sums,
+    /// whichever length of the two takes more.
+    fn trace_bytes(self, n: usize) -> u64 {
+        let (d, q, kv, heads) =
+            (self.d_model as u64, (self.n_heads * self.d_head) as u64, (self.n_kv_heads * self.d_head) as u64, self.n_heads as u64);
+        let rows = |n: u64| n * (4 * d + q + 2 * kv);
+        // Per layer: E, ΔE, E + ΔE, the heads' outputs side by side; Q, K, V; per head S, A and Z.
+        let kept = |n: u64| rows(n) + heads * (2 * n * n + n * self.d_head as u64);
+        // Per layer: h and ΔE (an encoder E, ΔE and E + ΔE); Q, K, V; per head its block sums.
+        let streams = if self.decoder { 2 } else { 3 };
+        let summed = |n: u64| n * (streams * d + q + 2 * kv) + heads * (n.div_ceil(BLOCK as u64)).pow(2);
+        let n = n as u64;
+        let per_layer = match n <= KEEP_WEIGHTS_UP_TO as u64 {
+            true => kept(n),
+            false => kept(KEEP_WEIGHTS_UP_TO as u64).max(summed(n)),
+        };
+        4 * per_layer * self.n_layers as u64
+    }
 }
 
 /// What is read before any weight: the header(s) and configuration.
@@ -304,30 +374,19 @@ impl<'s> Checkpoint<'s> {
         let mut gguf = None;
         let header = self.header(&mut gguf)?;
         let w = &header.weights;
-        let (n_layers, n_heads, n_kv_heads, d_model, d_head, vocab_size) = match &header.family {
-            Family::Encoder(c) => (c.n_layers, c.n_heads, c.n_heads, c.d_model, c.d_head(), c.vocab_size),
-            Family::Llama(c, _) => (c.n_layers, c.n_heads, c.n_kv_heads, c.d_model, c.d_head, c.vocab_size),
-            Family::Gpt2(c) => (c.n_layers, c.n_heads, c.n_heads, c.d_model, c.d_head(), c.vocab_size),
-            Family::Gemma3(c) => (c.n_layers, c.n_heads, c.n_kv_heads, c.d_model, c.d_head, c.vocab_size),
-        };
-        let max_tokens = self.max_tokens(&header.family)?;
+        let (dims, vocab_size) = header.family.sizes();
+        let TraceDims { n_layers, n_heads, n_kv_heads, d_model, d_head, .. } = dims;
         let file_bytes = match self {
             Checkpoint::Folder(f) => f.weights.iter().map(|s| s.len()).sum::<u64>() + f.config.len() as u64,
             Checkpoint::Gguf(src) => src.len(),
         };
         let parameters = w.parameters();
-        let (weight_bytes, weights_format) = match (header.gguf, self) {
-            (Some(g), Checkpoint::Gguf(src)) => gguf_sizes(g, src.len()),
-            _ => (parameters.saturating_mul(4), format!("safetensors {}", safetensors_types(&files_of(w)))),
+        let weight_bytes = self.weight_bytes(&header);
+        let weights_format = match header.gguf {
+            Some(g) => gguf_types(g),
+            None => format!("safetensors {}", safetensors_types(&files_of(w))),
         };
-        let (n, per_layer) = (max_tokens as u64, 0u64);
-        // Per layer: E, ΔE, E + ΔE, the heads' outputs side by side (n × d each),
-        // Q (n × heads·d_head), K and V (n × kv heads·d_head), and per head S, A (n × n) and Z (n × d_head).
-        let per_layer = per_layer
-            + 4 * n * d_model as u64
-            + n * (n_heads * d_head) as u64
-            + 2 * n * (n_kv_heads * d_head) as u64
-            + n_heads as u64 * (2 * n * n + n * d_head as u64);
+        let max_tokens = self.max_tokens(&header)?;
         Ok(Description {
             found: header.found.clone(),
             architecture: header.architecture.label().to_string(),
@@ -342,26 +401,45 @@ impl<'s> Checkpoint<'s> {
             parameters,
             file_bytes,
             weight_bytes,
-            trace_bytes: 4 * per_layer * n_layers as u64,
+            trace_bytes: dims.trace_bytes(max_tokens),
             max_tokens,
             weights_format,
         })
     }
 
-    /// The longest input the model will take.
-    fn max_tokens(&self, family: &Family) -> Result<usize> {
-        Ok(match (family, self) {
-            (Family::Encoder(c), Checkpoint::Folder(f)) => encoder_max_tokens(c, f.sentence_bert_config.as_deref())?,
-            (Family::Gpt2(c), _) => decoder::MAX_TOKENS.min(c.n_positions),
-            _ => decoder::MAX_TOKENS,
-        })
+    /// Bytes the weights take once loaded: kept quantized from a GGUF, widened to f32 from safetensors.
+    fn weight_bytes(&self, header: &Header) -> u64 {
+        match (header.gguf, self) {
+            (Some(g), Checkpoint::Gguf(src)) => gguf_weight_bytes(g, src.len()),
+            _ => header.weights.parameters().saturating_mul(4),
+        }
+    }
+
+    /// The longest input the model will take: an encoder's stated limit, a
+    /// decoder's [`longest_that_fits`].
+    fn max_tokens(&self, header: &Header) -> Result<usize> {
+        let context = match (&header.family, self) {
+            (Family::Encoder(c), Checkpoint::Folder(f)) => return encoder_max_tokens(c, f.sentence_bert_config.as_deref()),
+            (Family::Encoder(_), _) => return Err(Error::ModelFile("an encoder needs a Hugging Face folder".into())),
+            (Family::Gpt2(c), _) => Some(c.n_positions),
+            (Family::Llama(c, _), _) => c.context,
+            (Family::Gemma3(c), _) => c.context,
+        };
+        // The file's length bounds a GGUF's weights, and costs nothing to
+        // know: the exact sum (`gguf_weight_bytes`) would put its code in the
+        // page's default worker, which loads SmolLM2 alone.
+        let weights = match self {
+            Checkpoint::Gguf(src) => src.len(),
+            Checkpoint::Folder(_) => header.weights.parameters().saturating_mul(4),
+        };
+        Ok(longest_that_fits(context, weights, header.family.sizes().0))
     }
 
     /// Reads the weights and builds the model, under `id` on the page.
     pub fn load(&self, id: &str) -> Result<Model> {
         let mut gguf = None;
         let header = self.header(&mut gguf)?;
-        let max_tokens = self.max_tokens(&header.family)?;
+        let max_tokens = self.max_tokens(&header)?;
         let w = &header.weights;
         let name = header.name.clone();
         match (header.family, self) {
@@ -458,7 +536,7 @@ fn ggml_type_name(id: u32) -> String {
 }
 
 /// Bytes of a GGUF's tensors (as loaded, each kept as stored) and a summary of their types.
-fn gguf_sizes(g: &Gguf, file_len: u64) -> (u64, String) {
+fn gguf_weight_bytes(g: &Gguf, file_len: u64) -> u64 {
     let mut starts: Vec<(usize, &str)> = g.tensors.iter().map(|(n, t)| (t.start, n.as_str())).collect();
     starts.sort_unstable();
     let mut bytes = 0u64;
@@ -470,6 +548,11 @@ fn gguf_sizes(g: &Gguf, file_len: u64) -> (u64, String) {
         let next = starts.get(i + 1).map_or(file_len, |&(s, _)| s as u64);
         bytes = bytes.saturating_add(known.map_or(next.saturating_sub(start as u64), |b| b as u64));
     }
+    bytes
+}
+
+/// The tensor types of a GGUF, most frequent first: `GGUF Q4_K ×100, F32 ×50`.
+fn gguf_types(g: &Gguf) -> String {
     let mut counts: Vec<(String, usize)> = Vec::new();
     for t in g.tensors.values() {
         let name = ggml_type_name(t.ggml_type);
@@ -480,7 +563,7 @@ fn gguf_sizes(g: &Gguf, file_len: u64) -> (u64, String) {
     }
     counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     let summary = counts.iter().map(|(n, c)| format!("{n} ×{c}")).collect::<Vec<_>>().join(", ");
-    (bytes, format!("GGUF {summary}"))
+    format!("GGUF {summary}")
 }
 
 /// The shard files `model.safetensors.index.json` (its bytes) names, each
@@ -556,5 +639,39 @@ mod native {
         }
         let name = dir.file_name().map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned());
         Ok(Folder { name, config, tokenizer, sentence_bert_config: read("sentence_bert_config.json")?, weights })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Qwen2.5 0.5B's sizes: 24 layers, 14 heads over 2 key/value heads of 64.
+    const QWEN: TraceDims = TraceDims { n_layers: 24, n_heads: 14, n_kv_heads: 2, d_model: 896, d_head: 64, decoder: true };
+
+    #[test]
+    fn a_trace_past_the_kept_length_grows_with_n_not_n_squared() {
+        // 256 tokens keep every head's S, A and Z and the rows: 24 layers ×
+        // (256 × (4 × 896 + 896 + 2 × 128) + 14 × (2 × 256² + 256 × 64)) floats.
+        assert_eq!(QWEN.trace_bytes(256), 4 * 24 * (256 * 4736 + 14 * (2 * 65536 + 256 * 64)));
+        // Past it the rows (h, ΔE, Q, K, V) and 16 × 16 block sums, never less than at 256.
+        assert_eq!(QWEN.trace_bytes(300), QWEN.trace_bytes(256));
+        assert_eq!(QWEN.trace_bytes(2048), 4 * 24 * (2048 * (2 * 896 + 896 + 2 * 128) + 14 * 128 * 128));
+        assert!(QWEN.trace_bytes(2048) < 2 * QWEN.trace_bytes(1024) + 1);
+    }
+
+    #[test]
+    fn a_decoder_takes_its_context_up_to_2048_tokens_shortened_to_fit_the_memory() {
+        // The real Q4_K_M file's 485 MB of weights: 2,048 tokens.
+        assert_eq!(longest_that_fits(Some(32768), 485_000_000, QWEN), 2048);
+        assert_eq!(longest_that_fits(None, 485_000_000, QWEN), 2048);
+        assert_eq!(longest_that_fits(Some(1000), 485_000_000, QWEN), 1000);
+        assert_eq!(longest_that_fits(Some(64), 485_000_000, QWEN), 64);
+        // Larger weights leave room for shorter texts, down to 128 tokens.
+        assert_eq!(longest_that_fits(Some(32768), 1_000_000_000, QWEN), 1024);
+        assert_eq!(longest_that_fits(Some(32768), 1_600_000_000, QWEN), 128);
+        // What does not fit even then is left at 128, for the preflight to refuse.
+        assert_eq!(longest_that_fits(Some(32768), 2_100_000_000, QWEN), 128);
+        assert!(memory_needed(2_100_000_000, QWEN.trace_bytes(128)) > MEMORY_BUDGET);
     }
 }

@@ -11,11 +11,9 @@ use crate::models::files::{Checkpoint, Model};
 
 pub use crate::models::decoder::{top_k, DecoderSession as SmolLm2Session, Tokens, TOP_K};
 
-/// Longest input, in tokens. Past [`crate::models::KEEP_WEIGHTS_UP_TO`]
-/// the trace keeps each layer's Q, K and V and every head's sums rather than
-/// its n × n S and A, so memory grows with n, not with n² for each of the
-/// 270 heads (docs/performance.md has the sizes).
-pub const MAX_TOKENS: usize = 2048;
+/// Longest input, in tokens: every decoder's limit (its context is 8,192).
+/// docs/performance.md has the trace's sizes at this length.
+pub const MAX_TOKENS: usize = crate::models::decoder::MAX_TOKENS;
 
 /// SmolLM2-135M with its tokenizer, weights quantized in memory.
 #[derive(Debug)]
