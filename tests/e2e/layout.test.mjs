@@ -108,16 +108,22 @@ async function overflow(page) {
 }
 
 // At 1280×720 in presentation mode: the text box and the whole picture are
-// inside the viewport, and the picture's labels are at least 18 px.
+// inside the viewport, the picture's labels are at least 18 px, and the
+// heatmap's weights are printed as large as its cells allow (0.36 of a
+// cell: "0.52" across most of its width), not at a small fixed size.
 async function projectorCheck(page, picture) {
   const inside = await page.evaluate((sel) => {
     const r = (q) => document.querySelector(q)?.getBoundingClientRect();
     const fits = (b) => b && b.width > 0 && b.top >= 0 && b.left >= 0 && b.bottom <= innerHeight + 0.5 && b.right <= innerWidth + 0.5;
-    return { text: fits(r('textarea#text')), picture: fits(r(sel)), label: Number(document.querySelector(sel)?.dataset.labelPx ?? 0) };
+    const data = document.querySelector(sel)?.dataset ?? {};
+    return { text: fits(r('textarea#text')), picture: fits(r(sel)), label: Number(data.labelPx ?? 0), numbers: Number(data.numberPx ?? 0), cell: Number(data.cell ?? 0) };
   }, picture);
   assert.ok(inside.text, 'the text box is on screen at 1280×720 in presentation mode');
   assert.ok(inside.picture, `${picture} is wholly on screen at 1280×720 in presentation mode`);
   assert.ok(inside.label >= 18, `labels are ${inside.label} px at 1280×720 in presentation mode`);
+  if (picture === '#heatmap') {
+    assert.ok(inside.numbers >= 0.36 * inside.cell, `the weights are ${inside.numbers} px in ${inside.cell} px cells at 1280×720 in presentation mode`);
+  }
 }
 
 // How much of its box's shorter side a map takes (the larger of its

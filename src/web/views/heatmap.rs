@@ -132,6 +132,10 @@ pub fn draw_zoomed(
     Ok(Some(layout))
 }
 
+/// The type of the cells' numbers: the page's sans-serif, whose figures
+/// are as wide as a monospace's and whose point is narrower.
+const NUMBER_FONT: &str = "system-ui, -apple-system, 'Segoe UI', sans-serif";
+
 /// Each cell's number, where cells are big enough to hold it legibly, in
 /// black or white as reads best on the cell's colour.
 fn numbers(
@@ -141,12 +145,21 @@ fn numbers(
     stage: Stage,
     colour_at: impl Fn(usize, usize) -> Rgb,
 ) -> Result<(), JsValue> {
-    // Five characters ("-20.6") take about 0.6 em each: 0.3 of the cell leaves a margin.
-    let px = (layout.cell * 0.3).min(layout.font_px * 1.4).floor();
-    if px < 10.0 {
+    // As large as the widest number this stage prints ("0.52", "-20.6")
+    // allows in 0.88 of the cell's width and 0.42 of its height: on a
+    // projector the cells are large, and so is the type.
+    ctx.set_font(&format!("100px {NUMBER_FONT}"));
+    let widest = ctx.measure_text(if stage == Stage::Weights { "0.00" } else { "-00.0" })?.width().max(1.0);
+    let px = (layout.cell * 88.0 / widest).min(layout.cell * 0.42).min(layout.font_px * 1.4).floor();
+    // Cells under 32 px hold no legible number (and a long text has a million).
+    let px = if layout.cell < 32.0 || px < 10.0 { 0.0 } else { px };
+    if let Some(canvas) = ctx.canvas() {
+        let _ = canvas.set_attribute("data-number-px", &px.to_string());
+    }
+    if px == 0.0 {
         return Ok(());
     }
-    ctx.set_font(&format!("{px}px ui-monospace, SFMono-Regular, Menlo, monospace"));
+    ctx.set_font(&format!("{px}px {NUMBER_FONT}"));
     ctx.set_text_align("center");
     ctx.set_text_baseline("middle");
     let half = layout.cell / 2.0;
