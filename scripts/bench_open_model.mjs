@@ -3,7 +3,9 @@
 // (491 MB) from local files to its first attention, the worker's memory
 // with it (its helper's included), and the forward at 16 tokens and one
 // token typed at the end of them, of Gemma 3 270M and Qwen2.5 0.5B next to
-// SmolLM2's in the same run. Needs models-extra/ (`python3
+// SmolLM2's in the same run; then each opened model on a pasted paragraph
+// of about a thousand tokens (LONG=0 leaves it out; SENTENCES sets its length): the full run, one word
+// typed at its end, and the workers' memory after them. Needs models-extra/ (`python3
 // scripts/fetch_models.py --extra`). Prints a table and writes
 // tests/e2e/artifacts/bench_open_model.json.
 //
@@ -24,6 +26,13 @@ const ROUNDS = Number(process.env.ROUNDS ?? 8);
 const WARMUP = Number(process.env.WARMUP ?? 3);
 const QWEN = join(EXTRA, 'qwen2.5-0.5b', 'qwen2.5-coder-0.5b-instruct-q4_k_m.gguf');
 const GEMMA = join(EXTRA, 'gemma3-270m', 'gemma-3-270m-q4_k_m.gguf');
+// About 1,000 tokens of varied sentences, as in tests/e2e/bench.mjs
+// (SENTENCES=150 makes about 2,100, which each model cuts to its limit).
+const subjects = ['The old lighthouse keeper', 'A fluffy blue creature', 'Her younger brother', 'The committee', 'Nobody in the village'];
+const verbs = ['watched', 'remembered', 'painted', 'argued about', 'carried'];
+const objects = ['the verdant forest', 'a letter from Lisbon', 'the broken clock', 'seven red apples', 'the storm over the harbour'];
+const PARAGRAPH = Array.from({ length: Number(process.env.SENTENCES ?? 70) }, (_, i) => `${subjects[i % 5]} ${verbs[Math.floor(i / 5) % 5]} ${objects[(i * 3 + 1) % 5]} on day ${i + 1}.`).join(' ');
+const LONG = process.env.LONG !== '0';
 const WORDS = 'the quick brown fox jumps over the lazy dog while the cat sleeps nearby today and then'.split(' ');
 
 for (const f of [QWEN, GEMMA]) if (!existsSync(f)) throw new Error(`${f} is missing: run python3 scripts/fetch_models.py --extra`);
@@ -109,6 +118,17 @@ try {
       && /computed in .* · worker memory/.test(document.querySelector('#status')?.textContent ?? ''), before, { timeout: 300_000 });
     return { preflight, load: Date.now() - t1 };
   };
+  // The paragraph, then one word typed at its end: each run's time, its tokens, and the memory after.
+  const long = async (name) => {
+    if (!LONG) return;
+    await run(PARAGRAPH);
+    const n = await tokenCount();
+    const cut = /cut/.test(await status()) ? ' (the text cut to the limit)' : '';
+    report(`${name}, ${n} tokens${cut}: full run in the worker`, await computeMs(), 'ms', '');
+    await run(`${PARAGRAPH} And`);
+    report(`${name}, one word typed at the end of ${n}`, await computeMs(), 'ms', '');
+    report(`${name}: worker memory after ${n} tokens`, Number((await status()).match(/worker memory ([\d.]+) MB/)?.[1]), 'MB', '');
+  };
 
   // SmolLM2 first, as the peer.
   await page.goto(`${base}?model=smollm2&view=head&text=${encodeURIComponent('The capital of France is')}`);
@@ -132,6 +152,7 @@ try {
   const qa = await appends();
   report('Qwen2.5 0.5B, one token typed at the end of 16', qa, 'ms', '');
   report('Qwen2.5 0.5B / SmolLM2, one token typed', qa / smolAppend, '×', '≤ 2');
+  await long('Qwen2.5 0.5B');
 
   const gemma = await open(GEMMA);
   report('Gemma 3 270M GGUF: opening to first attention (sum)', gemma.preflight + gemma.load, 'ms', '');
@@ -141,6 +162,7 @@ try {
   const ga = await appends();
   report('Gemma 3 270M, one token typed at the end of 16', ga, 'ms', '');
   report('Gemma 3 270M / SmolLM2, one token typed', ga / smolAppend, '×', '≤ 2');
+  await long('Gemma 3 270M');
   writeFileSync(join(ARTIFACTS, 'bench_open_model.json'), JSON.stringify(results, null, 2));
 } finally {
   await browser.close();
