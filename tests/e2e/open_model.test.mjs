@@ -229,9 +229,14 @@ test('an opened decoder takes a long text: the tiny Gemma 3 with a longer contex
   let worst = 0;
   shown.rows.forEach((row, i) => row.forEach((v, j) => { worst = Math.max(worst, Math.abs(v - cli.rows[i][j])); }));
   assert.ok(worst < 1e-4, `layer 0 head 1 differs from the CLI by ${worst}`);
-  // A local layer: the last query sees its 4 keys and nothing before them.
+  // A local layer: the last query sees its 4 keys and nothing before them, and the note says so.
   const last = shown.rows[n - 1];
   assert.ok(last.slice(0, n - 4).every((w) => w === 0) && last.slice(n - 4).every((w) => w > 0), 'the window of 4 keys');
+  await page.locator('#mask-note', { hasText: 'Layer 0 is a local one, with a sliding window: each token sees only itself and the 3 tokens before it.' }).waitFor();
+  // Its third layer is global: causal, and the note says nothing of a window.
+  await page.locator('select#layer').selectOption('2');
+  await page.waitForFunction(() => !/local/.test(document.querySelector('#mask-note')?.textContent ?? 'local'));
+  assert.match(await page.locator('#mask-note').textContent(), /is causal: each token sees only itself and earlier tokens/);
 });
 
 test('without createWritable (Safari), the opened model is kept through the synchronous access handle, byte for byte', async () => {

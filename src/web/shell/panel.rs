@@ -163,26 +163,32 @@ fn ModelNote() -> impl IntoView {
         _ => "",
     }
     };
+    // The model's mask, and the shown layer's where that one differs (Gemma 3's local layers).
     let mask = move || {
+        let layer = res.detail.with(|d| d.as_ref().map(|d| (d.layer, d.mask)));
         res.summary.with(|s| {
-            s.as_ref().map(|s| match s.info.mask {
+            let s = s.as_ref()?;
+            let name = &s.info.name;
+            let said = match s.info.mask {
                 attnscope::Mask::None => {
-                    format!(
-                        "{} attends both ways (no mask). A causal grid for it is a what-if, computed from the same Q and K.",
-                        s.info.name
-                    )
+                    format!("{name} attends both ways (no mask). A causal grid for it is a what-if, computed from the same Q and K.")
                 }
                 attnscope::Mask::Causal => {
+                    format!("{name} is causal: each token sees only itself and earlier tokens. An unmasked grid for it is a what-if.")
+                }
+                attnscope::Mask::SlidingWindow(w) => {
                     format!(
-                        "{} is causal: each token sees only itself and earlier tokens. An unmasked grid for it is a what-if.",
-                        s.info.name
+                        "{name} is causal with a sliding window: each token sees only itself and the {} tokens before it.",
+                        w.saturating_sub(1)
                     )
                 }
-                attnscope::Mask::SlidingWindow(w) => format!(
-                    "{} is causal with a sliding window: each token sees only itself and the {} tokens before it.",
-                    s.info.name,
+            };
+            Some(match layer {
+                Some((l, attnscope::Mask::SlidingWindow(w))) if s.info.mask != attnscope::Mask::SlidingWindow(w) => format!(
+                    "{said} Layer {l} is a local one, with a sliding window: each token sees only itself and the {} tokens before it.",
                     w.saturating_sub(1)
                 ),
+                _ => said,
             })
         })
     };
