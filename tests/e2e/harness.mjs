@@ -145,3 +145,21 @@ export function watch(page, { failedRequests = false, origin = null, context = p
   }
   return problems;
 }
+
+// A head's CSV (export::head_csv): the key tokens, then a row of weights per query.
+export function parseCsv(text) {
+  const lines = text.trim().split('\n');
+  const tokens = [...lines[0].matchAll(/"((?:[^"]|"")*)"/g)].map((m) => m[1]);
+  const rows = lines.slice(1).map((line) => line.match(/^"(?:[^"]|"")*",(.*)$/)[1].split(',').map(Number));
+  return { tokens, rows };
+}
+
+// The head the page shows, exported as CSV (#export-csv), and the debug
+// CLI's CSV of `cliArgs` (`attention … --layer L --head H`), both parsed.
+export async function shownAndCliCsv(page, root, cliArgs) {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#export-csv').click()]);
+  const chunks = [];
+  for await (const c of await download.createReadStream()) chunks.push(c);
+  const cli = execFileSync(join(root, 'target', 'debug', 'attnscope'), [...cliArgs, '--csv', '-'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  return { shown: parseCsv(Buffer.concat(chunks).toString()), cli: parseCsv(cli) };
+}

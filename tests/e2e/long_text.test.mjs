@@ -11,8 +11,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { execFileSync } from 'node:child_process';
-import { start, stop, watch } from './harness.mjs';
+import { shownAndCliCsv, start, stop, watch } from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
@@ -32,17 +31,6 @@ before(async () => {
 after(async () => {
   await stop(server, browser);
 });
-
-// A head's CSV (export::head_csv): the key tokens, then a row of weights per query.
-function parseCsv(text) {
-  const lines = text.trim().split('\n');
-  const tokens = [...lines[0].matchAll(/"((?:[^"]|"")*)"/g)].map((m) => m[1]);
-  const rows = lines.slice(1).map((line) => {
-    const m = line.match(/^"(?:[^"]|"")*",(.*)$/);
-    return m[1].split(',').map(Number);
-  });
-  return { tokens, rows };
-}
 
 const computed = (page) =>
   page.waitForFunction(() => /computed in/.test(document.querySelector('#status')?.textContent ?? ''), null, { timeout: 300_000 });
@@ -71,13 +59,8 @@ test('SmolLM2 on 300 tokens: a head computed again is the CLI\'s, every head in 
   await page.waitForFunction(() => document.querySelector('#heatmap')?.width > 0);
 
   // The head shown, exported as CSV, against the CLI's run of the same text.
-  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#export-csv').click()]);
-  const chunks = [];
-  for await (const c of await download.createReadStream()) chunks.push(c);
-  const shown = parseCsv(Buffer.concat(chunks).toString());
-  const cli = parseCsv(execFileSync(join(ROOT, 'target', 'debug', 'attnscope'),
-    ['attention', '--model', 'smollm2', '--models-dir', join(ROOT, 'www', 'models'), '--text', TEXT, '--layer', '5', '--head', '3', '--csv', '-'],
-    { encoding: 'utf8', maxBuffer: 1 << 28 }));
+  const { shown, cli } = await shownAndCliCsv(page, ROOT,
+    ['attention', '--model', 'smollm2', '--models-dir', join(ROOT, 'www', 'models'), '--text', TEXT, '--layer', '5', '--head', '3']);
   assert.equal(shown.tokens.length, n);
   assert.deepEqual(shown.tokens, cli.tokens);
   assert.equal(shown.rows.length, n);

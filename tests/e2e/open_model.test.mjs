@@ -17,7 +17,7 @@ import { basename, join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { start, stop, watch } from './harness.mjs';
+import { shownAndCliCsv, start, stop, watch } from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
@@ -182,14 +182,6 @@ test('the tiny Qwen2 GGUF: summary and attention equal to the CLI\'s', async () 
   await page.screenshot({ path: join(ARTIFACTS, 'open-model-qwen2-catalog.png') });
 });
 
-// A head's CSV (export::head_csv): the key tokens, then a row of weights per query.
-function parseCsv(text) {
-  const lines = text.trim().split('\n');
-  const tokens = [...lines[0].matchAll(/"((?:[^"]|"")*)"/g)].map((m) => m[1]);
-  const rows = lines.slice(1).map((line) => line.match(/^"(?:[^"]|"")*",(.*)$/)[1].split(',').map(Number));
-  return { tokens, rows };
-}
-
 test('an opened decoder takes a long text: the tiny Gemma 3 with a longer context, its sliding-window head equal to the CLI\'s', async () => {
   // The tiny Gemma 3 (local layers see 4 keys), its context raised from 128 tokens.
   const dir = join(mkdtempSync(join(tmpdir(), 'attnscope-gemma3-')), 'gemma3-long');
@@ -218,12 +210,7 @@ test('an opened decoder takes a long text: the tiny Gemma 3 with a longer contex
   await page.locator('select#layer').selectOption('0');
   await page.locator('select#head').selectOption('1');
   await page.waitForFunction(() => document.querySelector('#heatmap')?.width > 0);
-  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#export-csv').click()]);
-  const chunks = [];
-  for await (const c of await download.createReadStream()) chunks.push(c);
-  const shown = parseCsv(Buffer.concat(chunks).toString());
-  const cli = parseCsv(execFileSync(join(ROOT, 'target', 'debug', 'attnscope'),
-    ['attention', '--model-path', dir, '--text', text, '--layer', '0', '--head', '1', '--csv', '-'], { encoding: 'utf8', maxBuffer: 1 << 28 }));
+  const { shown, cli } = await shownAndCliCsv(page, ROOT, ['attention', '--model-path', dir, '--text', text, '--layer', '0', '--head', '1']);
   assert.equal(shown.tokens.length, n);
   assert.deepEqual(shown.tokens, cli.tokens);
   let worst = 0;
