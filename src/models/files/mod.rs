@@ -535,7 +535,7 @@ fn ggml_type_name(id: u32) -> String {
     name.to_string()
 }
 
-/// Bytes of a GGUF's tensors (as loaded, each kept as stored) and a summary of their types.
+/// Bytes of a GGUF's tensors as loaded, each kept as stored.
 fn gguf_weight_bytes(g: &Gguf, file_len: u64) -> u64 {
     let mut starts: Vec<(usize, &str)> = g.tensors.iter().map(|(n, t)| (t.start, n.as_str())).collect();
     starts.sort_unstable();
