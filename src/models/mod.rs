@@ -113,6 +113,13 @@ pub struct LayerTrace {
 /// memory grows with n, not with n² times the heads.
 pub const KEEP_WEIGHTS_UP_TO: usize = 256;
 
+/// What a model may need in the worker's memory: a wasm32 instance can
+/// address 4 GiB, and a tab that asks for more than about half of that is
+/// likely to be killed on an ordinary laptop or phone. An opened model that
+/// needs more is refused, and a decoder's longest text is shortened to fit
+/// (`files::longest_that_fits`).
+pub const MEMORY_BUDGET: u64 = 2 << 30;
+
 impl LayerTrace {
     pub fn new(input: Matrix, attention: MultiHeadTrace, delta: Matrix, residual: Matrix) -> LayerTrace {
         LayerTrace { input, attention, delta, residual, stream: None, summaries: None }

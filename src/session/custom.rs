@@ -6,11 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-/// What a model may need in the worker's memory: a wasm32 instance can
-/// address 4 GiB, and a tab that asks for more than about half of that is
-/// likely to be killed on an ordinary laptop or phone. A decoder's longest
-/// text is shortened to fit it (`Checkpoint::describe`).
-pub const MEMORY_BUDGET: u64 = 2 << 30;
+pub use crate::models::MEMORY_BUDGET;
 
 /// The page's requests about an opened model.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -169,6 +169,8 @@ fn ModelNote() -> impl IntoView {
         res.summary.with(|s| {
             let s = s.as_ref()?;
             let name = &s.info.name;
+            let window =
+                |w: usize| format!("with a sliding window: each token sees only itself and the {} tokens before it.", w.saturating_sub(1));
             let said = match s.info.mask {
                 attnscope::Mask::None => {
                     format!("{name} attends both ways (no mask). A causal grid for it is a what-if, computed from the same Q and K.")
@@ -176,18 +178,12 @@ fn ModelNote() -> impl IntoView {
                 attnscope::Mask::Causal => {
                     format!("{name} is causal: each token sees only itself and earlier tokens. An unmasked grid for it is a what-if.")
                 }
-                attnscope::Mask::SlidingWindow(w) => {
-                    format!(
-                        "{name} is causal with a sliding window: each token sees only itself and the {} tokens before it.",
-                        w.saturating_sub(1)
-                    )
-                }
+                attnscope::Mask::SlidingWindow(w) => format!("{name} is causal {}", window(w)),
             };
             Some(match layer {
-                Some((l, attnscope::Mask::SlidingWindow(w))) if s.info.mask != attnscope::Mask::SlidingWindow(w) => format!(
-                    "{said} Layer {l} is a local one, with a sliding window: each token sees only itself and the {} tokens before it.",
-                    w.saturating_sub(1)
-                ),
+                Some((l, attnscope::Mask::SlidingWindow(w))) if s.info.mask != attnscope::Mask::SlidingWindow(w) => {
+                    format!("{said} Layer {l} is a local one, {}", window(w))
+                }
                 _ => said,
             })
         })

@@ -114,7 +114,7 @@ pub fn draw_zoomed(
     let ctx = prepare(canvas, width, height)?;
     paint_image(&ctx, &layout, pixels)?;
     if pic.frame.t >= 1.0 {
-        numbers(&ctx, &layout, pic.values.as_ref().unwrap_or(&pic.to), pic.frame.to, |i, j| {
+        numbers(&ctx, &layout, look, pic.values.as_ref().unwrap_or(&pic.to), pic.frame.to, |i, j| {
             colour(pic.to[(i, j)], pic.frame.to, pic.range)
         })?;
     }
@@ -132,15 +132,13 @@ pub fn draw_zoomed(
     Ok(Some(layout))
 }
 
-/// The type of the cells' numbers: the page's sans-serif, whose figures
-/// are as wide as a monospace's and whose point is narrower.
-const NUMBER_FONT: &str = "system-ui, -apple-system, 'Segoe UI', sans-serif";
-
 /// Each cell's number, where cells are big enough to hold it legibly, in
-/// black or white as reads best on the cell's colour.
+/// black or white as reads best on the cell's colour, in the labels'
+/// sans-serif (its figures are as wide as a monospace's, its point narrower).
 fn numbers(
     ctx: &web_sys::CanvasRenderingContext2d,
     layout: &Layout,
+    look: &Look,
     m: &Matrix,
     stage: Stage,
     colour_at: impl Fn(usize, usize) -> Rgb,
@@ -148,7 +146,7 @@ fn numbers(
     // As large as the widest number this stage prints ("0.52", "-20.6")
     // allows in 0.88 of the cell's width and 0.42 of its height: on a
     // projector the cells are large, and so is the type.
-    ctx.set_font(&format!("100px {NUMBER_FONT}"));
+    ctx.set_font(&look.font_at(100.0, false));
     let widest = ctx.measure_text(if stage == Stage::Weights { "0.00" } else { "-00.0" })?.width().max(1.0);
     let px = (layout.cell * 88.0 / widest).min(layout.cell * 0.42).min(layout.font_px * 1.4).floor();
     // Cells under 32 px hold no legible number (and a long text has a million).
@@ -159,7 +157,7 @@ fn numbers(
     if px == 0.0 {
         return Ok(());
     }
-    ctx.set_font(&format!("{px}px {NUMBER_FONT}"));
+    ctx.set_font(&look.font_at(px, false));
     ctx.set_text_align("center");
     ctx.set_text_baseline("middle");
     let half = layout.cell / 2.0;
