@@ -110,19 +110,24 @@ async function overflow(page) {
 // At 1280×720 in presentation mode: the text box and the whole picture are
 // inside the viewport, the picture's labels are at least 18 px, and the
 // heatmap's weights are printed as large as its cells allow (0.36 of a
-// cell: "0.52" across most of its width), not at a small fixed size.
-async function projectorCheck(page, picture) {
+// cell: "0.52" across most of its width), not at a small fixed size, on
+// every cell but those the mask hides (`causal`: above the diagonal), whose
+// colour already says 0.
+async function projectorCheck(page, picture, causal) {
   const inside = await page.evaluate((sel) => {
     const r = (q) => document.querySelector(q)?.getBoundingClientRect();
     const fits = (b) => b && b.width > 0 && b.top >= 0 && b.left >= 0 && b.bottom <= innerHeight + 0.5 && b.right <= innerWidth + 0.5;
     const data = document.querySelector(sel)?.dataset ?? {};
-    return { text: fits(r('textarea#text')), picture: fits(r(sel)), label: Number(data.labelPx ?? 0), numbers: Number(data.numberPx ?? 0), cell: Number(data.cell ?? 0) };
+    const tokens = document.querySelectorAll('#tokens .token').length;
+    return { text: fits(r('textarea#text')), picture: fits(r(sel)), label: Number(data.labelPx ?? 0), numbers: Number(data.numberPx ?? 0), cell: Number(data.cell ?? 0), written: Number(data.numbers ?? -1), tokens };
   }, picture);
   assert.ok(inside.text, 'the text box is on screen at 1280×720 in presentation mode');
   assert.ok(inside.picture, `${picture} is wholly on screen at 1280×720 in presentation mode`);
   assert.ok(inside.label >= 18, `labels are ${inside.label} px at 1280×720 in presentation mode`);
   if (picture === '#heatmap') {
     assert.ok(inside.numbers >= 0.36 * inside.cell, `the weights are ${inside.numbers} px in ${inside.cell} px cells at 1280×720 in presentation mode`);
+    const n = inside.tokens;
+    assert.equal(inside.written, causal ? (n * (n + 1)) / 2 : n * n, `numbers written on the ${n} × ${n} weights (${causal ? 'causal' : 'no'} mask)`);
   }
 }
 
@@ -205,7 +210,7 @@ async function everyViewport(model, text, picture, ready) {
       await settled(page);
       assert.deepEqual(await overflow(page), [], `${model}, ${name} (${width}×${height}), ${m}`);
       if (width === 1280 && height === 720 && m === 'present') {
-        await projectorCheck(page, picture);
+        await projectorCheck(page, picture, model === 'smollm2');
         await assertNoSidewaysScrolling(page, `${model}, ${name}, ${m}`);
         await assertLayerAndHeadOnOneLine(page, `${model}, ${name}, ${m}`);
       }

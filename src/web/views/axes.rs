@@ -61,6 +61,12 @@ impl Axes {
         Some(if self.transposed { (j, i) } else { (i, j) })
     }
 
+    /// Whether `mask` hides the key of the cell at row r, column c of the picture.
+    pub fn hides(&self, mask: Mask, (r, c): (usize, usize)) -> bool {
+        let (i, j) = if self.transposed { (c, r) } else { (r, c) };
+        !mask.allows(i, j, self.n_q, self.n_k)
+    }
+
     /// The cell at row r, column c of the picture (of the grid with `mask`).
     pub fn cell(&self, (r, c): (usize, usize), mask: Option<Mask>) -> Cell {
         let (i, j) = if self.transposed { (c, r) } else { (r, c) };

@@ -47,8 +47,8 @@ pub fn CompareMap() -> impl IntoView {
                 let (rows, cols) = axes.labels(tokens);
                 let weights = axes.orient(&d.weights);
                 let frame = Frame { from: Stage::Weights, to: Stage::Weights, t: 1.0 };
-                let pic =
-                    Picture { from: weights.clone(), to: weights, frame, range: 1.0, focus: Default::default(), cell: None, values: None };
+                let (focus, hidden) = (Default::default(), Some((d.mask, axes)));
+                let pic = Picture { from: weights.clone(), to: weights, frame, range: 1.0, focus, cell: None, values: None, hidden };
                 look.with(|look| draw(&el, &rows, &cols, &pic, look, room.get())).map(|_| ())
             }
             None => {

@@ -14,6 +14,7 @@ use crate::canvas::{
     signed_color, text_on, use_look, use_room, Focus, KeptImage, Layout, Look, Rgb, Room, ZoomBar, Zoomer, HIDDEN,
 };
 use crate::state::{Appearance, Results, Selection};
+use attnscope::attention::Mask;
 use attnscope::Matrix;
 use leptos::html::{Canvas, Div};
 use leptos::prelude::*;
@@ -56,6 +57,10 @@ pub struct Picture {
     pub cell: Option<(usize, usize)>,
     /// The numbers written on the cells when `to` is only their colour (value-weighted attention, normalized per row).
     pub values: Option<Matrix>,
+    /// The head's mask and how its cells lie: the weights of the keys it
+    /// hides are 0 by construction, and their colour already says so, so
+    /// no "0.00" is written on them.
+    pub hidden: Option<(Mask, Axes)>,
 }
 
 /// One pixel per cell of `pic`, coloured for its frame: an image the canvas
@@ -114,7 +119,8 @@ pub fn draw_zoomed(
     let ctx = prepare(canvas, width, height)?;
     paint_image(&ctx, &layout, pixels)?;
     if pic.frame.t >= 1.0 {
-        numbers(&ctx, &layout, look, pic.values.as_ref().unwrap_or(&pic.to), pic.frame.to, |i, j| {
+        let hidden = |i, j| pic.frame.to == Stage::Weights && pic.hidden.is_some_and(|(mask, axes)| axes.hides(mask, (i, j)));
+        numbers(&ctx, &layout, look, pic.values.as_ref().unwrap_or(&pic.to), pic.frame.to, hidden, |i, j| {
             colour(pic.to[(i, j)], pic.frame.to, pic.range)
         })?;
     }
@@ -132,15 +138,17 @@ pub fn draw_zoomed(
     Ok(Some(layout))
 }
 
-/// Each cell's number, where cells are big enough to hold it legibly, in
-/// black or white as reads best on the cell's colour, in the labels'
-/// sans-serif (its figures are as wide as a monospace's, its point narrower).
+/// Each cell's number (but those of the cells `hidden` says), where cells
+/// are big enough to hold it legibly, in black or white as reads best on
+/// the cell's colour, in the labels' sans-serif (its figures are as wide as
+/// a monospace's, its point narrower).
 fn numbers(
     ctx: &web_sys::CanvasRenderingContext2d,
     layout: &Layout,
     look: &Look,
     m: &Matrix,
     stage: Stage,
+    hidden: impl Fn(usize, usize) -> bool,
     colour_at: impl Fn(usize, usize) -> Rgb,
 ) -> Result<(), JsValue> {
     // As large as the widest number this stage prints ("0.52", "-20.6")
@@ -155,6 +163,7 @@ fn numbers(
         let _ = canvas.set_attribute("data-number-px", &px.to_string());
     }
     if px == 0.0 {
+        let _ = ctx.canvas().map(|c| c.set_attribute("data-numbers", "0"));
         return Ok(());
     }
     ctx.set_font(&look.font_at(px, false));
@@ -166,16 +175,20 @@ fn numbers(
     if zoomed {
         layout.clip(ctx, 0.0);
     }
-    let cols = layout.visible_cols();
+    let (cols, mut written) = (layout.visible_cols(), 0);
     for i in layout.visible_rows().filter(|&i| i < m.rows) {
-        for j in cols.clone().filter(|&j| j < m.cols) {
+        for j in cols.clone().filter(|&j| j < m.cols && !hidden(i, j)) {
             let (x, y) = layout.cell_origin(i, j);
             ctx.set_fill_style_str(text_on(colour_at(i, j)));
             ctx.fill_text(&cell_text(m[(i, j)], stage), x + half, y + half)?;
+            written += 1;
         }
     }
     if zoomed {
         ctx.restore();
+    }
+    if let Some(canvas) = ctx.canvas() {
+        let _ = canvas.set_attribute("data-numbers", &written.to_string());
     }
     Ok(())
 }
@@ -223,6 +236,7 @@ pub fn Heatmap() -> impl IntoView {
                 focus: axes.focus(highlight),
                 cell: cell.filter(|c| c.mask.is_none()).and_then(|c| axes.place(&c)),
                 values: None,
+                hidden: Some((d.mask, axes)),
             };
             if let Some(norms) = norms {
                 pic.to = axes.orient(&attnscope::analysis::value_norms::per_row(&norms));
