@@ -479,6 +479,14 @@ fn heads_with_bias(
             })
             .collect(),
     };
+    gather(q, k, v, heads)
+}
+
+/// The layer's trace from its heads, computed one by one (here, or some
+/// by another thread: `models::helper::shared_heads`): Q split into its
+/// heads (n_q × d_k each), K and V into theirs, and each head's trace.
+pub fn gather(q: Vec<Matrix>, k: Vec<Matrix>, v: Vec<Matrix>, heads: Vec<HeadTrace>) -> MultiHeadTrace {
+    let kv_head_of = kv_head_of(q.len(), k.len());
     let outputs: Vec<Matrix> = heads.iter().map(|t| t.output.clone()).collect();
     let concat = Matrix::concat_cols(&outputs); //                                 [Z_1 | … | Z_H] (n_q × H·d_v)
     MultiHeadTrace { q, k, v, kv_head_of, heads, concat }

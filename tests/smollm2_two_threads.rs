@@ -19,13 +19,19 @@ const TEXTS: [&str; 3] = ["The capital of France is", "Hi!", "In 2024, 17 robots
 /// The model with a helper thread holding its shard, for runs of at least
 /// `from` new tokens; and the count of pieces the helper delivers.
 fn with_helper(from: usize) -> (SmolLm2, Arc<AtomicUsize>) {
+    let (model, delivered, _) = with_helper_counting_heads(from);
+    (model, delivered)
+}
+
+/// [`with_helper`], and the count of heads the helper delivers.
+fn with_helper_counting_heads(from: usize) -> (SmolLm2, Arc<AtomicUsize>, Arc<AtomicUsize>) {
     let mut model = load();
     let shard = model.shard();
     assert_eq!(shard.matrices.len(), 30 * 7 + 1);
     let helper = ThreadHelper::start(shard);
-    let delivered = helper.delivered();
+    let (delivered, heads) = (helper.delivered(), helper.heads_delivered());
     model.set_helper(Some(Box::new(helper)), from);
-    (model, delivered)
+    (model, delivered, heads)
 }
 
 #[test]
@@ -75,4 +81,25 @@ fn runs_shorter_than_the_helper_threshold_stay_on_this_thread() {
     session.run("The capital of France is").unwrap();
     assert!(asked.load(Ordering::Relaxed) > 0, "five new tokens are");
     assert_eq!(session.threads(), 2);
+}
+
+#[test]
+fn a_long_texts_heads_shared_with_the_helper_are_those_computed_alone() {
+    // Past 12 tokens the models keep only Q, K, V and each head's sums, as
+    // they do past 256 in the page: the heads are then shared.
+    let text = "A fluffy blue creature 🤖 roamed the verdant forest; the old lighthouse keeper wrote a letter from Lisbon.";
+    let mut whole = load();
+    whole.set_keep_weights_up_to(12);
+    let (mut halves, _, heads) = with_helper_counting_heads(1);
+    halves.set_keep_weights_up_to(12);
+    let (a, b) = (whole.run(text).unwrap(), halves.run(text).unwrap());
+    assert!(a.tokens.len() > 12 && a.layers.iter().all(|l| l.summaries.is_some()), "the long text's path");
+    assert_same(&a, &b, text);
+    for (l, (la, lb)) in a.layers.iter().zip(&b.layers).enumerate() {
+        assert_eq!(la.summaries, lb.summaries, "layer {l}: each head's sums");
+        for h in 0..la.attention.heads.len() {
+            assert_eq!(la.attention.head(h).weights.data, lb.attention.head(h).weights.data, "layer {l} head {h} computed again");
+        }
+    }
+    assert!(heads.load(Ordering::Relaxed) > 0, "the helper computed heads");
 }

@@ -192,11 +192,70 @@ impl HeadSummary {
         let from = (first / BLOCK * self.blocks.cols).min(self.blocks.data.len());
         tensor::all_finite(&self.blocks.data[from..]) && self.sums.is_finite()
     }
+
+    /// Floats of [`Self::to_floats`] for the summary of an n × n A ([`Self::of`]).
+    pub fn floats_for(n: usize) -> usize {
+        HEADER + n.div_ceil(BLOCK).pow(2)
+    }
+
+    /// The summary as floats, for another thread (a helper that computed
+    /// the head): the counts, the row sums, then the blocks row by row.
+    /// Counts are exact in an f32 up to 2²⁴.
+    pub fn to_floats(&self) -> Vec<f32> {
+        let s = &self.sums;
+        let counts = [self.rows, self.keys, self.blocks.rows, self.blocks.cols, s.rows, s.previous_rows].map(|c| c as f32);
+        let sums = [s.entropy_bits, s.distance, s.previous_token, s.first_token, s.self_token];
+        counts.iter().chain(&sums).chain(&self.blocks.data).copied().collect()
+    }
+
+    /// [`Self::to_floats`] read back; None for floats that are not a
+    /// summary (they come from another thread's memory and are checked).
+    pub fn from_floats(f: &[f32]) -> Option<HeadSummary> {
+        let count = |i: usize| {
+            let c = *f.get(i)?;
+            (c >= 0.0 && c.fract() == 0.0 && c < 16_777_216.0).then_some(c as usize)
+        };
+        let [rows, keys, block_rows, block_cols, sum_rows, previous_rows] = [0, 1, 2, 3, 4, 5].map(count);
+        let (block_rows, block_cols) = (block_rows?, block_cols?);
+        if f.len() != HEADER + block_rows.checked_mul(block_cols)? {
+            return None;
+        }
+        let sums = RowSums {
+            entropy_bits: f[6],
+            distance: f[7],
+            previous_token: f[8],
+            first_token: f[9],
+            self_token: f[10],
+            rows: sum_rows?,
+            previous_rows: previous_rows?,
+        };
+        let blocks = Matrix::from_vec(block_rows, block_cols, f[HEADER..].to_vec());
+        Some(HeadSummary { blocks, rows: rows?, keys: keys?, sums })
+    }
 }
+
+/// Floats before the blocks in [`HeadSummary::to_floats`]: six counts, five sums.
+const HEADER: usize = 11;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_summary_goes_through_floats_unchanged_and_other_floats_are_refused() {
+        let a = crate::attention::softmax_rows(crate::testing::matrix(40, 40, 3));
+        let s = HeadSummary::of(&a);
+        let f = s.to_floats();
+        assert_eq!(f.len(), HeadSummary::floats_for(40));
+        assert_eq!(HeadSummary::from_floats(&f), Some(s));
+        assert_eq!(HeadSummary::from_floats(&f[..f.len() - 1]), None);
+        let mut bad = f.clone();
+        bad[0] = -1.0;
+        assert_eq!(HeadSummary::from_floats(&bad), None);
+        bad[0] = 2.5;
+        assert_eq!(HeadSummary::from_floats(&bad), None);
+        assert_eq!(HeadSummary::from_floats(&[]), None);
+    }
     use crate::analysis::head_stats;
     use crate::attention::{attend, Mask, Scale};
 

@@ -301,7 +301,7 @@ impl Net for Gemma3 {
         rope.apply(&mut q, c.d_head, start);
         rope.apply(&mut k, c.d_head, start);
         let scale = Scale::Factor((1.0 / c.query_pre_attn_scalar.sqrt()) as f32);
-        let attention = attend_cached(&q, &k, &v, c.n_heads, c.n_kv_heads, past, c.mask(l), scale);
+        let attention = attend_cached(&q, &k, &v, c.n_heads, c.n_kv_heads, past, c.mask(l), scale, mm);
         let delta = b.post_attention_norm.forward(&b.attn.output(&attention.concat, mm));
         let residual = h.add(&delta);
         let r = if last_only { residual.rows_range(residual.rows - 1, 1) } else { residual.clone() };

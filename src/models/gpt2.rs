@@ -255,7 +255,7 @@ impl Net for Gpt2 {
         let [qkv] = mm.linear([&b.attn.c_attn], &x);
         let (q, k, v) = (qkv.cols_range(0, d), qkv.cols_range(d, d), qkv.cols_range(2 * d, d));
         let scale = if self.config.scaled { Scale::InvSqrtDk } else { Scale::None };
-        let attention = attend_cached(&q, &k, &v, self.shape.n_heads, self.shape.n_heads, past, Mask::Causal, scale);
+        let attention = attend_cached(&q, &k, &v, self.shape.n_heads, self.shape.n_heads, past, Mask::Causal, scale, mm);
         let [delta] = mm.linear([&b.attn.c_proj], &attention.concat);
         let residual = h.add(&delta);
         let r = if last_only { residual.rows_range(residual.rows - 1, 1) } else { residual.clone() };

@@ -18,10 +18,19 @@
 //! core for milliseconds; with pieces, a helper that is held up only does
 //! less, where with a fixed half each this thread would wait for it.
 //!
+//! A long text's attention is shared too: a decoder's heads (S, A and Z
+//! over n² pairs, and the sums of A) grow with the square of the length,
+//! its products only with the length. Each head is then a piece ([`Heads`], [`shared_heads`]):
+//! the helper, which needs no weights for it, takes heads from the last one
+//! down and hands back Z and the sums of A, computed by the same code as
+//! here, so the results are the same bits whoever computed a head.
+//!
 //! The model only sees [`Helper`]. How the input, the claims and the outputs
 //! travel is the helper's business (in the browser, a second Web Worker and
 //! a `SharedArrayBuffer`: `src/worker/helper.rs`).
 
+use crate::analysis::summary::HeadSummary;
+use crate::attention::{attend_visible, kv_head_of, HeadTrace, Mask, Scale};
 use crate::models::packed::PackedLinear;
 use crate::models::quant::{Input, QMatrix};
 use crate::tensor::Matrix;
@@ -48,6 +57,15 @@ pub trait Helper {
 
     /// A clock in milliseconds, to pace [`Helper::collect`].
     fn now_ms(&self) -> f64;
+
+    /// Offers the helper the heads of one layer of a long text ([`Heads`]),
+    /// from the last one down, as pieces `0 .. heads.n_heads` (claimed and
+    /// collected as the products' are; each collected as one row of
+    /// [`Heads::result_len`] floats). False if it cannot take them: this
+    /// thread then computes every head.
+    fn begin_heads(&self, _heads: &Heads) -> bool {
+        false
+    }
 
     /// Whether the helper holds its weights yet: one handed them is used at
     /// once, and takes part once it is ready (until then [`Helper::begin`]
@@ -254,6 +272,11 @@ impl<'h> Products<'h> {
         Products { helper, next: first }
     }
 
+    /// The helper these products are shared with, if any.
+    pub fn helper(&self) -> Option<&'h dyn Helper> {
+        self.helper
+    }
+
     /// `[x Wᵀ for each of ws]`, all from the same input.
     pub fn matrices<M: SharedMatrix, const N: usize>(&mut self, ws: [&M; N], x: &Matrix) -> [Matrix; N] {
         let outs = products(self.helper, self.next, ws, x);
@@ -306,6 +329,109 @@ fn shared_products(helper: Option<&dyn Helper>, first: usize, ws: &[&dyn SharedM
         parts[p.matrix].push(out);
     }
     parts.iter().map(|all| Matrix::concat_cols(all)).collect()
+}
+
+/// One layer's attention of a long text from its first token, as a helper
+/// can share it: each head's Z = A V and the sums of its A
+/// ([`HeadSummary`]), A itself let go of (`decoder::parts::attend_cached`).
+/// A head is a few milliseconds at 1,000 tokens, so heads are the pieces.
+pub struct Heads<'a> {
+    /// n × (n_heads · d_k), the heads side by side.
+    pub q: &'a Matrix,
+    /// n × (n_kv_heads · d_k), and V as wide.
+    pub k: &'a Matrix,
+    pub v: &'a Matrix,
+    pub n_heads: usize,
+    pub n_kv_heads: usize,
+    pub mask: Mask,
+    /// The factor of the scores (1/√d_k).
+    pub scale: f32,
+}
+
+impl Heads<'_> {
+    /// Whether the shapes agree: the other thread checks a request before it computes.
+    pub fn is_whole(&self) -> bool {
+        let (q, k, v) = (self.q, self.k, self.v);
+        self.n_heads > 0
+            && self.n_kv_heads > 0
+            && self.n_heads.is_multiple_of(self.n_kv_heads)
+            && q.cols.is_multiple_of(self.n_heads)
+            && q.rows == k.rows
+            && (k.rows, k.cols) == (v.rows, v.cols)
+            && k.cols == self.n_kv_heads * (q.cols / self.n_heads)
+    }
+
+    fn d_head(&self) -> usize {
+        self.q.cols / self.n_heads
+    }
+
+    /// Head `h` from its own Q and its group's K and V (n × d_k each): Z and
+    /// the summary of A, as `attention::multi_head_split_each` and its
+    /// caller make them alone, bit for bit.
+    pub fn attend(&self, q: &Matrix, k: &Matrix, v: &Matrix) -> (HeadTrace, HeadSummary) {
+        let mut t = attend_visible(q, k, v, self.mask, Scale::Factor(self.scale));
+        let summary = HeadSummary::of(&t.weights);
+        t.weights = Matrix::zeros(0, 0);
+        (t, summary)
+    }
+
+    /// Head `h` from the whole Q, K and V (the helper's side).
+    pub fn head(&self, h: usize) -> (HeadTrace, HeadSummary) {
+        let (d, kv) = (self.d_head(), kv_head_of(self.n_heads, self.n_kv_heads)[h]);
+        self.attend(&self.q.cols_range(h * d, d), &self.k.cols_range(kv * d, d), &self.v.cols_range(kv * d, d))
+    }
+
+    /// Floats of one head's result: Z (n × d_v), then its summary.
+    pub fn result_len(&self) -> usize {
+        self.q.rows * self.d_head() + HeadSummary::floats_for(self.q.rows)
+    }
+
+    /// A head's result as floats, for the other thread.
+    pub fn to_floats(&self, (t, summary): &(HeadTrace, HeadSummary)) -> Vec<f32> {
+        let mut out = Vec::with_capacity(self.result_len());
+        out.extend_from_slice(&t.output.data);
+        out.extend(summary.to_floats());
+        out
+    }
+
+    /// [`Heads::to_floats`] read back as a head `h`'s trace; None if the
+    /// floats are not such a result.
+    fn read_result(&self, f: &[f32]) -> Option<(HeadTrace, HeadSummary)> {
+        let (n, d) = (self.q.rows, self.d_head());
+        let z = f.get(..n * d)?;
+        let summary = HeadSummary::from_floats(&f[n * d..]).filter(|_| f.len() == self.result_len())?;
+        let output = Matrix::from_vec(n, d, z.to_vec());
+        Some((
+            HeadTrace { scores: Matrix::zeros(0, 0), scale: self.scale, bias: None, mask: self.mask, weights: Matrix::zeros(0, 0), output },
+            summary,
+        ))
+    }
+}
+
+/// Every head of `heads` (Q, K and V already split: `q[h]`, `k[kv]`,
+/// `v[kv]`), this thread taking them from the first one up and the
+/// helper from the last one down, as [`products`] shares a matrix's
+/// pieces; None if the helper does not take the request (this thread then
+/// computes them as it would alone).
+pub fn shared_heads(helper: &dyn Helper, heads: &Heads, q: &[Matrix], k: &[Matrix], v: &[Matrix]) -> Option<Vec<(HeadTrace, HeadSummary)>> {
+    if !helper.ready() || !helper.begin_heads(heads) {
+        return None;
+    }
+    let kv = kv_head_of(heads.n_heads, heads.n_kv_heads);
+    let compute = |h: usize| heads.attend(&q[h], &k[kv[h]], &v[kv[h]]);
+    let start = helper.now_ms();
+    let mut outs = Vec::with_capacity(heads.n_heads);
+    while outs.len() < heads.n_heads && helper.claim(outs.len()) {
+        outs.push(compute(outs.len()));
+    }
+    // About twice what a head takes here (or, if the helper took every
+    // head, twice the time it has had), and at least a millisecond.
+    let patience = 2.0 * (helper.now_ms() - start) / outs.len().max(1) as f64;
+    for h in outs.len()..heads.n_heads {
+        let theirs = helper.collect(h, patience.max(1.0)).and_then(|m| heads.read_result(&m.data));
+        outs.push(theirs.unwrap_or_else(|| compute(h)));
+    }
+    Some(outs)
 }
 
 #[cfg(test)]
@@ -392,6 +518,55 @@ mod tests {
         fn now_ms(&self) -> f64 {
             0.0
         }
+    }
+
+    /// A helper in this thread for heads: it has claimed heads `from ..`
+    /// and finished those at an even index.
+    struct LaggingHeads {
+        from: usize,
+        request: std::cell::RefCell<Option<([Matrix; 3], usize, usize)>>,
+    }
+
+    impl Helper for LaggingHeads {
+        fn begin(&self, _: usize, _: usize, _: &Matrix) {}
+        fn begin_heads(&self, h: &Heads) -> bool {
+            *self.request.borrow_mut() = Some(([h.q.clone(), h.k.clone(), h.v.clone()], h.n_heads, h.n_kv_heads));
+            true
+        }
+        fn claim(&self, i: usize) -> bool {
+            i < self.from
+        }
+        fn collect(&self, i: usize, _: f64) -> Option<Matrix> {
+            let request = self.request.borrow();
+            let ([q, k, v], n_heads, n_kv_heads) = request.as_ref()?;
+            let heads = Heads { q, k, v, n_heads: *n_heads, n_kv_heads: *n_kv_heads, mask: Mask::Causal, scale: 0.125 };
+            i.is_multiple_of(2).then(|| Matrix::from_vec(1, heads.result_len(), heads.to_floats(&heads.head(i))))
+        }
+        fn now_ms(&self) -> f64 {
+            0.0
+        }
+    }
+
+    #[test]
+    fn shared_heads_equal_the_ones_computed_alone_bit_for_bit() {
+        // 6 query heads over 2 key/value heads of 64, 70 tokens.
+        let (q, k, v) = (crate::testing::matrix(70, 384, 1), crate::testing::matrix(70, 128, 2), crate::testing::matrix(70, 128, 3));
+        let heads = Heads { q: &q, k: &k, v: &v, n_heads: 6, n_kv_heads: 2, mask: Mask::Causal, scale: 0.125 };
+        assert!(heads.is_whole());
+        let (qs, ks, vs) =
+            (crate::attention::split_heads(&q, 6), crate::attention::split_heads(&k, 2), crate::attention::split_heads(&v, 2));
+        let alone: Vec<_> = (0..6).map(|h| heads.attend(&qs[h], &ks[h / 3], &vs[h / 3])).collect();
+        for from in [0, 1, 4, 6] {
+            let helper = LaggingHeads { from, request: Default::default() };
+            let shared = shared_heads(&helper, &heads, &qs, &ks, &vs).unwrap();
+            for (h, ((t, s), (t0, s0))) in shared.iter().zip(&alone).enumerate() {
+                assert_eq!((&t.output.data, s, t.scale), (&t0.output.data, s0, t0.scale), "head {h}, helper from {from}");
+            }
+        }
+        // A result of other floats is refused: the head is computed here.
+        assert!(heads.read_result(&[0.0; 5]).is_none());
+        let wrong = Heads { q: &q, k: &k, v: &v, n_heads: 5, n_kv_heads: 2, mask: Mask::Causal, scale: 0.125 };
+        assert!(!wrong.is_whole());
     }
 
     #[test]

@@ -315,7 +315,7 @@ impl Llama {
         let [mut q, mut k, v] = b.attn.qkv(&x, mm);
         self.rope.apply(&mut q, c.d_head, start);
         self.rope.apply(&mut k, c.d_head, start);
-        let mut attention = attend_cached(&q, &k, &v, c.n_heads, c.n_kv_heads, past, b.mask, Scale::InvSqrtDk);
+        let mut attention = attend_cached(&q, &k, &v, c.n_heads, c.n_kv_heads, past, b.mask, Scale::InvSqrtDk, mm);
         if let Some(edit) = edit {
             edit(&mut attention.concat);
         }
@@ -374,7 +374,7 @@ impl Net for Llama {
         let mut concat = Matrix::zeros(0, q.cols); // (runs·n·max(1, edits), H·d_head)
         for s in (0..h.rows).step_by(n) {
             let run = |m: &Matrix| m.rows_range(s, n);
-            let z = attend_cached(&run(&q), &run(&k), &run(&v), c.n_heads, c.n_kv_heads, None, b.mask, Scale::InvSqrtDk).concat;
+            let z = attend_cached(&run(&q), &run(&k), &run(&v), c.n_heads, c.n_kv_heads, None, b.mask, Scale::InvSqrtDk, mm).concat;
             if edits.is_empty() {
                 concat.push_rows(&z);
             }

@@ -2,7 +2,8 @@
 //! model's opened from files): a [`Helper`] that is another copy of this
 //! worker, holding a copy of the second part of every weight matrix's rows
 //! ([`attnscope::models::helper::Shard::of`]), which it shares with the
-//! model piece by piece ([`attnscope::models::helper`]).
+//! model piece by piece ([`attnscope::models::helper`]); a long text's
+//! heads are shared the same way, each head a piece.
 //!
 //! The two wasm instances share no memory, and a message between workers
 //! takes far longer than one layer's products when a single token is
@@ -24,7 +25,8 @@
 //! model runs alone on one thread.
 
 use super::fetch::js_text;
-use attnscope::models::helper::{self, Helper, Piece, Shard, ShardMatrix, SharedRef, Shares};
+use attnscope::attention::Mask;
+use attnscope::models::helper::{self, Heads, Helper, Piece, Shard, ShardMatrix, SharedRef, Shares};
 use attnscope::models::packed::PackedLinear;
 use attnscope::models::quant::{Input, QMatrix, QType};
 use attnscope::models::KEEP_WEIGHTS_UP_TO;
@@ -59,10 +61,23 @@ const READY: u32 = 11;
 /// handler): the model then stops waiting for the pieces it holds, in the
 /// run under way, and offers it nothing more.
 const STOPPED: u32 = 12;
+/// What the request is: [`PRODUCTS`] (of the shard's matrices FIRST ..
+/// FIRST + COUNT, from an input of ROWS × COLS) or [`HEADS`] (a layer's
+/// heads, [`Heads`]: Q, K and V of ROWS tokens one after the other in the
+/// input's room, Q COLS wide, the heads' count, the key/value heads', the
+/// mask and the scale's bits).
+const KIND: u32 = 13;
+const N_HEADS: u32 = 14;
+const N_KV_HEADS: u32 = 15;
+const MASK: u32 = 16;
+const WINDOW: u32 = 17;
+const SCALE: u32 = 18;
+const PRODUCTS: i32 = 0;
+const HEADS: i32 = 1;
 /// Then one state per piece: the request's number times 4 plus one of
 /// FREE, MODEL (claimed by the model), HELPER (claimed by the helper),
 /// DONE (the helper's output is in the buffer).
-const STATES: u32 = 16;
+const STATES: u32 = 24;
 const MAX_PIECES: u32 = 64;
 const CONTROL: u32 = STATES + MAX_PIECES;
 const FREE: i32 = 0;
@@ -118,6 +133,15 @@ fn place(pieces: Vec<Piece>, n: usize, cols: usize, room: Room) -> Option<Vec<(P
         at = at.checked_add(len)?;
     }
     (at <= room.input + room.output).then_some(placed)
+}
+
+/// Where each head's result goes in the buffer (after Q, K and V), if
+/// they and the results fit.
+fn place_heads(h: &Heads, room: Room) -> Option<Vec<u32>> {
+    let inputs = h.q.data.len().checked_add(h.k.data.len())?.checked_add(h.v.data.len())?;
+    let len = h.result_len();
+    let fits = h.is_whole() && h.n_heads <= MAX_PIECES as usize && inputs <= room.input && h.n_heads.checked_mul(len)? <= room.output;
+    fits.then(|| (0..h.n_heads).map(|i| (room.input + i * len) as u32).collect())
 }
 
 /// A piece's state for request `seq`.
@@ -184,14 +208,37 @@ pub struct SharedHelper {
     lost: Rc<RefCell<Option<String>>>,
 }
 
-/// A request offered to the helper: its pieces, each with the place of
-/// its output in the buffer, and its tokens.
+/// A request offered to the helper: where each piece's output is in the
+/// buffer, and its rows and columns.
 struct Offer {
-    pieces: Vec<(Piece, u32)>,
-    tokens: usize,
+    outputs: Vec<(u32, usize, usize)>,
 }
 
 impl SharedHelper {
+    /// Offers a request: its pieces' states, its `inputs` one after the
+    /// other at the start of the room, its `control` integers, then its
+    /// number, which the helper waits on.
+    fn offer(&self, offer: Offer, inputs: &[&[f32]], control: &[(u32, i32)]) {
+        let seq = self.seq.get().wrapping_add(1) & 0x0fff_ffff;
+        self.seq.set(seq);
+        // The new states first: a helper still on the last request then
+        // cannot claim a piece of this one, whatever it read.
+        for i in 0..offer.outputs.len() as u32 {
+            store(&self.ctrl, STATES + i, state(seq, FREE));
+        }
+        let mut at = 0;
+        for input in inputs {
+            self.data.subarray(at, at + input.len() as u32).copy_from(input);
+            at += input.len() as u32;
+        }
+        for &(i, v) in control {
+            store(&self.ctrl, i, v);
+        }
+        store(&self.ctrl, SEQ, seq);
+        let _ = Atomics::notify(&self.ctrl, SEQ);
+        *self.offered.borrow_mut() = Some(offer);
+    }
+
     /// The pieces of shard matrices `first .. first + count` for `n × cols`
     /// inputs, placed in the buffer ([`place`]), if they fit it.
     fn layout(&self, first: usize, count: usize, n: usize, cols: usize) -> Option<Vec<(Piece, u32)>> {
@@ -209,21 +256,43 @@ impl Helper for SharedHelper {
             *self.offered.borrow_mut() = None;
             return;
         };
-        let seq = self.seq.get().wrapping_add(1) & 0x0fff_ffff;
-        self.seq.set(seq);
-        // The new states first: a helper still on the last request then
-        // cannot claim a piece of this one, whatever it read.
-        for i in 0..pieces.len() as u32 {
-            store(&self.ctrl, STATES + i, state(seq, FREE));
-        }
-        self.data.subarray(0, x.data.len() as u32).copy_from(&x.data);
         let last = first + count == self.shapes.len();
-        for (i, v) in [(FIRST, first), (COUNT, count), (ROWS, x.rows), (COLS, x.cols), (LAST, last as usize)] {
-            store(&self.ctrl, i, v as i32);
-        }
-        store(&self.ctrl, SEQ, seq);
-        let _ = Atomics::notify(&self.ctrl, SEQ);
-        *self.offered.borrow_mut() = Some(Offer { pieces, tokens: x.rows });
+        let control = [
+            (KIND, PRODUCTS),
+            (FIRST, first as i32),
+            (COUNT, count as i32),
+            (ROWS, x.rows as i32),
+            (COLS, x.cols as i32),
+            (LAST, last as i32),
+        ];
+        let outputs = pieces.iter().map(|(p, at)| (*at, x.rows, p.rows.len())).collect();
+        self.offer(Offer { outputs }, &[&x.data], &control);
+    }
+
+    fn begin_heads(&self, h: &Heads) -> bool {
+        let Some(outputs) = place_heads(h, self.room).filter(|_| self.ready()) else {
+            *self.offered.borrow_mut() = None;
+            return false;
+        };
+        let (mask, window) = match h.mask {
+            Mask::None => (0, 0),
+            Mask::Causal => (1, 0),
+            Mask::SlidingWindow(w) => (2, w.min(i32::MAX as usize) as i32),
+        };
+        let control = [
+            (KIND, HEADS),
+            (ROWS, h.q.rows as i32),
+            (COLS, h.q.cols as i32),
+            (N_HEADS, h.n_heads as i32),
+            (N_KV_HEADS, h.n_kv_heads as i32),
+            (MASK, mask),
+            (WINDOW, window),
+            (SCALE, h.scale.to_bits() as i32),
+            (LAST, 0),
+        ];
+        let outputs = outputs.into_iter().map(|at| (at, 1, h.result_len())).collect();
+        self.offer(Offer { outputs }, &[&h.q.data, &h.k.data, &h.v.data], &control);
+        true
     }
 
     fn claim(&self, i: usize) -> bool {
@@ -237,7 +306,7 @@ impl Helper for SharedHelper {
     fn collect(&self, i: usize, patience_ms: f64) -> Option<Matrix> {
         let offered = self.offered.borrow();
         let offer = offered.as_ref()?;
-        let (piece, at) = offer.pieces.get(i)?;
+        let &(at, rows, cols) = offer.outputs.get(i)?;
         let (seq, index) = (self.seq.get(), STATES + i as u32);
         let start = now_ms();
         loop {
@@ -247,8 +316,8 @@ impl Helper for SharedHelper {
             for _ in 0..32 {
                 let s = load(&self.ctrl, index);
                 if s == state(seq, DONE) {
-                    let mut m = Matrix::zeros(offer.tokens, piece.rows.len());
-                    self.data.subarray(*at, *at + m.data.len() as u32).copy_to(&mut m.data);
+                    let mut m = Matrix::zeros(rows, cols);
+                    self.data.subarray(at, at + m.data.len() as u32).copy_to(&mut m.data);
                     return Some(m);
                 }
                 if s != state(seq, HELPER) {
@@ -528,7 +597,10 @@ pub fn serve(init: JsValue) {
         seq = wait_change(&ctrl, SEQ, seq, spin_ms);
         spin_ms = if load(&ctrl, LAST) == 1 { 0.0 } else { HELPER_SPIN_MS };
         let [first, count, n, cols] = [FIRST, COUNT, ROWS, COLS].map(|i| load(&ctrl, i).max(0) as usize);
-        take_pieces(&shard, &ctrl, &data, room, seq, first, count, n, cols);
+        match load(&ctrl, KIND) {
+            HEADS => take_heads(&ctrl, &data, room, seq, n, cols),
+            _ => take_pieces(&shard, &ctrl, &data, room, seq, first, count, n, cols),
+        }
         store(&ctrl, MEMORY_KIB, memory_kib());
     }
 }
@@ -545,6 +617,46 @@ fn say_when_stopped(ctrl: &Int32Array) {
     });
     let _ = scope().add_event_listener_with_callback("error", on_error.as_ref().unchecked_ref());
     on_error.forget(); // lives as long as the helper
+}
+
+/// Computes heads of request `seq` ([`Heads`]) from the last one down, for
+/// as long as the model has not claimed them. A request whose numbers do
+/// not hold together (read while the model was writing the next one) is
+/// left alone, as in [`take_pieces`].
+fn take_heads(ctrl: &Int32Array, data: &Float32Array, room: Room, seq: i32, n: usize, cols: usize) {
+    let [n_heads, n_kv_heads, mask, window] = [N_HEADS, N_KV_HEADS, MASK, WINDOW].map(|i| load(ctrl, i).max(0) as usize);
+    let mask = match mask {
+        0 => Mask::None,
+        1 => Mask::Causal,
+        _ => Mask::SlidingWindow(window),
+    };
+    let scale = f32::from_bits(load(ctrl, SCALE) as u32);
+    let kv_cols = match (cols.checked_div(n_heads), n_kv_heads) {
+        (Some(d), kv) => d.saturating_mul(kv),
+        _ => return,
+    };
+    let lens = [n.saturating_mul(cols), n.saturating_mul(kv_cols), n.saturating_mul(kv_cols)];
+    if lens.iter().try_fold(0usize, |sum, len| sum.checked_add(*len)).is_none_or(|all| all > room.input) {
+        return;
+    }
+    let mut at = 0;
+    let [q, k, v] = [(lens[0], cols), (lens[1], kv_cols), (lens[2], kv_cols)].map(|(len, width)| {
+        let mut m = Matrix::zeros(n, width);
+        data.subarray(at, at + len as u32).copy_to(&mut m.data);
+        at += len as u32;
+        m
+    });
+    let heads = Heads { q: &q, k: &k, v: &v, n_heads, n_kv_heads, mask, scale };
+    let Some(outputs) = place_heads(&heads, room) else { return };
+    for (h, at) in outputs.iter().enumerate().rev() {
+        let index = STATES + h as u32;
+        if Atomics::compare_exchange(ctrl, index, state(seq, FREE), state(seq, HELPER)) != Ok(state(seq, FREE)) {
+            return;
+        }
+        let out = heads.to_floats(&heads.head(h));
+        data.subarray(*at, *at + out.len() as u32).copy_from(&out);
+        let _ = Atomics::compare_exchange(ctrl, index, state(seq, HELPER), state(seq, DONE));
+    }
 }
 
 /// Computes pieces of request `seq` from the last one down, for as long as

@@ -46,7 +46,8 @@ const LONGEST = `${LONG} ${LONG.replace('forest', 'wood')} and sang`;
 const subjects = ['The old lighthouse keeper', 'A fluffy blue creature', 'Her younger brother', 'The committee', 'Nobody in the village'];
 const verbs = ['watched', 'remembered', 'painted', 'argued about', 'carried'];
 const objects = ['the verdant forest', 'a letter from Lisbon', 'the broken clock', 'seven red apples', 'the storm over the harbour'];
-const PARAGRAPH = Array.from({ length: 70 }, (_, i) => `${subjects[i % 5]} ${verbs[Math.floor(i / 5) % 5]} ${objects[(i * 3 + 1) % 5]} on day ${i + 1}.`).join(' ');
+// About 1,000 tokens; SENTENCES=150 gives a paste cut at SmolLM2's 2,048.
+const PARAGRAPH = Array.from({ length: Number(process.env.SENTENCES ?? 70) }, (_, i) => `${subjects[i % 5]} ${verbs[Math.floor(i / 5) % 5]} ${objects[(i * 3 + 1) % 5]} on day ${i + 1}.`).join(' ');
 
 const results = {};
 const report = (name, value, unit, target) => {

@@ -6,10 +6,11 @@
 //! cache.
 
 use crate::analysis::summary::HeadSummary;
-use crate::attention::{multi_head_split, multi_head_split_each, split_heads, Mask, MultiHeadTrace, Scale};
+use crate::attention::{gather, multi_head_split, multi_head_split_each, split_heads, HeadTrace, Mask, MultiHeadTrace, Scale};
 use crate::error::Result;
 use crate::models::files::hparams::Hparams;
 use crate::models::files::weights::Weights;
+use crate::models::helper::{shared_heads, Heads};
 use crate::models::quant::QMatrix;
 use crate::models::LayerTrace;
 use crate::tensor::{self, Matrix};
@@ -327,19 +328,23 @@ pub fn gelu_tanh(x: f32) -> f32 {
 /// Attention of the new rows' queries `q` over the cached keys and values
 /// of `past` (the first positions) and the new ones: `past` lends its K and
 /// V heads, which grow by the new rows in place (`cache::join` hands them
-/// back). The trace's K and V hold all positions, its scores all keys.
+/// back). The trace's K and V hold all positions, its scores all keys. A
+/// long text's run from its first token shares its heads with `mm`'s
+/// helper, if it has one ([`helper::shared_heads`]).
 #[allow(clippy::too_many_arguments)]
 pub fn attend_cached(
     q: &Matrix,
-    k: &Matrix,
-    v: &Matrix,
+    k_new: &Matrix,
+    v_new: &Matrix,
     n_heads: usize,
     n_kv_heads: usize,
     past: Option<&mut LayerTrace>,
     mask: Mask,
     scale: Scale,
+    mm: &Products,
 ) -> MultiHeadTrace {
-    let (mut k, mut v) = (split_heads(k, n_kv_heads), split_heads(v, n_kv_heads));
+    let (mut k, mut v) = (split_heads(k_new, n_kv_heads), split_heads(v_new, n_kv_heads));
+    let from_the_start = past.is_none();
     if let Some(p) = past {
         let a = &mut p.attention;
         for (cached, new) in a.k.iter_mut().zip(&k).chain(a.v.iter_mut().zip(&v)) {
@@ -347,16 +352,26 @@ pub fn attend_cached(
         }
         (k, v) = (std::mem::take(&mut a.k), std::mem::take(&mut a.v));
     }
-    SUMS.with(|sums| match sums.borrow_mut().as_mut() {
-        None => multi_head_split(q, n_heads, k, v, mask, scale),
-        Some((sums, next)) => multi_head_split_each(q, n_heads, k, v, mask, scale, &mut |t| {
+    SUMS.with(|sums| {
+        let mut sums = sums.borrow_mut();
+        let Some((sums, next)) = sums.as_mut() else { return multi_head_split(q, n_heads, k, v, mask, scale) };
+        if let Some(helper) = mm.helper().filter(|_| from_the_start && *next == 0) {
+            let heads = Heads { q, k: k_new, v: v_new, n_heads, n_kv_heads, mask, scale: scale.factor(q.cols / n_heads) };
+            let qs = split_heads(q, n_heads);
+            if let Some(shared) = shared_heads(helper, &heads, &qs, &k, &v) {
+                let (traces, summaries): (Vec<HeadTrace>, Vec<HeadSummary>) = shared.into_iter().unzip();
+                (*sums, *next) = (summaries, n_heads);
+                return gather(qs, k, v, traces);
+            }
+        }
+        multi_head_split_each(q, n_heads, k, v, mask, scale, &mut |t| {
             match sums.get_mut(*next) {
                 Some(sum) => sum.add(&t.weights),
                 None => sums.push(HeadSummary::of(&t.weights)),
             }
             *next += 1;
             (t.scores, t.weights) = (Matrix::zeros(0, 0), Matrix::zeros(0, 0));
-        }),
+        })
     })
 }
 

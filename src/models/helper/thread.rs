@@ -3,7 +3,8 @@
 //! pieces from the last one down, as the browser's does, through a board
 //! under a lock: each piece's state and the helper's outputs.
 
-use super::{Helper, Shard, Shares};
+use super::{Heads, Helper, Shard, Shares};
+use crate::attention::Mask;
 use crate::models::quant::Input;
 use crate::tensor::Matrix;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -27,8 +28,13 @@ struct Board {
     outputs: Vec<Option<Matrix>>,
 }
 
-/// One request: its number, the shard's matrices `first .. first + count`, the input.
-type Request = (u64, usize, usize, Matrix);
+/// One request, with its number.
+enum Request {
+    /// The shard's matrices `first .. first + count`, the input.
+    Products(u64, usize, usize, Matrix),
+    /// A layer's heads ([`Heads`], owned): Q, K, V, heads, key/value heads, mask, scale.
+    Heads(u64, [Matrix; 3], usize, usize, Mask, f32),
+}
 
 /// The model's side of a helper thread; the thread ends when this is dropped.
 pub struct ThreadHelper {
@@ -37,6 +43,7 @@ pub struct ThreadHelper {
     requests: Sender<Request>,
     clock: Instant,
     delivered: Arc<AtomicUsize>,
+    heads_delivered: Arc<AtomicUsize>,
 }
 
 /// The lock, whatever a panic elsewhere left in it (the board holds only
@@ -49,14 +56,13 @@ impl ThreadHelper {
     /// A thread holding `shard` (the helper's part of a model's matrices, [`Shard::of`]).
     pub fn start(shard: Shard) -> ThreadHelper {
         let (shard, board) = (Arc::new(shard), Arc::new((Mutex::new(Board::default()), Condvar::new())));
-        let delivered = Arc::new(AtomicUsize::new(0));
+        let (delivered, heads_delivered) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
         let (requests, inbox) = channel::<Request>();
-        let (s, b, d) = (shard.clone(), board.clone(), delivered.clone());
+        let (s, b, d, dh) = (shard.clone(), board.clone(), delivered.clone(), heads_delivered.clone());
         std::thread::spawn(move || {
-            for (seq, first, count, x) in inbox {
-                let Some(pieces) = s.pieces(first, count, x.cols) else { continue };
-                let input = Input::new(&x);
-                for (i, piece) in pieces.iter().enumerate().rev() {
+            // Takes the pieces of request `seq` from the last one down, while they are free.
+            let take = |seq: u64, count: usize, compute: &dyn Fn(usize) -> Matrix, d: &AtomicUsize| {
+                for i in (0..count).rev() {
                     {
                         let mut board = lock(&b.0);
                         if board.seq != seq || board.states.get(i) != Some(&State::Free) {
@@ -64,7 +70,7 @@ impl ThreadHelper {
                         }
                         board.states[i] = State::Helper;
                     }
-                    let out = s.product(first, piece, &input);
+                    let out = compute(i);
                     let mut board = lock(&b.0);
                     if board.seq == seq {
                         (board.states[i], board.outputs[i]) = (State::Done, Some(out));
@@ -72,14 +78,50 @@ impl ThreadHelper {
                         b.1.notify_all();
                     }
                 }
+            };
+            for request in inbox {
+                match request {
+                    Request::Products(seq, first, count, x) => {
+                        let Some(pieces) = s.pieces(first, count, x.cols) else { continue };
+                        let input = Input::new(&x);
+                        take(seq, pieces.len(), &|i| s.product(first, &pieces[i], &input), &d);
+                    }
+                    Request::Heads(seq, [q, k, v], n_heads, n_kv_heads, mask, scale) => {
+                        let heads = Heads { q: &q, k: &k, v: &v, n_heads, n_kv_heads, mask, scale };
+                        if heads.is_whole() {
+                            take(
+                                seq,
+                                n_heads,
+                                &|h| {
+                                    let out = heads.to_floats(&heads.head(h));
+                                    Matrix::from_vec(1, out.len(), out)
+                                },
+                                &dh,
+                            );
+                        }
+                    }
+                }
             }
         });
-        ThreadHelper { shard, board, requests, clock: Instant::now(), delivered }
+        ThreadHelper { shard, board, requests, clock: Instant::now(), delivered, heads_delivered }
+    }
+
+    /// A new request of `pieces` pieces, all free: its number.
+    fn next_request(&self, pieces: usize) -> u64 {
+        let mut board = lock(&self.board.0);
+        board.seq += 1;
+        (board.states, board.outputs) = (vec![State::Free; pieces], vec![None; pieces]);
+        board.seq
     }
 
     /// Pieces the helper delivered, over all requests.
     pub fn delivered(&self) -> Arc<AtomicUsize> {
         self.delivered.clone()
+    }
+
+    /// Heads the helper delivered ([`Helper::begin_heads`]), over all requests.
+    pub fn heads_delivered(&self) -> Arc<AtomicUsize> {
+        self.heads_delivered.clone()
     }
 }
 
@@ -91,15 +133,15 @@ pub fn share(model: &mut dyn Shares) {
 
 impl Helper for ThreadHelper {
     fn begin(&self, first: usize, count: usize, x: &Matrix) {
-        let n = self.shard.pieces(first, count, x.cols).map_or(0, |p| p.len());
-        let seq = {
-            let mut board = lock(&self.board.0);
-            board.seq += 1;
-            (board.states, board.outputs) = (vec![State::Free; n], vec![None; n]);
-            board.seq
-        };
+        let seq = self.next_request(self.shard.pieces(first, count, x.cols).map_or(0, |p| p.len()));
         // A helper thread that is gone leaves every piece free: the model computes them.
-        let _ = self.requests.send((seq, first, count, x.clone()));
+        let _ = self.requests.send(Request::Products(seq, first, count, x.clone()));
+    }
+
+    fn begin_heads(&self, h: &Heads) -> bool {
+        let seq = self.next_request(h.n_heads);
+        let request = Request::Heads(seq, [h.q.clone(), h.k.clone(), h.v.clone()], h.n_heads, h.n_kv_heads, h.mask, h.scale);
+        self.requests.send(request).is_ok()
     }
 
     fn claim(&self, i: usize) -> bool {
