@@ -319,7 +319,7 @@ fn attention(args: AttentionArgs) -> Result<(), Error> {
     };
     // The head's own mask: a sliding-window layer's differs from the model's.
     let title = format!("{}\nlayer {} · head {} · {} · mask: {}", trace.info.name, args.layer, args.head, stage, head.mask.name());
-    let figure = Heatmap { title, row_labels: &trace.tokens, col_labels: &trace.tokens, values: &values, kind };
+    let figure = Heatmap { title, row_labels: &trace.tokens, col_labels: &trace.tokens, values: &values, kind, mask: head.mask };
     if let Some(path) = &args.svg {
         write(path, heatmap_svg(&figure)?.as_bytes())?;
     }

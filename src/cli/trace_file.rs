@@ -115,7 +115,8 @@ pub fn attention_from_file(args: &AttentionArgs, path: &Path) -> Result<(), Erro
         }
     };
     let title = format!("{}\nlayer {l} · head {h} · {stage} · mask: {}", d.model.name, spec.name());
-    let figure = Heatmap { title, row_labels: &d.tokens, col_labels: &d.tokens, values: &values, kind };
+    let mask = spec.core().unwrap_or_default();
+    let figure = Heatmap { title, row_labels: &d.tokens, col_labels: &d.tokens, values: &values, kind, mask };
     if let Some(svg) = &args.svg {
         write(svg, heatmap_svg(&figure)?.as_bytes())?;
     }

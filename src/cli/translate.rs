@@ -2,6 +2,7 @@
 //! cross-attention that produced it (each target token over the source
 //! tokens), as JSON, PNG or SVG.
 
+use attnscope::attention::Mask;
 use attnscope::draw::{heatmap_png, heatmap_svg, Heatmap, ValueKind};
 use attnscope::export::TranslationExport;
 use attnscope::models::marian::{Direction, Stop, Translation, Translator};
@@ -97,7 +98,8 @@ pub fn translate(args: TranslateArgs) -> Result<(), Error> {
             Part::Encoder => (&t.source_tokens, &t.source_tokens),
         };
         let title = format!("{}: {:?}\n{what}", direction.name(), t.text);
-        let figure = Heatmap { title, row_labels: rows, col_labels: cols, values: &values, kind: ValueKind::Weights };
+        // Neither the encoder's attention nor the cross-attention hides a key.
+        let figure = Heatmap { title, row_labels: rows, col_labels: cols, values: &values, kind: ValueKind::Weights, mask: Mask::None };
         if let Some(path) = &args.svg {
             write(path, heatmap_svg(&figure)?.as_bytes())?;
         }

@@ -3,6 +3,7 @@
 
 use super::colormap::{diverging, text_on, viridis};
 use super::visible;
+use crate::attention::Mask;
 use crate::error::{Error, Result};
 use crate::tensor::Matrix;
 use plotters::coord::Shift;
@@ -29,6 +30,9 @@ pub struct Heatmap<'a> {
     pub col_labels: &'a [String],
     pub values: &'a Matrix,
     pub kind: ValueKind,
+    /// The head's mask: the weights of the keys it hides are 0 by
+    /// construction, and their colour says so, so they get no "0.00".
+    pub mask: Mask,
 }
 
 const FONT: &str = "sans-serif";
@@ -130,7 +134,8 @@ fn draw<DB: DrawingBackend>(
                 // Hatch masked cells so they read as "hidden", not as a colour.
                 root.draw(&PathElement::new(vec![(x0 + 2, y0 + cell - 2), (x0 + cell - 2, y0 + 2)], RGBColor(150, 150, 150)))?;
             }
-            if l.numbers {
+            let hidden = h.kind == ValueKind::Weights && !h.mask.allows(i, j, h.values.rows, h.values.cols);
+            if l.numbers && !hidden {
                 let text = if v == f32::NEG_INFINITY { "−∞".to_string() } else { format!("{v:.2}") };
                 let [r, g, b] = text_on([fill.0, fill.1, fill.2]);
                 let style = (FONT, 11).into_font().color(&RGBColor(r, g, b)).pos(Pos::new(HPos::Center, VPos::Center));
@@ -229,7 +234,7 @@ mod tests {
     fn svg_and_png_are_valid_files() {
         let m = Matrix::from_rows(&[[0.7, 0.3], [f32::NEG_INFINITY, 1.0]]);
         let l = labels(2);
-        let h = Heatmap { title: "test".into(), row_labels: &l, col_labels: &l, values: &m, kind: ValueKind::Signed };
+        let h = Heatmap { title: "test".into(), row_labels: &l, col_labels: &l, values: &m, kind: ValueKind::Signed, mask: Mask::None };
         let svg = heatmap_svg(&h).unwrap();
         assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
         assert!(svg.contains("tok1"));
@@ -247,7 +252,14 @@ mod tests {
                 .map(|s| s.to_string())
                 .collect();
         let m = Matrix::zeros(l.len(), l.len());
-        let h = Heatmap { title: "model\u{1}\nlayer 0".into(), row_labels: &l, col_labels: &l, values: &m, kind: ValueKind::Weights };
+        let h = Heatmap {
+            title: "model\u{1}\nlayer 0".into(),
+            row_labels: &l,
+            col_labels: &l,
+            values: &m,
+            kind: ValueKind::Weights,
+            mask: Mask::None,
+        };
         let svg = heatmap_svg(&h).unwrap();
         let doc = roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("not well-formed XML: {e}"));
         let texts: Vec<&str> = doc.descendants().filter_map(|n| n.text()).collect();
@@ -258,10 +270,27 @@ mod tests {
     }
 
     #[test]
+    fn the_weights_of_hidden_keys_get_no_number() {
+        // A causal head's weights over 3 tokens: the 3 cells above the diagonal are 0 by the mask.
+        let m = Matrix::from_rows(&[[1.0, 0.0, 0.0], [0.25, 0.75, 0.0], [0.5, 0.0, 0.5]]);
+        let l = labels(3);
+        let cells = |mask: Mask| {
+            let h = Heatmap { title: String::new(), row_labels: &l, col_labels: &l, values: &m, kind: ValueKind::Weights, mask };
+            let svg = heatmap_svg(&h).unwrap();
+            let doc = roxmltree::Document::parse(&svg).unwrap();
+            ["1.00", "0.25", "0.75", "0.50", "0.00"]
+                .map(|v| doc.descendants().filter(|n| n.is_text() && n.text().map(str::trim) == Some(v)).count())
+        };
+        // The colour bar's ticks print 0.00, 0.25, 0.50, 0.75 and 1.00 once each.
+        assert_eq!(cells(Mask::None), [2, 2, 2, 3, 5], "every cell's number, 0 included");
+        assert_eq!(cells(Mask::Causal), [2, 2, 2, 3, 2], "row 2's visible 0 keeps its number; the hidden ones have none");
+    }
+
+    #[test]
     fn mismatched_labels_are_an_error_not_a_panic() {
         let m = Matrix::zeros(2, 2);
         let l = labels(3);
-        let h = Heatmap { title: String::new(), row_labels: &l, col_labels: &l, values: &m, kind: ValueKind::Weights };
+        let h = Heatmap { title: String::new(), row_labels: &l, col_labels: &l, values: &m, kind: ValueKind::Weights, mask: Mask::None };
         assert!(heatmap_svg(&h).is_err());
     }
 }

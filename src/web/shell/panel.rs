@@ -273,6 +273,7 @@ pub fn Exports() -> impl IntoView {
                 col_labels: &s.tokens,
                 values: &d.weights,
                 kind: attnscope::draw::ValueKind::Weights,
+                mask: d.mask,
             };
             attnscope::draw::heatmap_svg(&h).ok()
         })

@@ -6,6 +6,7 @@
 use super::translate::CrossChoice;
 use crate::downloads;
 use crate::state::{Results, Selection};
+use attnscope::attention::Mask;
 use attnscope::draw::{heatmap_svg, Heatmap, ValueKind};
 use leptos::prelude::*;
 
@@ -24,8 +25,8 @@ pub fn CrossExports() -> impl IntoView {
             let t = t.as_ref()?;
             let values = t.weights(layer, head)?;
             let title = format!("{}: {}\ncross-attention, {}", sel.model.get_untracked().slug(), t.translation, choice.which_untracked());
-            let figure =
-                Heatmap { title, row_labels: &t.target_tokens, col_labels: &t.source_tokens, values: &values, kind: ValueKind::Weights };
+            let (row_labels, col_labels) = (&t.target_tokens, &t.source_tokens);
+            let figure = Heatmap { title, row_labels, col_labels, values: &values, kind: ValueKind::Weights, mask: Mask::None };
             heatmap_svg(&figure).ok()
         })
     };
