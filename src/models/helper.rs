@@ -30,7 +30,7 @@
 //! a `SharedArrayBuffer`: `src/worker/helper.rs`).
 
 use crate::analysis::summary::HeadSummary;
-use crate::attention::{attend_visible, kv_head_of, HeadTrace, Mask, Scale};
+use crate::attention::{attend_visible, kv_head_of, HeadTrace, Mask, Projections, Scale};
 use crate::models::packed::PackedLinear;
 use crate::models::quant::{Input, QMatrix};
 use crate::tensor::Matrix;
@@ -336,16 +336,19 @@ fn shared_products(helper: Option<&dyn Helper>, first: usize, ws: &[&dyn SharedM
 /// ([`HeadSummary`]), A itself let go of (`decoder::parts::attend_cached`).
 /// A head is a few milliseconds at 1,000 tokens, so heads are the pieces.
 pub struct Heads<'a> {
-    /// n × (n_heads · d_k), the heads side by side.
-    pub q: &'a Matrix,
-    /// n × (n_kv_heads · d_k), and V as wide.
-    pub k: &'a Matrix,
-    pub v: &'a Matrix,
-    pub n_heads: usize,
-    pub n_kv_heads: usize,
+    /// Q, K and V of the layer's n tokens, the heads side by side (read
+    /// through this struct: `heads.q`, `heads.n_heads`).
+    pub p: Projections<'a>,
     pub mask: Mask,
     /// The factor of the scores (1/√d_k).
     pub scale: f32,
+}
+
+impl<'a> std::ops::Deref for Heads<'a> {
+    type Target = Projections<'a>;
+    fn deref(&self) -> &Projections<'a> {
+        &self.p
+    }
 }
 
 impl Heads<'_> {
@@ -539,7 +542,8 @@ mod tests {
         fn collect(&self, i: usize, _: f64) -> Option<Matrix> {
             let request = self.request.borrow();
             let ([q, k, v], n_heads, n_kv_heads) = request.as_ref()?;
-            let heads = Heads { q, k, v, n_heads: *n_heads, n_kv_heads: *n_kv_heads, mask: Mask::Causal, scale: 0.125 };
+            let p = Projections { q, k, v, n_heads: *n_heads, n_kv_heads: *n_kv_heads };
+            let heads = Heads { p, mask: Mask::Causal, scale: 0.125 };
             i.is_multiple_of(2).then(|| Matrix::from_vec(1, heads.result_len(), heads.to_floats(&heads.head(i))))
         }
         fn now_ms(&self) -> f64 {
@@ -551,7 +555,7 @@ mod tests {
     fn shared_heads_equal_the_ones_computed_alone_bit_for_bit() {
         // 6 query heads over 2 key/value heads of 64, 70 tokens.
         let (q, k, v) = (crate::testing::matrix(70, 384, 1), crate::testing::matrix(70, 128, 2), crate::testing::matrix(70, 128, 3));
-        let heads = Heads { q: &q, k: &k, v: &v, n_heads: 6, n_kv_heads: 2, mask: Mask::Causal, scale: 0.125 };
+        let heads = Heads { p: Projections { q: &q, k: &k, v: &v, n_heads: 6, n_kv_heads: 2 }, mask: Mask::Causal, scale: 0.125 };
         assert!(heads.is_whole());
         let (qs, ks, vs) =
             (crate::attention::split_heads(&q, 6), crate::attention::split_heads(&k, 2), crate::attention::split_heads(&v, 2));
@@ -565,7 +569,7 @@ mod tests {
         }
         // A result of other floats is refused: the head is computed here.
         assert!(heads.read_result(&[0.0; 5]).is_none());
-        let wrong = Heads { q: &q, k: &k, v: &v, n_heads: 5, n_kv_heads: 2, mask: Mask::Causal, scale: 0.125 };
+        let wrong = Heads { p: Projections { q: &q, k: &k, v: &v, n_heads: 5, n_kv_heads: 2 }, mask: Mask::Causal, scale: 0.125 };
         assert!(!wrong.is_whole());
     }
 

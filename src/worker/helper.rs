@@ -25,7 +25,7 @@
 //! model runs alone on one thread.
 
 use super::fetch::js_text;
-use attnscope::attention::Mask;
+use attnscope::attention::{Mask, Projections};
 use attnscope::models::helper::{self, Heads, Helper, Piece, Shard, ShardMatrix, SharedRef, Shares};
 use attnscope::models::packed::PackedLinear;
 use attnscope::models::quant::{Input, QMatrix, QType};
@@ -646,7 +646,7 @@ fn take_heads(ctrl: &Int32Array, data: &Float32Array, room: Room, seq: i32, n: u
         at += len as u32;
         m
     });
-    let heads = Heads { q: &q, k: &k, v: &v, n_heads, n_kv_heads, mask, scale };
+    let heads = Heads { p: Projections { q: &q, k: &k, v: &v, n_heads, n_kv_heads }, mask, scale };
     let Some(outputs) = place_heads(&heads, room) else { return };
     for (h, at) in outputs.iter().enumerate().rev() {
         let index = STATES + h as u32;

@@ -6,7 +6,7 @@
 //! cache.
 
 use crate::analysis::summary::HeadSummary;
-use crate::attention::{gather, multi_head_split, multi_head_split_each, split_heads, HeadTrace, Mask, MultiHeadTrace, Scale};
+use crate::attention::{gather, multi_head_split, multi_head_split_each, split_heads, HeadTrace, Mask, MultiHeadTrace, Projections, Scale};
 use crate::error::Result;
 use crate::models::files::hparams::Hparams;
 use crate::models::files::weights::Weights;
@@ -356,7 +356,8 @@ pub fn attend_cached(
         let mut sums = sums.borrow_mut();
         let Some((sums, next)) = sums.as_mut() else { return multi_head_split(q, n_heads, k, v, mask, scale) };
         if let Some(helper) = mm.helper().filter(|_| from_the_start && *next == 0) {
-            let heads = Heads { q, k: k_new, v: v_new, n_heads, n_kv_heads, mask, scale: scale.factor(q.cols / n_heads) };
+            let p = Projections { q, k: k_new, v: v_new, n_heads, n_kv_heads };
+            let heads = Heads { p, mask, scale: scale.factor(q.cols / n_heads) };
             let qs = split_heads(q, n_heads);
             if let Some(shared) = shared_heads(helper, &heads, &qs, &k, &v) {
                 let (traces, summaries): (Vec<HeadTrace>, Vec<HeadSummary>) = shared.into_iter().unzip();

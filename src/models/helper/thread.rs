@@ -4,7 +4,7 @@
 //! under a lock: each piece's state and the helper's outputs.
 
 use super::{Heads, Helper, Shard, Shares};
-use crate::attention::Mask;
+use crate::attention::{Mask, Projections};
 use crate::models::quant::Input;
 use crate::tensor::Matrix;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -87,7 +87,7 @@ impl ThreadHelper {
                         take(seq, pieces.len(), &|i| s.product(first, &pieces[i], &input), &d);
                     }
                     Request::Heads(seq, [q, k, v], n_heads, n_kv_heads, mask, scale) => {
-                        let heads = Heads { q: &q, k: &k, v: &v, n_heads, n_kv_heads, mask, scale };
+                        let heads = Heads { p: Projections { q: &q, k: &k, v: &v, n_heads, n_kv_heads }, mask, scale };
                         if heads.is_whole() {
                             take(
                                 seq,
