@@ -4,6 +4,7 @@
 //! a formula.
 #![no_main]
 
+use attnscope::attention::Mask;
 use attnscope::draw::{heatmap_svg, Heatmap, ValueKind};
 use attnscope::export::head_csv;
 use attnscope::Matrix;
@@ -49,7 +50,8 @@ fuzz_target!(|data: &[u8]| {
     }
     for kind in [ValueKind::Weights, ValueKind::Signed] {
         let title = format!("fuzz\n{}", labels.first().map_or("", String::as_str));
-        let h = Heatmap { title, row_labels: &labels, col_labels: &labels, values: &a, kind };
+        // A causal mask, so that hidden keys' cells (drawn without a number) are drawn too.
+        let h = Heatmap { title, row_labels: &labels, col_labels: &labels, values: &a, kind, mask: Mask::Causal };
         let svg = heatmap_svg(&h).expect("a heatmap of valid weights draws");
         if let Err(e) = roxmltree::Document::parse(&svg) {
             panic!("not well-formed XML ({e}) for labels {labels:?}");
