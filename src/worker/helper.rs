@@ -648,13 +648,19 @@ fn take_heads(ctrl: &Int32Array, data: &Float32Array, room: Room, seq: i32, n: u
     });
     let heads = Heads { p: Projections { q: &q, k: &k, v: &v, n_heads, n_kv_heads }, mask, scale };
     let Some(outputs) = place_heads(&heads, room) else { return };
-    for (h, at) in outputs.iter().enumerate().rev() {
-        let index = STATES + h as u32;
+    take_from_last(ctrl, data, seq, &outputs, |h| heads.to_floats(&heads.head(h)));
+}
+
+/// Claims the pieces of request `seq` from the last one down, each while
+/// it is still free, and writes `compute(i)` at `outputs[i]` in the buffer.
+fn take_from_last(ctrl: &Int32Array, data: &Float32Array, seq: i32, outputs: &[u32], compute: impl Fn(usize) -> Vec<f32>) {
+    for (i, &at) in outputs.iter().enumerate().rev() {
+        let index = STATES + i as u32;
         if Atomics::compare_exchange(ctrl, index, state(seq, FREE), state(seq, HELPER)) != Ok(state(seq, FREE)) {
             return;
         }
-        let out = heads.to_floats(&heads.head(h));
-        data.subarray(*at, *at + out.len() as u32).copy_from(&out);
+        let out = compute(i);
+        data.subarray(at, at + out.len() as u32).copy_from(&out);
         let _ = Atomics::compare_exchange(ctrl, index, state(seq, HELPER), state(seq, DONE));
     }
 }
@@ -679,13 +685,6 @@ fn take_pieces(
     let mut x = Matrix::zeros(n, cols);
     data.subarray(0, x.data.len() as u32).copy_to(&mut x.data);
     let x = Input::new(&x);
-    for (i, (p, at)) in pieces.iter().enumerate().rev() {
-        let index = STATES + i as u32;
-        if Atomics::compare_exchange(ctrl, index, state(seq, FREE), state(seq, HELPER)) != Ok(state(seq, FREE)) {
-            return;
-        }
-        let out = shard.product(first, p, &x);
-        data.subarray(*at, *at + out.data.len() as u32).copy_from(&out.data);
-        let _ = Atomics::compare_exchange(ctrl, index, state(seq, HELPER), state(seq, DONE));
-    }
+    let outputs: Vec<u32> = pieces.iter().map(|(_, at)| *at).collect();
+    take_from_last(ctrl, data, seq, &outputs, |i| shard.product(first, &pieces[i].0, &x).data);
 }
