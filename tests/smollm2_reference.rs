@@ -241,7 +241,13 @@ fn key_value_cache_equals_full_recompute() {
 fn warming_up_at_load_changes_no_result() {
     let mut cold = session_with_smollm2();
     let mut warm = session_with_smollm2();
-    warm.warm_up(ModelId::SmolLm2, &|| 0.0);
+    // A clock 40 ms on at each reading: the warm-up ends on time, as in a browser.
+    let clock = std::cell::Cell::new(0.0);
+    let rounds = warm.warm_up(ModelId::SmolLm2, &|| {
+        clock.set(clock.get() + 40.0);
+        clock.get()
+    });
+    assert!((1..10).contains(&rounds), "{rounds} rounds");
     // "The" is also the warm-up text's first token: the cache answers it.
     for (id, text) in [(1, "The capital of France is"), (2, "The capital of France is Paris")] {
         let (a, b) = (

@@ -29,6 +29,7 @@ const WARMUP = Number(process.env.WARMUP ?? 5);
 // Seconds the long text is typed over at the end (issue #31's soak: memory
 // must come back to its level after each run).
 const SOAK_SECONDS = Number(process.env.SOAK_SECONDS ?? 60);
+const FIRSTS = Number(process.env.FIRSTS ?? 5);
 const SECTIONS = new Set((process.env.SECTIONS ?? '1,2,3,4,5').split(',').map(Number));
 const runs = (section) => SECTIONS.has(section);
 
@@ -149,6 +150,30 @@ try {
     await page.goto(`${at}?model=${model}&view=head&text=${encodeURIComponent(SIXTEEN)}`);
     await page.waitForFunction(() => /computed in/.test(document.querySelector('#status')?.textContent ?? ''), null, { timeout: 300_000 });
   };
+  // The first forward after the model is ready, on first visits: each in a
+  // new browser (a visitor's first, with no compiled code cached), `text`
+  // in the link. One sample is one draw of the two busy cores' noise, so
+  // FIRSTS of them.
+  const firstForwards = async (model, text, at = base) => {
+    const xs = [];
+    for (let i = 0; i < FIRSTS; i++) {
+      const fresh = await launch();
+      try {
+        const p = await fresh.newPage({ viewport: { width: 1000, height: 900 } });
+        await p.goto(`${at}?model=${model}&view=head&text=${encodeURIComponent(text)}`);
+        await p.waitForFunction(() => /computed in/.test(document.querySelector('#status')?.textContent ?? ''), null, { timeout: 300_000 });
+        xs.push(Number((await p.locator('#status').textContent()).match(/computed in ([\d.]+) ms/)[1]));
+      } finally {
+        await fresh.close();
+      }
+    }
+    return xs;
+  };
+  const reportFirsts = (name, firsts, warm) => {
+    console.log(`  ${name}: first forwards ${firsts.join(', ')} ms; warm median ${warm.toFixed(1)} ms`);
+    report(`${name}: first forward after the model is ready (median of ${firsts.length} first visits) ÷ warm median`, median(firsts) / warm, '×', '≤ 1.5');
+    report(`${name}: slowest of those first forwards ÷ warm median`, Math.max(...firsts) / warm, '×', '');
+  };
 
   // 3. MiniLM in the worker: on two threads (the page cross-origin isolated,
   // a helper worker sharing the products), then on one (the same page from
@@ -156,7 +181,6 @@ try {
   if (runs(3)) {
     const miniLm = async (at) => {
       await load('minilm', at);
-      const first = await computeMs();
       for (let i = 0; i < WARMUP; i++) await keystroke(i % 2 ? LONG : SIXTEEN.replace('fox', 'owl'));
       const ks = [], c16 = [], c128 = [];
       for (let i = 0; i < ROUNDS; i++) {
@@ -176,8 +200,9 @@ try {
         await expectTokens(256);
         c256.push(await computeMs());
       }
-      return { first, ks, c16, c128, c256, threads };
+      return { ks, c16, c128, c256, threads };
     };
+    const firsts = await firstForwards('minilm', SIXTEEN);
     const two = await miniLm(base);
     const plainServer = await serve(DIST, { isolated: false });
     const one = await miniLm(`http://127.0.0.1:${plainServer.address().port}/`);
@@ -186,7 +211,7 @@ try {
     report('MiniLM, 16 tokens: forward in the worker, two threads', median(two.c16), 'ms', '≤ 10');
     report('MiniLM, 16 tokens: forward in the worker, one thread', median(one.c16), 'ms', '≤ 10');
     report('MiniLM, 16 tokens: keystroke to all views updated', median(two.ks), 'ms', '≤ 100');
-    report('MiniLM: first forward after the model is ready, ÷ warm median', two.first / median(two.c16), '×', '≤ 1.5');
+    reportFirsts('MiniLM, 16 tokens, two threads', firsts, median(two.c16));
     report('MiniLM, 128 tokens: forward in the worker, two threads', median(two.c128), 'ms', '≤ 70');
     report('MiniLM, 128 tokens: forward in the worker, one thread', median(one.c128), 'ms', '≤ 70');
     report('MiniLM, 256 tokens: forward in the worker, two threads', median(two.c256), 'ms', '≤ 150');
@@ -198,8 +223,8 @@ try {
 
   // 4. SmolLM2: a full forward (an edit at the start) and one appended token.
   if (runs(4)) {
+    const firsts = await firstForwards('smollm2', SIXTEEN_SMOLLM2);
     await load('smollm2');
-    const firstSmolLm2 = await computeMs();
     for (let i = 0; i < WARMUP; i++) await keystroke(SIXTEEN_SMOLLM2.replace('the quick', i % 2 ? 'one quick' : 'a quick'));
     const full = [], append = [];
     for (let i = 0; i < Math.min(ROUNDS, 8); i++) {
@@ -213,7 +238,7 @@ try {
     }
     report('SmolLM2, 16 tokens: forward in the worker', median(full), 'ms', '≤ 150');
     report('SmolLM2, one token appended to 16: forward in the worker', median(append), 'ms', '≤ 15');
-    report('SmolLM2: first forward after the model is ready, ÷ warm median', firstSmolLm2 / median(full), '×', '≤ 1.5');
+    reportFirsts('SmolLM2, 16 tokens', firsts, median(full));
     const mem = Number((await page.locator('#status').textContent()).match(/worker memory ([\d.]+) MB/)[1]);
     report('SmolLM2: worker wasm memory with the model loaded', mem, 'MB', '≤ 400');
     await page.goto(`${base}?model=smollm2&view=overview&text=${encodeURIComponent(SIXTEEN)}`);
