@@ -31,7 +31,7 @@ use attnscope::models::packed::PackedLinear;
 use attnscope::models::quant::{Input, QMatrix, QType};
 use attnscope::models::KEEP_WEIGHTS_UP_TO;
 use attnscope::tensor::Matrix;
-use js_sys::{Array, Atomics, Float32Array, Int32Array, Object, Reflect, SharedArrayBuffer, Uint8Array};
+use js_sys::{Array, Float32Array, Int32Array, Object, Reflect, SharedArrayBuffer, Uint8Array};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -157,12 +157,35 @@ fn now_ms() -> f64 {
     scope().performance().map(|p| p.now()).unwrap_or(0.0)
 }
 
+// `Atomics` as plain imports. js_sys's versions catch exceptions, and the
+// catching wrapper allocates at every call: spinning on a load then kept the
+// helper's garbage collector busy. These never throw on our integer array
+// with indices below `CONTROL`.
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = Atomics, js_name = load)]
+    fn atomic_load(array: &Int32Array, index: u32) -> i32;
+    #[wasm_bindgen(js_namespace = Atomics, js_name = store)]
+    fn atomic_store(array: &Int32Array, index: u32, value: i32) -> i32;
+    #[wasm_bindgen(js_namespace = Atomics, js_name = compareExchange)]
+    fn atomic_compare_exchange(array: &Int32Array, index: u32, expected: i32, replacement: i32) -> i32;
+    #[wasm_bindgen(js_namespace = Atomics, js_name = notify)]
+    fn atomic_notify(array: &Int32Array, index: u32) -> i32;
+    #[wasm_bindgen(js_namespace = Atomics, js_name = wait)]
+    fn atomic_wait(array: &Int32Array, index: u32, value: i32, timeout_ms: f64) -> JsValue;
+}
+
 fn load(ctrl: &Int32Array, i: u32) -> i32 {
-    Atomics::load(ctrl, i).unwrap_or(0)
+    atomic_load(ctrl, i)
 }
 
 fn store(ctrl: &Int32Array, i: u32, v: i32) {
-    let _ = Atomics::store(ctrl, i, v);
+    atomic_store(ctrl, i, v);
+}
+
+/// Sets `ctrl[i]` to `new` if it is `old`; whether it was.
+fn swap_if(ctrl: &Int32Array, i: u32, old: i32, new: i32) -> bool {
+    atomic_compare_exchange(ctrl, i, old, new) == old
 }
 
 /// Waits until `ctrl[i]` is no longer `old`, spinning for `spin_ms`, then
@@ -177,7 +200,7 @@ fn wait_change(ctrl: &Int32Array, i: u32, old: i32, spin_ms: f64) -> i32 {
             }
         }
         if now_ms() - start > spin_ms {
-            let _ = Atomics::wait_with_timeout(ctrl, i, old, 100.0);
+            atomic_wait(ctrl, i, old, 100.0);
         }
     }
 }
@@ -235,7 +258,7 @@ impl SharedHelper {
             store(&self.ctrl, i, v);
         }
         store(&self.ctrl, SEQ, seq);
-        let _ = Atomics::notify(&self.ctrl, SEQ);
+        atomic_notify(&self.ctrl, SEQ);
         *self.offered.borrow_mut() = Some(offer);
     }
 
@@ -300,7 +323,7 @@ impl Helper for SharedHelper {
             return true;
         }
         let seq = self.seq.get();
-        Atomics::compare_exchange(&self.ctrl, STATES + i as u32, state(seq, FREE), state(seq, MODEL)) == Ok(state(seq, FREE))
+        swap_if(&self.ctrl, STATES + i as u32, state(seq, FREE), state(seq, MODEL))
     }
 
     fn collect(&self, i: usize, patience_ms: f64) -> Option<Matrix> {
@@ -613,7 +636,7 @@ fn say_when_stopped(ctrl: &Int32Array) {
     let ctrl = ctrl.clone();
     let on_error = Closure::<dyn FnMut(JsValue)>::new(move |_: JsValue| {
         store(&ctrl, STOPPED, 1);
-        let _ = Atomics::notify(&ctrl, STOPPED);
+        atomic_notify(&ctrl, STOPPED);
     });
     let _ = scope().add_event_listener_with_callback("error", on_error.as_ref().unchecked_ref());
     on_error.forget(); // lives as long as the helper
@@ -656,12 +679,12 @@ fn take_heads(ctrl: &Int32Array, data: &Float32Array, room: Room, seq: i32, n: u
 fn take_from_last(ctrl: &Int32Array, data: &Float32Array, seq: i32, outputs: &[u32], compute: impl Fn(usize) -> Vec<f32>) {
     for (i, &at) in outputs.iter().enumerate().rev() {
         let index = STATES + i as u32;
-        if Atomics::compare_exchange(ctrl, index, state(seq, FREE), state(seq, HELPER)) != Ok(state(seq, FREE)) {
+        if !swap_if(ctrl, index, state(seq, FREE), state(seq, HELPER)) {
             return;
         }
         let out = compute(i);
         data.subarray(at, at + out.len() as u32).copy_from(&out);
-        let _ = Atomics::compare_exchange(ctrl, index, state(seq, HELPER), state(seq, DONE));
+        swap_if(ctrl, index, state(seq, HELPER), state(seq, DONE));
     }
 }
 
