@@ -311,8 +311,16 @@ pub fn gelu_tanh_times(gate: &mut Matrix, up: &Matrix) {
 
 /// SiLU(g) ⊙ u, into `gate` (Llama's feed-forward).
 pub fn silu_times(gate: &mut Matrix, up: &Matrix) {
-    let e = tensor::loop_constants(tensor::EXP);
-    for (g, u) in gate.data.iter_mut().zip(&up.data) {
+    silu_times_slices(tensor::loop_constants(tensor::EXP), &mut gate.data, &up.data);
+}
+
+/// [`silu_times`] on slices, with exp's constants by value: with them in
+/// memory and the matrices' values behind a `Vec`'s pointer, the compiler
+/// could not tell that writing `gate` leaves the constants alone, read them
+/// again for every value and never vectorized the loop.
+#[inline(never)]
+fn silu_times_slices(e: tensor::Exp, gate: &mut [f32], up: &[f32]) {
+    for (g, u) in gate.iter_mut().zip(up) {
         *g = *g / (1.0 + e.exp(-*g)) * u;
     }
 }
