@@ -29,7 +29,7 @@ mod pending;
 #[cfg(any(feature = "extras", feature = "tracefile"))]
 mod trace_view;
 mod translate;
-mod warm;
+pub mod warm;
 
 pub use analysis::{AnalysisReply, AnalysisRequest};
 pub use messages::{FromWorker, HeadDetail, RunOptions, RunSummary, ToWorker};

@@ -92,8 +92,13 @@ mod shell {
 
     /// Keeps a model opened from the visitor's files (`open_files.rs`).
     #[cfg(feature = "extras")]
+    /// Gives the session a model opened from files, warmed up as the built-in ones are.
     pub(super) fn install_custom(model: attnscope::models::files::Model) {
-        SESSION.with(|s| s.borrow_mut().install_custom(model));
+        SESSION.with(|s| {
+            let mut s = s.borrow_mut();
+            s.install_custom(model);
+            s.warm_up(ModelId::Custom, attnscope::session::warm::OPENED_MS, &now_ms);
+        });
     }
 
     #[cfg(feature = "extras")]
@@ -223,7 +228,7 @@ mod shell {
         };
         let reply = match installed {
             Ok(true) => {
-                SESSION.with(|s| s.borrow_mut().warm_up(model, &now_ms));
+                SESSION.with(|s| s.borrow_mut().warm_up(model, attnscope::session::warm::BUILT_IN_MS, &now_ms));
                 FromWorker::Loaded { model }
             }
             Ok(false) => return,
