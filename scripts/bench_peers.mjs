@@ -20,7 +20,11 @@
 //      and times nothing. attnscope runs with `exact=1` (the f32 file the
 //      export was made from); the page's default download (MiniLM's f16 copy)
 //      is compared too, for information.
-//   3. SmolLM2-135M at 16 tokens: attnscope in its worker (two threads), then
+//   3. This CPU's wasm f32 multiply-add peak, one thread, in the same
+//      Chromium (a module of eight independent f32x4.relaxed_madd chains),
+//      and from it the floor under any exact MiniLM run here: its
+//      multiply-adds at that peak, as a ratio to onnxruntime-web's time.
+//   4. SmolLM2-135M at 16 tokens: attnscope in its worker (two threads), then
 //      PyTorch natively on 1 and 2 threads
 //      (scripts/reference/smollm2_torch_timing.py, the GGUF dequantized to
 //      float32, eager attention).
@@ -30,7 +34,8 @@
 // Run: scripts/bench.sh peers (installs what it needs), or
 //      node scripts/bench_peers.mjs
 // Env: DIST (default <repo>/dist), CHROMIUM, ROUNDS (default 15), WARMUP
-// (default 5), ATTN_TOL (default 1e-4), ORT_DIST (default
+// (default 5), ATTN_TOL (default 1e-4), GAP_MS (the pause before each timed
+// MiniLM run, default 50), ORT_DIST (default
 // <repo>/.tools/node_modules/onnxruntime-web/dist), ONNX_MODEL (default
 // <repo>/.tools/bench/minilm-attn.onnx), BENCH_PYTHON (default
 // <repo>/.tools/bench-venv/bin/python; SKIP_TORCH=1 leaves PyTorch out),
@@ -54,6 +59,7 @@ const ARTIFACTS = join(ROOT, 'tests', 'e2e', 'artifacts');
 const ROUNDS = Number(process.env.ROUNDS ?? 15);
 const WARMUP = Number(process.env.WARMUP ?? 5);
 const TOL = Number(process.env.ATTN_TOL ?? 1e-4);
+const GAP_MS = Number(process.env.GAP_MS ?? 50);
 
 // The texts tests/e2e/bench.mjs times, and the variants it alternates with
 // (each keystroke must change the text for the page to compute again).
@@ -142,6 +148,38 @@ copyFileSync(join(ORT_DIST, 'ort-wasm-simd-threaded.wasm'), join(ortRoot, 'ort-w
 symlinkSync(ONNX_MODEL, join(ortRoot, 'model.onnx'));
 
 const results = { cpu: cpu(), onnxruntime_web: ortVersion, rounds: ROUNDS, warmup: WARMUP, tolerance: TOL };
+
+// A wasm module whose `peak(n)` runs n rounds of twelve independent
+// f32x4.relaxed_madd chains (acc = x·y + acc): as many fused multiply-adds
+// per second as one core gives wasm's 128-bit SIMD, which bounds every
+// exact f32 product in the browser.
+function peakModule() {
+  const leb = (n) => { const out = []; do { let b = n & 0x7f; n >>>= 7; if (n) b |= 0x80; out.push(b); } while (n); return out; };
+  const section = (id, bytes) => [id, ...leb(bytes.length), ...bytes];
+  const f32x4 = (v) => { const b = new Uint8Array(new Float32Array([v, v, v, v]).buffer); return [0xfd, 0x0c, ...b]; };
+  const CHAINS = 12, X = CHAINS + 1, Y = CHAINS + 2; // locals: 0 the count, 1..12 the sums, then x and y
+  const body = [0x01, CHAINS + 2, 0x7b, ...f32x4(1.0000001), 0x21, X, ...f32x4(0.9999999), 0x21, Y, 0x03, 0x40];
+  for (let k = 1; k <= CHAINS; k++) body.push(0x20, X, 0x20, Y, 0x20, k, 0xfd, 0x85, 0x02, 0x21, k); // f32x4.relaxed_madd
+  body.push(0x20, 0, 0x41, 1, 0x6b, 0x22, 0, 0x0d, 0, 0x0b, 0x20, 1); // n -= 1, loop while n ≠ 0
+  for (let k = 2; k <= CHAINS; k++) body.push(0x20, k, 0xfd, 0xe4, 0x01); // f32x4.add
+  body.push(0xfd, 0x1f, 0, 0x0b); // f32x4.extract_lane 0
+  const name = [...'peak'].map((c) => c.charCodeAt(0));
+  return [
+    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+    ...section(1, [1, 0x60, 1, 0x7f, 1, 0x7d]), // (i32) -> f32
+    ...section(3, [1, 0]),
+    ...section(7, [1, name.length, ...name, 0, 0]),
+    ...section(10, [1, ...leb(body.length), ...body]),
+  ];
+}
+
+// MiniLM's multiply-adds for n tokens (every layer's weight products and
+// the attention's Q Kᵀ and A V), from its config.
+const minilmConfig = JSON.parse(readFileSync(join(ROOT, 'www', 'models', 'minilm', 'config.json'), 'utf8'));
+const minilmMacs = (n) => {
+  const { hidden_size: h, intermediate_size: f, num_hidden_layers: layers } = minilmConfig;
+  return layers * (4 * h * h * n + 2 * h * f * n + 2 * n * n * h);
+};
 const fastest = (xs) => ` (fastest ${Math.min(...xs).toFixed(1)})`;
 const line = (label, ms, extra = '') => console.log(`  ${label.padEnd(56)} ${ms.toFixed(1).padStart(8)} ms${extra}`);
 
@@ -356,6 +394,10 @@ try {
     for (let r = 0; r < WARMUP + ROUNDS; r++) {
       for (let e = 0; e < engines.length; e++) {
         const [name, go] = engines[(r + e) % engines.length];
+        // A pause before each run, as between keystrokes: a thread pool
+        // still spinning after the engine before (onnxruntime-web's workers,
+        // attnscope's helper) would otherwise take a core from this one.
+        await new Promise((ok) => setTimeout(ok, GAP_MS));
         const ms = await go(t, r % 2);
         if (r >= WARMUP) times[name][t.name].push(ms);
       }
@@ -390,6 +432,32 @@ try {
   ratio('attnscope 1 thread ÷ onnxruntime-web 1 thread, 128 tokens', m.as1_128, m.ort1_128, 0.55, min(times.as1[128]), min(times.ort1[128]));
   ratio('attnscope 2 threads ÷ onnxruntime-web 2 threads, 128 tokens', m.as2_128, m.ort2_128, 0.6, min(times.as2[128]), min(times.ort2[128]));
   ratio('attnscope 2 threads ÷ onnxruntime-web 2 threads, 16 tokens', m.as2_16, m.ort2_16, null, min(times.as2[16]), min(times.ort2[16]));
+  // The floor: MiniLM's multiply-adds at this CPU's wasm f32 peak, before
+  // any other work (attention's softmax, the norms, GELU, the trace).
+  const peakPage = await browser.newPage();
+  await peakPage.goto(ortBase);
+  const gmacs = await peakPage.evaluate(async (bytes) => {
+    const { instance } = await WebAssembly.instantiate(new Uint8Array(bytes));
+    const n = 2e7;
+    let best = 0;
+    for (let i = 0; i < 8; i++) {
+      const t0 = performance.now();
+      instance.exports.peak(n);
+      best = Math.max(best, (n * 12 * 4) / (performance.now() - t0) / 1e6);
+    }
+    return best;
+  }, peakModule());
+  await peakPage.close();
+  results.wasm_f32_peak_gmacs = Number(gmacs.toFixed(2));
+  console.log(`  this CPU's wasm f32 multiply-add peak, one thread: ${gmacs.toFixed(1)} billion a second`);
+  for (const [len, threads, ort, target] of [['16', 1, m.ort1_16, 0.55], ['128', 1, m.ort1_128, 0.55], ['128', 2, m.ort2_128, 0.6]]) {
+    const floor = minilmMacs(Number(len)) / (threads * gmacs * 1e6);
+    results.floor ??= {};
+    results.floor[`${threads}_${len}`] = { ms: Number(floor.toFixed(2)), ratio: Number((floor / ort).toFixed(3)) };
+    console.log(`  MiniLM, ${len} tokens, ${threads} thread${threads > 1 ? 's' : ''}: ${(minilmMacs(Number(len)) / 1e6).toFixed(0)} M multiply-adds, ` +
+      `${floor.toFixed(1)} ms at the peak = ${(floor / ort).toFixed(2)} × onnxruntime-web (target ${target}: ` +
+      `${(100 * floor / (target * ort)).toFixed(0)}% of the target's time goes to the multiply-adds alone at the peak)`);
+  }
   results.load_after_minilm = load();
   console.log(`  load average after MiniLM: ${results.load_after_minilm}; other processes took ` +
     `${(100 * results.minilm_other_processes_cpu).toFixed(0)}% of the machine's CPU during the timed rounds` +
