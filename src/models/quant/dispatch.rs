@@ -219,8 +219,9 @@ pub fn dots_quantized(isa: Isa, rows: &QuantizedRows, input: &Input, out: &mut [
     }
 }
 
-/// out[t][k] = Σ_c W[k][c]·x[t][c] for the quantized `rows` in `bytes` and
-/// `n` tokens (out is n × rows), where an instruction set has a batch
+/// out[t][k] = Σ_c W[k][c]·x[t][c] for the quantized `rows` in `bytes`
+/// (their block scales as f32 in `scales`, in wasm) and `n` tokens (out is
+/// n × rows), where an instruction set has a batch
 /// product of its own (wasm's expands the weights a few rows at a time,
 /// interleaved); false where it has none, and the caller expands rows and
 /// calls [`dots`].
@@ -229,6 +230,7 @@ pub fn batch(
     isa: Isa,
     qtype: QType,
     bytes: &[u8],
+    scales: &[f32],
     row_bytes: usize,
     rows: usize,
     x: &[f32],
@@ -239,9 +241,9 @@ pub fn batch(
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     if isa == Isa::Simd128 && !qtype.is_plain() {
         // SAFETY: simd128 is enabled for the whole build; sizes asserted inside.
-        with_block!(qtype, B => unsafe { simd128::forward::<B>(bytes, row_bytes, rows, x, n, cols, out) });
+        with_block!(qtype, B => unsafe { simd128::forward::<B>(bytes, scales, row_bytes, rows, x, n, cols, out) });
         return true;
     }
-    let _ = (isa, qtype, bytes, row_bytes, rows, x, n, cols, out);
+    let _ = (isa, qtype, bytes, scales, row_bytes, rows, x, n, cols, out);
     false
 }

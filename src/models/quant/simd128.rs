@@ -34,10 +34,21 @@ pub trait Simd128Block: Block {
     #[inline(always)]
     unsafe fn weights(p: *const Self, b: usize) -> [v128; 8] {
         let (d, m) = (*p).scales(b);
+        Self::weights_with(p, b, f32x4_splat(d), f32x4_splat(m))
+    }
+
+    /// [`Simd128Block::weights`], with d and m (each in all four lanes)
+    /// given, as [`super::block_scales`] keeps them: decoding a block's
+    /// f16 (and a K-quant's 6-bit) scales was a large share of the batch
+    /// product's expansion.
+    ///
+    /// # Safety
+    /// `p` must point to a readable block and `b` be below `BLOCKS`.
+    #[inline(always)]
+    unsafe fn weights_with(p: *const Self, b: usize, d: v128, m: v128) -> [v128; 8] {
         let [q0, q1, q2, q3] = Self::integers(p, b);
         let [w0, w1, w2, w3] = widen(q0, q1, true);
         let [w4, w5, w6, w7] = widen(q2, q3, true);
-        let (d, m) = (f32x4_splat(d), f32x4_splat(m));
         // Without an offset nothing is added: −0 + 0 would lose a zero's sign.
         [w0, w1, w2, w3, w4, w5, w6, w7].map(|q| if Self::HAS_OFFSET { f32x4_add(f32x4_mul(q, d), m) } else { f32x4_mul(q, d) })
     }
@@ -120,12 +131,16 @@ impl Simd128Block for BlockQ4_0 {
 }
 
 impl Simd128Block for BlockQ4_1 {
+    #[inline(always)]
+    unsafe fn weights(p: *const Self, b: usize) -> [v128; 8] {
+        let (d, m) = scale_pair(&raw const (*p).d);
+        Self::weights_with(p, b, d, m)
+    }
+
     /// Low nibbles of bytes 0-15, then high nibbles.
     #[inline(always)]
-    unsafe fn weights(p: *const Self, _: usize) -> [v128; 8] {
-        let (d, m) = scale_pair(&raw const (*p).d);
-        let qs = v128_load((*p).qs.as_ptr() as *const v128);
-        let (lo, hi) = (v128_and(qs, u8x16_splat(0x0f)), u8x16_shr(qs, 4));
+    unsafe fn weights_with(p: *const Self, _: usize, d: v128, m: v128) -> [v128; 8] {
+        let (lo, hi) = nibbles((*p).qs.as_ptr());
         let [a, b, c, e] = widen(u16x8_extend_low_u8x16(lo), u16x8_extend_high_u8x16(lo), false);
         let [f, g, h, i] = widen(u16x8_extend_low_u8x16(hi), u16x8_extend_high_u8x16(hi), false);
         [a, b, c, e, f, g, h, i].map(|q| f32x4_add(f32x4_mul(q, d), m))
@@ -154,8 +169,13 @@ impl Simd128Block for BlockQ5_0 {
 
 impl Simd128Block for BlockQ8_0 {
     #[inline(always)]
-    unsafe fn weights(p: *const Self, _: usize) -> [v128; 8] {
+    unsafe fn weights(p: *const Self, b: usize) -> [v128; 8] {
         let (d, _) = scale_pair(&raw const (*p).d);
+        Self::weights_with(p, b, d, f32x4_splat(0.0))
+    }
+
+    #[inline(always)]
+    unsafe fn weights_with(p: *const Self, _: usize, d: v128, _: v128) -> [v128; 8] {
         let qs = (*p).qs.as_ptr();
         let (qa, qb) = (v128_load(qs as *const v128), v128_load(qs.add(16) as *const v128));
         let [a, b, c, e] = widen(i16x8_extend_low_i8x16(qa), i16x8_extend_high_i8x16(qa), true);
@@ -251,14 +271,23 @@ const TILE_TOKENS: usize = 2;
 /// The weights of `r ≤ TILE_ROWS` rows (zeros past `r`) interleaved
 /// four columns at a time, `out[4·TILE_ROWS·i + 4·k + l] =
 /// W[k][4·i + l]`, so that a tile's loads all come from one moving
-/// pointer at fixed offsets rather than one pointer per row.
-unsafe fn dequantize_interleaved<B: Simd128Block>(bytes: &[u8], row_bytes: usize, r: usize, cols: usize, out: &mut [f32]) {
-    assert!(bytes.len() >= r * row_bytes && out.len() >= TILE_ROWS * cols && r <= TILE_ROWS);
+/// pointer at fixed offsets rather than one pointer per row. The rows'
+/// block scales are read from `scales`, laid out as [`super::block_scales`]
+/// keeps them.
+unsafe fn dequantize_interleaved<B: Simd128Block>(bytes: &[u8], row_bytes: usize, r: usize, cols: usize, scales: &[f32], out: &mut [f32]) {
+    let (padded, per_row) = (padded_blocks(cols), scales_per_row(B::QTYPE, cols));
+    assert!(bytes.len() >= r * row_bytes && scales.len() >= r * per_row && out.len() >= TILE_ROWS * cols && r <= TILE_ROWS);
     let o = out.as_mut_ptr();
     for k in 0..TILE_ROWS {
         for b in 0..cols / BLOCK {
             let row = bytes.as_ptr().add(k * row_bytes) as *const B;
-            let v = if k >= r { [f32x4_splat(0.0); 8] } else { B::weights(row.add(b / B::BLOCKS), b % B::BLOCKS) };
+            let v = if k >= r {
+                [f32x4_splat(0.0); 8]
+            } else {
+                let d = scales.as_ptr().add(k * per_row + b);
+                let m = if B::HAS_OFFSET { v128_load32_splat(d.add(padded) as *const u32) } else { f32x4_splat(0.0) };
+                B::weights_with(row.add(b / B::BLOCKS), b % B::BLOCKS, v128_load32_splat(d as *const u32), m)
+            };
             for (g, v) in v.into_iter().enumerate() {
                 v128_store(o.add(4 * TILE_ROWS * (8 * b + g) + 4 * k) as *mut v128, v);
             }
@@ -289,12 +318,29 @@ unsafe fn tile<const T: usize>(w: *const f32, x: *const f32, chunks: usize) -> [
 }
 
 /// out[t][k] = Σ_c W[k][c]·x[t][c] for the `rows` quantized rows in `bytes`
-/// and `n` tokens (out is n × rows): `TILE_ROWS` rows expanded at a time (at
-/// most 24 KB, in L1), multiplied by the tokens `TILE_TOKENS` at a time,
-/// then one by one.
+/// (their block scales in `scales`, as [`super::block_scales`] lays them
+/// out) and `n` tokens (out is n × rows): `TILE_ROWS` rows expanded at a
+/// time (at most 24 KB, in L1), multiplied by the tokens `TILE_TOKENS` at a
+/// time, then one by one.
 #[allow(clippy::too_many_arguments)]
-pub unsafe fn forward<B: Simd128Block>(bytes: &[u8], row_bytes: usize, rows: usize, x: &[f32], n: usize, cols: usize, out: &mut [f32]) {
-    assert!(cols.is_multiple_of(B::WEIGHTS) && bytes.len() >= rows * row_bytes && x.len() >= n * cols && out.len() >= n * rows);
+pub unsafe fn forward<B: Simd128Block>(
+    bytes: &[u8],
+    scales: &[f32],
+    row_bytes: usize,
+    rows: usize,
+    x: &[f32],
+    n: usize,
+    cols: usize,
+    out: &mut [f32],
+) {
+    let per_row = scales_per_row(B::QTYPE, cols);
+    assert!(
+        cols.is_multiple_of(B::WEIGHTS)
+            && bytes.len() >= rows * row_bytes
+            && scales.len() >= rows * per_row
+            && x.len() >= n * cols
+            && out.len() >= n * rows
+    );
     let (groups, chunks) = (n / TILE_TOKENS, cols / 4);
     // Each group of tokens interleaved once, for all rows.
     let mut xg = vec![0.0f32; groups * TILE_TOKENS * cols];
@@ -310,7 +356,7 @@ pub unsafe fn forward<B: Simd128Block>(bytes: &[u8], row_bytes: usize, rows: usi
     let mut k = 0;
     while k < rows {
         let r = TILE_ROWS.min(rows - k);
-        dequantize_interleaved::<B>(&bytes[k * row_bytes..], row_bytes, r, cols, &mut w);
+        dequantize_interleaved::<B>(&bytes[k * row_bytes..], row_bytes, r, cols, &scales[k * per_row..], &mut w);
         let mut store = |t: usize, s: [f32; TILE_ROWS]| out[t * rows + k..t * rows + k + r].copy_from_slice(&s[..r]);
         for g in 0..groups {
             for (t, s) in tile::<TILE_TOKENS>(w.as_ptr(), xg.as_ptr().add(TILE_TOKENS * cols * g), chunks).into_iter().enumerate() {
