@@ -31,13 +31,15 @@ pub struct Heatmap<'a> {
     pub values: &'a Matrix,
     pub kind: ValueKind,
     /// The head's mask: the weights of the keys it hides are 0 by
-    /// construction, and their colour says so, so they get no "0.00".
+    /// construction; they are drawn as the masked scores' −∞ are (grey,
+    /// hatched), not as a weight of 0, and get no "0.00".
     pub mask: Mask,
 }
 
 const FONT: &str = "sans-serif";
 const TITLE_PX: u32 = 20;
 const MASKED_GREY: RGBColor = RGBColor(205, 205, 205);
+const HATCH: RGBColor = RGBColor(150, 150, 150);
 
 /// Where everything goes, decided once from the label lengths and the size.
 struct Layout {
@@ -128,13 +130,14 @@ fn draw<DB: DrawingBackend>(
         for j in 0..h.values.cols {
             let v = h.values[(i, j)];
             let (x0, y0) = (left + j as i32 * cell, top + i as i32 * cell);
-            let fill = if v == f32::NEG_INFINITY { MASKED_GREY } else { colour(h.kind, v, range) };
-            root.draw(&Rectangle::new([(x0, y0), (x0 + cell, y0 + cell)], fill.filled()))?;
-            if v == f32::NEG_INFINITY && cell >= 10 {
-                // Hatch masked cells so they read as "hidden", not as a colour.
-                root.draw(&PathElement::new(vec![(x0 + 2, y0 + cell - 2), (x0 + cell - 2, y0 + 2)], RGBColor(150, 150, 150)))?;
-            }
             let hidden = h.kind == ValueKind::Weights && !h.mask.allows(i, j, h.values.rows, h.values.cols);
+            let masked = hidden || v == f32::NEG_INFINITY;
+            let fill = if masked { MASKED_GREY } else { colour(h.kind, v, range) };
+            root.draw(&Rectangle::new([(x0, y0), (x0 + cell, y0 + cell)], fill.filled()))?;
+            if masked && cell >= 10 {
+                // Hatch masked cells so they read as "hidden", not as a colour.
+                root.draw(&PathElement::new(vec![(x0 + 2, y0 + cell - 2), (x0 + cell - 2, y0 + 2)], HATCH))?;
+            }
             if l.numbers && !hidden {
                 let text = if v == f32::NEG_INFINITY { "−∞".to_string() } else { format!("{v:.2}") };
                 let [r, g, b] = text_on([fill.0, fill.1, fill.2]);
@@ -284,6 +287,22 @@ mod tests {
         // The colour bar's ticks print 0.00, 0.25, 0.50, 0.75 and 1.00 once each.
         assert_eq!(cells(Mask::None), [2, 2, 2, 3, 5], "every cell's number, 0 included");
         assert_eq!(cells(Mask::Causal), [2, 2, 2, 3, 2], "row 2's visible 0 keeps its number; the hidden ones have none");
+    }
+
+    #[test]
+    fn the_weights_of_hidden_keys_are_grey_and_hatched_as_masked_scores_are() {
+        let m = Matrix::from_rows(&[[1.0, 0.0, 0.0], [0.25, 0.75, 0.0], [0.5, 0.0, 0.5]]);
+        let l = labels(3);
+        // (grey cells, hatch strokes) in the SVG.
+        let marks = |mask: Mask| {
+            let h = Heatmap { title: String::new(), row_labels: &l, col_labels: &l, values: &m, kind: ValueKind::Weights, mask };
+            let svg = heatmap_svg(&h).unwrap();
+            let (grey, hatch) = (svg.matches(r##"fill="#CDCDCD""##).count(), svg.matches(r##"stroke="#969696""##).count());
+            (grey, hatch)
+        };
+        assert_eq!(marks(Mask::None), (0, 0), "no mask: every cell a weight's colour, row 2's 0 included");
+        assert_eq!(marks(Mask::Causal), (3, 3), "the three keys above the diagonal");
+        assert_eq!(marks(Mask::SlidingWindow(2)), (4, 4), "and the one out of the window");
     }
 
     #[test]

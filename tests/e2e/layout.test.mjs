@@ -111,8 +111,9 @@ async function overflow(page) {
 // inside the viewport, the picture's labels are at least 18 px, and the
 // heatmap's weights are printed as large as its cells allow (0.36 of a
 // cell: "0.52" across most of its width), not at a small fixed size, on
-// every cell but those the mask hides (`causal`: above the diagonal), whose
-// colour already says 0.
+// every cell but those the mask hides (`causal`: above the diagonal), which
+// are drawn in the mask's grey, as its −∞ are one step before, not in the
+// colour of a weight of 0.
 async function projectorCheck(page, picture, causal) {
   const inside = await page.evaluate((sel) => {
     const r = (q) => document.querySelector(q)?.getBoundingClientRect();
@@ -128,6 +129,21 @@ async function projectorCheck(page, picture, causal) {
     assert.ok(inside.numbers >= 0.36 * inside.cell, `the weights are ${inside.numbers} px in ${inside.cell} px cells at 1280×720 in presentation mode`);
     const n = inside.tokens;
     assert.equal(inside.written, causal ? (n * (n + 1)) / 2 : n * n, `numbers written on the ${n} × ${n} weights (${causal ? 'causal' : 'no'} mask)`);
+    // Each cell's colour near its top-left corner (its number is in the middle).
+    const greys = await page.locator('#heatmap').evaluate((c) => {
+      const dpr = c.width / c.getBoundingClientRect().width;
+      const [cell, left, top] = ['cell', 'left', 'top'].map((k) => Number(c.dataset[k]));
+      const n = document.querySelectorAll('#tokens .token').length;
+      const ctx = c.getContext('2d');
+      const grey = (i, j) => {
+        const [r, g, b] = ctx.getImageData(Math.floor((left + (j + 0.15) * cell) * dpr), Math.floor((top + (i + 0.15) * cell) * dpr), 1, 1).data;
+        return r === g && g === b;
+      };
+      const out = { above: 0, below: 0 };
+      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) if (grey(i, j)) out[j > i ? 'above' : 'below']++;
+      return out;
+    });
+    assert.deepEqual(greys, { above: causal ? (n * (n - 1)) / 2 : 0, below: 0 }, 'grey cells: exactly the keys the mask hides');
   }
 }
 

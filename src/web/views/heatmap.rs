@@ -64,14 +64,19 @@ pub struct Picture {
 }
 
 /// One pixel per cell of `pic`, coloured for its frame: an image the canvas
-/// scales up ([`draw_zoomed`]).
+/// scales up ([`draw_zoomed`]). A key the mask hides stays grey from the
+/// "+ M" step through the softmax: its weight is 0 because it is hidden,
+/// which the colour of a weight of 0 alone (viridis' darkest) would not tell
+/// from a visible key that gets almost nothing.
 pub fn cell_pixels(pic: &Picture) -> Result<HtmlCanvasElement, JsValue> {
     let (to, from) = (&pic.to, &pic.from);
     let moving = pic.frame.t < 1.0 && from.shape() == to.shape();
     cell_image(to.rows, to.cols, |k| {
-        let mut c = colour(to.data[k], pic.frame.to, pic.range);
+        let hidden = pic.hidden.is_some_and(|(mask, axes)| axes.hides(mask, (k / to.cols, k % to.cols)));
+        let at = |v: f32, stage: Stage| if hidden && stage == Stage::Weights { HIDDEN } else { colour(v, stage, pic.range) };
+        let mut c = at(to.data[k], pic.frame.to);
         if moving {
-            c = mix(colour(from.data[k], pic.frame.from, pic.range), c, pic.frame.t);
+            c = mix(at(from.data[k], pic.frame.from), c, pic.frame.t);
         }
         [c[0], c[1], c[2], 255]
     })
@@ -363,18 +368,25 @@ pub fn Legend() -> impl IntoView {
     }
 }
 
-/// What the picture's rows and columns mean at this stage.
-fn caption(stage: Stage, transposed: bool) -> &'static str {
-    match (stage, transposed) {
-        (Stage::Weights, false) => {
+/// What the picture's rows and columns mean at this stage; `masked`: the
+/// head's mask hides some keys.
+fn caption(stage: Stage, transposed: bool, masked: bool) -> &'static str {
+    match (stage, transposed, masked) {
+        (Stage::Weights, false, false) => {
             "Row i: how query token i spreads its attention over the keys (columns). Brighter is more; each row sums to 1."
         }
-        (Stage::Weights, true) => {
+        (Stage::Weights, true, false) => {
             "Column j: how query token j spreads its attention over the keys (rows). Brighter is more; each column sums to 1."
         }
-        (Stage::Masked, _) => "Scores after the mask: grey cells are −∞, keys the query may not see. Red is positive, blue negative.",
-        (_, false) => "Row i: query token i's score with every key, q·k. Red is positive, blue negative.",
-        (_, true) => "Column j: query token j's score with every key, q·k. Red is positive, blue negative.",
+        (Stage::Weights, false, true) => {
+            "Row i: how query token i spreads its attention over the keys (columns). Brighter is more; each row sums to 1. Grey: keys the mask hides (weight 0)."
+        }
+        (Stage::Weights, true, true) => {
+            "Column j: how query token j spreads its attention over the keys (rows). Brighter is more; each column sums to 1. Grey: keys the mask hides (weight 0)."
+        }
+        (Stage::Masked, _, _) => "Scores after the mask: grey cells are −∞, keys the query may not see. Red is positive, blue negative.",
+        (_, false, _) => "Row i: query token i's score with every key, q·k. Red is positive, blue negative.",
+        (_, true, _) => "Column j: query token j's score with every key, q·k. Red is positive, blue negative.",
     }
 }
 
@@ -384,6 +396,8 @@ fn caption(stage: Stage, transposed: bool) -> &'static str {
 pub fn HeadView() -> impl IntoView {
     let sel = expect_context::<Selection>();
     let app = expect_context::<Appearance>();
+    let res = expect_context::<Results>();
+    let masked = move || res.detail.with(|d| d.as_ref().is_some_and(|d| d.mask != Mask::None));
     view! {
         <div class="view-picture" id="view-head">
             <div class="toolbar">
@@ -397,7 +411,7 @@ pub fn HeadView() -> impl IntoView {
             </div>
             <Readout />
             <super::beyond::NormReadout />
-            <p class="caption">{move || caption(sel.stage.get(), app.columns_are_queries.get())}</p>
+            <p class="caption">{move || caption(sel.stage.get(), app.columns_are_queries.get(), masked())}</p>
             {(!app.embed).then(|| view! { <CompareText /> })}
         </div>
     }
