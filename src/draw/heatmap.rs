@@ -272,14 +272,19 @@ mod tests {
         assert!(heatmap_png(&h).is_ok());
     }
 
-    #[test]
-    fn the_weights_of_hidden_keys_get_no_number() {
-        // A causal head's weights over 3 tokens: the 3 cells above the diagonal are 0 by the mask.
+    /// A causal head's weights over 3 tokens (the 3 cells above the
+    /// diagonal are 0 by the mask, as is row 2's middle one by chance), as
+    /// an SVG drawn with `mask`.
+    fn weights_svg(mask: Mask) -> String {
         let m = Matrix::from_rows(&[[1.0, 0.0, 0.0], [0.25, 0.75, 0.0], [0.5, 0.0, 0.5]]);
         let l = labels(3);
+        heatmap_svg(&Heatmap { title: String::new(), row_labels: &l, col_labels: &l, values: &m, kind: ValueKind::Weights, mask }).unwrap()
+    }
+
+    #[test]
+    fn the_weights_of_hidden_keys_get_no_number() {
         let cells = |mask: Mask| {
-            let h = Heatmap { title: String::new(), row_labels: &l, col_labels: &l, values: &m, kind: ValueKind::Weights, mask };
-            let svg = heatmap_svg(&h).unwrap();
+            let svg = weights_svg(mask);
             let doc = roxmltree::Document::parse(&svg).unwrap();
             ["1.00", "0.25", "0.75", "0.50", "0.00"]
                 .map(|v| doc.descendants().filter(|n| n.is_text() && n.text().map(str::trim) == Some(v)).count())
@@ -291,14 +296,10 @@ mod tests {
 
     #[test]
     fn the_weights_of_hidden_keys_are_grey_and_hatched_as_masked_scores_are() {
-        let m = Matrix::from_rows(&[[1.0, 0.0, 0.0], [0.25, 0.75, 0.0], [0.5, 0.0, 0.5]]);
-        let l = labels(3);
         // (grey cells, hatch strokes) in the SVG.
         let marks = |mask: Mask| {
-            let h = Heatmap { title: String::new(), row_labels: &l, col_labels: &l, values: &m, kind: ValueKind::Weights, mask };
-            let svg = heatmap_svg(&h).unwrap();
-            let (grey, hatch) = (svg.matches(r##"fill="#CDCDCD""##).count(), svg.matches(r##"stroke="#969696""##).count());
-            (grey, hatch)
+            let svg = weights_svg(mask);
+            (svg.matches(r##"fill="#CDCDCD""##).count(), svg.matches(r##"stroke="#969696""##).count())
         };
         assert_eq!(marks(Mask::None), (0, 0), "no mask: every cell a weight's colour, row 2's 0 included");
         assert_eq!(marks(Mask::Causal), (3, 3), "the three keys above the diagonal");

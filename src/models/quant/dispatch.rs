@@ -18,6 +18,7 @@ use super::relaxed;
 use super::simd128;
 use super::{Input, QType};
 use crate::models::simd::Isa;
+use crate::tensor::Matrix;
 
 /// Runs `$body` with `$B` the block type of `$qtype`, or `$plain` for the
 /// plain types: the one place that lists the formats (a new one is one line).
@@ -151,7 +152,8 @@ pub fn dots(isa: Isa, w: &[f32], r: usize, x: &[f32], n: usize, cols: usize, out
     portable::dots(w, r, x, n, cols, out, width, col0);
 }
 
-/// Quantized rows, for the products straight from their blocks.
+/// Quantized rows, for the products straight from their blocks and the
+/// batch product.
 #[cfg_attr(not(all(target_arch = "wasm32", target_feature = "simd128")), allow(dead_code))] // `scales` and `fine` are for wasm
 pub struct QuantizedRows<'a> {
     pub qtype: QType,
@@ -219,31 +221,17 @@ pub fn dots_quantized(isa: Isa, rows: &QuantizedRows, input: &Input, out: &mut [
     }
 }
 
-/// out[t][k] = Σ_c W[k][c]·x[t][c] for the quantized `rows` in `bytes`
-/// (their block scales as f32 in `scales`, in wasm) and `n` tokens (out is
-/// n × rows), where an instruction set has a batch
-/// product of its own (wasm's expands the weights a few rows at a time,
-/// interleaved); false where it has none, and the caller expands rows and
-/// calls [`dots`].
-#[allow(clippy::too_many_arguments)]
-pub fn batch(
-    isa: Isa,
-    qtype: QType,
-    bytes: &[u8],
-    scales: &[f32],
-    row_bytes: usize,
-    rows: usize,
-    x: &[f32],
-    n: usize,
-    cols: usize,
-    out: &mut [f32],
-) -> bool {
+/// out[t][k] = Σ_c W[k][c]·x[t][c] for the quantized `rows` and the tokens
+/// of `x` (out is n × rows), where an instruction set has a batch product of
+/// its own (wasm's expands the weights a few rows at a time, interleaved);
+/// false where it has none, and the caller expands rows and calls [`dots`].
+pub fn batch(isa: Isa, rows: &QuantizedRows, x: &Matrix, out: &mut [f32]) -> bool {
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    if isa == Isa::Simd128 && !qtype.is_plain() {
+    if isa == Isa::Simd128 && !rows.qtype.is_plain() {
         // SAFETY: simd128 is enabled for the whole build; sizes asserted inside.
-        with_block!(qtype, B => unsafe { simd128::forward::<B>(bytes, scales, row_bytes, rows, x, n, cols, out) });
+        with_block!(rows.qtype, B => unsafe { simd128::forward::<B>(rows, &x.data, x.rows, x.cols, out) });
         return true;
     }
-    let _ = (isa, qtype, bytes, scales, row_bytes, rows, x, n, cols, out);
+    let _ = (isa, rows, x, out);
     false
 }

@@ -318,17 +318,17 @@ impl QMatrix {
         let bytes = &self.data[range.start * rb..range.end * rb];
         let per_row = scales_per_row(self.qtype, cols);
         let scales = self.scales.get(range.start * per_row..range.end * per_row).unwrap_or(&[]);
+        let rows = dispatch::QuantizedRows { qtype: self.qtype, bytes, scales, row_bytes: rb, count: width, fine: !self.inputs_16_bit };
         if n < FROM_BLOCKS_BELOW && !self.qtype.is_plain() {
             // With so few tokens, writing the expanded weights to a buffer
             // and reading them back costs more than the products themselves:
             // expand each block in registers and use it at once. Natively the
             // same operations in the same order as below, so the outputs are
             // bit-identical to those of a longer batch.
-            let rows = dispatch::QuantizedRows { qtype: self.qtype, bytes, scales, row_bytes: rb, count: width, fine: !self.inputs_16_bit };
             dispatch::dots_quantized(isa, &rows, input, &mut out.data, width);
             return out;
         }
-        if dispatch::batch(isa, self.qtype, bytes, scales, rb, width, &x.data, n, cols, &mut out.data) {
+        if dispatch::batch(isa, &rows, x, &mut out.data) {
             return out;
         }
         // Both operands 64-byte aligned, so no 8-wide load straddles two cache lines.

@@ -317,22 +317,12 @@ unsafe fn tile<const T: usize>(w: *const f32, x: *const f32, chunks: usize) -> [
     acc.map(|at| at.map(lanes_sum))
 }
 
-/// out[t][k] = Σ_c W[k][c]·x[t][c] for the `rows` quantized rows in `bytes`
-/// (their block scales in `scales`, as [`super::block_scales`] lays them
-/// out) and `n` tokens (out is n × rows): `TILE_ROWS` rows expanded at a
-/// time (at most 24 KB, in L1), multiplied by the tokens `TILE_TOKENS` at a
-/// time, then one by one.
-#[allow(clippy::too_many_arguments)]
-pub unsafe fn forward<B: Simd128Block>(
-    bytes: &[u8],
-    scales: &[f32],
-    row_bytes: usize,
-    rows: usize,
-    x: &[f32],
-    n: usize,
-    cols: usize,
-    out: &mut [f32],
-) {
+/// out[t][k] = Σ_c W[k][c]·x[t][c] for the quantized `rows` (their block
+/// scales as [`super::block_scales`] lays them out) and `n` tokens (out is
+/// n × rows): `TILE_ROWS` rows expanded at a time (at most 24 KB, in L1),
+/// multiplied by the tokens `TILE_TOKENS` at a time, then one by one.
+pub unsafe fn forward<B: Simd128Block>(rows: &QuantizedRows, x: &[f32], n: usize, cols: usize, out: &mut [f32]) {
+    let QuantizedRows { bytes, scales, row_bytes, count: rows, .. } = *rows;
     let per_row = scales_per_row(B::QTYPE, cols);
     assert!(
         cols.is_multiple_of(B::WEIGHTS)
