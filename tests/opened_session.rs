@@ -108,7 +108,7 @@ fn warming_an_opened_model_up_changes_no_result() {
     for (path, layers, n_heads) in [("tiny/bert", 2, 2), ("tiny/llama", 2, 4)] {
         let (mut cold, mut warm) = (opened(path), opened(path));
         let clock = std::cell::Cell::new(0.0);
-        let rounds = warm.warm_up(ModelId::Custom, attnscope::session::warm::OPENED_MS, &|| {
+        let rounds = warm.warm_up(ModelId::Custom, &attnscope::session::warm::OPENED, &|| {
             clock.set(clock.get() + 25.0);
             clock.get()
         });

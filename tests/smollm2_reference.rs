@@ -243,7 +243,7 @@ fn warming_up_at_load_changes_no_result() {
     let mut warm = session_with_smollm2();
     // A clock 40 ms on at each reading: the warm-up ends on time, as in a browser.
     let clock = std::cell::Cell::new(0.0);
-    let rounds = warm.warm_up(ModelId::SmolLm2, attnscope::session::warm::BUILT_IN_MS, &|| {
+    let rounds = warm.warm_up(ModelId::SmolLm2, &attnscope::session::warm::BUILT_IN, &|| {
         clock.set(clock.get() + 40.0);
         clock.get()
     });

@@ -97,7 +97,7 @@ mod shell {
         SESSION.with(|s| {
             let mut s = s.borrow_mut();
             s.install_custom(model);
-            s.warm_up(ModelId::Custom, attnscope::session::warm::OPENED_MS, &now_ms);
+            s.warm_up(ModelId::Custom, &attnscope::session::warm::OPENED, &now_ms);
         });
     }
 
@@ -228,7 +228,7 @@ mod shell {
         };
         let reply = match installed {
             Ok(true) => {
-                SESSION.with(|s| s.borrow_mut().warm_up(model, attnscope::session::warm::BUILT_IN_MS, &now_ms));
+                SESSION.with(|s| s.borrow_mut().warm_up(model, &attnscope::session::warm::BUILT_IN, &now_ms));
                 FromWorker::Loaded { model }
             }
             Ok(false) => return,
