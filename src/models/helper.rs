@@ -231,26 +231,44 @@ pub struct Piece {
     pub rows: Range<usize>,
 }
 
-/// About this many weights a piece: each piece also passes through the
+/// The smallest piece, in weights: each piece also passes through the
 /// shared memory, which costs a few microseconds, about what the products
-/// of 100 000 weights with one token take.
-const PIECE_WEIGHTS: usize = 96 * 1024;
-/// Pieces of one matrix at most, so that a large matrix (SmolLM2's output
-/// matrix, 14 million weights in the helper's part) still comes in pieces
-/// short enough to share.
-const MATRIX_PIECES: usize = 8;
+/// of 25 000 weights with one token take.
+const LEAST_PIECE_WEIGHTS: usize = 24 * 1024;
+/// The largest piece, in weights, unless a matrix's part is more than eight
+/// times as large (SmolLM2's output matrix: 14 million weights in the
+/// helper's part): at most this much is left for this thread to wait for
+/// if the helper loses its core.
+const MOST_PIECE_WEIGHTS: usize = 1024 * 1024;
 
 /// The helper's part of matrices of (rows, cols) each — (rows of the helper's
 /// part, cols) — cut into pieces of whole [`TILE`]s, matrix by matrix.
 /// Both threads compute the same list from the same shapes.
+///
+/// Within a matrix the pieces grow from the first to the last: the helper
+/// starts from the last (large, few hand-offs) and this thread, after its
+/// own half, from the first, so the two meet among small pieces, and
+/// neither is left idle while the other finishes a large one.
 pub fn pieces(shapes: &[(usize, usize)]) -> Vec<Piece> {
     let mut out = Vec::new();
     for (matrix, &(rows, cols)) in shapes.iter().enumerate() {
-        let count = (rows * cols / PIECE_WEIGHTS).clamp(1, MATRIX_PIECES);
-        let step = rows.div_ceil(count).next_multiple_of(TILE);
+        let tile_weights = (TILE * cols).max(1);
+        let least = (LEAST_PIECE_WEIGHTS / tile_weights).max(1);
+        let most = (MOST_PIECE_WEIGHTS / tile_weights).max(rows.div_ceil(8 * TILE)).max(least);
+        // Tiles from the back: half of what is left each time, within [least, most].
+        let mut left = rows.div_ceil(TILE);
+        let mut sizes = Vec::new();
+        while left > least {
+            let take = (left / 2).clamp(least, most).min(left);
+            sizes.push(take);
+            left -= take;
+        }
+        if left > 0 {
+            sizes.push(left);
+        }
         let mut start = 0;
-        while start < rows {
-            let end = (start + step).min(rows);
+        for tiles in sizes.into_iter().rev() {
+            let end = (start + tiles * TILE).min(rows);
             out.push(Piece { matrix, rows: start..end });
             start = end;
         }
@@ -478,20 +496,26 @@ mod tests {
 
     #[test]
     fn pieces_cover_each_row_once_in_whole_tiles() {
-        // SmolLM2's shapes: q, k, v; then the output matrix's part.
-        for shapes in [vec![(288, 576), (96, 576), (96, 576)], vec![(24576, 576)], vec![(768, 576), (768, 576)], vec![(6, 32)]] {
+        // SmolLM2's shapes: q, k, v; then the output matrix's part; Qwen2.5
+        // 0.5B's output matrix's part.
+        let shapes =
+            [vec![(288, 576), (96, 576), (96, 576)], vec![(24576, 576)], vec![(768, 576), (768, 576)], vec![(6, 32)], vec![(75968, 896)]];
+        for shapes in shapes {
             let pieces = pieces(&shapes);
+            assert!(pieces.len() <= 32, "{} pieces", pieces.len());
             for (m, &(rows, cols)) in shapes.iter().enumerate() {
                 let mine: Vec<&Piece> = pieces.iter().filter(|p| p.matrix == m).collect();
-                assert!(mine.len() <= MATRIX_PIECES);
                 assert_eq!(mine.first().unwrap().rows.start, 0);
                 assert_eq!(mine.last().unwrap().rows.end, rows);
                 for w in mine.windows(2) {
                     assert_eq!(w[0].rows.end, w[1].rows.start);
                     assert_eq!(w[0].rows.len() % TILE, 0);
+                    // Small where the two threads meet, large where the helper starts.
+                    assert!(w[0].rows.len() <= w[1].rows.len());
                 }
-                if rows * cols >= 2 * PIECE_WEIGHTS {
+                if rows * cols >= 4 * LEAST_PIECE_WEIGHTS {
                     assert!(mine.len() >= 2, "{rows} × {cols} in one piece");
+                    assert!(mine[0].rows.len() * cols <= 2 * LEAST_PIECE_WEIGHTS.max(TILE * cols));
                 }
             }
             assert!(pieces.windows(2).all(|w| w[0].matrix <= w[1].matrix));
