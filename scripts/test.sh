@@ -79,6 +79,8 @@ stage "lints, the fma worker's wasm (clippy --no-default-features --features fma
     cargo clippy --locked --target "$WASM_TARGET" --bin attnscope-worker-fma --no-default-features --features fma -- -D warnings || true
 stage "lints, the extra worker's wasm (clippy --features extras)" \
     cargo clippy --locked --target "$WASM_TARGET" --bin attnscope-worker-extra --features extras -- -D warnings || true
+stage "lints, the extra fma worker's wasm (clippy --features extras,fma)" \
+    cargo clippy --locked --target "$WASM_TARGET" --bin attnscope-worker-extra-fma --features extras,fma -- -D warnings || true
 
 stage "native tests (cargo test)" cargo test --locked || true
 stage "Python package tests (pytest)" "$PYTHON_TEST_VENV/bin/python" -m pytest -q -p no:cacheprovider python/tests || true

@@ -13,8 +13,9 @@ use web_sys::{MessageEvent, Worker};
 const LOADER: &str = "./attnscope-worker_loader.js";
 const LOADER_FMA: &str = "./attnscope-worker-fma_loader.js";
 /// The worker with the `extras` feature (translation, opened models and
-/// traces), started only when first needed; one build, without fma.
+/// traces), started only when first needed, without and with fma.
 const LOADER_EXTRA: &str = "./attnscope-worker-extra_loader.js";
+const LOADER_EXTRA_FMA: &str = "./attnscope-worker-extra-fma_loader.js";
 
 /// A module whose one function returns `f32x4.relaxed_madd` of three zero
 /// vectors: valid only where the browser has relaxed SIMD.
@@ -49,7 +50,8 @@ impl WorkerClient {
     /// after which it is of no more use.
     pub fn spawn(extra: bool, on_reply: impl Fn(FromWorker) + 'static, on_death: impl Fn(String) + 'static) -> Result<Self, String> {
         let loader = match (extra, has_relaxed_simd()) {
-            (true, _) => LOADER_EXTRA,
+            (true, true) => LOADER_EXTRA_FMA,
+            (true, false) => LOADER_EXTRA,
             (false, true) => LOADER_FMA,
             (false, false) => LOADER,
         };

@@ -71,7 +71,7 @@ test('a first visit downloads the page and one worker, and the extra worker only
 
     // Translation asks for it: now it comes.
     await page.locator('select#model').selectOption('translate-enpt');
-    for (let i = 0; !served.some((p) => /attnscope-worker-extra_bg\.wasm$/.test(p)); i++) {
+    for (let i = 0; !served.some((p) => /attnscope-worker-extra-fma_bg\.wasm$/.test(p)); i++) {
       assert.ok(i < 600, `choosing translation never fetched the extra worker: ${served.filter((p) => p.endsWith('.wasm'))}`);
       await page.waitForTimeout(100);
     }
