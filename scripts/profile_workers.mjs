@@ -21,7 +21,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launch, serve } from '../tests/e2e/harness.mjs';
+import { launch, serve, keystroke as harnessKeystroke } from '../tests/e2e/harness.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // playwright-core carries a WebSocket client; the protocol's flat sessions reach the workers.
@@ -79,27 +79,7 @@ await send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: f
 
 try {
   const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
-  // Types `text` and resolves once the run's status is shown and the heatmap redrawn.
-  const keystroke = (text) => page.evaluate((text) => new Promise((done) => {
-    const box = document.querySelector('#text');
-    const status = document.querySelector('#status');
-    const before = status.dataset.run;
-    let statusChanged = false;
-    const obs = new MutationObserver(() => {
-      if (!statusChanged && status.dataset.run !== before && /computed in/.test(status.textContent)) statusChanged = true;
-    });
-    const drawn = new MutationObserver(() => {
-      if (statusChanged) {
-        obs.disconnect();
-        drawn.disconnect();
-        requestAnimationFrame(() => done());
-      }
-    });
-    obs.observe(status, { childList: true, characterData: true, subtree: true, attributes: true });
-    drawn.observe(document.querySelector('#heatmap'), { attributes: true });
-    box.value = text;
-    box.dispatchEvent(new Event('input', { bubbles: true }));
-  }), text);
+  const keystroke = (text) => harnessKeystroke(page, text);
   const computed = () => page.waitForFunction(() => /computed in/.test(document.querySelector('#status')?.textContent ?? ''), null, { timeout: 300_000 });
   if (process.env.GGUF) {
     await page.goto(`${base}?view=head&text=${encodeURIComponent('The capital of France is')}`);

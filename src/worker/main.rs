@@ -90,9 +90,9 @@ mod shell {
         }
     }
 
-    /// Keeps a model opened from the visitor's files (`open_files.rs`).
+    /// Keeps a model opened from the visitor's files (`open_files.rs`),
+    /// warmed up as the built-in ones are.
     #[cfg(feature = "extras")]
-    /// Gives the session a model opened from files, warmed up as the built-in ones are.
     pub(super) fn install_custom(model: attnscope::models::files::Model) {
         SESSION.with(|s| {
             let mut s = s.borrow_mut();

@@ -19,7 +19,7 @@ import { cpus } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launch, median, serve } from './harness.mjs';
+import { launch, median, serve, keystroke as harnessKeystroke } from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DIST = resolve(process.env.DIST ?? join(HERE, '..', '..', 'dist'));
@@ -104,30 +104,7 @@ try {
 
   const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
 
-  // Computes `text` and resolves with the time from the input event to the
-  // heatmap redrawn after the new status: every view then shows the new text.
-  const keystroke = (text) => page.evaluate((text) => new Promise((done) => {
-    const box = document.querySelector('#text');
-    const status = document.querySelector('#status');
-    // A new run, not new text: two runs can read the same to 0.1 ms.
-    const before = status.dataset.run;
-    let statusChanged = false;
-    const t0 = performance.now();
-    const obs = new MutationObserver(() => {
-      if (!statusChanged && status.dataset.run !== before && /computed in/.test(status.textContent)) statusChanged = true;
-    });
-    const drawn = new MutationObserver(() => {
-      if (statusChanged) {
-        obs.disconnect();
-        drawn.disconnect();
-        requestAnimationFrame(() => done(performance.now() - t0));
-      }
-    });
-    obs.observe(status, { childList: true, characterData: true, subtree: true, attributes: true });
-    drawn.observe(document.querySelector('#heatmap'), { attributes: true });
-    box.value = text;
-    box.dispatchEvent(new Event('input', { bubbles: true }));
-  }), text);
+  const keystroke = (text) => harnessKeystroke(page, text);
   const computeMs = async () => Number((await page.locator('#status').textContent()).match(/computed in ([\d.]+) ms/)[1]);
   // A figure is only for the length its label gives: the status says how
   // many tokens the model read.

@@ -103,6 +103,32 @@ export const median = (xs) => {
 };
 
 // A test file's `before`: dist/ served and Chromium launched.
+// Types `text` into the page's text box and resolves with the time from the
+// input event to the heatmap redrawn after the run's new status (a new run,
+// not new text: two runs can read the same to 0.1 ms): every view then
+// shows the new text.
+export const keystroke = (page, text) => page.evaluate((text) => new Promise((done) => {
+  const box = document.querySelector('#text');
+  const status = document.querySelector('#status');
+  const before = status.dataset.run;
+  let statusChanged = false;
+  const t0 = performance.now();
+  const obs = new MutationObserver(() => {
+    if (!statusChanged && status.dataset.run !== before && /computed in/.test(status.textContent)) statusChanged = true;
+  });
+  const drawn = new MutationObserver(() => {
+    if (statusChanged) {
+      obs.disconnect();
+      drawn.disconnect();
+      requestAnimationFrame(() => done(performance.now() - t0));
+    }
+  });
+  obs.observe(status, { childList: true, characterData: true, subtree: true, attributes: true });
+  drawn.observe(document.querySelector('#heatmap'), { attributes: true });
+  box.value = text;
+  box.dispatchEvent(new Event('input', { bubbles: true }));
+}), text);
+
 export async function start(dist, artifacts) {
   await stat(join(dist, 'index.html')).catch(() => {
     throw new Error(`no ${dist}/index.html: run \`trunk build --release\` first`);

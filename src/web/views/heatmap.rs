@@ -369,24 +369,23 @@ pub fn Legend() -> impl IntoView {
 }
 
 /// What the picture's rows and columns mean at this stage; `masked`: the
-/// head's mask hides some keys.
-fn caption(stage: Stage, transposed: bool, masked: bool) -> &'static str {
-    match (stage, transposed, masked) {
-        (Stage::Weights, false, false) => {
+/// head's mask hides some keys, whose weights are drawn grey.
+fn caption(stage: Stage, transposed: bool, masked: bool) -> String {
+    let what = match (stage, transposed) {
+        (Stage::Weights, false) => {
             "Row i: how query token i spreads its attention over the keys (columns). Brighter is more; each row sums to 1."
         }
-        (Stage::Weights, true, false) => {
+        (Stage::Weights, true) => {
             "Column j: how query token j spreads its attention over the keys (rows). Brighter is more; each column sums to 1."
         }
-        (Stage::Weights, false, true) => {
-            "Row i: how query token i spreads its attention over the keys (columns). Brighter is more; each row sums to 1. Grey: keys the mask hides (weight 0)."
-        }
-        (Stage::Weights, true, true) => {
-            "Column j: how query token j spreads its attention over the keys (rows). Brighter is more; each column sums to 1. Grey: keys the mask hides (weight 0)."
-        }
-        (Stage::Masked, _, _) => "Scores after the mask: grey cells are −∞, keys the query may not see. Red is positive, blue negative.",
-        (_, false, _) => "Row i: query token i's score with every key, q·k. Red is positive, blue negative.",
-        (_, true, _) => "Column j: query token j's score with every key, q·k. Red is positive, blue negative.",
+        (Stage::Masked, _) => "Scores after the mask: grey cells are −∞, keys the query may not see. Red is positive, blue negative.",
+        (_, false) => "Row i: query token i's score with every key, q·k. Red is positive, blue negative.",
+        (_, true) => "Column j: query token j's score with every key, q·k. Red is positive, blue negative.",
+    };
+    if masked && stage == Stage::Weights {
+        format!("{what} Grey: keys the mask hides (weight 0).")
+    } else {
+        what.to_string()
     }
 }
 
