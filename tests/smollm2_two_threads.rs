@@ -103,3 +103,22 @@ fn a_long_texts_heads_shared_with_the_helper_are_those_computed_alone() {
     }
     assert!(heads.load(Ordering::Relaxed) > 0, "the helper computed heads");
 }
+
+#[test]
+fn the_analyses_on_two_threads_are_those_on_one() {
+    use attnscope::analysis::knockout::{knockout, Ablation, HeadRef};
+    use attnscope::analysis::logit_lens::{logit_lens, logit_lens_of_trace};
+    use attnscope::models::layered::Layered;
+    let whole = load();
+    let (halves, delivered) = with_helper(1);
+    let text = TEXTS[0];
+    let (a, b): (&dyn Layered, &dyn Layered) = (&*whole, &*halves);
+    // As the page asks it: from the run's trace, each layer's feed-forward on one row.
+    let trace = whole.run(text).unwrap();
+    let kept = |m: &dyn Layered| logit_lens_of_trace(m, &trace, None, 5).unwrap().expect("Llama finishes a layer from its trace");
+    assert_eq!(kept(a), kept(b), "the logit lens from the trace");
+    assert_eq!(logit_lens(a, text, None, 5, true).unwrap(), logit_lens(b, text, None, 5, true).unwrap(), "the logit lens with its grid");
+    let heads = [HeadRef { layer: 0, head: 0 }, HeadRef { layer: 3, head: 2 }];
+    assert_eq!(knockout(a, text, &heads, Ablation::Zero, 5).unwrap(), knockout(b, text, &heads, Ablation::Zero, 5).unwrap(), "a knockout");
+    assert!(delivered.load(Ordering::Relaxed) > 0, "the helper delivered pieces");
+}

@@ -31,7 +31,7 @@ use crate::attention::{Mask, Scale};
 use crate::error::Result;
 use crate::models::decoder::parts::{
     attend_cached, embed_rows, gated_block_matrices, gelu_tanh_times, rope_from_hf, Attn, GatedFfn, Linear, Names, Products, Rope,
-    RopeScaling, GATED_BLOCK_MATRICES,
+    RopeScaling, ATTENTION_MATRICES, GATED_BLOCK_MATRICES,
 };
 use crate::models::decoder::{Net, Shape};
 use crate::models::files::hparams::{check_groups, Hparams};
@@ -329,6 +329,10 @@ impl Net for Gemma3 {
 
     fn matrices_per_block(&self) -> usize {
         GATED_BLOCK_MATRICES
+    }
+
+    fn attention_matrices(&self) -> usize {
+        ATTENTION_MATRICES
     }
 }
 

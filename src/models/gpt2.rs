@@ -283,4 +283,8 @@ impl Net for Gpt2 {
     fn matrices_per_block(&self) -> usize {
         MATRICES_PER_BLOCK
     }
+
+    fn attention_matrices(&self) -> usize {
+        2 // c_attn (Q, K and V together) and c_proj
+    }
 }

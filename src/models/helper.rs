@@ -42,9 +42,13 @@ pub mod thread;
 /// The other thread, holding a [`Shard`]: for each shared matrix, in the
 /// model's numbering, the rows after [`own_rows`].
 pub trait Helper {
-    /// Offers the helper the [`pieces`] of shard matrices `first .. first
-    /// + count`, which all take the same input `x`.
-    fn begin(&self, first: usize, count: usize, x: &Matrix);
+    /// Offers the helper the [`pieces`] of `parts.len()` shard matrices
+    /// from number `first`, which all take the same input `x`. `parts` are
+    /// the shapes of the helper's parts as the model has them: a helper
+    /// whose shard matrices there have other shapes offers nothing (the
+    /// model then computes every piece), so that a product numbered wrongly
+    /// is slow rather than wrong.
+    fn begin(&self, first: usize, parts: &[(usize, usize)], x: &Matrix);
 
     /// Claims piece `i` of the products begun last for this thread; false
     /// if the helper has claimed it.
@@ -197,6 +201,12 @@ impl Shard {
 }
 
 impl Shard {
+    /// Whether shard matrices `first ..` have the shapes `parts` (see [`Helper::begin`]).
+    pub fn holds(&self, first: usize, parts: &[(usize, usize)]) -> bool {
+        let held = first.checked_add(parts.len()).and_then(|end| self.matrices.get(first..end));
+        held.is_some_and(|ws| ws.iter().map(SharedMatrix::shape).eq(parts.iter().copied()))
+    }
+
     /// The [`pieces`] of shard matrices `first .. first + count`, or None
     /// for a request the shard cannot answer (a matrix it does not have,
     /// an input of another width): requests cross from another thread's
@@ -318,12 +328,13 @@ fn shared_products(helper: Option<&dyn Helper>, first: usize, ws: &[&dyn SharedM
     let Some(helper) = helper else {
         return ws.iter().map(|w| w.rows_product(&input, 0..w.shape().0)).collect();
     };
-    helper.begin(first, ws.len(), x);
+    let parts: Vec<(usize, usize)> = ws.iter().map(|w| w.shape()).map(|(rows, cols)| (rows - own_rows(rows), cols)).collect();
+    helper.begin(first, &parts, x);
     let start = helper.now_ms();
     let mine: Vec<Matrix> = ws.iter().map(|w| w.rows_product(&input, 0..own_rows(w.shape().0))).collect();
     let mine_weights: usize = ws.iter().map(|w| own_rows(w.shape().0) * w.shape().1).sum();
     let ms_per_weight = (helper.now_ms() - start) / mine_weights.max(1) as f64;
-    let pieces = pieces(&ws.iter().map(|w| (w.shape().0 - own_rows(w.shape().0), w.shape().1)).collect::<Vec<_>>());
+    let pieces = pieces(&parts);
     let compute = |p: &Piece| {
         let at = own_rows(ws[p.matrix].shape().0);
         ws[p.matrix].rows_product(&input, at + p.rows.start..at + p.rows.end)
@@ -531,8 +542,9 @@ mod tests {
     }
 
     impl Helper for Lagging {
-        fn begin(&self, first: usize, count: usize, x: &Matrix) {
-            *self.request.borrow_mut() = (first, count, x.clone());
+        fn begin(&self, first: usize, parts: &[(usize, usize)], x: &Matrix) {
+            assert!(self.shard.holds(first, parts));
+            *self.request.borrow_mut() = (first, parts.len(), x.clone());
         }
         fn claim(&self, i: usize) -> bool {
             i < self.from
@@ -555,7 +567,7 @@ mod tests {
     }
 
     impl Helper for LaggingHeads {
-        fn begin(&self, _: usize, _: usize, _: &Matrix) {}
+        fn begin(&self, _: usize, _: &[(usize, usize)], _: &Matrix) {}
         fn begin_heads(&self, h: &Heads) -> bool {
             *self.request.borrow_mut() = Some(([h.q.clone(), h.k.clone(), h.v.clone()], h.n_heads, h.n_kv_heads));
             true

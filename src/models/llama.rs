@@ -28,7 +28,7 @@ use crate::attention::{Mask, Scale};
 use crate::error::{Error, Result};
 use crate::models::decoder::parts::{
     attend_cached, embed_rows, gated_block_matrices, rope_from_hf, silu_times, Attn, GatedFfn, Linear, Names, Products, Rope, RopeScaling,
-    GATED_BLOCK_MATRICES,
+    ATTENTION_MATRICES, GATED_BLOCK_MATRICES,
 };
 use crate::models::decoder::{Net, Shape};
 use crate::models::files::hparams::{check_groups, split_evenly, Hparams};
@@ -414,6 +414,10 @@ impl Net for Llama {
 
     fn matrices_per_block(&self) -> usize {
         GATED_BLOCK_MATRICES
+    }
+
+    fn attention_matrices(&self) -> usize {
+        ATTENTION_MATRICES
     }
 }
 

@@ -262,11 +262,12 @@ impl SharedHelper {
         *self.offered.borrow_mut() = Some(offer);
     }
 
-    /// The pieces of shard matrices `first .. first + count` for `n × cols`
-    /// inputs, placed in the buffer ([`place`]), if they fit it.
-    fn layout(&self, first: usize, count: usize, n: usize, cols: usize) -> Option<Vec<(Piece, u32)>> {
-        let shapes = self.shapes.get(first..first.checked_add(count)?)?;
-        if shapes.iter().any(|s| s.1 != cols) {
+    /// The pieces of shard matrices `first ..` of the shapes `parts`
+    /// ([`Helper::begin`]) for `n × cols` inputs, placed in the buffer
+    /// ([`place`]), if the helper holds such matrices there and they fit.
+    fn layout(&self, first: usize, parts: &[(usize, usize)], n: usize, cols: usize) -> Option<Vec<(Piece, u32)>> {
+        let shapes = self.shapes.get(first..first.checked_add(parts.len())?)?;
+        if shapes != parts || shapes.iter().any(|s| s.1 != cols) {
             return None;
         }
         place(helper::pieces(shapes), n, cols, self.room)
@@ -274,12 +275,12 @@ impl SharedHelper {
 }
 
 impl Helper for SharedHelper {
-    fn begin(&self, first: usize, count: usize, x: &Matrix) {
-        let Some(pieces) = self.layout(first, count, x.rows, x.cols).filter(|_| self.ready()) else {
+    fn begin(&self, first: usize, parts: &[(usize, usize)], x: &Matrix) {
+        let Some(pieces) = self.layout(first, parts, x.rows, x.cols).filter(|_| self.ready()) else {
             *self.offered.borrow_mut() = None;
             return;
         };
-        let last = first + count == self.shapes.len();
+        let (count, last) = (parts.len(), first + parts.len() == self.shapes.len());
         let control = [
             (KIND, PRODUCTS),
             (FIRST, first as i32),

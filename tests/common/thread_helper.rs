@@ -15,7 +15,7 @@ use std::sync::Arc;
 pub struct Stuck(pub Arc<AtomicUsize>);
 
 impl Helper for Stuck {
-    fn begin(&self, _: usize, _: usize, _: &Matrix) {
+    fn begin(&self, _: usize, _: &[(usize, usize)], _: &Matrix) {
         self.0.fetch_add(1, Ordering::Relaxed);
     }
     fn claim(&self, _: usize) -> bool {

@@ -10,15 +10,16 @@ use crate::models::{LayerTrace, ModelInfo, KEEP_WEIGHTS_UP_TO};
 use crate::tensor::Matrix;
 
 impl Decoder {
-    /// The products of layer `l` (the output matrix for `n_layers`) on
-    /// `rows` rows, shared with the helper thread where a run of that many
-    /// tokens would be.
-    fn products(&self, l: usize, rows: usize) -> Products<'_> {
+    /// The products from matrix number `first` (block l's first is l ×
+    /// [`super::Net::matrices_per_block`], the output matrix's follows the last
+    /// block's) on `rows` rows, shared with the helper thread where a run of
+    /// that many tokens would be.
+    fn products(&self, first: usize, rows: usize) -> Products<'_> {
         let helper = match &self.helper {
             Some((helper, from)) if rows >= *from => Some(helper.as_ref() as &dyn Helper),
             _ => None,
         };
-        Products::new(helper, l * self.net.matrices_per_block())
+        Products::new(helper, first)
     }
 
     fn check_layer(&self, l: usize) -> Result<()> {
@@ -71,7 +72,7 @@ impl Layered for Decoder {
 
     fn layer(&self, l: usize, h: &Matrix, edit: Option<Edit>) -> Result<(LayerTrace, Matrix)> {
         self.check_layer(l)?;
-        let mut mm = self.products(l, h.rows);
+        let mut mm = self.products(l * self.net.matrices_per_block(), h.rows);
         match edit {
             None => Ok(self.net.block(l, h, 0, None, false, &mut mm)),
             Some(edit) => self.net.block_edited(l, h, edit, &mut mm).ok_or_else(|| {
@@ -87,14 +88,16 @@ impl Layered for Decoder {
         if n == 0 || !h.rows.is_multiple_of(n) {
             return Some(Err(Error::Invalid(format!("{} rows are not runs of {n}", h.rows))));
         }
-        self.net.block_runs(l, h, n, edits, last_only, &mut self.products(l, h.rows)).map(Ok)
+        self.net.block_runs(l, h, n, edits, last_only, &mut self.products(l * self.net.matrices_per_block(), h.rows)).map(Ok)
     }
 
     fn after_attention(&self, l: usize, residual: &Matrix) -> Option<Result<Matrix>> {
         if let Err(e) = self.check_layer(l) {
             return Some(Err(e));
         }
-        self.net.after_attention(l, residual, &mut self.products(l, residual.rows)).map(Ok)
+        // Only the feed-forward's products: numbered after the attention's.
+        let first = l * self.net.matrices_per_block() + self.net.attention_matrices();
+        self.net.after_attention(l, residual, &mut self.products(first, residual.rows)).map(Ok)
     }
 
     fn output_weight(&self, l: usize) -> Result<Matrix> {
@@ -108,7 +111,7 @@ impl Layered for Decoder {
 
     fn readout(&self, h: &Matrix) -> Readout {
         let n_layers = self.net.shape().n_layers;
-        let logits = self.net.logits(h, &mut self.products(n_layers, h.rows));
+        let logits = self.net.logits(h, &mut self.products(n_layers * self.net.matrices_per_block(), h.rows));
         Readout::Logits(Matrix::from_vec(h.rows, logits.len() / h.rows.max(1), logits))
     }
 }

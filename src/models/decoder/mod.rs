@@ -119,6 +119,10 @@ pub trait Net: Send + Sync {
 
     fn matrices_per_block(&self) -> usize;
 
+    /// Of a block's [`Net::matrices_per_block`], how many its attention
+    /// multiplies by: the feed-forward's follow, and a helper numbers them so.
+    fn attention_matrices(&self) -> usize;
+
     /// Block `l` on every row of `h` from position 0 without a cache, with
     /// `edit` applied to the heads' outputs [Z_1 | … | Z_H] before W_O (head
     /// knockout, `crate::analysis`); None where the family has no such hook.
@@ -144,8 +148,9 @@ pub trait Net: Send + Sync {
     }
 
     /// Block `l`'s output from its residual E + ΔE (rows of the trace's
-    /// `residual`): what follows the attention. None where the family has
-    /// no such hook.
+    /// `residual`): what follows the attention, its products numbered from
+    /// the block's first after [`Net::attention_matrices`]. None where the
+    /// family has no such hook.
     fn after_attention(&self, _l: usize, _residual: &Matrix, _mm: &mut Products) -> Option<Matrix> {
         None
     }

@@ -158,8 +158,11 @@ impl GatedFfn {
 }
 
 /// The weight matrices of a block made of [`Attn`] and [`GatedFfn`], in
-/// the order it multiplies by them.
-pub const GATED_BLOCK_MATRICES: usize = 7;
+/// the order it multiplies by them: the attention's, then the feed-forward's.
+pub const GATED_BLOCK_MATRICES: usize = ATTENTION_MATRICES + 3;
+
+/// The weight matrices of [`Attn`]: W_Q, W_K, W_V and W_O.
+pub const ATTENTION_MATRICES: usize = 4;
 
 /// [`GATED_BLOCK_MATRICES`] of `attn` and `ffn`, in that order.
 pub fn gated_block_matrices<'a>(attn: &'a Attn, ffn: &'a GatedFfn) -> [&'a QMatrix; GATED_BLOCK_MATRICES] {

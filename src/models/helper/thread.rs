@@ -132,10 +132,14 @@ pub fn share(model: &mut dyn Shares) {
 }
 
 impl Helper for ThreadHelper {
-    fn begin(&self, first: usize, count: usize, x: &Matrix) {
-        let seq = self.next_request(self.shard.pieces(first, count, x.cols).map_or(0, |p| p.len()));
-        // A helper thread that is gone leaves every piece free: the model computes them.
-        let _ = self.requests.send(Request::Products(seq, first, count, x.clone()));
+    fn begin(&self, first: usize, parts: &[(usize, usize)], x: &Matrix) {
+        // Pieces of other matrices than the model's are not offered: every piece is left free.
+        let pieces = self.shard.holds(first, parts).then(|| self.shard.pieces(first, parts.len(), x.cols)).flatten();
+        let seq = self.next_request(pieces.as_ref().map_or(0, Vec::len));
+        if pieces.is_some() {
+            // A helper thread that is gone leaves every piece free: the model computes them.
+            let _ = self.requests.send(Request::Products(seq, first, parts.len(), x.clone()));
+        }
     }
 
     fn begin_heads(&self, h: &Heads) -> bool {
