@@ -106,7 +106,7 @@ fn a_long_texts_heads_shared_with_the_helper_are_those_computed_alone() {
 
 #[test]
 fn the_analyses_on_two_threads_are_those_on_one() {
-    use attnscope::analysis::knockout::{knockout, Ablation, HeadRef};
+    use attnscope::analysis::knockout::{importance, knockout, Ablation, HeadRef};
     use attnscope::analysis::logit_lens::{logit_lens, logit_lens_of_trace};
     use attnscope::models::layered::Layered;
     let whole = load();
@@ -120,5 +120,8 @@ fn the_analyses_on_two_threads_are_those_on_one() {
     assert_eq!(logit_lens(a, text, None, 5, true).unwrap(), logit_lens(b, text, None, 5, true).unwrap(), "the logit lens with its grid");
     let heads = [HeadRef { layer: 0, head: 0 }, HeadRef { layer: 3, head: 2 }];
     assert_eq!(knockout(a, text, &heads, Ablation::Zero, 5).unwrap(), knockout(b, text, &heads, Ablation::Zero, 5).unwrap(), "a knockout");
+    // Each layer's heads knocked out together, the variants' rows stacked.
+    let map = |m: &dyn Layered| importance(m, TEXTS[1], Ablation::Mean, &mut |_, _| true).unwrap().expect("not cancelled");
+    assert_eq!(map(a), map(b), "the importance map");
     assert!(delivered.load(Ordering::Relaxed) > 0, "the helper delivered pieces");
 }
