@@ -4,6 +4,7 @@
 //! canvas that read the style only when it happened to redraw kept its old
 //! ink (dark labels on a dark page) and its small type.
 
+use super::paint::{Rgb, HIDDEN, HIDDEN_DARK};
 use leptos::prelude::*;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -12,6 +13,8 @@ pub struct Look {
     pub ink: String,
     /// Secondary marks (grid rings, hidden keys).
     pub muted: String,
+    /// The heatmap's cells of keys the mask hides: a quiet grey for the theme.
+    pub hidden: Rgb,
     /// The selected token, head or cell.
     pub focus: String,
     /// Label type size, in CSS pixels (`--label-px`: larger in presentation mode).
@@ -22,7 +25,7 @@ pub struct Look {
 
 impl Default for Look {
     fn default() -> Self {
-        Look { ink: "#1b1f24".into(), muted: "#8c959f".into(), focus: "#e8175d".into(), label_px: 13.0, zoom: 1.0 }
+        Look { ink: "#1b1f24".into(), muted: "#8c959f".into(), hidden: HIDDEN, focus: "#e8175d".into(), label_px: 13.0, zoom: 1.0 }
     }
 }
 
@@ -44,6 +47,8 @@ impl Look {
         Look {
             ink: property("--ink").unwrap_or(default.ink),
             muted: property("--muted").unwrap_or(default.muted),
+            // The theme as the style sets it (`color-scheme`), whichever switch or system setting chose it.
+            hidden: if property("color-scheme").as_deref() == Some("dark") { HIDDEN_DARK } else { HIDDEN },
             focus: property("--focus").unwrap_or(default.focus),
             label_px: pixels("--label-px").map_or(default.label_px, |px| px.clamp(8.0, 48.0)),
             zoom,

@@ -21,8 +21,11 @@ pub fn signed_color(s: f32, range: f32) -> Rgb {
     diverging(if range > 0.0 { s / range } else { 0.0 })
 }
 
-/// A key the mask hides (−∞): a quiet grey in either theme.
+/// A key the mask hides (−∞): a quiet grey on the light page ...
 pub const HIDDEN: Rgb = [150, 150, 150];
+/// ... and on the dark one, where that light grey outshone every weight
+/// but the largest ([`super::Look::hidden`] is the page's).
+pub const HIDDEN_DARK: Rgb = [68, 68, 68];
 
 pub fn css(rgb: Rgb) -> String {
     format!("rgb({},{},{})", rgb[0], rgb[1], rgb[2])

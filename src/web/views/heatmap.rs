@@ -11,7 +11,7 @@ use super::readout::Readout;
 use super::stages::{score_range, values, CellsOf, Frame, Stage, StageMotion, StagePicker};
 use crate::canvas::{
     blank, cell_color, cell_image, css, draw_labels, label_width, mix, now_ms, on_wheel, outline_cell, outline_token, paint_image, prepare,
-    signed_color, text_on, use_look, use_room, Focus, KeptImage, Layout, Look, Rgb, Room, ZoomBar, Zoomer, HIDDEN,
+    signed_color, text_on, use_look, use_room, Focus, KeptImage, Layout, Look, Rgb, Room, ZoomBar, Zoomer,
 };
 use crate::state::{Appearance, Results, Selection};
 use attnscope::attention::Mask;
@@ -22,12 +22,12 @@ use wasm_bindgen::JsValue;
 use web_sys::HtmlCanvasElement;
 
 /// The colour of a cell holding `v` at `stage`; score stages are coloured
-/// against `range` (the largest |raw score|), −∞ in grey.
+/// against `range` (the largest |raw score|), −∞ in `grey`.
 #[inline]
-pub fn colour(v: f32, stage: Stage, range: f32) -> Rgb {
+pub fn colour(v: f32, stage: Stage, range: f32, grey: Rgb) -> Rgb {
     match stage {
         Stage::Weights => cell_color(v),
-        _ if v == f32::NEG_INFINITY => HIDDEN,
+        _ if v == f32::NEG_INFINITY => grey,
         _ => signed_color(v, range),
     }
 }
@@ -61,6 +61,8 @@ pub struct Picture {
     /// hides are 0 by construction, and their colour already says so, so
     /// no "0.00" is written on them.
     pub hidden: Option<(Mask, Axes)>,
+    /// The colour of those cells and of −∞ ([`Look::hidden`]).
+    pub grey: Rgb,
 }
 
 /// One pixel per cell of `pic`, coloured for its frame: an image the canvas
@@ -73,7 +75,7 @@ pub fn cell_pixels(pic: &Picture) -> Result<HtmlCanvasElement, JsValue> {
     let moving = pic.frame.t < 1.0 && from.shape() == to.shape();
     cell_image(to.rows, to.cols, |k| {
         let hidden = pic.hidden.is_some_and(|(mask, axes)| axes.hides(mask, (k / to.cols, k % to.cols)));
-        let at = |v: f32, stage: Stage| if hidden && stage == Stage::Weights { HIDDEN } else { colour(v, stage, pic.range) };
+        let at = |v: f32, stage: Stage| if hidden && stage == Stage::Weights { pic.grey } else { colour(v, stage, pic.range, pic.grey) };
         let mut c = at(to.data[k], pic.frame.to);
         if moving {
             c = mix(at(from.data[k], pic.frame.from), c, pic.frame.t);
@@ -126,7 +128,7 @@ pub fn draw_zoomed(
     if pic.frame.t >= 1.0 {
         let hidden = |i, j| pic.frame.to == Stage::Weights && pic.hidden.is_some_and(|(mask, axes)| axes.hides(mask, (i, j)));
         numbers(&ctx, &layout, look, pic.values.as_ref().unwrap_or(&pic.to), pic.frame.to, hidden, |i, j| {
-            colour(pic.to[(i, j)], pic.frame.to, pic.range)
+            colour(pic.to[(i, j)], pic.frame.to, pic.range, pic.grey)
         })?;
     }
     let zoomed = layout.zoomed();
@@ -230,7 +232,6 @@ pub fn Heatmap() -> impl IntoView {
             let axes = Axes::of(&d.weights, transposed);
             let (rows, cols) = res.tokens.with(|t| axes.labels(t));
             let norms = super::beyond::shown_norms(d).filter(|_| frame.t >= 1.0 && frame.to == Stage::Weights);
-            let of = CellsOf::new(d, frame, transposed, norms.is_some());
             // Between two stages both are drawn; at rest only the one reached.
             let still = frame.t >= 1.0;
             let mut pic = Picture {
@@ -242,7 +243,9 @@ pub fn Heatmap() -> impl IntoView {
                 cell: cell.filter(|c| c.mask.is_none()).and_then(|c| axes.place(&c)),
                 values: None,
                 hidden: Some((d.mask, axes)),
+                grey: look.with(|l| l.hidden),
             };
+            let of = CellsOf::new(d, frame, transposed, norms.is_some(), pic.grey);
             if let Some(norms) = norms {
                 pic.to = axes.orient(&attnscope::analysis::value_norms::per_row(&norms));
                 pic.values = Some(axes.orient(&norms));

@@ -108,11 +108,13 @@ pub struct CellsOf {
     frame: (Stage, Stage, u64),
     transposed: bool,
     norms: bool,
+    /// The theme's grey for hidden keys ([`crate::canvas::Look::hidden`]).
+    grey: [u8; 3],
 }
 
 impl CellsOf {
-    pub fn new(d: &HeadDetail, frame: Frame, transposed: bool, norms: bool) -> CellsOf {
-        CellsOf { run: (d.id, d.layer, d.head), frame: (frame.from, frame.to, frame.t.to_bits()), transposed, norms }
+    pub fn new(d: &HeadDetail, frame: Frame, transposed: bool, norms: bool, grey: [u8; 3]) -> CellsOf {
+        CellsOf { run: (d.id, d.layer, d.head), frame: (frame.from, frame.to, frame.t.to_bits()), transposed, norms, grey }
     }
 }
 
