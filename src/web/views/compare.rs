@@ -48,9 +48,13 @@ pub fn CompareMap() -> impl IntoView {
                 let weights = axes.orient(&d.weights);
                 let frame = Frame { from: Stage::Weights, to: Stage::Weights, t: 1.0 };
                 let (focus, hidden) = (Default::default(), Some((d.mask, axes)));
-                let grey = look.with(|l| l.hidden);
-                let pic = Picture { from: weights.clone(), to: weights, frame, range: 1.0, focus, cell: None, values: None, hidden, grey };
-                look.with(|look| draw(&el, &rows, &cols, &pic, look, room.get())).map(|_| ())
+                look.with(|look| {
+                    let grey = look.hidden;
+                    let pic =
+                        Picture { from: weights.clone(), to: weights, frame, range: 1.0, focus, cell: None, values: None, hidden, grey };
+                    draw(&el, &rows, &cols, &pic, look, room.get())
+                })
+                .map(|_| ())
             }
             None => {
                 blank(&el);

@@ -193,7 +193,7 @@ pub fn Grid(id: &'static str, mask: Mask, zoom: Zoomer, small: RwSignal<bool>) -
             let axes = Axes::of(&d.weights, transposed);
             let (rows, cols) = res.tokens.with(|t| axes.labels(t));
             let norms = super::beyond::shown_norms(d).filter(|_| mask == d.mask);
-            let of = CellsOf::new(d, frame, transposed, norms.is_some(), look.with(|l| l.hidden));
+            let of = CellsOf::new(d, frame, transposed, norms.is_some());
             let cells = || {
                 let (mut from, mut to) = (axes.orient(&values(d, mask, frame.from)), axes.orient(&values(d, mask, frame.to)));
                 // The norms replace the weights of the model's own mask only: the scores have met no value vector yet.

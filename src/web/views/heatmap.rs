@@ -245,7 +245,7 @@ pub fn Heatmap() -> impl IntoView {
                 hidden: Some((d.mask, axes)),
                 grey: look.with(|l| l.hidden),
             };
-            let of = CellsOf::new(d, frame, transposed, norms.is_some(), pic.grey);
+            let of = CellsOf::new(d, frame, transposed, norms.is_some()).in_grey(pic.grey);
             if let Some(norms) = norms {
                 pic.to = axes.orient(&attnscope::analysis::value_norms::per_row(&norms));
                 pic.values = Some(axes.orient(&norms));

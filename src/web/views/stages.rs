@@ -108,13 +108,19 @@ pub struct CellsOf {
     frame: (Stage, Stage, u64),
     transposed: bool,
     norms: bool,
-    /// The theme's grey for hidden keys ([`crate::canvas::Look::hidden`]).
-    grey: [u8; 3],
+    /// The theme's grey for hidden keys ([`crate::canvas::Look::hidden`]),
+    /// where the picture draws them ([`CellsOf::in_grey`]).
+    grey: Option<[u8; 3]>,
 }
 
 impl CellsOf {
-    pub fn new(d: &HeadDetail, frame: Frame, transposed: bool, norms: bool, grey: [u8; 3]) -> CellsOf {
-        CellsOf { run: (d.id, d.layer, d.head), frame: (frame.from, frame.to, frame.t.to_bits()), transposed, norms, grey }
+    pub fn new(d: &HeadDetail, frame: Frame, transposed: bool, norms: bool) -> CellsOf {
+        CellsOf { run: (d.id, d.layer, d.head), frame: (frame.from, frame.to, frame.t.to_bits()), transposed, norms, grey: None }
+    }
+
+    /// The same cells with hidden keys drawn in `grey`.
+    pub fn in_grey(self, grey: [u8; 3]) -> CellsOf {
+        CellsOf { grey: Some(grey), ..self }
     }
 }
 
