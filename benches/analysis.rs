@@ -10,9 +10,9 @@
 
 use attnscope::analysis::knockout::{importance, Ablation, ImportanceJob};
 use attnscope::analysis::logit_lens::{logit_lens, logit_lens_of_trace};
-use attnscope::models::layered::Layered;
-use attnscope::models::minilm::MiniLm;
-use attnscope::models::smollm2::SmolLm2;
+use attnscope::checkpoint::minilm::MiniLm;
+use attnscope::checkpoint::smollm2::SmolLm2;
+use attnscope::trace::layered::Layered;
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 use std::time::Duration;

@@ -5,7 +5,7 @@
 //!
 //!     cargo bench --bench minilm
 
-use attnscope::models::minilm::MiniLm;
+use attnscope::checkpoint::minilm::MiniLm;
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 use std::time::Duration;
@@ -30,7 +30,7 @@ fn text_of(model: &MiniLm, n: usize) -> String {
 fn forward(c: &mut Criterion) {
     let load = || MiniLm::load_dir(&attnscope::testing::minilm_dir()).unwrap_or_else(|e| panic!("{e}"));
     let (model, mut two) = (load(), load());
-    attnscope::models::helper::thread::share(&mut *two);
+    attnscope::models::two_threads::thread::share(&mut *two);
     let mut group = c.benchmark_group("minilm");
     for n in [16, 128] {
         let text = text_of(&model, n);

@@ -5,8 +5,9 @@
 //! weights, so formats compare per weight; `docs/performance.md` keeps the
 //! figures.
 
-use attnscope::models::quant::{Input, QMatrix, QType};
-use attnscope::testing::{matrix, quant_blocks};
+use attnscope::kernels::quant::{Input, QMatrix, QType};
+use attnscope::kernels::testing::quant_blocks;
+use attnscope::testing::matrix;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 use std::time::Duration;

@@ -6,7 +6,7 @@
 //!
 //! Run: `cargo bench --bench smollm2`. Needs the GGUF (`python3 scripts/fetch_models.py`).
 
-use attnscope::models::smollm2::SmolLm2;
+use attnscope::checkpoint::smollm2::SmolLm2;
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 
 const TEXT: &str = "The quick brown fox jumps over the lazy dog while the cat sleeps in the warm sun";

@@ -3,7 +3,7 @@
 //! from the browser hold the same numbers.
 
 use crate::attention::Mask;
-use crate::models::ModelTrace;
+use crate::trace::ModelTrace;
 use serde::Serialize;
 
 #[derive(Serialize)]

@@ -1,33 +1,41 @@
 //! attnscope's core: tokenize → embed → attention, with every intermediate
 //! kept so that any step can be shown. No web or terminal code lives here;
-//! the web app (`src/web/`) and the command-line tool (`src/cli/`) are thin
-//! shells over this library.
+//! the page (`src/web/`), its worker (`src/worker/`) and the command-line
+//! tool (`src/cli/`) are thin shells over this library.
 //!
-//! - [`attention`]: the formula, A = softmax(QKᵀ/√d_k + M), and multi-head,
-//!   grouped-query and cross-attention built from it.
-//! - [`models`]: the built-in teaching model, the seed-003 worked example and
-//!   the real pretrained models, each producing a [`models::ModelTrace`].
-//! - [`draw`]: heatmaps with plotters, to PNG or SVG.
-//! - [`export`]: the JSON the CLI writes and the page downloads.
+//! Floors, each importing only those below it (docs/architecture.md, checked
+//! by `tests/architecture.rs`):
+//! 1. [`tensor`], [`attention`] (the formula, A = softmax(QKᵀ/√d_k + M)),
+//!    [`draw`], [`error`];
+//! 2. [`trace`]: what a run produces ([`ModelTrace`]) and every floor reads;
+//! 3. `kernels` (the weight products) and `formats` (model files);
+//! 4. [`models`]: the architectures;
+//! 5. `checkpoint`: a checkpoint's files opened as the right architecture;
+//! 6. [`analysis`], [`export`], `tracefile`, [`url_params`]: readers of traces;
+//! 7. [`session`]: what the page's worker does, as plain messages.
 
 pub mod analysis;
 pub mod attention;
+#[cfg(feature = "pretrained")]
+pub mod checkpoint;
 pub mod draw;
 pub mod error;
 pub mod export;
+#[cfg(feature = "pretrained")]
+pub mod formats;
+#[cfg(feature = "pretrained")]
+pub mod kernels;
 pub mod models;
 pub mod session;
 pub mod tensor;
 #[doc(hidden)]
 pub mod testing;
+pub mod trace;
 #[cfg(any(feature = "pretrained", feature = "tracefile"))]
 pub mod tracefile;
 pub mod url_params;
 
-#[cfg(test)]
-mod kernel_checks;
-
 pub use attention::{attend, multi_head, HeadTrace, Mask, MultiHeadTrace, Scale};
 pub use error::Error;
-pub use models::{LayerTrace, ModelTrace};
 pub use tensor::Matrix;
+pub use trace::{LayerTrace, ModelTrace};

@@ -4,7 +4,7 @@
 //! a link holds is tested and fuzzed outside the browser (fuzz/); the page
 //! (src/web/url_state.rs) maps the checked values onto its own state.
 
-use crate::session::ModelId;
+use crate::trace::ModelId;
 
 /// Longest text, in characters, that the page computes: a URL's text and a
 /// paste into the text box are cut to it before anything is tokenized.

@@ -12,7 +12,7 @@ use attnscope::analysis::knockout::{importance, knockout, Ablation, Effect, Head
 use attnscope::analysis::logit_lens::{logit_lens, logit_lens_of_trace};
 use attnscope::analysis::rollout::rollout;
 use attnscope::analysis::value_norms::value_norms;
-use attnscope::models::layered::Layered;
+use attnscope::trace::layered::Layered;
 use attnscope::ModelTrace;
 use serde_json::Value;
 

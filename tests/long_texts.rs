@@ -6,14 +6,15 @@
 
 mod common;
 
-use attnscope::analysis::{catalog, HeadStats, HeadSummary};
+use attnscope::analysis::{catalog, HeadStats};
 use attnscope::attention::{attend, Mask, Scale};
+use attnscope::checkpoint::smollm2::SmolLm2Session;
+use attnscope::checkpoint::{Checkpoint, Model};
 use attnscope::models::decoder::{self, reporting_blocks, Decoder};
-use attnscope::models::files::{Checkpoint, Model};
-use attnscope::models::smollm2::SmolLm2Session;
-use attnscope::models::{ModelTrace, KEEP_WEIGHTS_UP_TO};
 use attnscope::session::{FromWorker, ModelId, RunOptions, Session, ToWorker};
 use attnscope::testing::fixture_path;
+use attnscope::trace::HeadSummary;
+use attnscope::trace::{ModelTrace, KEEP_WEIGHTS_UP_TO};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -29,7 +30,7 @@ fn long_text(sentences: usize) -> String {
 }
 
 /// SmolLM2 keeping every head's S, A and Z at any length: the reference.
-fn keeping_everything() -> attnscope::models::smollm2::SmolLm2 {
+fn keeping_everything() -> attnscope::checkpoint::smollm2::SmolLm2 {
     let mut m = common::smollm2_owned();
     m.set_keep_weights_up_to(usize::MAX);
     m
@@ -349,7 +350,7 @@ fn time_typing_at_the_end_of_a_long_text() {
     let append = ms(t);
     let trace = d.latest().unwrap();
     let t = Instant::now();
-    let thumbnails: usize = trace.layers.iter().map(|l| l.thumbnails(attnscope::session::THUMB_MAX).len()).sum();
+    let thumbnails: usize = trace.layers.iter().map(|l| l.thumbnails(attnscope::trace::THUMB_MAX).len()).sum();
     let thumbs = ms(t);
     let t = Instant::now();
     let stats = catalog(trace).len();

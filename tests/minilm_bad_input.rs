@@ -4,7 +4,7 @@
 
 mod common;
 
-use attnscope::models::minilm::MiniLm;
+use attnscope::checkpoint::minilm::MiniLm;
 use attnscope::{Error, ModelTrace};
 use std::path::Path;
 

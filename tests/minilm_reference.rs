@@ -8,7 +8,7 @@
 
 mod common;
 
-use attnscope::models::minilm::MiniLm;
+use attnscope::checkpoint::minilm::MiniLm;
 use attnscope::Mask;
 use common::minilm as model;
 use serde::Deserialize;

@@ -1,4 +1,4 @@
-//! MiniLM on two threads ([`attnscope::models::helper`]): a helper thread
+//! MiniLM on two threads ([`attnscope::models::two_threads`]): a helper thread
 //! holding the second half of the panels of every packed matrix, sharing
 //! its pieces with the model's thread, gives bit-for-bit the traces and
 //! embeddings of the model alone, up to its 256-token limit and through the
@@ -7,9 +7,9 @@
 
 mod common;
 
-use attnscope::models::helper::Shares;
-use attnscope::models::layered::Layered;
-use attnscope::models::minilm::MiniLm;
+use attnscope::checkpoint::minilm::MiniLm;
+use attnscope::models::two_threads::Shares;
+use attnscope::trace::layered::Layered;
 use common::thread_helper::{assert_same, Stuck, ThreadHelper};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;

@@ -3,7 +3,7 @@
 //! new tokens and gives what a full run gives; the analyses beyond the
 //! weights answer for it as for the built-in models.
 
-use attnscope::models::files::Checkpoint;
+use attnscope::checkpoint::Checkpoint;
 use attnscope::session::{AnalysisReply, AnalysisRequest, FromWorker, ModelId, RunOptions, Session, ToWorker};
 use attnscope::testing::fixture_path;
 

@@ -4,7 +4,7 @@
 
 mod common;
 
-use attnscope::models::smollm2::{SmolLm2, SmolLm2Session, MAX_TOKENS};
+use attnscope::checkpoint::smollm2::{SmolLm2, SmolLm2Session, MAX_TOKENS};
 use attnscope::session::{FromWorker, ModelId, RunOptions, Session, ToWorker};
 use attnscope::Error;
 

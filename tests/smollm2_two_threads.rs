@@ -1,4 +1,4 @@
-//! SmolLM2 on two threads ([`attnscope::models::helper`]): a helper thread
+//! SmolLM2 on two threads ([`attnscope::models::two_threads`]): a helper thread
 //! holding the second part of every matrix's rows, sharing its pieces with
 //! the model's thread, gives bit-for-bit the traces and next-token
 //! distributions of the model alone, for full runs and for tokens appended
@@ -7,7 +7,7 @@
 
 mod common;
 
-use attnscope::models::smollm2::{SmolLm2, SmolLm2Session};
+use attnscope::checkpoint::smollm2::{SmolLm2, SmolLm2Session};
 use common::thread_helper::{assert_same, Stuck, ThreadHelper};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -108,7 +108,7 @@ fn a_long_texts_heads_shared_with_the_helper_are_those_computed_alone() {
 fn the_analyses_on_two_threads_are_those_on_one() {
     use attnscope::analysis::knockout::{importance, knockout, Ablation, HeadRef};
     use attnscope::analysis::logit_lens::{logit_lens, logit_lens_of_trace};
-    use attnscope::models::layered::Layered;
+    use attnscope::trace::layered::Layered;
     let whole = load();
     let (halves, delivered) = with_helper(1);
     let text = TEXTS[0];

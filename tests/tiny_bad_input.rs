@@ -2,7 +2,7 @@
 //! is wrong, at describe or at load, never a panic: the tiny checkpoints of
 //! tests/fixtures/tiny/, copied and broken one way at a time.
 
-use attnscope::models::files::Checkpoint;
+use attnscope::checkpoint::Checkpoint;
 use attnscope::testing::fixture_path;
 use std::path::{Path, PathBuf};
 

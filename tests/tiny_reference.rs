@@ -7,7 +7,7 @@
 mod common;
 
 use attnscope::attention::Mask;
-use attnscope::models::files::{Checkpoint, Model};
+use attnscope::checkpoint::{Checkpoint, Model};
 use attnscope::testing::fixture_path;
 use serde::Deserialize;
 

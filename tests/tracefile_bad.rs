@@ -4,8 +4,8 @@
 //! did not ask for.
 
 use attnscope::models::teaching::{TeachingModel, TeachingOptions};
-use attnscope::models::ModelTrace;
-use attnscope::session::{pool, Thumbnail, THUMB_MAX};
+use attnscope::trace::ModelTrace;
+use attnscope::trace::{pool, Thumbnail, THUMB_MAX};
 use attnscope::tracefile::{write_model_trace, ByteSource, Element, MaskSpec, TraceFileError, TraceReader, WriteOptions, FORMAT_VERSION};
 use attnscope::Mask;
 use serde_json::{json, Value};

@@ -6,7 +6,7 @@
 //! our own attention formula.
 
 use attnscope::attention::{apply_mask, softmax_rows};
-use attnscope::session::{pool, THUMB_MAX};
+use attnscope::trace::{pool, THUMB_MAX};
 use attnscope::tracefile::{MaskSpec, SeekSource, TraceReader};
 use attnscope::Matrix;
 use safetensors::SafeTensors;
@@ -37,7 +37,7 @@ fn check_thumbnails(r: &mut TraceReader<SeekSource<File>>) {
     let thumbs = r.thumbnails().unwrap();
     for (l, layer) in thumbs.iter().enumerate() {
         for (h, thumb) in layer.iter().enumerate() {
-            let ours = attnscope::session::Thumbnail::new(&pool(&r.attention(l, h).unwrap(), THUMB_MAX));
+            let ours = attnscope::trace::Thumbnail::new(&pool(&r.attention(l, h).unwrap(), THUMB_MAX));
             assert_eq!((thumb.rows, thumb.cols), (ours.rows, ours.cols));
             // Sums in another order (numpy's, ours) may round a half level apart.
             let worst = thumb.levels.iter().zip(&ours.levels).map(|(a, b)| (*a as i32 - *b as i32).abs()).max().unwrap();

@@ -5,10 +5,10 @@
 //! attention is valid.
 #![no_main]
 
-use attnscope::models::files::source::File;
-use attnscope::models::gguf::Gguf;
+use attnscope::formats::source::File;
+use attnscope::formats::gguf::Gguf;
 use attnscope::models::teaching::TeachingModel;
-use attnscope::models::tokenizer::{self, TextTokenizer};
+use attnscope::formats::tokenizer::{self, TextTokenizer};
 use attnscope::url_params::{cut_text, MAX_TEXT_CHARS};
 use libfuzzer_sys::fuzz_target;
 use std::path::Path;

@@ -5,8 +5,8 @@
 
 use super::forward;
 use crate::error::{Error, Result};
-use crate::models::layered::Layered;
 use crate::tensor::Matrix;
+use crate::trace::layered::Layered;
 use serde::{Deserialize, Serialize};
 
 /// One line per detector, for the page and the CLI's help.

@@ -2,9 +2,9 @@
 //! layer's input (the layers below it are reused, not recomputed).
 
 use crate::error::Result;
-use crate::models::layered::{Edit, Layered};
-use crate::models::LayerTrace;
 use crate::tensor::Matrix;
+use crate::trace::layered::{Edit, Layered};
+use crate::trace::LayerTrace;
 
 /// The residual stream entering every layer, every layer's trace, and the
 /// last layer's output.

@@ -5,9 +5,9 @@
 use super::forward::run_from;
 use super::{forward, log_sum_exp, top_tokens, Forward, TokenProb};
 use crate::error::{Error, Result};
-use crate::models::layered::{Edit, Layered, Readout};
-use crate::models::LayerTrace;
 use crate::tensor::Matrix;
+use crate::trace::layered::{Edit, Layered, Readout};
+use crate::trace::LayerTrace;
 use serde::{Deserialize, Serialize};
 
 /// One line, for the page and the CLI's help.

@@ -4,9 +4,9 @@
 
 use super::{forward, top_tokens, TokenProb};
 use crate::error::{Error, Result};
-use crate::models::layered::{Layered, Readout};
-use crate::models::ModelTrace;
 use crate::tensor::Matrix;
+use crate::trace::layered::{Layered, Readout};
+use crate::trace::ModelTrace;
 use serde::{Deserialize, Serialize};
 
 /// One line, for the page and the CLI's help.

@@ -1,28 +1,11 @@
 //! Measures of what a head does, computed from its weights A alone, for the
 //! head catalog and the "find heads" query.
 
-use super::summary::RowSums;
-use crate::models::ModelTrace;
 use crate::tensor::Matrix;
+use crate::trace::summary::RowSums;
+pub use crate::trace::HeadStats;
+use crate::trace::ModelTrace;
 use serde::{Deserialize, Serialize};
-
-/// Averages over the query rows of one head's A.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct HeadStats {
-    pub layer: usize,
-    pub head: usize,
-    /// Mean entropy of a row, in bits: 0 when each query looks at one key,
-    /// log2(n) when it spreads evenly.
-    pub entropy_bits: f32,
-    /// Mean |i − j| weighted by A: how far a head looks, in tokens.
-    pub mean_distance: f32,
-    /// Mean weight on the previous token (rows 1..n).
-    pub previous_token: f32,
-    /// Mean weight on the first token, the "attention sink".
-    pub first_token: f32,
-    /// Mean weight on the query's own token.
-    pub self_token: f32,
-}
 
 /// The measures for one A. Rows that see no key (all zeros) count as zero
 /// entropy and zero distance.
@@ -112,5 +95,16 @@ mod tests {
         assert_eq!((ranked[0].layer, ranked[0].head), (0, 0));
         assert!(ranked.windows(2).all(|w| w[0].weight >= w[1].weight));
         assert_eq!(token_positions(&["[CLS]".into(), "fl".into(), "##uffy".into(), "Ġforest".into()], "forest"), vec![3]);
+    }
+
+    /// A long text's summed head (crate::trace::HeadSummary) gives the
+    /// catalog the measures of its whole A.
+    #[test]
+    fn a_summed_head_has_the_measures_of_its_weights() {
+        use crate::attention::{attend, Mask, Scale};
+        use crate::trace::HeadSummary;
+        let (q, k) = (crate::testing::matrix(70, 8, 1), crate::testing::matrix(70, 8, 2));
+        let a = attend(&q, &k, &k, Mask::Causal, Scale::InvSqrtDk).weights;
+        assert_eq!(HeadSummary::of(&a).sums.stats(2, 3), head_stats(&a, 2, 3));
     }
 }

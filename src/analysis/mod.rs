@@ -9,8 +9,8 @@
 //! - [`detectors`]: induction, duplicate-, previous- and first-token heads on a prompt
 //!   of random tokens repeated twice (Olsson et al. 2022).
 //!
-//! Each is a plain function over a [`ModelTrace`](crate::models::ModelTrace)
-//! and, where it must run the model again, a [`Layered`](crate::models::layered::Layered)
+//! Each is a plain function over a [`ModelTrace`](crate::trace::ModelTrace)
+//! and, where it must run the model again, a [`Layered`](crate::trace::layered::Layered)
 //! model; results are serde-serializable for the CLI's JSON and the worker.
 
 pub mod detectors;
@@ -19,12 +19,10 @@ pub mod knockout;
 pub mod logit_lens;
 pub mod measures;
 pub mod rollout;
-pub mod summary;
 pub mod value_norms;
 
 pub use forward::{forward, Forward};
 pub use measures::{catalog, find_heads, head_stats, token_positions, HeadMatch, HeadStats};
-pub use summary::HeadSummary;
 
 use serde::{Deserialize, Serialize};
 
@@ -37,7 +35,7 @@ pub struct TokenProb {
 }
 
 /// The `k` most likely tokens of softmax(logits), with their probabilities (computed in f64).
-pub fn top_tokens(model: &dyn crate::models::layered::Layered, logits: &[f32], k: usize) -> Vec<TokenProb> {
+pub fn top_tokens(model: &dyn crate::trace::layered::Layered, logits: &[f32], k: usize) -> Vec<TokenProb> {
     let log_z = log_sum_exp(logits);
     let mut order: Vec<u32> = (0..logits.len() as u32).collect();
     let k = k.min(logits.len());

@@ -1,8 +1,8 @@
 //! Attention rollout (Abnar & Zuidema 2020): how much each token's input
 //! reaches each position after layers 1 … l, counting the residual path.
 
-use crate::models::ModelTrace;
 use crate::tensor::Matrix;
+use crate::trace::ModelTrace;
 use serde::{Deserialize, Serialize};
 
 /// One line, for the page and the CLI's help.

@@ -3,9 +3,9 @@
 //! the length of a_ij f(x_j), not a_ij alone.
 
 use crate::error::{Error, Result};
-use crate::models::layered::Layered;
-use crate::models::ModelTrace;
 use crate::tensor::Matrix;
+use crate::trace::layered::Layered;
+use crate::trace::ModelTrace;
 use serde::{Deserialize, Serialize};
 
 /// One line, for the page and the CLI's help.

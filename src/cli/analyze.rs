@@ -3,10 +3,10 @@
 //! knockout and the importance map, head detectors, as JSON.
 
 use attnscope::analysis::{detectors, knockout, logit_lens, rollout, value_norms};
-use attnscope::models::layered::Layered;
-use attnscope::models::minilm::MiniLm;
-use attnscope::models::smollm2::SmolLm2;
-use attnscope::session::ModelId;
+use attnscope::checkpoint::minilm::MiniLm;
+use attnscope::checkpoint::smollm2::SmolLm2;
+use attnscope::trace::layered::Layered;
+use attnscope::trace::ModelId;
 use attnscope::Error;
 use clap::{Args, ValueEnum};
 use serde::Serialize;

@@ -2,16 +2,16 @@
 //! and for checking numbers against a reference.
 
 use attnscope::attention::{Mask, Scale};
+use attnscope::checkpoint::minilm::MiniLm;
+use attnscope::checkpoint::smollm2::SmolLm2;
+use attnscope::checkpoint::{Checkpoint, Model};
 use attnscope::draw::{heatmap_png, heatmap_svg, Heatmap, ValueKind};
 use attnscope::export::AttentionExport;
-use attnscope::models::files::{Checkpoint, Model};
-use attnscope::models::helper;
-use attnscope::models::minilm::MiniLm;
 use attnscope::models::seed::WorkedExample;
-use attnscope::models::smollm2::SmolLm2;
 use attnscope::models::teaching::{TeachingModel, TeachingOptions};
-use attnscope::models::ModelTrace;
-use attnscope::session::ModelId;
+use attnscope::models::two_threads;
+use attnscope::trace::ModelId;
+use attnscope::trace::ModelTrace;
 use attnscope::{Error, Matrix};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::{Path, PathBuf};
@@ -218,8 +218,8 @@ fn run_checkpoint(path: &Path, text: &str, threads: u8) -> Result<ModelTrace, Er
     let mut model = Checkpoint::open(path)?.load(&name)?;
     if threads > 1 {
         match &mut model {
-            Model::Encoder(e) => helper::thread::share(e.as_mut()),
-            Model::Decoder(d) => helper::thread::share(d.as_mut()),
+            Model::Encoder(e) => two_threads::thread::share(e.as_mut()),
+            Model::Decoder(d) => two_threads::thread::share(d.as_mut()),
         }
     }
     let trace = model.run(text)?;
@@ -252,7 +252,7 @@ fn run_model_unchecked(
             }
             let mut m = MiniLm::load_dir(&d)?;
             if threads > 1 {
-                helper::thread::share(&mut *m);
+                two_threads::thread::share(&mut *m);
             }
             m.run(text)
         }
@@ -263,7 +263,7 @@ fn run_model_unchecked(
             }
             let mut m = SmolLm2::load(&file)?;
             if threads > 1 {
-                helper::thread::share(&mut *m);
+                two_threads::thread::share(&mut *m);
             }
             m.run(text)
         }

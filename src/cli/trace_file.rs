@@ -4,8 +4,8 @@
 
 use super::{print_matrix, run_checkpoint, run_model, write, AttentionArgs, ModelArg, StageArg};
 use attnscope::attention::{apply_mask, softmax_rows, Mask};
+use attnscope::checkpoint::Checkpoint;
 use attnscope::draw::{heatmap_png, heatmap_svg, Heatmap, ValueKind};
-use attnscope::models::files::Checkpoint;
 use attnscope::tracefile::{write_model_trace, Element, MaskSpec, SeekSource, TraceReader, WriteOptions};
 use attnscope::{Error, Matrix};
 use clap::{Args, ValueEnum};

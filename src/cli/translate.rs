@@ -115,7 +115,7 @@ pub fn translate(args: TranslateArgs) -> Result<(), Error> {
 
 fn export(t: &Translation, text: &str) -> String {
     let (from, to) = t.direction.languages();
-    let heads = |layers: &[attnscope::models::LayerTrace]| -> Vec<Vec<Vec<Vec<f32>>>> {
+    let heads = |layers: &[attnscope::trace::LayerTrace]| -> Vec<Vec<Vec<Vec<f32>>>> {
         layers.iter().map(|l| l.attention.heads.iter().map(|h| h.weights.to_rows()).collect()).collect()
     };
     TranslationExport {

@@ -29,17 +29,17 @@
 
 use crate::attention::{Mask, Scale};
 use crate::error::Result;
+use crate::formats::hparams::{check_groups, Hparams};
+use crate::formats::weights::Weights;
+use crate::kernels::quant::QMatrix;
 use crate::models::decoder::parts::{
     attend_cached, embed_rows, gated_block_matrices, gelu_tanh_times, rope_from_hf, Attn, GatedFfn, Linear, Names, Products, Rope,
     RopeScaling, ATTENTION_MATRICES, GATED_BLOCK_MATRICES,
 };
 use crate::models::decoder::{Net, Shape};
-use crate::models::files::hparams::{check_groups, Hparams};
-use crate::models::files::weights::Weights;
 use crate::models::norm::RmsNorm;
-use crate::models::quant::QMatrix;
-use crate::models::LayerTrace;
 use crate::tensor::Matrix;
+use crate::trace::LayerTrace;
 
 /// One layer in this many is global unless the checkpoint lists its layers' types.
 const SLIDING_WINDOW_PATTERN: usize = 6;

@@ -19,14 +19,14 @@
 
 use crate::attention::{Mask, Scale};
 use crate::error::{Error, Result};
+use crate::formats::hparams::{split_evenly, Hparams};
+use crate::formats::weights::Weights;
+use crate::kernels::quant::{QMatrix, QType};
 use crate::models::decoder::parts::{attend_cached, embed_rows, gelu_tanh, Linear, Products};
 use crate::models::decoder::{Net, Shape};
-use crate::models::files::hparams::{split_evenly, Hparams};
-use crate::models::files::weights::Weights;
 use crate::models::norm::LayerNorm;
-use crate::models::quant::{QMatrix, QType};
-use crate::models::LayerTrace;
 use crate::tensor::Matrix;
+use crate::trace::LayerTrace;
 
 /// Hyper-parameters, from `config.json` or the GGUF metadata.
 #[derive(Clone, Debug, PartialEq)]

@@ -16,7 +16,7 @@
 //!
 //! Struct fields carry the GGUF tensor names (`attn_q`, `ffn_gate`, …); a
 //! Hugging Face folder's names map onto them ([`Names`], [`hf_name`]). Weights stay as
-//! the file stores them ([`QMatrix`](crate::models::quant::QMatrix)).
+//! the file stores them ([`QMatrix`](crate::kernels::quant::QMatrix)).
 //!
 //! llama.cpp's converter reorders the rows of a `llama` GGUF's `attn_q` and
 //! `attn_k` so that RoPE rotates adjacent pairs (x[2i], x[2i+1]). That is
@@ -26,17 +26,17 @@
 
 use crate::attention::{Mask, Scale};
 use crate::error::{Error, Result};
+use crate::formats::hparams::{check_groups, split_evenly, Hparams};
+use crate::formats::weights::Weights;
+use crate::kernels::quant::QMatrix;
 use crate::models::decoder::parts::{
     attend_cached, embed_rows, gated_block_matrices, rope_from_hf, silu_times, Attn, GatedFfn, Linear, Names, Products, Rope, RopeScaling,
     ATTENTION_MATRICES, GATED_BLOCK_MATRICES,
 };
 use crate::models::decoder::{Net, Shape};
-use crate::models::files::hparams::{check_groups, split_evenly, Hparams};
-use crate::models::files::weights::Weights;
 use crate::models::norm::RmsNorm;
-use crate::models::quant::QMatrix;
-use crate::models::LayerTrace;
 use crate::tensor::Matrix;
+use crate::trace::LayerTrace;
 
 /// Which member of the family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

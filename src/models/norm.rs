@@ -2,7 +2,7 @@
 //! family, GPT-2) and RMSNorm (Llama, Gemma 3).
 
 use crate::error::Result;
-use crate::models::files::weights::Weights;
+use crate::formats::weights::Weights;
 use crate::tensor::{self, Matrix};
 
 /// Each row rescaled to mean 0 and variance 1, then by `weight` and shifted by `bias`.

@@ -7,101 +7,25 @@
 //! messages ([`Session::continue_analysis`]), so typing is never blocked and a
 //! cancel or a newer run stops it.
 
-use super::{pool, ModelId, Session, Thumbnail, THUMB_MAX};
-use crate::analysis::detectors::{detectors, Detectors, Prompt};
-use crate::analysis::knockout::{knockout, Ablation, HeadRef, Importance, ImportanceJob, Knockout};
-use crate::analysis::logit_lens::{logit_lens, logit_lens_of_trace, LogitLens};
+use super::messages::{AnalysisReply, AnalysisRequest};
+use super::{ModelId, Session, Thumbnail};
+use crate::analysis::detectors::{detectors, Prompt};
+use crate::analysis::knockout::{knockout, ImportanceJob};
+use crate::analysis::logit_lens::{logit_lens, logit_lens_of_trace};
 use crate::analysis::rollout::rollout;
 use crate::analysis::value_norms::{head_norms, layer_norms, per_row, value_lengths};
 use crate::error::{Error, Result};
-use crate::models::layered::Layered;
-use crate::models::KEEP_WEIGHTS_UP_TO;
 use crate::tensor::Matrix;
+use crate::trace::layered::Layered;
+use crate::trace::KEEP_WEIGHTS_UP_TO;
+use crate::trace::{pool, THUMB_MAX};
 use crate::url_params::cut_text;
-use serde::{Deserialize, Serialize};
 
 /// How long one slice of the importance map may keep the worker busy.
 const SLICE_MS: f64 = 30.0;
 
 /// Tokens listed per layer by the logit lens and before/after by a knockout.
 const TOP_K: usize = 5;
-
-/// A question about the latest run, or about the page's text.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum AnalysisRequest {
-    /// ‖a_ij f(x_j)‖ of one head of the latest run.
-    ValueNorms { layer: usize, head: usize },
-    /// Rollout after every layer of the latest run.
-    Rollout,
-    /// The logit lens at `position` (the last token when None); `grid` adds every position's top token.
-    LogitLens { position: Option<usize>, grid: bool },
-    /// These heads removed together.
-    Knockout { heads: Vec<HeadRef>, ablation: Ablation },
-    /// Starts the importance map (replacing one under way).
-    Importance { ablation: Ablation },
-    /// Stops the importance map under way.
-    CancelImportance,
-    /// The detectors on `period` random tokens (from `seed`) repeated twice,
-    /// or, when `text` is given, on that text's tokens repeated twice.
-    Detectors {
-        period: usize,
-        seed: u64,
-        #[serde(default)]
-        text: Option<String>,
-    },
-    /// ‖a_ij f(x_j)‖ of every head of the latest run, as overview thumbnails.
-    AllValueNorms,
-}
-
-impl AnalysisRequest {
-    /// Which requests a newer one replaces while they wait (a cancel replaces a start, and the reverse).
-    pub fn kind(&self) -> usize {
-        match self {
-            AnalysisRequest::ValueNorms { .. } => 0,
-            AnalysisRequest::Rollout => 1,
-            AnalysisRequest::LogitLens { .. } => 2,
-            AnalysisRequest::Knockout { .. } => 3,
-            AnalysisRequest::Importance { .. } | AnalysisRequest::CancelImportance => 4,
-            AnalysisRequest::Detectors { .. } => 5,
-            AnalysisRequest::AllValueNorms => 6,
-        }
-    }
-}
-
-/// The worker's answer.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum AnalysisReply {
-    /// `norms[(i, j)]` = ‖a_ij f(x_j)‖, and the weights a_ij they scale.
-    ValueNorms {
-        layer: usize,
-        head: usize,
-        weights: Matrix,
-        norms: Matrix,
-    },
-    /// `layers[l]`: rollout after layers 1 … l+1 (tokens × tokens).
-    Rollout {
-        layers: Vec<Matrix>,
-        grouped_query: bool,
-    },
-    LogitLens(LogitLens),
-    /// `note` says what an unusual choice means (every head removed).
-    Knockout {
-        result: Knockout,
-        note: Option<String>,
-    },
-    ImportanceProgress {
-        done: usize,
-        total: usize,
-    },
-    Importance(Importance),
-    ImportanceCancelled,
-    Detectors(Detectors),
-    /// `overview[l][h]`: head h of layer l's norms pooled like the overview's
-    /// weights, then each row against its largest (the levels pick a colour only).
-    AllValueNorms {
-        overview: Vec<Vec<Thumbnail>>,
-    },
-}
 
 /// The importance map under way: the run it belongs to and the model.
 pub(super) struct Job {
@@ -138,7 +62,7 @@ impl Session {
     }
 
     /// The latest run's trace, if it is run `id` (an answer about another run would be drawn beside the wrong tokens).
-    fn latest_of(&self, id: u64) -> Result<&crate::models::ModelTrace> {
+    fn latest_of(&self, id: u64) -> Result<&crate::trace::ModelTrace> {
         match self.latest() {
             Some((last, trace)) if last == id => Ok(trace),
             Some(_) => Err(Error::Invalid("that run has been replaced by a newer one".into())),
@@ -279,6 +203,7 @@ impl Session {
 mod tests {
     use super::super::{FromWorker, RunOptions, ToWorker};
     use super::*;
+    use crate::analysis::knockout::{Ablation, HeadRef};
 
     fn clock() -> f64 {
         0.0

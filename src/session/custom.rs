@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-pub use crate::models::MEMORY_BUDGET;
+pub use crate::trace::MEMORY_BUDGET;
 
 /// The page's requests about an opened model.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -170,7 +170,7 @@ impl Plan {
     /// The shards `index` (the bytes of `model.safetensors.index.json`) names, found among the chosen files.
     pub fn with_shards(mut self, paths: &[String], index: &[u8]) -> Result<Plan, String> {
         if let Plan::Folder { weights, .. } = &mut self {
-            for shard in crate::models::files::index_shards(index).map_err(|e| e.to_string())? {
+            for shard in crate::checkpoint::index_shards(index).map_err(|e| e.to_string())? {
                 let i = find(paths, &shard)
                     .ok_or_else(|| format!("the shard {shard} that model.safetensors.index.json names was not chosen"))?;
                 weights.push(i);
@@ -184,9 +184,9 @@ impl Plan {
 #[cfg(feature = "pretrained")]
 mod open {
     use super::*;
+    use crate::checkpoint::{Checkpoint, Description, Folder, TokenizerFiles};
     use crate::error::{Error, Result};
-    use crate::models::files::source::Source;
-    use crate::models::files::{Checkpoint, Description, Folder, TokenizerFiles};
+    use crate::formats::source::Source;
 
     /// Small files (configuration, tokenizer) are read whole; none is near this.
     const SMALL_FILE_MAX: u64 = 128 << 20;
@@ -322,7 +322,7 @@ mod tests {
     #[cfg(feature = "pretrained")]
     mod files {
         use super::super::*;
-        use crate::models::files::source::{Bytes, Source};
+        use crate::formats::source::{Bytes, Source};
 
         fn fixture(dir: &str, names: &[&str]) -> Vec<(String, Vec<u8>)> {
             names
@@ -410,7 +410,7 @@ mod tests {
             }
 
             fn read(&self, start: u64, len: usize) -> crate::error::Result<std::borrow::Cow<'_, [u8]>> {
-                let r = crate::models::files::source::range("model.safetensors", self.len, start, len)?;
+                let r = crate::formats::source::range("model.safetensors", self.len, start, len)?;
                 let held = r.start.min(self.bytes.len())..r.end.min(self.bytes.len());
                 let mut out = self.bytes[held].to_vec();
                 out.resize(len, 0);

@@ -9,36 +9,34 @@
 
 use crate::analysis::catalog;
 use crate::attention::{Mask, Scale};
+#[cfg(feature = "pretrained")]
+use crate::checkpoint::minilm::MiniLm;
+#[cfg(feature = "pretrained")]
+use crate::checkpoint::smollm2::{SmolLm2, SmolLm2Session};
 use crate::error::{Error, Result};
 #[cfg(feature = "pretrained")]
 use crate::models::decoder::DecoderSession;
-#[cfg(feature = "pretrained")]
-use crate::models::minilm::MiniLm;
-#[cfg(feature = "pretrained")]
-use crate::models::smollm2::{SmolLm2, SmolLm2Session};
 use crate::models::teaching::{TeachingModel, TeachingOptions};
-use crate::models::{ModelTrace, KEEP_WEIGHTS_UP_TO};
+use crate::trace::{ModelTrace, KEEP_WEIGHTS_UP_TO, THUMB_MAX};
 use crate::url_params::{cut_text, MAX_TEXT_CHARS};
 
 mod analysis;
 pub mod custom;
 mod messages;
-mod model_id;
-mod overview;
 mod pending;
 #[cfg(any(feature = "extras", feature = "tracefile"))]
 mod trace_view;
 mod translate;
 pub mod warm;
 
-pub use analysis::{AnalysisReply, AnalysisRequest};
-pub use messages::{FromWorker, HeadDetail, RunOptions, RunSummary, ToWorker};
-pub use model_id::{ModelFile, ModelId};
-pub use overview::{pool, Thumbnail, THUMB_MAX};
+pub use messages::{
+    AnalysisReply, AnalysisRequest, CrossHead, FromWorker, HeadDetail, RunOptions, RunSummary, ToWorker, TranslationSummary,
+};
+// The session's messages carry these ground-floor types; the shells name them from here.
+pub use crate::trace::{ModelFile, ModelId, Thumbnail};
 pub use pending::Pending;
 #[cfg(any(feature = "extras", feature = "tracefile"))]
 pub use trace_view::OpenTrace;
-pub use translate::{CrossHead, TranslationSummary};
 
 /// Holds the models and the latest trace.
 pub struct Session {
@@ -383,7 +381,7 @@ impl Session {
     /// Keeps a model opened from the visitor's files (`custom::checkpoint`),
     /// replacing any before it; a decoder with a key/value cache.
     #[cfg(feature = "extras")]
-    pub fn install_custom(&mut self, model: crate::models::files::Model) {
+    pub fn install_custom(&mut self, model: crate::checkpoint::Model) {
         if self.last.as_ref().is_some_and(|(_, l)| match l {
             Latest::Here(t) => t.info.id == "custom",
             Latest::InCache(m) => *m == ModelId::Custom,
@@ -391,8 +389,8 @@ impl Session {
             self.last = None;
         }
         self.custom = Some(match model {
-            crate::models::files::Model::Encoder(e) => Opened::Encoder(e),
-            crate::models::files::Model::Decoder(d) => Opened::Decoder(Box::new(DecoderSession::new(*d))),
+            crate::checkpoint::Model::Encoder(e) => Opened::Encoder(e),
+            crate::checkpoint::Model::Decoder(d) => Opened::Decoder(Box::new(DecoderSession::new(*d))),
         });
     }
 

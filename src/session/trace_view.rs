@@ -4,11 +4,12 @@
 //! larger than memory opens (in the browser the bytes come through
 //! `Blob.slice`, `src/worker/blob_source.rs`).
 
-use super::{FromWorker, HeadDetail, ModelId, RunSummary, Session, Thumbnail, ToWorker, EXPORT_MAX_WEIGHTS, THUMB_MAX};
+use super::{FromWorker, HeadDetail, ModelId, RunSummary, Session, Thumbnail, ToWorker, EXPORT_MAX_WEIGHTS};
 use crate::analysis::{head_stats, HeadMatch, HeadStats};
 use crate::attention::{apply_mask, softmax_rows, Mask};
-use crate::models::ModelInfo;
 use crate::tensor::Matrix;
+use crate::trace::ModelInfo;
+use crate::trace::THUMB_MAX;
 use crate::tracefile::{ByteSource, MaskSpec, TraceFileError, TraceReader};
 
 /// Above this many bytes of weights the summary skips the head catalog,
@@ -118,7 +119,7 @@ impl OpenTrace {
             for l in 0..self.reader.index().n_layers() {
                 let heads = self.reader.layer_attention(l)?;
                 if !stored {
-                    thumbnails.push(heads.iter().map(|a| Thumbnail::new(&super::pool(a, THUMB_MAX))).collect());
+                    thumbnails.push(heads.iter().map(|a| Thumbnail::new(&crate::trace::pool(a, THUMB_MAX))).collect());
                 }
                 if !skip_catalog {
                     catalog.extend(heads.iter().enumerate().map(|(h, a)| head_stats(a, l, h)));
@@ -340,7 +341,7 @@ mod tests {
         assert!(r.notice.unwrap().contains("no queries and keys"));
         let mut reader = TraceReader::open(&bytes[..]).unwrap();
         let a = reader.attention(0, 0).unwrap();
-        assert_eq!(r.overview[0][0], Thumbnail::new(&crate::session::pool(&a, THUMB_MAX)));
+        assert_eq!(r.overview[0][0], Thumbnail::new(&crate::trace::pool(&a, THUMB_MAX)));
         let FromWorker::Head(h) = s.handle(ToWorker::Head { id: 1, layer: 0, head: 0, with_layer: true }, &clock) else { panic!() };
         assert_eq!((h.weights.clone(), h.scores.rows, h.what_if_weights.clone()), (a.clone(), 0, a));
     }

@@ -10,8 +10,8 @@
 
 use super::format::{MaskSpec, TraceDescription, FORMAT, MAJOR_VERSION};
 use super::{attention_name, keys_name, queries_name, TraceFileError, THUMBNAILS_NAME};
-use crate::session::Thumbnail;
 use crate::tensor::Matrix;
+use crate::trace::Thumbnail;
 use safetensors::Dtype;
 use serde::Deserialize;
 use std::collections::HashMap;

@@ -2,8 +2,8 @@ use super::format::TraceDescription;
 use super::index::{header_len, TensorSlice, TraceIndex, PREFIX_LEN};
 use super::source::{ByteSource, SeekSource};
 use super::TraceFileError;
-use crate::session::{pool, Thumbnail, THUMB_MAX};
 use crate::tensor::Matrix;
+use crate::trace::{pool, Thumbnail, THUMB_MAX};
 use std::path::Path;
 
 type Result<T> = std::result::Result<T, TraceFileError>;

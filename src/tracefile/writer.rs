@@ -5,9 +5,9 @@ use super::format::{MaskSpec, Masks, ModelDescription, NextToken, QueriesKeys, T
 use super::index::Element;
 use super::{attention_name, keys_name, queries_name, TraceFileError, THUMBNAILS_NAME};
 use crate::attention::{apply_mask, softmax_rows};
-use crate::models::ModelTrace;
-use crate::session::{pool, Thumbnail, THUMB_MAX};
 use crate::tensor::Matrix;
+use crate::trace::ModelTrace;
+use crate::trace::{pool, Thumbnail, THUMB_MAX};
 use safetensors::{Dtype, View};
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -110,7 +110,7 @@ pub fn write_model_trace(trace: &ModelTrace, options: &WriteOptions, path: &Path
         if layer.summaries.is_some() {
             return Err(TraceFileError::Invalid(format!(
                 "a trace file is written for texts of up to {} tokens (the trace of a longer one keeps Q and K, not every head's weights)",
-                crate::models::KEEP_WEIGHTS_UP_TO
+                crate::trace::KEEP_WEIGHTS_UP_TO
             )));
         }
         let weights: Vec<&Matrix> = att.heads.iter().map(|h| &h.weights).collect();

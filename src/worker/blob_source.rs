@@ -6,7 +6,7 @@
 //! checkpoint loader (`files::Source`).
 
 use super::fetch::js_text;
-use attnscope::models::files::source::{range, Source};
+use attnscope::formats::source::{range, Source};
 use attnscope::session::{FromWorker, ModelId, Session};
 use attnscope::tracefile::ByteSource;
 use std::borrow::Cow;

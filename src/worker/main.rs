@@ -11,13 +11,13 @@ mod blob_source;
 #[cfg(target_arch = "wasm32")]
 mod fetch;
 #[cfg(target_arch = "wasm32")]
-mod helper;
-#[cfg(target_arch = "wasm32")]
 mod kept;
 #[cfg(all(target_arch = "wasm32", feature = "extras"))]
 mod open_files;
 #[cfg(target_arch = "wasm32")]
 mod spare;
+#[cfg(target_arch = "wasm32")]
+mod two_threads;
 
 /// This wasm instance's memory, which only grows (so also its peak).
 #[cfg(target_arch = "wasm32")]
@@ -29,7 +29,7 @@ fn wasm_memory_bytes() -> u64 {
 
 #[cfg(target_arch = "wasm32")]
 mod shell {
-    use attnscope::models::smollm2::SmolLm2;
+    use attnscope::checkpoint::smollm2::SmolLm2;
     use attnscope::session::{FromWorker, ModelId, Pending, Session, ToWorker};
     use std::cell::RefCell;
     use std::collections::HashMap;
@@ -93,7 +93,7 @@ mod shell {
     /// Keeps a model opened from the visitor's files (`open_files.rs`),
     /// warmed up as the built-in ones are.
     #[cfg(feature = "extras")]
-    pub(super) fn install_custom(model: attnscope::models::files::Model) {
+    pub(super) fn install_custom(model: attnscope::checkpoint::Model) {
         SESSION.with(|s| {
             let mut s = s.borrow_mut();
             s.install_custom(model);
@@ -121,7 +121,7 @@ mod shell {
         };
         if let Some(mut reply) = reply {
             if let FromWorker::Result(summary) = &mut reply {
-                let helper = super::helper::memory_bytes();
+                let helper = super::two_threads::memory_bytes();
                 summary.memory_bytes = Some(super::wasm_memory_bytes() + helper);
                 summary.memory_workers = if helper > 0 { 2 } else { 1 };
             }
@@ -160,9 +160,9 @@ mod shell {
         if super::spare::keep(&event.data()) {
             return;
         }
-        if super::helper::is_setup(&event.data()) {
+        if super::two_threads::is_setup(&event.data()) {
             // This worker is another one's helper from now on.
-            return super::helper::serve(event.data());
+            return super::two_threads::serve(event.data());
         }
         #[cfg(feature = "extras")]
         if super::open_files::is_open(&event.data()) {
@@ -250,7 +250,7 @@ mod shell {
         match model {
             ModelId::MiniLm => {
                 let minilm = shared(files, |files| match &files[..] {
-                    [weights, tokenizer, config] => attnscope::models::minilm::MiniLm::from_bytes(weights, tokenizer, config),
+                    [weights, tokenizer, config] => attnscope::checkpoint::minilm::MiniLm::from_bytes(weights, tokenizer, config),
                     _ => Err(attnscope::Error::ModelFile(format!("MiniLM needs 3 files, got {}", files.len()))),
                 })
                 .await?;
@@ -285,11 +285,11 @@ mod shell {
     async fn shared<M>(files: Vec<Vec<u8>>, build: impl FnOnce(Vec<Vec<u8>>) -> attnscope::error::Result<M>) -> attnscope::error::Result<M>
     where
         M: std::ops::DerefMut,
-        M::Target: attnscope::models::helper::Shares + Sized,
+        M::Target: attnscope::models::two_threads::Shares + Sized,
     {
-        let helper = super::helper::starting();
+        let helper = super::two_threads::starting();
         let mut model = build(files)?;
-        super::helper::share(&mut *model, helper).await;
+        super::two_threads::share(&mut *model, helper).await;
         Ok(model)
     }
 

@@ -8,8 +8,8 @@
 
 use super::blob_source::BlobSource;
 use super::kept::{file_handle, js, root, saved, saved_name, store_dir, MANIFEST, STORE};
-use attnscope::models::files::source::Source;
-use attnscope::models::files::Model;
+use attnscope::checkpoint::Model;
+use attnscope::formats::source::Source;
 use attnscope::session::custom::{self, CustomReply, CustomRequest};
 use attnscope::session::{FromWorker, ModelId};
 use std::cell::RefCell;
@@ -87,11 +87,11 @@ pub fn preflight(data: JsValue) {
 async fn install(name: &str, files: &[(String, Blob)]) -> Result<(), String> {
     let (checkpoint, _, _) = custom::checkpoint(sources(files)).map_err(|e| e.to_string())?;
     // Started before the weights are read, so that it is up by the time they are.
-    let helper = super::helper::starting();
+    let helper = super::two_threads::starting();
     let mut model = checkpoint.load(ModelId::Custom.slug()).map_err(|e| e.to_string())?;
     match &mut model {
-        Model::Decoder(decoder) => super::helper::share(decoder.as_mut(), helper).await,
-        Model::Encoder(encoder) => super::helper::share(encoder.as_mut(), helper).await,
+        Model::Decoder(decoder) => super::two_threads::share(decoder.as_mut(), helper).await,
+        Model::Encoder(encoder) => super::two_threads::share(encoder.as_mut(), helper).await,
     }
     super::shell::install_custom(model);
     super::shell::post(&FromWorker::Loaded { model: ModelId::Custom });

@@ -4,9 +4,9 @@
 //! rather than skipping.
 #![allow(dead_code)] // each test binary uses some of these
 
+use attnscope::checkpoint::minilm::MiniLm;
+use attnscope::checkpoint::smollm2::SmolLm2;
 use attnscope::models::marian::{Direction, Translator};
-use attnscope::models::minilm::MiniLm;
-use attnscope::models::smollm2::SmolLm2;
 pub use attnscope::testing::{fixture_path, minilm_dir, smollm2_gguf, translate_dir};
 use std::sync::OnceLock;
 
@@ -84,7 +84,7 @@ pub fn translate_files(d: Direction) -> &'static TranslateFiles {
     static FILES: OnceLock<[TranslateFiles; 2]> = OnceLock::new();
     let all = FILES.get_or_init(|| {
         Direction::ALL.map(|d| {
-            let dir = translate_dir(d);
+            let dir = translate_dir(d.slug());
             TranslateFiles {
                 model: read(&dir.join(d.model_file())),
                 tokenizer: read(&dir.join("tokenizer.json")),
@@ -99,8 +99,9 @@ pub fn translate_files(d: Direction) -> &'static TranslateFiles {
 pub fn translator(d: Direction) -> &'static Translator {
     static MODELS: OnceLock<[Translator; 2]> = OnceLock::new();
     let models = MODELS.get_or_init(|| {
-        Direction::ALL
-            .map(|d| Translator::load_dir(d, &translate_dir(d)).unwrap_or_else(|e| panic!("{e}: run `python3 scripts/fetch_models.py`")))
+        Direction::ALL.map(|d| {
+            Translator::load_dir(d, &translate_dir(d.slug())).unwrap_or_else(|e| panic!("{e}: run `python3 scripts/fetch_models.py`"))
+        })
     });
     &models[Direction::ALL.iter().position(|&x| x == d).unwrap()]
 }

@@ -1,10 +1,10 @@
-//! Helpers for the models' two-thread runs ([`attnscope::models::helper`]):
+//! Helpers for the models' two-thread runs ([`attnscope::models::two_threads`]):
 //! the library's native helper thread, and one that never delivers; and the
 //! check that two runs are the same bit for bit.
 
 #[allow(unused_imports)] // each test binary uses some of these
-pub use attnscope::models::helper::thread::ThreadHelper;
-use attnscope::models::helper::Helper;
+pub use attnscope::models::two_threads::thread::ThreadHelper;
+use attnscope::models::two_threads::Helper;
 use attnscope::tensor::Matrix;
 use attnscope::ModelTrace;
 use std::sync::atomic::{AtomicUsize, Ordering};

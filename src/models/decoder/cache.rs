@@ -4,8 +4,8 @@
 use super::{check_temperature, Decoder, TOP_K};
 use crate::attention::{attend, Scale};
 use crate::error::Result;
-use crate::models::{LayerTrace, ModelTrace, KEEP_WEIGHTS_UP_TO};
 use crate::tensor::Matrix;
+use crate::trace::{LayerTrace, ModelTrace, KEEP_WEIGHTS_UP_TO};
 
 /// Positions of room the session's cache keeps for tokens typed at the end
 /// (a word or two), at least; a long text gets a sixteenth of its length

@@ -4,10 +4,10 @@
 use super::parts::Products;
 use super::Decoder;
 use crate::error::{Error, Result};
-use crate::models::helper::Helper;
-use crate::models::layered::{Edit, Layered, Readout};
-use crate::models::{LayerTrace, ModelInfo, KEEP_WEIGHTS_UP_TO};
+use crate::models::two_threads::Helper;
 use crate::tensor::Matrix;
+use crate::trace::layered::{Edit, Layered, Readout};
+use crate::trace::{LayerTrace, ModelInfo, KEEP_WEIGHTS_UP_TO};
 
 impl Decoder {
     /// The products from matrix number `first` (block l's first is l ×

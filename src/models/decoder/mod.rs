@@ -23,11 +23,11 @@ pub use cache::DecoderSession;
 
 use crate::attention::Mask;
 use crate::error::{Error, Result};
-use crate::models::helper::{self, BoxedHelper, Helper, Shard};
-use crate::models::quant::QMatrix;
-use crate::models::tokenizer::TextTokenizer;
-use crate::models::{LayerTrace, ModelInfo, ModelTrace, KEEP_WEIGHTS_UP_TO};
+use crate::formats::tokenizer::TextTokenizer;
+use crate::kernels::quant::QMatrix;
+use crate::models::two_threads::{self, BoxedHelper, Helper, Shard};
 use crate::tensor::Matrix;
+use crate::trace::{LayerTrace, ModelInfo, ModelTrace, KEEP_WEIGHTS_UP_TO};
 use parts::Products;
 
 /// Longest input in tokens of any decoder (shorter where its context is):
@@ -432,9 +432,9 @@ impl Decoder {
     }
 }
 
-impl helper::Shares for Decoder {
-    fn shared(&self) -> Vec<helper::SharedRef<'_>> {
-        self.shared_matrices().into_iter().map(helper::SharedRef::Quant).collect()
+impl two_threads::Shares for Decoder {
+    fn shared(&self) -> Vec<two_threads::SharedRef<'_>> {
+        self.shared_matrices().into_iter().map(two_threads::SharedRef::Quant).collect()
     }
     fn limits(&self) -> (String, usize, usize) {
         (self.identity.name.clone(), self.identity.max_tokens, self.net.shape().n_layers)

@@ -5,15 +5,15 @@
 //! position embeddings, the activations, and attention over the key/value
 //! cache.
 
-use crate::analysis::summary::HeadSummary;
 use crate::attention::{gather, multi_head_split, multi_head_split_each, split_heads, HeadTrace, Mask, MultiHeadTrace, Projections, Scale};
 use crate::error::Result;
-use crate::models::files::hparams::Hparams;
-use crate::models::files::weights::Weights;
-use crate::models::helper::{shared_heads, Heads};
-use crate::models::quant::QMatrix;
-use crate::models::LayerTrace;
+use crate::formats::hparams::Hparams;
+use crate::formats::weights::Weights;
+use crate::kernels::quant::QMatrix;
+use crate::models::two_threads::{shared_heads, Heads};
 use crate::tensor::{self, Matrix};
+use crate::trace::summary::HeadSummary;
+use crate::trace::LayerTrace;
 use std::cell::RefCell;
 
 /// y = x Wᵀ + b: a weight matrix kept as the file stores it (quantized for
@@ -169,7 +169,7 @@ pub fn gated_block_matrices<'a>(attn: &'a Attn, ffn: &'a GatedFfn) -> [&'a QMatr
     [&attn.attn_q, &attn.attn_k, &attn.attn_v, &attn.attn_output, &ffn.ffn_gate, &ffn.ffn_up, &ffn.ffn_down].map(|l| &l.weight)
 }
 
-pub use crate::models::helper::Products;
+pub use crate::models::two_threads::Products;
 
 /// A decoder's linear layers: the quantized matrix's products, then its bias.
 impl Products<'_> {

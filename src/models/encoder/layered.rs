@@ -2,9 +2,9 @@
 
 use super::{mean_pool_normalized, relative, Encoder};
 use crate::error::{Error, Result};
-use crate::models::layered::{Edit, Layered, Readout};
-use crate::models::{LayerTrace, ModelInfo, KEEP_WEIGHTS_UP_TO};
 use crate::tensor::Matrix;
+use crate::trace::layered::{Edit, Layered, Readout};
+use crate::trace::{LayerTrace, ModelInfo, KEEP_WEIGHTS_UP_TO};
 
 impl Layered for Encoder {
     /// As [`Encoder::info`], with the analyses' limit: they keep every

@@ -26,14 +26,14 @@ pub mod relative;
 
 use crate::attention::{multi_head, multi_head_with_bias, Mask, Projections, Scale};
 use crate::error::{Error, Result};
-use crate::models::files::hparams::{split_evenly, Hparams};
-use crate::models::files::weights::Weights;
-use crate::models::helper::{BoxedHelper, Helper, Products, Shard, SharedRef, Shares};
+use crate::formats::hparams::{split_evenly, Hparams};
+use crate::formats::tokenizer::{Encoded, TextTokenizer};
+use crate::formats::weights::Weights;
+use crate::kernels::packed::PackedLinear;
 use crate::models::norm::LayerNorm;
-use crate::models::packed::PackedLinear;
-use crate::models::tokenizer::{Encoded, TextTokenizer};
-use crate::models::{LayerTrace, ModelInfo, ModelTrace, KEEP_WEIGHTS_UP_TO};
+use crate::models::two_threads::{BoxedHelper, Helper, Products, Shard, SharedRef, Shares};
 use crate::tensor::{self, Matrix};
+use crate::trace::{LayerTrace, ModelInfo, ModelTrace, KEEP_WEIGHTS_UP_TO};
 
 /// Which member of the family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -336,7 +336,7 @@ impl Layer {
         n_heads: usize,
         bias: Option<&[Matrix]>,
         activation: Activation,
-        edit: Option<crate::models::layered::Edit>,
+        edit: Option<crate::trace::layered::Edit>,
         mm: &mut Products,
     ) -> (LayerTrace, Matrix) {
         let sa = &self.attention.self_attention;

@@ -17,12 +17,12 @@
 //!     x   = LayerNorm(a + ReLU(a W1 + b1) W2 + b2)                    (`_ffn_*`)
 //! ```
 
-use super::binary::ModelFile;
 use super::config::Config;
 use super::layers::{Affine, Attention, Ffn, LayerNorm};
 use crate::error::Result;
-use crate::models::LayerTrace;
+use crate::formats::marian::ModelFile;
 use crate::tensor::{self, Matrix};
+use crate::trace::LayerTrace;
 use serde::{Deserialize, Serialize};
 
 /// `decoder_l{l}_rnn_*`: the SSRU.

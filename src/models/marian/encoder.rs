@@ -8,12 +8,12 @@
 //!     x_next  = LayerNorm(h + ReLU(h W1 + b1) W2 + b2)    (`_ffn_*`, `_ffn_ffn_ln_*`)
 //! ```
 
-use super::binary::ModelFile;
 use super::config::Config;
 use super::layers::{Attention, Ffn};
 use crate::error::Result;
-use crate::models::LayerTrace;
+use crate::formats::marian::ModelFile;
 use crate::tensor::Matrix;
+use crate::trace::LayerTrace;
 
 /// `encoder_l{l}_*`.
 #[derive(Clone, Debug)]

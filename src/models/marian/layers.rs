@@ -4,12 +4,12 @@
 //! projection and post-norm (`…_self_*`, `…_context_*`), the feed-forward
 //! (`…_ffn_*`), and the sinusoidal positions Marian adds to embeddings.
 
-use super::binary::ModelFile;
-use super::int8::Int8Matrix;
 use crate::attention::{multi_head_split, split_heads, Mask, Scale};
 use crate::error::Result;
-use crate::models::LayerTrace;
+use crate::formats::marian::ModelFile;
+use crate::kernels::int8::Int8Matrix;
 use crate::tensor::{self, Matrix};
+use crate::trace::LayerTrace;
 
 /// Marian's layer-norm epsilon (`layerNorm(x, scale, bias, 1e-6)` in its transformer).
 const LN_EPS: f32 = 1e-6;

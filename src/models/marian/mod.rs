@@ -3,9 +3,10 @@
 //! the source words (cross-attention), through the same
 //! [`crate::attention`] as every other model.
 //!
-//! - [`binary`]: the file format (named tensors, int8 with scales, the embedded config);
+//! The file format (named tensors, int8 with scales, the embedded config) is
+//! [`crate::formats::marian`], the int8 products [`crate::kernels::int8`].
+//!
 //! - [`config`]: the embedded `model.yml`, checked to be the architecture below;
-//! - [`int8`]: the int8 weight matrices and their products;
 //! - [`layers`]: affine maps, layer norm, attention, feed-forward, positions;
 //! - [`encoder`], [`decoder`] (the SSRU and the cross-attention), [`model`];
 //! - [`shortlist`]: the target words worth scoring for a sentence;
@@ -17,11 +18,9 @@
 //!                           (SSRU, cross-attention over E, FFN) → Wembᵀ → next token
 //! ```
 
-pub mod binary;
 pub mod config;
 pub mod decoder;
 pub mod encoder;
-pub mod int8;
 pub mod layers;
 pub mod model;
 pub mod shortlist;

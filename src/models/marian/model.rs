@@ -8,15 +8,15 @@
 //!   logits = x Wembᵀ + decoder_ff_logit_out_b
 //! ```
 
-use super::binary::ModelFile;
 use super::config::Config;
 use super::decoder::DecoderLayer;
 use super::encoder::EncoderLayer;
-use super::int8::Int8Matrix;
 use super::layers::positions;
 use crate::error::{Error, Result};
-use crate::models::LayerTrace;
+use crate::formats::marian::ModelFile;
+use crate::kernels::int8::Int8Matrix;
 use crate::tensor::Matrix;
+use crate::trace::LayerTrace;
 
 /// A Bergamot tiny transformer, loaded from Marian's binary format.
 #[derive(Clone, Debug)]

@@ -23,9 +23,9 @@ use super::decoder::RnnTrace;
 use super::model::Transformer;
 use super::shortlist::Shortlist;
 use crate::error::{Error, Result};
-use crate::models::tokenizer::TextTokenizer;
-use crate::models::LayerTrace;
+use crate::formats::tokenizer::TextTokenizer;
 use crate::tensor::{self, Matrix};
+use crate::trace::LayerTrace;
 use serde::{Deserialize, Serialize};
 
 /// The longest source the model reads at once, in tokens, `</s>` included:

@@ -22,8 +22,8 @@ mod words;
 
 use crate::attention::{multi_head, Mask, Projections, Scale};
 use crate::error::Result;
-use crate::models::{LayerTrace, ModelInfo, ModelTrace};
 use crate::tensor::Matrix;
+use crate::trace::{LayerTrace, ModelInfo, ModelTrace};
 
 /// Part-of-speech features, in embedding order.
 pub const PARTS_OF_SPEECH: [&str; 10] =
@@ -439,5 +439,26 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `ModelTrace::check_finite` (crate::trace) on a real trace.
+    #[test]
+    fn a_finite_trace_passes_and_one_nan_anywhere_is_named() {
+        let mut t = TeachingModel::new().run("the cat sat on the mat").unwrap();
+        t.check_finite().unwrap();
+        t.layers[0].attention.heads[1].weights.data[3] = f32::NAN;
+        let e = t.check_finite().unwrap_err().to_string();
+        assert!(e.contains("layer 0, head 1"), "{e}");
+        t.layers[0].attention.heads[1].weights.data[3] = 0.0;
+        assert!(t.check_finite().unwrap_err().to_string().contains("layer 0, head 1, row 0"));
+        t.layers[0].attention.heads[1].weights = crate::attention::softmax_rows(t.layers[0].attention.heads[1].masked());
+        let last = t.layers.len() - 1;
+        t.layers[last].residual.data[0] = f32::INFINITY;
+        assert!(t.check_finite().unwrap_err().to_string().contains(&format!("after layer {last}")));
+        // From row 1 on, the bad number in row 0 (checked before) is not looked at.
+        t.check_finite_from(1).unwrap();
+        let cols = t.layers[last].residual.cols;
+        t.layers[last].residual.data[cols] = f32::NAN;
+        assert!(t.check_finite_from(1).is_err());
     }
 }

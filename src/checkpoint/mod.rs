@@ -1,0 +1,678 @@
+//! A checkpoint from its files: a Hugging Face folder (`config.json`, a
+//! tokenizer, `model.safetensors` or its shards) or one GGUF file. This is
+//! where the architecture is recognised, every hyper-parameter checked
+//! (`hparams`), the model described before it is loaded ([`Description`])
+//! and then loaded into its family: the BERT-family [`Encoder`], or a
+//! [`Decoder`] of the Llama, GPT-2 or Gemma 3 family.
+//!
+//! The built-in checkpoints are here too: [`minilm`] (an encoder) and
+//! [`smollm2`] (a Llama-family decoder).
+//!
+//! Files are read through a [`Source`] by range, header first, so that a
+//! description costs a header and a model its weights, never a second copy
+//! of the file.
+
+pub mod minilm;
+pub mod smollm2;
+
+use crate::error::{Error, Result};
+use crate::formats::gguf::Gguf;
+use crate::formats::hparams::{parse_json, Hparams};
+use crate::formats::safetensors::SafetensorsFile;
+use crate::formats::source::Source;
+use crate::formats::tokenizer::{self, TextTokenizer};
+use crate::formats::weights::Weights;
+use crate::kernels::quant::QType;
+use crate::models::decoder::{self, Decoder, Identity as DecoderIdentity};
+use crate::models::encoder::{self, Encoder, Identity as EncoderIdentity};
+use crate::models::{gemma3, gpt2, llama};
+use crate::trace::summary::BLOCK;
+use crate::trace::{ModelInfo, ModelTrace, KEEP_WEIGHTS_UP_TO, MEMORY_BUDGET};
+
+/// A tokenizer as a Hugging Face folder ships it.
+pub enum TokenizerFiles {
+    /// `tokenizer.json`.
+    Json(Vec<u8>),
+    /// GPT-2's `vocab.json` and `merges.txt`.
+    VocabAndMerges(Vec<u8>, Vec<u8>),
+    /// Neither.
+    Missing,
+}
+
+/// The files of a Hugging Face folder.
+pub struct Folder<'s> {
+    /// The folder's name, shown for the model.
+    pub name: String,
+    pub config: Vec<u8>,
+    pub tokenizer: TokenizerFiles,
+    /// `sentence_bert_config.json`, whose `max_seq_length` an encoder keeps to.
+    pub sentence_bert_config: Option<Vec<u8>>,
+    /// `model.safetensors`, or each shard its index lists.
+    pub weights: Vec<Box<dyn Source + 's>>,
+}
+
+/// A checkpoint's files, not yet read.
+pub enum Checkpoint<'s> {
+    Folder(Folder<'s>),
+    Gguf(Box<dyn Source + 's>),
+}
+
+/// The architectures attnscope runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Architecture {
+    Encoder(encoder::Variant),
+    Llama(llama::Variant),
+    Gpt2,
+    Gemma3,
+}
+
+impl Architecture {
+    /// From `config.json`'s `model_type`, else its `architectures`.
+    fn from_hf(h: &Hparams) -> Result<Architecture> {
+        let model_type = h.string_or("model_type", "")?;
+        let by_type = match model_type.as_str() {
+            "bert" => Some(Architecture::Encoder(encoder::Variant::Bert)),
+            "roberta" | "xlm-roberta" | "camembert" => Some(Architecture::Encoder(encoder::Variant::Roberta)),
+            "distilbert" => Some(Architecture::Encoder(encoder::Variant::DistilBert)),
+            "mpnet" => Some(Architecture::Encoder(encoder::Variant::MpNet)),
+            "gpt2" => Some(Architecture::Gpt2),
+            "llama" => Some(Architecture::Llama(llama::Variant::Llama)),
+            "mistral" => Some(Architecture::Llama(llama::Variant::Mistral)),
+            "qwen2" => Some(Architecture::Llama(llama::Variant::Qwen2)),
+            "gemma3_text" => Some(Architecture::Gemma3),
+            _ => None,
+        };
+        let classes: Vec<String> = h
+            .json("architectures")
+            .and_then(|a| a.as_array())
+            .map(|a| a.iter().filter_map(|c| c.as_str().map(str::to_string)).collect())
+            .unwrap_or_default();
+        let by_class = |c: &str| {
+            let family = |prefix: &str| c.starts_with(prefix);
+            if family("DistilBert") {
+                Some(Architecture::Encoder(encoder::Variant::DistilBert))
+            } else if family("Bert") {
+                Some(Architecture::Encoder(encoder::Variant::Bert))
+            } else if family("Roberta") || family("XLMRoberta") {
+                Some(Architecture::Encoder(encoder::Variant::Roberta))
+            } else if family("MPNet") {
+                Some(Architecture::Encoder(encoder::Variant::MpNet))
+            } else if family("GPT2") {
+                Some(Architecture::Gpt2)
+            } else if family("LlamaFor") {
+                Some(Architecture::Llama(llama::Variant::Llama))
+            } else if family("MistralFor") {
+                Some(Architecture::Llama(llama::Variant::Mistral))
+            } else if family("Qwen2For") {
+                Some(Architecture::Llama(llama::Variant::Qwen2))
+            } else if c == "Gemma3ForCausalLM" {
+                Some(Architecture::Gemma3)
+            } else {
+                None
+            }
+        };
+        match by_type.or_else(|| if model_type.is_empty() { classes.iter().find_map(|c| by_class(c)) } else { None }) {
+            Some(a) => Ok(a),
+            None => Err(Error::ModelFile(format!(
+                "config.json describes model_type {model_type:?} (architectures {classes:?}), which attnscope cannot run; it runs {SUPPORTED}"
+            ))),
+        }
+    }
+
+    /// From a GGUF's `general.architecture`.
+    fn from_gguf(g: &Gguf) -> Result<Architecture> {
+        let arch = g.get_str("general.architecture")?;
+        let name = g.metadata.get("general.name").and_then(|v| v.as_str()).unwrap_or("");
+        Ok(match arch {
+            "llama" if name.to_lowercase().contains("mistral") => Architecture::Llama(llama::Variant::Mistral),
+            "llama" => Architecture::Llama(llama::Variant::Llama),
+            "qwen2" => Architecture::Llama(llama::Variant::Qwen2),
+            "gpt2" => Architecture::Gpt2,
+            "gemma3" => Architecture::Gemma3,
+            "bert" | "nomic-bert" | "jina-bert-v2" => {
+                return Err(Error::ModelFile(format!(
+                    "this GGUF holds a {arch:?} encoder; attnscope reads encoders from a Hugging Face folder (config.json, tokenizer.json, model.safetensors)"
+                )))
+            }
+            other => return Err(Error::ModelFile(format!("this GGUF's general.architecture is {other:?}, which attnscope cannot run; it runs {SUPPORTED}"))),
+        })
+    }
+
+    /// How positions reach Q and K, in the trace format's words
+    /// (docs/trace-format.md): rotated (`rope`), added to the input
+    /// (`input`), or MPNet's learned bias on the scores (`relative_bias`).
+    pub fn positions(self) -> &'static str {
+        match self {
+            Architecture::Encoder(encoder::Variant::MpNet) => "relative_bias",
+            Architecture::Encoder(_) | Architecture::Gpt2 => "input",
+            Architecture::Llama(_) | Architecture::Gemma3 => "rope",
+        }
+    }
+
+    /// As the page names it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Architecture::Encoder(encoder::Variant::Bert) => "BERT encoder",
+            Architecture::Encoder(encoder::Variant::Roberta) => "RoBERTa encoder",
+            Architecture::Encoder(encoder::Variant::DistilBert) => "DistilBERT encoder",
+            Architecture::Encoder(encoder::Variant::MpNet) => "MPNet encoder",
+            Architecture::Llama(llama::Variant::Llama) => "Llama decoder",
+            Architecture::Llama(llama::Variant::Mistral) => "Mistral decoder",
+            Architecture::Llama(llama::Variant::Qwen2) => "Qwen2 decoder",
+            Architecture::Gpt2 => "GPT-2 decoder",
+            Architecture::Gemma3 => "Gemma 3 decoder",
+        }
+    }
+}
+
+/// What the messages list as runnable.
+const SUPPORTED: &str = "BERT, RoBERTa, DistilBERT, MPNet, GPT-2, Llama (SmolLM), Mistral, Qwen2 and Gemma 3";
+
+/// What a checkpoint is, read from its header and configuration alone.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Description {
+    /// The architecture as found (`qwen2`, `BertModel`) and as named here.
+    pub found: String,
+    pub architecture: String,
+    /// How positions reach Q and K: `rope`, `input` or `relative_bias`.
+    pub positions: String,
+    /// The checkpoint's own name, where it states one.
+    pub name: String,
+    pub n_layers: usize,
+    pub n_heads: usize,
+    pub n_kv_heads: usize,
+    pub d_model: usize,
+    pub d_head: usize,
+    pub vocab_size: usize,
+    pub parameters: u64,
+    /// Bytes of the files.
+    pub file_bytes: u64,
+    /// Bytes the weights take once loaded (kept quantized from a GGUF,
+    /// widened to f32 from safetensors).
+    pub weight_bytes: u64,
+    /// Bytes of one trace (every layer's Q, K, V, S, A, …) at `max_tokens`.
+    pub trace_bytes: u64,
+    pub max_tokens: usize,
+    /// How the weights are stored: `GGUF Q5_0 ×133, F32 ×121, …` or `safetensors F32`.
+    pub weights_format: String,
+}
+
+impl Description {
+    /// What the model will need in memory: its weights and two traces (the
+    /// one shown and the one being extended as the text grows).
+    pub fn memory_bytes(&self) -> u64 {
+        memory_needed(self.weight_bytes, self.trace_bytes)
+    }
+}
+
+/// A model loaded from a checkpoint.
+pub enum Model {
+    Encoder(Box<Encoder>),
+    Decoder(Box<Decoder>),
+}
+
+impl Model {
+    pub fn info(&self) -> ModelInfo {
+        match self {
+            Model::Encoder(e) => e.info(),
+            Model::Decoder(d) => d.info(),
+        }
+    }
+
+    pub fn run(&self, text: &str) -> Result<ModelTrace> {
+        match self {
+            Model::Encoder(e) => e.run(text),
+            Model::Decoder(d) => d.run(text),
+        }
+    }
+}
+
+/// A family's configuration, checked.
+enum Family {
+    Encoder(encoder::Config),
+    Llama(llama::Config, bool),
+    Gpt2(gpt2::Config),
+    Gemma3(gemma3::Config),
+}
+
+impl Family {
+    /// The sizes a trace grows with, and the vocabulary.
+    fn sizes(&self) -> (TraceDims, usize) {
+        let (n_layers, n_heads, n_kv_heads, d_model, d_head, vocab) = match self {
+            Family::Encoder(c) => (c.n_layers, c.n_heads, c.n_heads, c.d_model, c.d_head(), c.vocab_size),
+            Family::Llama(c, _) => (c.n_layers, c.n_heads, c.n_kv_heads, c.d_model, c.d_head, c.vocab_size),
+            Family::Gpt2(c) => (c.n_layers, c.n_heads, c.n_heads, c.d_model, c.d_head(), c.vocab_size),
+            Family::Gemma3(c) => (c.n_layers, c.n_heads, c.n_kv_heads, c.d_model, c.d_head, c.vocab_size),
+        };
+        let decoder = !matches!(self, Family::Encoder(_));
+        (TraceDims { n_layers, n_heads, n_kv_heads, d_model, d_head, decoder }, vocab)
+    }
+}
+
+/// A decoder too large for its memory at longer texts takes this many
+/// tokens; one that does not fit even then is refused.
+const SHORTEST_LIMIT: usize = 128;
+
+/// The weights and two traces: the one shown and the one being extended.
+fn memory_needed(weight_bytes: u64, trace_bytes: u64) -> u64 {
+    weight_bytes.saturating_add(trace_bytes.saturating_mul(2))
+}
+
+/// A decoder's longest text: its context (if it states one), at most
+/// [`decoder::MAX_TOKENS`], halved while [`memory_needed`] exceeds
+/// [`MEMORY_BUDGET`], down to [`SHORTEST_LIMIT`].
+fn longest_that_fits(context: Option<usize>, weight_bytes: u64, dims: TraceDims) -> usize {
+    let mut n = context.unwrap_or(decoder::MAX_TOKENS).min(decoder::MAX_TOKENS);
+    while n > SHORTEST_LIMIT && memory_needed(weight_bytes, dims.trace_bytes(n)) > MEMORY_BUDGET {
+        n = (n / 2).max(SHORTEST_LIMIT);
+    }
+    n
+}
+
+/// The sizes of a model that a trace grows with.
+#[derive(Clone, Copy, Debug)]
+struct TraceDims {
+    n_layers: usize,
+    n_heads: usize,
+    n_kv_heads: usize,
+    d_model: usize,
+    d_head: usize,
+    /// A decoder's long trace keeps h and ΔE; an encoder's E, ΔE and E + ΔE.
+    decoder: bool,
+}
+
+impl TraceDims {
+    /// Bytes of one trace of `n` tokens at most: up to [`KEEP_WEIGHTS_UP_TO`]
+    /// tokens every head's S, A and Z; past it Q, K, V and each head's sums,
+    /// whichever length of the two takes more.
+    fn trace_bytes(self, n: usize) -> u64 {
+        let (d, q, kv, heads) =
+            (self.d_model as u64, (self.n_heads * self.d_head) as u64, (self.n_kv_heads * self.d_head) as u64, self.n_heads as u64);
+        let rows = |n: u64| n * (4 * d + q + 2 * kv);
+        // Per layer: E, ΔE, E + ΔE, the heads' outputs side by side; Q, K, V; per head S, A and Z.
+        let kept = |n: u64| rows(n) + heads * (2 * n * n + n * self.d_head as u64);
+        // Per layer: h and ΔE (an encoder E, ΔE and E + ΔE); Q, K, V; per head its block sums.
+        let streams = if self.decoder { 2 } else { 3 };
+        let summed = |n: u64| n * (streams * d + q + 2 * kv) + heads * (n.div_ceil(BLOCK as u64)).pow(2);
+        let n = n as u64;
+        let per_layer = match n <= KEEP_WEIGHTS_UP_TO as u64 {
+            true => kept(n),
+            false => kept(KEEP_WEIGHTS_UP_TO as u64).max(summed(n)),
+        };
+        4 * per_layer * self.n_layers as u64
+    }
+}
+
+/// What is read before any weight: the header(s) and configuration.
+struct Header<'a> {
+    architecture: Architecture,
+    found: String,
+    name: String,
+    family: Family,
+    weights: Weights<'a>,
+    gguf: Option<&'a Gguf>,
+}
+
+/// The longest input an encoder takes: sentence-transformers' limit where
+/// the folder states one, else its position table up to 512 tokens.
+fn encoder_max_tokens(config: &encoder::Config, sentence_bert_config: Option<&[u8]>) -> Result<usize> {
+    let stated = match sentence_bert_config {
+        Some(bytes) => parse_json(bytes, "sentence_bert_config.json")?.get("max_seq_length").and_then(|v| v.as_u64()),
+        None => None,
+    };
+    Ok(stated.map_or(512, |n| n as usize).min(config.positions()))
+}
+
+impl<'s> Checkpoint<'s> {
+    /// Reads what [`Checkpoint::describe`] and [`Checkpoint::load`] start from.
+    fn header<'a>(&'a self, gguf: &'a mut Option<Gguf>) -> Result<Header<'a>> {
+        match self {
+            Checkpoint::Folder(folder) => {
+                let h = Hparams::Json(parse_json(&folder.config, "config.json")?);
+                let architecture = Architecture::from_hf(&h)?;
+                let found = h.string_or("model_type", "")?;
+                let files = folder.weights.iter().map(|src| SafetensorsFile::read(src.as_ref())).collect::<Result<Vec<_>>>()?;
+                if files.is_empty() {
+                    return Err(Error::ModelFile("the folder has no weights: model.safetensors (or its shards) is missing".into()));
+                }
+                let family = match architecture {
+                    Architecture::Encoder(v) => Family::Encoder(encoder::Config::from_hf(&h, v)?),
+                    Architecture::Llama(v) => {
+                        let tied = h.flag_or("tie_word_embeddings", false)?;
+                        Family::Llama(llama::Config::from_hf(&h, v)?, tied)
+                    }
+                    Architecture::Gpt2 => Family::Gpt2(gpt2::Config::from_hf(&h)?),
+                    Architecture::Gemma3 => Family::Gemma3(gemma3::Config::from_hf(&h)?),
+                };
+                Ok(Header { architecture, found, name: folder.name.clone(), family, weights: Weights::Safetensors(files), gguf: None })
+            }
+            Checkpoint::Gguf(src) => {
+                let g: &Gguf = gguf.insert(Gguf::read(src.as_ref())?);
+                let architecture = Architecture::from_gguf(g)?;
+                let found = g.get_str("general.architecture")?.to_string();
+                let name = g.metadata.get("general.name").and_then(|v| v.as_str()).unwrap_or(&found).to_string();
+                let h = Hparams::gguf(g, &found);
+                let weights = Weights::Gguf { gguf: g, src: src.as_ref() };
+                // The embedding's rows are the vocabulary the weights were trained with.
+                let vocab = match weights.shape("token_embd.weight") {
+                    Some(s) if s.len() == 2 => s[0],
+                    _ => return Err(Error::ModelFile("the GGUF file has no 2-D `token_embd.weight`: not a model it can run".into())),
+                };
+                let family = match architecture {
+                    Architecture::Llama(v) => Family::Llama(llama::Config::from_gguf(&h, v, vocab)?, !weights.has("output.weight")),
+                    Architecture::Gpt2 => Family::Gpt2(gpt2::Config::from_gguf(&h, vocab)?),
+                    Architecture::Gemma3 => Family::Gemma3(gemma3::Config::from_gguf(&h, vocab)?),
+                    Architecture::Encoder(_) => return Err(Error::ModelFile("a GGUF encoder cannot be read".into())),
+                };
+                Ok(Header { architecture, found, name, family, weights, gguf: Some(g) })
+            }
+        }
+    }
+
+    /// The architecture, sizes and memory of the checkpoint, from its header
+    /// and configuration alone (no weight is read).
+    pub fn describe(&self) -> Result<Description> {
+        let mut gguf = None;
+        let header = self.header(&mut gguf)?;
+        let w = &header.weights;
+        let (dims, vocab_size) = header.family.sizes();
+        let TraceDims { n_layers, n_heads, n_kv_heads, d_model, d_head, .. } = dims;
+        let file_bytes = match self {
+            Checkpoint::Folder(f) => f.weights.iter().map(|s| s.len()).sum::<u64>() + f.config.len() as u64,
+            Checkpoint::Gguf(src) => src.len(),
+        };
+        let parameters = w.parameters();
+        let weight_bytes = self.weight_bytes(&header);
+        let weights_format = match header.gguf {
+            Some(g) => gguf_types(g),
+            None => format!("safetensors {}", safetensors_types(&files_of(w))),
+        };
+        let max_tokens = self.max_tokens(&header)?;
+        Ok(Description {
+            found: header.found.clone(),
+            architecture: header.architecture.label().to_string(),
+            positions: header.architecture.positions().to_string(),
+            name: header.name.clone(),
+            n_layers,
+            n_heads,
+            n_kv_heads,
+            d_model,
+            d_head,
+            vocab_size,
+            parameters,
+            file_bytes,
+            weight_bytes,
+            trace_bytes: dims.trace_bytes(max_tokens),
+            max_tokens,
+            weights_format,
+        })
+    }
+
+    /// Bytes the weights take once loaded: kept quantized from a GGUF, widened to f32 from safetensors.
+    fn weight_bytes(&self, header: &Header) -> u64 {
+        match (header.gguf, self) {
+            (Some(g), Checkpoint::Gguf(src)) => gguf_weight_bytes(g, src.len()),
+            _ => header.weights.parameters().saturating_mul(4),
+        }
+    }
+
+    /// The longest input the model will take: an encoder's stated limit, a
+    /// decoder's [`longest_that_fits`].
+    fn max_tokens(&self, header: &Header) -> Result<usize> {
+        let context = match (&header.family, self) {
+            (Family::Encoder(c), Checkpoint::Folder(f)) => return encoder_max_tokens(c, f.sentence_bert_config.as_deref()),
+            (Family::Encoder(_), _) => return Err(Error::ModelFile("an encoder needs a Hugging Face folder".into())),
+            (Family::Gpt2(c), _) => Some(c.n_positions),
+            (Family::Llama(c, _), _) => c.context,
+            (Family::Gemma3(c), _) => c.context,
+        };
+        // The file's length bounds a GGUF's weights, and costs nothing to
+        // know: the exact sum (`gguf_weight_bytes`) would put its code in the
+        // page's default worker, which loads SmolLM2 alone.
+        let weights = match self {
+            Checkpoint::Gguf(src) => src.len(),
+            Checkpoint::Folder(_) => header.weights.parameters().saturating_mul(4),
+        };
+        Ok(longest_that_fits(context, weights, header.family.sizes().0))
+    }
+
+    /// Reads the weights and builds the model, under `id` on the page.
+    pub fn load(&self, id: &str) -> Result<Model> {
+        let mut gguf = None;
+        let header = self.header(&mut gguf)?;
+        let max_tokens = self.max_tokens(&header)?;
+        let w = &header.weights;
+        let name = header.name.clone();
+        match (header.family, self) {
+            (Family::Encoder(config), Checkpoint::Folder(folder)) => {
+                let json = match &folder.tokenizer {
+                    TokenizerFiles::Json(json) => json,
+                    _ => return Err(Error::ModelFile("the folder has no tokenizer.json, which an encoder needs".into())),
+                };
+                let identity = EncoderIdentity { id: id.to_string(), name, max_tokens };
+                Ok(Model::Encoder(Box::new(Encoder::load(identity, config, w, json)?)))
+            }
+            (family, _) => {
+                let tokenizer = match (self, header.gguf) {
+                    (Checkpoint::Gguf(_), Some(g)) => tokenizer::gguf::build(g)?,
+                    (Checkpoint::Folder(f), _) => match &f.tokenizer {
+                        TokenizerFiles::Json(json) => TextTokenizer::from_json(json, None)?,
+                        TokenizerFiles::VocabAndMerges(vocab, merges) => TextTokenizer::from_vocab_and_merges(vocab, merges)?,
+                        TokenizerFiles::Missing => {
+                            return Err(Error::ModelFile(
+                                "the folder has no tokenizer: tokenizer.json (or vocab.json and merges.txt) is missing".into(),
+                            ))
+                        }
+                    },
+                    _ => return Err(Error::ModelFile("the GGUF header could not be read".into())),
+                };
+                let hf = matches!(self, Checkpoint::Folder(_));
+                let names = if hf { decoder::parts::Names::HuggingFace } else { decoder::parts::Names::Gguf };
+                let net: Box<dyn decoder::Net> = match family {
+                    Family::Llama(c, tied) => Box::new(llama::Llama::load(w, names, c, tied)?),
+                    #[cfg(feature = "extras")]
+                    Family::Gpt2(c) => {
+                        let names = if hf { gpt2::Names::hugging_face(w) } else { gpt2::Names::Gguf };
+                        Box::new(gpt2::Gpt2::load(w, &names, c)?)
+                    }
+                    #[cfg(feature = "extras")]
+                    Family::Gemma3(c) => Box::new(gemma3::Gemma3::load(w, names, c)?),
+                    // The page's default worker loads SmolLM2 (Llama) only; opened models go to the other one.
+                    #[cfg(not(feature = "extras"))]
+                    Family::Gpt2(_) | Family::Gemma3(_) => {
+                        return Err(Error::ModelFile("GPT-2 and Gemma 3 checkpoints need the build with the `extras` feature".into()))
+                    }
+                    Family::Encoder(_) => return Err(Error::ModelFile("an encoder needs a Hugging Face folder".into())),
+                };
+                if tokenizer.vocab_size() > net.shape().vocab_size + 1024 {
+                    return Err(Error::ModelFile(format!(
+                        "the tokenizer has {} tokens, far more than the {} rows of the token embedding: they do not belong together",
+                        tokenizer.vocab_size(),
+                        net.shape().vocab_size
+                    )));
+                }
+                let identity = DecoderIdentity { id: id.to_string(), name, max_tokens };
+                Ok(Model::Decoder(Box::new(Decoder::new(identity, tokenizer, net))))
+            }
+        }
+    }
+}
+
+fn files_of<'a>(w: &'a Weights) -> Vec<&'a SafetensorsFile<'a>> {
+    match w {
+        Weights::Safetensors(files) => files.iter().collect(),
+        Weights::Gguf { .. } => Vec::new(),
+    }
+}
+
+/// The element types of safetensors files, e.g. `F32` or `BF16, F32`.
+fn safetensors_types(files: &[&SafetensorsFile]) -> String {
+    let mut types: Vec<&str> = files.iter().flat_map(|f| f.tensors.values().map(|t| t.dtype_name.as_str())).collect();
+    types.sort_unstable();
+    types.dedup();
+    types.join(", ")
+}
+
+/// GGML's name for a type id (for the description).
+fn ggml_type_name(id: u32) -> String {
+    let name = match id {
+        0 => "F32",
+        1 => "F16",
+        2 => "Q4_0",
+        3 => "Q4_1",
+        6 => "Q5_0",
+        7 => "Q5_1",
+        8 => "Q8_0",
+        9 => "Q8_1",
+        10 => "Q2_K",
+        11 => "Q3_K",
+        12 => "Q4_K",
+        13 => "Q5_K",
+        14 => "Q6_K",
+        15 => "Q8_K",
+        30 => "BF16",
+        other => return format!("type {other}"),
+    };
+    name.to_string()
+}
+
+/// Bytes of a GGUF's tensors as loaded, each kept as stored.
+fn gguf_weight_bytes(g: &Gguf, file_len: u64) -> u64 {
+    let mut starts: Vec<(usize, &str)> = g.tensors.iter().map(|(n, t)| (t.start, n.as_str())).collect();
+    starts.sort_unstable();
+    let mut bytes = 0u64;
+    for (i, &(start, name)) in starts.iter().enumerate() {
+        let t = &g.tensors[name];
+        let values = t.dims.iter().fold(1u64, |n, &d| n.saturating_mul(d));
+        // A known type's size; otherwise up to the next tensor (its size with some alignment padding).
+        let known = QType::from_ggml(t.ggml_type).and_then(|q| usize::try_from(values).ok().and_then(|v| q.bytes_for(v)));
+        let next = starts.get(i + 1).map_or(file_len, |&(s, _)| s as u64);
+        bytes = bytes.saturating_add(known.map_or(next.saturating_sub(start as u64), |b| b as u64));
+    }
+    bytes
+}
+
+/// The tensor types of a GGUF, most frequent first: `GGUF Q4_K ×100, F32 ×50`.
+fn gguf_types(g: &Gguf) -> String {
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for t in g.tensors.values() {
+        let name = ggml_type_name(t.ggml_type);
+        match counts.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, c)) => *c += 1,
+            None => counts.push((name, 1)),
+        }
+    }
+    counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let summary = counts.iter().map(|(n, c)| format!("{n} ×{c}")).collect::<Vec<_>>().join(", ");
+    format!("GGUF {summary}")
+}
+
+/// The shard files `model.safetensors.index.json` (its bytes) names, each
+/// once, in order: names beside the index, never a path elsewhere.
+pub fn index_shards(index: &[u8]) -> Result<Vec<String>> {
+    let index = parse_json(index, "model.safetensors.index.json")?;
+    let map = index
+        .get("weight_map")
+        .and_then(|m| m.as_object())
+        .ok_or_else(|| Error::ModelFile("model.safetensors.index.json has no weight_map".into()))?;
+    let mut shards: Vec<&str> = map.values().filter_map(|v| v.as_str()).collect();
+    shards.sort_unstable();
+    shards.dedup();
+    if let Some(shard) = shards.iter().find(|s| s.contains('/') || s.contains('\\') || s.starts_with('.')) {
+        return Err(Error::ModelFile(format!("model.safetensors.index.json names a shard outside the folder: {shard:?}")));
+    }
+    Ok(shards.into_iter().map(String::from).collect())
+}
+
+/// Opening checkpoints on disk.
+#[cfg(not(target_arch = "wasm32"))]
+mod native {
+    use super::*;
+    use std::path::Path;
+
+    impl Checkpoint<'static> {
+        /// A folder (Hugging Face) or a `.gguf` file.
+        pub fn open(path: &Path) -> Result<Checkpoint<'static>> {
+            if path.is_dir() {
+                return Ok(Checkpoint::Folder(open_folder(path)?));
+            }
+            if !path.is_file() {
+                return Err(Error::ModelFile(format!("{} is neither a folder nor a file", path.display())));
+            }
+            let src = crate::formats::source::File::open(path)?;
+            if src.len() >= 4 && &*src.read(0, 4)? == b"GGUF" {
+                return Ok(Checkpoint::Gguf(Box::new(src)));
+            }
+            match path.parent() {
+                Some(dir) if path.extension().is_some_and(|e| e == "safetensors" || e == "json") => {
+                    Ok(Checkpoint::Folder(open_folder(dir)?))
+                }
+                _ => Err(Error::ModelFile(format!(
+                    "{} is not a GGUF file (it does not start with \"GGUF\"); give a .gguf file or a Hugging Face folder",
+                    path.display()
+                ))),
+            }
+        }
+    }
+
+    fn open_folder(dir: &Path) -> Result<Folder<'static>> {
+        let read = |name: &str| -> Result<Option<Vec<u8>>> {
+            let path = dir.join(name);
+            match std::fs::read(&path) {
+                Ok(bytes) => Ok(Some(bytes)),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+                Err(e) => Err(Error::ModelFile(format!("cannot read {}: {e}", path.display()))),
+            }
+        };
+        let config = read("config.json")?.ok_or_else(|| Error::ModelFile(format!("{} has no config.json", dir.display())))?;
+        let tokenizer = match (read("tokenizer.json")?, read("vocab.json")?, read("merges.txt")?) {
+            (Some(json), _, _) => TokenizerFiles::Json(json),
+            (None, Some(vocab), Some(merges)) => TokenizerFiles::VocabAndMerges(vocab, merges),
+            _ => TokenizerFiles::Missing,
+        };
+        let mut weights: Vec<Box<dyn Source>> = Vec::new();
+        if let Some(index) = read("model.safetensors.index.json")? {
+            for shard in index_shards(&index)? {
+                weights.push(Box::new(crate::formats::source::File::open(&dir.join(shard))?));
+            }
+        } else if dir.join("model.safetensors").is_file() {
+            weights.push(Box::new(crate::formats::source::File::open(&dir.join("model.safetensors"))?));
+        }
+        let name = dir.file_name().map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned());
+        Ok(Folder { name, config, tokenizer, sentence_bert_config: read("sentence_bert_config.json")?, weights })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Qwen2.5 0.5B's sizes: 24 layers, 14 heads over 2 key/value heads of 64.
+    const QWEN: TraceDims = TraceDims { n_layers: 24, n_heads: 14, n_kv_heads: 2, d_model: 896, d_head: 64, decoder: true };
+
+    #[test]
+    fn a_trace_past_the_kept_length_grows_with_n_not_n_squared() {
+        // 256 tokens keep every head's S, A and Z and the rows: 24 layers ×
+        // (256 × (4 × 896 + 896 + 2 × 128) + 14 × (2 × 256² + 256 × 64)) floats.
+        assert_eq!(QWEN.trace_bytes(256), 4 * 24 * (256 * 4736 + 14 * (2 * 65536 + 256 * 64)));
+        // Past it the rows (h, ΔE, Q, K, V) and 16 × 16 block sums, never less than at 256.
+        assert_eq!(QWEN.trace_bytes(300), QWEN.trace_bytes(256));
+        assert_eq!(QWEN.trace_bytes(2048), 4 * 24 * (2048 * (2 * 896 + 896 + 2 * 128) + 14 * 128 * 128));
+        assert!(QWEN.trace_bytes(2048) < 2 * QWEN.trace_bytes(1024) + 1);
+    }
+
+    #[test]
+    fn a_decoder_takes_its_context_up_to_2048_tokens_shortened_to_fit_the_memory() {
+        // The real Q4_K_M file's 485 MB of weights: 2,048 tokens.
+        assert_eq!(longest_that_fits(Some(32768), 485_000_000, QWEN), 2048);
+        assert_eq!(longest_that_fits(None, 485_000_000, QWEN), 2048);
+        assert_eq!(longest_that_fits(Some(1000), 485_000_000, QWEN), 1000);
+        assert_eq!(longest_that_fits(Some(64), 485_000_000, QWEN), 64);
+        // Larger weights leave room for shorter texts, down to 128 tokens.
+        assert_eq!(longest_that_fits(Some(32768), 1_000_000_000, QWEN), 1024);
+        assert_eq!(longest_that_fits(Some(32768), 1_600_000_000, QWEN), 128);
+        // What does not fit even then is left at 128, for the preflight to refuse.
+        assert_eq!(longest_that_fits(Some(32768), 2_100_000_000, QWEN), 128);
+        assert!(memory_needed(2_100_000_000, QWEN.trace_bytes(128)) > MEMORY_BUDGET);
+    }
+}

@@ -1,0 +1,87 @@
+//! The messages of the analyses beyond the weights: what the page asks
+//! (`AnalysisRequest`) and what the worker answers (`AnalysisReply`).
+//! `super::super::analysis` computes them.
+
+use crate::analysis::detectors::Detectors;
+use crate::analysis::knockout::{Ablation, HeadRef, Importance, Knockout};
+use crate::analysis::logit_lens::LogitLens;
+use crate::tensor::Matrix;
+use crate::trace::Thumbnail;
+use serde::{Deserialize, Serialize};
+
+/// A question about the latest run, or about the page's text.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum AnalysisRequest {
+    /// ‖a_ij f(x_j)‖ of one head of the latest run.
+    ValueNorms { layer: usize, head: usize },
+    /// Rollout after every layer of the latest run.
+    Rollout,
+    /// The logit lens at `position` (the last token when None); `grid` adds every position's top token.
+    LogitLens { position: Option<usize>, grid: bool },
+    /// These heads removed together.
+    Knockout { heads: Vec<HeadRef>, ablation: Ablation },
+    /// Starts the importance map (replacing one under way).
+    Importance { ablation: Ablation },
+    /// Stops the importance map under way.
+    CancelImportance,
+    /// The detectors on `period` random tokens (from `seed`) repeated twice,
+    /// or, when `text` is given, on that text's tokens repeated twice.
+    Detectors {
+        period: usize,
+        seed: u64,
+        #[serde(default)]
+        text: Option<String>,
+    },
+    /// ‖a_ij f(x_j)‖ of every head of the latest run, as overview thumbnails.
+    AllValueNorms,
+}
+
+impl AnalysisRequest {
+    /// Which requests a newer one replaces while they wait (a cancel replaces a start, and the reverse).
+    pub fn kind(&self) -> usize {
+        match self {
+            AnalysisRequest::ValueNorms { .. } => 0,
+            AnalysisRequest::Rollout => 1,
+            AnalysisRequest::LogitLens { .. } => 2,
+            AnalysisRequest::Knockout { .. } => 3,
+            AnalysisRequest::Importance { .. } | AnalysisRequest::CancelImportance => 4,
+            AnalysisRequest::Detectors { .. } => 5,
+            AnalysisRequest::AllValueNorms => 6,
+        }
+    }
+}
+
+/// The worker's answer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum AnalysisReply {
+    /// `norms[(i, j)]` = ‖a_ij f(x_j)‖, and the weights a_ij they scale.
+    ValueNorms {
+        layer: usize,
+        head: usize,
+        weights: Matrix,
+        norms: Matrix,
+    },
+    /// `layers[l]`: rollout after layers 1 … l+1 (tokens × tokens).
+    Rollout {
+        layers: Vec<Matrix>,
+        grouped_query: bool,
+    },
+    LogitLens(LogitLens),
+    /// `note` says what an unusual choice means (every head removed).
+    Knockout {
+        result: Knockout,
+        note: Option<String>,
+    },
+    ImportanceProgress {
+        done: usize,
+        total: usize,
+    },
+    Importance(Importance),
+    ImportanceCancelled,
+    Detectors(Detectors),
+    /// `overview[l][h]`: head h of layer l's norms pooled like the overview's
+    /// weights, then each row against its largest (the levels pick a colour only).
+    AllValueNorms {
+        overview: Vec<Vec<Thumbnail>>,
+    },
+}
