@@ -16,7 +16,7 @@ pub const MANIFEST: &str = "attnscope-manifest.json";
 
 /// Tells the page which model is kept, if any (`CustomRequest::Saved`).
 pub async fn answer_saved() {
-    super::shell::post(&FromWorker::Custom(CustomReply::Saved { name: saved_name().await, note: root().await.err() }));
+    super::held::post(&FromWorker::Custom(CustomReply::Saved { name: saved_name().await, note: root().await.err() }));
 }
 
 pub fn js(context: &str) -> impl Fn(JsValue) -> String + '_ {

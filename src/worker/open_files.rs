@@ -33,7 +33,7 @@ thread_local! {
 }
 
 fn reply(r: CustomReply) {
-    super::shell::post(&FromWorker::Custom(r));
+    super::held::post(&FromWorker::Custom(r));
 }
 
 /// Whether a message is the page's chosen files (`{ attnscopeOpen: [File…], paths: [String…] }`).
@@ -93,8 +93,8 @@ async fn install(name: &str, files: &[(String, Blob)]) -> Result<(), String> {
         Model::Decoder(decoder) => super::two_threads::share(decoder.as_mut(), helper).await,
         Model::Encoder(encoder) => super::two_threads::share(encoder.as_mut(), helper).await,
     }
-    super::shell::install_custom(model);
-    super::shell::post(&FromWorker::Loaded { model: ModelId::Custom });
+    super::held::install_custom(model);
+    super::held::post(&FromWorker::Loaded { model: ModelId::Custom });
     reply(CustomReply::Loaded { name: name.to_string() });
     Ok(())
 }
@@ -106,14 +106,14 @@ pub async fn handle(request: CustomRequest) {
                 return reply(CustomReply::Failed { message: "choose the model's files again: nothing is waiting to load".into() });
             };
             if let Err(message) = install(&chosen.name, &chosen.files).await {
-                return super::shell::post(&FromWorker::LoadFailed { model: ModelId::Custom, message });
+                return super::held::post(&FromWorker::LoadFailed { model: ModelId::Custom, message });
             }
             TO_KEEP.with(|k| *k.borrow_mut() = Some(chosen));
         }
         CustomRequest::Cancel => CHOSEN.with(|c| *c.borrow_mut() = None),
         CustomRequest::Saved => super::kept::answer_saved().await,
         CustomRequest::Forget => {
-            super::shell::forget_custom();
+            super::held::forget_custom();
             TO_KEEP.with(|k| k.borrow_mut().take());
             match root().await {
                 Ok(root) => {
@@ -144,7 +144,7 @@ pub fn keep_waiting() {
 
 /// Opens the model the storage keeps (the page asks with `Load { model: Custom }` after a reload).
 pub async fn load_saved() {
-    let failed = |message: String| super::shell::post(&FromWorker::LoadFailed { model: ModelId::Custom, message });
+    let failed = |message: String| super::held::post(&FromWorker::LoadFailed { model: ModelId::Custom, message });
     let (name, files) = match saved().await {
         Ok(Some(saved)) => saved,
         Ok(None) => return failed("no model of your own is kept in this browser: open one with \"Open a model…\"".into()),
