@@ -12,7 +12,10 @@
 //! description costs a header and a model its weights, never a second copy
 //! of the file.
 
+mod memory;
 pub mod minilm;
+#[cfg(not(target_arch = "wasm32"))]
+mod native;
 pub mod smollm2;
 
 use crate::error::{Error, Result};
@@ -26,8 +29,8 @@ use crate::kernels::quant::QType;
 use crate::models::decoder::{self, Decoder, Identity as DecoderIdentity};
 use crate::models::encoder::{self, Encoder, Identity as EncoderIdentity};
 use crate::models::{gemma3, gpt2, llama};
-use crate::trace::summary::BLOCK;
-use crate::trace::{ModelInfo, ModelTrace, KEEP_WEIGHTS_UP_TO, MEMORY_BUDGET};
+use crate::trace::{ModelInfo, ModelTrace};
+use memory::{longest_that_fits, memory_needed, TraceDims};
 
 /// A tokenizer as a Hugging Face folder ships it.
 pub enum TokenizerFiles {
@@ -246,60 +249,6 @@ impl Family {
         };
         let decoder = !matches!(self, Family::Encoder(_));
         (TraceDims { n_layers, n_heads, n_kv_heads, d_model, d_head, decoder }, vocab)
-    }
-}
-
-/// A decoder too large for its memory at longer texts takes this many
-/// tokens; one that does not fit even then is refused.
-const SHORTEST_LIMIT: usize = 128;
-
-/// The weights and two traces: the one shown and the one being extended.
-fn memory_needed(weight_bytes: u64, trace_bytes: u64) -> u64 {
-    weight_bytes.saturating_add(trace_bytes.saturating_mul(2))
-}
-
-/// A decoder's longest text: its context (if it states one), at most
-/// [`decoder::MAX_TOKENS`], halved while [`memory_needed`] exceeds
-/// [`MEMORY_BUDGET`], down to [`SHORTEST_LIMIT`].
-fn longest_that_fits(context: Option<usize>, weight_bytes: u64, dims: TraceDims) -> usize {
-    let mut n = context.unwrap_or(decoder::MAX_TOKENS).min(decoder::MAX_TOKENS);
-    while n > SHORTEST_LIMIT && memory_needed(weight_bytes, dims.trace_bytes(n)) > MEMORY_BUDGET {
-        n = (n / 2).max(SHORTEST_LIMIT);
-    }
-    n
-}
-
-/// The sizes of a model that a trace grows with.
-#[derive(Clone, Copy, Debug)]
-struct TraceDims {
-    n_layers: usize,
-    n_heads: usize,
-    n_kv_heads: usize,
-    d_model: usize,
-    d_head: usize,
-    /// A decoder's long trace keeps h and ΔE; an encoder's E, ΔE and E + ΔE.
-    decoder: bool,
-}
-
-impl TraceDims {
-    /// Bytes of one trace of `n` tokens at most: up to [`KEEP_WEIGHTS_UP_TO`]
-    /// tokens every head's S, A and Z; past it Q, K, V and each head's sums,
-    /// whichever length of the two takes more.
-    fn trace_bytes(self, n: usize) -> u64 {
-        let (d, q, kv, heads) =
-            (self.d_model as u64, (self.n_heads * self.d_head) as u64, (self.n_kv_heads * self.d_head) as u64, self.n_heads as u64);
-        let rows = |n: u64| n * (4 * d + q + 2 * kv);
-        // Per layer: E, ΔE, E + ΔE, the heads' outputs side by side; Q, K, V; per head S, A and Z.
-        let kept = |n: u64| rows(n) + heads * (2 * n * n + n * self.d_head as u64);
-        // Per layer: h and ΔE (an encoder E, ΔE and E + ΔE); Q, K, V; per head its block sums.
-        let streams = if self.decoder { 2 } else { 3 };
-        let summed = |n: u64| n * (streams * d + q + 2 * kv) + heads * (n.div_ceil(BLOCK as u64)).pow(2);
-        let n = n as u64;
-        let per_layer = match n <= KEEP_WEIGHTS_UP_TO as u64 {
-            true => kept(n),
-            false => kept(KEEP_WEIGHTS_UP_TO as u64).max(summed(n)),
-        };
-        4 * per_layer * self.n_layers as u64
     }
 }
 
@@ -582,97 +531,4 @@ pub fn index_shards(index: &[u8]) -> Result<Vec<String>> {
         return Err(Error::ModelFile(format!("model.safetensors.index.json names a shard outside the folder: {shard:?}")));
     }
     Ok(shards.into_iter().map(String::from).collect())
-}
-
-/// Opening checkpoints on disk.
-#[cfg(not(target_arch = "wasm32"))]
-mod native {
-    use super::*;
-    use std::path::Path;
-
-    impl Checkpoint<'static> {
-        /// A folder (Hugging Face) or a `.gguf` file.
-        pub fn open(path: &Path) -> Result<Checkpoint<'static>> {
-            if path.is_dir() {
-                return Ok(Checkpoint::Folder(open_folder(path)?));
-            }
-            if !path.is_file() {
-                return Err(Error::ModelFile(format!("{} is neither a folder nor a file", path.display())));
-            }
-            let src = crate::formats::source::File::open(path)?;
-            if src.len() >= 4 && &*src.read(0, 4)? == b"GGUF" {
-                return Ok(Checkpoint::Gguf(Box::new(src)));
-            }
-            match path.parent() {
-                Some(dir) if path.extension().is_some_and(|e| e == "safetensors" || e == "json") => {
-                    Ok(Checkpoint::Folder(open_folder(dir)?))
-                }
-                _ => Err(Error::ModelFile(format!(
-                    "{} is not a GGUF file (it does not start with \"GGUF\"); give a .gguf file or a Hugging Face folder",
-                    path.display()
-                ))),
-            }
-        }
-    }
-
-    fn open_folder(dir: &Path) -> Result<Folder<'static>> {
-        let read = |name: &str| -> Result<Option<Vec<u8>>> {
-            let path = dir.join(name);
-            match std::fs::read(&path) {
-                Ok(bytes) => Ok(Some(bytes)),
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-                Err(e) => Err(Error::ModelFile(format!("cannot read {}: {e}", path.display()))),
-            }
-        };
-        let config = read("config.json")?.ok_or_else(|| Error::ModelFile(format!("{} has no config.json", dir.display())))?;
-        let tokenizer = match (read("tokenizer.json")?, read("vocab.json")?, read("merges.txt")?) {
-            (Some(json), _, _) => TokenizerFiles::Json(json),
-            (None, Some(vocab), Some(merges)) => TokenizerFiles::VocabAndMerges(vocab, merges),
-            _ => TokenizerFiles::Missing,
-        };
-        let mut weights: Vec<Box<dyn Source>> = Vec::new();
-        if let Some(index) = read("model.safetensors.index.json")? {
-            for shard in index_shards(&index)? {
-                weights.push(Box::new(crate::formats::source::File::open(&dir.join(shard))?));
-            }
-        } else if dir.join("model.safetensors").is_file() {
-            weights.push(Box::new(crate::formats::source::File::open(&dir.join("model.safetensors"))?));
-        }
-        let name = dir.file_name().map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned());
-        Ok(Folder { name, config, tokenizer, sentence_bert_config: read("sentence_bert_config.json")?, weights })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Qwen2.5 0.5B's sizes: 24 layers, 14 heads over 2 key/value heads of 64.
-    const QWEN: TraceDims = TraceDims { n_layers: 24, n_heads: 14, n_kv_heads: 2, d_model: 896, d_head: 64, decoder: true };
-
-    #[test]
-    fn a_trace_past_the_kept_length_grows_with_n_not_n_squared() {
-        // 256 tokens keep every head's S, A and Z and the rows: 24 layers ×
-        // (256 × (4 × 896 + 896 + 2 × 128) + 14 × (2 × 256² + 256 × 64)) floats.
-        assert_eq!(QWEN.trace_bytes(256), 4 * 24 * (256 * 4736 + 14 * (2 * 65536 + 256 * 64)));
-        // Past it the rows (h, ΔE, Q, K, V) and 16 × 16 block sums, never less than at 256.
-        assert_eq!(QWEN.trace_bytes(300), QWEN.trace_bytes(256));
-        assert_eq!(QWEN.trace_bytes(2048), 4 * 24 * (2048 * (2 * 896 + 896 + 2 * 128) + 14 * 128 * 128));
-        assert!(QWEN.trace_bytes(2048) < 2 * QWEN.trace_bytes(1024) + 1);
-    }
-
-    #[test]
-    fn a_decoder_takes_its_context_up_to_2048_tokens_shortened_to_fit_the_memory() {
-        // The real Q4_K_M file's 485 MB of weights: 2,048 tokens.
-        assert_eq!(longest_that_fits(Some(32768), 485_000_000, QWEN), 2048);
-        assert_eq!(longest_that_fits(None, 485_000_000, QWEN), 2048);
-        assert_eq!(longest_that_fits(Some(1000), 485_000_000, QWEN), 1000);
-        assert_eq!(longest_that_fits(Some(64), 485_000_000, QWEN), 64);
-        // Larger weights leave room for shorter texts, down to 128 tokens.
-        assert_eq!(longest_that_fits(Some(32768), 1_000_000_000, QWEN), 1024);
-        assert_eq!(longest_that_fits(Some(32768), 1_600_000_000, QWEN), 128);
-        // What does not fit even then is left at 128, for the preflight to refuse.
-        assert_eq!(longest_that_fits(Some(32768), 2_100_000_000, QWEN), 128);
-        assert!(memory_needed(2_100_000_000, QWEN.trace_bytes(128)) > MEMORY_BUDGET);
-    }
 }
