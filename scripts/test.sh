@@ -8,7 +8,8 @@
 #      instruction set the CPU has; model tests use www/models/)
 #   3. pytest on the Python package (python/tests, numpy only, in a venv of
 #      its own: .tools/python-venv), its notebook widget and example notebook
-#   4. `cargo bench --no-run` (benchmarks must keep compiling; they are not run)
+#   4. the benchmarks compile (`cargo test --benches --no-run`, sharing the
+#      tests' build; they are not run: scripts/bench.sh runs them)
 #   5. wasm-bindgen-test in headless Chromium: the kernel checks as the plain
 #      worker builds the kernels (simd128) and as the fma worker does (relaxed
 #      SIMD), and the web components
@@ -84,7 +85,9 @@ stage "lints, the extra fma worker's wasm (clippy --features extras,fma)" \
 
 stage "native tests (cargo test)" cargo test --locked || true
 stage "Python package tests (pytest)" "$PYTHON_TEST_VENV/bin/python" -m pytest -q -p no:cacheprovider python/tests || true
-stage "benchmarks compile (cargo bench --no-run)" cargo bench --locked --no-run || true
+# Built in the test profile, whose library and dependencies the native tests
+# just built: `cargo bench --no-run` would build them all again in release.
+stage "benchmarks compile (cargo test --benches --no-run)" cargo test --locked --benches --no-run || true
 # The kernel checks (src/kernel_checks/) once per wasm build of the kernels:
 # simd128 (the plain worker) and relaxed SIMD (the fma worker).
 stage "kernel checks in Chromium, simd128 (wasm-bindgen-test)" \
