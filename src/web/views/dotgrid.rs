@@ -246,7 +246,7 @@ pub fn Grid(id: &'static str, mask: Mask, zoom: Zoomer, small: RwSignal<bool>) -
             ev.stop_propagation();
         }
     };
-    let (on_move, on_up, on_click) = zoom.cell_handlers(sel, at);
+    let (on_move, on_up, on_click) = super::heatmap::cell_handlers(zoom, sel, at);
     let zoomed = move || zoom.current().scale > 1.0;
     let caption = move || {
         let Some(real) = res.detail.with(|d| d.as_ref().map(|d| d.mask)) else { return String::new() };

@@ -282,7 +282,7 @@ pub fn Heatmap() -> impl IntoView {
             ev.stop_propagation();
         }
     };
-    let (on_move, on_up, on_click) = zoomer.cell_handlers(sel, at);
+    let (on_move, on_up, on_click) = cell_handlers(zoomer, sel, at);
     let zoomed = move || zoomer.current().scale > 1.0;
     view! {
         <div class="canvas-box" node_ref=boxed>
@@ -343,6 +343,38 @@ pub fn cell_keys(
     sel.pinned_cell.set(Some(cell_of(next)));
     zoomer.show(next);
     true
+}
+
+/// A zoomable map's pointer move, pointer up and click handlers, `at`
+/// naming the cell under an event: a mouse hovers its cell (none while
+/// dragging); a tap chooses its cell on the finger's way up (see
+/// [`Zoomer::pointer_up`]), a click that ends no drag on the way down.
+pub fn cell_handlers(
+    zoomer: Zoomer,
+    sel: Selection,
+    at: impl Fn(&web_sys::MouseEvent) -> Option<crate::state::Cell> + Copy + 'static,
+) -> (impl Fn(web_sys::PointerEvent) + 'static, impl Fn(web_sys::PointerEvent) + 'static, impl Fn(web_sys::MouseEvent) + 'static) {
+    let on_move = move |ev: web_sys::PointerEvent| {
+        let dragging = zoomer.pointer_move(&ev);
+        if ev.pointer_type() == "mouse" {
+            sel.hovered_cell.set(if dragging { None } else { at(&ev) })
+        }
+    };
+    let on_up = move |ev: web_sys::PointerEvent| {
+        if zoomer.pointer_up(&ev) {
+            if let Some(c) = at(&ev) {
+                sel.pin(c)
+            }
+        }
+    };
+    let on_click = move |ev: web_sys::MouseEvent| {
+        if !zoomer.click_was_drag() {
+            if let Some(c) = at(&ev) {
+                sel.pin(c)
+            }
+        }
+    };
+    (on_move, on_up, on_click)
 }
 
 /// The colour scale of the stage shown: weights 0…1, or scores −r…r.
