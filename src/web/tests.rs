@@ -618,7 +618,7 @@ async fn every_lesson_step_shows_the_models_numbers() {
 
     click(&root, "#lesson-next");
     settle("step 6 shown", || exists(&root, "#lesson-masked")).await;
-    let causal = crate::views::stages::values(&d, Mask::Causal, crate::views::stages::Stage::Masked);
+    let causal = crate::views::stages::values(&d, Mask::Causal, crate::url_state::Stage::Masked);
     assert_eq!(row_of("lesson-masked"), causal.row(i).iter().map(|&v| num(v)).collect::<Vec<_>>());
     assert_eq!(text_of(&root, "#lesson-hidden"), (d.weights.cols - i - 1).to_string());
 

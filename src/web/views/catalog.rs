@@ -8,20 +8,11 @@ use super::explain::num;
 use crate::canvas::{blank, cell_color, css, prepare, use_look, use_room, Look, Room};
 use crate::compute::Engine;
 use crate::state::{Results, Selection};
-use attnscope::analysis::{HeadMatch, HeadStats};
+use attnscope::analysis::HeadStats;
 use attnscope::session::ToWorker;
 use leptos::html::{Canvas, Div};
 use leptos::prelude::*;
 use wasm_bindgen::JsValue;
-
-/// A find-heads answer, for the run `id`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Found {
-    pub id: u64,
-    pub query: usize,
-    pub key: usize,
-    pub heads: Vec<HeadMatch>,
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Column {

@@ -4,15 +4,12 @@
 
 use super::axes::Axes;
 use super::heatmap::{draw, Picture};
-use super::stages::{Frame, Stage};
+use super::stages::Frame;
 use crate::canvas::{blank, use_look, use_room};
 use crate::state::{Appearance, Results, Selection};
-use attnscope::session::HeadDetail;
+use crate::url_state::Stage;
 use leptos::html::{Canvas, Div};
 use leptos::prelude::*;
-
-/// The second text's tokens and the selected head on it.
-pub type Compared = (Vec<String>, HeadDetail);
 
 /// `textarea#compare-text` in a fold: empty means no comparison.
 #[component]

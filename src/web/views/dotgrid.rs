@@ -8,12 +8,13 @@
 
 use super::axes::Axes;
 use super::readout::Readout;
-use super::stages::{score_range, values, CellsOf, Frame, Stage, StageMotion, StagePicker};
+use super::stages::{score_range, values, CellsOf, Frame, StageMotion, StagePicker};
 use crate::canvas::{
     blank, cell_color, cell_image, css, draw_labels, label_width, mix, on_wheel, outline_cell, outline_token, paint_image, prepare,
     signed_color, use_look, use_room, Focus, KeptImage, Layout, Look, Rgb, Room, ZoomBar, Zoomer,
 };
 use crate::state::{Appearance, Results, Selection};
+use crate::url_state::Stage;
 use attnscope::attention::Mask;
 use attnscope::Matrix;
 use leptos::html::{Canvas, Div};
