@@ -4,9 +4,9 @@
 //! a Web Worker running the built-in teaching model or a downloaded real
 //! model; the state lives in a few context structs and in the URL.
 
-use super::controls::ControlBar;
+use super::controls::{ControlBar, HeadPicker};
 use super::offline::OfflineState;
-use super::panel::{HeadPicker, Rail, TokenList};
+use super::panel::{Rail, TokenList};
 use crate::canvas::Look;
 use crate::compute::{model_name, Engine};
 use crate::downloads;
