@@ -6,7 +6,7 @@
 //! app is.
 //!
 //! - `shell/`: the page's layout and controls (bar, stage, panel, presets, offline);
-//! - `views/`: what the stage shows, one component per view;
+//! - `views/`: what the stage shows, one folder per tab (`views/mod.rs`);
 //! - `canvas/`: the kit every picture is drawn with;
 //! - `state.rs`, `url_state.rs`: the state, provided by context and kept in the URL;
 //! - `compute.rs`, `worker_client.rs`, `downloads.rs`: the worker and the exports.

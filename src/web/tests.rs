@@ -219,7 +219,7 @@ async fn choosing_a_head_draws_that_head() {
 
 // ── Explain mode, lessons and the head catalog ───────────────────────────────
 
-use crate::views::explain::{num, vector};
+use crate::views::common::format::{num, vector};
 use attnscope::session::{FromWorker, HeadDetail, ModelId, RunOptions, Session};
 
 /// The teaching model's detail of `head` for `text`, computed natively by the
@@ -549,7 +549,7 @@ async fn a_click_on_a_cell_reads_it_out_and_chooses_its_query_everywhere() {
 #[wasm_bindgen_test]
 async fn the_heatmap_draws_each_stage_from_the_heads_numbers() {
     use crate::canvas::signed_color;
-    use crate::views::stages::score_range;
+    use crate::views::common::stages::score_range;
     let root = mount_at("?stage=scores");
     let expected = TeachingModel::new().run(DEFAULT_TEXT).unwrap();
     settle("heatmap drawn", || heatmap_fits(&root, &expected.tokens)).await;
@@ -618,7 +618,7 @@ async fn every_lesson_step_shows_the_models_numbers() {
 
     click(&root, "#lesson-next");
     settle("step 6 shown", || exists(&root, "#lesson-masked")).await;
-    let causal = crate::views::stages::values(&d, Mask::Causal, crate::url_state::Stage::Masked);
+    let causal = crate::views::common::stages::values(&d, Mask::Causal, crate::url_state::Stage::Masked);
     assert_eq!(row_of("lesson-masked"), causal.row(i).iter().map(|&v| num(v)).collect::<Vec<_>>());
     assert_eq!(text_of(&root, "#lesson-hidden"), (d.weights.cols - i - 1).to_string());
 

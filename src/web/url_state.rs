@@ -24,9 +24,9 @@ pub enum View {
     Worked,
     /// The guided lesson, step by step.
     Lesson,
-    /// Beyond the weights: value-weighted attention, rollout, logit lens, knockout (`views/beyond.rs`).
+    /// Beyond the weights: value-weighted attention, rollout, logit lens, knockout (`views/beyond/`).
     Beyond,
-    /// A translation model's cross-attention (views/translate.rs).
+    /// A translation model's cross-attention (`views/translation/`).
     Translate,
 }
 
@@ -64,7 +64,7 @@ impl View {
 }
 
 /// A step from scores to weights, S = QKᵀ → S·(1/√d_k) → + M → softmax,
-/// which the heatmap and the dot grids show (`views/stages.rs`).
+/// which the heatmap and the dot grids show (`views/common/stages.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Stage {
     Scores,

@@ -6,7 +6,7 @@ use super::offline::OfflineState;
 use super::presets::PresetPicker;
 use crate::compute::model_name;
 use crate::state::{Appearance, LoadState, Results, Selection};
-use crate::views::overview::is_grouped;
+use crate::views::model::overview::is_grouped;
 use attnscope::session::ModelId;
 use leptos::prelude::*;
 

@@ -9,7 +9,7 @@ use super::presets::PresetNote;
 use crate::compute::Engine;
 use crate::downloads;
 use crate::state::{Results, Selection};
-use crate::views::switches::NextTokenTemperature;
+use crate::views::explain::switches::NextTokenTemperature;
 use attnscope::session::{ModelId, ToWorker};
 use leptos::prelude::*;
 
@@ -130,7 +130,7 @@ fn ModelNote() -> impl IntoView {
         ModelId::SmolLm2 => "SmolLM2-135M: a Llama decoder, 30 layers × 9 query heads over 3 key/value heads.",
         ModelId::Custom => "Your model, read from your own files in this browser: nothing was uploaded.",
         ModelId::Trace => "A trace file: attention computed elsewhere, read from the file a head at a time.",
-        m if m.is_translation() => crate::views::translate::MODEL_NOTE,
+        m if m.is_translation() => crate::views::translation::translate::MODEL_NOTE,
         _ => "",
     }
     };

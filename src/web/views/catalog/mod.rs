@@ -4,10 +4,12 @@
 //! heads make one chosen token attend to another (ranked by the worker from
 //! the full A).
 
-use super::explain::num;
+pub mod detectors;
+
 use crate::canvas::{blank, cell_color, css, prepare, use_look, use_room, Look, Room};
 use crate::compute::Engine;
 use crate::state::{Results, Selection};
+use crate::views::common::format::num;
 use attnscope::analysis::HeadStats;
 use attnscope::session::ToWorker;
 use leptos::html::{Canvas, Div};
@@ -397,7 +399,7 @@ pub fn CatalogView() -> impl IntoView {
             <CatalogMaps />
             <Catalog />
             <FindHeads />
-            <super::detectors::DetectorsPanel />
+            <detectors::DetectorsPanel />
         </div>
     }
 }
