@@ -7,6 +7,8 @@ pub mod look;
 pub mod motion;
 pub mod paint;
 pub mod room;
+#[cfg(test)]
+mod tests;
 pub mod zoom;
 
 pub use grid::{draw_labels, label, label_width, outline_cell, outline_token, Focus, Layout};

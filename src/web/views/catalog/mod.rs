@@ -5,6 +5,8 @@
 //! the full A).
 
 pub mod detectors;
+#[cfg(test)]
+mod tests;
 
 use crate::canvas::{blank, cell_color, css, prepare, use_look, use_room, Look, Room};
 use crate::compute::Engine;

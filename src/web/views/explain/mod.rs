@@ -5,6 +5,8 @@
 
 pub mod lines;
 pub mod switches;
+#[cfg(test)]
+mod tests;
 
 use crate::state::{Results, Selection};
 use crate::views::common::format::{num, vector};

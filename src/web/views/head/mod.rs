@@ -5,3 +5,5 @@
 pub mod compare;
 pub mod heatmap;
 pub mod picture;
+#[cfg(test)]
+mod tests;

@@ -4,6 +4,8 @@
 //! numbers from the model's trace, and offers one thing to try. Next and
 //! Back (or the arrow keys) move through it; the URL keeps the step.
 
+#[cfg(test)]
+mod tests;
 pub mod vectors;
 
 use crate::state::{Results, Selection};
