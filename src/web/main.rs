@@ -6,10 +6,12 @@
 //! app is.
 //!
 //! - `shell/`: the page's layout and controls (bar, stage, panel, presets, offline);
-//! - `views/`: what the stage shows, one component per view;
+//! - `views/`: what the stage shows, one folder per tab (`views/mod.rs`);
 //! - `canvas/`: the kit every picture is drawn with;
 //! - `state.rs`, `url_state.rs`: the state, provided by context and kept in the URL;
-//! - `compute.rs`, `worker_client.rs`, `downloads.rs`: the worker and the exports.
+//! - `compute.rs`, `worker_client.rs`, `downloads.rs`: the worker and the exports;
+//! - `test_support.rs`: what the component tests share; each folder's tests
+//!   are in a `tests.rs` beside its code.
 
 #[cfg(target_arch = "wasm32")]
 mod canvas;
@@ -22,7 +24,7 @@ mod shell;
 #[cfg(target_arch = "wasm32")]
 mod state;
 #[cfg(all(test, target_arch = "wasm32"))]
-mod tests;
+mod test_support;
 #[cfg(target_arch = "wasm32")]
 mod url_state;
 #[cfg(target_arch = "wasm32")]

@@ -4,10 +4,8 @@
 //! takes the struct it needs with `expect_context` instead of a chain of props.
 
 use crate::canvas::Look;
-use crate::url_state::{UrlState, View};
-use crate::views::catalog::Found;
-use crate::views::compare::Compared;
-use crate::views::stages::Stage;
+use crate::url_state::{Stage, UrlState, View};
+use attnscope::analysis::HeadMatch;
 use attnscope::attention::Mask;
 use attnscope::session::{HeadDetail, ModelId, RunOptions, RunSummary};
 use attnscope::Matrix;
@@ -31,6 +29,18 @@ pub struct Cell {
     pub key: usize,
     pub mask: Option<Mask>,
 }
+
+/// A find-heads answer, for the run `id`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Found {
+    pub id: u64,
+    pub query: usize,
+    pub key: usize,
+    pub heads: Vec<HeadMatch>,
+}
+
+/// The second text's tokens and the selected head on it.
+pub type Compared = (Vec<String>, HeadDetail);
 
 /// What the visitor chose. Selecting a token, head or layer in one view
 /// selects it in every view.

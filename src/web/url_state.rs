@@ -5,7 +5,6 @@
 //! Anything malformed or hostile in a URL falls back to the defaults: the
 //! text is only ever shown as text.
 
-use crate::views::stages::Stage;
 use attnscope::session::{ModelId, RunOptions};
 use attnscope::url_params::{cut_text, UrlParams};
 
@@ -25,9 +24,9 @@ pub enum View {
     Worked,
     /// The guided lesson, step by step.
     Lesson,
-    /// Beyond the weights: value-weighted attention, rollout, logit lens, knockout (`views/beyond.rs`).
+    /// Beyond the weights: value-weighted attention, rollout, logit lens, knockout (`views/beyond/`).
     Beyond,
-    /// A translation model's cross-attention (views/translate.rs).
+    /// A translation model's cross-attention (`views/translation/`).
     Translate,
 }
 
@@ -61,6 +60,66 @@ impl View {
             View::Beyond => "Beyond weights",
             View::Translate => "Translation",
         }
+    }
+}
+
+/// A step from scores to weights, S = QKᵀ → S·(1/√d_k) → + M → softmax,
+/// which the heatmap and the dot grids show (`views/common/stages.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Stage {
+    Scores,
+    Scaled,
+    Masked,
+    #[default]
+    Weights,
+}
+
+impl Stage {
+    pub const ALL: [Stage; 4] = [Stage::Scores, Stage::Scaled, Stage::Masked, Stage::Weights];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Stage::Scores => "QKᵀ",
+            Stage::Scaled => "÷ √d_k",
+            Stage::Masked => "+ M",
+            Stage::Weights => "softmax",
+        }
+    }
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Stage::Scores => "Step 1: the raw scores S = QKᵀ, one dot product per query and key",
+            Stage::Scaled => "Step 2: the scores scaled by 1/√d_k",
+            Stage::Masked => "Step 3: the mask M added: −∞ where a key is hidden",
+            Stage::Weights => "Step 4: the softmax of each row, the attention weights A",
+        }
+    }
+
+    pub fn slug(self) -> &'static str {
+        match self {
+            Stage::Scores => "scores",
+            Stage::Scaled => "scaled",
+            Stage::Masked => "masked",
+            Stage::Weights => "weights",
+        }
+    }
+
+    pub fn from_slug(s: &str) -> Option<Stage> {
+        Stage::ALL.into_iter().find(|x| x.slug() == s)
+    }
+
+    pub fn next(self) -> Option<Stage> {
+        match self {
+            Stage::Scores => Some(Stage::Scaled),
+            Stage::Scaled => Some(Stage::Masked),
+            Stage::Masked => Some(Stage::Weights),
+            Stage::Weights => None,
+        }
+    }
+
+    /// Whether the values are signed scores (else weights, 0…1).
+    pub fn is_score(self) -> bool {
+        self != Stage::Weights
     }
 }
 

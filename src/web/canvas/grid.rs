@@ -61,7 +61,7 @@ impl Layout {
     /// Like [`Layout::fit`], but the whole grid always fits `room`: below
     /// [`MIN_CELL`] the cells shrink further (to a fraction of a pixel if
     /// need be) instead of scrolling, for a picture that zooms in
-    /// ([`super::zoom`]) to show them large.
+    /// (`zoom.rs`) to show them large.
     pub fn fit_all(label_width: f64, rows: usize, cols: usize, room: Room, look: &Look) -> Self {
         let base = look.label_px.round();
         let side = if room.0 > 1.0 && room.1 > 1.0 { room.0.min(room.1) } else { FALLBACK };

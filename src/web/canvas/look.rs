@@ -4,8 +4,15 @@
 //! canvas that read the style only when it happened to redraw kept its old
 //! ink (dark labels on a dark page) and its small type.
 
-use super::paint::{Rgb, HIDDEN, HIDDEN_DARK};
 use leptos::prelude::*;
+
+pub type Rgb = [u8; 3];
+
+/// A key the mask hides (−∞): a quiet grey on the light page ...
+pub const HIDDEN: Rgb = [150, 150, 150];
+/// ... and on the dark one, where that light grey outshone every weight
+/// but the largest ([`Look::hidden`] is the page's).
+pub const HIDDEN_DARK: Rgb = [68, 68, 68];
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Look {

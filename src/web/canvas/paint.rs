@@ -2,12 +2,11 @@
 //! colours for weights and scores, and many flat cells in one draw call.
 
 use super::grid::Layout;
+use super::look::Rgb;
 use attnscope::draw::colormap::{diverging, viridis};
 use leptos::prelude::{SetValue, StoredValue, WithValue};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
-
-pub type Rgb = [u8; 3];
 
 /// The colour of a weight (viridis, colour-blind safe, 0…1).
 #[inline]
@@ -20,12 +19,6 @@ pub fn cell_color(w: f32) -> Rgb {
 pub fn signed_color(s: f32, range: f32) -> Rgb {
     diverging(if range > 0.0 { s / range } else { 0.0 })
 }
-
-/// A key the mask hides (−∞): a quiet grey on the light page ...
-pub const HIDDEN: Rgb = [150, 150, 150];
-/// ... and on the dark one, where that light grey outshone every weight
-/// but the largest ([`super::Look::hidden`] is the page's).
-pub const HIDDEN_DARK: Rgb = [68, 68, 68];
 
 pub fn css(rgb: Rgb) -> String {
     format!("rgb({},{},{})", rgb[0], rgb[1], rgb[2])

@@ -8,7 +8,6 @@
 //! edge), + and − zoom from the keyboard, 0 fits, shift + arrows pan.
 
 use super::grid::Layout;
-use crate::state::{Cell, Selection};
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
@@ -382,38 +381,6 @@ impl Zoomer {
     /// Whether a click ends a drag or pinch (and so chooses no cell).
     pub fn click_was_drag(&self) -> bool {
         self.gesture.try_update_value(|g| std::mem::take(&mut g.dragged)).unwrap_or(false)
-    }
-
-    /// A zoomable map's pointer move, pointer up and click handlers, `at`
-    /// naming the cell under an event: a mouse hovers its cell (none while
-    /// dragging); a tap chooses its cell on the finger's way up (see
-    /// [`Zoomer::pointer_up`]), a click that ends no drag on the way down.
-    pub fn cell_handlers(
-        self,
-        sel: Selection,
-        at: impl Fn(&web_sys::MouseEvent) -> Option<Cell> + Copy + 'static,
-    ) -> (impl Fn(web_sys::PointerEvent) + 'static, impl Fn(web_sys::PointerEvent) + 'static, impl Fn(web_sys::MouseEvent) + 'static) {
-        let on_move = move |ev: web_sys::PointerEvent| {
-            let dragging = self.pointer_move(&ev);
-            if ev.pointer_type() == "mouse" {
-                sel.hovered_cell.set(if dragging { None } else { at(&ev) })
-            }
-        };
-        let on_up = move |ev: web_sys::PointerEvent| {
-            if self.pointer_up(&ev) {
-                if let Some(c) = at(&ev) {
-                    sel.pin(c)
-                }
-            }
-        };
-        let on_click = move |ev: web_sys::MouseEvent| {
-            if !self.click_was_drag() {
-                if let Some(c) = at(&ev) {
-                    sel.pin(c)
-                }
-            }
-        };
-        (on_move, on_up, on_click)
     }
 }
 

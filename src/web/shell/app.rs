@@ -4,21 +4,21 @@
 //! a Web Worker running the built-in teaching model or a downloaded real
 //! model; the state lives in a few context structs and in the URL.
 
-use super::controls::ControlBar;
+use super::controls::{ControlBar, HeadPicker};
 use super::offline::OfflineState;
-use super::panel::{HeadPicker, Rail, TokenList};
+use super::panel::{Rail, TokenList};
 use crate::canvas::Look;
 use crate::compute::{model_name, Engine};
 use crate::downloads;
-use crate::state::{Appearance, LoadState, Results, Selection};
+use crate::state::{Appearance, Found, LoadState, Results, Selection};
 use crate::url_state::{UrlState, View};
-use crate::views::catalog::{CatalogView, Found};
-use crate::views::dotgrid::GridView;
+use crate::views::catalog::CatalogView;
+use crate::views::common::stages::StageMotion;
 use crate::views::explain::ExplainView;
-use crate::views::heatmap::HeadView;
+use crate::views::grid::dotgrid::GridView;
+use crate::views::head::heatmap::HeadView;
 use crate::views::lesson::LessonView;
-use crate::views::overview::OverviewView;
-use crate::views::stages::StageMotion;
+use crate::views::model::overview::OverviewView;
 use crate::views::worked::WorkedExampleView;
 use attnscope::session::{FromWorker, ToWorker};
 use leptos::prelude::*;
@@ -61,7 +61,7 @@ pub fn Page(
     compute_on_change(sel, res, engine);
     keep_url(sel, app);
     restyle(app);
-    crate::views::translate::follow_model(sel);
+    crate::views::translation::translate::follow_model(sel);
     if !in_page {
         offline.register();
         offline.refresh_saved();
@@ -362,6 +362,6 @@ fn StageView() -> impl IntoView {
         View::Worked => view! { <div class="view-document" id="view-worked"><WorkedExampleView /></div> }.into_any(),
         View::Lesson => view! { <LessonView /> }.into_any(),
         View::Beyond => view! { <crate::views::beyond::BeyondView /> }.into_any(),
-        View::Translate => view! { <crate::views::translate::TranslateView /> }.into_any(),
+        View::Translate => view! { <crate::views::translation::translate::TranslateView /> }.into_any(),
     }
 }

@@ -1,16 +1,14 @@
-//! The control bar: model, preset, look, and the text the model reads.
+//! The control bar: model, preset, look, and the text the model reads;
+//! the layer and head picker.
 
+use super::megabytes;
 use super::offline::OfflineState;
-use super::panel::HeadPicker;
 use super::presets::PresetPicker;
 use crate::compute::model_name;
 use crate::state::{Appearance, LoadState, Results, Selection};
+use crate::views::model::overview::is_grouped;
 use attnscope::session::ModelId;
 use leptos::prelude::*;
-
-pub fn megabytes(bytes: u64) -> String {
-    format!("{:.1} MB", bytes as f64 / 1_000_000.0)
-}
 
 /// `header.bar`: the name and the text the model reads, the download's
 /// progress and any error.
@@ -175,6 +173,35 @@ pub fn TextInput() -> impl IntoView {
                 prop:value=move || if sel.model.get() == ModelId::Trace { String::new() } else { sel.text.get() }
                 on:input=move |ev| sel.text.set(event_target_value(&ev))
             ></textarea>
+        </div>
+    }
+}
+
+/// `select#layer` and `select#head`.
+#[component]
+pub fn HeadPicker() -> impl IntoView {
+    let sel = expect_context::<Selection>();
+    let res = expect_context::<Results>();
+    let dims = move || {
+        res.summary.with(|s| s.as_ref().map(|s| (s.info.n_layers, s.info.n_heads, s.kv_head_of.clone())).unwrap_or((1, 1, vec![0])))
+    };
+    view! {
+        <div class="head-picker">
+            <label for="layer">"Layer"</label>
+            <select id="layer" on:change=move |ev| sel.layer.set(event_target_value(&ev).parse().unwrap_or(0))>
+                {move || (0..dims().0).map(|l| view! { <option value=l.to_string() prop:selected=move || sel.layer.get() == l>{l.to_string()}</option> }).collect_view()}
+            </select>
+            <label for="head">"Head"</label>
+            <select id="head" title="Query head (and the key/value head it shares, where heads share them)" on:change=move |ev| sel.head.set(event_target_value(&ev).parse().unwrap_or(0))>
+                {move || {
+                    let (_, heads, kv) = dims();
+                    let grouped = is_grouped(&kv, heads);
+                    (0..heads).map(|h| {
+                        let name = if grouped { format!("{h} (kv {})", kv[h]) } else { h.to_string() };
+                        view! { <option value=h.to_string() prop:selected=move || sel.head.get() == h>{name}</option> }
+                    }).collect_view()
+                }}
+            </select>
         </div>
     }
 }

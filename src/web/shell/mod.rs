@@ -8,3 +8,10 @@ pub mod open_model;
 pub mod open_trace;
 pub mod panel;
 pub mod presets;
+#[cfg(test)]
+mod tests;
+
+/// A download's size as the page writes it.
+pub fn megabytes(bytes: u64) -> String {
+    format!("{:.1} MB", bytes as f64 / 1_000_000.0)
+}

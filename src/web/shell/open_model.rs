@@ -4,8 +4,8 @@
 //! Load and Cancel, and a loaded model joins the model choice under its name.
 //! The worker keeps it in the browser's storage; "Forget" removes it.
 
+use super::megabytes;
 use crate::compute::Engine;
-use crate::shell::controls::megabytes;
 use crate::state::{LoadState, Results, Selection};
 use attnscope::session::custom::{CustomReply, CustomRequest, Preflight};
 use attnscope::session::{ModelId, ToWorker};

@@ -5,7 +5,7 @@
 
 use crate::compute::Engine;
 use crate::state::{LoadState, Results, Selection};
-use crate::views::stages::Stage;
+use crate::url_state::Stage;
 use attnscope::session::ModelId;
 use leptos::prelude::*;
 

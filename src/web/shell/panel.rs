@@ -1,15 +1,15 @@
 //! What goes beside the stage (below it on a narrow screen): the run's
 //! status, notes on the model and head, the preset's hint, the next tokens,
-//! exports; and the token strip and head picker that sit by the picture.
+//! exports; and the token strip that sits by the picture.
 
-use super::controls::{megabytes, Controls};
+use super::controls::Controls;
+use super::megabytes;
 use super::offline::OfflineBadge;
 use super::presets::PresetNote;
 use crate::compute::Engine;
 use crate::downloads;
 use crate::state::{Results, Selection};
-use crate::views::overview::is_grouped;
-use crate::views::switches::NextTokenTemperature;
+use crate::views::explain::switches::NextTokenTemperature;
 use attnscope::session::{ModelId, ToWorker};
 use leptos::prelude::*;
 
@@ -115,35 +115,6 @@ pub fn TokenList() -> impl IntoView {
     }
 }
 
-/// `select#layer` and `select#head`.
-#[component]
-pub fn HeadPicker() -> impl IntoView {
-    let sel = expect_context::<Selection>();
-    let res = expect_context::<Results>();
-    let dims = move || {
-        res.summary.with(|s| s.as_ref().map(|s| (s.info.n_layers, s.info.n_heads, s.kv_head_of.clone())).unwrap_or((1, 1, vec![0])))
-    };
-    view! {
-        <div class="head-picker">
-            <label for="layer">"Layer"</label>
-            <select id="layer" on:change=move |ev| sel.layer.set(event_target_value(&ev).parse().unwrap_or(0))>
-                {move || (0..dims().0).map(|l| view! { <option value=l.to_string() prop:selected=move || sel.layer.get() == l>{l.to_string()}</option> }).collect_view()}
-            </select>
-            <label for="head">"Head"</label>
-            <select id="head" title="Query head (and the key/value head it shares, where heads share them)" on:change=move |ev| sel.head.set(event_target_value(&ev).parse().unwrap_or(0))>
-                {move || {
-                    let (_, heads, kv) = dims();
-                    let grouped = is_grouped(&kv, heads);
-                    (0..heads).map(|h| {
-                        let name = if grouped { format!("{h} (kv {})", kv[h]) } else { h.to_string() };
-                        view! { <option value=h.to_string() prop:selected=move || sel.head.get() == h>{name}</option> }
-                    }).collect_view()
-                }}
-            </select>
-        </div>
-    }
-}
-
 /// What the model is, and which mask it really uses.
 #[component]
 fn ModelNote() -> impl IntoView {
@@ -159,7 +130,7 @@ fn ModelNote() -> impl IntoView {
         ModelId::SmolLm2 => "SmolLM2-135M: a Llama decoder, 30 layers × 9 query heads over 3 key/value heads.",
         ModelId::Custom => "Your model, read from your own files in this browser: nothing was uploaded.",
         ModelId::Trace => "A trace file: attention computed elsewhere, read from the file a head at a time.",
-        m if m.is_translation() => crate::views::translate::MODEL_NOTE,
+        m if m.is_translation() => crate::views::translation::translate::MODEL_NOTE,
         _ => "",
     }
     };

@@ -7,7 +7,7 @@ use crate::compute::{model_name, Engine};
 use crate::state::{Results, Selection};
 use crate::url_state::DEFAULT_TEXT;
 use crate::views::catalog::Column;
-use crate::views::explain::num;
+use crate::views::common::format::num;
 use attnscope::session::{ModelId, RunSummary, ToWorker};
 use leptos::prelude::*;
 

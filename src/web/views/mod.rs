@@ -1,28 +1,28 @@
-//! What the stage shows: one component per view, each reading the page's
-//! state from context, so a new view (cross-attention, a trace file's
-//! heads) slots in as one more component.
+//! What the stage shows: one folder per tab, each reading the page's state
+//! from context, so a new view (cross-attention, a trace file's heads)
+//! slots in as one more component.
+//!
+//! - `head/`: the heatmap of one head (and a second sentence beside it);
+//! - `grid/`: the dot grids;
+//! - `model/`: the whole model, every head at once (all heads);
+//! - `explain/`: step by step, with the lines and the lessons' switches;
+//! - `catalog/`: the head catalog, find heads and the detectors;
+//! - `beyond/`: beyond the weights: value norms, rollout, logit lens, knockout;
+//! - `lesson/`: the guided lesson, which shows the other tabs' pictures;
+//! - `worked/`: seed 003's worked example;
+//! - `translation/`: a translation model's cross-attention;
+//! - `common/`: what several tabs share (axes, cells, stages, readout, numbers).
+//!
+//! Tabs use `common/` and each other's components (the lesson shows the
+//! heatmap, the dot grids…) without circles: `common/` uses no tab.
 
-pub mod axes;
 pub mod beyond;
 pub mod catalog;
-pub mod compare;
-pub mod detectors;
-pub mod dotgrid;
+pub mod common;
 pub mod explain;
-pub mod heatmap;
-pub mod knockout;
+pub mod grid;
+pub mod head;
 pub mod lesson;
-pub mod lines;
-pub mod logit_lens;
-pub mod overview;
-pub mod readout;
-pub mod rollout;
-pub mod stages;
-pub mod switches;
-pub mod translate;
-pub mod translate_export;
-pub mod translate_heatmap;
-pub mod translate_lines;
-pub mod translate_step;
-pub mod vectors;
+pub mod model;
+pub mod translation;
 pub mod worked;

@@ -4,7 +4,10 @@
 //! example is tiny). The seed divides by √4 (the width of the inputs);
 //! Vaswani et al. divide by √d_k = √3: both are shown side by side.
 
-use super::explain::num;
+#[cfg(test)]
+mod tests;
+
+use crate::views::common::format::num;
 use attnscope::attention::{Mask, Scale};
 use attnscope::models::seed::WorkedExample;
 use attnscope::Matrix;

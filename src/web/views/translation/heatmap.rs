@@ -3,7 +3,7 @@
 //! word. Pointing at a cell reads it out; a click keeps it and chooses its
 //! target word for the other pictures.
 
-use super::translate::CrossChoice;
+use super::CrossChoice;
 use crate::canvas::{
     blank, cell_color, draw_labels, label_width, outline_cell, outline_token, paint_cells, prepare, text_on, use_look, use_room, Focus,
     Layout, Rgb,
@@ -83,7 +83,7 @@ pub fn CrossHeatmap() -> impl IntoView {
             ></canvas>
         </div>
         <CrossReadout hovered=hovered />
-        <super::translate_export::CrossExports />
+        <super::export::CrossExports />
     }
 }
 

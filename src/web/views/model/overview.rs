@@ -4,11 +4,11 @@
 //! and use the arrow keys, to select; in knockout mode a click on a tile
 //! chooses that head for the knockout panel's set instead.
 
-use super::beyond::{Analysis, Definition, ValueSwitch};
-use super::knockout::{clear_knockout, run_knockout, toggle_knocked, AblationSwitch, KnockoutResult};
 use crate::canvas::{blank, cell_color, now_ms, prepare, use_look, use_room, Look, Room};
 use crate::compute::Engine;
 use crate::state::{Results, Selection};
+use crate::views::beyond::knockout::{clear_knockout, run_knockout, toggle_knocked, AblationSwitch, KnockoutResult};
+use crate::views::beyond::{Analysis, Definition, ValueSwitch};
 use attnscope::analysis::knockout::HeadRef;
 use attnscope::analysis::value_norms;
 use attnscope::session::{AnalysisRequest, Thumbnail};

@@ -1,10 +1,10 @@
 //! The logit lens (decoders): the top tokens after each layer at the chosen
 //! position, and on request the layers × positions grid of top tokens.
 
-use super::beyond::{Analysis, Definition};
-use super::explain::num;
+use super::{Analysis, Definition};
 use crate::compute::Engine;
 use crate::state::{Results, Selection};
+use crate::views::common::format::num;
 use attnscope::analysis::logit_lens;
 use attnscope::attention::Mask;
 use attnscope::session::AnalysisRequest;

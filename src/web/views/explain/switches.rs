@@ -3,8 +3,8 @@
 //! result. Scaling and temperature; positional encoding on or off; the
 //! next-token temperature.
 
-use super::explain::num;
 use crate::state::{Results, Selection};
+use crate::views::common::format::{num, vector};
 use attnscope::attention::softmax;
 use attnscope::session::ModelId;
 use leptos::prelude::*;
@@ -36,7 +36,7 @@ pub fn ScalingLesson() -> impl IntoView {
     let demo = move || {
         let f = factor();
         let scaled: Vec<f32> = DEMO.iter().map(|s| s * f).collect();
-        format!("softmax({}) = {}", super::explain::vector(&scaled), super::explain::vector(&softmax(&scaled)))
+        format!("softmax({}) = {}", vector(&scaled), vector(&softmax(&scaled)))
     };
     // The chosen query's row of A, as the worker recomputed it.
     let row = move || {

@@ -2,17 +2,14 @@
 //! text through the same model and options (`ToWorker::Compare`) and the page
 //! draws that head next to the main heatmap.
 
-use super::axes::Axes;
-use super::heatmap::{draw, Picture};
-use super::stages::{Frame, Stage};
+use super::picture::{draw, Picture};
 use crate::canvas::{blank, use_look, use_room};
 use crate::state::{Appearance, Results, Selection};
-use attnscope::session::HeadDetail;
+use crate::url_state::Stage;
+use crate::views::common::axes::Axes;
+use crate::views::common::stages::Frame;
 use leptos::html::{Canvas, Div};
 use leptos::prelude::*;
-
-/// The second text's tokens and the selected head on it.
-pub type Compared = (Vec<String>, HeadDetail);
 
 /// `textarea#compare-text` in a fold: empty means no comparison.
 #[component]

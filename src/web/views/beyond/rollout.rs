@@ -1,7 +1,7 @@
 //! Attention rollout (Abnar & Zuidema 2020) of the latest run: a tokens ×
 //! tokens map after layers 1 … l, with a layer slider.
 
-use super::beyond::{Analysis, Definition, MapData, MatrixMap};
+use super::{Analysis, Definition, MapData, MatrixMap};
 use crate::compute::Engine;
 use crate::state::{Results, Selection};
 use attnscope::analysis::rollout;

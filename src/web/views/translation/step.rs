@@ -2,7 +2,7 @@
 //! every number from the model: q from the decoder, each source word's k
 //! from the encoder and q·k, the scale, the softmax weights, and Σ a·v.
 
-use super::translate::CrossChoice;
+use super::CrossChoice;
 use attnscope::Matrix;
 use leptos::prelude::*;
 

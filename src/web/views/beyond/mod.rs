@@ -3,9 +3,10 @@
 //! (decoders), head knockout and the importance map; each quantity with its
 //! one-line definition. The numbers come from the worker (`session/analysis.rs`).
 
-use super::knockout::{ImportancePanel, KnockoutPanel};
-use super::logit_lens::LogitLensPanel;
-use super::rollout::RolloutPanel;
+pub mod knockout;
+pub mod logit_lens;
+pub mod rollout;
+
 use crate::canvas::{blank, cell_color, draw_labels, label_width, outline_cell, paint_cells, prepare, use_look, use_room, Focus, Layout};
 use crate::compute::Engine;
 use crate::state::{Results, Selection};
@@ -15,8 +16,11 @@ use attnscope::analysis::logit_lens::LogitLens;
 use attnscope::analysis::value_norms::{self, per_row};
 use attnscope::session::{AnalysisReply, AnalysisRequest, HeadDetail, Thumbnail, ToWorker};
 use attnscope::Matrix;
+use knockout::{ImportancePanel, KnockoutPanel};
 use leptos::html::{Canvas, Div};
 use leptos::prelude::*;
+use logit_lens::LogitLensPanel;
+use rollout::RolloutPanel;
 
 /// Where the importance map stands.
 #[derive(Clone, Debug, PartialEq)]
@@ -85,7 +89,7 @@ impl Analysis {
     pub fn provide(res: Results) -> Self {
         let an = Self::new();
         provide_context(an);
-        super::knockout::keep_heads_of_model(res, an);
+        knockout::keep_heads_of_model(res, an);
         an
     }
 

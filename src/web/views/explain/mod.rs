@@ -3,37 +3,17 @@
 //! every number taken from the [`HeadDetail`] the model computed (the only
 //! arithmetic done here is s·scale and a_j·v_j, to show the steps between).
 
-use super::lines::Lines;
-use super::switches::{PositionLesson, ScalingLesson};
+pub mod lines;
+pub mod switches;
+#[cfg(test)]
+mod tests;
+
 use crate::state::{Results, Selection};
+use crate::views::common::format::{num, vector};
 use attnscope::session::{HeadDetail, ModelId, RunOptions};
 use leptos::prelude::*;
-
-/// How every number of this view is written; tests format the engine's
-/// numbers with the same function and compare text.
-pub fn num(x: f32) -> String {
-    if x == f32::NEG_INFINITY {
-        return "−∞".into();
-    }
-    if x == f32::INFINITY {
-        return "∞".into();
-    }
-    if x.is_nan() {
-        return "NaN".into();
-    }
-    let a = x.abs();
-    let s = if a != 0.0 && a < 1e-3 { format!("{x:.3e}") } else { format!("{x:.4}") };
-    if s == "-0.0000" {
-        "0.0000".into()
-    } else {
-        s
-    }
-}
-
-/// A vector as `[a, b, …]`, every entry through [`num`].
-pub fn vector(v: &[f32]) -> String {
-    format!("[{}]", v.iter().map(|&x| num(x)).collect::<Vec<_>>().join(", "))
-}
+use lines::Lines;
+use switches::{PositionLesson, ScalingLesson};
 
 /// Entries shown before a vector is folded.
 const PREVIEW: usize = 4;

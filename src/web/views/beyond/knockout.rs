@@ -3,11 +3,11 @@
 //! the knockout of every head alone, with progress and Cancel, and colours
 //! the same grid by the change.
 
-use super::beyond::{Analysis, Definition, ImportanceState};
-use super::explain::num;
+use super::{Analysis, Definition, ImportanceState};
 use crate::canvas::{cell_color, css, text_on};
 use crate::compute::Engine;
 use crate::state::{Results, Selection};
+use crate::views::common::format::num;
 use attnscope::analysis::knockout::{self, Ablation, Effect as Change, HeadRef};
 use attnscope::session::AnalysisRequest;
 use leptos::prelude::*;

@@ -3,7 +3,7 @@
 //! fields. The buttons wait while a newer run computes, so an export never
 //! pairs a new text with an old translation.
 
-use super::translate::CrossChoice;
+use super::CrossChoice;
 use crate::downloads;
 use crate::state::{Results, Selection};
 use attnscope::attention::Mask;

@@ -4,24 +4,19 @@
 //! heads make one chosen token attend to another (ranked by the worker from
 //! the full A).
 
-use super::explain::num;
+pub mod detectors;
+#[cfg(test)]
+mod tests;
+
 use crate::canvas::{blank, cell_color, css, prepare, use_look, use_room, Look, Room};
 use crate::compute::Engine;
 use crate::state::{Results, Selection};
-use attnscope::analysis::{HeadMatch, HeadStats};
+use crate::views::common::format::num;
+use attnscope::analysis::HeadStats;
 use attnscope::session::ToWorker;
 use leptos::html::{Canvas, Div};
 use leptos::prelude::*;
 use wasm_bindgen::JsValue;
-
-/// A find-heads answer, for the run `id`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Found {
-    pub id: u64,
-    pub query: usize,
-    pub key: usize,
-    pub heads: Vec<HeadMatch>,
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Column {
@@ -406,7 +401,7 @@ pub fn CatalogView() -> impl IntoView {
             <CatalogMaps />
             <Catalog />
             <FindHeads />
-            <super::detectors::DetectorsPanel />
+            <detectors::DetectorsPanel />
         </div>
     }
 }

@@ -6,14 +6,16 @@
 //! as crosses. A long text is drawn whole and zooms in, both grids together
 //! ([`Zoomer`]), only the dots in sight drawn.
 
-use super::axes::Axes;
-use super::readout::Readout;
-use super::stages::{score_range, values, CellsOf, Frame, Stage, StageMotion, StagePicker};
 use crate::canvas::{
     blank, cell_color, cell_image, css, draw_labels, label_width, mix, on_wheel, outline_cell, outline_token, paint_image, prepare,
     signed_color, use_look, use_room, Focus, KeptImage, Layout, Look, Rgb, Room, ZoomBar, Zoomer,
 };
 use crate::state::{Appearance, Results, Selection};
+use crate::url_state::Stage;
+use crate::views::common::axes::Axes;
+use crate::views::common::cells::{cell_handlers, cell_keys};
+use crate::views::common::readout::Readout;
+use crate::views::common::stages::{score_range, values, CellsOf, Frame, StageMotion, StagePicker};
 use attnscope::attention::Mask;
 use attnscope::Matrix;
 use leptos::html::{Canvas, Div};
@@ -192,7 +194,7 @@ pub fn Grid(id: &'static str, mask: Mask, zoom: Zoomer, small: RwSignal<bool>) -
             };
             let axes = Axes::of(&d.weights, transposed);
             let (rows, cols) = res.tokens.with(|t| axes.labels(t));
-            let norms = super::beyond::shown_norms(d).filter(|_| mask == d.mask);
+            let norms = crate::views::beyond::shown_norms(d).filter(|_| mask == d.mask);
             let of = CellsOf::new(d, frame, transposed, norms.is_some());
             let cells = || {
                 let (mut from, mut to) = (axes.orient(&values(d, mask, frame.from)), axes.orient(&values(d, mask, frame.to)));
@@ -241,12 +243,12 @@ pub fn Grid(id: &'static str, mask: Mask, zoom: Zoomer, small: RwSignal<bool>) -
     let on_key = move |ev: web_sys::KeyboardEvent| {
         let Some((layout, axes)) = placed.get_value() else { return };
         let place = |c: &crate::state::Cell| axes.place(c).filter(|_| c.mask == Some(mask));
-        if zoom.key(&ev, Some(&layout)) || super::heatmap::cell_keys(&ev, sel, &layout, |rc| axes.cell(rc, Some(mask)), place, zoom) {
+        if zoom.key(&ev, Some(&layout)) || cell_keys(&ev, sel, &layout, |rc| axes.cell(rc, Some(mask)), place, zoom) {
             ev.prevent_default();
             ev.stop_propagation();
         }
     };
-    let (on_move, on_up, on_click) = zoom.cell_handlers(sel, at);
+    let (on_move, on_up, on_click) = cell_handlers(zoom, sel, at);
     let zoomed = move || zoom.current().scale > 1.0;
     let caption = move || {
         let Some(real) = res.detail.with(|d| d.as_ref().map(|d| d.mask)) else { return String::new() };
@@ -303,17 +305,17 @@ pub fn GridView() -> impl IntoView {
     let sel = expect_context::<Selection>();
     let res = expect_context::<Results>();
     // Whether the norms are drawn (the switch is on and they came for this head).
-    let norms = move || res.detail.with(|d| d.as_ref().is_some_and(|d| super::beyond::shown_norms(d).is_some()));
+    let norms = move || res.detail.with(|d| d.as_ref().is_some_and(|d| crate::views::beyond::shown_norms(d).is_some()));
     view! {
         <div class="view-picture" id="view-grid">
             <div class="toolbar">
                 <StagePicker />
-                <super::beyond::ValueSwitch />
+                <crate::views::beyond::ValueSwitch />
                 <p class="hint">{move || hint(sel.stage.get(), norms())}</p>
             </div>
             <DotGrids />
             <Readout />
-            <super::beyond::NormReadout />
+            <crate::views::beyond::NormReadout />
             {move || norms().then(|| view! {
                 <p class="caption" id="grid-norms-caption">
                     "Value-weighted ‖a·f(x)‖ replaces the last step, the weights, and only in the grid with the model's own mask: the scores come before any value vector, and a what-if mask has no norms of its own."

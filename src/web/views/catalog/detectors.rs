@@ -3,11 +3,11 @@
 //! repeated twice (Olsson et al. 2022), or on a text typed by the user
 //! repeated twice, with the prompt shown and its length and seed editable.
 
-use super::beyond::Analysis;
-use super::explain::num;
 use crate::canvas::{cell_color, css};
 use crate::compute::Engine;
 use crate::state::Selection;
+use crate::views::beyond::Analysis;
+use crate::views::common::format::num;
 use attnscope::analysis::detectors::{Detectors, DEFINITIONS};
 use attnscope::session::AnalysisRequest;
 use leptos::prelude::*;

@@ -3,7 +3,7 @@
 //! strong as its cross-attention weight. Choosing a target word keeps only
 //! its lines bright.
 
-use super::translate::CrossChoice;
+use super::CrossChoice;
 use leptos::prelude::*;
 
 /// Lines lighter than this are left out: they would only grey the picture.

@@ -4,20 +4,24 @@
 //! numbers from the model's trace, and offers one thing to try. Next and
 //! Back (or the arrow keys) move through it; the URL keeps the step.
 
-use super::dotgrid::DotGrids;
-use super::explain::num;
-use super::heatmap::{Heatmap, Legend};
-use super::lines::Lines;
-use super::overview::Overview;
-use super::readout::Readout;
-use super::stages::{values, Stage, StagePicker};
-use super::switches::{TemperatureSlider, UnscaledSwitch};
-use super::vectors::VectorStrips;
+#[cfg(test)]
+mod tests;
+pub mod vectors;
+
 use crate::state::{Results, Selection};
-use crate::url_state::View;
+use crate::url_state::{Stage, View};
+use crate::views::common::format::num;
+use crate::views::common::readout::Readout;
+use crate::views::common::stages::{values, StagePicker};
+use crate::views::explain::lines::Lines;
+use crate::views::explain::switches::{TemperatureSlider, UnscaledSwitch};
+use crate::views::grid::dotgrid::DotGrids;
+use crate::views::head::heatmap::{Heatmap, Legend};
+use crate::views::model::overview::Overview;
 use attnscope::attention::Mask;
 use attnscope::session::{HeadDetail, RunSummary};
 use leptos::prelude::*;
+use vectors::VectorStrips;
 
 pub const STEPS: usize = 8;
 

@@ -4,70 +4,13 @@
 
 use crate::canvas::Transition;
 use crate::state::Selection;
+use crate::url_state::Stage;
 use attnscope::attention::{apply_mask, Mask};
 use attnscope::session::HeadDetail;
 use attnscope::Matrix;
 use leptos::prelude::*;
 use std::borrow::Cow;
 use std::time::Duration;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Stage {
-    Scores,
-    Scaled,
-    Masked,
-    #[default]
-    Weights,
-}
-
-impl Stage {
-    pub const ALL: [Stage; 4] = [Stage::Scores, Stage::Scaled, Stage::Masked, Stage::Weights];
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Stage::Scores => "QKᵀ",
-            Stage::Scaled => "÷ √d_k",
-            Stage::Masked => "+ M",
-            Stage::Weights => "softmax",
-        }
-    }
-
-    pub fn title(self) -> &'static str {
-        match self {
-            Stage::Scores => "Step 1: the raw scores S = QKᵀ, one dot product per query and key",
-            Stage::Scaled => "Step 2: the scores scaled by 1/√d_k",
-            Stage::Masked => "Step 3: the mask M added: −∞ where a key is hidden",
-            Stage::Weights => "Step 4: the softmax of each row, the attention weights A",
-        }
-    }
-
-    pub fn slug(self) -> &'static str {
-        match self {
-            Stage::Scores => "scores",
-            Stage::Scaled => "scaled",
-            Stage::Masked => "masked",
-            Stage::Weights => "weights",
-        }
-    }
-
-    pub fn from_slug(s: &str) -> Option<Stage> {
-        Stage::ALL.into_iter().find(|x| x.slug() == s)
-    }
-
-    pub fn next(self) -> Option<Stage> {
-        match self {
-            Stage::Scores => Some(Stage::Scaled),
-            Stage::Scaled => Some(Stage::Masked),
-            Stage::Masked => Some(Stage::Weights),
-            Stage::Weights => None,
-        }
-    }
-
-    /// Whether the values are signed scores (else weights, 0…1).
-    pub fn is_score(self) -> bool {
-        self != Stage::Weights
-    }
-}
 
 /// The values a picture shows for `mask` at `stage`, from one head's detail.
 pub fn values(d: &HeadDetail, mask: Mask, stage: Stage) -> Cow<'_, Matrix> {
