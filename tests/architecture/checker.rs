@@ -90,9 +90,10 @@ fn a_circle_between_siblings_fails_through_super() {
 
 #[test]
 fn an_inline_modules_super_is_its_files_module() {
-    let b = "pub struct B;\n#[cfg(test)]\nmod tests {\n    use super::super::a::f;\n}\n";
+    // (Not a `#[cfg(test)]` module: test code closes no circle, see below.)
+    let b = "pub struct B;\nmod inner {\n    use super::super::a::f;\n}\n";
     let circle = "circle base::a → base::b → base::a\n    src/base/a.rs:2 (`super::b::B`)\n    \
-                  src/base/b.rs:4 (`super::super::a::f`)";
+                  src/base/b.rs:3 (`super::super::a::f`)";
     assert_eq!(found(&[("base/b.rs", b)]), [circle]);
 }
 
@@ -137,4 +138,23 @@ fn a_path_the_doc_names_that_does_not_exist_is_found() {
     let doc = "`trace/` and `kernels/quant/blocks.rs`, `cargo test`, `a -> b`, `--json`, `gone/old.rs`, `Matrix`";
     let exists = |p: &str| ["trace/", "kernels/quant/blocks.rs"].contains(&p);
     assert_eq!(missing_paths(doc, exists), vec!["gone/old.rs".to_string()]);
+}
+
+#[test]
+fn test_code_closes_no_circle_but_may_not_climb() {
+    // A view's test mounts the whole page, which holds the view: not a circle of the code that
+    // ships. The same test reaching a floor above is still a climb.
+    let test = "pub struct Card;\n#[cfg(test)]\n#[path = \"tests.rs\"]\nmod tests;\n";
+    assert!(found(&[("web/views/card.rs", test), ("web/views/tests.rs", "use crate::views::card::Card;\n")]).is_empty());
+    let page = "use super::super::state::State;\n#[cfg(test)]\nmod tests {\n    use crate::state::Page;\n}\n";
+    let state = "pub struct State;\n#[cfg(test)]\nmod tests {\n    use crate::views::card;\n}\n";
+    assert!(found(&[("web/views/card.rs", page), ("web/state.rs", state)]).is_empty());
+    // The same reference outside `#[cfg(test)]` closes the circle.
+    let state = "pub struct State;\nuse crate::views::card;\n";
+    assert_eq!(found(&[("web/state.rs", state)]).len(), 1);
+    // `#[cfg(test)]` ends at its item: a `use` after a test-only `fn` counts.
+    let state = "#[cfg(test)]\nfn t() {}\nuse crate::views::card;\n";
+    assert_eq!(found(&[("web/state.rs", state)]).len(), 1);
+    let climb = "#[cfg(test)]\nmod tests {\n    use crate::top::Upper;\n}\n";
+    assert_eq!(found(&[("core.rs", climb)]), vec!["src/core.rs:3: floor 0 core imports floor 1 upper (`crate::top::Upper`)"]);
 }

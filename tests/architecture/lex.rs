@@ -124,6 +124,9 @@ pub struct Scan {
     pub inline: Vec<Vec<String>>,
     /// `#[path = "p"] mod name;`: (where, name, p).
     pub path_mods: Vec<(Vec<String>, String, String)>,
+    /// Modules declared under `#[cfg(test)]` (inline or in their own file), as paths from
+    /// the file's module.
+    pub test_mods: Vec<Vec<String>>,
     pub refs: Vec<Ref>,
 }
 
@@ -136,12 +139,18 @@ pub fn scan(src: &str) -> Scan {
     let (mut s, mut i, mut depth) = (Scan::default(), 0, 0);
     // The inline modules we are in, each with the brace depth inside it.
     let mut stack: Vec<(String, usize)> = Vec::new();
-    let mut path_attr = None;
+    let (mut path_attr, mut cfg_test) = (None, false);
     while i < t.len() {
         let at: Vec<String> = stack.iter().map(|m| m.0.clone()).collect();
         let item_level = depth == stack.last().map_or(0, |m| m.1);
         match (&t[i].0, ident(i + 1), t.get(i + 2).map(|x| &x.0)) {
-            (Tok::Punct('{'), ..) => depth += 1,
+            // `#[cfg(test)]` holds for the next item: a `mod`, or anything else that ends it.
+            (Tok::Punct('['), Some("cfg"), Some(Tok::Punct('('))) if ident(i + 3) == Some("test") => cfg_test = true,
+            (Tok::Punct(';'), ..) => cfg_test = false,
+            (Tok::Punct('{'), ..) => {
+                depth += 1;
+                cfg_test = false;
+            }
             (Tok::Punct('}'), ..) => {
                 depth -= 1;
                 if stack.last().is_some_and(|m| m.1 > depth) {
@@ -154,6 +163,9 @@ pub fn scan(src: &str) -> Scan {
                 }
             }
             (Tok::Ident(m), Some(name), Some(Tok::Punct(next))) if m == "mod" => {
+                if std::mem::take(&mut cfg_test) {
+                    s.test_mods.push([at.clone(), vec![name.to_string()]].concat());
+                }
                 if *next == '{' {
                     stack.push((name.to_string(), depth + 1));
                     s.inline.push([at.clone(), vec![name.to_string()]].concat());

@@ -7,7 +7,7 @@ use super::presets::PresetPicker;
 use crate::compute::model_name;
 use crate::state::{Appearance, LoadState, Results, Selection};
 use crate::views::model::overview::is_grouped;
-use attnscope::session::ModelId;
+use attnscope::trace::ModelId;
 use leptos::prelude::*;
 
 /// `header.bar`: the name and the text the model reads, the download's

@@ -3,7 +3,7 @@
 //! Storage. The page says when it is ready to work offline, and which real
 //! models are saved on this device.
 
-use attnscope::session::ModelId;
+use attnscope::trace::ModelId;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;

@@ -6,7 +6,7 @@
 use crate::compute::Engine;
 use crate::state::{LoadState, Results, Selection};
 use crate::url_state::Stage;
-use attnscope::session::ModelId;
+use attnscope::trace::ModelId;
 use leptos::prelude::*;
 
 /// Hands `file` to the worker; the trace becomes the model once it is open.
@@ -111,7 +111,7 @@ fn TraceInfo(name: RwSignal<String>) -> impl IntoView {
 pub fn trace_shown() -> (Memo<bool>, Memo<bool>) {
     let sel = expect_context::<Selection>();
     let res = expect_context::<Results>();
-    let info = move |f: fn(&attnscope::models::ModelInfo) -> bool| {
+    let info = move |f: fn(&attnscope::trace::ModelInfo) -> bool| {
         res.summary.with(|s| s.as_ref().is_some_and(|s| s.info.id == ModelId::Trace.slug() && f(&s.info)))
     };
     let trace = Memo::new(move |_| info(|_| true));

@@ -6,7 +6,7 @@
 use crate::state::{Results, Selection};
 use crate::views::common::format::{num, vector};
 use attnscope::attention::softmax;
-use attnscope::session::ModelId;
+use attnscope::trace::ModelId;
 use leptos::prelude::*;
 
 /// The slider is log-scaled: position p ∈ [−1, 1] is the factor 10^p.

@@ -18,8 +18,8 @@ use wasm_bindgen::JsValue;
 use web_sys::HtmlCanvasElement;
 
 /// Past this many tokens a thumbnail's cells are means over blocks of
-/// tokens ([`attnscope::analysis::summary`]) and each tile gets its own scale.
-const LONG_TEXT: usize = attnscope::models::KEEP_WEIGHTS_UP_TO;
+/// tokens ([`attnscope::trace::summary`]) and each tile gets its own scale.
+const LONG_TEXT: usize = attnscope::trace::KEEP_WEIGHTS_UP_TO;
 
 /// Tiles never get smaller than this (a long model scrolls in its box) or larger.
 const MIN_TILE: f64 = 12.0;
