@@ -66,22 +66,21 @@ impl Layout {
         let base = look.label_px.round();
         let side = if room.0 > 1.0 && room.1 > 1.0 { room.0.min(room.1) } else { FALLBACK };
         let max_cell = (side * MAX_CELL_SHARE).floor();
-        let first = Self::fit_within(base, label_width, rows, cols, room, max_cell, 0.1);
+        let first = Self::fit_within(base, label_width, (rows, cols), room, (0.1, max_cell));
         let grown = (first.cell * LABEL_PER_CELL).min(base * 1.5).floor();
         if grown <= base {
             return first;
         }
-        Self::fit_within(grown, (label_width * grown / base).ceil(), rows, cols, room, max_cell, 0.1)
+        Self::fit_within(grown, (label_width * grown / base).ceil(), (rows, cols), room, (0.1, max_cell))
     }
 
     fn fit_at(font_px: f64, label_width: f64, rows: usize, cols: usize, room: Room, max_cell: f64) -> Self {
-        Self::fit_within(font_px, label_width, rows, cols, room, max_cell, MIN_CELL)
+        Self::fit_within(font_px, label_width, (rows, cols), room, (MIN_CELL, max_cell))
     }
 
     /// Whole pixels per cell from [`MIN_CELL`] up (every cell one flat
-    /// colour), fractions below it, never less than `min_cell`.
-    #[allow(clippy::too_many_arguments)]
-    fn fit_within(font_px: f64, label_width: f64, rows: usize, cols: usize, room: Room, max_cell: f64, min_cell: f64) -> Self {
+    /// colour), fractions below it, never less than `min_cell` nor more than `max_cell`.
+    fn fit_within(font_px: f64, label_width: f64, (rows, cols): (usize, usize), room: Room, (min_cell, max_cell): (f64, f64)) -> Self {
         let margin = (label_width + 0.6 * font_px + 4.0).ceil();
         let (w, h) = if room.0 > 1.0 && room.1 > 1.0 { room } else { (FALLBACK + margin, FALLBACK + margin) };
         let across = (w - margin - 4.0) / cols.max(1) as f64;

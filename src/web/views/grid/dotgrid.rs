@@ -53,22 +53,29 @@ fn blend(a: Dot, b: Dot, t: f64) -> Dot {
     Dot { area: a.area + (b.area - a.area) * t, colour: mix(a.colour, b.colour, t), hidden: a.hidden + (b.hidden - a.hidden) * t }
 }
 
-/// Draws one grid of `rows.len()` × `cols.len()` cells at `frame`, `cells`
-/// giving their numbers at its two stages (oriented as drawn), asked for
-/// only when the dots are drawn or their image is not in `kept`.
-#[allow(clippy::too_many_arguments)]
+/// What one grid shows: its labels, the stage (or the move between two),
+/// the scores' range, and the token and cell picked out.
+pub struct Grid<'a> {
+    pub rows: &'a [String],
+    pub cols: &'a [String],
+    pub frame: Frame,
+    pub range: f32,
+    pub focus: Focus,
+    pub cell: Option<(usize, usize)>,
+}
+
+/// Draws `grid`'s `rows.len()` × `cols.len()` cells, `cells` giving their
+/// numbers at its two stages (oriented as drawn), asked for only when the
+/// dots are drawn or their image is not in `kept`.
 pub fn draw(
     canvas: &web_sys::HtmlCanvasElement,
-    rows: &[String],
-    cols: &[String],
+    grid: &Grid,
     cells: impl FnOnce() -> (Matrix, Matrix),
-    frame: Frame,
-    range: f32,
-    (focus, cell): (Focus, Option<(usize, usize)>),
     look: &Look,
     room: Room,
     (zoom, kept): (Zoomer, (KeptImage<CellsOf>, CellsOf)),
 ) -> Result<Option<Layout>, JsValue> {
+    let Grid { rows, cols, frame, range, focus, cell } = *grid;
     if rows.is_empty() || cols.is_empty() {
         blank(canvas);
         return Ok(None);
@@ -211,9 +218,8 @@ pub fn Grid(id: &'static str, mask: Mask, zoom: Zoomer, small: RwSignal<bool>) -
                 (from, to)
             };
             let cell = cell.filter(|c| c.mask == Some(mask)).and_then(|c| axes.place(&c));
-            let place = (axes.focus(highlight), cell);
-            look.with(|look| draw(&el, &rows, &cols, cells, frame, score_range(d), place, look, room.get(), (zoom, (kept, of))))
-                .map(|l| l.map(|l| (l, axes)))
+            let grid = Grid { rows: &rows, cols: &cols, frame, range: score_range(d), focus: axes.focus(highlight), cell };
+            look.with(|look| draw(&el, &grid, cells, look, room.get(), (zoom, (kept, of)))).map(|l| l.map(|l| (l, axes)))
         });
         match drawn {
             Ok(p) => {
