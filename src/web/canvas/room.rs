@@ -3,7 +3,8 @@
 //! layout (the stage's share of the viewport), never from the canvas inside
 //! it, so drawing to fit never feeds back into the size.
 
-use leptos::html::Div;
+use super::look::{use_look, Look};
+use leptos::html::{Canvas, Div};
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -11,6 +12,21 @@ use web_sys::ResizeObserver;
 
 /// Width and height of a box's content, in CSS pixels; (0, 0) until measured.
 pub type Room = (f64, f64);
+
+/// What every picture of the page starts with: its canvas, the box the
+/// canvas fills, the room that box gives it, and the page's look.
+pub struct CanvasBox {
+    pub canvas: NodeRef<Canvas>,
+    pub boxed: NodeRef<Div>,
+    pub room: ReadSignal<Room>,
+    pub look: Signal<Look>,
+}
+
+/// A new [`CanvasBox`], its room followed as the box changes size.
+pub fn use_canvas_box() -> CanvasBox {
+    let boxed = NodeRef::<Div>::new();
+    CanvasBox { canvas: NodeRef::new(), boxed, room: use_room(boxed), look: use_look() }
+}
 
 /// The room inside `node`, updated whenever the box changes size.
 pub fn use_room(node: NodeRef<Div>) -> ReadSignal<Room> {

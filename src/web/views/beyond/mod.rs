@@ -7,7 +7,9 @@ pub mod knockout;
 pub mod logit_lens;
 pub mod rollout;
 
-use crate::canvas::{blank, cell_color, draw_labels, label_width, outline_cell, paint_cells, prepare, use_look, use_room, Focus, Layout};
+use crate::canvas::{
+    blank, cell_color, draw_labels, label_width, outline_cell, paint_cells, prepare, use_canvas_box, CanvasBox, Focus, Layout,
+};
 use crate::compute::Engine;
 use crate::state::{Results, Selection};
 use attnscope::analysis::detectors::Detectors;
@@ -17,7 +19,6 @@ use attnscope::analysis::value_norms::{self, per_row};
 use attnscope::session::{AnalysisReply, AnalysisRequest, HeadDetail, Thumbnail, ToWorker};
 use attnscope::Matrix;
 use knockout::{ImportancePanel, KnockoutPanel};
-use leptos::html::{Canvas, Div};
 use leptos::prelude::*;
 use logit_lens::LogitLensPanel;
 use rollout::RolloutPanel;
@@ -151,10 +152,7 @@ pub struct MapData {
 /// carries its rows' sums (`data-row-sums`), the numbers drawn.
 #[component]
 pub fn MatrixMap(id: &'static str, label: &'static str, data: Signal<Option<MapData>>) -> impl IntoView {
-    let canvas = NodeRef::<Canvas>::new();
-    let boxed = NodeRef::<Div>::new();
-    let room = use_room(boxed);
-    let look = use_look();
+    let CanvasBox { canvas, boxed, room, look } = use_canvas_box();
     let placed = StoredValue::new(None::<Layout>);
     let cell = RwSignal::new(None::<(usize, usize)>);
     Effect::new(move |_| {

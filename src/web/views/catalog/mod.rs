@@ -8,13 +8,12 @@ pub mod detectors;
 #[cfg(test)]
 mod tests;
 
-use crate::canvas::{blank, cell_color, css, prepare, use_look, use_room, Look, Room};
+use crate::canvas::{blank, cell_color, css, prepare, use_canvas_box, CanvasBox, Look, Room};
 use crate::compute::Engine;
 use crate::state::{Results, Selection};
 use crate::views::common::format::num;
 use attnscope::analysis::HeadStats;
 use attnscope::session::ToWorker;
-use leptos::html::{Canvas, Div};
 use leptos::prelude::*;
 use wasm_bindgen::JsValue;
 
@@ -325,10 +324,7 @@ pub fn draw_map(
 fn MeasureMap(column: Column, hovered: RwSignal<Option<(usize, usize)>>) -> impl IntoView {
     let sel = expect_context::<Selection>();
     let res = expect_context::<Results>();
-    let canvas = NodeRef::<Canvas>::new();
-    let boxed = NodeRef::<Div>::new();
-    let room = use_room(boxed);
-    let look = use_look();
+    let CanvasBox { canvas, boxed, room, look } = use_canvas_box();
     let placed = StoredValue::new(None::<MapGrid>);
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };

@@ -2,10 +2,9 @@
 //! the right, a line from query i to key j as opaque as the weight A[i][j].
 //! The chosen query's lines are drawn strong, the others faint.
 
-use crate::canvas::{blank, label, label_width, now_ms, prepare, use_look, use_room, Look, Room};
+use crate::canvas::{blank, label, label_width, now_ms, prepare, use_canvas_box, CanvasBox, Look, Room};
 use crate::state::{Results, Selection};
 use attnscope::Matrix;
-use leptos::html::{Canvas, Div};
 use leptos::prelude::*;
 use wasm_bindgen::JsValue;
 use web_sys::HtmlCanvasElement;
@@ -115,10 +114,7 @@ pub fn draw(
 pub fn Lines(#[prop(optional)] fill: bool) -> impl IntoView {
     let sel = expect_context::<Selection>();
     let res = expect_context::<Results>();
-    let canvas = NodeRef::<Canvas>::new();
-    let boxed = NodeRef::<Div>::new();
-    let room = use_room(boxed);
-    let look = use_look();
+    let CanvasBox { canvas, boxed, room, look } = use_canvas_box();
     let placed = StoredValue::new(None::<Columns>);
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };

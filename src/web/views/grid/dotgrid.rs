@@ -8,7 +8,7 @@
 
 use crate::canvas::{
     blank, cell_color, cell_image, css, draw_labels, label_width, mix, on_wheel, outline_cell, outline_token, paint_image, prepare,
-    signed_color, use_look, use_room, Focus, KeptImage, Layout, Look, Rgb, Room, ZoomBar, Zoomer,
+    signed_color, use_canvas_box, CanvasBox, Focus, KeptImage, Layout, Look, Rgb, Room, ZoomBar, Zoomer,
 };
 use crate::state::{Appearance, Results, Selection};
 use crate::url_state::Stage;
@@ -18,7 +18,6 @@ use crate::views::common::readout::Readout;
 use crate::views::common::stages::{score_range, values, CellsOf, Frame, StageMotion, StagePicker};
 use attnscope::attention::Mask;
 use attnscope::Matrix;
-use leptos::html::{Canvas, Div};
 use leptos::prelude::*;
 use wasm_bindgen::JsValue;
 use web_sys::CanvasRenderingContext2d;
@@ -184,10 +183,7 @@ pub fn Grid(id: &'static str, mask: Mask, zoom: Zoomer, small: RwSignal<bool>) -
     let app = expect_context::<Appearance>();
     let res = expect_context::<Results>();
     let motion = expect_context::<StageMotion>();
-    let canvas = NodeRef::<Canvas>::new();
-    let boxed = NodeRef::<Div>::new();
-    let room = use_room(boxed);
-    let look = use_look();
+    let CanvasBox { canvas, boxed, room, look } = use_canvas_box();
     let placed = StoredValue::new(None::<(Layout, Axes)>);
     let kept = KeptImage::<CellsOf>::new();
     Effect::new(move |_| {

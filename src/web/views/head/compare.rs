@@ -3,12 +3,11 @@
 //! draws that head next to the main heatmap.
 
 use super::picture::{draw, Picture};
-use crate::canvas::{blank, use_look, use_room};
+use crate::canvas::{blank, use_canvas_box, CanvasBox};
 use crate::state::{Appearance, Results, Selection};
 use crate::url_state::Stage;
 use crate::views::common::axes::Axes;
 use crate::views::common::stages::Frame;
-use leptos::html::{Canvas, Div};
 use leptos::prelude::*;
 
 /// `textarea#compare-text` in a fold: empty means no comparison.
@@ -31,10 +30,7 @@ pub fn CompareText() -> impl IntoView {
 pub fn CompareMap() -> impl IntoView {
     let app = expect_context::<Appearance>();
     let res = expect_context::<Results>();
-    let canvas = NodeRef::<Canvas>::new();
-    let boxed = NodeRef::<Div>::new();
-    let room = use_room(boxed);
-    let look = use_look();
+    let CanvasBox { canvas, boxed, room, look } = use_canvas_box();
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };
         let transposed = app.columns_are_queries.get();

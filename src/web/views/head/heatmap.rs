@@ -7,7 +7,9 @@
 
 use super::compare::{CompareMap, CompareText};
 use super::picture::{cell_pixels, draw_zoomed, Picture};
-use crate::canvas::{blank, cell_color, css, now_ms, on_wheel, signed_color, use_look, use_room, KeptImage, Layout, ZoomBar, Zoomer};
+use crate::canvas::{
+    blank, cell_color, css, now_ms, on_wheel, signed_color, use_canvas_box, CanvasBox, KeptImage, Layout, ZoomBar, Zoomer,
+};
 use crate::state::{Appearance, Results, Selection};
 use crate::url_state::Stage;
 use crate::views::common::axes::Axes;
@@ -16,7 +18,6 @@ use crate::views::common::readout::Readout;
 use crate::views::common::stages::{score_range, values, CellsOf, StageMotion, StagePicker};
 use attnscope::attention::Mask;
 use attnscope::Matrix;
-use leptos::html::{Canvas, Div};
 use leptos::prelude::*;
 
 /// `canvas#heatmap`: the selected head at the selected stage, in a box it
@@ -32,10 +33,7 @@ pub fn Heatmap() -> impl IntoView {
     let res = expect_context::<Results>();
     let motion = expect_context::<StageMotion>();
     let zoomer = Zoomer::new();
-    let canvas = NodeRef::<Canvas>::new();
-    let boxed = NodeRef::<Div>::new();
-    let room = use_room(boxed);
-    let look = use_look();
+    let CanvasBox { canvas, boxed, room, look } = use_canvas_box();
     let placed = StoredValue::new(None::<(Layout, Axes)>);
     let made = KeptImage::<CellsOf>::new();
     Effect::new(move |_| {

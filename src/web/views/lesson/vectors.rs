@@ -2,9 +2,8 @@
 //! layer, and q, k and v, its three projections (red positive, blue
 //! negative, each strip against its own largest |entry|).
 
-use crate::canvas::{blank, css, label_width, prepare, signed_color, use_look, use_room, Look, Room};
+use crate::canvas::{blank, css, label_width, prepare, signed_color, use_canvas_box, CanvasBox, Look, Room};
 use crate::state::{Results, Selection};
-use leptos::html::{Canvas, Div};
 use leptos::prelude::*;
 use wasm_bindgen::JsValue;
 
@@ -48,10 +47,7 @@ pub fn draw(canvas: &web_sys::HtmlCanvasElement, strips: &[(String, Vec<f32>)], 
 pub fn VectorStrips() -> impl IntoView {
     let sel = expect_context::<Selection>();
     let res = expect_context::<Results>();
-    let canvas = NodeRef::<Canvas>::new();
-    let boxed = NodeRef::<Div>::new();
-    let room = use_room(boxed);
-    let look = use_look();
+    let CanvasBox { canvas, boxed, room, look } = use_canvas_box();
     let token = move || {
         res.tokens.with(|t| {
             let q = sel.query(t.len());

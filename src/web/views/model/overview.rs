@@ -4,7 +4,7 @@
 //! and use the arrow keys, to select; in knockout mode a click on a tile
 //! chooses that head for the knockout panel's set instead.
 
-use crate::canvas::{blank, cell_color, now_ms, prepare, use_look, use_room, Look, Room};
+use crate::canvas::{blank, cell_color, now_ms, prepare, use_canvas_box, CanvasBox, Look, Room};
 use crate::compute::Engine;
 use crate::state::{Results, Selection};
 use crate::views::beyond::knockout::{clear_knockout, run_knockout, toggle_knocked, AblationSwitch, KnockoutResult};
@@ -12,7 +12,6 @@ use crate::views::beyond::{Analysis, Definition, ValueSwitch};
 use attnscope::analysis::knockout::HeadRef;
 use attnscope::analysis::value_norms;
 use attnscope::session::{AnalysisRequest, Thumbnail};
-use leptos::html::{Canvas, Div};
 use leptos::prelude::*;
 use wasm_bindgen::JsValue;
 use web_sys::HtmlCanvasElement;
@@ -232,10 +231,7 @@ pub fn draw(
 pub fn Overview() -> impl IntoView {
     let sel = expect_context::<Selection>();
     let res = expect_context::<Results>();
-    let canvas = NodeRef::<Canvas>::new();
-    let boxed = NodeRef::<Div>::new();
-    let room = use_room(boxed);
-    let look = use_look();
+    let CanvasBox { canvas, boxed, room, look } = use_canvas_box();
     let placed = RwSignal::new(None::<Grid>);
     let an = expect_context::<Analysis>();
     Effect::new(move |_| {

@@ -5,19 +5,15 @@
 
 use super::CrossChoice;
 use crate::canvas::{
-    blank, cell_color, draw_labels, label_width, outline_cell, outline_token, paint_cells, prepare, text_on, use_look, use_room, Focus,
-    Layout, Rgb,
+    blank, cell_color, draw_labels, label_width, outline_cell, outline_token, paint_cells, prepare, text_on, use_canvas_box, CanvasBox,
+    Focus, Layout, Rgb,
 };
-use leptos::html::{Canvas, Div};
 use leptos::prelude::*;
 
 #[component]
 pub fn CrossHeatmap() -> impl IntoView {
     let choice = expect_context::<CrossChoice>();
-    let canvas = NodeRef::<Canvas>::new();
-    let boxed = NodeRef::<Div>::new();
-    let room = use_room(boxed);
-    let look = use_look();
+    let CanvasBox { canvas, boxed, room, look } = use_canvas_box();
     let placed = StoredValue::new(None::<Layout>);
     let hovered = RwSignal::new(None::<(usize, usize)>);
     Effect::new(move |_| {
