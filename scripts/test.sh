@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run every test of attnscope; exit non-zero if any fails. Installs what is
 # missing first (CI starts from a fresh machine), then:
-#   1. style: `cargo fmt --check`, and clippy with `-D warnings` natively
+#   1. style: `cargo fmt --check`, `leptosfmt --check src/web`, and clippy with `-D warnings` natively
 #      (all targets) and for each wasm build trunk makes (index.html: the
 #      page without the real models, the worker, the fma worker)
 #   2. native `cargo test` (the core, the CLI, the kernel checks on every
@@ -62,6 +62,7 @@ ensure_models
 python3 "$ROOT/scripts/fetch_models.py" --extra
 ensure_python_test_deps
 ensure_cargo_fuzz
+ensure_leptosfmt
 cargo fetch --locked --quiet # trunk builds offline; a stale Cargo.lock fails here
 log "── tools and model files ready ($(($(now) - START)) s)"
 
@@ -70,6 +71,7 @@ if [[ -n "${CI:-}" ]]; then export CARGO_TERM_COLOR=never CARGO_TERM_PROGRESS_WH
 
 stage "formatting (cargo fmt --check)" cargo fmt --check || true
 stage "formatting of the fuzz crate (cargo fmt --check, fuzz/)" cargo fmt --check --manifest-path fuzz/Cargo.toml || true
+stage "formatting of the page's view! macros (leptosfmt --check src/web)" leptosfmt --check src/web || true
 stage "lints, native (cargo clippy --all-targets)" cargo clippy --locked --all-targets -- -D warnings || true
 # Each wasm build as index.html has trunk make it.
 stage "lints, the page's wasm (clippy --no-default-features)" \

@@ -12,6 +12,7 @@ cd "$ROOT"
 TRUNK_VERSION="0.21.14"      # 0.22 needs a newer rustc than stable 1.95 ships
 BINARYEN_VERSION="132"       # Debian's binaryen 108 wasm-opt silently breaks the wasm
 CARGO_FUZZ_VERSION="0.13.1"  # scripts/fuzz.sh (libFuzzer, on the nightly toolchain)
+LEPTOSFMT_VERSION="0.1.33"   # the view! macros' format (leptosfmt.toml)
 WASM_TARGET="wasm32-unknown-unknown"
 TOOLS_DIR="$ROOT/.tools"     # gitignored; holds the npm binaryen build
 

@@ -76,6 +76,15 @@ ensure_cargo_fuzz() {
     has_version cargo-fuzz "$CARGO_FUZZ_VERSION" || die "cargo-fuzz $CARGO_FUZZ_VERSION is not on PATH after installing it"
 }
 
+# leptosfmt formats the page's view! macros, which rustfmt leaves alone
+# (leptosfmt.toml; `leptosfmt --check src/web` in the test command).
+ensure_leptosfmt() {
+    has_version leptosfmt "$LEPTOSFMT_VERSION" && return
+    log "installing leptosfmt $LEPTOSFMT_VERSION (cargo install, a minute or two)"
+    cargo_install --locked leptosfmt --version "$LEPTOSFMT_VERSION"
+    has_version leptosfmt "$LEPTOSFMT_VERSION" || die "leptosfmt $LEPTOSFMT_VERSION is not on PATH after installing it"
+}
+
 ensure_node() {
     command -v node >/dev/null && command -v npm >/dev/null ||
         die "Node.js 20+ and npm are needed: see https://nodejs.org"
