@@ -19,7 +19,7 @@ pub mod custom;
 mod messages;
 mod pending;
 pub mod runner;
-pub mod runners;
+mod runners;
 pub mod warm;
 
 pub use messages::{
