@@ -37,28 +37,7 @@ pub(super) struct Job {
 impl Session {
     /// The model as one run layer by layer.
     fn layered(&self, model: ModelId) -> Result<&dyn Layered> {
-        match model {
-            ModelId::Teaching => Err(Error::Invalid(
-                "the teaching model is drawn by hand, without W_O or an output matrix: choose MiniLM or SmolLM2 for this analysis".into(),
-            )),
-            #[cfg(feature = "pretrained")]
-            ModelId::MiniLm => self.minilm.as_ref().map(|m| &**m as &dyn Layered).ok_or_else(|| super::not_loaded(model)),
-            #[cfg(feature = "pretrained")]
-            ModelId::SmolLm2 => self.smollm2.as_ref().map(|s| s.model() as &dyn Layered).ok_or_else(|| super::not_loaded(model)),
-            #[cfg(feature = "extras")]
-            ModelId::Custom => match self.custom.as_ref().ok_or_else(|| super::not_loaded(model))? {
-                super::Opened::Encoder(e) => Ok(&**e as &dyn Layered),
-                super::Opened::Decoder(d) => Ok(d.model() as &dyn Layered),
-            },
-            // A trace file (weights without the model) or a translation model.
-            #[cfg(feature = "pretrained")]
-            _ => Err(Error::Invalid(format!(
-                "the analyses beyond the weights run on the models themselves, not on the one chosen ({})",
-                model.slug()
-            ))),
-            #[cfg(not(feature = "pretrained"))]
-            _ => Err(super::not_built(model)),
-        }
+        self.runners.get(&model).ok_or_else(|| super::runners::missing_for_analyses(model))?.layered()
     }
 
     /// The latest run's trace, if it is run `id` (an answer about another run would be drawn beside the wrong tokens).

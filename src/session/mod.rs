@@ -8,25 +8,18 @@
 //! one head. That keeps messages small however many heads a model has.
 
 use crate::analysis::catalog;
-use crate::attention::{Mask, Scale};
-#[cfg(feature = "pretrained")]
-use crate::checkpoint::minilm::MiniLm;
-#[cfg(feature = "pretrained")]
-use crate::checkpoint::smollm2::{SmolLm2, SmolLm2Session};
+use crate::attention::Mask;
 use crate::error::{Error, Result};
-#[cfg(feature = "pretrained")]
-use crate::models::decoder::DecoderSession;
-use crate::models::teaching::{TeachingModel, TeachingOptions};
-use crate::trace::{ModelTrace, KEEP_WEIGHTS_UP_TO, THUMB_MAX};
+use crate::trace::{ModelTrace, THUMB_MAX};
 use crate::url_params::{cut_text, MAX_TEXT_CHARS};
+use runner::{Held, Runners};
 
 mod analysis;
 pub mod custom;
 mod messages;
 mod pending;
-#[cfg(any(feature = "extras", feature = "tracefile"))]
-mod trace_view;
-mod translate;
+pub mod runner;
+mod runners;
 pub mod warm;
 
 pub use messages::{
@@ -35,45 +28,24 @@ pub use messages::{
 // The session's messages carry these ground-floor types; the shells name them from here.
 pub use crate::trace::{ModelFile, ModelId, Thumbnail};
 pub use pending::Pending;
+pub use runner::Runner;
 #[cfg(any(feature = "extras", feature = "tracefile"))]
-pub use trace_view::OpenTrace;
+pub use runners::trace_file::OpenTrace;
 
-/// Holds the models and the latest trace.
+/// Holds the models, one runner each (`runners/`), and the latest trace.
 pub struct Session {
-    #[cfg(feature = "pretrained")]
-    minilm: Option<MiniLm>,
-    /// Keeps a key/value cache, so typing at the end computes only new tokens.
-    #[cfg(feature = "pretrained")]
-    smollm2: Option<SmolLm2Session>,
-    /// A model the visitor opened from their own files (`custom.rs`).
-    #[cfg(feature = "extras")]
-    custom: Option<Opened>,
-    #[cfg(feature = "extras")]
-    translators: translate::Translators,
+    runners: Runners,
     last: Option<(u64, Latest)>,
     /// The importance map under way (`analysis.rs`).
     importance: Option<analysis::Job>,
-    /// A trace file opened from the page (`trace_view`).
-    #[cfg(any(feature = "extras", feature = "tracefile"))]
-    trace: Option<OpenTrace>,
 }
 
 /// Where the latest run's trace is.
 enum Latest {
     Here(Box<ModelTrace>),
-    /// In the key/value cache of a decoder (SmolLM2 or one opened from
-    /// files), which holds it anyway: a copy of every layer on each
-    /// keystroke would cost more than the new token.
-    #[cfg(feature = "pretrained")]
-    InCache(ModelId),
-}
-
-/// A model opened from the visitor's files. A decoder keeps a key/value
-/// cache, as SmolLM2 does, so typing at the end computes only new tokens.
-#[cfg(feature = "extras")]
-enum Opened {
-    Encoder(Box<crate::models::encoder::Encoder>),
-    Decoder(Box<DecoderSession>),
+    /// In its runner: a decoder's key/value cache, or a trace file that
+    /// answers the views itself ([`Runner::answer`]).
+    InRunner(ModelId),
 }
 
 impl Default for Session {
@@ -84,20 +56,7 @@ impl Default for Session {
 
 impl Session {
     pub fn new() -> Self {
-        Self {
-            #[cfg(feature = "pretrained")]
-            minilm: None,
-            #[cfg(feature = "pretrained")]
-            smollm2: None,
-            #[cfg(feature = "extras")]
-            custom: None,
-            #[cfg(feature = "extras")]
-            translators: Default::default(),
-            last: None,
-            importance: None,
-            #[cfg(any(feature = "extras", feature = "tracefile"))]
-            trace: None,
-        }
+        Self { runners: runners::built_in(), last: None, importance: None }
     }
 
     /// Runs `text`; `now_ms` is the clock of whoever calls (performance.now()
@@ -106,11 +65,10 @@ impl Session {
         self.run_with_cache(id, model, text, options, now_ms, true)
     }
 
-    /// As [`Session::run`]; `cached` says whether SmolLM2 reads and refills
+    /// As [`Session::run`]; `cached` says whether a decoder reads and refills
     /// its key/value cache. A comparison text does not, so that it never
     /// displaces the text being typed (whose next keystroke would otherwise
     /// recompute from the first token the two texts do not share).
-    #[cfg_attr(not(feature = "pretrained"), allow(unused_variables))]
     fn run_with_cache(
         &mut self,
         id: u64,
@@ -123,93 +81,34 @@ impl Session {
         let start = now_ms();
         // Cut before tokenizing: a pasted book must not freeze the tokenizer.
         let (text, cut) = cut_text(text);
-        let scale = if options.unscaled { Scale::Factor(options.temperature_factor) } else { Scale::InvSqrtDk };
-        #[cfg_attr(not(feature = "extras"), allow(unused_mut))]
-        let mut translation = None;
-        let (mut latest, head_notes) = match model {
-            ModelId::Teaching => {
-                let teaching = TeachingModel::with_options(TeachingOptions {
-                    positional_encoding: options.positional_encoding,
-                    mask: Mask::None,
-                    scale,
-                });
-                let notes = teaching.heads.iter().map(|h| format!("{}: {}", h.name, h.behaviour)).collect();
-                let mut t = teaching.run(text)?;
-                if !options.unscaled && options.temperature_factor != 1.0 {
-                    rescale(&mut t, options.temperature_factor);
-                }
-                (Latest::Here(Box::new(t)), notes)
+        let runner = self.runners.get_mut(&model).ok_or_else(|| runners::missing(model))?;
+        let ran = runner.run(text, &options, cached)?;
+        let latest = match ran.held {
+            Held::Trace(t) => Latest::Here(t),
+            Held::Kept => Latest::InRunner(model),
+            Held::Summary(mut s) => {
+                self.last = Some((id, Latest::InRunner(model)));
+                (s.id, s.compute_ms) = (id, now_ms() - start);
+                return Ok(*s);
             }
-            #[cfg(feature = "pretrained")]
-            ModelId::MiniLm => (Latest::Here(Box::new(self.minilm.as_ref().ok_or_else(|| not_loaded(model))?.run(text)?)), Vec::new()),
-            #[cfg(feature = "pretrained")]
-            ModelId::SmolLm2 => (self.run_cached(model, text, options, cached)?, Vec::new()),
-            #[cfg(feature = "extras")]
-            ModelId::Custom => match self.custom.as_ref().ok_or_else(|| not_loaded(model))? {
-                Opened::Encoder(e) => (Latest::Here(Box::new(e.run(text)?)), Vec::new()),
-                Opened::Decoder(_) => (self.run_cached(model, text, options, cached)?, Vec::new()),
-            },
-            ModelId::Trace => return Err(Error::Invalid("a trace file is read, not run: open it with \"Open a trace…\"".into())),
-            #[cfg(feature = "extras")]
-            ModelId::TranslateEnPt | ModelId::TranslatePtEn => {
-                let (trace, t) = self.translators.run(model, text)?;
-                translation = Some(Box::new(t));
-                (Latest::Here(Box::new(trace)), Vec::new())
-            }
-            #[cfg(not(feature = "extras"))]
-            _ => return Err(not_built(model)),
         };
-        let what_if = options.unscaled || options.temperature_factor != 1.0;
-        if what_if && self.latest_trace(&latest).is_some_and(|t| t.layers.iter().any(|l| l.summaries.is_some())) {
-            return Err(Error::Invalid(format!(
-                "The scaling switches recompute every head's weights and work on texts of up to {KEEP_WEIGHTS_UP_TO} tokens; this one has more. Shorten the text or turn the switches off."
-            )));
-        }
-        if model != ModelId::Teaching && what_if {
-            // A what-if on the numbers shown. A trace of our own is rescaled
-            // where it is; SmolLM2's cache keeps the model's numbers, so its
-            // trace is copied first.
-            #[allow(clippy::infallible_destructuring_match)] // one variant without the pretrained models
-            let mut trace = match latest {
-                Latest::Here(t) => t,
-                #[cfg(feature = "pretrained")]
-                Latest::InCache(model) => Box::new(
-                    self.cache(model).and_then(|s| s.latest()).ok_or_else(|| Error::Invalid("the run left no trace".into()))?.clone(),
-                ),
-            };
-            let d_k = trace.info.d_head;
-            let base = if options.unscaled { 1.0 } else { Scale::InvSqrtDk.factor(d_k) };
-            set_scale(&mut trace, base * options.temperature_factor);
-            latest = Latest::Here(trace);
-        }
         self.last = Some((id, latest));
         // The rows a cache gave were checked when they were computed.
-        #[cfg(feature = "pretrained")]
         let checked = match &self.last {
-            Some((_, Latest::InCache(model))) => self.reused_tokens(*model),
+            Some((_, Latest::InRunner(m))) => self.runners.get(m).map_or(0, |r| r.reused_tokens()),
             _ => 0,
         };
-        #[cfg(not(feature = "pretrained"))]
-        let checked = 0;
         if let Err(e) = self.latest().map_or(Ok(()), |(_, t)| t.check_finite_from(checked)) {
             self.last = None;
             // Nor may a later run reuse what this one computed.
-            #[cfg(feature = "pretrained")]
-            if let Some(cache) = self.cache_mut(model) {
-                cache.clear();
+            if let Some(runner) = self.runners.get_mut(&model) {
+                runner.clear();
             }
             return Err(e);
         }
         let compute_ms = now_ms() - start;
-        #[cfg(feature = "pretrained")]
-        let (threads, alone) = match (self.cache(model), self.encoder(model)) {
-            (Some(s), _) if cached => (s.threads(), s.model().alone()),
-            (Some(s), _) => (s.model().threads_for(self.latest().map_or(0, |(_, t)| t.tokens.len())), s.model().alone()),
-            (None, Some(e)) => (e.threads(), e.alone()),
-            (None, None) => (1, None),
-        };
-        #[cfg(not(feature = "pretrained"))]
-        let (threads, alone) = (1, None);
+        let tokens = self.latest().map_or(0, |(_, t)| t.tokens.len());
+        let (threads, alone) = self.runners.get(&model).map_or((1, None), |r| r.threads(cached, tokens));
         let (_, trace) = self.latest().ok_or_else(|| Error::Invalid("the run left no trace".into()))?;
         Ok(RunSummary {
             id,
@@ -224,7 +123,7 @@ impl Session {
             overview: trace.layers.iter().map(|l| l.thumbnails(THUMB_MAX).iter().map(Thumbnail::new).collect()).collect(),
             kv_head_of: trace.layers.first().map(|l| l.attention.kv_head_of.clone()).unwrap_or_default(),
             catalog: catalog(trace),
-            head_notes,
+            head_notes: ran.head_notes,
             top_next: trace.top_next.clone(),
             sentence_embedding_norm: trace.sentence_embedding.as_ref().map(|e| e.iter().map(|x| x * x).sum::<f32>().sqrt()),
             compute_ms,
@@ -232,24 +131,7 @@ impl Session {
             memory_workers: 1,
             threads,
             alone,
-            translation,
-        })
-    }
-
-    /// Runs `text` on the decoder of `model` that keeps a key/value cache;
-    /// `cached` says whether it reads and refills that cache.
-    #[cfg(feature = "pretrained")]
-    fn run_cached(&mut self, model: ModelId, text: &str, options: RunOptions, cached: bool) -> Result<Latest> {
-        let session = self.cache_mut(model).ok_or_else(|| not_loaded(model))?;
-        Ok(if text.is_empty() {
-            // An emptied box: shown as empty, as with the other models, and
-            // the cache is kept for the text typed next.
-            Latest::Here(Box::new(ModelTrace::empty(session.model().info())))
-        } else if cached {
-            session.run_with_temperature(text, options.next_token_temperature)?;
-            Latest::InCache(model)
-        } else {
-            Latest::Here(Box::new(session.model().run_with_temperature(text, options.next_token_temperature)?))
+            translation: ran.translation,
         })
     }
 
@@ -263,8 +145,7 @@ impl Session {
     fn latest_trace<'a>(&'a self, latest: &'a Latest) -> Option<&'a ModelTrace> {
         match latest {
             Latest::Here(t) => Some(&**t),
-            #[cfg(feature = "pretrained")]
-            Latest::InCache(model) => self.cache(*model)?.latest(),
+            Latest::InRunner(model) => self.runners.get(model)?.latest(),
         }
     }
 
@@ -315,159 +196,98 @@ impl Session {
     /// decoder that made it (a long text's layer keeps h, not E).
     fn layer_input<'a>(&self, trace: &'a ModelTrace, layer: usize) -> Result<std::borrow::Cow<'a, crate::Matrix>> {
         let l = &trace.layers[layer];
-        #[cfg(feature = "pretrained")]
-        if let Some(decoder) = ModelId::from_slug(&trace.info.id).and_then(|m| self.cache(m)) {
-            return decoder.model().layer_input(layer, l).ok_or_else(|| lost_input(layer));
+        // A decoder computes it again; the model that made the trace is named by its id.
+        let runner = ModelId::from_slug(&trace.info.id).and_then(|m| self.runners.get(&m));
+        if let Some(input) = runner.and_then(|r| r.layer_input(layer, l)) {
+            return input;
         }
         match l.holds_input() {
             true => Ok(std::borrow::Cow::Borrowed(&l.input)),
-            false => Err(lost_input(layer)),
+            false => Err(runner::lost_input(layer)),
         }
     }
 
     /// Parses downloaded model files (in `ModelId::files()` order) and keeps the model.
     pub fn install(&mut self, model: ModelId, files: Vec<Vec<u8>>) -> Result<()> {
-        #[cfg_attr(not(feature = "pretrained"), allow(unused_variables))]
-        let file = |i: usize| {
-            files.get(i).map(Vec::as_slice).ok_or_else(|| Error::ModelFile(format!("{} needs {} files", model.slug(), model.files().len())))
-        };
-        match model {
-            ModelId::Teaching => {}
-            #[cfg(feature = "pretrained")]
-            ModelId::MiniLm => self.minilm = Some(MiniLm::from_bytes(file(0)?, file(1)?, file(2)?)?),
-            #[cfg(feature = "pretrained")]
-            ModelId::SmolLm2 => self.smollm2 = Some(SmolLm2Session::new(SmolLm2::from_gguf_bytes(file(0)?)?)),
-            ModelId::Custom => {
-                return Err(Error::Invalid("a model of your own is opened from its files (`Session::install_custom`)".into()))
-            }
-            #[cfg(feature = "extras")]
-            ModelId::Trace => return Err(Error::Invalid("a trace file is opened with \"Open a trace…\", not downloaded".into())),
-            #[cfg(feature = "extras")]
-            ModelId::TranslateEnPt | ModelId::TranslatePtEn => self.translators.install(model, &files)?,
-            #[cfg(not(feature = "extras"))]
-            _ => return Err(not_built(model)),
+        if let Some(runner) = runners::from_files(model, &files)? {
+            self.runners.insert(model, runner);
         }
         Ok(())
     }
 
-    /// `model`'s encoder, if it is one and loaded (MiniLM, an opened encoder).
-    #[cfg(feature = "pretrained")]
-    fn encoder(&self, model: ModelId) -> Option<&crate::models::encoder::Encoder> {
-        match model {
-            ModelId::MiniLm => self.minilm.as_deref(),
-            #[cfg(feature = "extras")]
-            ModelId::Custom => match self.custom.as_ref()? {
-                Opened::Encoder(e) => Some(e),
-                Opened::Decoder(_) => None,
-            },
-            _ => None,
-        }
-    }
-
     /// Keeps a MiniLM built elsewhere (the worker gives it a helper thread
-    /// first, `models::helper`).
+    /// first, `models::two_threads`).
     #[cfg(feature = "pretrained")]
-    pub fn install_minilm(&mut self, model: MiniLm) {
-        self.minilm = Some(model);
+    pub fn install_minilm(&mut self, model: crate::checkpoint::minilm::MiniLm) {
+        self.runners.insert(ModelId::MiniLm, Box::new(runners::encoder::EncoderRunner::minilm(model)));
     }
 
     /// Keeps a SmolLM2 built elsewhere (the worker gives it a helper thread
-    /// first, `models::helper`).
+    /// first, `models::two_threads`).
     #[cfg(feature = "pretrained")]
-    pub fn install_smollm2(&mut self, model: SmolLm2) {
-        self.smollm2 = Some(SmolLm2Session::new(model));
+    pub fn install_smollm2(&mut self, model: crate::checkpoint::smollm2::SmolLm2) {
+        self.runners.insert(ModelId::SmolLm2, Box::new(runners::decoder::DecoderRunner::new(model)));
     }
 
     /// Keeps a model opened from the visitor's files (`custom::checkpoint`),
-    /// replacing any before it; a decoder with a key/value cache.
+    /// replacing any before it: an encoder, or a decoder with a key/value cache.
     #[cfg(feature = "extras")]
     pub fn install_custom(&mut self, model: crate::checkpoint::Model) {
         if self.last.as_ref().is_some_and(|(_, l)| match l {
             Latest::Here(t) => t.info.id == "custom",
-            Latest::InCache(m) => *m == ModelId::Custom,
+            Latest::InRunner(m) => *m == ModelId::Custom,
         }) {
             self.last = None;
         }
-        self.custom = Some(match model {
-            crate::checkpoint::Model::Encoder(e) => Opened::Encoder(e),
-            crate::checkpoint::Model::Decoder(d) => Opened::Decoder(Box::new(DecoderSession::new(*d))),
-        });
-    }
-
-    /// The decoder of `model` that keeps a key/value cache (SmolLM2, or a
-    /// decoder opened from files), if it is loaded.
-    #[cfg(feature = "pretrained")]
-    fn cache(&self, model: ModelId) -> Option<&DecoderSession> {
-        match model {
-            ModelId::SmolLm2 => self.smollm2.as_ref(),
-            #[cfg(feature = "extras")]
-            ModelId::Custom => match self.custom.as_ref()? {
-                Opened::Decoder(d) => Some(d),
-                Opened::Encoder(_) => None,
-            },
-            _ => None,
-        }
-    }
-
-    #[cfg(feature = "pretrained")]
-    fn cache_mut(&mut self, model: ModelId) -> Option<&mut DecoderSession> {
-        match model {
-            ModelId::SmolLm2 => self.smollm2.as_mut(),
-            #[cfg(feature = "extras")]
-            ModelId::Custom => match self.custom.as_mut()? {
-                Opened::Decoder(d) => Some(d),
-                Opened::Encoder(_) => None,
-            },
-            _ => None,
-        }
+        let runner: Box<dyn Runner> = match model {
+            crate::checkpoint::Model::Encoder(e) => Box::new(runners::encoder::EncoderRunner::opened(e)),
+            crate::checkpoint::Model::Decoder(d) => Box::new(runners::decoder::DecoderRunner::new(*d)),
+        };
+        self.runners.insert(ModelId::Custom, runner);
     }
 
     /// Drops the opened model (forgotten by the visitor).
     #[cfg(feature = "extras")]
     pub fn forget_custom(&mut self) {
-        self.custom = None;
+        self.runners.remove(&ModelId::Custom);
     }
 
     /// How many tokens of `model`'s latest typed run came from its
     /// key/value cache (0 before any, and for a model without one).
-    #[cfg(feature = "pretrained")]
     pub fn reused_tokens(&self, model: ModelId) -> usize {
-        self.cache(model).map_or(0, DecoderSession::reused_tokens)
+        self.runners.get(&model).map_or(0, |r| r.reused_tokens())
     }
 
     pub fn is_loaded(&self, model: ModelId) -> bool {
-        match model {
-            ModelId::Teaching => true,
-            #[cfg(feature = "pretrained")]
-            ModelId::MiniLm => self.minilm.is_some(),
-            #[cfg(feature = "pretrained")]
-            ModelId::SmolLm2 => self.smollm2.is_some(),
-            #[cfg(feature = "extras")]
-            ModelId::Custom => self.custom.is_some(),
-            #[cfg(feature = "extras")]
-            ModelId::Trace => self.trace.is_some(),
-            #[cfg(feature = "extras")]
-            ModelId::TranslateEnPt | ModelId::TranslatePtEn => self.translators.is_loaded(model),
-            #[cfg(not(feature = "extras"))]
-            _ => false,
-        }
+        self.runners.get(&model).is_some_and(|r| r.is_open())
     }
 
     /// Whether `model` is loaded from the files `ToWorker::Load` asks for:
     /// MiniLM from its exact f32 weights or from the f16 copy.
-    #[cfg_attr(not(feature = "pretrained"), allow(unused_variables))]
     pub fn is_loaded_as(&self, model: ModelId, exact: bool) -> bool {
-        match model {
-            #[cfg(feature = "pretrained")]
-            ModelId::MiniLm => self.minilm.as_ref().is_some_and(|m| m.exact() == exact),
-            _ => self.is_loaded(model),
+        self.runners.get(&model).is_some_and(|r| r.is_open() && r.loaded_as(exact))
+    }
+
+    /// The reply of a runner that answers `msg` itself (a trace file), if any.
+    fn answered_by_runner(&mut self, msg: &ToWorker) -> Option<FromWorker> {
+        match msg {
+            ToWorker::Run { model, .. } | ToWorker::Compare { model, .. } | ToWorker::Load { model, .. } => {
+                // A run replaces a latest trace that its runner keeps out of memory.
+                if matches!(msg, ToWorker::Run { .. }) && self.last.as_ref().is_some_and(|(_, l)| self.latest_trace(l).is_none()) {
+                    self.last = None;
+                }
+                self.runners.get_mut(model)?.answer(msg, None)
+            }
+            _ => match self.last {
+                Some((id, Latest::InRunner(model))) => self.runners.get_mut(&model)?.answer(msg, Some(id)),
+                _ => None,
+            },
         }
     }
 
     /// One message in, one message out: the worker's whole job.
     pub fn handle(&mut self, msg: ToWorker, now_ms: &dyn Fn() -> f64) -> FromWorker {
-        #[cfg(any(feature = "extras", feature = "tracefile"))]
-        if let Some(reply) = self.answer_from_trace(&msg, now_ms) {
+        if let Some(reply) = self.answered_by_runner(&msg) {
             return reply;
         }
         match msg {
@@ -533,53 +353,6 @@ fn export_weights(trace: &ModelTrace) -> u64 {
 
 fn cut_notice() -> String {
     format!("Text cut to its first {MAX_TEXT_CHARS} characters.")
-}
-
-#[cfg(not(feature = "extras"))]
-fn not_built(model: ModelId) -> Error {
-    Error::Invalid(format!("the {} model is not part of this build (features `pretrained` and `extras`)", model.slug()))
-}
-
-/// E of a layer that neither holds it nor has a decoder to compute it again.
-fn lost_input(layer: usize) -> Error {
-    Error::Invalid(format!("layer {layer}'s input E is no longer at hand: run the text again"))
-}
-
-#[cfg(feature = "pretrained")]
-fn not_loaded(model: ModelId) -> Error {
-    Error::Invalid(format!("the {} model is not loaded yet", model.slug()))
-}
-
-/// Multiplies every head's scaled scores by `factor` and recomputes A (the
-/// temperature lesson), keeping the same Q and K.
-fn rescale(trace: &mut ModelTrace, factor: f32) {
-    for layer in &mut trace.layers {
-        for head in &mut layer.attention.heads {
-            head.scale *= factor;
-        }
-    }
-    reweigh_all(trace);
-}
-
-/// Sets every head's scale factor and recomputes A, as a what-if on each
-/// head (later layers are not re-run).
-fn set_scale(trace: &mut ModelTrace, scale: f32) {
-    for layer in &mut trace.layers {
-        for head in &mut layer.attention.heads {
-            head.scale = scale;
-        }
-    }
-    reweigh_all(trace);
-}
-
-fn reweigh_all(trace: &mut ModelTrace) {
-    for layer in &mut trace.layers {
-        let att = &mut layer.attention;
-        for (h, head) in att.heads.iter_mut().enumerate() {
-            head.weights = head.reweighed(head.mask, head.scale);
-            head.output = head.weights.matmul(&att.v[att.kv_head_of[h]]);
-        }
-    }
 }
 
 #[cfg(test)]

@@ -71,8 +71,12 @@ impl Session {
                 break;
             }
         }
-        // A trace in a decoder's cache was overwritten; one of our own is intact.
-        self.last = kept.filter(|(_, latest)| matches!(latest, Latest::Here(_)));
+        // A trace in a decoder's cache was overwritten; one of our own is
+        // intact, and so is a trace file, which is read, not run.
+        self.last = kept.filter(|(_, latest)| match latest {
+            Latest::Here(_) => true,
+            Latest::InRunner(m) => self.runners.get(m).is_some_and(|r| r.latest().is_none()),
+        });
         settling.rounds()
     }
 

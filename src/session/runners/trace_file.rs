@@ -1,13 +1,15 @@
-//! A trace file opened in the session (docs/trace-format.md): the page's
-//! views answered from the file instead of a model. The header is read on
+//! A trace file's runner (docs/trace-format.md): the page's views answered
+//! from the file instead of a model. The header is read on
 //! opening; a head's bytes only when a view asks for that head, so a trace
 //! larger than memory opens (in the browser the bytes come through
 //! `Blob.slice`, `src/worker/blob_source.rs`).
 
-use super::{FromWorker, HeadDetail, ModelId, RunSummary, Session, Thumbnail, ToWorker, EXPORT_MAX_WEIGHTS};
+use super::super::runner::{Held, Ran, Runner};
+use super::super::{FromWorker, HeadDetail, Latest, ModelId, RunOptions, RunSummary, Session, Thumbnail, ToWorker, EXPORT_MAX_WEIGHTS};
 use crate::analysis::{head_stats, HeadMatch, HeadStats};
 use crate::attention::{apply_mask, softmax_rows, Mask};
 use crate::tensor::Matrix;
+use crate::trace::layered::Layered;
 use crate::trace::ModelInfo;
 use crate::trace::THUMB_MAX;
 use crate::tracefile::{ByteSource, MaskSpec, TraceFileError, TraceReader};
@@ -29,8 +31,6 @@ impl ByteSource for Box<dyn ByteSource> {
 /// The trace file the session holds.
 pub struct OpenTrace {
     reader: TraceReader<Box<dyn ByteSource>>,
-    /// The run answered from this trace while it is the latest one.
-    shown: Option<u64>,
     /// The overview and catalog, read once.
     overview: Option<(Vec<Vec<Thumbnail>>, Vec<HeadStats>)>,
 }
@@ -40,28 +40,17 @@ type Result<T> = std::result::Result<T, TraceFileError>;
 impl OpenTrace {
     /// Reads and checks the header only.
     pub fn open(source: Box<dyn ByteSource>) -> Result<Self> {
-        Ok(Self { reader: TraceReader::open(source)?, shown: None, overview: None })
+        Ok(Self { reader: TraceReader::open(source)?, overview: None })
     }
 
     /// What the page learns about the run: tokens, the overview, the catalog.
-    fn summary(&mut self, id: u64, compute_ms: &dyn Fn() -> f64, options_changed: bool) -> Result<RunSummary> {
-        let start = compute_ms();
+    /// The session sets its id and time.
+    fn summary(&mut self, options_changed: bool) -> Result<RunSummary> {
         let d = self.reader.description().clone();
-        let index = self.reader.index();
         let weights_bytes = self.weight_bytes();
         let catalog_skipped = weights_bytes > CATALOG_MAX_BYTES;
-        let has_qk = index.has_all_queries_keys();
-        let info = ModelInfo {
-            id: ModelId::Trace.slug().into(),
-            name: d.model.name.clone(),
-            n_layers: d.n_layers,
-            n_heads: d.n_heads,
-            n_kv_heads: d.n_kv_heads,
-            d_model: 0,
-            d_head: index.d_head(0).unwrap_or(0),
-            mask: d.uniform_mask().and_then(MaskSpec::core).unwrap_or(Mask::Causal),
-            max_tokens: d.tokens.len(),
-        };
+        let has_qk = self.reader.index().has_all_queries_keys();
+        let info = self.info();
         if self.overview.is_none() {
             self.overview = Some(self.read_overview(catalog_skipped)?);
         }
@@ -83,7 +72,7 @@ impl OpenTrace {
             notes.push("The switches do not apply: the numbers are the trace's as stored.".into());
         }
         Ok(RunSummary {
-            id,
+            id: 0,
             info,
             tokens: d.tokens.clone(),
             token_ids: d.token_ids.clone(),
@@ -94,13 +83,30 @@ impl OpenTrace {
             head_notes: Vec::new(),
             top_next: d.top_next.as_ref().map(|top| top.iter().map(|t| (t.token.clone(), t.probability)).collect()),
             sentence_embedding_norm: None,
-            compute_ms: compute_ms() - start,
+            compute_ms: 0.0,
             memory_bytes: None,
             memory_workers: 1,
             threads: 1,
             alone: None,
             translation: None,
         })
+    }
+
+    /// The model the trace was written from, as the page describes it.
+    fn info(&self) -> ModelInfo {
+        let d = self.reader.description();
+        let index = self.reader.index();
+        ModelInfo {
+            id: ModelId::Trace.slug().into(),
+            name: d.model.name.clone(),
+            n_layers: d.n_layers,
+            n_heads: d.n_heads,
+            n_kv_heads: d.n_kv_heads,
+            d_model: 0,
+            d_head: index.d_head(0).unwrap_or(0),
+            mask: d.uniform_mask().and_then(MaskSpec::core).unwrap_or(Mask::Causal),
+            max_tokens: d.tokens.len(),
+        }
     }
 
     /// The bytes every layer's weights take in the file.
@@ -202,76 +208,105 @@ impl OpenTrace {
     }
 }
 
+/// The session's trace file: none until one is opened.
+pub struct TraceFile {
+    open: Option<OpenTrace>,
+}
+
+impl TraceFile {
+    pub fn closed() -> Self {
+        Self { open: None }
+    }
+}
+
+impl Runner for TraceFile {
+    fn info(&self) -> ModelInfo {
+        match &self.open {
+            Some(t) => t.info(),
+            None => ModelInfo {
+                id: ModelId::Trace.slug().into(),
+                name: "no trace file".into(),
+                n_layers: 0,
+                n_heads: 0,
+                n_kv_heads: 0,
+                d_model: 0,
+                d_head: 0,
+                mask: Mask::None,
+                max_tokens: 0,
+            },
+        }
+    }
+
+    /// The trace's summary: its text is fixed, so `text` is not read.
+    fn run(&mut self, _text: &str, options: &RunOptions, _cached: bool) -> crate::error::Result<Ran> {
+        let trace = self.open.as_mut().ok_or_else(|| super::missing(ModelId::Trace))?;
+        let summary = trace.summary(*options != RunOptions::default()).map_err(|e| crate::error::Error::Invalid(e.to_string()))?;
+        Ok(Ran { held: Held::Summary(Box::new(summary)), head_notes: Vec::new(), translation: None })
+    }
+
+    fn layered(&self) -> crate::error::Result<&dyn Layered> {
+        Err(super::missing_for_analyses(ModelId::Trace))
+    }
+
+    fn is_open(&self) -> bool {
+        self.open.is_some()
+    }
+
+    fn answer(&mut self, msg: &ToWorker, shown: Option<u64>) -> Option<FromWorker> {
+        let failed = |id: u64, e: &dyn std::fmt::Display| FromWorker::Failed { id, message: e.to_string() };
+        let Some(id) = shown else {
+            return match msg {
+                ToWorker::Run { .. } if self.open.is_none() => {
+                    Some(FromWorker::LoadFailed { model: ModelId::Trace, message: "no trace file is open".into() })
+                }
+                ToWorker::Compare { id, .. } => {
+                    Some(failed(*id, &"a trace file holds one fixed text: comparing another text needs a live model"))
+                }
+                ToWorker::Load { .. } => Some(match self.open {
+                    Some(_) => FromWorker::Loaded { model: ModelId::Trace },
+                    None => FromWorker::LoadFailed { model: ModelId::Trace, message: "open a trace file first".into() },
+                }),
+                _ => None,
+            };
+        };
+        let trace = self.open.as_mut()?;
+        match *msg {
+            ToWorker::Head { id: asked, layer, head, .. } => {
+                Some(trace.head(id, layer, head).map_or_else(|e| failed(asked, &e), |d| FromWorker::Head(Box::new(d))))
+            }
+            ToWorker::Export { id: asked } => Some(match trace.export() {
+                Ok(json) => FromWorker::Export { id: asked, json },
+                Err(e) => failed(asked, &e),
+            }),
+            // Ranking reads every head of the file: never for a run no longer shown.
+            ToWorker::FindHeads { id: asked, .. } if asked != id => Some(failed(asked, &"that text is no longer shown")),
+            ToWorker::FindHeads { id: asked, query, key } => {
+                let n = trace.reader.index().n_tokens();
+                if query >= n || key >= n {
+                    return Some(failed(asked, &format!("no token {} in this text", query.max(key))));
+                }
+                Some(match trace.find_heads(query, key) {
+                    Ok(heads) => FromWorker::Heads { id: asked, query, key, heads },
+                    Err(e) => failed(asked, &e),
+                })
+            }
+            _ => None,
+        }
+    }
+}
+
 impl Session {
     /// Opens a trace file (its header only); the next `Run` of
     /// [`ModelId::Trace`] shows it.
     pub fn open_trace(&mut self, source: Box<dyn ByteSource>) -> Result<()> {
         // The old trace is closed first: a file that fails leaves none open.
-        self.trace = None;
-        self.trace = Some(OpenTrace::open(source)?);
-        Ok(())
-    }
-
-    /// The reply when the message is about the open trace, else None (the
-    /// models answer it).
-    pub(super) fn answer_from_trace(&mut self, msg: &ToWorker, now_ms: &dyn Fn() -> f64) -> Option<FromWorker> {
-        let failed = |id: u64, e: &dyn std::fmt::Display| FromWorker::Failed { id, message: e.to_string() };
-        match msg {
-            ToWorker::Run { id, model: ModelId::Trace, options, .. } => {
-                let Some(trace) = self.trace.as_mut() else {
-                    return Some(FromWorker::LoadFailed { model: ModelId::Trace, message: "no trace file is open".into() });
-                };
-                self.last = None;
-                trace.shown = None;
-                let changed = *options != super::RunOptions::default();
-                Some(match trace.summary(*id, now_ms, changed) {
-                    Ok(s) => {
-                        trace.shown = Some(*id);
-                        FromWorker::Result(Box::new(s))
-                    }
-                    Err(e) => failed(*id, &e),
-                })
-            }
-            ToWorker::Compare { id, model: ModelId::Trace, .. } => {
-                Some(failed(*id, &"a trace file holds one fixed text: comparing another text needs a live model"))
-            }
-            ToWorker::Load { model: ModelId::Trace, .. } => Some(match self.trace {
-                Some(_) => FromWorker::Loaded { model: ModelId::Trace },
-                None => FromWorker::LoadFailed { model: ModelId::Trace, message: "open a trace file first".into() },
-            }),
-            ToWorker::Run { .. } => {
-                if let Some(trace) = self.trace.as_mut() {
-                    trace.shown = None;
-                }
-                None
-            }
-            _ => {
-                let trace = self.trace.as_mut().filter(|t| t.shown.is_some())?;
-                let id = trace.shown.unwrap_or_default();
-                match *msg {
-                    ToWorker::Head { id: asked, layer, head, .. } => {
-                        Some(trace.head(id, layer, head).map_or_else(|e| failed(asked, &e), |d| FromWorker::Head(Box::new(d))))
-                    }
-                    ToWorker::Export { id: asked } => Some(match trace.export() {
-                        Ok(json) => FromWorker::Export { id: asked, json },
-                        Err(e) => failed(asked, &e),
-                    }),
-                    // Ranking reads every head of the file: never for a run no longer shown.
-                    ToWorker::FindHeads { id: asked, .. } if asked != id => Some(failed(asked, &"that text is no longer shown")),
-                    ToWorker::FindHeads { id: asked, query, key } => {
-                        let n = trace.reader.index().n_tokens();
-                        if query >= n || key >= n {
-                            return Some(failed(asked, &format!("no token {} in this text", query.max(key))));
-                        }
-                        Some(match trace.find_heads(query, key) {
-                            Ok(heads) => FromWorker::Heads { id: asked, query, key, heads },
-                            Err(e) => failed(asked, &e),
-                        })
-                    }
-                    _ => None,
-                }
-            }
+        if matches!(self.last, Some((_, Latest::InRunner(ModelId::Trace)))) {
+            self.last = None;
         }
+        self.runners.insert(ModelId::Trace, Box::new(TraceFile::closed()));
+        let open = OpenTrace::open(source)?;
+        self.runners.insert(ModelId::Trace, Box::new(TraceFile { open: Some(open) }));
+        Ok(())
     }
 }
 
