@@ -19,9 +19,7 @@ impl Checkpoint<'static> {
             return Ok(Checkpoint::Gguf(Box::new(src)));
         }
         match path.parent() {
-            Some(dir) if path.extension().is_some_and(|e| e == "safetensors" || e == "json") => {
-                Ok(Checkpoint::Folder(open_folder(dir)?))
-            }
+            Some(dir) if path.extension().is_some_and(|e| e == "safetensors" || e == "json") => Ok(Checkpoint::Folder(open_folder(dir)?)),
             _ => Err(Error::ModelFile(format!(
                 "{} is not a GGUF file (it does not start with \"GGUF\"); give a .gguf file or a Hugging Face folder",
                 path.display()

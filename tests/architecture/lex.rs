@@ -1,7 +1,6 @@
 //! Reading Rust for the plan's check: a small lexer, so that comments and
 //! literals never count as code, and what a file declares and refers to.
 
-
 #[derive(Debug, PartialEq)]
 pub enum Tok {
     Ident(String),
@@ -245,4 +244,3 @@ pub fn use_tree(t: &[(Tok, usize)], mut i: usize, mut prefix: Vec<String>, out: 
         }
     }
 }
-
