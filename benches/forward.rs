@@ -1,7 +1,7 @@
 //! The teaching model end to end (tokenize → embed → every head, all
 //! intermediates kept) on a 64-word text. Target: under 1 ms.
 
-use attnscope::attention::{attend, Mask, Scale};
+use attnscope::attention::{attend, Attend, Mask, Scale};
 use attnscope::models::teaching::TeachingModel;
 use attnscope::Matrix;
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -23,7 +23,9 @@ fn teaching(c: &mut Criterion) {
 fn one_head(c: &mut Criterion) {
     let n = 128;
     let q = Matrix::from_vec(n, 64, (0..n * 64).map(|i| ((i * 7919) % 1000) as f32 / 1000.0).collect());
-    c.bench_function("attend, 128 × 128, d_k 64", |b| b.iter(|| attend(black_box(&q), &q, &q, Mask::Causal, Scale::InvSqrtDk)));
+    c.bench_function("attend, 128 × 128, d_k 64", |b| {
+        b.iter(|| attend(black_box(&q), &q, &q, Attend::new(Mask::Causal, Scale::InvSqrtDk)))
+    });
 }
 
 criterion_group!(benches, teaching, one_head);

@@ -16,7 +16,7 @@
 //! the same [`attend`] applied to different slices of Q, K and V.
 //!
 //! Under a causal mask half of A is 0, so on long texts Z = A V (and, for a
-//! head whose S is not kept, S and A too: [`attend_visible`]) is computed a
+//! head whose S is not kept, S and A too: [`Attend::visible_only`]) is computed a
 //! block of queries at a time over the keys that block can see: the same
 //! numbers for half the work.
 
@@ -206,17 +206,42 @@ fn add_bias(scaled: Matrix, bias: Option<&Matrix>) -> Matrix {
     }
 }
 
-/// Scaled dot-product attention for one head.
+/// How one head attends: the mask M, the scale, a position bias B, and
+/// whether to multiply only the keys the queries can see. `Attend::new(mask,
+/// scale)` for the usual head; `..Default::default()` is no mask, 1/√d_k.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Attend<'a> {
+    pub mask: Mask,
+    pub scale: Scale,
+    /// B (n_q × n_k), added to the scaled scores: MPNet's relative positions.
+    pub bias: Option<&'a Matrix>,
+    /// For a head whose S is let go of at once (a long text's, summed up as
+    /// it is computed): under a causal or sliding-window mask only the keys
+    /// a block of queries can see are multiplied, which halves Q Kᵀ and the
+    /// softmax of a long decoder text. A and Z are the same, bit for bit:
+    /// the keys a block skips weigh 0 either way, each row's sums add the
+    /// same numbers in the same lanes, and Z is computed block by block as
+    /// [`values`] computes it. `scores` is left empty (0 × 0); no bias.
+    pub visible_only: bool,
+}
+
+impl<'a> Attend<'a> {
+    pub fn new(mask: Mask, scale: Scale) -> Self {
+        Attend { mask, scale, bias: None, visible_only: false }
+    }
+}
+
+/// Scaled dot-product attention for one head, the one way in.
 ///
 /// `q`: n_q × d_k, `k`: n_k × d_k, `v`: n_k × d_v. For self-attention n_q = n_k;
 /// for cross-attention Q comes from one sequence and K, V from another.
-pub fn attend(q: &Matrix, k: &Matrix, v: &Matrix, mask: Mask, scale: Scale) -> HeadTrace {
-    attend_with_bias(q, k, v, None, mask, scale)
-}
-
-/// [`attend`] with a position bias B (n_q × n_k) added to the scaled scores.
-pub fn attend_with_bias(q: &Matrix, k: &Matrix, v: &Matrix, bias: Option<&Matrix>, mask: Mask, scale: Scale) -> HeadTrace {
-    let scale = scale.factor(q.cols);
+pub fn attend(q: &Matrix, k: &Matrix, v: &Matrix, o: Attend<'_>) -> HeadTrace {
+    let (bias, mask) = (o.bias, o.mask);
+    if o.visible_only {
+        assert!(bias.is_none(), "a head attended over its visible keys alone has no bias");
+        return attend_visible(q, k, v, mask, o.scale);
+    }
+    let scale = o.scale.factor(q.cols);
     let scores = q.matmul_t(k); //                                  S = Q Kᵀ            (n_q × n_k)
     let biased = add_bias(scores.map(|s| s * scale), bias); //      S·scale + B         (n_q × n_k)
     let weights = softmax_rows(apply_mask(biased, mask)); //        A = softmax(… + M)  (n_q × n_k)
@@ -287,14 +312,9 @@ fn rows_of(m: &Matrix, rows: Range<usize>) -> std::borrow::Cow<'_, Matrix> {
     }
 }
 
-/// [`attend`] for a head whose scores are let go of at once (a long text's,
-/// summed up as they are computed): under a causal or sliding-window mask
-/// only the keys a block of queries can see are multiplied, which halves
-/// Q Kᵀ and the softmax of a long decoder text. The weights and the output
-/// are [`attend`]'s, bit for bit: the keys a block skips weigh 0 either way,
-/// each row's sums add the same numbers in the same lanes, and Z is
-/// computed block by block as [`values`] computes it. `scores` is left empty (0 × 0).
-pub fn attend_visible(q: &Matrix, k: &Matrix, v: &Matrix, mask: Mask, scale: Scale) -> HeadTrace {
+/// [`attend`] over the keys each block of queries can see
+/// ([`Attend::visible_only`]), S not kept.
+fn attend_visible(q: &Matrix, k: &Matrix, v: &Matrix, mask: Mask, scale: Scale) -> HeadTrace {
     let (n_q, n_k) = (q.rows, k.rows);
     let scale_factor = scale.factor(q.cols);
     let (mut weights, mut output) = (Matrix::zeros(n_q, n_k), Matrix::zeros(n_q, v.cols));
@@ -313,6 +333,7 @@ pub fn attend_visible(q: &Matrix, k: &Matrix, v: &Matrix, mask: Mask, scale: Sca
 
 /// Q, K and V of a layer, already projected (and, for Llama, rotated), laid
 /// out head after head along the columns.
+#[derive(Clone, Copy)]
 pub struct Projections<'a> {
     /// n_q × (n_heads · d_k)
     pub q: &'a Matrix,
@@ -351,15 +372,15 @@ impl MultiHeadTrace {
     }
 
     /// Head `h` whole: as kept, or computed again from the kept Q, K and V
-    /// by the same [`attend_with_bias`] that computed it first, so the
+    /// by the same [`attend`] that computed it first, so the
     /// numbers are the same.
     pub fn head(&self, h: usize) -> std::borrow::Cow<'_, HeadTrace> {
         if self.keeps(h) {
             return std::borrow::Cow::Borrowed(&self.heads[h]);
         }
         let (t, kv) = (&self.heads[h], self.kv_head_of[h]);
-        let again = attend_with_bias(&self.q[h], &self.k[kv], &self.v[kv], t.bias.as_ref(), t.mask, Scale::Factor(t.scale));
-        std::borrow::Cow::Owned(again)
+        let o = Attend { bias: t.bias.as_ref(), ..Attend::new(t.mask, Scale::Factor(t.scale)) };
+        std::borrow::Cow::Owned(attend(&self.q[h], &self.k[kv], &self.v[kv], o))
     }
 
     /// A[query, key] of head `h` (None outside the text); for a head let
@@ -405,58 +426,34 @@ pub fn kv_head_of(n_heads: usize, n_kv_heads: usize) -> Vec<usize> {
     (0..n_heads).map(|h| h / (n_heads / n_kv_heads)).collect()
 }
 
-/// Multi-head (and grouped-query) attention: split Q, K, V into heads, attend
-/// per head, concatenate.
-pub fn multi_head(p: Projections<'_>, mask: Mask, scale: Scale) -> MultiHeadTrace {
-    assert!(
-        p.n_kv_heads > 0 && p.k.cols.is_multiple_of(p.n_kv_heads) && p.v.cols.is_multiple_of(p.n_kv_heads),
-        "K and V must split evenly into their heads"
-    );
-    multi_head_split(p.q, p.n_heads, split_heads(p.k, p.n_kv_heads), split_heads(p.v, p.n_kv_heads), mask, scale)
+/// How a layer's heads attend: [`Attend`]'s mask and scale for every head,
+/// a position bias per head, and an edit of each head's trace.
+#[derive(Default)]
+pub struct AttendHeads<'a> {
+    pub mask: Mask,
+    pub scale: Scale,
+    /// `biases[h]` (n_q × n_k) added to head `h`'s scaled scores, as MPNet's
+    /// relative positions are.
+    pub biases: Option<&'a [Matrix]>,
+    /// Handed each head's trace as soon as it is computed, before the next
+    /// head's: there a long text's caller sums up the head's weights and
+    /// lets go of them, so that a layer never holds all its heads' S and A
+    /// at once. The heads are then attended over their visible keys alone
+    /// ([`Attend::visible_only`]), without S or a bias.
+    pub each: Option<&'a mut dyn FnMut(&mut HeadTrace)>,
 }
 
-/// [`multi_head`] with K and V already split into their heads, as a
-/// key/value cache keeps them: each head's rows then grow in place as tokens
-/// are appended, rather than being joined and split again on every token.
-pub fn multi_head_split(q: &Matrix, n_heads: usize, k: Vec<Matrix>, v: Vec<Matrix>, mask: Mask, scale: Scale) -> MultiHeadTrace {
-    heads_with_bias(q, n_heads, k, v, None, mask, scale, None)
+impl<'a> AttendHeads<'a> {
+    pub fn new(mask: Mask, scale: Scale) -> Self {
+        AttendHeads { mask, scale, biases: None, each: None }
+    }
 }
 
-/// [`multi_head_split`], handing each head's trace to `each` as soon as it
-/// is computed, before the next head's: there a long text's caller sums up
-/// the head's weights and lets go of them, so that a layer never holds all
-/// its heads' S and A at once. The heads are [`attend_visible`]'s, without S.
-#[allow(clippy::too_many_arguments)]
-pub fn multi_head_split_each(
-    q: &Matrix,
-    n_heads: usize,
-    k: Vec<Matrix>,
-    v: Vec<Matrix>,
-    mask: Mask,
-    scale: Scale,
-    each: &mut dyn FnMut(&mut HeadTrace),
-) -> MultiHeadTrace {
-    heads_with_bias(q, n_heads, k, v, None, mask, scale, Some(each))
-}
-
-/// [`multi_head`] with a position bias per head (`biases[h]`, n_q × n_k)
-/// added to the scaled scores, as MPNet's relative positions are.
-pub fn multi_head_with_bias(p: Projections<'_>, biases: &[Matrix], mask: Mask, scale: Scale) -> MultiHeadTrace {
-    assert_eq!(biases.len(), p.n_heads, "one bias per head");
-    heads_with_bias(p.q, p.n_heads, split_heads(p.k, p.n_kv_heads), split_heads(p.v, p.n_kv_heads), Some(biases), mask, scale, None)
-}
-
-#[allow(clippy::too_many_arguments)]
-fn heads_with_bias(
-    q: &Matrix,
-    n_heads: usize,
-    k: Vec<Matrix>,
-    v: Vec<Matrix>,
-    biases: Option<&[Matrix]>,
-    mask: Mask,
-    scale: Scale,
-    each: Option<&mut dyn FnMut(&mut HeadTrace)>,
-) -> MultiHeadTrace {
+/// Multi-head (and grouped-query, multi-query, cross-) attention, the one way
+/// in for a layer: Q (n_q × n_heads·d_k) split into its heads, each attending
+/// over its group's K and V head (`k[g]`: n_k × d_k, `v[g]`: n_k × d_v; split
+/// with [`split_heads`], or grown in place by a key/value cache), concatenated.
+pub fn multi_head(q: &Matrix, n_heads: usize, k: Vec<Matrix>, v: Vec<Matrix>, o: AttendHeads<'_>) -> MultiHeadTrace {
     let n_kv_heads = k.len();
     assert!(
         n_heads > 0 && n_kv_heads > 0 && n_heads.is_multiple_of(n_kv_heads) && v.len() == n_kv_heads,
@@ -464,21 +461,20 @@ fn heads_with_bias(
     );
     let d_k = q.cols / n_heads;
     assert!(k.iter().all(|k| k.cols == d_k), "each key head must be d_k wide");
+    assert!(o.biases.is_none_or(|b| b.len() == n_heads), "one bias per head");
+    let AttendHeads { mask, scale, biases, mut each } = o;
     let q = split_heads(q, n_heads); //                                             Q_h        (n_q × d_k)
     let kv_head_of = kv_head_of(n_heads, n_kv_heads);
-    assert!(each.is_none() || biases.is_none(), "a head handed on is attended without a bias");
-    let heads: Vec<HeadTrace> = match each {
-        None => (0..n_heads)
-            .map(|h| attend_with_bias(&q[h], &k[kv_head_of[h]], &v[kv_head_of[h]], biases.map(|b| &b[h]), mask, scale))
-            .collect(),
-        Some(each) => (0..n_heads)
-            .map(|h| {
-                let mut t = attend_visible(&q[h], &k[kv_head_of[h]], &v[kv_head_of[h]], mask, scale);
+    let heads: Vec<HeadTrace> = (0..n_heads)
+        .map(|h| {
+            let head = Attend { mask, scale, bias: biases.map(|b| &b[h]), visible_only: each.is_some() };
+            let mut t = attend(&q[h], &k[kv_head_of[h]], &v[kv_head_of[h]], head); // Z_h = A_h V_g (n_q × d_v)
+            if let Some(each) = each.as_mut() {
                 each(&mut t);
-                t
-            })
-            .collect(),
-    };
+            }
+            t
+        })
+        .collect();
     gather(q, k, v, heads)
 }
 
@@ -494,6 +490,7 @@ pub fn gather(q: Vec<Matrix>, k: Vec<Matrix>, v: Vec<Matrix>, heads: Vec<HeadTra
 
 /// The `n` equal column blocks of `m`, one per head.
 pub fn split_heads(m: &Matrix, n: usize) -> Vec<Matrix> {
+    assert!(n > 0 && m.cols.is_multiple_of(n), "{} columns must split evenly into {n} heads", m.cols);
     let d = m.cols / n;
     (0..n).map(|h| m.cols_range(h * d, d)).collect()
 }
@@ -550,95 +547,8 @@ mod tests {
     }
 
     #[test]
-    fn a_position_bias_is_added_to_the_scaled_scores() {
-        let (q, k) = (pseudo_random(4, 8, 11), pseudo_random(4, 8, 12));
-        let bias = pseudo_random(4, 4, 13);
-        let t = attend_with_bias(&q, &k, &k, Some(&bias), Mask::None, Scale::InvSqrtDk);
-        let want = softmax_rows(q.matmul_t(&k).map(|s| s * t.scale).add(&bias));
-        assert_eq!(t.weights, want);
-        assert_eq!(t.masked(), t.scaled().add(&bias));
-        assert_eq!(t.reweighed(Mask::None, t.scale), t.weights);
-    }
-
-    #[test]
     fn grouped_query_heads_map_to_their_groups() {
         assert_eq!(kv_head_of(9, 3), vec![0, 0, 0, 1, 1, 1, 2, 2, 2]);
         assert_eq!(kv_head_of(4, 1), vec![0; 4]);
-    }
-
-    /// Values in (−2, 2) from the tests' seeded generator.
-    fn pseudo_random(rows: usize, cols: usize, seed: u32) -> Matrix {
-        crate::testing::matrix(rows, cols, seed).map(|x| 2.0 * x)
-    }
-
-    #[test]
-    fn heads_of_one_gqa_group_share_k_and_v() {
-        let (n, d_k) = (5, 4);
-        let (q, k, v) = (pseudo_random(n, 4 * d_k, 1), pseudo_random(n, 2 * d_k, 2), pseudo_random(n, 2 * d_k, 3));
-        let t = multi_head(Projections { q: &q, k: &k, v: &v, n_heads: 4, n_kv_heads: 2 }, Mask::Causal, Scale::InvSqrtDk);
-        assert_eq!(t.kv_head_of, vec![0, 0, 1, 1]);
-        assert_eq!((t.k.len(), t.v.len()), (2, 2));
-        for h in 0..4 {
-            let g = t.kv_head_of[h];
-            // Each head's scores are its own Q against its group's K.
-            assert_eq!(t.heads[h].scores, t.q[h].matmul_t(&t.k[g]));
-            assert_eq!(t.heads[h].output, t.heads[h].weights.matmul(&t.v[g]));
-            for i in 0..n {
-                assert!((t.heads[h].weights.row(i).iter().sum::<f32>() - 1.0).abs() < 1e-5);
-            }
-        }
-        assert_eq!(t.k[0], k.cols_range(0, d_k));
-        assert_eq!(t.concat.shape(), (n, 4 * d_k));
-    }
-
-    #[test]
-    fn heads_split_beforehand_attend_as_the_whole_projections_do() {
-        let (n, d_k) = (6, 4);
-        let (q, k, v) = (pseudo_random(n, 6 * d_k, 8), pseudo_random(n, 2 * d_k, 9), pseudo_random(n, 2 * d_k, 10));
-        let whole = multi_head(Projections { q: &q, k: &k, v: &v, n_heads: 6, n_kv_heads: 2 }, Mask::Causal, Scale::InvSqrtDk);
-        let split = multi_head_split(&q, 6, split_heads(&k, 2), split_heads(&v, 2), Mask::Causal, Scale::InvSqrtDk);
-        assert_eq!((split.k.len(), split.kv_head_of.clone()), (2, vec![0, 0, 0, 1, 1, 1]));
-        assert_eq!(split.k[1], k.cols_range(d_k, d_k));
-        for h in 0..6 {
-            assert_eq!(split.heads[h].weights, whole.heads[h].weights);
-        }
-        assert_eq!(split.concat, whole.concat);
-    }
-
-    #[test]
-    fn cross_attention_is_n_q_by_n_kv() {
-        let q = pseudo_random(3, 8, 4); // e.g. a decoder's 3 tokens
-        let kv = pseudo_random(7, 8, 5); // attending to an encoder's 7
-        let t = attend(&q, &kv, &kv, Mask::None, Scale::InvSqrtDk);
-        assert_eq!(t.weights.shape(), (3, 7));
-        assert_eq!(t.output.shape(), (3, 8));
-    }
-
-    #[test]
-    fn what_if_reweighing_equals_attending_with_that_mask() {
-        let (q, k) = (pseudo_random(6, 4, 6), pseudo_random(6, 4, 7));
-        let open = attend(&q, &k, &k, Mask::None, Scale::InvSqrtDk);
-        let causal = attend(&q, &k, &k, Mask::Causal, Scale::InvSqrtDk);
-        assert_eq!(open.reweighed(Mask::Causal, open.scale), causal.weights);
-        assert_eq!(causal.masked()[(0, 5)], f32::NEG_INFINITY);
-        assert_eq!(causal.weights[(0, 5)], 0.0);
-    }
-    #[test]
-    fn attending_to_the_visible_keys_alone_gives_the_same_weights_and_outputs() {
-        // Long enough for several blocks of queries; keys not a multiple of
-        // 8; queries all the keys or the last ones (a cache's new rows).
-        for (n_q, n_k) in [(300, 300), (150, 301), (129, 140), (700, 1015)] {
-            let (q, k, v) = (pseudo_random(n_q, 16, 1), pseudo_random(n_k, 16, 2), pseudo_random(n_k, 16, 3));
-            for mask in [Mask::Causal, Mask::SlidingWindow(37), Mask::SlidingWindow(100), Mask::None] {
-                let (whole, visible) = (attend(&q, &k, &v, mask, Scale::InvSqrtDk), attend_visible(&q, &k, &v, mask, Scale::InvSqrtDk));
-                assert_eq!(visible.weights, whole.weights, "A, {n_q} × {n_k}, {mask:?}");
-                assert_eq!(visible.output, whole.output, "Z, {n_q} × {n_k}, {mask:?}");
-                assert_eq!(visible.scores.shape(), (0, 0));
-            }
-        }
-        // The keys a block of queries may see.
-        assert_eq!(Mask::Causal.visible_keys(0, 64, 300, 300), 0..64);
-        assert_eq!(Mask::Causal.visible_keys(64, 64, 150, 301), 0..279);
-        assert_eq!(Mask::SlidingWindow(37).visible_keys(64, 64, 300, 300), 28..128);
     }
 }

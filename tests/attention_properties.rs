@@ -1,8 +1,10 @@
 //! What must hold for every Q, K and V, not just the fixtures: property tests
 //! of `attention::attend` on random shapes and values (proptest shrinks any
-//! failure to a small case and keeps it in tests/attention_properties.proptest-regressions).
+//! failure to a small case and keeps it in tests/attention_properties.proptest-regressions),
+//! then worked cases of a position bias, grouped-query and cross-attention,
+//! heads handed on one by one and the visible keys alone.
 
-use attnscope::attention::{attend, Mask, Scale};
+use attnscope::attention::{attend, multi_head, softmax_rows, split_heads, Attend, AttendHeads, HeadTrace, Mask, Scale};
 use attnscope::Matrix;
 use proptest::prelude::*;
 
@@ -25,7 +27,7 @@ proptest! {
 
     #[test]
     fn every_row_of_weights_sums_to_one((q, k, v) in qkv(), mask in mask()) {
-        let a = attend(&q, &k, &v, mask, Scale::InvSqrtDk).weights;
+        let a = attend(&q, &k, &v, Attend::new(mask, Scale::InvSqrtDk)).weights;
         for i in 0..a.rows {
             let sum: f32 = a.row(i).iter().sum();
             prop_assert!((sum - 1.0).abs() <= 1e-5, "row {i} sums to {sum}");
@@ -35,7 +37,7 @@ proptest! {
 
     #[test]
     fn masked_weights_are_exactly_zero((q, k, v) in qkv()) {
-        let a = attend(&q, &k, &v, Mask::Causal, Scale::InvSqrtDk).weights;
+        let a = attend(&q, &k, &v, Attend::new(Mask::Causal, Scale::InvSqrtDk)).weights;
         for i in 0..a.rows {
             for j in i + 1..a.cols {
                 prop_assert_eq!(a[(i, j)].to_bits(), 0.0f32.to_bits(), "A[{}][{}]", i, j);
@@ -54,8 +56,8 @@ proptest! {
             k_other.row_mut(i).copy_from_slice(&k2.row(i)[..k.cols]);
             v_other.row_mut(i).copy_from_slice(&v2.row(i)[..v.cols]);
         }
-        let a = attend(&q, &k, &v, Mask::Causal, Scale::InvSqrtDk);
-        let b = attend(&q, &k_other, &v_other, Mask::Causal, Scale::InvSqrtDk);
+        let a = attend(&q, &k, &v, Attend::new(Mask::Causal, Scale::InvSqrtDk));
+        let b = attend(&q, &k_other, &v_other, Attend::new(Mask::Causal, Scale::InvSqrtDk));
         for i in 0..=cut {
             prop_assert_eq!(a.weights.row(i), b.weights.row(i), "weights of query {}", i);
             prop_assert_eq!(a.output.row(i), b.output.row(i), "output of query {}", i);
@@ -67,8 +69,8 @@ proptest! {
     #[test]
     fn a_cache_append_equals_the_full_recompute((q, k, v) in qkv()) {
         let n = q.rows;
-        let full = attend(&q, &k, &v, Mask::Causal, Scale::InvSqrtDk);
-        let last = attend(&q.rows_range(n - 1, 1), &k, &v, Mask::Causal, Scale::InvSqrtDk);
+        let full = attend(&q, &k, &v, Attend::new(Mask::Causal, Scale::InvSqrtDk));
+        let last = attend(&q.rows_range(n - 1, 1), &k, &v, Attend::new(Mask::Causal, Scale::InvSqrtDk));
         prop_assert_eq!(last.weights.shape(), (1, n));
         // The two products may round each score differently, by at most
         // d·ε times the sum of |q_i k_i| (scaled) behind it; softmax moves a
@@ -115,8 +117,8 @@ proptest! {
             state ^= state << 17;
             order.swap(i, (state % (i as u64 + 1)) as usize);
         }
-        let a = attend(&q, &k, &v, Mask::None, Scale::InvSqrtDk);
-        let p = attend(&q.select_rows(&order), &k.select_rows(&order), &v.select_rows(&order), Mask::None, Scale::InvSqrtDk);
+        let a = attend(&q, &k, &v, Attend::new(Mask::None, Scale::InvSqrtDk));
+        let p = attend(&q.select_rows(&order), &k.select_rows(&order), &v.select_rows(&order), Attend::new(Mask::None, Scale::InvSqrtDk));
         for (i, &oi) in order.iter().enumerate() {
             for (j, &oj) in order.iter().enumerate() {
                 prop_assert!((p.weights[(i, j)] - a.weights[(oi, oj)]).abs() <= 1e-5);
@@ -126,4 +128,97 @@ proptest! {
             }
         }
     }
+}
+
+#[test]
+fn a_position_bias_is_added_to_the_scaled_scores() {
+    let (q, k) = (pseudo_random(4, 8, 11), pseudo_random(4, 8, 12));
+    let bias = pseudo_random(4, 4, 13);
+    let t = attend(&q, &k, &k, Attend { bias: Some(&bias), ..Attend::default() });
+    let want = softmax_rows(q.matmul_t(&k).map(|s| s * t.scale).add(&bias));
+    assert_eq!(t.weights, want);
+    assert_eq!(t.masked(), t.scaled().add(&bias));
+    assert_eq!(t.reweighed(Mask::None, t.scale), t.weights);
+}
+
+/// Values in (−2, 2) from the tests' seeded generator.
+fn pseudo_random(rows: usize, cols: usize, seed: u32) -> Matrix {
+    attnscope::testing::matrix(rows, cols, seed).map(|x| 2.0 * x)
+}
+
+#[test]
+fn heads_of_one_gqa_group_share_k_and_v() {
+    let (n, d_k) = (5, 4);
+    let (q, k, v) = (pseudo_random(n, 4 * d_k, 1), pseudo_random(n, 2 * d_k, 2), pseudo_random(n, 2 * d_k, 3));
+    let t = multi_head(&q, 4, split_heads(&k, 2), split_heads(&v, 2), AttendHeads::new(Mask::Causal, Scale::InvSqrtDk));
+    assert_eq!(t.kv_head_of, vec![0, 0, 1, 1]);
+    assert_eq!((t.k.len(), t.v.len()), (2, 2));
+    for h in 0..4 {
+        let g = t.kv_head_of[h];
+        // Each head's scores are its own Q against its group's K.
+        assert_eq!(t.heads[h].scores, t.q[h].matmul_t(&t.k[g]));
+        assert_eq!(t.heads[h].output, t.heads[h].weights.matmul(&t.v[g]));
+        for i in 0..n {
+            assert!((t.heads[h].weights.row(i).iter().sum::<f32>() - 1.0).abs() < 1e-5);
+        }
+    }
+    assert_eq!(t.k[0], k.cols_range(0, d_k));
+    assert_eq!(t.concat.shape(), (n, 4 * d_k));
+}
+
+#[test]
+fn heads_handed_on_one_by_one_attend_as_kept_heads_do() {
+    let (n, d_k) = (6, 4);
+    let (q, k, v) = (pseudo_random(n, 6 * d_k, 8), pseudo_random(n, 2 * d_k, 9), pseudo_random(n, 2 * d_k, 10));
+    let kept = multi_head(&q, 6, split_heads(&k, 2), split_heads(&v, 2), AttendHeads::new(Mask::Causal, Scale::InvSqrtDk));
+    let mut seen = Vec::new();
+    let each: &mut dyn FnMut(&mut HeadTrace) = &mut |t| seen.push(std::mem::replace(&mut t.weights, Matrix::zeros(0, 0)));
+    let o = AttendHeads { each: Some(each), ..AttendHeads::new(Mask::Causal, Scale::InvSqrtDk) };
+    let handed = multi_head(&q, 6, split_heads(&k, 2), split_heads(&v, 2), o);
+    assert_eq!((handed.k.len(), handed.kv_head_of.clone()), (2, vec![0, 0, 0, 1, 1, 1]));
+    assert_eq!(handed.k[1], k.cols_range(d_k, d_k));
+    for (h, weights) in seen.iter().enumerate() {
+        assert_eq!((weights, handed.heads[h].scores.shape()), (&kept.heads[h].weights, (0, 0)));
+    }
+    assert_eq!(handed.concat, kept.concat);
+}
+
+#[test]
+fn cross_attention_is_n_q_by_n_kv() {
+    let q = pseudo_random(3, 8, 4); // e.g. a decoder's 3 tokens
+    let kv = pseudo_random(7, 8, 5); // attending to an encoder's 7
+    let t = attend(&q, &kv, &kv, Attend::new(Mask::None, Scale::InvSqrtDk));
+    assert_eq!(t.weights.shape(), (3, 7));
+    assert_eq!(t.output.shape(), (3, 8));
+}
+
+#[test]
+fn what_if_reweighing_equals_attending_with_that_mask() {
+    let (q, k) = (pseudo_random(6, 4, 6), pseudo_random(6, 4, 7));
+    let open = attend(&q, &k, &k, Attend::new(Mask::None, Scale::InvSqrtDk));
+    let causal = attend(&q, &k, &k, Attend::new(Mask::Causal, Scale::InvSqrtDk));
+    assert_eq!(open.reweighed(Mask::Causal, open.scale), causal.weights);
+    assert_eq!(causal.masked()[(0, 5)], f32::NEG_INFINITY);
+    assert_eq!(causal.weights[(0, 5)], 0.0);
+}
+#[test]
+fn attending_to_the_visible_keys_alone_gives_the_same_weights_and_outputs() {
+    // Long enough for several blocks of queries; keys not a multiple of
+    // 8; queries all the keys or the last ones (a cache's new rows).
+    for (n_q, n_k) in [(300, 300), (150, 301), (129, 140), (700, 1015)] {
+        let (q, k, v) = (pseudo_random(n_q, 16, 1), pseudo_random(n_k, 16, 2), pseudo_random(n_k, 16, 3));
+        for mask in [Mask::Causal, Mask::SlidingWindow(37), Mask::SlidingWindow(100), Mask::None] {
+            let (whole, visible) = (
+                attend(&q, &k, &v, Attend::new(mask, Scale::InvSqrtDk)),
+                attend(&q, &k, &v, Attend { visible_only: true, ..Attend::new(mask, Scale::InvSqrtDk) }),
+            );
+            assert_eq!(visible.weights, whole.weights, "A, {n_q} × {n_k}, {mask:?}");
+            assert_eq!(visible.output, whole.output, "Z, {n_q} × {n_k}, {mask:?}");
+            assert_eq!(visible.scores.shape(), (0, 0));
+        }
+    }
+    // The keys a block of queries may see.
+    assert_eq!(Mask::Causal.visible_keys(0, 64, 300, 300), 0..64);
+    assert_eq!(Mask::Causal.visible_keys(64, 64, 150, 301), 0..279);
+    assert_eq!(Mask::SlidingWindow(37).visible_keys(64, 64, 300, 300), 28..128);
 }

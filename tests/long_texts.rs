@@ -7,7 +7,7 @@
 mod common;
 
 use attnscope::analysis::{catalog, HeadStats};
-use attnscope::attention::{attend, Mask, Scale};
+use attnscope::attention::{attend, Attend, Mask, Scale};
 use attnscope::checkpoint::smollm2::SmolLm2Session;
 use attnscope::checkpoint::{Checkpoint, Model};
 use attnscope::models::decoder::{self, reporting_blocks, Decoder};
@@ -364,7 +364,7 @@ fn time_typing_at_the_end_of_a_long_text() {
         let a = &layer.attention;
         for (h, &kv) in a.kv_head_of.iter().enumerate() {
             let q = a.q[h].rows_range(a.q[h].rows - 1, 1);
-            std::hint::black_box(attend(&q, &a.k[kv], &a.v[kv], Mask::Causal, Scale::InvSqrtDk));
+            std::hint::black_box(attend(&q, &a.k[kv], &a.v[kv], Attend::new(Mask::Causal, Scale::InvSqrtDk)));
         }
     }
     let attention = ms(t);

@@ -101,10 +101,10 @@ mod tests {
     /// catalog the measures of its whole A.
     #[test]
     fn a_summed_head_has_the_measures_of_its_weights() {
-        use crate::attention::{attend, Mask, Scale};
+        use crate::attention::{attend, Attend, Mask, Scale};
         use crate::trace::HeadSummary;
         let (q, k) = (crate::testing::matrix(70, 8, 1), crate::testing::matrix(70, 8, 2));
-        let a = attend(&q, &k, &k, Mask::Causal, Scale::InvSqrtDk).weights;
+        let a = attend(&q, &k, &k, Attend::new(Mask::Causal, Scale::InvSqrtDk)).weights;
         assert_eq!(HeadSummary::of(&a).sums.stats(2, 3), head_stats(&a, 2, 3));
     }
 }

@@ -34,18 +34,12 @@ pub struct TokenProb {
     pub p: f32,
 }
 
-/// The `k` most likely tokens of softmax(logits), with their probabilities (computed in f64).
+/// The `k` most likely tokens of softmax(logits) ([`crate::tensor::top_k`]),
+/// with their probabilities from a log-sum-exp all in f64 (the decoder's
+/// `top_k` sums f32 terms: the same to about 1e-7, not bit for bit).
 pub fn top_tokens(model: &dyn crate::trace::layered::Layered, logits: &[f32], k: usize) -> Vec<TokenProb> {
     let log_z = log_sum_exp(logits);
-    let mut order: Vec<u32> = (0..logits.len() as u32).collect();
-    let k = k.min(logits.len());
-    if k == 0 {
-        return Vec::new();
-    }
-    order.select_nth_unstable_by(k - 1, |&a, &b| logits[b as usize].total_cmp(&logits[a as usize]).then(a.cmp(&b)));
-    order.truncate(k);
-    order.sort_by(|&a, &b| logits[b as usize].total_cmp(&logits[a as usize]).then(a.cmp(&b)));
-    order
+    crate::tensor::top_k(logits, k)
         .into_iter()
         .map(|id| TokenProb { id, token: model.token_text(id), p: ((logits[id as usize] as f64) - log_z).exp() as f32 })
         .collect()

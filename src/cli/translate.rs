@@ -2,13 +2,14 @@
 //! cross-attention that produced it (each target token over the source
 //! tokens), as JSON, PNG or SVG.
 
+use super::{models_dir, write};
 use attnscope::attention::Mask;
 use attnscope::draw::{heatmap_png, heatmap_svg, Heatmap, ValueKind};
 use attnscope::export::TranslationExport;
 use attnscope::models::marian::{Direction, Stop, Translation, Translator};
 use attnscope::{Error, Matrix};
 use clap::{Args, ValueEnum};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::str::FromStr;
 
 #[derive(Args)]
@@ -160,23 +161,4 @@ fn chosen(t: &Translation, part: Part, layer: Pick, head: Pick) -> Result<(Matri
         Part::Encoder => "encoder self-attention",
     };
     Ok((values, format!("{kind} · {} · {}", name(layer, "layer"), name(head, "head"))))
-}
-
-fn models_dir(flag: Option<PathBuf>) -> PathBuf {
-    flag.or_else(|| std::env::var_os("ATTNSCOPE_MODELS").map(PathBuf::from)).unwrap_or_else(|| {
-        let here = PathBuf::from("www/models");
-        if here.is_dir() {
-            here
-        } else {
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("www/models")
-        }
-    })
-}
-
-fn write(path: &Path, bytes: &[u8]) -> Result<(), Error> {
-    if path == Path::new("-") {
-        use std::io::Write;
-        return std::io::stdout().write_all(bytes).map_err(|e| Error::Invalid(format!("cannot write to stdout: {e}")));
-    }
-    std::fs::write(path, bytes).map_err(|e| Error::Invalid(format!("cannot write {}: {e}", path.display())))
 }

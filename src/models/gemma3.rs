@@ -27,7 +27,7 @@
 //! onto them ([`Names`], [`hf_name`]). Hugging Face stores each norm's w and multiplies
 //! by 1 + w; a GGUF stores 1 + w.
 
-use crate::attention::{Mask, Scale};
+use crate::attention::{Mask, Projections, Scale};
 use crate::error::Result;
 use crate::formats::hparams::{check_groups, Hparams};
 use crate::formats::weights::Weights;
@@ -301,7 +301,8 @@ impl Net for Gemma3 {
         rope.apply(&mut q, c.d_head, start);
         rope.apply(&mut k, c.d_head, start);
         let scale = Scale::Factor((1.0 / c.query_pre_attn_scalar.sqrt()) as f32);
-        let attention = attend_cached(&q, &k, &v, c.n_heads, c.n_kv_heads, past, c.mask(l), scale, mm);
+        let new = Projections { q: &q, k: &k, v: &v, n_heads: c.n_heads, n_kv_heads: c.n_kv_heads };
+        let attention = attend_cached(new, past, c.mask(l), scale, mm);
         let delta = b.post_attention_norm.forward(&b.attn.output(&attention.concat, mm));
         let residual = h.add(&delta);
         let r = if last_only { residual.rows_range(residual.rows - 1, 1) } else { residual.clone() };

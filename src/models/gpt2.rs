@@ -17,7 +17,7 @@
 //! as `Conv1D`, input × output, the transpose of `nn.Linear`: they are
 //! turned at load (a GGUF stores them turned already).
 
-use crate::attention::{Mask, Scale};
+use crate::attention::{Mask, Projections, Scale};
 use crate::error::{Error, Result};
 use crate::formats::hparams::{split_evenly, Hparams};
 use crate::formats::weights::Weights;
@@ -255,7 +255,8 @@ impl Net for Gpt2 {
         let [qkv] = mm.linear([&b.attn.c_attn], &x);
         let (q, k, v) = (qkv.cols_range(0, d), qkv.cols_range(d, d), qkv.cols_range(2 * d, d));
         let scale = if self.config.scaled { Scale::InvSqrtDk } else { Scale::None };
-        let attention = attend_cached(&q, &k, &v, self.shape.n_heads, self.shape.n_heads, past, Mask::Causal, scale, mm);
+        let new = Projections { q: &q, k: &k, v: &v, n_heads: self.shape.n_heads, n_kv_heads: self.shape.n_heads };
+        let attention = attend_cached(new, past, Mask::Causal, scale, mm);
         let [delta] = mm.linear([&b.attn.c_proj], &attention.concat);
         let residual = h.add(&delta);
         let r = if last_only { residual.rows_range(residual.rows - 1, 1) } else { residual.clone() };

@@ -24,7 +24,7 @@
 //! x[i] with x[i + d/2]) and what the page shows matches the reference
 //! column for column. (Qwen2's GGUF keeps the Hugging Face order.)
 
-use crate::attention::{Mask, Scale};
+use crate::attention::{Mask, Projections, Scale};
 use crate::error::{Error, Result};
 use crate::formats::hparams::{check_groups, split_evenly, Hparams};
 use crate::formats::weights::Weights;
@@ -265,6 +265,14 @@ pub struct Llama {
     rope: Rope,
 }
 
+/// The rows a block runs on: their first position, the cached positions
+/// before them, and whether only the last row goes on.
+struct BlockRows<'p> {
+    start: usize,
+    past: Option<&'p mut LayerTrace>,
+    last_only: bool,
+}
+
 impl Llama {
     pub fn load(w: &Weights, names: Names, config: Config, tied: bool) -> Result<Llama> {
         let c = &config;
@@ -299,29 +307,27 @@ impl Llama {
     }
 
     /// [`Net::block`], with `edit` applied to the heads' outputs before W_O.
-    #[allow(clippy::too_many_arguments)]
     fn run_block(
         &self,
         l: usize,
         h: &Matrix,
-        start: usize,
-        past: Option<&mut LayerTrace>,
-        last_only: bool,
+        rows: BlockRows<'_>,
         mm: &mut Products,
         edit: Option<&dyn Fn(&mut Matrix)>,
     ) -> (LayerTrace, Matrix) {
         let (b, c) = (&self.blocks[l], &self.config);
         let x = self.attention_input(l, h);
         let [mut q, mut k, v] = b.attn.qkv(&x, mm);
-        self.rope.apply(&mut q, c.d_head, start);
-        self.rope.apply(&mut k, c.d_head, start);
-        let mut attention = attend_cached(&q, &k, &v, c.n_heads, c.n_kv_heads, past, b.mask, Scale::InvSqrtDk, mm);
+        self.rope.apply(&mut q, c.d_head, rows.start);
+        self.rope.apply(&mut k, c.d_head, rows.start);
+        let new = Projections { q: &q, k: &k, v: &v, n_heads: c.n_heads, n_kv_heads: c.n_kv_heads };
+        let mut attention = attend_cached(new, rows.past, b.mask, Scale::InvSqrtDk, mm);
         if let Some(edit) = edit {
             edit(&mut attention.concat);
         }
         let delta = b.attn.output(&attention.concat, mm);
         let residual = h.add(&delta);
-        let r = if last_only { residual.rows_range(residual.rows - 1, 1) } else { residual.clone() };
+        let r = if rows.last_only { residual.rows_range(residual.rows - 1, 1) } else { residual.clone() };
         let down = b.ffn.forward(&b.ffn_norm.forward(&r), silu_times, mm);
         let out = r.add(&down);
         (LayerTrace::new(x, attention, delta, residual), out)
@@ -350,11 +356,11 @@ impl Net for Llama {
         last_only: bool,
         mm: &mut Products,
     ) -> (LayerTrace, Matrix) {
-        self.run_block(l, h, start, past, last_only, mm, None)
+        self.run_block(l, h, BlockRows { start, past, last_only }, mm, None)
     }
 
     fn block_edited(&self, l: usize, h: &Matrix, edit: &dyn Fn(&mut Matrix), mm: &mut Products) -> Option<(LayerTrace, Matrix)> {
-        Some(self.run_block(l, h, 0, None, false, mm, Some(edit)))
+        Some(self.run_block(l, h, BlockRows { start: 0, past: None, last_only: false }, mm, Some(edit)))
     }
 
     fn block_runs(
@@ -374,7 +380,9 @@ impl Net for Llama {
         let mut concat = Matrix::zeros(0, q.cols); // (runs·n·max(1, edits), H·d_head)
         for s in (0..h.rows).step_by(n) {
             let run = |m: &Matrix| m.rows_range(s, n);
-            let z = attend_cached(&run(&q), &run(&k), &run(&v), c.n_heads, c.n_kv_heads, None, b.mask, Scale::InvSqrtDk, mm).concat;
+            let (q_run, k_run, v_run) = (run(&q), run(&k), run(&v));
+            let new = Projections { q: &q_run, k: &k_run, v: &v_run, n_heads: c.n_heads, n_kv_heads: c.n_kv_heads };
+            let z = attend_cached(new, None, b.mask, Scale::InvSqrtDk, mm).concat;
             if edits.is_empty() {
                 concat.push_rows(&z);
             }

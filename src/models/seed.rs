@@ -2,7 +2,7 @@
 //! 4×3 projections. Its write-up divides the scores by √4 (the width of the
 //! inputs), where Vaswani et al. divide by √d_k = √3; both are offered.
 
-use crate::attention::{attend, HeadTrace, Mask, Scale};
+use crate::attention::{attend, Attend, HeadTrace, Mask, Scale};
 use crate::tensor::Matrix;
 use serde::{Deserialize, Serialize};
 
@@ -44,7 +44,7 @@ impl WorkedExample {
         let q = self.x.matmul(&self.w_q); // Q = X W_Q  (n × d_k)
         let k = self.x.matmul(&self.w_k); // K = X W_K  (n × d_k)
         let v = self.x.matmul(&self.w_v); // V = X W_V  (n × d_v)
-        let head = attend(&q, &k, &v, mask, scale);
+        let head = attend(&q, &k, &v, Attend::new(mask, scale));
         WorkedTrace { x: self.x.clone(), q, k, v, head }
     }
 }

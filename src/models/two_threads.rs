@@ -29,7 +29,7 @@
 //! travel is the helper's business (in the browser, a second Web Worker and
 //! a `SharedArrayBuffer`: `src/worker/helper.rs`).
 
-use crate::attention::{attend_visible, kv_head_of, HeadTrace, Mask, Projections, Scale};
+use crate::attention::{attend, kv_head_of, Attend, HeadTrace, Mask, Projections, Scale};
 use crate::kernels::packed::PackedLinear;
 use crate::kernels::quant::{Input, QMatrix};
 use crate::tensor::Matrix;
@@ -398,10 +398,10 @@ impl Heads<'_> {
     }
 
     /// Head `h` from its own Q and its group's K and V (n × d_k each): Z and
-    /// the summary of A, as `attention::multi_head_split_each` and its
-    /// caller make them alone, bit for bit.
+    /// the summary of A, as `attention::multi_head` handing on each head
+    /// and its caller make them alone, bit for bit.
     pub fn attend(&self, q: &Matrix, k: &Matrix, v: &Matrix) -> (HeadTrace, HeadSummary) {
-        let mut t = attend_visible(q, k, v, self.mask, Scale::Factor(self.scale));
+        let mut t = attend(q, k, v, Attend { visible_only: true, ..Attend::new(self.mask, Scale::Factor(self.scale)) });
         let summary = HeadSummary::of(&t.weights);
         t.weights = Matrix::zeros(0, 0);
         (t, summary)

@@ -249,6 +249,38 @@ pub fn erf(x: f32) -> f32 {
     ERF.erf(x)
 }
 
+/// Above this many, [`top_k`] selects and then sorts.
+const TOP_K_IN_ONE_PASS: usize = 64;
+
+/// The ids of the `k` largest of `scores` (a vocabulary's logits or
+/// probabilities), the largest first and, among equal scores, the lower id
+/// first (by `total_cmp`). A few are kept in one pass, in order: most scores
+/// lose their first comparison, where selecting among all the ids, then
+/// sorting, touches each several times. More are selected, then sorted; the
+/// ids and their order are the same either way.
+pub fn top_k(scores: &[f32], k: usize) -> Vec<u32> {
+    let k = k.min(scores.len());
+    if k > TOP_K_IN_ONE_PASS {
+        let first = |a: &u32, b: &u32| scores[*b as usize].total_cmp(&scores[*a as usize]).then(a.cmp(b));
+        let mut order: Vec<u32> = (0..scores.len() as u32).collect();
+        order.select_nth_unstable_by(k - 1, first);
+        order.truncate(k);
+        order.sort_by(first);
+        return order;
+    }
+    let mut best: Vec<u32> = Vec::with_capacity(k + 1);
+    for (i, z) in scores.iter().enumerate() {
+        let beats = |&j: &u32| z.total_cmp(&scores[j as usize]) == std::cmp::Ordering::Greater;
+        if best.len() == k && !best.last().is_some_and(beats) {
+            continue;
+        }
+        let at = best.iter().position(beats).unwrap_or(best.len());
+        best.insert(at, i as u32);
+        best.truncate(k);
+    }
+    best
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -322,5 +354,17 @@ mod tests {
         assert_eq!((erf(0.0), erf(100.0), erf(-100.0), erf(f32::INFINITY)), (0.0, 1.0, -1.0, 1.0));
         let odd = erf(-0.3) + erf(0.3);
         assert_eq!(odd, 0.0);
+    }
+
+    #[test]
+    fn the_top_k_in_one_pass_is_the_top_k_selected() {
+        // Ties (twenty of each value) and a NaN; k on both sides of the one pass.
+        let mut scores: Vec<f32> = (0..1000).map(|i| ((i * 7919) % 50) as f32 / 10.0).collect();
+        scores[500] = f32::NAN;
+        let mut order: Vec<u32> = (0..1000).collect();
+        order.sort_by(|&a, &b| scores[b as usize].total_cmp(&scores[a as usize]).then(a.cmp(&b)));
+        for k in [0, 1, 5, TOP_K_IN_ONE_PASS, TOP_K_IN_ONE_PASS + 1, 300, 1000, 2000] {
+            assert_eq!(top_k(&scores, k), order[..k.min(1000)], "k = {k}");
+        }
     }
 }

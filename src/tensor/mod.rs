@@ -5,7 +5,8 @@
 //! - `product`: its matrix products, by the `gemm` crate natively and with
 //!   simd128, and by a kernel of our own (`relaxed`) in the browsers with
 //!   relaxed SIMD, for the fused multiply-add gemm's simd128 kernels lack;
-//! - [`math`]: vector math that vectorizes (sum, dot, max, exp, log₂, erf);
+//! - [`math`]: vector math that vectorizes (sum, dot, max, exp, log₂, erf),
+//!   and the top k of a vocabulary;
 //! - [`wire`]: how numbers cross between the page and its worker.
 //!
 //! (The models' weight products have kernels of their own, shaped for a few
@@ -18,7 +19,7 @@ mod product;
 mod relaxed;
 pub mod wire;
 
-pub use math::{all_finite, dot, erf, exp, log2, loop_constants, max, sum, Erf, Exp, ERF, EXP};
+pub use math::{all_finite, dot, erf, exp, log2, loop_constants, max, sum, top_k, Erf, Exp, ERF, EXP};
 
 use serde::{Deserialize, Serialize};
 

@@ -18,7 +18,7 @@ pub use model_id::{ModelFile, ModelId};
 pub use summary::{HeadStats, HeadSummary, BLOCK};
 pub use thumbnail::{pool, Thumbnail, THUMB_MAX};
 
-use crate::attention::{multi_head_split, Mask, MultiHeadTrace, Scale};
+use crate::attention::{multi_head, AttendHeads, Mask, MultiHeadTrace, Scale};
 use crate::tensor::Matrix;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -163,13 +163,12 @@ impl ModelTrace {
                 summaries: None,
                 stream: None,
                 input: none(info.d_model),
-                attention: multi_head_split(
+                attention: multi_head(
                     &none(info.n_heads * info.d_head),
                     info.n_heads,
                     vec![none(info.d_head); info.n_kv_heads],
                     vec![none(info.d_head); info.n_kv_heads],
-                    info.mask,
-                    Scale::InvSqrtDk,
+                    AttendHeads::new(info.mask, Scale::InvSqrtDk),
                 ),
                 delta: none(info.d_model),
                 residual: none(info.d_model),

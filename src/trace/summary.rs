@@ -273,11 +273,11 @@ mod tests {
         assert_eq!(HeadSummary::from_floats(&bad), None);
         assert_eq!(HeadSummary::from_floats(&[]), None);
     }
-    use crate::attention::{attend, Mask, Scale};
+    use crate::attention::{attend, Attend, Mask, Scale};
 
     fn causal_weights(n: usize) -> Matrix {
         let (q, k) = (crate::testing::matrix(n, 8, 1), crate::testing::matrix(n, 8, 2));
-        attend(&q, &k, &k, Mask::Causal, Scale::InvSqrtDk).weights
+        attend(&q, &k, &k, Attend::new(Mask::Causal, Scale::InvSqrtDk)).weights
     }
 
     #[test]

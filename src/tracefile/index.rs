@@ -101,6 +101,16 @@ pub struct TensorSlice {
     what: String,
 }
 
+/// `count` matrices of `rows × cols` elements, from matrix `first` on of a
+/// tensor that holds them one after another.
+#[derive(Clone, Copy, Debug)]
+struct Matrices {
+    first: usize,
+    count: usize,
+    rows: usize,
+    cols: usize,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
     /// Attention weights: finite, in [0, MAX_WEIGHT].
@@ -327,14 +337,16 @@ impl TraceIndex {
     pub fn attention(&self, layer: usize, head: usize) -> Result<TensorSlice> {
         self.check_layer_head(layer, head, self.n_heads(), "head")?;
         let t = self.n_tokens();
-        self.slice(&attention_name(layer), head, 1, t, t, Kind::Weights, format!("layer {layer} head {head} attention"))
+        let m = Matrices { first: head, count: 1, rows: t, cols: t };
+        self.slice(&attention_name(layer), m, Kind::Weights, format!("layer {layer} head {head} attention"))
     }
 
     /// Every head of layer `layer`: H matrices of T × T weights.
     pub fn layer_attention(&self, layer: usize) -> Result<TensorSlice> {
         self.check_layer_head(layer, 0, 1, "head")?;
         let t = self.n_tokens();
-        self.slice(&attention_name(layer), 0, self.n_heads(), t, t, Kind::Weights, format!("layer {layer} attention"))
+        let m = Matrices { first: 0, count: self.n_heads(), rows: t, cols: t };
+        self.slice(&attention_name(layer), m, Kind::Weights, format!("layer {layer} attention"))
     }
 
     /// Query head `head` of layer `layer` (T × D), or None when not stored.
@@ -342,7 +354,8 @@ impl TraceIndex {
         self.check_layer_head(layer, head, self.n_heads(), "head")?;
         let Some(d) = self.d_head(layer) else { return Ok(None) };
         let what = format!("layer {layer} head {head} queries");
-        self.slice(&queries_name(layer), head, 1, self.n_tokens(), d, Kind::Vectors, what).map(Some)
+        let m = Matrices { first: head, count: 1, rows: self.n_tokens(), cols: d };
+        self.slice(&queries_name(layer), m, Kind::Vectors, what).map(Some)
     }
 
     /// Key/value head `kv_head` of layer `layer` (T × D), or None when not stored.
@@ -350,7 +363,8 @@ impl TraceIndex {
         self.check_layer_head(layer, kv_head, self.n_kv_heads(), "key/value head")?;
         let Some(d) = self.d_head(layer) else { return Ok(None) };
         let what = format!("layer {layer} key/value head {kv_head} keys");
-        self.slice(&keys_name(layer), kv_head, 1, self.n_tokens(), d, Kind::Vectors, what).map(Some)
+        let m = Matrices { first: kv_head, count: 1, rows: self.n_tokens(), cols: d };
+        self.slice(&keys_name(layer), m, Kind::Vectors, what).map(Some)
     }
 
     /// All thumbnails, layer after layer and head after head, or None when
@@ -384,10 +398,10 @@ impl TraceIndex {
         Ok(())
     }
 
-    /// `count` matrices of `rows × cols` from matrix `first` on of tensor `name`
-    /// (whose shape was checked, so the range lies inside it).
-    #[allow(clippy::too_many_arguments)]
-    fn slice(&self, name: &str, first: usize, count: usize, rows: usize, cols: usize, kind: Kind, what: String) -> Result<TensorSlice> {
+    /// Matrices `m` of tensor `name` (whose shape was checked, so the range
+    /// lies inside it).
+    fn slice(&self, name: &str, m: Matrices, kind: Kind, what: String) -> Result<TensorSlice> {
+        let Matrices { first, count, rows, cols } = m;
         let e = self.tensors.get(name).ok_or_else(|| TraceFileError::Corrupted(format!("{name} is missing")))?;
         let element = float_element(name, e)?;
         let per = (rows as u64) * (cols as u64) * element.size();

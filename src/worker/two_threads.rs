@@ -623,7 +623,7 @@ pub fn serve(init: JsValue) {
         let [first, count, n, cols] = [FIRST, COUNT, ROWS, COLS].map(|i| load(&ctrl, i).max(0) as usize);
         match load(&ctrl, KIND) {
             HEADS => take_heads(&ctrl, &data, room, seq, n, cols),
-            _ => take_pieces(&shard, &ctrl, &data, room, seq, first, count, n, cols),
+            _ => take_pieces(&shard, &ctrl, &data, room, seq, Asked { first, count, n, cols }),
         }
         store(&ctrl, MEMORY_KIB, memory_kib());
     }
@@ -689,22 +689,23 @@ fn take_from_last(ctrl: &Int32Array, data: &Float32Array, seq: i32, outputs: &[u
     }
 }
 
-/// Computes pieces of request `seq` from the last one down, for as long as
-/// the model has not claimed them. A request that does not fit (read while
-/// the model was already writing the next one) is left alone: none of its
-/// pieces can then be claimed anyway.
-#[allow(clippy::too_many_arguments)]
-fn take_pieces(
-    shard: &Shard,
-    ctrl: &Int32Array,
-    data: &Float32Array,
-    room: Room,
-    seq: i32,
+/// What a request of pieces asks for, as the control integers say it: the
+/// pieces of `count` matrices of the shard from matrix `first` on, for an
+/// input of `n` rows of `cols`.
+#[derive(Clone, Copy)]
+struct Asked {
     first: usize,
     count: usize,
     n: usize,
     cols: usize,
-) {
+}
+
+/// Computes the pieces `asked` by request `seq` from the last one down, for
+/// as long as the model has not claimed them. A request that does not fit
+/// (read while the model was already writing the next one) is left alone:
+/// none of its pieces can then be claimed anyway.
+fn take_pieces(shard: &Shard, ctrl: &Int32Array, data: &Float32Array, room: Room, seq: i32, asked: Asked) {
+    let Asked { first, count, n, cols } = asked;
     let Some(pieces) = shard.pieces(first, count, cols).and_then(|p| place(p, n, cols, room)) else { return };
     let mut x = Matrix::zeros(n, cols);
     data.subarray(0, x.data.len() as u32).copy_to(&mut x.data);

@@ -1,7 +1,7 @@
 //! The kernels with AVX2, FMA and F16C (x86-64, checked at run time).
 
 use super::blocks::{Block, BlockQ4K, BlockQ4_0, BlockQ4_1, BlockQ5K, BlockQ5_0, BlockQ6K, BlockQ8_0, BLOCK, F16};
-use super::QType;
+use super::{QType, QuantizedRows, TileShape};
 use std::arch::x86_64::*;
 
 /// A block format's weights in AVX2 registers.
@@ -235,19 +235,11 @@ unsafe fn quantized_tile<const R: usize, const T: usize, B: Avx2Block>(
     acc
 }
 
-/// out[t][k] = Σ_c W[k][c]·x[t][c] for the `rows` quantized rows in `bytes`
-/// (`row_bytes` each) and `T` tokens, four rows at a time, then one by one.
+/// out[t][k] = Σ_c W[k][c]·x[t][c] for the `count` quantized rows of `rows`
+/// and `T` tokens, four rows at a time, then one by one.
 #[target_feature(enable = "avx2,fma,f16c")]
-#[allow(clippy::too_many_arguments)]
-pub unsafe fn dots_quantized<const T: usize, B: Avx2Block>(
-    bytes: &[u8],
-    row_bytes: usize,
-    rows: usize,
-    x: &[f32],
-    cols: usize,
-    out: &mut [f32],
-    width: usize,
-) {
+pub unsafe fn dots_quantized<const T: usize, B: Avx2Block>(rows: &QuantizedRows, x: &[f32], cols: usize, out: &mut [f32], width: usize) {
+    let QuantizedRows { bytes, row_bytes, count: rows, .. } = *rows;
     let (wp, xp) = (bytes.as_ptr(), x.as_ptr());
     let mut k = 0;
     while k + 4 <= rows {
@@ -301,8 +293,8 @@ unsafe fn tile<const T: usize>(wp: *const f32, xp: *const f32, cols: usize) -> [
 /// aligned with `cols` a multiple of 8. Tokens go four at a time, then two,
 /// then one.
 #[target_feature(enable = "avx2,fma")]
-#[allow(clippy::too_many_arguments)]
-pub unsafe fn dots(w: &[f32], r: usize, x: &[f32], n: usize, cols: usize, out: &mut [f32], width: usize, col0: usize) {
+pub unsafe fn dots(w: &[f32], x: &[f32], out: &mut [f32], shape: TileShape) {
+    let TileShape { r, n, cols, width, col0 } = shape;
     assert!(
         cols.is_multiple_of(8)
             && w.len() >= 3 * cols

@@ -16,7 +16,7 @@ use super::portable;
 use super::relaxed;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 use super::simd128;
-use super::{Input, QType, QuantizedRows};
+use super::{Input, QType, QuantizedRows, TileShape};
 use crate::kernels::simd::Isa;
 use crate::tensor::Matrix;
 
@@ -139,17 +139,21 @@ pub fn dequantize(isa: Isa, qtype: QType, bytes: &[u8], out: &mut [f32]) {
 }
 
 /// out[t][col0 + k] = Σ_c w[k][c] · x[t][c] for the first `r` of the 3
-/// expanded rows in `w` and the `n` tokens in `x`, `width` outputs a token.
-#[allow(clippy::too_many_arguments)]
-pub fn dots(isa: Isa, w: &[f32], r: usize, x: &[f32], n: usize, cols: usize, out: &mut [f32], width: usize, col0: usize) {
+/// expanded rows in `w` and the `n` tokens in `x`, `width` outputs a token
+/// (`shape`).
+pub fn dots(isa: Isa, w: &[f32], x: &[f32], out: &mut [f32], shape: TileShape) {
     #[cfg(target_arch = "x86_64")]
-    if isa == Isa::Avx2 && cols.is_multiple_of(8) && (w.as_ptr() as usize).is_multiple_of(32) && (x.as_ptr() as usize).is_multiple_of(32) {
+    if isa == Isa::Avx2
+        && shape.cols.is_multiple_of(8)
+        && (w.as_ptr() as usize).is_multiple_of(32)
+        && (x.as_ptr() as usize).is_multiple_of(32)
+    {
         // SAFETY: the CPU has AVX2 and FMA (`Isa::Avx2`); alignment checked just above.
-        unsafe { avx2::dots(w, r, x, n, cols, out, width, col0) };
+        unsafe { avx2::dots(w, x, out, shape) };
         return;
     }
     let _ = isa;
-    portable::dots(w, r, x, n, cols, out, width, col0);
+    portable::dots(w, x, out, shape);
 }
 
 /// out[t][k] = Σ_c W[k][c] · x[t][c] for the quantized `rows` and the one to
@@ -175,9 +179,9 @@ pub fn dots_quantized(isa: Isa, rows: &QuantizedRows, input: &Input, out: &mut [
             // SAFETY: AVX2, FMA and F16C (`Isa::Avx2`); sizes asserted above.
             unsafe {
                 match n {
-                    1 => avx2::dots_quantized::<1, B>(bytes, row_bytes, count, x, cols, out, width),
-                    2 => avx2::dots_quantized::<2, B>(bytes, row_bytes, count, x, cols, out, width),
-                    _ => avx2::dots_quantized::<3, B>(bytes, row_bytes, count, x, cols, out, width),
+                    1 => avx2::dots_quantized::<1, B>(rows, x, cols, out, width),
+                    2 => avx2::dots_quantized::<2, B>(rows, x, cols, out, width),
+                    _ => avx2::dots_quantized::<3, B>(rows, x, cols, out, width),
                 }
             }
         }),
@@ -200,7 +204,7 @@ pub fn dots_quantized(isa: Isa, rows: &QuantizedRows, input: &Input, out: &mut [
                 _ => simd128::dots_quantized::<3, B>(rows, parts, cols, out, width),
             })
         }
-        Isa::Portable => with_block!(qtype, B => portable::dots_quantized::<B>(bytes, row_bytes, count, x, n, cols, out, width)),
+        Isa::Portable => with_block!(qtype, B => portable::dots_quantized::<B>(rows, x, n, cols, out, width)),
     }
 }
 

@@ -344,7 +344,7 @@ impl QMatrix {
             // The next rows' blocks come in from memory while these are
             // multiplied, rather than after, when their expansion waits on them.
             crate::kernels::simd::prefetch(&self.data[(j + r) * rb..(j + r + ROWS).min(range.end) * rb]);
-            dispatch::dots(isa, w, r, xs.as_mut(), n, cols, &mut out.data, width, j - range.start);
+            dispatch::dots(isa, w, xs.as_mut(), &mut out.data, TileShape { r, n, cols, width, col0: j - range.start });
             j += r;
         }
         out
@@ -436,6 +436,18 @@ const FROM_BLOCKS_BELOW: usize = 4;
 /// Rows expanded at a time (the height of the AVX2 tile): 3 rows of up to
 /// 1536 f32 take 18 KB of L1.
 const ROWS: usize = 3;
+
+/// The shape of one tile's product ([`dispatch::dots`]): the first `r` of
+/// the expanded rows (at most [`ROWS`]) against `n` tokens of `cols` inputs
+/// each, token `t`'s outputs written from `out[t * width + col0]` on.
+#[derive(Clone, Copy, Debug)]
+pub struct TileShape {
+    pub r: usize,
+    pub n: usize,
+    pub cols: usize,
+    pub width: usize,
+    pub col0: usize,
+}
 
 /// Quantized rows, for the products straight from their blocks and the
 /// batch product.

@@ -3,7 +3,7 @@
 //! output, reduced in the tree order of the AVX2 kernels ([`hsum`]).
 
 use super::blocks::{Block, F16};
-use super::QType;
+use super::{QType, QuantizedRows, TileShape};
 use crate::kernels::simd::hsum;
 
 /// `bytes`: whole blocks; `out`: their weights.
@@ -37,17 +37,8 @@ pub fn dequantize_plain(qtype: QType, bytes: &[u8], out: &mut [f32]) {
 
 /// As [`dots`] on the rows [`dequantize`] would give, one block at a time
 /// through a scratch of one block's weights (at most 256) that stays in L1.
-#[allow(clippy::too_many_arguments)]
-pub fn dots_quantized<B: Block>(
-    bytes: &[u8],
-    row_bytes: usize,
-    rows: usize,
-    x: &[f32],
-    n: usize,
-    cols: usize,
-    out: &mut [f32],
-    width: usize,
-) {
+pub fn dots_quantized<B: Block>(rows: &QuantizedRows, x: &[f32], n: usize, cols: usize, out: &mut [f32], width: usize) {
+    let QuantizedRows { bytes, row_bytes, count: rows, .. } = *rows;
     let mut scratch = [0.0f32; 256];
     let w = &mut scratch[..B::WEIGHTS];
     for k in 0..rows {
@@ -72,8 +63,8 @@ pub fn dots_quantized<B: Block>(
 
 /// out[t][col0 + k] = Σ_c w[k][c] · x[t][c] for the first `r` rows of `w`
 /// and `n` tokens: eight running sums per dot product, as the vector kernels keep.
-#[allow(clippy::too_many_arguments)]
-pub fn dots(w: &[f32], r: usize, x: &[f32], n: usize, cols: usize, out: &mut [f32], width: usize, col0: usize) {
+pub fn dots(w: &[f32], x: &[f32], out: &mut [f32], shape: TileShape) {
+    let TileShape { r, n, cols, width, col0 } = shape;
     for t in 0..n {
         let xt = &x[t * cols..(t + 1) * cols];
         for k in 0..r {

@@ -2,7 +2,7 @@
 //! and a text that starts with the same tokens reuses their rows.
 
 use super::{check_temperature, Decoder, TOP_K};
-use crate::attention::{attend, Scale};
+use crate::attention::{attend, Attend, Scale};
 use crate::error::Result;
 use crate::tensor::Matrix;
 use crate::trace::{LayerTrace, ModelTrace, KEEP_WEIGHTS_UP_TO};
@@ -165,7 +165,7 @@ fn truncate(mut l: LayerTrace, n: usize) -> LayerTrace {
             for (h, summary) in l.summaries.iter_mut().flatten().enumerate() {
                 let (t, kv) = (&att.heads[h], att.kv_head_of[h]);
                 let cut = att.q[h].rows_range(n, att.q[h].rows - n);
-                summary.remove_last(&attend(&cut, &att.k[kv], &att.v[kv], t.mask, Scale::Factor(t.scale)).weights);
+                summary.remove_last(&attend(&cut, &att.k[kv], &att.v[kv], Attend::new(t.mask, Scale::Factor(t.scale))).weights);
             }
         }
         each_matrix(&mut l, |m| m.truncate_rows(n), |_| {});

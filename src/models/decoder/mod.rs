@@ -455,8 +455,9 @@ pub(crate) fn check_temperature(t: f32) -> Result<()> {
     }
 }
 
-/// Token ids and probabilities of the `k` largest entries of softmax(logits / T),
-/// computed in f64 so that small probabilities keep their digits.
+/// Token ids ([`crate::tensor::top_k`]) and probabilities of the `k` largest
+/// entries of softmax(logits / T), computed in f64 so that small
+/// probabilities keep their digits.
 pub fn top_k(logits: &[f32], temperature: f32, k: usize) -> Vec<(u32, f32)> {
     let t = temperature as f64;
     let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
@@ -466,21 +467,7 @@ pub fn top_k(logits: &[f32], temperature: f32, k: usize) -> Vec<(u32, f32)> {
     let terms: Vec<f32> = logits.iter().map(|&z| crate::tensor::exp((z - max) / temperature)).collect();
     let sum: f64 = terms.iter().map(|&e| e as f64).sum();
     let max = max as f64;
-    // One pass keeping the k largest in order (ties: the lower id first):
-    // most logits lose their first comparison, where selecting among all the
-    // indices, then sorting, touches each several times.
-    let k = k.min(logits.len());
-    let mut best: Vec<u32> = Vec::with_capacity(k + 1);
-    for (i, z) in logits.iter().enumerate() {
-        let beats = |&j: &u32| z.total_cmp(&logits[j as usize]) == std::cmp::Ordering::Greater;
-        if best.len() == k && !best.last().is_some_and(beats) {
-            continue;
-        }
-        let at = best.iter().position(beats).unwrap_or(best.len());
-        best.insert(at, i as u32);
-        best.truncate(k);
-    }
-    best.into_iter().map(|i| (i, (((logits[i as usize] as f64 - max) / t).exp() / sum) as f32)).collect()
+    crate::tensor::top_k(logits, k).into_iter().map(|i| (i, (((logits[i as usize] as f64 - max) / t).exp() / sum) as f32)).collect()
 }
 
 #[cfg(test)]

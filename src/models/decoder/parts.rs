@@ -5,7 +5,7 @@
 //! position embeddings, the activations, and attention over the key/value
 //! cache.
 
-use crate::attention::{gather, multi_head_split, multi_head_split_each, split_heads, HeadTrace, Mask, MultiHeadTrace, Projections, Scale};
+use crate::attention::{gather, multi_head, split_heads, AttendHeads, HeadTrace, Mask, MultiHeadTrace, Projections, Scale};
 use crate::error::Result;
 use crate::formats::hparams::Hparams;
 use crate::formats::weights::Weights;
@@ -336,25 +336,15 @@ pub fn gelu_tanh(x: f32) -> f32 {
     0.5 * x * (1.0 + t)
 }
 
-/// Attention of the new rows' queries `q` over the cached keys and values
-/// of `past` (the first positions) and the new ones: `past` lends its K and
+/// Attention of the new rows' queries `new.q` over the cached keys and values
+/// of `past` (the first positions) and the new ones (`new.k`, `new.v`): `past` lends its K and
 /// V heads, which grow by the new rows in place (`cache::join` hands them
 /// back). The trace's K and V hold all positions, its scores all keys. A
 /// long text's run from its first token shares its heads with `mm`'s
 /// helper, if it has one ([`helper::shared_heads`]).
-#[allow(clippy::too_many_arguments)]
-pub fn attend_cached(
-    q: &Matrix,
-    k_new: &Matrix,
-    v_new: &Matrix,
-    n_heads: usize,
-    n_kv_heads: usize,
-    past: Option<&mut LayerTrace>,
-    mask: Mask,
-    scale: Scale,
-    mm: &Products,
-) -> MultiHeadTrace {
-    let (mut k, mut v) = (split_heads(k_new, n_kv_heads), split_heads(v_new, n_kv_heads));
+pub fn attend_cached(new: Projections<'_>, past: Option<&mut LayerTrace>, mask: Mask, scale: Scale, mm: &Products) -> MultiHeadTrace {
+    let Projections { q, n_heads, n_kv_heads, .. } = new;
+    let (mut k, mut v) = (split_heads(new.k, n_kv_heads), split_heads(new.v, n_kv_heads));
     let from_the_start = past.is_none();
     if let Some(p) = past {
         let a = &mut p.attention;
@@ -365,10 +355,9 @@ pub fn attend_cached(
     }
     SUMS.with(|sums| {
         let mut sums = sums.borrow_mut();
-        let Some((sums, next)) = sums.as_mut() else { return multi_head_split(q, n_heads, k, v, mask, scale) };
+        let Some((sums, next)) = sums.as_mut() else { return multi_head(q, n_heads, k, v, AttendHeads::new(mask, scale)) };
         if let Some(helper) = mm.helper().filter(|_| from_the_start && *next == 0) {
-            let p = Projections { q, k: k_new, v: v_new, n_heads, n_kv_heads };
-            let heads = Heads { p, mask, scale: scale.factor(q.cols / n_heads) };
+            let heads = Heads { p: new, mask, scale: scale.factor(q.cols / n_heads) };
             let qs = split_heads(q, n_heads);
             if let Some(shared) = shared_heads(helper, &heads, &qs, &k, &v) {
                 let (traces, summaries): (Vec<HeadTrace>, Vec<HeadSummary>) = shared.into_iter().unzip();
@@ -376,14 +365,15 @@ pub fn attend_cached(
                 return gather(qs, k, v, traces);
             }
         }
-        multi_head_split_each(q, n_heads, k, v, mask, scale, &mut |t| {
+        let each: &mut dyn FnMut(&mut HeadTrace) = &mut |t| {
             match sums.get_mut(*next) {
                 Some(sum) => sum.add(&t.weights),
                 None => sums.push(HeadSummary::of(&t.weights)),
             }
             *next += 1;
             (t.scores, t.weights) = (Matrix::zeros(0, 0), Matrix::zeros(0, 0));
-        })
+        };
+        multi_head(q, n_heads, k, v, AttendHeads { each: Some(each), ..AttendHeads::new(mask, scale) })
     })
 }
 

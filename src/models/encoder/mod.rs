@@ -24,7 +24,7 @@
 mod layered;
 pub mod relative;
 
-use crate::attention::{multi_head, multi_head_with_bias, Mask, Projections, Scale};
+use crate::attention::{multi_head, split_heads, AttendHeads, Mask, Scale};
 use crate::error::{Error, Result};
 use crate::formats::hparams::{split_evenly, Hparams};
 use crate::formats::tokenizer::{Encoded, TextTokenizer};
@@ -341,11 +341,8 @@ impl Layer {
     ) -> (LayerTrace, Matrix) {
         let sa = &self.attention.self_attention;
         let [q, k, v] = mm.matrices([&sa.query, &sa.key, &sa.value].map(|l| &l.weight_and_bias), &e);
-        let p = Projections { q: &q, k: &k, v: &v, n_heads, n_kv_heads: n_heads };
-        let mut attention = match bias {
-            Some(b) => multi_head_with_bias(p, b, Mask::None, Scale::InvSqrtDk),
-            None => multi_head(p, Mask::None, Scale::InvSqrtDk),
-        };
+        let (k, v) = (split_heads(&k, n_heads), split_heads(&v, n_heads));
+        let mut attention = multi_head(&q, n_heads, k, v, AttendHeads { biases: bias, ..AttendHeads::new(Mask::None, Scale::InvSqrtDk) });
         if let Some(edit) = edit {
             edit(&mut attention.concat);
         }

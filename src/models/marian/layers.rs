@@ -4,7 +4,7 @@
 //! projection and post-norm (`…_self_*`, `…_context_*`), the feed-forward
 //! (`…_ffn_*`), and the sinusoidal positions Marian adds to embeddings.
 
-use crate::attention::{multi_head_split, split_heads, Mask, Scale};
+use crate::attention::{multi_head, split_heads, AttendHeads, Mask, Scale};
 use crate::error::Result;
 use crate::formats::marian::ModelFile;
 use crate::kernels::int8::Int8Matrix;
@@ -108,7 +108,7 @@ impl Attention {
     pub fn forward(&self, x: Matrix, k: Vec<Matrix>, v: Vec<Matrix>) -> (LayerTrace, Matrix) {
         let q = self.wq.forward(&x); //                                                  Q = x Wq + bq        (n_q × d)
                                      // No mask: one sentence has no padding, and the encoder sees both ways.
-        let attention = multi_head_split(&q, self.heads, k, v, Mask::None, Scale::InvSqrtDk); // Z_h = softmax(Q_h K_hᵀ/√d_k) V_h
+        let attention = multi_head(&q, self.heads, k, v, AttendHeads::new(Mask::None, Scale::InvSqrtDk)); // Z_h = softmax(Q_h K_hᵀ/√d_k) V_h
         let delta = self.wo.forward(&attention.concat); //                                ΔE = [Z_1 | … | Z_H] Wo + bo
         let residual = x.add(&delta); //                                                  x + ΔE
         let mut out = residual.clone();

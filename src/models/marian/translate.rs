@@ -444,16 +444,9 @@ impl Translator {
         self.tokenizer.inner().id_to_token(id).unwrap_or_else(|| format!("#{id}"))
     }
 
+    /// The [`TOP`] most likely pieces (ties: the lower id first).
     fn top(&self, probabilities: &[f32]) -> Vec<(String, f32)> {
-        let mut best: Vec<usize> = Vec::with_capacity(TOP + 1);
-        for (i, &p) in probabilities.iter().enumerate() {
-            if best.len() < TOP || p > probabilities[best[best.len() - 1]] {
-                let at = best.partition_point(|&b| probabilities[b] >= p);
-                best.insert(at, i);
-                best.truncate(TOP);
-            }
-        }
-        best.into_iter().map(|i| (self.piece(i as u32), probabilities[i])).collect()
+        tensor::top_k(probabilities, TOP).into_iter().map(|i| (self.piece(i), probabilities[i as usize])).collect()
     }
 }
 

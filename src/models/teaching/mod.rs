@@ -20,7 +20,7 @@
 
 mod words;
 
-use crate::attention::{multi_head, Mask, Projections, Scale};
+use crate::attention::{multi_head, split_heads, AttendHeads, Mask, Scale};
 use crate::error::Result;
 use crate::tensor::Matrix;
 use crate::trace::{LayerTrace, ModelInfo, ModelTrace};
@@ -173,8 +173,8 @@ impl TeachingModel {
         let w_v = Matrix::concat_cols(&self.heads.iter().map(|h| h.w_v.clone()).collect::<Vec<_>>());
         let (q, k, v) = (e.matmul(&w_q), e.matmul(&w_k), e.matmul(&w_v)); // n × H·d_head each
         let n_heads = self.heads.len();
-        let attention =
-            multi_head(Projections { q: &q, k: &k, v: &v, n_heads, n_kv_heads: n_heads }, self.options.mask, self.options.scale);
+        let (k, v) = (split_heads(&k, n_heads), split_heads(&v, n_heads)); // K_h, V_h (n × d_head)
+        let attention = multi_head(&q, n_heads, k, v, AttendHeads::new(self.options.mask, self.options.scale));
         let delta = attention.concat.matmul(&self.w_o); //         ΔE = [Z_1 … Z_H] W_O
         let residual = e.add(&delta); //                           E' = E + ΔE
         Ok(ModelTrace {
