@@ -23,6 +23,7 @@ impl EncoderRunner<crate::checkpoint::minilm::MiniLm> {
     }
 }
 
+#[cfg(feature = "extras")]
 impl EncoderRunner<Box<Encoder>> {
     /// An encoder opened from files.
     pub fn opened(model: Box<Encoder>) -> Self {
