@@ -33,7 +33,8 @@ fn text_of(model: &dyn Layered, n: usize) -> String {
 }
 
 fn minilm_importance(c: &mut Criterion) {
-    let model = MiniLm::load_dir(&attnscope::testing::minilm_dir()).unwrap_or_else(|e| panic!("{e}"));
+    let model =
+        MiniLm::load_dir(&attnscope::testing::minilm_dir()).unwrap_or_else(|e| panic!("{e}"));
     let text = text_of(&*model, 16);
     let mut group = c.benchmark_group("analysis_minilm_16_tokens");
     group.bench_function("forward", |b| b.iter(|| model.run(black_box(&text)).unwrap()));
@@ -44,11 +45,14 @@ fn minilm_importance(c: &mut Criterion) {
 }
 
 fn smollm2_logit_lens(c: &mut Criterion) {
-    let model = SmolLm2::load(&attnscope::testing::smollm2_gguf()).unwrap_or_else(|e| panic!("{e}"));
+    let model =
+        SmolLm2::load(&attnscope::testing::smollm2_gguf()).unwrap_or_else(|e| panic!("{e}"));
     let text = text_of(&*model, 16);
     let mut group = c.benchmark_group("analysis_smollm2_16_tokens");
     group.bench_function("forward", |b| b.iter(|| model.run(black_box(&text)).unwrap()));
-    group.bench_function("logit_lens_one_position", |b| b.iter(|| logit_lens(&*model, black_box(&text), None, 5, false).unwrap()));
+    group.bench_function("logit_lens_one_position", |b| {
+        b.iter(|| logit_lens(&*model, black_box(&text), None, 5, false).unwrap())
+    });
     let trace = model.run(&text).unwrap();
     group.bench_function("logit_lens_one_position_from_trace", |b| {
         b.iter(|| logit_lens_of_trace(&*model, black_box(&trace), None, 5).unwrap().unwrap())
@@ -57,7 +61,8 @@ fn smollm2_logit_lens(c: &mut Criterion) {
 }
 
 fn smollm2_importance(c: &mut Criterion) {
-    let model = SmolLm2::load(&attnscope::testing::smollm2_gguf()).unwrap_or_else(|e| panic!("{e}"));
+    let model =
+        SmolLm2::load(&attnscope::testing::smollm2_gguf()).unwrap_or_else(|e| panic!("{e}"));
     let text = text_of(&*model, 8);
     let mut group = c.benchmark_group("analysis_smollm2_8_tokens");
     group.bench_function("importance_270_heads_a_layer_at_a_time", |b| {

@@ -28,14 +28,19 @@ fn text_of(model: &MiniLm, n: usize) -> String {
 }
 
 fn forward(c: &mut Criterion) {
-    let load = || MiniLm::load_dir(&attnscope::testing::minilm_dir()).unwrap_or_else(|e| panic!("{e}"));
+    let load =
+        || MiniLm::load_dir(&attnscope::testing::minilm_dir()).unwrap_or_else(|e| panic!("{e}"));
     let (model, mut two) = (load(), load());
     attnscope::models::two_threads::thread::share(&mut *two);
     let mut group = c.benchmark_group("minilm");
     for n in [16, 128] {
         let text = text_of(&model, n);
-        group.bench_function(format!("forward_{n}_tokens"), |b| b.iter(|| model.run(black_box(&text)).unwrap()));
-        group.bench_function(format!("forward_{n}_tokens_two_threads"), |b| b.iter(|| two.run(black_box(&text)).unwrap()));
+        group.bench_function(format!("forward_{n}_tokens"), |b| {
+            b.iter(|| model.run(black_box(&text)).unwrap())
+        });
+        group.bench_function(format!("forward_{n}_tokens_two_threads"), |b| {
+            b.iter(|| two.run(black_box(&text)).unwrap())
+        });
     }
     group.finish();
 }

@@ -9,10 +9,12 @@
 use attnscope::checkpoint::smollm2::SmolLm2;
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 
-const TEXT: &str = "The quick brown fox jumps over the lazy dog while the cat sleeps in the warm sun";
+const TEXT: &str =
+    "The quick brown fox jumps over the lazy dog while the cat sleeps in the warm sun";
 
 fn bench(c: &mut Criterion) {
-    let model = SmolLm2::load(&attnscope::testing::smollm2_gguf()).unwrap_or_else(|e| panic!("{e}: run `python3 scripts/fetch_models.py`"));
+    let model = SmolLm2::load(&attnscope::testing::smollm2_gguf())
+        .unwrap_or_else(|e| panic!("{e}: run `python3 scripts/fetch_models.py`"));
     let ids = model.tokenize(TEXT).unwrap().ids;
     assert!(ids.len() >= 17, "the benchmark text needs at least 17 tokens");
     let (first16, first17) = (&ids[..16], &ids[..17]);

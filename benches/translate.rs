@@ -17,10 +17,15 @@ const TWELVE_WORDS: &str = "The old fisherman told his grandson a long story abo
 const FLUFFY: &str = "a fluffy blue creature roamed the verdant forest";
 
 fn translate(c: &mut Criterion) {
-    let model =
-        Translator::load_dir(Direction::EnPt, &attnscope::testing::translate_dir(Direction::EnPt.slug())).unwrap_or_else(|e| panic!("{e}"));
+    let model = Translator::load_dir(
+        Direction::EnPt,
+        &attnscope::testing::translate_dir(Direction::EnPt.slug()),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     let mut group = c.benchmark_group("translate_enpt");
-    group.bench_function("twelve_words", |b| b.iter(|| model.translate(black_box(TWELVE_WORDS)).unwrap()));
+    group.bench_function("twelve_words", |b| {
+        b.iter(|| model.translate(black_box(TWELVE_WORDS)).unwrap())
+    });
     group.bench_function("twelve_words_first_token", |b| {
         b.iter(|| {
             let mut d = model.begin(black_box(TWELVE_WORDS)).unwrap();

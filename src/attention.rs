@@ -69,7 +69,9 @@ impl Mask {
         match self {
             Mask::None => 0..n_k,
             Mask::Causal => 0..last_seen,
-            Mask::SlidingWindow(window) => ((first + n_k + 1).saturating_sub(n_q + window)).min(last_seen)..last_seen,
+            Mask::SlidingWindow(window) => {
+                ((first + n_k + 1).saturating_sub(n_q + window)).min(last_seen)..last_seen
+            }
         }
     }
 
@@ -134,7 +136,8 @@ impl HeadTrace {
 
     /// S'' = S' + B + M, with −∞ where the mask hides a key.
     pub fn masked(&self) -> Matrix {
-        add_bias(self.scaled(), self.bias.as_ref()).add(&self.mask.matrix(self.scores.rows, self.scores.cols))
+        add_bias(self.scaled(), self.bias.as_ref())
+            .add(&self.mask.matrix(self.scores.rows, self.scores.cols))
     }
 
     /// A "what-if": the weights this head would give under another mask or
@@ -279,7 +282,11 @@ impl QueryBlock {
 /// of a row or two would be another product, gemm's one-row path, with
 /// other roundings).
 fn query_blocks(n_q: usize, n_k: usize, mask: Mask) -> impl Iterator<Item = QueryBlock> {
-    let block = if mask == Mask::None || n_q < 2 * QUERY_BLOCK { n_q.max(1) } else { n_q.div_ceil(n_q.div_ceil(QUERY_BLOCK)) };
+    let block = if mask == Mask::None || n_q < 2 * QUERY_BLOCK {
+        n_q.max(1)
+    } else {
+        n_q.div_ceil(n_q.div_ceil(QUERY_BLOCK))
+    };
     (0..n_q).step_by(block).map(move |first| {
         let rows = block.min(n_q - first);
         let seen = mask.visible_keys(first, rows, n_q, n_k);
@@ -296,7 +303,9 @@ fn values(a: &Matrix, v: &Matrix, mask: Mask) -> Matrix {
         if b.rows == a.rows && b.keys == (0..a.cols) {
             return a.matmul(v); // one block, every key: A V as it stands
         }
-        let a_b = Matrix::from_rows(&(b.first..b.first + b.rows).map(|i| &a.row(i)[b.keys.clone()]).collect::<Vec<_>>());
+        let a_b = Matrix::from_rows(
+            &(b.first..b.first + b.rows).map(|i| &a.row(i)[b.keys.clone()]).collect::<Vec<_>>(),
+        );
         b.values_into(&mut z, &a_b, v);
     }
     z
@@ -328,7 +337,14 @@ fn attend_visible(q: &Matrix, k: &Matrix, v: &Matrix, mask: Mask, scale: Scale) 
             weights.row_mut(b.first + r)[b.keys.clone()].copy_from_slice(a.row(r));
         }
     }
-    HeadTrace { scores: Matrix::zeros(0, 0), scale: scale_factor, bias: None, mask, weights, output }
+    HeadTrace {
+        scores: Matrix::zeros(0, 0),
+        scale: scale_factor,
+        bias: None,
+        mask,
+        weights,
+        output,
+    }
 }
 
 /// Q, K and V of a layer, already projected (and, for Llama, rotated), laid
@@ -414,7 +430,8 @@ impl MultiHeadTrace {
     /// head again when it is asked for.
     pub fn let_go(&mut self) {
         for t in &mut self.heads {
-            (t.scores, t.weights, t.output) = (Matrix::zeros(0, 0), Matrix::zeros(0, 0), Matrix::zeros(0, 0));
+            (t.scores, t.weights, t.output) =
+                (Matrix::zeros(0, 0), Matrix::zeros(0, 0), Matrix::zeros(0, 0));
         }
         self.concat = Matrix::zeros(0, self.concat.cols);
     }
@@ -453,10 +470,19 @@ impl<'a> AttendHeads<'a> {
 /// in for a layer: Q (n_q × n_heads·d_k) split into its heads, each attending
 /// over its group's K and V head (`k[g]`: n_k × d_k, `v[g]`: n_k × d_v; split
 /// with [`split_heads`], or grown in place by a key/value cache), concatenated.
-pub fn multi_head(q: &Matrix, n_heads: usize, k: Vec<Matrix>, v: Vec<Matrix>, o: AttendHeads<'_>) -> MultiHeadTrace {
+pub fn multi_head(
+    q: &Matrix,
+    n_heads: usize,
+    k: Vec<Matrix>,
+    v: Vec<Matrix>,
+    o: AttendHeads<'_>,
+) -> MultiHeadTrace {
     let n_kv_heads = k.len();
     assert!(
-        n_heads > 0 && n_kv_heads > 0 && n_heads.is_multiple_of(n_kv_heads) && v.len() == n_kv_heads,
+        n_heads > 0
+            && n_kv_heads > 0
+            && n_heads.is_multiple_of(n_kv_heads)
+            && v.len() == n_kv_heads,
         "heads must split evenly into key/value groups"
     );
     let d_k = q.cols / n_heads;
@@ -467,7 +493,8 @@ pub fn multi_head(q: &Matrix, n_heads: usize, k: Vec<Matrix>, v: Vec<Matrix>, o:
     let kv_head_of = kv_head_of(n_heads, n_kv_heads);
     let heads: Vec<HeadTrace> = (0..n_heads)
         .map(|h| {
-            let head = Attend { mask, scale, bias: biases.map(|b| &b[h]), visible_only: each.is_some() };
+            let head =
+                Attend { mask, scale, bias: biases.map(|b| &b[h]), visible_only: each.is_some() };
             let mut t = attend(&q[h], &k[kv_head_of[h]], &v[kv_head_of[h]], head); // Z_h = A_h V_g (n_q × d_v)
             if let Some(each) = each.as_mut() {
                 each(&mut t);
@@ -481,7 +508,12 @@ pub fn multi_head(q: &Matrix, n_heads: usize, k: Vec<Matrix>, v: Vec<Matrix>, o:
 /// The layer's trace from its heads, computed one by one (here, or some
 /// by another thread: `models::helper::shared_heads`): Q split into its
 /// heads (n_q × d_k each), K and V into theirs, and each head's trace.
-pub fn gather(q: Vec<Matrix>, k: Vec<Matrix>, v: Vec<Matrix>, heads: Vec<HeadTrace>) -> MultiHeadTrace {
+pub fn gather(
+    q: Vec<Matrix>,
+    k: Vec<Matrix>,
+    v: Vec<Matrix>,
+    heads: Vec<HeadTrace>,
+) -> MultiHeadTrace {
     let kv_head_of = kv_head_of(q.len(), k.len());
     let outputs: Vec<Matrix> = heads.iter().map(|t| t.output.clone()).collect();
     let concat = Matrix::concat_cols(&outputs); //                                 [Z_1 | … | Z_H] (n_q × H·d_v)
@@ -490,7 +522,11 @@ pub fn gather(q: Vec<Matrix>, k: Vec<Matrix>, v: Vec<Matrix>, heads: Vec<HeadTra
 
 /// The `n` equal column blocks of `m`, one per head.
 pub fn split_heads(m: &Matrix, n: usize) -> Vec<Matrix> {
-    assert!(n > 0 && m.cols.is_multiple_of(n), "{} columns must split evenly into {n} heads", m.cols);
+    assert!(
+        n > 0 && m.cols.is_multiple_of(n),
+        "{} columns must split evenly into {n} heads",
+        m.cols
+    );
     let d = m.cols / n;
     (0..n).map(|h| m.cols_range(h * d, d)).collect()
 }
@@ -537,11 +573,15 @@ mod tests {
     fn a_sliding_window_shows_the_window_and_handles_a_cache() {
         // Window 3: each query sees itself and the two keys before it.
         let m = Mask::SlidingWindow(3).matrix(5, 5);
-        let visible: Vec<Vec<bool>> = (0..5).map(|i| (0..5).map(|j| m[(i, j)] == 0.0).collect()).collect();
+        let visible: Vec<Vec<bool>> =
+            (0..5).map(|i| (0..5).map(|j| m[(i, j)] == 0.0).collect()).collect();
         assert_eq!(visible[4], [false, false, true, true, true]);
         assert_eq!(visible[1], [true, true, false, false, false]);
         // One new query (position 5) after five cached keys: keys 3, 4, 5.
-        assert_eq!((0..6).filter(|&j| Mask::SlidingWindow(3).allows(0, j, 1, 6)).collect::<Vec<_>>(), [3, 4, 5]);
+        assert_eq!(
+            (0..6).filter(|&j| Mask::SlidingWindow(3).allows(0, j, 1, 6)).collect::<Vec<_>>(),
+            [3, 4, 5]
+        );
         // A window at least as long as the text is the causal mask.
         assert_eq!(Mask::SlidingWindow(5).matrix(5, 5), Mask::Causal.matrix(5, 5));
     }

@@ -61,22 +61,36 @@ pub struct AttentionExport {
 
 impl AttentionExport {
     pub fn from_trace(t: &ModelTrace) -> Self {
-        let attentions =
-            t.layers.iter().map(|l| (0..l.attention.heads.len()).map(|h| l.attention.head(h).weights.to_rows()).collect()).collect();
+        let attentions = t
+            .layers
+            .iter()
+            .map(|l| {
+                (0..l.attention.heads.len())
+                    .map(|h| l.attention.head(h).weights.to_rows())
+                    .collect()
+            })
+            .collect();
         let grouped = t.info.n_kv_heads != t.info.n_heads;
         Self {
             model: t.info.id.clone(),
             tokens: t.tokens.clone(),
             token_ids: t.token_ids.clone(),
             mask: t.info.mask.name().to_string(),
-            layer_masks: layer_masks(t.info.mask, t.layers.iter().filter_map(|l| l.attention.heads.first().map(|h| h.mask))),
+            layer_masks: layer_masks(
+                t.info.mask,
+                t.layers.iter().filter_map(|l| l.attention.heads.first().map(|h| h.mask)),
+            ),
             attentions,
-            kv_head_of: grouped.then(|| t.layers.first().map(|l| l.attention.kv_head_of.clone()).unwrap_or_default()),
+            kv_head_of: grouped.then(|| {
+                t.layers.first().map(|l| l.attention.kv_head_of.clone()).unwrap_or_default()
+            }),
             sentence_embedding: t.sentence_embedding.clone(),
-            top5_next: t
-                .top_next
-                .as_ref()
-                .map(|v| v.iter().take(5).map(|(token, p)| NextToken { token: token.clone(), probability: *p }).collect()),
+            top5_next: t.top_next.as_ref().map(|v| {
+                v.iter()
+                    .take(5)
+                    .map(|(token, p)| NextToken { token: token.clone(), probability: *p })
+                    .collect()
+            }),
             notice: t.notice.clone(),
         }
     }
@@ -173,7 +187,10 @@ mod tests {
 
     #[test]
     fn csv_cells_that_a_spreadsheet_would_run_are_neutralised() {
-        let tokens: Vec<String> = ["=HYPERLINK(\"x\")", "+1", "-", "@SUM(A1)", "plain", "a,\"b\""].iter().map(|s| s.to_string()).collect();
+        let tokens: Vec<String> = ["=HYPERLINK(\"x\")", "+1", "-", "@SUM(A1)", "plain", "a,\"b\""]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         let csv = head_csv(&tokens, &crate::Matrix::zeros(tokens.len(), tokens.len()));
         let header = csv.lines().next().unwrap();
         assert_eq!(header, "query\\key,\"'=HYPERLINK(\"\"x\"\")\",\"'+1\",\"'-\",\"'@SUM(A1)\",\"plain\",\"a,\"\"b\"\"\"");

@@ -35,7 +35,9 @@ pub mod trace;
 pub mod tracefile;
 pub mod url_params;
 
-pub use attention::{attend, multi_head, Attend, AttendHeads, HeadTrace, Mask, MultiHeadTrace, Scale};
+pub use attention::{
+    attend, multi_head, Attend, AttendHeads, HeadTrace, Mask, MultiHeadTrace, Scale,
+};
 pub use error::Error;
 pub use tensor::Matrix;
 pub use trace::{LayerTrace, ModelTrace};

@@ -68,7 +68,11 @@ fn decode_component(s: &str) -> String {
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
-        let escaped = match (b, bytes.get(i + 1).copied().and_then(hex_value), bytes.get(i + 2).copied().and_then(hex_value)) {
+        let escaped = match (
+            b,
+            bytes.get(i + 1).copied().and_then(hex_value),
+            bytes.get(i + 2).copied().and_then(hex_value),
+        ) {
             (b'%', Some(hi), Some(lo)) => Some(hi << 4 | lo),
             _ => None,
         };
@@ -109,7 +113,9 @@ pub fn decode_query(query: &str) -> Vec<(String, String)> {
 fn encode_component(s: &str, out: &mut String) {
     for &b in s.as_bytes() {
         match b {
-            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'*' | b'-' | b'.' | b'_' => out.push(b as char),
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'*' | b'-' | b'.' | b'_' => {
+                out.push(b as char)
+            }
             b' ' => out.push('+'),
             _ => out.push_str(&format!("%{b:02X}")),
         }
@@ -147,7 +153,10 @@ fn flag(v: &str) -> Option<bool> {
 }
 
 fn slug(v: &str) -> Option<String> {
-    (!v.is_empty() && v.len() <= 32 && v.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')).then(|| v.to_string())
+    (!v.is_empty()
+        && v.len() <= 32
+        && v.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'))
+    .then(|| v.to_string())
 }
 
 fn write_flag(b: bool) -> String {
@@ -250,8 +259,14 @@ mod tests {
     fn values_out_of_range_are_absent_and_the_first_of_a_name_counts() {
         let p =
             UrlParams::parse("?layer=999999&head=3&head=4&temp=NaN&ntemp=0.5&model=%3Cscript%3E&view=Head&stage=scaled&step=0&dark=yes");
-        assert_eq!((p.layer, p.head, p.temp, p.ntemp, p.model), (None, Some(3), None, Some(0.5), None));
-        assert_eq!((p.view, p.stage.as_deref(), p.step, p.dark), (None, Some("scaled"), None, None));
+        assert_eq!(
+            (p.layer, p.head, p.temp, p.ntemp, p.model),
+            (None, Some(3), None, Some(0.5), None)
+        );
+        assert_eq!(
+            (p.view, p.stage.as_deref(), p.step, p.dark),
+            (None, Some("scaled"), None, None)
+        );
     }
 
     #[test]

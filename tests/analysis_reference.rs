@@ -8,7 +8,9 @@
 mod common;
 
 use attnscope::analysis::detectors::{detectors, Prompt};
-use attnscope::analysis::knockout::{importance, knockout, Ablation, Effect, HeadRef, ImportanceJob};
+use attnscope::analysis::knockout::{
+    importance, knockout, Ablation, Effect, HeadRef, ImportanceJob,
+};
 use attnscope::analysis::logit_lens::{logit_lens, logit_lens_of_trace};
 use attnscope::analysis::rollout::rollout;
 use attnscope::analysis::value_norms::value_norms;
@@ -56,16 +58,35 @@ fn trace_of(model: &dyn Layered, f: &Value, run: impl Fn(&str) -> ModelTrace) ->
     trace
 }
 
-fn value_norms_and_rollout(name: &str, model: &dyn Layered, trace: &ModelTrace, f: &Value, tolerance: f32) {
-    let layers: Vec<usize> = f["value_norm_layers"].as_array().unwrap().iter().map(|l| l.as_u64().unwrap() as usize).collect();
+fn value_norms_and_rollout(
+    name: &str,
+    model: &dyn Layered,
+    trace: &ModelTrace,
+    f: &Value,
+    tolerance: f32,
+) {
+    let layers: Vec<usize> = f["value_norm_layers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_u64().unwrap() as usize)
+        .collect();
     let norms = value_norms(trace, model, Some(&layers)).unwrap();
     let got: Vec<f32> = norms.layers.iter().flatten().flatten().flatten().copied().collect();
-    check(&format!("{name} value norms"), max_diff(name, &got, &floats(&f["value_norms"])), tolerance);
+    check(
+        &format!("{name} value norms"),
+        max_diff(name, &got, &floats(&f["value_norms"])),
+        tolerance,
+    );
 
     let r = rollout(trace);
     for layer in &r.layers {
         for row in layer {
-            assert!((row.iter().sum::<f32>() - 1.0).abs() < 1e-5, "{name}: a rollout row sums to {}", row.iter().sum::<f32>());
+            assert!(
+                (row.iter().sum::<f32>() - 1.0).abs() < 1e-5,
+                "{name}: a rollout row sums to {}",
+                row.iter().sum::<f32>()
+            );
         }
     }
     let got: Vec<f32> = r.layers.iter().flatten().flatten().copied().collect();
@@ -76,7 +97,10 @@ fn heads(v: &Value) -> Vec<HeadRef> {
     v.as_array()
         .unwrap()
         .iter()
-        .map(|p| HeadRef { layer: p[0].as_u64().unwrap() as usize, head: p[1].as_u64().unwrap() as usize })
+        .map(|p| HeadRef {
+            layer: p[0].as_u64().unwrap() as usize,
+            head: p[1].as_u64().unwrap() as usize,
+        })
         .collect()
 }
 
@@ -98,14 +122,20 @@ fn minilm_case(name: &str) {
     let mut worst = 0.0f32;
     for k in f["knockouts"].as_array().unwrap() {
         let r = knockout(model, text, &heads(&k["heads"]), ablation(&k["mode"]), 5).unwrap();
-        let Effect::Embedding { cosine } = r.effect else { panic!("an encoder's effect is on its embedding") };
+        let Effect::Embedding { cosine } = r.effect else {
+            panic!("an encoder's effect is on its embedding")
+        };
         worst = worst.max((cosine - k["cosine"].as_f64().unwrap() as f32).abs());
     }
     check(&format!("minilm {name} knockout cosine"), worst, MINILM);
 
     let map = importance(model, text, Ablation::Zero, &mut |_, _| true).unwrap().unwrap();
     let got: Vec<f32> = map.scores.iter().flatten().copied().collect();
-    check(&format!("minilm {name} importance (1 − cosine)"), max_diff(name, &got, &floats(&f["importance_zero"])), MINILM);
+    check(
+        &format!("minilm {name} importance (1 − cosine)"),
+        max_diff(name, &got, &floats(&f["importance_zero"])),
+        MINILM,
+    );
 }
 
 #[test]
@@ -143,7 +173,9 @@ fn smollm2_case(name: &str) {
     }
     check(&format!("smollm2 {name} logit lens probabilities"), worst, SMOLLM2);
     // From the run's trace, as the page asks it: the same lens without a forward of its own.
-    let kept = logit_lens_of_trace(model, &trace, None, 5).unwrap().expect("Llama finishes a layer from its trace");
+    let kept = logit_lens_of_trace(model, &trace, None, 5)
+        .unwrap()
+        .expect("Llama finishes a layer from its trace");
     assert_eq!((kept.position, kept.layers.len()), (lens.position, lens.layers.len()));
     for (l, (a, b)) in kept.layers.iter().zip(&lens.layers).enumerate() {
         for (a, b) in a.iter().zip(b) {
@@ -155,7 +187,11 @@ fn smollm2_case(name: &str) {
     }
     let grid = lens.grid.unwrap();
     let want_grid = f["lens_grid"].as_array().unwrap();
-    let agree = grid.iter().zip(want_grid).flat_map(|(g, w)| g.iter().zip(ids(w)).map(|(g, w)| (g.id == w) as usize)).sum::<usize>();
+    let agree = grid
+        .iter()
+        .zip(want_grid)
+        .flat_map(|(g, w)| g.iter().zip(ids(w)).map(|(g, w)| (g.id == w) as usize))
+        .sum::<usize>();
     let cells = grid.iter().map(Vec::len).sum::<usize>();
     println!("smollm2 {name} logit lens grid: {agree} of {cells} top tokens as transformers");
     assert!(agree * 100 >= cells * 97, "{name}: only {agree} of {cells} grid cells agree");
@@ -163,14 +199,24 @@ fn smollm2_case(name: &str) {
     let mut worst = 0.0f32;
     for k in f["knockouts"].as_array().unwrap() {
         let r = knockout(model, text, &heads(&k["heads"]), ablation(&k["mode"]), 5).unwrap();
-        let Effect::NextToken { after, previous_top_p_after, previous_top_rank_after, .. } = r.effect else {
+        let Effect::NextToken { after, previous_top_p_after, previous_top_rank_after, .. } =
+            r.effect
+        else {
             panic!("a decoder's effect is on its next token")
         };
-        worst = worst.max((previous_top_p_after - k["previous_top_p"].as_f64().unwrap() as f32).abs());
-        assert_eq!(previous_top_rank_after - 1, k["previous_top_rank"].as_u64().unwrap() as usize, "{name}: rank after {k}");
+        worst =
+            worst.max((previous_top_p_after - k["previous_top_p"].as_f64().unwrap() as f32).abs());
+        assert_eq!(
+            previous_top_rank_after - 1,
+            k["previous_top_rank"].as_u64().unwrap() as usize,
+            "{name}: rank after {k}"
+        );
         for (g, w) in after.iter().zip(k["top"].as_array().unwrap()) {
             let wp = w["p"].as_f64().unwrap() as f32;
-            assert!(g.id == w["id"].as_u64().unwrap() as u32 || (g.p - wp).abs() <= KNOCKOUT, "{name}: after {k}: {g:?}");
+            assert!(
+                g.id == w["id"].as_u64().unwrap() as u32 || (g.p - wp).abs() <= KNOCKOUT,
+                "{name}: after {k}: {g:?}"
+            );
             worst = worst.max((g.p - wp).abs());
         }
     }
@@ -178,7 +224,11 @@ fn smollm2_case(name: &str) {
 
     let map = importance(model, text, Ablation::Zero, &mut |_, _| true).unwrap().unwrap();
     let got: Vec<f32> = map.scores.iter().flatten().copied().collect();
-    check(&format!("smollm2 {name} importance (drop of p(top))"), max_diff(name, &got, &floats(&f["importance_zero"])), KNOCKOUT);
+    check(
+        &format!("smollm2 {name} importance (drop of p(top))"),
+        max_diff(name, &got, &floats(&f["importance_zero"])),
+        KNOCKOUT,
+    );
 }
 
 #[test]
@@ -225,18 +275,28 @@ fn bad_input_gets_a_clear_message() {
     let model: &dyn Layered = &**common::smollm2();
     let none = knockout(model, "The cat", &[], Ablation::Zero, 5).unwrap_err().to_string();
     assert!(none.contains("no head"), "{none}");
-    let outside = knockout(model, "The cat", &[HeadRef { layer: 30, head: 0 }], Ablation::Zero, 5).unwrap_err().to_string();
+    let outside = knockout(model, "The cat", &[HeadRef { layer: 30, head: 0 }], Ablation::Zero, 5)
+        .unwrap_err()
+        .to_string();
     assert!(outside.contains("layers 0–29"), "{outside}");
     assert!(knockout(model, "", &[HeadRef { layer: 0, head: 0 }], Ablation::Zero, 5).is_err());
     let long = Prompt::random(model, 200, 1).unwrap();
     let e = detectors(model, &long).unwrap_err().to_string();
     assert!(e.contains("at most 256"), "{e}");
-    assert!(logit_lens(model, "The cat", Some(9), 5, false).unwrap_err().to_string().contains("position 9"));
+    assert!(logit_lens(model, "The cat", Some(9), 5, false)
+        .unwrap_err()
+        .to_string()
+        .contains("position 9"));
     let encoder: &dyn Layered = &**common::minilm();
-    assert!(logit_lens(encoder, "The cat", None, 5, false).unwrap_err().to_string().contains("encoder"));
+    assert!(logit_lens(encoder, "The cat", None, 5, false)
+        .unwrap_err()
+        .to_string()
+        .contains("encoder"));
     // Every head removed, cancelled half way: a result, and then none.
     let info = model.info();
-    let all: Vec<HeadRef> = (0..info.n_layers).flat_map(|layer| (0..info.n_heads).map(move |head| HeadRef { layer, head })).collect();
+    let all: Vec<HeadRef> = (0..info.n_layers)
+        .flat_map(|layer| (0..info.n_heads).map(move |head| HeadRef { layer, head }))
+        .collect();
     let r = knockout(model, "The cat", &all, Ablation::Mean, 5).unwrap();
     assert_eq!(r.heads.len(), 270);
     let mut calls = 0;
@@ -255,8 +315,10 @@ fn smollm2_importance_a_layer_at_a_time_equals_a_head_at_a_time() {
     let model: &dyn Layered = &**common::smollm2();
     let text = "The cat sat on the mat because it was";
     for ablation in [Ablation::Zero, Ablation::Mean] {
-        let (mut batched, mut single) =
-            (ImportanceJob::start(model, text, ablation).unwrap(), ImportanceJob::start(model, text, ablation).unwrap());
+        let (mut batched, mut single) = (
+            ImportanceJob::start(model, text, ablation).unwrap(),
+            ImportanceJob::start(model, text, ablation).unwrap(),
+        );
         while !batched.is_finished() {
             let before = batched.done();
             batched.step(model).unwrap();
@@ -269,7 +331,10 @@ fn smollm2_importance_a_layer_at_a_time_equals_a_head_at_a_time() {
         let (a, b): (Vec<f32>, Vec<f32>) = (a.concat(), b.concat());
         assert!(b.iter().any(|x| x.abs() > 1e-3), "{ablation:?}: some head must matter");
         let diff = max_diff(&format!("{ablation:?}"), &a, &b);
-        assert!(diff <= 1e-5, "{ablation:?}: a layer at a time differs from a head at a time by {diff}");
+        assert!(
+            diff <= 1e-5,
+            "{ablation:?}: a layer at a time differs from a head at a time by {diff}"
+        );
     }
 }
 
@@ -279,9 +344,14 @@ fn cli_writes_each_analysis_as_json_and_explains_bad_input() {
     let dir = models.to_str().unwrap();
     let run = |args: &[&str]| {
         let out = common::attnscope(&[&["analyze", "--models-dir", dir], args].concat());
-        (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
     };
-    let (ok, json, err) = run(&["--model", "minilm", "--what", "rollout", "--text", "The cat sat", "--json", "-"]);
+    let (ok, json, err) =
+        run(&["--model", "minilm", "--what", "rollout", "--text", "The cat sat", "--json", "-"]);
     assert!(ok, "{err}");
     let v: Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["what"], "rollout");
@@ -314,10 +384,14 @@ fn cli_writes_each_analysis_as_json_and_explains_bad_input() {
     assert!(!ok && err.contains("encoder"), "{err}");
     let (ok, _, err) = run(&["--model", "smollm2", "--what", "detectors", "--period", "500"]);
     assert!(!ok && err.contains("at most 256"), "{err}");
-    let (ok, json, err) = run(&["--model", "minilm", "--what", "detectors", "--prompt-text", "the owl hoots"]);
+    let (ok, json, err) =
+        run(&["--model", "minilm", "--what", "detectors", "--prompt-text", "the owl hoots"]);
     assert!(ok, "{err}");
     let v: Value = serde_json::from_str(&json).unwrap();
-    let (got, t) = (ids(&v["result"]["prompt"]["ids"]), v["result"]["prompt"]["period"].as_u64().unwrap() as usize);
+    let (got, t) = (
+        ids(&v["result"]["prompt"]["ids"]),
+        v["result"]["prompt"]["period"].as_u64().unwrap() as usize,
+    );
     assert_eq!(got.len(), 2 * t + 2);
     assert_eq!(got[1..1 + t], got[1 + t..1 + 2 * t]);
     let (ok, _, err) = run(&["--model", "smollm2", "--what", "detectors", "--prompt-text", " "]);
@@ -334,7 +408,8 @@ fn text_prompt_case(name: &str, model: &dyn Layered, specials: (usize, usize)) {
     let f = fixture(name);
     let text = f["text"].as_str().unwrap();
     let hf = ids(&f["token_ids"]);
-    let (pre, body, suf) = (&hf[..specials.0], &hf[specials.0..hf.len() - specials.1], &hf[hf.len() - specials.1..]);
+    let (pre, body, suf) =
+        (&hf[..specials.0], &hf[specials.0..hf.len() - specials.1], &hf[hf.len() - specials.1..]);
     let p = Prompt::from_text(model, text).unwrap();
     assert_eq!(p.ids, [pre, body, body, suf].concat(), "{name}: ids of the text prompt");
     assert_eq!((p.prefix, p.period), (pre.len(), body.len()));
@@ -346,7 +421,8 @@ fn text_prompt_case(name: &str, model: &dyn Layered, specials: (usize, usize)) {
         for (head, &got) in row.iter().enumerate() {
             let a = &trace.attention.heads[head].weights;
             let t = p.period;
-            let want = (0..t).map(|i| a[(p.prefix + t + i, p.prefix + i + 1)]).sum::<f32>() / t as f32;
+            let want =
+                (0..t).map(|i| a[(p.prefix + t + i, p.prefix + i + 1)]).sum::<f32>() / t as f32;
             assert!(got.is_finite() && (0.0..=1.0).contains(&got), "{name} L{l}H{head}: {got}");
             worst = worst.max((got - want).abs());
         }
@@ -364,11 +440,15 @@ fn a_typed_detector_prompt_is_its_tokens_twice() {
         let info = model.info();
         // Emoji and other scripts: tokens of their own, repeated as typed.
         let p = Prompt::from_text(model, "Olá 🙂 猫が好き").unwrap();
-        assert_eq!(p.ids[p.prefix..p.prefix + p.period], p.ids[p.prefix + p.period..p.prefix + 2 * p.period]);
+        assert_eq!(
+            p.ids[p.prefix..p.prefix + p.period],
+            p.ids[p.prefix + p.period..p.prefix + 2 * p.period]
+        );
         detectors(model, &p).unwrap();
         let empty = Prompt::from_text(model, "  ").unwrap_err().to_string();
         assert!(empty.contains("empty"), "{empty}");
-        let long = Prompt::from_text(model, &"word ".repeat(info.max_tokens)).unwrap_err().to_string();
+        let long =
+            Prompt::from_text(model, &"word ".repeat(info.max_tokens)).unwrap_err().to_string();
         assert!(long.contains(&format!("at most {}", info.max_tokens)), "{long}");
         let one = Prompt::from_text(model, "cat").unwrap_err().to_string();
         assert!(one.contains("at least 2 tokens"), "{one}");

@@ -78,7 +78,8 @@ impl<'a> Crate<'a> {
         // A file's module comes from its path: `a/b.rs`, `a/b/mod.rs` are `a::b`…
         let mut of: BTreeMap<&str, Vec<String>> = BTreeMap::new();
         for (file, _) in &files {
-            let mut parts: Vec<String> = file[dir.len()..].trim_end_matches(".rs").split('/').map(String::from).collect();
+            let mut parts: Vec<String> =
+                file[dir.len()..].trim_end_matches(".rs").split('/').map(String::from).collect();
             if parts.last().is_some_and(|p| p == "mod") || parts == ["lib"] || parts == ["main"] {
                 parts.pop();
             }
@@ -141,7 +142,8 @@ impl<'a> Crate<'a> {
     /// The module an absolute path names: its longest prefix that is a module, following the
     /// names `use`s bind on the way (`crate::Matrix` → `tensor`, through lib.rs's `pub use`).
     fn resolve(&self, mut path: Vec<String>) -> Vec<String> {
-        let module_len = |p: &[String]| (0..=p.len()).rev().find(|&k| self.modules.contains_key(&p[..k]));
+        let module_len =
+            |p: &[String]| (0..=p.len()).rev().find(|&k| self.modules.contains_key(&p[..k]));
         // A few hops at most; a loop of `use`s (not valid Rust) stops here.
         for _ in 0..8 {
             let k = module_len(&path).unwrap_or(0);
@@ -158,7 +160,9 @@ impl<'a> Crate<'a> {
     /// Every reference to a module of this crate, resolved.
     fn references(&self) -> Vec<Resolved<'a>> {
         let tests: Vec<Vec<String>> = (self.files.iter())
-            .flat_map(|(_, module, scan)| scan.test_mods.iter().map(move |m| [module.clone(), m.clone()].concat()))
+            .flat_map(|(_, module, scan)| {
+                scan.test_mods.iter().map(move |m| [module.clone(), m.clone()].concat())
+            })
             .collect();
         let mut out = Vec::new();
         for (file, module, scan) in &self.files {
@@ -235,8 +239,10 @@ fn check_circles(krate: &Crate, out: &mut Vec<Violation>) {
     for (parent, edges) in &by_parent {
         // The shortest circle through each edge that is on one, shortest first; a circle is
         // shown if it has an edge no circle shown before has.
-        let mut circles: Vec<Vec<&String>> =
-            edges.keys().filter_map(|(x, y)| Some([vec![x], shortest_path(edges, y, x)?].concat())).collect();
+        let mut circles: Vec<Vec<&String>> = edges
+            .keys()
+            .filter_map(|(x, y)| Some([vec![x], shortest_path(edges, y, x)?].concat()))
+            .collect();
         circles.sort_by_key(|c| c.len());
         let mut shown = BTreeSet::new();
         for mut circle in circles {
@@ -249,7 +255,10 @@ fn check_circles(krate: &Crate, out: &mut Vec<Violation>) {
             if pairs.iter().all(|p| shown.contains(p)) {
                 continue;
             }
-            let names: Vec<String> = circle.iter().map(|m| [parent.as_slice(), &[m.to_string()]].concat().join("::")).collect();
+            let names: Vec<String> = circle
+                .iter()
+                .map(|m| [parent.as_slice(), &[m.to_string()]].concat().join("::"))
+                .collect();
             let mut text = format!("circle {}", names.join(" → "));
             for pair in &pairs {
                 let (file, line, written) = &edges[pair];
@@ -262,7 +271,11 @@ fn check_circles(krate: &Crate, out: &mut Vec<Violation>) {
 }
 
 /// The shortest path of edges from `from` to `to` (both included), breadth first.
-fn shortest_path<'e, V>(edges: &'e BTreeMap<(String, String), V>, from: &'e String, to: &String) -> Option<Vec<&'e String>> {
+fn shortest_path<'e, V>(
+    edges: &'e BTreeMap<(String, String), V>,
+    from: &'e String,
+    to: &String,
+) -> Option<Vec<&'e String>> {
     let mut came_from: BTreeMap<&String, &String> = BTreeMap::new();
     let mut queue = VecDeque::from([from]);
     while let Some(x) = queue.pop_front() {
@@ -295,7 +308,8 @@ fn check(doc: &str, files: &[(String, String)], bins: &[String]) -> Vec<Violatio
         let text = "docs/architecture.md: no `## Floors` table".to_string();
         out.push(Violation { kind: Kind::Outside, file: String::new(), line: 0, text });
     }
-    let shells: BTreeSet<&str> = bins.iter().filter_map(|b| b.rsplit_once('/')).map(|(d, _)| d).collect();
+    let shells: BTreeSet<&str> =
+        bins.iter().filter_map(|b| b.rsplit_once('/')).map(|(d, _)| d).collect();
     let shell_of = |f: &str| shells.iter().copied().find(|d| f.starts_with(&format!("{d}/")));
     let lib = files.iter().filter(|(f, _)| shell_of(f).is_none());
     let lib = Crate::new(Vec::new(), "", lib.map(|(f, s)| (f.as_str(), scan(s))).collect());
@@ -305,7 +319,8 @@ fn check(doc: &str, files: &[(String, String)], bins: &[String]) -> Vec<Violatio
         let mut mine = Vec::new();
         for (file, src) in files.iter().filter(|(f, _)| shell_of(f) == Some(shell)) {
             let s = scan(src);
-            let thin = bins.contains(file) && s.path_mods.iter().any(|(_, _, p)| bins.contains(&format!("{shell}/{p}")));
+            let thin = bins.contains(file)
+                && s.path_mods.iter().any(|(_, _, p)| bins.contains(&format!("{shell}/{p}")));
             if !thin {
                 mine.push((file.as_str(), s));
             }
@@ -322,7 +337,10 @@ fn report(violations: &[Violation]) -> String {
     let count = |k| violations.iter().filter(|v| v.kind == k).count();
     let (n, outside, climbs) = (violations.len(), count(Kind::Outside), count(Kind::Climb));
     let mut text = format!("{n} violations of the plan (docs/architecture.md, `## Floors`): ");
-    text += &format!("{outside} outside every floor, {climbs} climbs, {} circles\n", count(Kind::Circle));
+    text += &format!(
+        "{outside} outside every floor, {climbs} climbs, {} circles\n",
+        count(Kind::Circle)
+    );
     violations.iter().fold(text, |text, v| text + &v.text + "\n")
 }
 
@@ -369,7 +387,8 @@ fn the_plan_holds() {
 
 /// Under cargo the manifest's folder; run on its own (rustc --test), the current one.
 fn repo_root() -> PathBuf {
-    option_env!("CARGO_MANIFEST_DIR").map_or_else(|| std::env::current_dir().expect("a current directory"), PathBuf::from)
+    option_env!("CARGO_MANIFEST_DIR")
+        .map_or_else(|| std::env::current_dir().expect("a current directory"), PathBuf::from)
 }
 
 /// Every path the doc names (`src/`-relative, or from the repository's root)
@@ -377,8 +396,10 @@ fn repo_root() -> PathBuf {
 #[test]
 fn every_path_the_doc_names_exists() {
     let root = repo_root();
-    let doc = std::fs::read_to_string(root.join("docs/architecture.md")).expect("docs/architecture.md");
-    let missing = missing_paths(&doc, |p| root.join("src").join(p).exists() || root.join(p).exists());
+    let doc =
+        std::fs::read_to_string(root.join("docs/architecture.md")).expect("docs/architecture.md");
+    let missing =
+        missing_paths(&doc, |p| root.join("src").join(p).exists() || root.join(p).exists());
     assert!(missing.is_empty(), "docs/architecture.md names paths that do not exist: {missing:?}");
 }
 
@@ -389,7 +410,13 @@ fn missing_paths(doc: &str, exists: impl Fn(&str) -> bool) -> Vec<String> {
         let chars = p.chars().all(|c| c.is_ascii_alphanumeric() || "_./-".contains(c));
         chars && p.contains('/') && !p.starts_with('-')
     };
-    let mut missing: Vec<String> = doc.split('`').skip(1).step_by(2).filter(|p| is_path(p) && !exists(p)).map(String::from).collect();
+    let mut missing: Vec<String> = doc
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|p| is_path(p) && !exists(p))
+        .map(String::from)
+        .collect();
     missing.dedup();
     missing
 }

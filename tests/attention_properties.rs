@@ -4,13 +4,16 @@
 //! then worked cases of a position bias, grouped-query and cross-attention,
 //! heads handed on one by one and the visible keys alone.
 
-use attnscope::attention::{attend, multi_head, softmax_rows, split_heads, Attend, AttendHeads, HeadTrace, Mask, Scale};
+use attnscope::attention::{
+    attend, multi_head, softmax_rows, split_heads, Attend, AttendHeads, HeadTrace, Mask, Scale,
+};
 use attnscope::Matrix;
 use proptest::prelude::*;
 
 /// n × d matrices with entries large enough to saturate a softmax now and then.
 fn matrix(n: usize, d: usize) -> impl Strategy<Value = Matrix> {
-    proptest::collection::vec(-30.0f32..30.0, n * d).prop_map(move |data| Matrix::from_vec(n, d, data))
+    proptest::collection::vec(-30.0f32..30.0, n * d)
+        .prop_map(move |data| Matrix::from_vec(n, d, data))
 }
 
 /// Q, K, V for one head of self-attention: n tokens, width d.
@@ -149,8 +152,15 @@ fn pseudo_random(rows: usize, cols: usize, seed: u32) -> Matrix {
 #[test]
 fn heads_of_one_gqa_group_share_k_and_v() {
     let (n, d_k) = (5, 4);
-    let (q, k, v) = (pseudo_random(n, 4 * d_k, 1), pseudo_random(n, 2 * d_k, 2), pseudo_random(n, 2 * d_k, 3));
-    let t = multi_head(&q, 4, split_heads(&k, 2), split_heads(&v, 2), AttendHeads::new(Mask::Causal, Scale::InvSqrtDk));
+    let (q, k, v) =
+        (pseudo_random(n, 4 * d_k, 1), pseudo_random(n, 2 * d_k, 2), pseudo_random(n, 2 * d_k, 3));
+    let t = multi_head(
+        &q,
+        4,
+        split_heads(&k, 2),
+        split_heads(&v, 2),
+        AttendHeads::new(Mask::Causal, Scale::InvSqrtDk),
+    );
     assert_eq!(t.kv_head_of, vec![0, 0, 1, 1]);
     assert_eq!((t.k.len(), t.v.len()), (2, 2));
     for h in 0..4 {
@@ -169,10 +179,18 @@ fn heads_of_one_gqa_group_share_k_and_v() {
 #[test]
 fn heads_handed_on_one_by_one_attend_as_kept_heads_do() {
     let (n, d_k) = (6, 4);
-    let (q, k, v) = (pseudo_random(n, 6 * d_k, 8), pseudo_random(n, 2 * d_k, 9), pseudo_random(n, 2 * d_k, 10));
-    let kept = multi_head(&q, 6, split_heads(&k, 2), split_heads(&v, 2), AttendHeads::new(Mask::Causal, Scale::InvSqrtDk));
+    let (q, k, v) =
+        (pseudo_random(n, 6 * d_k, 8), pseudo_random(n, 2 * d_k, 9), pseudo_random(n, 2 * d_k, 10));
+    let kept = multi_head(
+        &q,
+        6,
+        split_heads(&k, 2),
+        split_heads(&v, 2),
+        AttendHeads::new(Mask::Causal, Scale::InvSqrtDk),
+    );
     let mut seen = Vec::new();
-    let each: &mut dyn FnMut(&mut HeadTrace) = &mut |t| seen.push(std::mem::replace(&mut t.weights, Matrix::zeros(0, 0)));
+    let each: &mut dyn FnMut(&mut HeadTrace) =
+        &mut |t| seen.push(std::mem::replace(&mut t.weights, Matrix::zeros(0, 0)));
     let o = AttendHeads { each: Some(each), ..AttendHeads::new(Mask::Causal, Scale::InvSqrtDk) };
     let handed = multi_head(&q, 6, split_heads(&k, 2), split_heads(&v, 2), o);
     assert_eq!((handed.k.len(), handed.kv_head_of.clone()), (2, vec![0, 0, 0, 1, 1, 1]));
@@ -206,11 +224,17 @@ fn attending_to_the_visible_keys_alone_gives_the_same_weights_and_outputs() {
     // Long enough for several blocks of queries; keys not a multiple of
     // 8; queries all the keys or the last ones (a cache's new rows).
     for (n_q, n_k) in [(300, 300), (150, 301), (129, 140), (700, 1015)] {
-        let (q, k, v) = (pseudo_random(n_q, 16, 1), pseudo_random(n_k, 16, 2), pseudo_random(n_k, 16, 3));
+        let (q, k, v) =
+            (pseudo_random(n_q, 16, 1), pseudo_random(n_k, 16, 2), pseudo_random(n_k, 16, 3));
         for mask in [Mask::Causal, Mask::SlidingWindow(37), Mask::SlidingWindow(100), Mask::None] {
             let (whole, visible) = (
                 attend(&q, &k, &v, Attend::new(mask, Scale::InvSqrtDk)),
-                attend(&q, &k, &v, Attend { visible_only: true, ..Attend::new(mask, Scale::InvSqrtDk) }),
+                attend(
+                    &q,
+                    &k,
+                    &v,
+                    Attend { visible_only: true, ..Attend::new(mask, Scale::InvSqrtDk) },
+                ),
             );
             assert_eq!(visible.weights, whole.weights, "A, {n_q} × {n_k}, {mask:?}");
             assert_eq!(visible.output, whole.output, "Z, {n_q} × {n_k}, {mask:?}");

@@ -7,7 +7,15 @@ use common::{attnscope, temp};
 #[test]
 fn trace_preset_writes_every_intermediate() {
     let path = temp("trace.json");
-    let out = attnscope(&["trace", "--preset", "seed-3x4", "--scale", "seed", "--json", path.to_str().unwrap()]);
+    let out = attnscope(&[
+        "trace",
+        "--preset",
+        "seed-3x4",
+        "--scale",
+        "seed",
+        "--json",
+        path.to_str().unwrap(),
+    ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
     let head = &json["heads"][0];
@@ -57,7 +65,9 @@ fn attention_exports_json_png_and_svg() {
     assert!((row - 1.0).abs() < 1e-5);
     assert_eq!(&std::fs::read(&png).unwrap()[..8], b"\x89PNG\r\n\x1a\n");
     let svg = std::fs::read_to_string(&svg).unwrap();
-    assert!(svg.starts_with("<svg") && svg.contains("creature") && svg.trim_end().ends_with("</svg>"));
+    assert!(
+        svg.starts_with("<svg") && svg.contains("creature") && svg.trim_end().ends_with("</svg>")
+    );
 }
 
 #[test]
@@ -82,7 +92,18 @@ fn help_explains_every_flag() {
     let out = attnscope(&["attention", "--help"]);
     assert!(out.status.success());
     let help = String::from_utf8_lossy(&out.stdout);
-    for flag in ["--model", "--model-path", "--text", "--json", "--png", "--svg", "--layer", "--head", "--mask", "--stage"] {
+    for flag in [
+        "--model",
+        "--model-path",
+        "--text",
+        "--json",
+        "--png",
+        "--svg",
+        "--layer",
+        "--head",
+        "--mask",
+        "--stage",
+    ] {
         assert!(help.contains(flag), "{flag}");
     }
 }
@@ -119,17 +140,35 @@ fn model_path_runs_a_hugging_face_folder() {
     assert_eq!(last[0].as_f64(), Some(0.0));
     assert!(std::fs::read_to_string(&svg).unwrap().contains("sliding window"));
     // The JSON says which layers are local, and how many keys their window holds.
-    let masks: Vec<(String, Option<u64>)> =
-        v["layer_masks"].as_array().unwrap().iter().map(|m| (m["mask"].as_str().unwrap().to_string(), m["window"].as_u64())).collect();
+    let masks: Vec<(String, Option<u64>)> = v["layer_masks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["mask"].as_str().unwrap().to_string(), m["window"].as_u64()))
+        .collect();
     assert_eq!(masks.len(), 3);
     assert!(masks.iter().any(|m| *m == ("sliding window".to_string(), Some(4))), "{masks:?}");
     assert!(masks.iter().any(|m| *m == ("causal".to_string(), None)), "{masks:?}");
 
     // A trace file of the same run exports the same layer masks.
     let (file, from_file) = (temp("gemma3.safetensors"), temp("gemma3-file.json"));
-    let out = attnscope(&["trace", "--model-path", &folder, "--text", text, "--out", file.to_str().unwrap()]);
+    let out = attnscope(&[
+        "trace",
+        "--model-path",
+        &folder,
+        "--text",
+        text,
+        "--out",
+        file.to_str().unwrap(),
+    ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let out = attnscope(&["attention", "--trace", file.to_str().unwrap(), "--json", from_file.to_str().unwrap()]);
+    let out = attnscope(&[
+        "attention",
+        "--trace",
+        file.to_str().unwrap(),
+        "--json",
+        from_file.to_str().unwrap(),
+    ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let w: serde_json::Value = serde_json::from_slice(&std::fs::read(&from_file).unwrap()).unwrap();
     assert_eq!(w["layer_masks"], v["layer_masks"]);
@@ -141,7 +180,10 @@ fn describe_reads_the_configuration() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["architecture"], "Qwen2 decoder");
-    assert_eq!((v["n_layers"].as_u64(), v["n_heads"].as_u64(), v["n_kv_heads"].as_u64()), (Some(2), Some(4), Some(2)));
+    assert_eq!(
+        (v["n_layers"].as_u64(), v["n_heads"].as_u64(), v["n_kv_heads"].as_u64()),
+        (Some(2), Some(4), Some(2))
+    );
     assert!(v["parameters"].as_u64().unwrap() > 0 && v["file_bytes"].as_u64().unwrap() > 0);
 }
 
@@ -158,11 +200,17 @@ fn a_model_path_that_is_no_model_is_one_clear_line() {
         ("/nonexistent/model", "neither a folder nor a file"),
     ] {
         for command in ["attention", "describe"] {
-            let out = attnscope(&[command, "--model-path", path, "--text", "hi"][..if command == "describe" { 3 } else { 5 }]);
+            let out = attnscope(
+                &[command, "--model-path", path, "--text", "hi"]
+                    [..if command == "describe" { 3 } else { 5 }],
+            );
             assert!(!out.status.success(), "{command} {path}");
             let err = String::from_utf8_lossy(&out.stderr);
             assert_eq!(err.trim_end().lines().count(), 1, "{command} {path}: {err}");
-            assert!(err.starts_with("attnscope: ") && err.contains(says), "{command} {path}: {err}");
+            assert!(
+                err.starts_with("attnscope: ") && err.contains(says),
+                "{command} {path}: {err}"
+            );
         }
     }
 }
@@ -173,8 +221,12 @@ fn a_model_path_that_is_no_model_is_one_clear_line() {
 #[test]
 fn two_threads_write_the_one_thread_json() {
     let text = "Ça va? The quick brown fox 🦊 jumps over the lazy dog.";
-    let runs: [&[&str]; 4] =
-        [&["--model", "minilm"], &["--model", "smollm2"], &["--model-path", &tiny("bert")], &["--model-path", &tiny("llama")]];
+    let runs: [&[&str]; 4] = [
+        &["--model", "minilm"],
+        &["--model", "smollm2"],
+        &["--model-path", &tiny("bert")],
+        &["--model-path", &tiny("llama")],
+    ];
     for which in runs {
         let json = |threads: &str| {
             let mut args = vec!["attention", "--text", text, "--json", "-", "--threads", threads];

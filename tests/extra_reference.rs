@@ -56,7 +56,10 @@ fn extra(name: &str, file: &str) -> Option<PathBuf> {
     if path.exists() {
         Some(path)
     } else {
-        eprintln!("SKIPPED: {} is absent; `python3 scripts/fetch_models.py --extra` fetches it", path.display());
+        eprintln!(
+            "SKIPPED: {} is absent; `python3 scripts/fetch_models.py --extra` fetches it",
+            path.display()
+        );
         None
     }
 }
@@ -64,7 +67,10 @@ fn extra(name: &str, file: &str) -> Option<PathBuf> {
 /// Loads `path`, checks it against `tests/fixtures/extra/<name>.json` and
 /// returns the model, its reference and the largest difference in A.
 fn check(name: &str, path: &std::path::Path) -> (Model, Reference, f32) {
-    let reference: Reference = serde_json::from_slice(&std::fs::read(fixture_path(&format!("extra/{name}.json"))).unwrap()).unwrap();
+    let reference: Reference = serde_json::from_slice(
+        &std::fs::read(fixture_path(&format!("extra/{name}.json"))).unwrap(),
+    )
+    .unwrap();
     let checkpoint = Checkpoint::open(path).unwrap_or_else(|e| panic!("{name}: {e}"));
     let model = checkpoint.load(name).unwrap_or_else(|e| panic!("{name}: {e}"));
     assert_eq!(model.info().n_layers, reference.n_layers, "{name}: layers");
@@ -84,18 +90,34 @@ fn check(name: &str, path: &std::path::Path) -> (Model, Reference, f32) {
     }
     let mut worst = 0f32;
     for (c, case) in reference.cases.iter().enumerate() {
-        let trace = model.run(&case.text).unwrap_or_else(|e| panic!("{name} on {:?}: {e}", case.text));
-        assert_eq!(trace.token_ids.as_deref(), Some(&case.ids[..]), "{name}: ids of {:?}", case.text);
+        let trace =
+            model.run(&case.text).unwrap_or_else(|e| panic!("{name} on {:?}: {e}", case.text));
+        assert_eq!(
+            trace.token_ids.as_deref(),
+            Some(&case.ids[..]),
+            "{name}: ids of {:?}",
+            case.text
+        );
         if c == 0 {
             assert_eq!(trace.layers.len(), reference.last_rows.len(), "{name}: layers");
-            for (l, (layer, want_layer)) in trace.layers.iter().zip(&reference.last_rows).enumerate() {
-                assert_eq!(layer.attention.heads.len(), want_layer.len(), "{name}: heads of layer {l}");
+            for (l, (layer, want_layer)) in
+                trace.layers.iter().zip(&reference.last_rows).enumerate()
+            {
+                assert_eq!(
+                    layer.attention.heads.len(),
+                    want_layer.len(),
+                    "{name}: heads of layer {l}"
+                );
                 for (h, (head, want)) in layer.attention.heads.iter().zip(want_layer).enumerate() {
                     let last = head.weights.row(head.weights.rows - 1);
                     assert_eq!(last.len(), want.len(), "{name}: layer {l} head {h} keys");
                     for (j, (&a, &w)) in last.iter().zip(want).enumerate() {
                         let d = (a - w).abs();
-                        assert!(d <= TOLERANCE, "{name} on {:?}: layer {l} head {h} last row [{j}] = {a} vs {w}", case.text);
+                        assert!(
+                            d <= TOLERANCE,
+                            "{name} on {:?}: layer {l} head {h} last row [{j}] = {a} vs {w}",
+                            case.text
+                        );
                         worst = worst.max(d);
                     }
                 }
@@ -103,11 +125,22 @@ fn check(name: &str, path: &std::path::Path) -> (Model, Reference, f32) {
         }
         for (&l, want_layer) in reference.layers.iter().zip(&case.attention) {
             let what = format!("{name} on {:?}", case.text);
-            worst = worst.max(common::heads_within(&what, l, &trace.layers[l].attention.heads, want_layer, TOLERANCE));
+            worst = worst.max(common::heads_within(
+                &what,
+                l,
+                &trace.layers[l].attention.heads,
+                want_layer,
+                TOLERANCE,
+            ));
         }
         if let (Some(want), Model::Decoder(d)) = (case.top_next_id, &model) {
             let top = &trace.top_next.as_ref().expect("a decoder predicts the next token")[0].0;
-            assert_eq!(Some(top), d.token_text(want).as_ref(), "{name}: next token after {:?}", case.text);
+            assert_eq!(
+                Some(top),
+                d.token_text(want).as_ref(),
+                "{name}: next token after {:?}",
+                case.text
+            );
         }
     }
     println!("{name}: largest difference in A {worst:e}");
@@ -130,13 +163,22 @@ fn gemma3_270m_q4_k_m() {
             other => panic!("layer type {other}"),
         })
         .collect();
-    assert_eq!(masks, want, "Gemma 3's local layers see a window of {window}, its global ones every earlier token");
-    assert_eq!(masks.iter().filter(|&&m| m == Mask::Causal).count(), 3, "one layer in six of 18 is global");
+    assert_eq!(
+        masks, want,
+        "Gemma 3's local layers see a window of {window}, its global ones every earlier token"
+    );
+    assert_eq!(
+        masks.iter().filter(|&&m| m == Mask::Causal).count(),
+        3,
+        "one layer in six of 18 is global"
+    );
 }
 
 #[test]
 fn qwen2_5_coder_0_5b_q4_k_m() {
-    let Some(path) = extra("qwen2.5-0.5b", "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf") else { return };
+    let Some(path) = extra("qwen2.5-0.5b", "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf") else {
+        return;
+    };
     let (model, _, _) = check("qwen2.5-0.5b", &path);
     let info = model.info();
     assert_eq!((info.n_layers, info.n_heads, info.n_kv_heads), (24, 14, 2));
@@ -147,5 +189,8 @@ fn all_mpnet_base_v2() {
     let Some(weights) = extra("all-mpnet-base-v2", "model.safetensors") else { return };
     let (model, _, _) = check("all-mpnet-base-v2", weights.parent().unwrap());
     let trace = model.run("the quick fox").unwrap();
-    assert!(trace.layers[0].attention.heads[0].bias.is_some(), "MPNet's heads carry their relative position bias");
+    assert!(
+        trace.layers[0].attention.heads[0].bias.is_some(),
+        "MPNet's heads carry their relative position bias"
+    );
 }

@@ -20,11 +20,31 @@ use std::rc::Rc;
 
 /// A text of some hundreds of tokens that does not repeat itself exactly.
 fn long_text(sentences: usize) -> String {
-    let subjects = ["The old lighthouse keeper", "A fluffy blue creature", "Her younger brother", "The committee", "Nobody in the village"];
+    let subjects = [
+        "The old lighthouse keeper",
+        "A fluffy blue creature",
+        "Her younger brother",
+        "The committee",
+        "Nobody in the village",
+    ];
     let verbs = ["watched", "remembered", "painted", "argued about", "carried"];
-    let objects = ["the verdant forest", "a letter from Lisbon", "the broken clock", "seven red apples", "the storm over the harbour"];
+    let objects = [
+        "the verdant forest",
+        "a letter from Lisbon",
+        "the broken clock",
+        "seven red apples",
+        "the storm over the harbour",
+    ];
     (0..sentences)
-        .map(|i| format!("{} {} {} on day {}.", subjects[i % 5], verbs[(i / 5) % 5], objects[(i * 3 + 1) % 5], i + 1))
+        .map(|i| {
+            format!(
+                "{} {} {} on day {}.",
+                subjects[i % 5],
+                verbs[(i / 5) % 5],
+                objects[(i * 3 + 1) % 5],
+                i + 1
+            )
+        })
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -43,7 +63,11 @@ fn trace_bytes(t: &ModelTrace) -> usize {
         .iter()
         .map(|l| {
             let a = &l.attention;
-            let heads: usize = a.heads.iter().map(|h| h.scores.data.len() + h.weights.data.len() + h.output.data.len()).sum();
+            let heads: usize = a
+                .heads
+                .iter()
+                .map(|h| h.scores.data.len() + h.weights.data.len() + h.output.data.len())
+                .sum();
             let rows: usize =
                 a.q.iter()
                     .chain(&a.k)
@@ -76,33 +100,44 @@ fn a_long_text_keeps_q_k_v_and_sums_and_computes_each_head_again_the_same() {
     // Each block reported as it is done (the page shows how far a long run is).
     let reports = Rc::new(RefCell::new(Vec::new()));
     let seen = reports.clone();
-    let light =
-        reporting_blocks(move |done, of, tokens| seen.borrow_mut().push((done, of, tokens)), || common::smollm2().run(&text)).unwrap();
+    let light = reporting_blocks(
+        move |done, of, tokens| seen.borrow_mut().push((done, of, tokens)),
+        || common::smollm2().run(&text),
+    )
+    .unwrap();
     let full = keeping_everything().run(&text).unwrap();
     let n = light.tokens.len();
     assert!(n > KEEP_WEIGHTS_UP_TO && n < 2 * KEEP_WEIGHTS_UP_TO, "{n} tokens");
     assert_eq!(*reports.borrow(), (1..=30).map(|l| (l, 30, n)).collect::<Vec<_>>());
     let seen = reports.clone();
-    reporting_blocks(move |done, of, tokens| seen.borrow_mut().push((done, of, tokens)), || common::smollm2().run("A short text."))
-        .unwrap();
+    reporting_blocks(
+        move |done, of, tokens| seen.borrow_mut().push((done, of, tokens)),
+        || common::smollm2().run("A short text."),
+    )
+    .unwrap();
     assert_eq!(reports.borrow().len(), 30, "a short run reports nothing");
     assert_eq!(light.tokens, full.tokens);
     let model = common::smollm2();
     for (l, layer) in light.layers.iter().enumerate() {
         assert!(layer.summaries.is_some() && full.layers[l].summaries.is_none());
         // E and E + ΔE are let go of and computed again from h: the very same numbers.
-        assert!(!layer.holds_input() && layer.input.rows == 0 && layer.residual.rows == 0, "layer {l} kept E");
+        assert!(
+            !layer.holds_input() && layer.input.rows == 0 && layer.residual.rows == 0,
+            "layer {l} kept E"
+        );
         assert_eq!(layer.stream.as_ref().map(|h| h.shape()), Some((n, 576)));
         assert_eq!(*model.layer_input(l, layer).unwrap(), full.layers[l].input, "E of layer {l}");
         assert_eq!(layer.residual_rows(0, n), full.layers[l].residual, "E + ΔE of layer {l}");
         assert_eq!(layer.delta, full.layers[l].delta, "ΔE of layer {l}");
         // Summed up head by head during the forward: the sums of the full weights.
-        let sums: Vec<HeadSummary> = full.layers[l].attention.heads.iter().map(|h| HeadSummary::of(&h.weights)).collect();
+        let sums: Vec<HeadSummary> =
+            full.layers[l].attention.heads.iter().map(|h| HeadSummary::of(&h.weights)).collect();
         assert!(layer.summaries.as_ref() == Some(&sums), "the sums of layer {l}");
         for h in 0..layer.attention.heads.len() {
             assert!(!layer.attention.keeps(h), "layer {l} head {h} kept its weights");
             // Computed again from the kept Q and K: the very same numbers.
-            let (again, kept) = (light.layers[l].attention.head(h), &full.layers[l].attention.heads[h]);
+            let (again, kept) =
+                (light.layers[l].attention.head(h), &full.layers[l].attention.heads[h]);
             assert_eq!(again.scores, kept.scores, "S of {l}.{h}");
             assert_eq!(again.weights, kept.weights, "A of {l}.{h}");
             assert_eq!(again.output, kept.output, "Z of {l}.{h}");
@@ -115,16 +150,25 @@ fn a_long_text_keeps_q_k_v_and_sums_and_computes_each_head_again_the_same() {
         let thumb = &light.layers[l].thumbnails(48)[h];
         let a = &full.layers[l].attention.heads[h].weights;
         assert_eq!(thumb.shape(), (n.div_ceil(16), n.div_ceil(16)));
-        for (r, c) in [(0, 0), (3, 1), (thumb.rows - 1, 0), (thumb.rows - 1, thumb.cols - 1), (2, 5)] {
+        for (r, c) in
+            [(0, 0), (3, 1), (thumb.rows - 1, 0), (thumb.rows - 1, thumb.cols - 1), (2, 5)]
+        {
             let (rows, cols) = (r * 16..(r * 16 + 16).min(n), c * 16..(c * 16 + 16).min(n));
             let count = (rows.len() * cols.len()) as f32;
-            let mean: f32 = rows.flat_map(|i| cols.clone().map(move |j| a[(i, j)])).sum::<f32>() / count;
-            assert!((thumb[(r, c)] - mean).abs() < 1e-6, "layer {l} head {h} cell ({r}, {c}): {} vs {mean}", thumb[(r, c)]);
+            let mean: f32 =
+                rows.flat_map(|i| cols.clone().map(move |j| a[(i, j)])).sum::<f32>() / count;
+            assert!(
+                (thumb[(r, c)] - mean).abs() < 1e-6,
+                "layer {l} head {h} cell ({r}, {c}): {} vs {mean}",
+                thumb[(r, c)]
+            );
         }
     }
     // Memory grows with n, not with n² for each of the 270 heads.
     let (light_mb, full_mb) = (trace_bytes(&light) as f64 / 1e6, trace_bytes(&full) as f64 / 1e6);
-    eprintln!("{n} tokens: trace {light_mb:.1} MB, keeping every head's S, A and Z {full_mb:.1} MB");
+    eprintln!(
+        "{n} tokens: trace {light_mb:.1} MB, keeping every head's S, A and Z {full_mb:.1} MB"
+    );
     assert!(light_mb < full_mb / 3.0, "{light_mb} MB against {full_mb} MB");
 }
 
@@ -138,7 +182,8 @@ fn opened_decoder(path: &std::path::Path) -> Box<Decoder> {
 }
 
 #[test]
-fn an_opened_decoder_takes_its_context_up_to_2048_tokens_and_computes_each_windowed_head_again_the_same() {
+fn an_opened_decoder_takes_its_context_up_to_2048_tokens_and_computes_each_windowed_head_again_the_same(
+) {
     // The tiny Gemma 3 (local layers of a 4-key window), its context raised from 128 tokens.
     let tiny = common::temp("gemma3-long-context");
     std::fs::create_dir_all(&tiny).unwrap();
@@ -147,14 +192,20 @@ fn an_opened_decoder_takes_its_context_up_to_2048_tokens_and_computes_each_windo
     }
     let config = std::fs::read_to_string(fixture_path("tiny/gemma3/config.json")).unwrap();
     assert!(config.contains("\"max_position_embeddings\": 128"));
-    std::fs::write(tiny.join("config.json"), config.replace("\"max_position_embeddings\": 128", "\"max_position_embeddings\": 32768"))
-        .unwrap();
+    std::fs::write(
+        tiny.join("config.json"),
+        config.replace("\"max_position_embeddings\": 128", "\"max_position_embeddings\": 32768"),
+    )
+    .unwrap();
     // The real Gemma 3 270M, whose local layers see 512 keys, on a text longer than that.
-    let real = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models-extra/gemma3-270m/gemma-3-270m-q4_k_m.gguf");
+    let real = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("models-extra/gemma3-270m/gemma-3-270m-q4_k_m.gguf");
     let mut cases = vec![(tiny.clone(), long_text(8), 4)];
     match real.exists() {
         true => cases.push((real, long_text(48), 512)),
-        false => eprintln!("SKIPPED the real Gemma 3: `python3 scripts/fetch_models.py --extra` fetches it"),
+        false => eprintln!(
+            "SKIPPED the real Gemma 3: `python3 scripts/fetch_models.py --extra` fetches it"
+        ),
     }
     let original = opened_decoder(&fixture_path("tiny/gemma3"));
     assert_eq!(original.info().max_tokens, 128, "a checkpoint's own context still bounds it");
@@ -165,11 +216,20 @@ fn an_opened_decoder_takes_its_context_up_to_2048_tokens_and_computes_each_windo
         everything.set_keep_weights_up_to(usize::MAX);
         let (long, full) = (light.run(&text).unwrap(), everything.run(&text).unwrap());
         let n = long.tokens.len();
-        assert!(n > KEEP_WEIGHTS_UP_TO && n > window + 64 && long.notice.is_none(), "{n} tokens, {:?}", long.notice);
+        assert!(
+            n > KEEP_WEIGHTS_UP_TO && n > window + 64 && long.notice.is_none(),
+            "{n} tokens, {:?}",
+            long.notice
+        );
         assert_eq!(long.tokens, full.tokens);
         let mut windowed = 0;
         for (l, layer) in long.layers.iter().enumerate() {
-            let sums: Vec<HeadSummary> = full.layers[l].attention.heads.iter().map(|h| HeadSummary::of(&h.weights)).collect();
+            let sums: Vec<HeadSummary> = full.layers[l]
+                .attention
+                .heads
+                .iter()
+                .map(|h| HeadSummary::of(&h.weights))
+                .collect();
             assert!(layer.summaries.as_ref() == Some(&sums), "the sums of layer {l}");
             assert_eq!(layer.delta, full.layers[l].delta, "ΔE of layer {l}");
             for h in 0..layer.attention.heads.len() {
@@ -181,7 +241,11 @@ fn an_opened_decoder_takes_its_context_up_to_2048_tokens_and_computes_each_windo
                 if again.mask == Mask::SlidingWindow(window) {
                     // The last query sees its window and nothing before it.
                     let last = again.weights.row(n - 1);
-                    assert!(last[..n - window].iter().all(|&w| w == 0.0) && last[n - window..].iter().all(|&w| w > 0.0), "{l}.{h}");
+                    assert!(
+                        last[..n - window].iter().all(|&w| w == 0.0)
+                            && last[n - window..].iter().all(|&w| w > 0.0),
+                        "{l}.{h}"
+                    );
                     windowed += 1;
                 }
             }
@@ -198,7 +262,13 @@ fn typing_at_the_end_and_editing_a_long_text_match_a_fresh_run() {
     assert!(m.tokenize(&short).unwrap().ids.len() <= KEEP_WEIGHTS_UP_TO);
     // Typing on, then deleting the last words (the sums lose rows), then
     // an edit in the middle (everything after it is computed again).
-    let mut steps = vec![short.clone(), long.clone(), format!("{long} And"), format!("{long} And then"), long.clone()];
+    let mut steps = vec![
+        short.clone(),
+        long.clone(),
+        format!("{long} And"),
+        format!("{long} And then"),
+        long.clone(),
+    ];
     steps.push(steps[3].replacen("day 3.", "day 4.", 1));
     let mut reused = Vec::new();
     for text in &steps {
@@ -212,17 +282,29 @@ fn typing_at_the_end_and_editing_a_long_text_match_a_fresh_run() {
             for (h, (tc, tf)) in c.thumbnails(48).iter().zip(f.thumbnails(48)).enumerate() {
                 assert_eq!(tc.shape(), tf.shape());
                 let d = tc.max_abs_diff(&tf);
-                assert!(d < 1e-5, "{} tokens, thumbnail of {l}.{h} off by {d}", cached.tokens.len());
+                assert!(
+                    d < 1e-5,
+                    "{} tokens, thumbnail of {l}.{h} off by {d}",
+                    cached.tokens.len()
+                );
             }
             assert_eq!(c.holds_input(), !light, "{} tokens, layer {l}", cached.tokens.len());
             // Storage for the rows and some room, not twice the rows as a Vec grows.
             let (len, capacity) = (c.delta.data.len(), c.delta.data.capacity());
-            assert!(capacity <= len + len / 8 + 8 * c.delta.cols, "{} tokens: ΔE holds {capacity} for {len}", cached.tokens.len());
+            assert!(
+                capacity <= len + len / 8 + 8 * c.delta.cols,
+                "{} tokens: ΔE holds {capacity} for {len}",
+                cached.tokens.len()
+            );
             let d = m.layer_input(l, c).unwrap().max_abs_diff(&m.layer_input(l, f).unwrap());
             let fresh_residual = f.residual_rows(0, f.delta.rows);
             let r = c.residual_rows(0, c.delta.rows).max_abs_diff(&fresh_residual);
             let size = fresh_residual.data.iter().fold(0f32, |m, x| m.max(x.abs()));
-            assert!(d < 1e-4 && r < 1e-6 * size, "{} tokens, E of layer {l} off by {d}, E + ΔE by {r} (up to {size})", cached.tokens.len());
+            assert!(
+                d < 1e-4 && r < 1e-6 * size,
+                "{} tokens, E of layer {l} off by {d}, E + ΔE by {r} (up to {size})",
+                cached.tokens.len()
+            );
             for h in [0, 4, 8] {
                 let d = c.attention.head(h).weights.max_abs_diff(&f.attention.head(h).weights);
                 assert!(d < 1e-5, "{} tokens, A of {l}.{h} off by {d}", cached.tokens.len());
@@ -247,17 +329,30 @@ fn the_session_shows_a_long_text_and_says_what_waits_for_a_shorter_one() {
     let summary = s.run(1, ModelId::SmolLm2, &text, RunOptions::default(), &|| 0.0).unwrap();
     let n = summary.tokens.len();
     assert!(n > KEEP_WEIGHTS_UP_TO);
-    assert_eq!((summary.overview.len(), summary.overview[0].len(), summary.catalog.len()), (30, 9, 270));
+    assert_eq!(
+        (summary.overview.len(), summary.overview[0].len(), summary.catalog.len()),
+        (30, 9, 270)
+    );
     assert_eq!(summary.overview[3][2].rows, n.div_ceil(16));
     let reference = keeping_everything().run(&text).unwrap();
     let detail = s.head(7, 3).unwrap();
     assert_eq!(detail.weights, reference.layers[7].attention.heads[3].weights);
-    assert_eq!(detail.what_if_weights, reference.layers[7].attention.heads[3].reweighed(detail.what_if_mask, detail.scale));
+    assert_eq!(
+        detail.what_if_weights,
+        reference.layers[7].attention.heads[3].reweighed(detail.what_if_mask, detail.scale)
+    );
     assert_eq!((detail.q.rows, detail.input.rows), (n, n));
     let layer = &reference.layers[7];
-    assert!(detail.input == layer.input && detail.residual == layer.residual && detail.delta == layer.delta, "E, E + ΔE, ΔE");
+    assert!(
+        detail.input == layer.input
+            && detail.residual == layer.residual
+            && detail.delta == layer.delta,
+        "E, E + ΔE, ΔE"
+    );
     // "Which heads attend from this token to that one", from single rows.
-    let FromWorker::Heads { heads, .. } = s.handle(ToWorker::FindHeads { id: 2, query: n - 1, key: 0 }, &|| 0.0) else {
+    let FromWorker::Heads { heads, .. } =
+        s.handle(ToWorker::FindHeads { id: 2, query: n - 1, key: 0 }, &|| 0.0)
+    else {
         panic!("expected heads")
     };
     assert_eq!(heads.len(), 270);
@@ -265,7 +360,9 @@ fn the_session_shows_a_long_text_and_says_what_waits_for_a_shorter_one() {
     let want = reference.layers[top.layer].attention.heads[top.head].weights[(n - 1, 0)];
     assert!((top.weight - want).abs() < 1e-6, "{} vs {want}", top.weight);
     // What needs every head's weights says so, and the session goes on.
-    let FromWorker::Failed { message, .. } = s.handle(ToWorker::Export { id: 3 }, &|| 0.0) else { panic!("expected a refusal") };
+    let FromWorker::Failed { message, .. } = s.handle(ToWorker::Export { id: 3 }, &|| 0.0) else {
+        panic!("expected a refusal")
+    };
     assert!(message.contains("command line"), "{message}");
     let hot = RunOptions { temperature_factor: 2.0, ..RunOptions::default() };
     let message = s.run(4, ModelId::SmolLm2, &text, hot, &|| 0.0).unwrap_err().to_string();
@@ -283,7 +380,9 @@ fn the_session_shows_a_long_text_and_says_what_waits_for_a_shorter_one() {
 fn time_typing_at_the_end_of_a_long_text() {
     use std::time::Instant;
     let ms = |t: Instant| t.elapsed().as_secs_f64() * 1e3;
-    let var = |name: &str, default: usize| std::env::var(name).ok().and_then(|r| r.parse().ok()).unwrap_or(default);
+    let var = |name: &str, default: usize| {
+        std::env::var(name).ok().and_then(|r| r.parse().ok()).unwrap_or(default)
+    };
     let rounds = var("ROUNDS", 3);
     let mut s = Session::new();
     s.install(ModelId::SmolLm2, vec![common::smollm2_bytes().to_vec()]).unwrap();
@@ -296,12 +395,13 @@ fn time_typing_at_the_end_of_a_long_text() {
         let json = serde_json::to_string(&r).unwrap();
         (r.tokens.len(), r.compute_ms, ms(t) - ms(serialized), ms(serialized), json.len())
     };
-    let show = |what: &str, (n, compute, total, json_ms, json_len): (usize, f64, f64, f64, usize)| {
-        eprintln!(
+    let show =
+        |what: &str, (n, compute, total, json_ms, json_len): (usize, f64, f64, f64, usize)| {
+            eprintln!(
             "{what:<34} {n:>5} tokens: compute_ms {compute:>8.2}, Session::run {total:>8.2}, summary to JSON {json_ms:>6.2} ms ({:.2} MB)",
             json_len as f64 / 1e6
         );
-    };
+        };
     // As tests/e2e/bench.mjs section 5: a full run, then one word appended.
     for round in 0..rounds {
         let text = long_text(70).replace("day 1.", &format!("day {}.", round + 1));
@@ -324,7 +424,9 @@ fn time_typing_at_the_end_of_a_long_text() {
         let detail = s.head(7, head).unwrap();
         let computed = ms(t);
         let t = Instant::now();
-        let (_, buffers) = attnscope::tensor::wire::to_json_and_buffers(&FromWorker::Head(Box::new(detail))).unwrap();
+        let (_, buffers) =
+            attnscope::tensor::wire::to_json_and_buffers(&FromWorker::Head(Box::new(detail)))
+                .unwrap();
         let encoded = ms(t);
         let mb = buffers.iter().map(Vec::len).sum::<usize>() as f64 / 1e6;
         eprintln!("another head: Session::head {computed:.2} ms, encoded for the page {encoded:.2} ms ({mb:.1} MB)");
@@ -332,7 +434,11 @@ fn time_typing_at_the_end_of_a_long_text() {
     // The short text of section 4.
     let sixteen = "the quick brown fox jumps over the lazy dog while the cat sleeps nearby today";
     for round in 0..rounds {
-        let text = if round % 2 == 1 { sixteen.to_string() } else { sixteen.replace("the quick", "a quick") };
+        let text = if round % 2 == 1 {
+            sixteen.to_string()
+        } else {
+            sixteen.replace("the quick", "a quick")
+        };
         show("16 tokens", run(&mut s, &text));
         show("one token appended to 16", run(&mut s, &format!("{text} and")));
     }
@@ -350,7 +456,8 @@ fn time_typing_at_the_end_of_a_long_text() {
     let append = ms(t);
     let trace = d.latest().unwrap();
     let t = Instant::now();
-    let thumbnails: usize = trace.layers.iter().map(|l| l.thumbnails(attnscope::trace::THUMB_MAX).len()).sum();
+    let thumbnails: usize =
+        trace.layers.iter().map(|l| l.thumbnails(attnscope::trace::THUMB_MAX).len()).sum();
     let thumbs = ms(t);
     let t = Instant::now();
     let stats = catalog(trace).len();
@@ -364,7 +471,12 @@ fn time_typing_at_the_end_of_a_long_text() {
         let a = &layer.attention;
         for (h, &kv) in a.kv_head_of.iter().enumerate() {
             let q = a.q[h].rows_range(a.q[h].rows - 1, 1);
-            std::hint::black_box(attend(&q, &a.k[kv], &a.v[kv], Attend::new(Mask::Causal, Scale::InvSqrtDk)));
+            std::hint::black_box(attend(
+                &q,
+                &a.k[kv],
+                &a.v[kv],
+                Attend::new(Mask::Causal, Scale::InvSqrtDk),
+            ));
         }
     }
     let attention = ms(t);

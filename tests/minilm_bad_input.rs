@@ -21,8 +21,15 @@ fn assert_sane(trace: &ModelTrace) {
             assert_eq!(head.weights.shape(), (n, n));
             for i in 0..n {
                 let row = head.weights.row(i);
-                assert!(row.iter().all(|w| w.is_finite() && *w >= 0.0), "layer {l} head {h} row {i}");
-                assert!((row.iter().sum::<f32>() - 1.0).abs() < 1e-4, "layer {l} head {h} row {i} sums to {}", row.iter().sum::<f32>());
+                assert!(
+                    row.iter().all(|w| w.is_finite() && *w >= 0.0),
+                    "layer {l} head {h} row {i}"
+                );
+                assert!(
+                    (row.iter().sum::<f32>() - 1.0).abs() < 1e-4,
+                    "layer {l} head {h} row {i} sums to {}",
+                    row.iter().sum::<f32>()
+                );
             }
         }
     }
@@ -50,7 +57,8 @@ fn whitespace_and_control_characters_only_are_like_empty_text() {
 
 #[test]
 fn emoji_cjk_and_mixed_scripts_run() {
-    let trace = model().run("👩‍👩‍👧 🇫🇷 日本語のテキスト 한국어 العربية Ελληνικά ∑∫√ \u{301}a\u{fffd}").unwrap();
+    let trace =
+        model().run("👩‍👩‍👧 🇫🇷 日本語のテキスト 한국어 العربية Ελληνικά ∑∫√ \u{301}a\u{fffd}").unwrap();
     assert!(trace.tokens.len() > 2);
     assert!(trace.tokens.iter().any(|t| t == "[UNK]"), "{:?}", trace.tokens);
     assert_sane(&trace);
@@ -61,7 +69,10 @@ fn ten_thousand_characters_are_cut_with_a_notice() {
     let text: String = "attention is all you need, 注意力 ".chars().cycle().take(10_000).collect();
     let trace = model().run(&text).unwrap();
     assert_eq!(trace.tokens.len(), 256);
-    assert_eq!((trace.tokens.first().unwrap().as_str(), trace.tokens.last().unwrap().as_str()), ("[CLS]", "[SEP]"));
+    assert_eq!(
+        (trace.tokens.first().unwrap().as_str(), trace.tokens.last().unwrap().as_str()),
+        ("[CLS]", "[SEP]")
+    );
     let notice = trace.notice.as_deref().expect("a notice that the text was cut");
     assert!(notice.contains("256"), "{notice}");
     assert_sane(&trace);
@@ -100,7 +111,11 @@ fn broken_weight_files_are_model_file_errors() {
     let f = files();
     let empty = model_file_error(MiniLm::from_bytes(&[], &f.tokenizer, &f.config));
     assert!(empty.contains("safetensors"), "{empty}");
-    let truncated = model_file_error(MiniLm::from_bytes(&f.weights[..f.weights.len() / 2], &f.tokenizer, &f.config));
+    let truncated = model_file_error(MiniLm::from_bytes(
+        &f.weights[..f.weights.len() / 2],
+        &f.tokenizer,
+        &f.config,
+    ));
     assert!(truncated.contains("safetensors"), "{truncated}");
     model_file_error(MiniLm::from_bytes(&f.weights[..5], &f.tokenizer, &f.config));
     model_file_error(MiniLm::from_bytes(&f.config, &f.tokenizer, &f.config));
@@ -116,7 +131,11 @@ fn broken_weight_files_are_model_file_errors() {
 fn a_valid_safetensors_file_of_another_model_names_the_missing_tensor() {
     use safetensors::tensor::{Dtype, TensorView};
     let data = vec![0u8; 4 * 4];
-    let other = safetensors::serialize([("something.else", TensorView::new(Dtype::F32, vec![2, 2], &data).unwrap())], None).unwrap();
+    let other = safetensors::serialize(
+        [("something.else", TensorView::new(Dtype::F32, vec![2, 2], &data).unwrap())],
+        None,
+    )
+    .unwrap();
     let message = model_file_error(MiniLm::from_bytes(&other, &files().tokenizer, &files().config));
     assert!(message.contains("embeddings."), "{message}");
 }
@@ -124,11 +143,15 @@ fn a_valid_safetensors_file_of_another_model_names_the_missing_tensor() {
 #[test]
 fn a_config_that_disagrees_with_the_weights_is_a_model_file_error() {
     let f = files();
-    let config = String::from_utf8(f.config.clone()).unwrap().replace("\"intermediate_size\": 1536", "\"intermediate_size\": 1024");
+    let config = String::from_utf8(f.config.clone())
+        .unwrap()
+        .replace("\"intermediate_size\": 1536", "\"intermediate_size\": 1024");
     assert_ne!(config.as_bytes(), &f.config[..], "the edit must change config.json");
     let message = model_file_error(MiniLm::from_bytes(&f.weights, &f.tokenizer, config.as_bytes()));
     assert!(message.contains("shape"), "{message}");
-    let odd_heads = String::from_utf8(f.config.clone()).unwrap().replace("\"num_attention_heads\": 12", "\"num_attention_heads\": 7");
+    let odd_heads = String::from_utf8(f.config.clone())
+        .unwrap()
+        .replace("\"num_attention_heads\": 12", "\"num_attention_heads\": 7");
     model_file_error(MiniLm::from_bytes(&f.weights, &f.tokenizer, odd_heads.as_bytes()));
     model_file_error(MiniLm::from_bytes(&f.weights, &f.tokenizer, b"not json"));
     model_file_error(MiniLm::from_bytes(&f.weights, &f.tokenizer, b"{}"));
@@ -138,7 +161,11 @@ fn a_config_that_disagrees_with_the_weights_is_a_model_file_error() {
 fn a_broken_tokenizer_is_a_model_file_error() {
     let f = files();
     model_file_error(MiniLm::from_bytes(&f.weights, b"", &f.config));
-    model_file_error(MiniLm::from_bytes(&f.weights, &f.tokenizer[..f.tokenizer.len() / 2], &f.config));
+    model_file_error(MiniLm::from_bytes(
+        &f.weights,
+        &f.tokenizer[..f.tokenizer.len() / 2],
+        &f.config,
+    ));
     model_file_error(MiniLm::from_bytes(&f.weights, b"{\"hello\": 1}", &f.config));
 }
 

@@ -45,7 +45,11 @@ fn max_attention_diff(model: &MiniLm, f: &Fixture) -> f32 {
     assert_eq!(trace.layers.len(), reference.len(), "layer count");
     let mut worst = 0.0f32;
     for (l, ref_layer) in reference.iter().enumerate() {
-        assert_eq!(trace.layers[l].attention.heads.len(), ref_layer.len(), "head count in layer {l}");
+        assert_eq!(
+            trace.layers[l].attention.heads.len(),
+            ref_layer.len(),
+            "head count in layer {l}"
+        );
         for (h, ref_head) in ref_layer.iter().enumerate() {
             let ours = trace.weights(l, h).unwrap();
             assert_eq!(ours.shape(), (ref_head.len(), ref_head.len()), "layer {l} head {h} shape");
@@ -71,7 +75,10 @@ fn check(name: &str) {
     if f.attentions.is_some() {
         let diff = max_attention_diff(model, &f);
         println!("{name}: max |attention − transformers| = {diff:.3e}");
-        assert!(diff <= ATTENTION_TOLERANCE, "{name}: attention differs by {diff} > {ATTENTION_TOLERANCE}");
+        assert!(
+            diff <= ATTENTION_TOLERANCE,
+            "{name}: attention differs by {diff} > {ATTENTION_TOLERANCE}"
+        );
     }
 }
 
@@ -101,14 +108,21 @@ fn long_text_is_cut_to_256_tokens_like_sentence_transformers() {
     let trace = model().run(&fixture("long").text).unwrap();
     assert_eq!(trace.tokens.len(), 256);
     assert_eq!(trace.tokens.last().map(String::as_str), Some("[SEP]"));
-    assert!(trace.notice.as_deref().is_some_and(|n| n.contains("256")), "notice: {:?}", trace.notice);
+    assert!(
+        trace.notice.as_deref().is_some_and(|n| n.contains("256")),
+        "notice: {:?}",
+        trace.notice
+    );
 }
 
 #[test]
 fn info_describes_the_model() {
     let info = model().info();
     assert_eq!((info.id.as_str(), info.name.as_str()), ("minilm", "all-MiniLM-L6-v2"));
-    assert_eq!((info.n_layers, info.n_heads, info.n_kv_heads, info.d_model, info.d_head), (6, 12, 12, 384, 32));
+    assert_eq!(
+        (info.n_layers, info.n_heads, info.n_kv_heads, info.d_model, info.d_head),
+        (6, 12, 12, 384, 32)
+    );
     assert_eq!((info.mask, info.max_tokens), (Mask::None, 256));
 }
 
@@ -138,7 +152,12 @@ fn the_f16_copy_moves_attention_by_at_most_2e_3() {
     let files = common::minilm_files();
     let f16 = std::fs::read(common::minilm_dir().join("model.f16.safetensors"))
         .expect("model.f16.safetensors is missing: run `python3 scripts/fetch_models.py minilm`");
-    assert!(f16.len() < files.weights.len() / 2 + 128 * 1024, "the copy is {} bytes, the f32 file {}", f16.len(), files.weights.len());
+    assert!(
+        f16.len() < files.weights.len() / 2 + 128 * 1024,
+        "the copy is {} bytes, the f32 file {}",
+        f16.len(),
+        files.weights.len()
+    );
     let half = MiniLm::from_bytes(&f16, &files.tokenizer, &files.config).unwrap();
     assert!(!half.exact() && model().exact());
     let (mut worst, mut worst_cos) = (0.0f32, 1.0f64);
@@ -155,7 +174,8 @@ fn the_f16_copy_moves_attention_by_at_most_2e_3() {
         }
         let cos = cosine(ours.sentence_embedding.as_ref().unwrap(), &f.sentence_embedding);
         let against_reference = f.attentions.as_ref().map(|_| max_attention_diff(&half, &f));
-        let shown = against_reference.map_or("(no reference attention)".into(), |d| format!("{d:.3e}"));
+        let shown =
+            against_reference.map_or("(no reference attention)".into(), |d| format!("{d:.3e}"));
         println!(
             "f16 copy, {name} ({} tokens): max |A − A(f32)| = {diff:.3e}, against transformers {shown}, embedding cosine {cos:.7}",
             f.tokens.len()

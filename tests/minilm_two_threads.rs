@@ -19,9 +19,17 @@ fn load() -> MiniLm {
 }
 
 fn texts() -> Vec<String> {
-    let long =
-        serde_json::from_str::<serde_json::Value>(&common::fixture_text("minilm/long.json")).unwrap()["text"].as_str().unwrap().to_string();
-    vec!["a fluffy blue creature roamed the verdant forest".into(), "Hi!".into(), "Ça va? 🤖 <script>alert(1)</script> 東京".into(), long]
+    let long = serde_json::from_str::<serde_json::Value>(&common::fixture_text("minilm/long.json"))
+        .unwrap()["text"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    vec![
+        "a fluffy blue creature roamed the verdant forest".into(),
+        "Hi!".into(),
+        "Ça va? 🤖 <script>alert(1)</script> 東京".into(),
+        long,
+    ]
 }
 
 #[test]
@@ -43,7 +51,8 @@ fn two_threads_give_the_one_thread_results_bit_for_bit() {
     // The analyses run layer by layer through the same products.
     let ids: Vec<u32> = whole.tokens("the cat sat on the mat").unwrap().0;
     let (ea, eb) = (whole.embed(&ids).unwrap(), halves.embed(&ids).unwrap());
-    let ((ta, ha), (tb, hb)) = (whole.layer(3, &ea, None).unwrap(), halves.layer(3, &eb, None).unwrap());
+    let ((ta, ha), (tb, hb)) =
+        (whole.layer(3, &ea, None).unwrap(), halves.layer(3, &eb, None).unwrap());
     assert_eq!((ha.data, ta.delta.data), (hb.data, tb.delta.data), "layer 3 alone");
 }
 

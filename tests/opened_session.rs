@@ -4,7 +4,9 @@
 //! weights answer for it as for the built-in models.
 
 use attnscope::checkpoint::Checkpoint;
-use attnscope::session::{AnalysisReply, AnalysisRequest, FromWorker, ModelId, RunOptions, Session, ToWorker};
+use attnscope::session::{
+    AnalysisReply, AnalysisRequest, FromWorker, ModelId, RunOptions, Session, ToWorker,
+};
 use attnscope::testing::fixture_path;
 
 fn opened(path: &str) -> Session {
@@ -49,7 +51,11 @@ fn typing_at_the_end_of_an_opened_decoder_reuses_its_cache_and_equals_a_full_run
         let first = typed.run(1, ModelId::Custom, short, options, &|| 0.0).unwrap();
         let summary = typed.run(2, ModelId::Custom, long, options, &|| 0.0).unwrap();
         let reused = typed.reused_tokens(ModelId::Custom);
-        assert!(reused > 0 && reused < first.tokens.len() + 1, "{path}: {reused} tokens reused of {}", first.tokens.len());
+        assert!(
+            reused > 0 && reused < first.tokens.len() + 1,
+            "{path}: {reused} tokens reused of {}",
+            first.tokens.len()
+        );
 
         let mut whole = opened(path);
         let again = whole.run(1, ModelId::Custom, long, options, &|| 0.0).unwrap();
@@ -65,9 +71,16 @@ fn typing_at_the_end_of_an_opened_decoder_reuses_its_cache_and_equals_a_full_run
         assert!(worst <= 1e-5, "{path}: the cached run differs from a full one by {worst:e}");
 
         // Editing the middle recomputes from the edit on, and still equals a full run.
-        typed.run(3, ModelId::Custom, "the slow brown fox jumps over the lazy dog", options, &|| 0.0).unwrap();
-        whole.run(2, ModelId::Custom, "the slow brown fox jumps over the lazy dog", options, &|| 0.0).unwrap();
-        assert!(largest_difference(&heads(&typed, l, h), &heads(&whole, l, h)) <= 1e-5, "{path}: after an edit");
+        typed
+            .run(3, ModelId::Custom, "the slow brown fox jumps over the lazy dog", options, &|| 0.0)
+            .unwrap();
+        whole
+            .run(2, ModelId::Custom, "the slow brown fox jumps over the lazy dog", options, &|| 0.0)
+            .unwrap();
+        assert!(
+            largest_difference(&heads(&typed, l, h), &heads(&whole, l, h)) <= 1e-5,
+            "{path}: after an edit"
+        );
     }
 }
 
@@ -76,8 +89,14 @@ fn the_analyses_run_on_an_opened_model() {
     for path in ["tiny/bert", "tiny/llama"] {
         let mut s = opened(path);
         let text = "the quick brown fox";
-        let n_layers = s.run(7, ModelId::Custom, text, RunOptions::default(), &|| 0.0).unwrap().info.n_layers;
-        let ask = |request| ToWorker::Analyze { id: 7, model: ModelId::Custom, text: text.into(), request };
+        let n_layers =
+            s.run(7, ModelId::Custom, text, RunOptions::default(), &|| 0.0).unwrap().info.n_layers;
+        let ask = |request| ToWorker::Analyze {
+            id: 7,
+            model: ModelId::Custom,
+            text: text.into(),
+            request,
+        };
         match s.handle(ask(AnalysisRequest::Rollout), &|| 0.0) {
             FromWorker::Analysis { reply, .. } => match *reply {
                 AnalysisReply::Rollout { layers, .. } => {
@@ -85,7 +104,10 @@ fn the_analyses_run_on_an_opened_model() {
                     for m in &layers {
                         for r in 0..m.rows {
                             let sum: f32 = m.row(r).iter().sum();
-                            assert!((sum - 1.0).abs() < 1e-4, "{path}: rollout row {r} sums to {sum}");
+                            assert!(
+                                (sum - 1.0).abs() < 1e-4,
+                                "{path}: rollout row {r} sums to {sum}"
+                            );
                         }
                     }
                 }
@@ -117,7 +139,8 @@ fn warming_an_opened_model_up_changes_no_result() {
             let a = cold.run(id, ModelId::Custom, text, RunOptions::default(), &|| 0.0).unwrap();
             let b = warm.run(id, ModelId::Custom, text, RunOptions::default(), &|| 0.0).unwrap();
             assert_eq!(a.token_ids, b.token_ids, "{path}");
-            let worst = largest_difference(&heads(&cold, layers, n_heads), &heads(&warm, layers, n_heads));
+            let worst =
+                largest_difference(&heads(&cold, layers, n_heads), &heads(&warm, layers, n_heads));
             assert!(worst <= 1e-5, "{path}: {text}: {worst:e}");
         }
     }

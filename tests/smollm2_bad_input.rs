@@ -26,7 +26,9 @@ fn empty_text_is_a_clear_error() {
 fn the_page_shows_an_emptied_box_as_empty_and_keeps_the_cache() {
     let mut s = Session::new();
     s.install(ModelId::SmolLm2, vec![bytes().to_vec()]).unwrap();
-    let run = |s: &mut Session, id, text: &str| s.run(id, ModelId::SmolLm2, text, RunOptions::default(), &|| 0.0).unwrap();
+    let run = |s: &mut Session, id, text: &str| {
+        s.run(id, ModelId::SmolLm2, text, RunOptions::default(), &|| 0.0).unwrap()
+    };
     assert_eq!(run(&mut s, 1, "The capital of").tokens.len(), 3);
     // Emptied: no tokens and no prediction, but every layer and head, each
     // with nothing in it, as the views expect of any model.
@@ -47,7 +49,8 @@ fn the_page_shows_an_emptied_box_as_empty_and_keeps_the_cache() {
 
 #[test]
 fn ten_thousand_characters_are_cut_with_a_notice() {
-    let text: String = "The quick brown fox jumps over the lazy dog. ".repeat(230).chars().take(10_000).collect();
+    let text: String =
+        "The quick brown fox jumps over the lazy dog. ".repeat(230).chars().take(10_000).collect();
     assert_eq!(text.chars().count(), 10_000);
     let t = model().run(&text).unwrap();
     assert_eq!(t.tokens.len(), MAX_TOKENS);
@@ -61,8 +64,14 @@ fn ten_thousand_characters_are_cut_with_a_notice() {
 
 #[test]
 fn emoji_and_other_scripts_run_and_show_their_bytes() {
-    for text in ["🐟🦀👩‍👩‍👧", "日本語のテキスト", "مرحبا بالعالم", "Ελληνικά καὶ हिन्दी", "\u{0}\u{7}\t\r\n", "a\u{301}\u{fe0f}"]
-    {
+    for text in [
+        "🐟🦀👩‍👩‍👧",
+        "日本語のテキスト",
+        "مرحبا بالعالم",
+        "Ελληνικά καὶ हिन्दी",
+        "\u{0}\u{7}\t\r\n",
+        "a\u{301}\u{fe0f}",
+    ] {
         let t = model().run(text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
         assert!(!t.tokens.is_empty());
         for l in [0, 29] {

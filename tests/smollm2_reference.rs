@@ -40,8 +40,10 @@ fn check(name: &str) -> f32 {
     let m = model();
     let trace = m.run(text).unwrap();
 
-    let want_ids: Vec<u32> = f["token_ids"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as u32).collect();
-    let want_tokens: Vec<&str> = f["tokens"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+    let want_ids: Vec<u32> =
+        f["token_ids"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as u32).collect();
+    let want_tokens: Vec<&str> =
+        f["tokens"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
     assert_eq!(trace.token_ids.as_deref(), Some(&want_ids[..]), "{name}: token ids");
     assert_eq!(trace.tokens, want_tokens, "{name}: tokens as shown");
     let n = want_ids.len();
@@ -56,7 +58,12 @@ fn check(name: &str) -> f32 {
             for (k, (g, w)) in got.iter().zip(&want).enumerate() {
                 let d = (g - w).abs();
                 worst = worst.max(d);
-                assert!(d <= TOLERANCE, "{name}: A[layer {l}][head {h}][{}][{}] = {g}, reference {w}", k / n, k % n);
+                assert!(
+                    d <= TOLERANCE,
+                    "{name}: A[layer {l}][head {h}][{}][{}] = {g}, reference {w}",
+                    k / n,
+                    k % n
+                );
             }
         }
     }
@@ -67,19 +74,29 @@ fn check(name: &str) -> f32 {
         let want = floats(&f[key]);
         assert_eq!(got.data.len(), want.len(), "{name}: {key} shape");
         for (g, w) in got.data.iter().zip(&want) {
-            assert!((g - w).abs() <= TOLERANCE * w.abs().max(1.0), "{name}: {key}: {g} vs reference {w}");
+            assert!(
+                (g - w).abs() <= TOLERANCE * w.abs().max(1.0),
+                "{name}: {key}: {g} vs reference {w}"
+            );
         }
     }
 
     for (temp, want) in f["top_next"].as_object().unwrap() {
         let t: f32 = temp.parse().unwrap();
         let got = m.run_with_temperature(text, t).unwrap().top_next.unwrap();
-        let want: Vec<(&str, f32)> =
-            want.as_array().unwrap().iter().map(|e| (e["token"].as_str().unwrap(), e["p"].as_f64().unwrap() as f32)).collect();
+        let want: Vec<(&str, f32)> = want
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| (e["token"].as_str().unwrap(), e["p"].as_f64().unwrap() as f32))
+            .collect();
         assert_eq!(got.len(), want.len());
         for ((gt, gp), (wt, wp)) in got.iter().zip(&want) {
             assert_eq!(gt, wt, "{name}: next tokens at T={t}: {got:?} vs {want:?}");
-            assert!((gp - wp).abs() <= TOLERANCE, "{name}: p({gt}) at T={t} = {gp}, reference {wp}");
+            assert!(
+                (gp - wp).abs() <= TOLERANCE,
+                "{name}: p({gt}) at T={t} = {gp}, reference {wp}"
+            );
         }
     }
     eprintln!("{name}: {n} tokens, largest attention-weight difference {worst:.2e}");
@@ -109,7 +126,10 @@ fn info_and_trace_shape_follow_the_model() {
     let m = model();
     let info = m.info();
     assert_eq!((info.id.as_str(), info.name.as_str()), ("smollm2", "SmolLM2-135M"));
-    assert_eq!((info.n_layers, info.n_heads, info.n_kv_heads, info.d_model, info.d_head), (30, 9, 3, 576, 64));
+    assert_eq!(
+        (info.n_layers, info.n_heads, info.n_kv_heads, info.d_model, info.d_head),
+        (30, 9, 3, 576, 64)
+    );
     assert_eq!((info.mask, info.max_tokens), (Mask::Causal, MAX_TOKENS));
     let t = m.run("Hello world").unwrap();
     assert_eq!(t.layers.len(), 30);
@@ -127,12 +147,21 @@ fn max_diff(a: &ModelTrace, b: &ModelTrace) -> f32 {
     assert_eq!(a.token_ids, b.token_ids);
     let mut worst = 0.0f32;
     for (la, lb) in a.layers.iter().zip(&b.layers) {
-        for (x, y) in
-            [(&la.input, &lb.input), (&la.delta, &lb.delta), (&la.residual, &lb.residual), (&la.attention.concat, &lb.attention.concat)]
-        {
+        for (x, y) in [
+            (&la.input, &lb.input),
+            (&la.delta, &lb.delta),
+            (&la.residual, &lb.residual),
+            (&la.attention.concat, &lb.attention.concat),
+        ] {
             worst = worst.max(x.max_abs_diff(y));
         }
-        for (x, y) in la.attention.k.iter().zip(&lb.attention.k).chain(la.attention.q.iter().zip(&lb.attention.q)) {
+        for (x, y) in la
+            .attention
+            .k
+            .iter()
+            .zip(&lb.attention.k)
+            .chain(la.attention.q.iter().zip(&lb.attention.q))
+        {
             worst = worst.max(x.max_abs_diff(y));
         }
         for (ha, hb) in la.attention.heads.iter().zip(&lb.attention.heads) {
@@ -142,7 +171,9 @@ fn max_diff(a: &ModelTrace, b: &ModelTrace) -> f32 {
                 .max(ha.output.max_abs_diff(&hb.output));
         }
     }
-    for ((ta, pa), (tb, pb)) in a.top_next.as_ref().unwrap().iter().zip(b.top_next.as_ref().unwrap()) {
+    for ((ta, pa), (tb, pb)) in
+        a.top_next.as_ref().unwrap().iter().zip(b.top_next.as_ref().unwrap())
+    {
         assert_eq!(ta, tb);
         worst = worst.max((pa - pb).abs());
     }
@@ -154,7 +185,14 @@ fn a_comparison_does_not_displace_the_typed_text_from_the_cache() {
     let mut s = session_with_smollm2();
     let options = RunOptions::default();
     s.run(1, ModelId::SmolLm2, "The capital of France", options, &|| 0.0).unwrap();
-    let compare = ToWorker::Compare { id: 1, model: ModelId::SmolLm2, text: "A dog ran".into(), options, layer: 0, head: 0 };
+    let compare = ToWorker::Compare {
+        id: 1,
+        model: ModelId::SmolLm2,
+        text: "A dog ran".into(),
+        options,
+        layer: 0,
+        head: 0,
+    };
     assert!(matches!(s.handle(compare, &|| 0.0), FromWorker::Compared { .. }));
     // Typing on: only " is" is computed, the comparison notwithstanding.
     let typed = s.run(2, ModelId::SmolLm2, "The capital of France is", options, &|| 0.0).unwrap();
@@ -168,7 +206,14 @@ fn a_what_if_scale_is_shown_but_the_cache_keeps_the_models_numbers() {
     let text = "The capital of France is";
     s.run(1, ModelId::SmolLm2, text, RunOptions::default(), &|| 0.0).unwrap();
     let own = s.head(3, 4).unwrap();
-    s.run(2, ModelId::SmolLm2, text, RunOptions { temperature_factor: 2.0, ..Default::default() }, &|| 0.0).unwrap();
+    s.run(
+        2,
+        ModelId::SmolLm2,
+        text,
+        RunOptions { temperature_factor: 2.0, ..Default::default() },
+        &|| 0.0,
+    )
+    .unwrap();
     let hot = s.head(3, 4).unwrap();
     assert_eq!(hot.scale, 2.0 * own.scale);
     assert_ne!(hot.weights, own.weights);
@@ -191,14 +236,22 @@ fn key_value_cache_equals_full_recompute() {
     eprintln!("appended one token: largest difference from full recompute {d:.2e}");
     assert!(d < 1e-5, "{d}");
     // An edit in the middle recomputes from the edit on.
-    assert!(max_diff(s.run("The capital of Spain is").unwrap(), &m.run("The capital of Spain is").unwrap()) < 1e-5);
+    assert!(
+        max_diff(
+            s.run("The capital of Spain is").unwrap(),
+            &m.run("The capital of Spain is").unwrap()
+        ) < 1e-5
+    );
     assert_eq!(s.reused_tokens(), 3);
     // Deleting at the end: the kept prefix, its last token recomputed for the prediction.
     assert!(max_diff(s.run("The capital of").unwrap(), &m.run("The capital of").unwrap()) < 1e-5);
     assert_eq!(s.reused_tokens(), 2);
     // Same tokens, another temperature: nothing recomputed, only the prediction.
     assert!(
-        max_diff(s.run_with_temperature("The capital of", 0.5).unwrap(), &m.run_with_temperature("The capital of", 0.5).unwrap()) < 1e-5
+        max_diff(
+            s.run_with_temperature("The capital of", 0.5).unwrap(),
+            &m.run_with_temperature("The capital of", 0.5).unwrap()
+        ) < 1e-5
     );
     assert_eq!(s.reused_tokens(), 3);
     // Several tokens at once after a cached prefix.
@@ -227,12 +280,19 @@ fn key_value_cache_equals_full_recompute() {
     // residual stream (values in the hundreds) differs in its last bits
     // (about 1e-4); the attention weights and the prediction still agree.
     let (typed, full) = (s.latest().unwrap(), m.run(text).unwrap());
-    let weights = typed
-        .layers
+    let weights = typed.layers.iter().zip(&full.layers).flat_map(|(a, b)| {
+        a.attention
+            .heads
+            .iter()
+            .zip(&b.attention.heads)
+            .map(|(x, y)| x.weights.max_abs_diff(&y.weights))
+    });
+    let top = typed
+        .top_next
         .iter()
-        .zip(&full.layers)
-        .flat_map(|(a, b)| a.attention.heads.iter().zip(&b.attention.heads).map(|(x, y)| x.weights.max_abs_diff(&y.weights)));
-    let top = typed.top_next.iter().flatten().zip(full.top_next.iter().flatten()).map(|(x, y)| (x.1 - y.1).abs());
+        .flatten()
+        .zip(full.top_next.iter().flatten())
+        .map(|(x, y)| (x.1 - y.1).abs());
     let worst = weights.chain(top).fold(0.0f32, f32::max);
     assert!(worst < 1e-5, "{worst}");
 }

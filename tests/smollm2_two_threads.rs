@@ -14,7 +14,8 @@ use std::sync::Arc;
 
 use common::smollm2_owned as load;
 
-const TEXTS: [&str; 3] = ["The capital of France is", "Hi!", "In 2024, 17 robots 🤖 wrote <|im_start|> poems."];
+const TEXTS: [&str; 3] =
+    ["The capital of France is", "Hi!", "In 2024, 17 robots 🤖 wrote <|im_start|> poems."];
 
 /// The model with a helper thread holding its shard, for runs of at least
 /// `from` new tokens; and the count of pieces the helper delivers.
@@ -53,7 +54,10 @@ fn two_threads_give_the_one_thread_results_bit_for_bit() {
         text.push_str(word);
         let a = one.run(&text).unwrap().clone();
         let b = two.run(&text).unwrap().clone();
-        assert!(two.reused_tokens() > 0 && two.threads() == 2, "the appended token went through the cache, on two threads");
+        assert!(
+            two.reused_tokens() > 0 && two.threads() == 2,
+            "the appended token went through the cache, on two threads"
+        );
         assert_same(&a, &b, &text);
     }
 }
@@ -75,9 +79,17 @@ fn runs_shorter_than_the_helper_threshold_stay_on_this_thread() {
     model.set_helper(Some(Box::new(Stuck(asked.clone()))), 4);
     let mut session = SmolLm2Session::new(model);
     session.run("Hi").unwrap();
-    assert_eq!((asked.load(Ordering::Relaxed), session.threads()), (0, 1), "one token is not shared");
+    assert_eq!(
+        (asked.load(Ordering::Relaxed), session.threads()),
+        (0, 1),
+        "one token is not shared"
+    );
     session.run("Hi there").unwrap();
-    assert_eq!((asked.load(Ordering::Relaxed), session.reused_tokens(), session.threads()), (0, 1, 1), "nor is one appended token");
+    assert_eq!(
+        (asked.load(Ordering::Relaxed), session.reused_tokens(), session.threads()),
+        (0, 1, 1),
+        "nor is one appended token"
+    );
     session.run("The capital of France is").unwrap();
     assert!(asked.load(Ordering::Relaxed) > 0, "five new tokens are");
     assert_eq!(session.threads(), 2);
@@ -93,12 +105,19 @@ fn a_long_texts_heads_shared_with_the_helper_are_those_computed_alone() {
     let (mut halves, _, heads) = with_helper_counting_heads(1);
     halves.set_keep_weights_up_to(12);
     let (a, b) = (whole.run(text).unwrap(), halves.run(text).unwrap());
-    assert!(a.tokens.len() > 12 && a.layers.iter().all(|l| l.summaries.is_some()), "the long text's path");
+    assert!(
+        a.tokens.len() > 12 && a.layers.iter().all(|l| l.summaries.is_some()),
+        "the long text's path"
+    );
     assert_same(&a, &b, text);
     for (l, (la, lb)) in a.layers.iter().zip(&b.layers).enumerate() {
         assert_eq!(la.summaries, lb.summaries, "layer {l}: each head's sums");
         for h in 0..la.attention.heads.len() {
-            assert_eq!(la.attention.head(h).weights.data, lb.attention.head(h).weights.data, "layer {l} head {h} computed again");
+            assert_eq!(
+                la.attention.head(h).weights.data,
+                lb.attention.head(h).weights.data,
+                "layer {l} head {h} computed again"
+            );
         }
     }
     assert!(heads.load(Ordering::Relaxed) > 0, "the helper computed heads");
@@ -115,13 +134,27 @@ fn the_analyses_on_two_threads_are_those_on_one() {
     let (a, b): (&dyn Layered, &dyn Layered) = (&*whole, &*halves);
     // As the page asks it: from the run's trace, each layer's feed-forward on one row.
     let trace = whole.run(text).unwrap();
-    let kept = |m: &dyn Layered| logit_lens_of_trace(m, &trace, None, 5).unwrap().expect("Llama finishes a layer from its trace");
+    let kept = |m: &dyn Layered| {
+        logit_lens_of_trace(m, &trace, None, 5)
+            .unwrap()
+            .expect("Llama finishes a layer from its trace")
+    };
     assert_eq!(kept(a), kept(b), "the logit lens from the trace");
-    assert_eq!(logit_lens(a, text, None, 5, true).unwrap(), logit_lens(b, text, None, 5, true).unwrap(), "the logit lens with its grid");
+    assert_eq!(
+        logit_lens(a, text, None, 5, true).unwrap(),
+        logit_lens(b, text, None, 5, true).unwrap(),
+        "the logit lens with its grid"
+    );
     let heads = [HeadRef { layer: 0, head: 0 }, HeadRef { layer: 3, head: 2 }];
-    assert_eq!(knockout(a, text, &heads, Ablation::Zero, 5).unwrap(), knockout(b, text, &heads, Ablation::Zero, 5).unwrap(), "a knockout");
+    assert_eq!(
+        knockout(a, text, &heads, Ablation::Zero, 5).unwrap(),
+        knockout(b, text, &heads, Ablation::Zero, 5).unwrap(),
+        "a knockout"
+    );
     // Each layer's heads knocked out together, the variants' rows stacked.
-    let map = |m: &dyn Layered| importance(m, TEXTS[1], Ablation::Mean, &mut |_, _| true).unwrap().expect("not cancelled");
+    let map = |m: &dyn Layered| {
+        importance(m, TEXTS[1], Ablation::Mean, &mut |_, _| true).unwrap().expect("not cancelled")
+    };
     assert_eq!(map(a), map(b), "the importance map");
     assert!(delivered.load(Ordering::Relaxed) > 0, "the helper delivered pieces");
 }

@@ -25,7 +25,8 @@ impl Drop for Scratch {
 /// A copy of `tests/fixtures/tiny/<name>` in a fresh temporary folder.
 fn copy_of(name: &str, case: &str) -> Scratch {
     let from = fixture_path(&format!("tiny/{name}"));
-    let to = std::env::temp_dir().join(format!("attnscope-bad-{}-{name}-{case}", std::process::id()));
+    let to =
+        std::env::temp_dir().join(format!("attnscope-bad-{}-{name}-{case}", std::process::id()));
     let _ = std::fs::remove_dir_all(&to);
     std::fs::create_dir_all(&to).unwrap();
     for entry in std::fs::read_dir(&from).unwrap() {
@@ -38,7 +39,8 @@ fn copy_of(name: &str, case: &str) -> Scratch {
 /// Edits config.json's `key` (None removes it).
 fn set(dir: &Path, key: &str, value: Option<serde_json::Value>) {
     let path = dir.join("config.json");
-    let mut config: serde_json::Map<String, serde_json::Value> = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let mut config: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
     match value {
         Some(v) => config.insert(key.to_string(), v),
         None => config.remove(key),
@@ -124,7 +126,8 @@ fn a_truncated_file_is_an_error() {
     }
     let gguf = fixture_path("tiny/gguf/qwen2-q8_0.gguf");
     let bytes = std::fs::read(&gguf).unwrap();
-    let scratch = Scratch(std::env::temp_dir().join(format!("attnscope-bad-{}-cut", std::process::id())));
+    let scratch =
+        Scratch(std::env::temp_dir().join(format!("attnscope-bad-{}-cut", std::process::id())));
     std::fs::create_dir_all(&*scratch).unwrap();
     let cut = scratch.join("cut.gguf");
     for keep in [8, 64, bytes.len() / 3, bytes.len() - 1] {

@@ -39,28 +39,53 @@ fn check(name: &str) -> (Model, f32) {
 }
 
 /// `path` (a folder or a GGUF file) against the reference in `reference`.
-fn check_path(name: &str, path: &std::path::Path, reference: &std::path::Path, tolerance: f32) -> (Model, f32) {
+fn check_path(
+    name: &str,
+    path: &std::path::Path,
+    reference: &std::path::Path,
+    tolerance: f32,
+) -> (Model, f32) {
     let reference: Reference = serde_json::from_slice(&std::fs::read(reference).unwrap()).unwrap();
     let checkpoint = Checkpoint::open(path).unwrap_or_else(|e| panic!("{name}: {e}"));
     let description = checkpoint.describe().unwrap_or_else(|e| panic!("{name}: {e}"));
     let model = checkpoint.load(name).unwrap_or_else(|e| panic!("{name}: {e}"));
     let info = model.info();
-    assert_eq!((description.n_layers, description.n_heads, description.n_kv_heads), (info.n_layers, info.n_heads, info.n_kv_heads));
+    assert_eq!(
+        (description.n_layers, description.n_heads, description.n_kv_heads),
+        (info.n_layers, info.n_heads, info.n_kv_heads)
+    );
     let mut worst = 0f32;
     for case in &reference.cases {
-        let trace = model.run(&case.text).unwrap_or_else(|e| panic!("{name} on {:?}: {e}", case.text));
-        assert_eq!(trace.token_ids.as_deref(), Some(&case.ids[..]), "{name}: ids of {:?}", case.text);
+        let trace =
+            model.run(&case.text).unwrap_or_else(|e| panic!("{name} on {:?}: {e}", case.text));
+        assert_eq!(
+            trace.token_ids.as_deref(),
+            Some(&case.ids[..]),
+            "{name}: ids of {:?}",
+            case.text
+        );
         if let Model::Encoder(_) = model {
             assert_eq!(trace.tokens, case.tokens, "{name}: tokens of {:?}", case.text);
         }
         assert_eq!(trace.layers.len(), case.attention.len(), "{name}: layers");
         for (l, (layer, want_layer)) in trace.layers.iter().zip(&case.attention).enumerate() {
             let what = format!("{name} on {:?}", case.text);
-            worst = worst.max(common::heads_within(&what, l, &layer.attention.heads, want_layer, tolerance));
+            worst = worst.max(common::heads_within(
+                &what,
+                l,
+                &layer.attention.heads,
+                want_layer,
+                tolerance,
+            ));
         }
         if let (Some(want), Model::Decoder(d)) = (case.top_next_id, &model) {
             let top = &trace.top_next.as_ref().expect("a decoder predicts the next token")[0].0;
-            assert_eq!(Some(top), d.token_text(want).as_ref(), "{name}: next token after {:?}", case.text);
+            assert_eq!(
+                Some(top),
+                d.token_text(want).as_ref(),
+                "{name}: next token after {:?}",
+                case.text
+            );
         }
     }
     println!("{name}: largest difference in A {worst:e}");
@@ -91,7 +116,10 @@ fn distilbert() {
 fn mpnet_with_its_relative_position_bias() {
     let (model, _) = check("mpnet");
     let trace = model.run("the quick fox").unwrap();
-    assert!(trace.layers[0].attention.heads[0].bias.is_some(), "MPNet's heads carry their position bias");
+    assert!(
+        trace.layers[0].attention.heads[0].bias.is_some(),
+        "MPNet's heads carry their position bias"
+    );
 }
 
 #[test]
@@ -118,14 +146,22 @@ fn gpt2_from_shards() {
 #[test]
 fn gemma3_local_and_global_layers() {
     let (model, _) = check("gemma3");
-    assert_eq!(masks(&model, "the quick fox"), [Mask::SlidingWindow(4), Mask::SlidingWindow(4), Mask::Causal]);
+    assert_eq!(
+        masks(&model, "the quick fox"),
+        [Mask::SlidingWindow(4), Mask::SlidingWindow(4), Mask::Causal]
+    );
 }
 
 #[test]
 fn qwen2_from_gguf_with_its_own_vocabulary() {
     for (file, tolerance) in [("qwen2-f32", TOLERANCE), ("qwen2-q8_0", QUANTIZED_TOLERANCE)] {
         let dir = fixture_path("tiny/gguf");
-        let (model, _) = check_path(file, &dir.join(format!("{file}.gguf")), &dir.join(format!("{file}.json")), tolerance);
+        let (model, _) = check_path(
+            file,
+            &dir.join(format!("{file}.gguf")),
+            &dir.join(format!("{file}.json")),
+            tolerance,
+        );
         assert_eq!(model.info().n_kv_heads, 2);
     }
 }

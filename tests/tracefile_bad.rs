@@ -6,7 +6,10 @@
 use attnscope::models::teaching::{TeachingModel, TeachingOptions};
 use attnscope::trace::ModelTrace;
 use attnscope::trace::{pool, Thumbnail, THUMB_MAX};
-use attnscope::tracefile::{write_model_trace, ByteSource, Element, MaskSpec, TraceFileError, TraceReader, WriteOptions, FORMAT_VERSION};
+use attnscope::tracefile::{
+    write_model_trace, ByteSource, Element, MaskSpec, TraceFileError, TraceReader, WriteOptions,
+    FORMAT_VERSION,
+};
 use attnscope::Mask;
 use serde_json::{json, Value};
 
@@ -27,7 +30,12 @@ fn temp(name: &str) -> std::path::PathBuf {
 /// The bytes of `trace` written as a trace file.
 fn written(trace: &ModelTrace, element: Element, name: &str) -> Vec<u8> {
     let path = temp(name);
-    let options = WriteOptions { element, text: Some(TEXT.into()), positions: Some("input".into()), ..Default::default() };
+    let options = WriteOptions {
+        element,
+        text: Some(TEXT.into()),
+        positions: Some("input".into()),
+        ..Default::default()
+    };
     write_model_trace(trace, &options, &path).unwrap();
     let bytes = std::fs::read(&path).unwrap();
     let _ = std::fs::remove_file(&path);
@@ -84,7 +92,8 @@ fn edited(edit: impl FnOnce(&mut Value)) -> Vec<u8> {
 /// The good file with its description changed by `edit`.
 fn described(edit: impl FnOnce(&mut Value)) -> Vec<u8> {
     edited(|h| {
-        let mut d: Value = serde_json::from_str(h["__metadata__"]["trace"].as_str().unwrap()).unwrap();
+        let mut d: Value =
+            serde_json::from_str(h["__metadata__"]["trace"].as_str().unwrap()).unwrap();
         edit(&mut d);
         h["__metadata__"]["trace"] = Value::String(d.to_string());
     })
@@ -110,7 +119,10 @@ fn our_own_trace_reads_back_exactly_in_f32() {
     assert_eq!(r.index().mask(0), MaskSpec::None);
     assert_eq!(r.index().version, FORMAT_VERSION);
     let qk = d.queries_keys.as_ref().unwrap();
-    assert_eq!((qk.scale, qk.positions.as_deref()), (trace.layers[0].attention.heads[0].scale, Some("input")));
+    assert_eq!(
+        (qk.scale, qk.positions.as_deref()),
+        (trace.layers[0].attention.heads[0].scale, Some("input"))
+    );
     assert!(qk.max_abs_error.unwrap() < 1e-6, "{qk:?}");
     let att = &trace.layers[0].attention;
     for h in 0..5 {
@@ -180,7 +192,8 @@ fn every_cut_is_reported_as_cut_short() {
 
 #[test]
 fn other_files_are_not_trace_files() {
-    let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89".to_vec();
+    let png =
+        b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89".to_vec();
     let text = b"{\"tokens\": [\"a\"], \"note\": \"a JSON file, not safetensors\"}".to_vec();
     let zeros = vec![0u8; 4096];
     let garbage: Vec<u8> = (0..4096u32).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8).collect();
@@ -188,9 +201,14 @@ fn other_files_are_not_trace_files() {
     bad_json.extend(b"{not json!!}");
     let mut huge = u64::MAX.to_le_bytes().to_vec();
     huge.extend(b"{}");
-    for (name, bytes) in
-        [("png", png), ("text", text), ("zeros", zeros), ("garbage", garbage), ("bad json", bad_json), ("huge header", huge)]
-    {
+    for (name, bytes) in [
+        ("png", png),
+        ("text", text),
+        ("zeros", zeros),
+        ("garbage", garbage),
+        ("bad json", bad_json),
+        ("huge header", huge),
+    ] {
         let e = error(&bytes);
         assert!(matches!(e, TraceFileError::NotSafetensors(_)), "{name}: {e}");
         assert!(e.to_string().starts_with("not a trace file: "), "{name}: {e}");
@@ -200,7 +218,8 @@ fn other_files_are_not_trace_files() {
 #[test]
 fn model_weights_are_safetensors_but_not_a_trace() {
     let data: Vec<u8> = [1.0f32, 2.0, 3.0, 4.0].iter().flat_map(|x| x.to_le_bytes()).collect();
-    let view = safetensors::tensor::TensorView::new(safetensors::Dtype::F32, vec![2, 2], &data).unwrap();
+    let view =
+        safetensors::tensor::TensorView::new(safetensors::Dtype::F32, vec![2, 2], &data).unwrap();
     let bytes = safetensors::serialize([("encoder.weight", view)], None).unwrap();
     let e = error(&bytes);
     assert!(matches!(e, TraceFileError::NotATrace(_)), "{e}");
@@ -211,7 +230,10 @@ fn model_weights_are_safetensors_but_not_a_trace() {
 fn a_newer_major_version_is_refused_with_a_reason() {
     let e = error(&edited(|h| h["__metadata__"]["format_version"] = json!("2.0")));
     assert_eq!(e, TraceFileError::NewerVersion { found: "2.0".into() });
-    assert!(e.to_string().contains("newer than this attnscope reads (1.x): update attnscope"), "{e}");
+    assert!(
+        e.to_string().contains("newer than this attnscope reads (1.x): update attnscope"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -219,12 +241,14 @@ fn a_newer_minor_version_reads_and_ignores_what_it_adds() {
     // Version 1.4: a field, a tensor and a mask type this reader does not know.
     let (mut header, mut data) = split(&good());
     header["__metadata__"]["format_version"] = json!("1.4");
-    let mut d: Value = serde_json::from_str(header["__metadata__"]["trace"].as_str().unwrap()).unwrap();
+    let mut d: Value =
+        serde_json::from_str(header["__metadata__"]["trace"].as_str().unwrap()).unwrap();
     d["attention_sinks"] = json!([0.5, 0.25]);
     d["mask"] = json!({"type": "chunked", "chunk": 4});
     header["__metadata__"]["trace"] = Value::String(d.to_string());
     let at = data.len() as u64;
-    header["layers.0.values"] = json!({"dtype": "F32", "shape": [5, 8, 2], "data_offsets": [at, at + 320]});
+    header["layers.0.values"] =
+        json!({"dtype": "F32", "shape": [5, 8, 2], "data_offsets": [at, at + 320]});
     data.extend(vec![0u8; 320]);
     let bytes = build(&header, &data);
     let mut r = open(&bytes).unwrap();
@@ -236,9 +260,23 @@ fn a_newer_minor_version_reads_and_ignores_what_it_adds() {
 #[test]
 fn damaged_files_say_what_is_wrong() {
     let cases: Vec<(&str, Vec<u8>, &str)> = vec![
-        ("description not JSON", edited(|h| h["__metadata__"]["trace"] = json!("{\"model\": ")), "its description does not read"),
-        ("no description", edited(|h| h["__metadata__"].as_object_mut().unwrap().remove("trace").map(drop).unwrap()), "no \"trace\""),
-        ("odd version", edited(|h| h["__metadata__"]["format_version"] = json!("one")), "format version \"one\""),
+        (
+            "description not JSON",
+            edited(|h| h["__metadata__"]["trace"] = json!("{\"model\": ")),
+            "its description does not read",
+        ),
+        (
+            "no description",
+            edited(|h| {
+                h["__metadata__"].as_object_mut().unwrap().remove("trace").map(drop).unwrap()
+            }),
+            "no \"trace\"",
+        ),
+        (
+            "odd version",
+            edited(|h| h["__metadata__"]["format_version"] = json!("one")),
+            "format version \"one\"",
+        ),
         (
             "layer missing",
             edited(|h| {
@@ -247,8 +285,16 @@ fn damaged_files_say_what_is_wrong() {
             }),
             "the attention of layer 0 is missing",
         ),
-        ("wrong shape", edited(|h| h["layers.0.attention"]["shape"] = json!([5, 4, 16])), "has shape [5, 4, 16], not [5, 8, 8]"),
-        ("wrong dtype", edited(|h| h["layers.0.attention"]["dtype"] = json!("I32")), "trace files hold F16 or F32"),
+        (
+            "wrong shape",
+            edited(|h| h["layers.0.attention"]["shape"] = json!([5, 4, 16])),
+            "has shape [5, 4, 16], not [5, 8, 8]",
+        ),
+        (
+            "wrong dtype",
+            edited(|h| h["layers.0.attention"]["dtype"] = json!("I32")),
+            "trace files hold F16 or F32",
+        ),
         (
             "queries alone",
             edited(|h| {
@@ -257,14 +303,38 @@ fn damaged_files_say_what_is_wrong() {
             }),
             "layer 0 has queries without keys",
         ),
-        ("heads over groups", described(|d| d["n_kv_heads"] = json!(2)), "5 query heads do not split evenly over 2"),
+        (
+            "heads over groups",
+            described(|d| d["n_kv_heads"] = json!(2)),
+            "5 query heads do not split evenly over 2",
+        ),
         ("no tokens", described(|d| d["tokens"] = json!([])), "it has no tokens"),
         ("ids", described(|d| d["token_ids"] = json!([1, 2])), "8 tokens but 2 token ids"),
-        ("masks per layer", described(|d| d["mask"] = json!([{"type": "none"}, {"type": "causal"}])), "2 masks for 1 layers"),
-        ("window 0", described(|d| d["mask"] = json!({"type": "sliding_window", "window": 0})), "description does not read"),
-        ("a trillion layers", described(|d| d["n_layers"] = json!(1_000_000_000_000u64)), "holds only"),
-        ("probability", described(|d| d["top_next"] = json!([{"token": "x", "probability": 2.5}])), "probability 2.5"),
-        ("no scale", described(|d| drop(d.as_object_mut().unwrap().remove("queries_keys"))), "not their scale"),
+        (
+            "masks per layer",
+            described(|d| d["mask"] = json!([{"type": "none"}, {"type": "causal"}])),
+            "2 masks for 1 layers",
+        ),
+        (
+            "window 0",
+            described(|d| d["mask"] = json!({"type": "sliding_window", "window": 0})),
+            "description does not read",
+        ),
+        (
+            "a trillion layers",
+            described(|d| d["n_layers"] = json!(1_000_000_000_000u64)),
+            "holds only",
+        ),
+        (
+            "probability",
+            described(|d| d["top_next"] = json!([{"token": "x", "probability": 2.5}])),
+            "probability 2.5",
+        ),
+        (
+            "no scale",
+            described(|d| drop(d.as_object_mut().unwrap().remove("queries_keys"))),
+            "not their scale",
+        ),
     ];
     for (name, bytes, words) in cases {
         let e = error(&bytes);
@@ -280,13 +350,18 @@ fn tensors_that_do_not_tile_the_data_are_refused() {
     assert!(error(&longer).to_string().contains("16 bytes follow its last tensor"));
     let overlap = edited(|h| h["layers.0.queries"]["data_offsets"][0] = json!(4));
     assert!(matches!(error(&overlap), TraceFileError::NotSafetensors(_)));
-    let overflow = edited(|h| h["layers.0.attention"]["shape"] = json!([1u64 << 40, 1u64 << 40, 1u64 << 40]));
+    let overflow =
+        edited(|h| h["layers.0.attention"]["shape"] = json!([1u64 << 40, 1u64 << 40, 1u64 << 40]));
     assert!(error(&overflow).to_string().contains("bytes for shape"), "{}", error(&overflow));
     let past_the_end = build(
         &json!({"__metadata__": {"format": "attnscope-trace"}, "t": {"dtype": "U8", "shape": [1u64 << 40], "data_offsets": [0, 1u64 << 40]}}),
         &[0u8; 64],
     );
-    assert!(matches!(error(&past_the_end), TraceFileError::Truncated(_)), "{}", error(&past_the_end));
+    assert!(
+        matches!(error(&past_the_end), TraceFileError::Truncated(_)),
+        "{}",
+        error(&past_the_end)
+    );
 }
 
 /// The good (f32) file with weight [1][1] of head `head` set to `value`.
@@ -302,13 +377,20 @@ fn with_weight(head: usize, value: f32) -> Vec<u8> {
 
 #[test]
 fn a_damaged_weight_is_found_when_its_head_is_read_and_no_sooner() {
-    for (value, words) in [(f32::NAN, "holds NaN at [0][1][1]"), (1.5, "holds 1.5 at [0][1][1]"), (-0.5, "holds -0.5")] {
+    for (value, words) in [
+        (f32::NAN, "holds NaN at [0][1][1]"),
+        (1.5, "holds 1.5 at [0][1][1]"),
+        (-0.5, "holds -0.5"),
+    ] {
         let bytes = with_weight(2, value);
         let mut r = open(&bytes).unwrap();
         r.attention(0, 1).unwrap();
         let e = r.attention(0, 2).unwrap_err();
         assert!(matches!(e, TraceFileError::Corrupted(_)), "{e}");
-        assert!(e.to_string().contains(words) && e.to_string().contains("layer 0 head 2 attention"), "{e}");
+        assert!(
+            e.to_string().contains(words) && e.to_string().contains("layer 0 head 2 attention"),
+            "{e}"
+        );
         assert!(r.layer_attention(0).is_err());
     }
 }

@@ -34,7 +34,17 @@ fn json(path: &PathBuf) -> Value {
 /// The teaching model's trace file, in f32 (and with queries and keys unless told).
 fn trace_file(name: &str, extra: &[&str]) -> PathBuf {
     let path = temp(name);
-    let mut args = vec!["trace", "--model", "teaching", "--text", TEXT, "--dtype", "f32", "--out", path.to_str().unwrap()];
+    let mut args = vec![
+        "trace",
+        "--model",
+        "teaching",
+        "--text",
+        TEXT,
+        "--dtype",
+        "f32",
+        "--out",
+        path.to_str().unwrap(),
+    ];
     args.extend(extra);
     ok(&args);
     path
@@ -59,7 +69,15 @@ fn a_trace_file_exports_what_the_model_exports() {
         "--svg",
         svg.to_str().unwrap(),
     ]);
-    ok(&["attention", "--model", "teaching", "--text", TEXT, "--json", from_model.to_str().unwrap()]);
+    ok(&[
+        "attention",
+        "--model",
+        "teaching",
+        "--text",
+        TEXT,
+        "--json",
+        from_model.to_str().unwrap(),
+    ]);
     let (a, b) = (json(&from_file), json(&from_model));
     for key in ["tokens", "mask", "attentions"] {
         assert_eq!(a[key], b[key], "{key}");
@@ -67,7 +85,9 @@ fn a_trace_file_exports_what_the_model_exports() {
     assert_eq!(a["model"], "Teaching model (hand-designed heads)");
     assert_eq!(&std::fs::read(&png).unwrap()[..8], b"\x89PNG\r\n\x1a\n");
     let svg = std::fs::read_to_string(&svg).unwrap();
-    assert!(svg.starts_with("<svg") && svg.contains("creature") && svg.contains("layer 0 · head 2"));
+    assert!(
+        svg.starts_with("<svg") && svg.contains("creature") && svg.contains("layer 0 · head 2")
+    );
 }
 
 #[test]
@@ -78,22 +98,40 @@ fn stages_and_what_if_masks_come_from_the_stored_queries_and_keys() {
         for mask in ["none", "causal"] {
             let args = ["--stage", stage, "--mask", mask, "--head", "3"];
             let from_file = ok(&[&["attention", "--trace", f][..], &args].concat()).stdout;
-            let from_model = ok(&[&["attention", "--model", "teaching", "--text", TEXT][..], &args].concat()).stdout;
-            assert_eq!(String::from_utf8_lossy(&from_file), String::from_utf8_lossy(&from_model), "{stage} {mask}");
+            let from_model =
+                ok(&[&["attention", "--model", "teaching", "--text", TEXT][..], &args].concat())
+                    .stdout;
+            assert_eq!(
+                String::from_utf8_lossy(&from_file),
+                String::from_utf8_lossy(&from_model),
+                "{stage} {mask}"
+            );
         }
     }
     let (a, b) = (temp("causal-file.json"), temp("causal-model.json"));
     ok(&["attention", "--trace", f, "--mask", "causal", "--json", a.to_str().unwrap()]);
-    ok(&["attention", "--model", "teaching", "--text", TEXT, "--mask", "causal", "--json", b.to_str().unwrap()]);
+    ok(&[
+        "attention",
+        "--model",
+        "teaching",
+        "--text",
+        TEXT,
+        "--mask",
+        "causal",
+        "--json",
+        b.to_str().unwrap(),
+    ]);
     assert_eq!(json(&a)["attentions"], json(&b)["attentions"]);
     assert_eq!(json(&a)["mask"], "causal");
 }
 
 #[test]
 fn f16_files_are_half_the_size_and_within_rounding() {
-    let (small, exact) = (temp("f16.safetensors"), trace_file("f32.safetensors", &["--no-queries-keys"]));
+    let (small, exact) =
+        (temp("f16.safetensors"), trace_file("f32.safetensors", &["--no-queries-keys"]));
     ok(&["trace", "--text", TEXT, "--no-queries-keys", "--out", small.to_str().unwrap()]);
-    let (s, e) = (std::fs::metadata(&small).unwrap().len(), std::fs::metadata(&exact).unwrap().len());
+    let (s, e) =
+        (std::fs::metadata(&small).unwrap().len(), std::fs::metadata(&exact).unwrap().len());
     assert!(s < e, "{s} vs {e}");
     let (a, b) = (temp("f16.json"), temp("f32.json"));
     ok(&["attention", "--trace", small.to_str().unwrap(), "--json", a.to_str().unwrap()]);
@@ -108,7 +146,8 @@ fn f16_files_are_half_the_size_and_within_rounding() {
             .map(|x| x.as_f64().unwrap())
             .collect::<Vec<_>>()
     };
-    let worst = flat(&json(&a)).iter().zip(flat(&json(&b))).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max);
+    let worst =
+        flat(&json(&a)).iter().zip(flat(&json(&b))).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max);
     assert!(worst > 0.0 && worst <= 1.0 / 4096.0, "{worst}");
 }
 
@@ -116,9 +155,12 @@ fn f16_files_are_half_the_size_and_within_rounding() {
 fn what_a_file_cannot_give_is_refused_in_one_line() {
     let bare = trace_file("bare.safetensors", &["--no-queries-keys"]);
     let b = bare.to_str().unwrap();
-    assert!(failure(&["attention", "--trace", b, "--stage", "scores"]).contains("holds no queries and keys"));
-    assert!(failure(&["attention", "--trace", b, "--mask", "causal"]).contains("holds no queries and keys"));
-    assert!(failure(&["attention", "--trace", b, "--layer", "1"]).contains("has layers 0–0 and heads 0–4; asked for layer 1 head 0"));
+    assert!(failure(&["attention", "--trace", b, "--stage", "scores"])
+        .contains("holds no queries and keys"));
+    assert!(failure(&["attention", "--trace", b, "--mask", "causal"])
+        .contains("holds no queries and keys"));
+    assert!(failure(&["attention", "--trace", b, "--layer", "1"])
+        .contains("has layers 0–0 and heads 0–4; asked for layer 1 head 0"));
     // The file's own mask needs nothing recomputed.
     ok(&["attention", "--trace", b, "--mask", "none"]);
 }
@@ -126,19 +168,31 @@ fn what_a_file_cannot_give_is_refused_in_one_line() {
 #[test]
 fn bad_files_and_flags_get_a_clear_line() {
     let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
-    assert!(
-        failure(&["attention", "--trace", manifest]).contains("Cargo.toml: not a trace file: it does not start with a safetensors header")
-    );
+    assert!(failure(&["attention", "--trace", manifest])
+        .contains("Cargo.toml: not a trace file: it does not start with a safetensors header"));
     let cut = temp("cut.safetensors");
     let whole = std::fs::read(trace_file("whole.safetensors", &[])).unwrap();
     std::fs::write(&cut, &whole[..whole.len() / 2]).unwrap();
-    assert!(failure(&["attention", "--trace", cut.to_str().unwrap()]).contains("the trace file is cut short"));
-    assert!(failure(&["attention", "--trace", "/nonexistent/x.safetensors"]).contains("cannot open /nonexistent/x.safetensors"));
-    assert!(failure(&["attention", "--trace", manifest, "--text", "hi"]).contains("cannot be used with"));
-    assert!(failure(&["trace", "--out", temp("o.safetensors").to_str().unwrap()]).contains("--text"));
+    assert!(failure(&["attention", "--trace", cut.to_str().unwrap()])
+        .contains("the trace file is cut short"));
+    assert!(failure(&["attention", "--trace", "/nonexistent/x.safetensors"])
+        .contains("cannot open /nonexistent/x.safetensors"));
+    assert!(failure(&["attention", "--trace", manifest, "--text", "hi"])
+        .contains("cannot be used with"));
+    assert!(
+        failure(&["trace", "--out", temp("o.safetensors").to_str().unwrap()]).contains("--text")
+    );
     assert!(failure(&["trace", "--text", "hi"]).contains("--out"));
-    assert!(failure(&["trace", "--text", "hi", "--out", "o", "--json", "j"]).contains("cannot be used with"));
-    assert!(failure(&["trace", "--text", "", "--out", temp("empty.safetensors").to_str().unwrap()]).contains("no tokens"));
+    assert!(failure(&["trace", "--text", "hi", "--out", "o", "--json", "j"])
+        .contains("cannot be used with"));
+    assert!(failure(&[
+        "trace",
+        "--text",
+        "",
+        "--out",
+        temp("empty.safetensors").to_str().unwrap()
+    ])
+    .contains("no tokens"));
     assert!(failure(&["trace", "--text", "hi", "--out", "/nonexistent/dir/o.safetensors"])
         .contains("cannot write /nonexistent/dir/o.safetensors"));
     // The worked example is unchanged.

@@ -27,7 +27,8 @@ fn expected(name: &str) -> Vec<Matrix> {
     let all = SafeTensors::deserialize(&bytes).unwrap();
     let t = all.tensor(name).unwrap_or_else(|e| panic!("{name}: {e}"));
     let (count, rows, cols) = (t.shape()[0], t.shape()[1], t.shape()[2]);
-    let values: Vec<f32> = t.data().chunks_exact(4).map(|b| f32::from_le_bytes(b.try_into().unwrap())).collect();
+    let values: Vec<f32> =
+        t.data().chunks_exact(4).map(|b| f32::from_le_bytes(b.try_into().unwrap())).collect();
     assert_eq!(values.len(), count * rows * cols);
     values.chunks_exact(rows * cols).map(|c| Matrix::from_vec(rows, cols, c.to_vec())).collect()
 }
@@ -37,10 +38,17 @@ fn check_thumbnails(r: &mut TraceReader<SeekSource<File>>) {
     let thumbs = r.thumbnails().unwrap();
     for (l, layer) in thumbs.iter().enumerate() {
         for (h, thumb) in layer.iter().enumerate() {
-            let ours = attnscope::trace::Thumbnail::new(&pool(&r.attention(l, h).unwrap(), THUMB_MAX));
+            let ours =
+                attnscope::trace::Thumbnail::new(&pool(&r.attention(l, h).unwrap(), THUMB_MAX));
             assert_eq!((thumb.rows, thumb.cols), (ours.rows, ours.cols));
             // Sums in another order (numpy's, ours) may round a half level apart.
-            let worst = thumb.levels.iter().zip(&ours.levels).map(|(a, b)| (*a as i32 - *b as i32).abs()).max().unwrap();
+            let worst = thumb
+                .levels
+                .iter()
+                .zip(&ours.levels)
+                .map(|(a, b)| (*a as i32 - *b as i32).abs())
+                .max()
+                .unwrap();
             assert!(worst <= 1, "layer {l} head {h}: levels {worst} apart");
         }
     }
@@ -59,13 +67,23 @@ fn numpy_f32_trace_holds_exactly_the_arrays() {
     assert_eq!(masks, [MaskSpec::Causal, MaskSpec::SlidingWindow { window: 2 }, MaskSpec::Causal]);
     assert_eq!(d.uniform_mask(), None);
     let qk = d.queries_keys.as_ref().unwrap();
-    assert_eq!((qk.scale, qk.positions.as_deref(), qk.max_abs_error), (1.0 / 3f32.sqrt(), Some("rope"), None));
+    assert_eq!(
+        (qk.scale, qk.positions.as_deref(), qk.max_abs_error),
+        (1.0 / 3f32.sqrt(), Some("rope"), None)
+    );
     let top = d.top_next.as_ref().unwrap();
-    assert_eq!((top[0].token.as_str(), top[0].id, top[0].probability), (" Paris", Some(7042), 0.75));
+    assert_eq!(
+        (top[0].token.as_str(), top[0].id, top[0].probability),
+        (" Paris", Some(7042), 0.75)
+    );
     assert_eq!((top[1].token.as_str(), top[1].id), (" a", None));
     assert_eq!((0..4).map(|h| d.kv_head_of(h)).collect::<Vec<_>>(), [0, 0, 1, 1]);
     for l in 0..3 {
-        assert_eq!(r.layer_attention(l).unwrap(), expected(&format!("f32/layers.{l}.attention")), "layer {l}");
+        assert_eq!(
+            r.layer_attention(l).unwrap(),
+            expected(&format!("f32/layers.{l}.attention")),
+            "layer {l}"
+        );
         let (a, q, k) = (
             expected(&format!("f32/layers.{l}.attention")),
             expected(&format!("f32/layers.{l}.queries")),
@@ -87,13 +105,24 @@ fn numpy_f32_trace_holds_exactly_the_arrays() {
 #[test]
 fn numpy_f16_trace_holds_the_arrays_rounded_once_and_pooled_thumbnails() {
     let mut r = open("numpy_f16.safetensors");
-    assert_eq!((r.index().n_layers(), r.index().n_heads(), r.index().n_kv_heads(), r.index().n_tokens()), (2, 3, 1, 53));
+    assert_eq!(
+        (r.index().n_layers(), r.index().n_heads(), r.index().n_kv_heads(), r.index().n_tokens()),
+        (2, 3, 1, 53)
+    );
     assert_eq!(r.index().mask(1), MaskSpec::None);
-    assert!(!r.index().has_queries_keys(0) && r.queries(0, 0).unwrap().is_none() && r.keys(0, 0).unwrap().is_none());
+    assert!(
+        !r.index().has_queries_keys(0)
+            && r.queries(0, 0).unwrap().is_none()
+            && r.keys(0, 0).unwrap().is_none()
+    );
     for l in 0..2 {
         let want = expected(&format!("f16/layers.{l}.attention"));
         for (h, w) in want.iter().enumerate() {
-            assert_eq!(r.attention(l, h).unwrap(), w.map(|x| half::f16::from_f32(x).to_f32()), "layer {l} head {h}");
+            assert_eq!(
+                r.attention(l, h).unwrap(),
+                w.map(|x| half::f16::from_f32(x).to_f32()),
+                "layer {l} head {h}"
+            );
         }
     }
     assert_eq!(r.index().thumbnail_size(), Some(48));
@@ -104,7 +133,10 @@ fn numpy_f16_trace_holds_the_arrays_rounded_once_and_pooled_thumbnails() {
 fn a_trace_with_nothing_optional_still_opens_and_pools_its_own_thumbnails() {
     let mut r = open("numpy_bare.safetensors");
     let d = r.description().clone();
-    assert_eq!((d.token_ids, d.text, d.top_next, d.queries_keys, d.model.model_type), (None, None, None, None, None));
+    assert_eq!(
+        (d.token_ids, d.text, d.top_next, d.queries_keys, d.model.model_type),
+        (None, None, None, None, None)
+    );
     assert_eq!(r.index().thumbnail_size(), None);
     assert_eq!(r.attention(0, 0).unwrap(), Matrix::from_vec(1, 1, vec![1.0]));
     assert_eq!(r.thumbnails().unwrap()[0][0].levels, [65535]);
@@ -137,10 +169,16 @@ fn recomputed(r: &mut TraceReader<SeekSource<File>>, layer: usize, head: usize) 
 /// A transformers trace: its description as the report says, and its
 /// weights given back by our formula from its queries and keys.
 fn check_transformers(name: &str, architecture: &str, masks: &[MaskSpec], kv_heads: usize) {
-    let report: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(fixture("transformers_roundtrip.json")).unwrap()).unwrap();
+    let report: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(fixture("transformers_roundtrip.json")).unwrap(),
+    )
+    .unwrap();
     let entry = &report["models"][name];
-    assert!(entry["checks"].as_object().unwrap().values().all(|ok| ok == true), "{name}: {}", entry["checks"]);
+    assert!(
+        entry["checks"].as_object().unwrap().values().all(|ok| ok == true),
+        "{name}: {}",
+        entry["checks"]
+    );
     let mut r = open(&format!("{name}.safetensors"));
     let d = r.description().clone();
     assert_eq!(d.model.architecture, architecture);
@@ -153,12 +191,18 @@ fn check_transformers(name: &str, architecture: &str, masks: &[MaskSpec], kv_hea
             let stored = r.attention(l, h).unwrap();
             for i in 0..stored.rows {
                 let sum: f32 = stored.row(i).iter().sum();
-                assert!((sum - 1.0).abs() < 1e-5, "{name} layer {l} head {h} row {i} sums to {sum}");
+                assert!(
+                    (sum - 1.0).abs() < 1e-5,
+                    "{name} layer {l} head {h} row {i} sums to {sum}"
+                );
             }
             worst = worst.max(recomputed(&mut r, l, h).max_abs_diff(&stored));
         }
     }
-    assert!(worst < 1e-5, "{name}: our formula on the stored Q and K is {worst} from the stored weights");
+    assert!(
+        worst < 1e-5,
+        "{name}: our formula on the stored Q and K is {worst} from the stored weights"
+    );
     check_thumbnails(&mut r);
 }
 

@@ -35,12 +35,20 @@ fn ten_thousand_characters_are_cut_with_a_notice() {
 
 #[test]
 fn emoji_and_other_scripts_become_unk_with_a_notice() {
-    for text in ["🐱🍕🎉", "東京タワーは高い", "I love 🐱 and 🍕!", "\u{200b}\u{7}ok"] {
-        let t = translator(Direction::EnPt).translate(text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
-        assert!(!t.target_tokens.contains(&"<unk>".to_string()), "{text:?}: <unk> is never produced");
+    for text in ["🐱🍕🎉", "東京タワーは高い", "I love 🐱 and 🍕!", "\u{200b}\u{7}ok"]
+    {
+        let t =
+            translator(Direction::EnPt).translate(text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+        assert!(
+            !t.target_tokens.contains(&"<unk>".to_string()),
+            "{text:?}: <unk> is never produced"
+        );
         for layer in &t.context {
             for head in &layer.attention.heads {
-                assert!(head.weights.data.iter().all(|w| w.is_finite()), "{text:?}: a weight is not finite");
+                assert!(
+                    head.weights.data.iter().all(|w| w.is_finite()),
+                    "{text:?}: a weight is not finite"
+                );
             }
         }
         if t.source_ids.contains(&1) {
@@ -59,10 +67,13 @@ fn a_repetitive_text_ends_at_the_limit_with_a_notice() {
 #[test]
 fn truncated_and_corrupted_model_files_are_errors() {
     let TranslateFiles { model, tokenizer, shortlist } = translate_files(Direction::EnPt);
-    let load = |bytes: &[u8]| Translator::from_bytes(Direction::EnPt, bytes, tokenizer, Some(shortlist));
+    let load =
+        |bytes: &[u8]| Translator::from_bytes(Direction::EnPt, bytes, tokenizer, Some(shortlist));
     for cut in [0, 7, 16, 100, 6_000, 12_544, 12_600, model.len() / 2, model.len() - 1] {
         match load(&model[..cut]) {
-            Err(Error::ModelFile(m)) => assert!(m.contains("Marian") || m.contains("truncated"), "{cut}: {m}"),
+            Err(Error::ModelFile(m)) => {
+                assert!(m.contains("Marian") || m.contains("truncated"), "{cut}: {m}")
+            }
             other => panic!("{cut} bytes: {:?}", other.map(|_| ())),
         }
     }
@@ -84,8 +95,14 @@ fn truncated_and_corrupted_model_files_are_errors() {
 #[test]
 fn a_wrong_or_corrupted_tokenizer_is_an_error() {
     let TranslateFiles { model, tokenizer, .. } = translate_files(Direction::EnPt);
-    assert!(matches!(Translator::from_bytes(Direction::EnPt, model, b"{not json", None), Err(Error::ModelFile(_))));
-    assert!(matches!(Translator::from_bytes(Direction::EnPt, model, &tokenizer[..tokenizer.len() / 2], None), Err(Error::ModelFile(_))));
+    assert!(matches!(
+        Translator::from_bytes(Direction::EnPt, model, b"{not json", None),
+        Err(Error::ModelFile(_))
+    ));
+    assert!(matches!(
+        Translator::from_bytes(Direction::EnPt, model, &tokenizer[..tokenizer.len() / 2], None),
+        Err(Error::ModelFile(_))
+    ));
     let tiny = br#"{"version":"1.0","truncation":null,"padding":null,"added_tokens":[],"normalizer":null,"pre_tokenizer":null,
         "post_processor":null,"decoder":null,"model":{"type":"Unigram","unk_id":1,"vocab":[["</s>",0.0],["<unk>",0.0],["a",-1.0]]}}"#;
     match Translator::from_bytes(Direction::EnPt, model, tiny, None) {
@@ -97,7 +114,8 @@ fn a_wrong_or_corrupted_tokenizer_is_an_error() {
 #[test]
 fn a_corrupted_or_foreign_shortlist_is_an_error() {
     let TranslateFiles { model, tokenizer, shortlist } = translate_files(Direction::EnPt);
-    let load = |bytes: &[u8]| Translator::from_bytes(Direction::EnPt, model, tokenizer, Some(bytes));
+    let load =
+        |bytes: &[u8]| Translator::from_bytes(Direction::EnPt, model, tokenizer, Some(bytes));
     for cut in [0, 8, 30, 32_024, shortlist.len() / 2, shortlist.len() - 1] {
         assert!(matches!(load(&shortlist[..cut]), Err(Error::ModelFile(_))), "{cut} bytes");
     }
@@ -109,7 +127,8 @@ fn a_corrupted_or_foreign_shortlist_is_an_error() {
 #[test]
 fn one_model_failing_leaves_the_other_working() {
     let TranslateFiles { model, tokenizer, shortlist } = translate_files(Direction::PtEn);
-    assert!(Translator::from_bytes(Direction::PtEn, &model[..1000], tokenizer, Some(shortlist)).is_err());
+    assert!(Translator::from_bytes(Direction::PtEn, &model[..1000], tokenizer, Some(shortlist))
+        .is_err());
     let pt_en = Translator::from_bytes(Direction::PtEn, model, tokenizer, Some(shortlist)).unwrap();
     assert_eq!(pt_en.translate("obrigado").unwrap().text, "Thank you");
     assert_eq!(translator(Direction::EnPt).translate("a").unwrap().text, "um");
@@ -120,7 +139,8 @@ fn one_model_failing_leaves_the_other_working() {
 fn poison_first_f32(model: &[u8], name: &str) -> Vec<u8> {
     let u64_at = |at: usize| u64::from_le_bytes(model[at..at + 8].try_into().unwrap()) as usize;
     let n = u64_at(8);
-    let headers: Vec<[usize; 4]> = (0..n).map(|i| [0, 1, 2, 3].map(|j| u64_at(16 + 32 * i + 8 * j))).collect();
+    let headers: Vec<[usize; 4]> =
+        (0..n).map(|i| [0, 1, 2, 3].map(|j| u64_at(16 + 32 * i + 8 * j))).collect();
     let mut at = 16 + 32 * n;
     let mut names = Vec::new();
     for h in &headers {

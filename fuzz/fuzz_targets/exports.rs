@@ -41,7 +41,11 @@ fn cells(line: &str) -> Vec<String> {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let labels: Vec<String> = data.split(|&b| b == 0xff).take(40).map(|l| String::from_utf8_lossy(l).into_owned()).collect();
+    let labels: Vec<String> = data
+        .split(|&b| b == 0xff)
+        .take(40)
+        .map(|l| String::from_utf8_lossy(l).into_owned())
+        .collect();
     let n = labels.len();
     // A valid A: row i puts all of its weight on key (i·7) mod n.
     let mut a = Matrix::zeros(n, n);
@@ -51,7 +55,14 @@ fuzz_target!(|data: &[u8]| {
     for kind in [ValueKind::Weights, ValueKind::Signed] {
         let title = format!("fuzz\n{}", labels.first().map_or("", String::as_str));
         // A causal mask, so that hidden keys' cells (drawn without a number) are drawn too.
-        let h = Heatmap { title, row_labels: &labels, col_labels: &labels, values: &a, kind, mask: Mask::Causal };
+        let h = Heatmap {
+            title,
+            row_labels: &labels,
+            col_labels: &labels,
+            values: &a,
+            kind,
+            mask: Mask::Causal,
+        };
         let svg = heatmap_svg(&h).expect("a heatmap of valid weights draws");
         if let Err(e) = roxmltree::Document::parse(&svg) {
             panic!("not well-formed XML ({e}) for labels {labels:?}");
@@ -61,6 +72,9 @@ fuzz_target!(|data: &[u8]| {
     // Cells are quoted, so a newline inside a label does not end a row: read
     // the whole text as one run of cells and check each label cell.
     for cell in cells(&csv.replace('\n', ",")) {
-        assert!(!cell.starts_with(['=', '+', '-', '@', '\t', '\r']), "a formula cell {cell:?} in {csv:?}");
+        assert!(
+            !cell.starts_with(['=', '+', '-', '@', '\t', '\r']),
+            "a formula cell {cell:?} in {csv:?}"
+        );
     }
 });

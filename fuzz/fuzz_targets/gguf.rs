@@ -3,9 +3,9 @@
 //! `-rss_limit_mb`; a run the app accepts is valid attention.
 #![no_main]
 
-use attnscope::formats::source::Bytes;
 use attnscope::checkpoint::Checkpoint;
 use attnscope::formats::gguf::Gguf;
+use attnscope::formats::source::Bytes;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

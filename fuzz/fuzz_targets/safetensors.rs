@@ -3,8 +3,8 @@
 //! panic; a run the app accepts is valid attention.
 #![no_main]
 
-use attnscope::formats::source::Bytes;
 use attnscope::checkpoint::{Checkpoint, Folder, TokenizerFiles};
+use attnscope::formats::source::Bytes;
 use libfuzzer_sys::fuzz_target;
 
 const CONFIG: &[u8] = include_bytes!("../../tests/fixtures/tiny/llama/config.json");

@@ -27,14 +27,23 @@ fuzz_target!(|data: &[u8]| {
                 for (l, heads) in r.overview.iter().enumerate() {
                     for h in 0..heads.len() {
                         let d = session.head(l, h).expect("every head of a result has its detail");
-                        assert!(d.scores.data.iter().all(|x| x.is_finite()), "scores of a result are finite");
+                        assert!(
+                            d.scores.data.iter().all(|x| x.is_finite()),
+                            "scores of a result are finite"
+                        );
                         attnscope_fuzz::assert_attention(&d.weights, d.mask, "result");
-                        attnscope_fuzz::assert_attention(&d.what_if_weights, d.what_if_mask, "what-if");
+                        attnscope_fuzz::assert_attention(
+                            &d.what_if_weights,
+                            d.what_if_mask,
+                            "what-if",
+                        );
                     }
                 }
             }
             FromWorker::Head(d) => attnscope_fuzz::assert_attention(&d.weights, d.mask, "head"),
-            FromWorker::Compared { detail, .. } => attnscope_fuzz::assert_attention(&detail.weights, detail.mask, "compared"),
+            FromWorker::Compared { detail, .. } => {
+                attnscope_fuzz::assert_attention(&detail.weights, detail.mask, "compared")
+            }
             FromWorker::Export { json, .. } => {
                 serde_json::from_str::<serde_json::Value>(&json).expect("an export is JSON");
             }

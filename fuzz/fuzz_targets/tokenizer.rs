@@ -5,10 +5,10 @@
 //! attention is valid.
 #![no_main]
 
-use attnscope::formats::source::File;
 use attnscope::formats::gguf::Gguf;
-use attnscope::models::teaching::TeachingModel;
+use attnscope::formats::source::File;
 use attnscope::formats::tokenizer::{self, TextTokenizer};
+use attnscope::models::teaching::TeachingModel;
 use attnscope::url_params::{cut_text, MAX_TEXT_CHARS};
 use libfuzzer_sys::fuzz_target;
 use std::path::Path;
@@ -21,7 +21,8 @@ fn models() -> &'static Path {
 fn minilm() -> &'static TextTokenizer {
     static T: OnceLock<TextTokenizer> = OnceLock::new();
     T.get_or_init(|| {
-        let json = std::fs::read(models().join("minilm/tokenizer.json")).expect("www/models/minilm (scripts/fetch_models.py)");
+        let json = std::fs::read(models().join("minilm/tokenizer.json"))
+            .expect("www/models/minilm (scripts/fetch_models.py)");
         TextTokenizer::from_json(&json, Some(256)).unwrap()
     })
 }
@@ -29,8 +30,8 @@ fn minilm() -> &'static TextTokenizer {
 fn smollm2() -> &'static TextTokenizer {
     static T: OnceLock<TextTokenizer> = OnceLock::new();
     T.get_or_init(|| {
-        let src =
-            File::open(&models().join("smollm2/SmolLM2-135M-Instruct.Q4_1.gguf")).expect("www/models/smollm2 (scripts/fetch_models.py)");
+        let src = File::open(&models().join("smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"))
+            .expect("www/models/smollm2 (scripts/fetch_models.py)");
         tokenizer::gguf::build(&Gguf::read(&src).unwrap()).unwrap()
     })
 }
@@ -40,7 +41,10 @@ fn check(t: &TextTokenizer, text: &str) {
         assert_eq!(e.ids.len(), e.tokens.len());
         assert_eq!(e.ids.len(), e.pieces.len());
         let vocab = t.vocab_size();
-        assert!(e.ids.iter().all(|&id| (id as usize) < vocab), "an id outside the vocabulary of {vocab}");
+        assert!(
+            e.ids.iter().all(|&id| (id as usize) < vocab),
+            "an id outside the vocabulary of {vocab}"
+        );
     }
 }
 
@@ -48,7 +52,10 @@ fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let (text, cut) = cut_text(&text);
     assert!(text.chars().count() <= MAX_TEXT_CHARS);
-    assert_eq!(cut, data.len() > text.len() && String::from_utf8_lossy(data).chars().count() > MAX_TEXT_CHARS);
+    assert_eq!(
+        cut,
+        data.len() > text.len() && String::from_utf8_lossy(data).chars().count() > MAX_TEXT_CHARS
+    );
     check(minilm(), text);
     check(smollm2(), text);
     if let Ok(trace) = TeachingModel::new().run(text) {

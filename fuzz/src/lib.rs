@@ -12,7 +12,10 @@ pub fn assert_attention(a: &Matrix, mask: attnscope::Mask, what: &str) {
         }
         let sum: f32 = row.iter().sum();
         assert!((sum - 1.0).abs() < 1e-3, "{what}: row {i} sums to {sum}");
-        assert!(row.iter().all(|w| (0.0..=1.0 + 1e-6).contains(w)), "{what}: row {i} has a weight outside [0, 1]: {row:?}");
+        assert!(
+            row.iter().all(|w| (0.0..=1.0 + 1e-6).contains(w)),
+            "{what}: row {i} has a weight outside [0, 1]: {row:?}"
+        );
         for (j, &w) in row.iter().enumerate() {
             if !mask.allows(i, j, a.rows, a.cols) {
                 assert_eq!(w, 0.0, "{what}: masked key {j} of query {i} has weight {w}");

@@ -33,7 +33,9 @@ impl Prompt {
         let (before, after) = model.special_ids()?;
         let vocab = model.vocab_size() as u64;
         if vocab <= 1000 {
-            return Err(Error::Invalid(format!("a vocabulary of {vocab} tokens is too small for random ordinary tokens")));
+            return Err(Error::Invalid(format!(
+                "a vocabulary of {vocab} tokens is too small for random ordinary tokens"
+            )));
         }
         // xorshift64*: the same prompt for the same seed on every machine.
         let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
@@ -115,7 +117,9 @@ fn scores(a: &Matrix, p: &Prompt) -> [f32; 4] {
 pub fn detectors(model: &dyn Layered, prompt: &Prompt) -> Result<Detectors> {
     let info = model.info();
     if prompt.period < 2 {
-        return Err(Error::Invalid("the detector prompt needs at least 2 random tokens per copy".into()));
+        return Err(Error::Invalid(
+            "the detector prompt needs at least 2 random tokens per copy".into(),
+        ));
     }
     if prompt.ids.len() > info.max_tokens || prompt.prefix + 2 * prompt.period > prompt.ids.len() {
         return Err(Error::Invalid(format!(
@@ -130,13 +134,21 @@ pub fn detectors(model: &dyn Layered, prompt: &Prompt) -> Result<Detectors> {
     let run = forward(model, &prompt.ids, tokens)?;
     let mut maps: [Vec<Vec<f32>>; 4] = Default::default();
     for layer in &run.layers {
-        let per_head: Vec<[f32; 4]> = layer.attention.heads.iter().map(|h| scores(&h.weights, prompt)).collect();
+        let per_head: Vec<[f32; 4]> =
+            layer.attention.heads.iter().map(|h| scores(&h.weights, prompt)).collect();
         for (k, map) in maps.iter_mut().enumerate() {
             map.push(per_head.iter().map(|s| s[k]).collect());
         }
     }
     let [induction, duplicate_token, previous_token, first_token] = maps;
-    Ok(Detectors { prompt: prompt.clone(), tokens: run.tokens, induction, duplicate_token, previous_token, first_token })
+    Ok(Detectors {
+        prompt: prompt.clone(),
+        tokens: run.tokens,
+        induction,
+        duplicate_token,
+        previous_token,
+        first_token,
+    })
 }
 
 #[cfg(test)]

@@ -69,7 +69,9 @@ fn remove(z: &mut Matrix, heads: &[usize], d_head: usize, ablation: Ablation) {
         let mut mean = vec![0.0f32; d_head];
         if ablation == Ablation::Mean {
             for i in 0..z.rows {
-                mean.iter_mut().zip(&z.row(i)[cols.clone()]).for_each(|(m, x)| *m += x / z.rows as f32);
+                mean.iter_mut()
+                    .zip(&z.row(i)[cols.clone()])
+                    .for_each(|(m, x)| *m += x / z.rows as f32);
             }
         }
         for i in 0..z.rows {
@@ -81,7 +83,9 @@ fn remove(z: &mut Matrix, heads: &[usize], d_head: usize, ablation: Ablation) {
 fn check_heads(model: &dyn Layered, heads: &[HeadRef]) -> Result<()> {
     let info = model.info();
     if heads.is_empty() {
-        return Err(Error::Invalid("no head to knock out: name at least one, as layer.head".into()));
+        return Err(Error::Invalid(
+            "no head to knock out: name at least one, as layer.head".into(),
+        ));
     }
     if let Some(h) = heads.iter().find(|h| h.layer >= info.n_layers || h.head >= info.n_heads) {
         return Err(Error::Invalid(format!(
@@ -97,14 +101,23 @@ fn check_heads(model: &dyn Layered, heads: &[HeadRef]) -> Result<()> {
 }
 
 /// The last output of `run` with `heads` removed, and the traces of the layers from the lowest one touched.
-fn knocked(model: &dyn Layered, run: &Forward, heads: &[HeadRef], ablation: Ablation) -> Result<(Matrix, Vec<LayerTrace>, usize)> {
+fn knocked(
+    model: &dyn Layered,
+    run: &Forward,
+    heads: &[HeadRef],
+    ablation: Ablation,
+) -> Result<(Matrix, Vec<LayerTrace>, usize)> {
     let d_head = model.info().d_head;
     let from = heads.iter().map(|h| h.layer).min().unwrap_or(0);
-    let per_layer: Vec<Vec<usize>> =
-        (0..run.layers.len()).map(|l| heads.iter().filter(|h| h.layer == l).map(|h| h.head).collect()).collect();
+    let per_layer: Vec<Vec<usize>> = (0..run.layers.len())
+        .map(|l| heads.iter().filter(|h| h.layer == l).map(|h| h.head).collect())
+        .collect();
     // One closure type for every layer, so they sit in one Vec unboxed.
-    let edits: Vec<_> = per_layer.iter().map(|hs| move |z: &mut Matrix| remove(z, hs, d_head, ablation)).collect();
-    let (out, traces) = run_from(model, from, &run.inputs[from], |l| (!per_layer[l].is_empty()).then_some(&edits[l] as Edit))?;
+    let edits: Vec<_> =
+        per_layer.iter().map(|hs| move |z: &mut Matrix| remove(z, hs, d_head, ablation)).collect();
+    let (out, traces) = run_from(model, from, &run.inputs[from], |l| {
+        (!per_layer[l].is_empty()).then_some(&edits[l] as Edit)
+    })?;
     Ok((out, traces, from))
 }
 
@@ -123,7 +136,13 @@ fn cosine(a: &[f32], b: &[f32]) -> f32 {
 }
 
 /// Knocks out `heads` together on `text`.
-pub fn knockout(model: &dyn Layered, text: &str, heads: &[HeadRef], ablation: Ablation, k: usize) -> Result<Knockout> {
+pub fn knockout(
+    model: &dyn Layered,
+    text: &str,
+    heads: &[HeadRef],
+    ablation: Ablation,
+    k: usize,
+) -> Result<Knockout> {
     check_heads(model, heads)?;
     let (ids, tokens) = model.tokens(text)?;
     if ids.is_empty() {
@@ -132,7 +151,9 @@ pub fn knockout(model: &dyn Layered, text: &str, heads: &[HeadRef], ablation: Ab
     let run = forward(model, &ids, tokens)?;
     let (out, traces, from) = knocked(model, &run, heads, ablation)?;
     let effect = match (readout(model, &run.output), readout(model, &out)) {
-        (Readout::Embedding(a), Readout::Embedding(b)) => Effect::Embedding { cosine: cosine(&a, &b) },
+        (Readout::Embedding(a), Readout::Embedding(b)) => {
+            Effect::Embedding { cosine: cosine(&a, &b) }
+        }
         (Readout::Logits(a), Readout::Logits(b)) => {
             let (a, b) = (a.row(0), b.row(0));
             let before = top_tokens(model, a, k);
@@ -155,7 +176,8 @@ pub fn knockout(model: &dyn Layered, text: &str, heads: &[HeadRef], ablation: Ab
         for (h, head) in trace.attention.heads.iter().enumerate() {
             let a = &run.layers[from + l].attention.heads[h].weights;
             attention_change[from + l][h] =
-                a.data.iter().zip(&head.weights.data).map(|(x, y)| (x - y).abs()).sum::<f32>() / a.data.len().max(1) as f32;
+                a.data.iter().zip(&head.weights.data).map(|(x, y)| (x - y).abs()).sum::<f32>()
+                    / a.data.len().max(1) as f32;
         }
     }
     let mut heads = heads.to_vec();
@@ -200,7 +222,10 @@ impl ImportanceJob {
         let run = forward(model, &ids, tokens)?;
         let base = readout(model, &run.output);
         let (top, measure) = match &base {
-            Readout::Logits(z) => (Some(top_tokens(model, z.row(0), 1).remove(0)), "drop in the probability of the top next token"),
+            Readout::Logits(z) => (
+                Some(top_tokens(model, z.row(0), 1).remove(0)),
+                "drop in the probability of the top next token",
+            ),
             Readout::Embedding(_) => (None, "1 − cosine of the sentence embeddings"),
         };
         let scores = vec![vec![0.0f32; info.n_heads]; info.n_layers];
@@ -225,7 +250,10 @@ impl ImportanceJob {
     /// layer at once (see [`ImportanceJob::step_layer`]), else the next head alone.
     pub fn step(&mut self, model: &dyn Layered) -> Result<()> {
         let n_heads = self.scores.first().map_or(1, Vec::len).max(1);
-        if self.done.is_multiple_of(n_heads) && matches!(self.base, Readout::Logits(_)) && self.step_layer(model, self.done / n_heads)? {
+        if self.done.is_multiple_of(n_heads)
+            && matches!(self.base, Readout::Logits(_))
+            && self.step_layer(model, self.done / n_heads)?
+        {
             return Ok(());
         }
         self.step_head(model)
@@ -238,7 +266,8 @@ impl ImportanceJob {
         if l >= self.scores.len() {
             return Ok(());
         }
-        let (out, _, _) = knocked(model, &self.run, &[HeadRef { layer: l, head: h }], self.ablation)?;
+        let (out, _, _) =
+            knocked(model, &self.run, &[HeadRef { layer: l, head: h }], self.ablation)?;
         self.scores[l][h] = match (&self.base, readout(model, &out)) {
             (Readout::Embedding(a), Readout::Embedding(b)) => 1.0 - cosine(a, &b),
             (Readout::Logits(_), Readout::Logits(b)) => self.top_drop(b.row(0)),
@@ -260,15 +289,21 @@ impl ImportanceJob {
         }
         let (n, d_head, ablation) = (self.run.inputs[l].rows, info.d_head, self.ablation);
         let heads: Vec<[usize; 1]> = (0..info.n_heads).map(|h| [h]).collect();
-        let removals: Vec<_> = heads.iter().map(|hs| move |z: &mut Matrix| remove(z, hs, d_head, ablation)).collect();
+        let removals: Vec<_> =
+            heads.iter().map(|hs| move |z: &mut Matrix| remove(z, hs, d_head, ablation)).collect();
         let edits: Vec<Edit> = removals.iter().map(|e| e as Edit).collect();
-        let Some(h) = model.layer_runs(l, &self.run.inputs[l], n, &edits, l + 1 == n_layers) else { return Ok(false) };
+        let Some(h) = model.layer_runs(l, &self.run.inputs[l], n, &edits, l + 1 == n_layers) else {
+            return Ok(false);
+        };
         let mut h = h?; // (heads·n, d_model), or (heads, d_model) after the last layer
         for m in l + 1..n_layers {
-            let unbatched = || Err(Error::Invalid(format!("layer {m} cannot run on stacked variants")));
+            let unbatched =
+                || Err(Error::Invalid(format!("layer {m} cannot run on stacked variants")));
             h = model.layer_runs(m, &h, n, &[], m + 1 == n_layers).unwrap_or_else(unbatched)?;
         }
-        let Readout::Logits(z) = model.readout(&h) else { unreachable!("one model reads out one kind") };
+        let Readout::Logits(z) = model.readout(&h) else {
+            unreachable!("one model reads out one kind")
+        };
         self.scores[l] = (0..info.n_heads).map(|head| self.top_drop(z.row(head))).collect();
         self.done += info.n_heads;
         Ok(true)
@@ -282,7 +317,13 @@ impl ImportanceJob {
 
     /// The map (heads not yet knocked out score 0).
     pub fn finish(self) -> Importance {
-        Importance { tokens: self.run.tokens, ablation: self.ablation, measure: self.measure.into(), top: self.top, scores: self.scores }
+        Importance {
+            tokens: self.run.tokens,
+            ablation: self.ablation,
+            measure: self.measure.into(),
+            top: self.top,
+            scores: self.scores,
+        }
     }
 }
 
@@ -310,9 +351,14 @@ pub fn parse_heads(s: &str) -> Result<Vec<HeadRef>> {
     s.split(',')
         .filter(|p| !p.trim().is_empty())
         .map(|p| {
-            let bad = || Error::Invalid(format!("{p:?} is not a head: write layer.head, from 0, e.g. 3.1"));
+            let bad = || {
+                Error::Invalid(format!("{p:?} is not a head: write layer.head, from 0, e.g. 3.1"))
+            };
             let (l, h) = p.trim().split_once('.').ok_or_else(bad)?;
-            Ok(HeadRef { layer: l.parse().map_err(|_| bad())?, head: h.parse().map_err(|_| bad())? })
+            Ok(HeadRef {
+                layer: l.parse().map_err(|_| bad())?,
+                head: h.parse().map_err(|_| bad())?,
+            })
         })
         .collect()
 }
@@ -328,7 +374,10 @@ mod tests {
         assert_eq!(z.to_rows(), vec![vec![1.0, 2.0, 4.0, 5.0], vec![3.0, 4.0, 4.0, 5.0]]);
         remove(&mut z, &[0], 2, Ablation::Zero);
         assert_eq!(z.row(0), &[0.0, 0.0, 4.0, 5.0]);
-        assert_eq!(parse_heads("3.1, 0.0").unwrap(), vec![HeadRef { layer: 3, head: 1 }, HeadRef { layer: 0, head: 0 }]);
+        assert_eq!(
+            parse_heads("3.1, 0.0").unwrap(),
+            vec![HeadRef { layer: 3, head: 1 }, HeadRef { layer: 0, head: 0 }]
+        );
         assert!(parse_heads("3").is_err() && parse_heads("a.b").is_err());
     }
 }

@@ -27,17 +27,29 @@ pub struct LogitLens {
 fn position_in(n: usize, position: Option<usize>) -> Result<usize> {
     let position = position.unwrap_or(n.saturating_sub(1));
     if position >= n {
-        return Err(Error::Invalid(format!("position {position}: the text has {n} tokens (0 to {})", n.saturating_sub(1))));
+        return Err(Error::Invalid(format!(
+            "position {position}: the text has {n} tokens (0 to {})",
+            n.saturating_sub(1)
+        )));
     }
     Ok(position)
 }
 
 fn encoder_error(model: &dyn Layered) -> Error {
-    Error::Invalid(format!("{} is an encoder: the logit lens reads a decoder's output matrix", model.info().name))
+    Error::Invalid(format!(
+        "{} is an encoder: the logit lens reads a decoder's output matrix",
+        model.info().name
+    ))
 }
 
 /// The lens for `text` at `position` (the last token when None), `k` tokens per layer.
-pub fn logit_lens(model: &dyn Layered, text: &str, position: Option<usize>, k: usize, grid: bool) -> Result<LogitLens> {
+pub fn logit_lens(
+    model: &dyn Layered,
+    text: &str,
+    position: Option<usize>,
+    k: usize,
+    grid: bool,
+) -> Result<LogitLens> {
     let (ids, tokens) = model.tokens(text)?;
     let n = ids.len();
     let position = position_in(n, position)?;
@@ -46,12 +58,16 @@ pub fn logit_lens(model: &dyn Layered, text: &str, position: Option<usize>, k: u
     let encoder = || encoder_error(model);
     // Every layer's row at `position` in one product, so the output matrix is read once.
     let rows: Vec<&[f32]> = (0..n_layers).map(|l| run.after(l).row(position)).collect();
-    let Readout::Logits(logits) = model.readout(&Matrix::from_rows(&rows)) else { return Err(encoder()) };
+    let Readout::Logits(logits) = model.readout(&Matrix::from_rows(&rows)) else {
+        return Err(encoder());
+    };
     let layers = (0..n_layers).map(|l| top_tokens(model, logits.row(l), k)).collect();
     let mut cells = Vec::new();
     if grid {
         for l in 0..n_layers {
-            let Readout::Logits(logits) = model.readout(run.after(l)) else { return Err(encoder()) };
+            let Readout::Logits(logits) = model.readout(run.after(l)) else {
+                return Err(encoder());
+            };
             cells.push((0..n).map(|i| top_tokens(model, logits.row(i), 1).remove(0)).collect());
         }
     }
@@ -63,11 +79,18 @@ pub fn logit_lens(model: &dyn Layered, text: &str, position: Option<usize>, k: u
 /// through the rest of the layer, so only each layer's feed-forward on one
 /// row is computed, not a forward. None where the model cannot finish a
 /// layer from its trace (then use [`logit_lens`]).
-pub fn logit_lens_of_trace(model: &dyn Layered, trace: &ModelTrace, position: Option<usize>, k: usize) -> Result<Option<LogitLens>> {
+pub fn logit_lens_of_trace(
+    model: &dyn Layered,
+    trace: &ModelTrace,
+    position: Option<usize>,
+    k: usize,
+) -> Result<Option<LogitLens>> {
     let position = position_in(trace.tokens.len(), position)?;
     let mut rows = Matrix::zeros(0, 0); // (n_layers, d_model)
     for (l, layer) in trace.layers.iter().enumerate() {
-        let Some(after) = model.after_attention(l, &layer.residual_rows(position, 1)) else { return Ok(None) };
+        let Some(after) = model.after_attention(l, &layer.residual_rows(position, 1)) else {
+            return Ok(None);
+        };
         rows.push_rows(&after?);
     }
     let Readout::Logits(logits) = model.readout(&rows) else { return Err(encoder_error(model)) };

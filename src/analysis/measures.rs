@@ -21,7 +21,14 @@ pub fn catalog(trace: &ModelTrace) -> Vec<HeadStats> {
     for (l, layer) in trace.layers.iter().enumerate() {
         match &layer.summaries {
             Some(heads) => out.extend(heads.iter().enumerate().map(|(h, s)| s.sums.stats(l, h))),
-            None => out.extend(layer.attention.heads.iter().enumerate().map(|(h, head)| head_stats(&head.weights, l, h))),
+            None => out.extend(
+                layer
+                    .attention
+                    .heads
+                    .iter()
+                    .enumerate()
+                    .map(|(h, head)| head_stats(&head.weights, l, h)),
+            ),
         }
     }
     out
@@ -53,7 +60,13 @@ pub fn find_heads(trace: &ModelTrace, query: usize, key: usize) -> Vec<HeadMatch
 /// Indices of tokens whose text matches `word` (case-insensitively, ignoring
 /// the markers tokenizers add: "Ġ", "▁", "##" and surrounding spaces).
 pub fn token_positions(tokens: &[String], word: &str) -> Vec<usize> {
-    let clean = |t: &str| t.trim_start_matches("##").trim_start_matches('Ġ').trim_start_matches('▁').trim().to_lowercase();
+    let clean = |t: &str| {
+        t.trim_start_matches("##")
+            .trim_start_matches('Ġ')
+            .trim_start_matches('▁')
+            .trim()
+            .to_lowercase()
+    };
     let want = clean(word);
     tokens.iter().enumerate().filter(|(_, t)| clean(t) == want).map(|(i, _)| i).collect()
 }
@@ -66,7 +79,10 @@ mod tests {
     fn one_hot_diagonal_and_previous_token_patterns() {
         let eye = Matrix::identity(4);
         let s = head_stats(&eye, 0, 0);
-        assert_eq!((s.entropy_bits, s.mean_distance, s.self_token, s.previous_token), (0.0, 0.0, 1.0, 0.0));
+        assert_eq!(
+            (s.entropy_bits, s.mean_distance, s.self_token, s.previous_token),
+            (0.0, 0.0, 1.0, 0.0)
+        );
         assert_eq!(s.first_token, 0.25);
 
         // Each row i > 0 puts all weight on i − 1; row 0 on itself.
@@ -88,13 +104,21 @@ mod tests {
 
     #[test]
     fn find_heads_ranks_the_teaching_describes_head_first() {
-        let t = crate::models::teaching::TeachingModel::new().run("a fluffy blue creature roamed the verdant forest").unwrap();
+        let t = crate::models::teaching::TeachingModel::new()
+            .run("a fluffy blue creature roamed the verdant forest")
+            .unwrap();
         let q = token_positions(&t.tokens, "creature")[0];
         let k = token_positions(&t.tokens, "Fluffy")[0];
         let ranked = find_heads(&t, q, k);
         assert_eq!((ranked[0].layer, ranked[0].head), (0, 0));
         assert!(ranked.windows(2).all(|w| w[0].weight >= w[1].weight));
-        assert_eq!(token_positions(&["[CLS]".into(), "fl".into(), "##uffy".into(), "Ġforest".into()], "forest"), vec![3]);
+        assert_eq!(
+            token_positions(
+                &["[CLS]".into(), "fl".into(), "##uffy".into(), "Ġforest".into()],
+                "forest"
+            ),
+            vec![3]
+        );
     }
 
     /// A long text's summed head (crate::trace::HeadSummary) gives the

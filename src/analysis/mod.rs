@@ -37,11 +37,19 @@ pub struct TokenProb {
 /// The `k` most likely tokens of softmax(logits) ([`crate::tensor::top_k`]),
 /// with their probabilities from a log-sum-exp all in f64 (the decoder's
 /// `top_k` sums f32 terms: the same to about 1e-7, not bit for bit).
-pub fn top_tokens(model: &dyn crate::trace::layered::Layered, logits: &[f32], k: usize) -> Vec<TokenProb> {
+pub fn top_tokens(
+    model: &dyn crate::trace::layered::Layered,
+    logits: &[f32],
+    k: usize,
+) -> Vec<TokenProb> {
     let log_z = log_sum_exp(logits);
     crate::tensor::top_k(logits, k)
         .into_iter()
-        .map(|id| TokenProb { id, token: model.token_text(id), p: ((logits[id as usize] as f64) - log_z).exp() as f32 })
+        .map(|id| TokenProb {
+            id,
+            token: model.token_text(id),
+            p: ((logits[id as usize] as f64) - log_z).exp() as f32,
+        })
         .collect()
 }
 

@@ -36,7 +36,13 @@ pub fn rollout(trace: &ModelTrace) -> Rollout {
     let mut r: Option<Matrix> = None;
     let mut layers = Vec::with_capacity(trace.layers.len());
     for layer in &trace.layers {
-        let weights: Vec<&Matrix> = layer.attention.heads.iter().map(|h| &h.weights).filter(|w| w.shape() == (n, n)).collect();
+        let weights: Vec<&Matrix> = layer
+            .attention
+            .heads
+            .iter()
+            .map(|h| &h.weights)
+            .filter(|w| w.shape() == (n, n))
+            .collect();
         let bar = mixed(&weights, n);
         let next = match r {
             None => bar,                     // R_1 = Ā_1
@@ -54,7 +60,9 @@ mod tests {
 
     #[test]
     fn rows_sum_to_one_and_identity_heads_give_identity() {
-        let t = crate::models::teaching::TeachingModel::new().run("a fluffy blue creature roamed the verdant forest").unwrap();
+        let t = crate::models::teaching::TeachingModel::new()
+            .run("a fluffy blue creature roamed the verdant forest")
+            .unwrap();
         let r = rollout(&t);
         assert_eq!(r.layers.len(), t.layers.len());
         for layer in &r.layers {

@@ -19,7 +19,9 @@ pub struct ValueNorms {
 
 /// ‖f(x_j)‖ for every head of layer `l` and token j: `out[h][j]`.
 pub fn value_lengths(trace: &ModelTrace, model: &dyn Layered, l: usize) -> Result<Vec<Vec<f32>>> {
-    let layer = trace.layers.get(l).ok_or_else(|| Error::Invalid(format!("layer {l}: the trace has {}", trace.layers.len())))?;
+    let layer = trace.layers.get(l).ok_or_else(|| {
+        Error::Invalid(format!("layer {l}: the trace has {}", trace.layers.len()))
+    })?;
     let att = &layer.attention;
     let w_o = model.output_weight(l)?; // d_model × H·d_head
     let mut out = Vec::with_capacity(att.heads.len());
@@ -44,11 +46,21 @@ pub fn head_norms(weights: &Matrix, lengths: &[f32]) -> Matrix {
 /// ‖a_ij f(x_j)‖ of every head of layer `l`, as matrices: `out[h]`.
 pub fn layer_norms(trace: &ModelTrace, model: &dyn Layered, l: usize) -> Result<Vec<Matrix>> {
     let lengths = value_lengths(trace, model, l)?;
-    Ok(trace.layers[l].attention.heads.iter().zip(&lengths).map(|(head, f)| head_norms(&head.weights, f)).collect())
+    Ok(trace.layers[l]
+        .attention
+        .heads
+        .iter()
+        .zip(&lengths)
+        .map(|(head, f)| head_norms(&head.weights, f))
+        .collect())
 }
 
 /// ‖a_ij f(x_j)‖ = a_ij ‖f(x_j)‖ for every head of the given layers (all when None).
-pub fn value_norms(trace: &ModelTrace, model: &dyn Layered, layers: Option<&[usize]>) -> Result<ValueNorms> {
+pub fn value_norms(
+    trace: &ModelTrace,
+    model: &dyn Layered,
+    layers: Option<&[usize]>,
+) -> Result<ValueNorms> {
     let all: Vec<usize> = (0..trace.layers.len()).collect();
     let mut out = Vec::new();
     for &l in layers.unwrap_or(&all) {

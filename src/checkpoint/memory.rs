@@ -17,7 +17,11 @@ pub(super) fn memory_needed(weight_bytes: u64, trace_bytes: u64) -> u64 {
 /// A decoder's longest text: its context (if it states one), at most
 /// [`decoder::MAX_TOKENS`], halved while [`memory_needed`] exceeds
 /// [`MEMORY_BUDGET`], down to [`SHORTEST_LIMIT`].
-pub(super) fn longest_that_fits(context: Option<usize>, weight_bytes: u64, dims: TraceDims) -> usize {
+pub(super) fn longest_that_fits(
+    context: Option<usize>,
+    weight_bytes: u64,
+    dims: TraceDims,
+) -> usize {
     let mut n = context.unwrap_or(decoder::MAX_TOKENS).min(decoder::MAX_TOKENS);
     while n > SHORTEST_LIMIT && memory_needed(weight_bytes, dims.trace_bytes(n)) > MEMORY_BUDGET {
         n = (n / 2).max(SHORTEST_LIMIT);
@@ -42,14 +46,19 @@ impl TraceDims {
     /// tokens every head's S, A and Z; past it Q, K, V and each head's sums,
     /// whichever length of the two takes more.
     pub(super) fn trace_bytes(self, n: usize) -> u64 {
-        let (d, q, kv, heads) =
-            (self.d_model as u64, (self.n_heads * self.d_head) as u64, (self.n_kv_heads * self.d_head) as u64, self.n_heads as u64);
+        let (d, q, kv, heads) = (
+            self.d_model as u64,
+            (self.n_heads * self.d_head) as u64,
+            (self.n_kv_heads * self.d_head) as u64,
+            self.n_heads as u64,
+        );
         let rows = |n: u64| n * (4 * d + q + 2 * kv);
         // Per layer: E, ΔE, E + ΔE, the heads' outputs side by side; Q, K, V; per head S, A and Z.
         let kept = |n: u64| rows(n) + heads * (2 * n * n + n * self.d_head as u64);
         // Per layer: h and ΔE (an encoder E, ΔE and E + ΔE); Q, K, V; per head its block sums.
         let streams = if self.decoder { 2 } else { 3 };
-        let summed = |n: u64| n * (streams * d + q + 2 * kv) + heads * (n.div_ceil(BLOCK as u64)).pow(2);
+        let summed =
+            |n: u64| n * (streams * d + q + 2 * kv) + heads * (n.div_ceil(BLOCK as u64)).pow(2);
         let n = n as u64;
         let per_layer = match n <= KEEP_WEIGHTS_UP_TO as u64 {
             true => kept(n),
@@ -64,7 +73,14 @@ mod tests {
     use super::*;
 
     /// Qwen2.5 0.5B's sizes: 24 layers, 14 heads over 2 key/value heads of 64.
-    const QWEN: TraceDims = TraceDims { n_layers: 24, n_heads: 14, n_kv_heads: 2, d_model: 896, d_head: 64, decoder: true };
+    const QWEN: TraceDims = TraceDims {
+        n_layers: 24,
+        n_heads: 14,
+        n_kv_heads: 2,
+        d_model: 896,
+        d_head: 64,
+        decoder: true,
+    };
 
     #[test]
     fn a_trace_past_the_kept_length_grows_with_n_not_n_squared() {
@@ -73,7 +89,10 @@ mod tests {
         assert_eq!(QWEN.trace_bytes(256), 4 * 24 * (256 * 4736 + 14 * (2 * 65536 + 256 * 64)));
         // Past it the rows (h, ΔE, Q, K, V) and 16 × 16 block sums, never less than at 256.
         assert_eq!(QWEN.trace_bytes(300), QWEN.trace_bytes(256));
-        assert_eq!(QWEN.trace_bytes(2048), 4 * 24 * (2048 * (2 * 896 + 896 + 2 * 128) + 14 * 128 * 128));
+        assert_eq!(
+            QWEN.trace_bytes(2048),
+            4 * 24 * (2048 * (2 * 896 + 896 + 2 * 128) + 14 * 128 * 128)
+        );
         assert!(QWEN.trace_bytes(2048) < 2 * QWEN.trace_bytes(1024) + 1);
     }
 

@@ -29,12 +29,19 @@ impl MiniLm {
     /// From the bytes of `model.safetensors` (or its f16 copy),
     /// `tokenizer.json` and `config.json` (as the browser downloads them).
     pub fn from_bytes(weights: &[u8], tokenizer_json: &[u8], config_json: &[u8]) -> Result<MiniLm> {
-        let config = Config::from_hf(&Hparams::Json(parse_json(config_json, "config.json")?), Variant::Bert)?;
+        let config = Config::from_hf(
+            &Hparams::Json(parse_json(config_json, "config.json")?),
+            Variant::Bert,
+        )?;
         let src = Bytes::new("model.safetensors", weights);
         let file = SafetensorsFile::read(&src)?;
         let exact = file.tensors.values().all(|t| t.dtype == Some(Dtype::F32) || t.dtype.is_none());
         let w = Weights::Safetensors(vec![file]);
-        let identity = Identity { id: "minilm".into(), name: "all-MiniLM-L6-v2".into(), max_tokens: MAX_TOKENS.min(config.positions()) };
+        let identity = Identity {
+            id: "minilm".into(),
+            name: "all-MiniLM-L6-v2".into(),
+            max_tokens: MAX_TOKENS.min(config.positions()),
+        };
         Ok(MiniLm { encoder: Encoder::load(identity, config, &w, tokenizer_json)?, exact })
     }
 
@@ -55,7 +62,11 @@ impl MiniLm {
                 ))
             })
         };
-        MiniLm::from_bytes(&read("model.safetensors")?, &read("tokenizer.json")?, &read("config.json")?)
+        MiniLm::from_bytes(
+            &read("model.safetensors")?,
+            &read("tokenizer.json")?,
+            &read("config.json")?,
+        )
     }
 }
 

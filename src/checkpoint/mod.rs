@@ -75,7 +75,9 @@ impl Architecture {
         let model_type = h.string_or("model_type", "")?;
         let by_type = match model_type.as_str() {
             "bert" => Some(Architecture::Encoder(encoder::Variant::Bert)),
-            "roberta" | "xlm-roberta" | "camembert" => Some(Architecture::Encoder(encoder::Variant::Roberta)),
+            "roberta" | "xlm-roberta" | "camembert" => {
+                Some(Architecture::Encoder(encoder::Variant::Roberta))
+            }
             "distilbert" => Some(Architecture::Encoder(encoder::Variant::DistilBert)),
             "mpnet" => Some(Architecture::Encoder(encoder::Variant::MpNet)),
             "gpt2" => Some(Architecture::Gpt2),
@@ -169,7 +171,8 @@ impl Architecture {
 }
 
 /// What the messages list as runnable.
-const SUPPORTED: &str = "BERT, RoBERTa, DistilBERT, MPNet, GPT-2, Llama (SmolLM), Mistral, Qwen2 and Gemma 3";
+const SUPPORTED: &str =
+    "BERT, RoBERTa, DistilBERT, MPNet, GPT-2, Llama (SmolLM), Mistral, Qwen2 and Gemma 3";
 
 /// What a checkpoint is, read from its header and configuration alone.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -242,10 +245,18 @@ impl Family {
     /// The sizes a trace grows with, and the vocabulary.
     fn sizes(&self) -> (TraceDims, usize) {
         let (n_layers, n_heads, n_kv_heads, d_model, d_head, vocab) = match self {
-            Family::Encoder(c) => (c.n_layers, c.n_heads, c.n_heads, c.d_model, c.d_head(), c.vocab_size),
-            Family::Llama(c, _) => (c.n_layers, c.n_heads, c.n_kv_heads, c.d_model, c.d_head, c.vocab_size),
-            Family::Gpt2(c) => (c.n_layers, c.n_heads, c.n_heads, c.d_model, c.d_head(), c.vocab_size),
-            Family::Gemma3(c) => (c.n_layers, c.n_heads, c.n_kv_heads, c.d_model, c.d_head, c.vocab_size),
+            Family::Encoder(c) => {
+                (c.n_layers, c.n_heads, c.n_heads, c.d_model, c.d_head(), c.vocab_size)
+            }
+            Family::Llama(c, _) => {
+                (c.n_layers, c.n_heads, c.n_kv_heads, c.d_model, c.d_head, c.vocab_size)
+            }
+            Family::Gpt2(c) => {
+                (c.n_layers, c.n_heads, c.n_heads, c.d_model, c.d_head(), c.vocab_size)
+            }
+            Family::Gemma3(c) => {
+                (c.n_layers, c.n_heads, c.n_kv_heads, c.d_model, c.d_head, c.vocab_size)
+            }
         };
         let decoder = !matches!(self, Family::Encoder(_));
         (TraceDims { n_layers, n_heads, n_kv_heads, d_model, d_head, decoder }, vocab)
@@ -264,9 +275,14 @@ struct Header<'a> {
 
 /// The longest input an encoder takes: sentence-transformers' limit where
 /// the folder states one, else its position table up to 512 tokens.
-fn encoder_max_tokens(config: &encoder::Config, sentence_bert_config: Option<&[u8]>) -> Result<usize> {
+fn encoder_max_tokens(
+    config: &encoder::Config,
+    sentence_bert_config: Option<&[u8]>,
+) -> Result<usize> {
     let stated = match sentence_bert_config {
-        Some(bytes) => parse_json(bytes, "sentence_bert_config.json")?.get("max_seq_length").and_then(|v| v.as_u64()),
+        Some(bytes) => parse_json(bytes, "sentence_bert_config.json")?
+            .get("max_seq_length")
+            .and_then(|v| v.as_u64()),
         None => None,
     };
     Ok(stated.map_or(512, |n| n as usize).min(config.positions()))
@@ -280,9 +296,16 @@ impl<'s> Checkpoint<'s> {
                 let h = Hparams::Json(parse_json(&folder.config, "config.json")?);
                 let architecture = Architecture::from_hf(&h)?;
                 let found = h.string_or("model_type", "")?;
-                let files = folder.weights.iter().map(|src| SafetensorsFile::read(src.as_ref())).collect::<Result<Vec<_>>>()?;
+                let files = folder
+                    .weights
+                    .iter()
+                    .map(|src| SafetensorsFile::read(src.as_ref()))
+                    .collect::<Result<Vec<_>>>()?;
                 if files.is_empty() {
-                    return Err(Error::ModelFile("the folder has no weights: model.safetensors (or its shards) is missing".into()));
+                    return Err(Error::ModelFile(
+                        "the folder has no weights: model.safetensors (or its shards) is missing"
+                            .into(),
+                    ));
                 }
                 let family = match architecture {
                     Architecture::Encoder(v) => Family::Encoder(encoder::Config::from_hf(&h, v)?),
@@ -293,25 +316,46 @@ impl<'s> Checkpoint<'s> {
                     Architecture::Gpt2 => Family::Gpt2(gpt2::Config::from_hf(&h)?),
                     Architecture::Gemma3 => Family::Gemma3(gemma3::Config::from_hf(&h)?),
                 };
-                Ok(Header { architecture, found, name: folder.name.clone(), family, weights: Weights::Safetensors(files), gguf: None })
+                Ok(Header {
+                    architecture,
+                    found,
+                    name: folder.name.clone(),
+                    family,
+                    weights: Weights::Safetensors(files),
+                    gguf: None,
+                })
             }
             Checkpoint::Gguf(src) => {
                 let g: &Gguf = gguf.insert(Gguf::read(src.as_ref())?);
                 let architecture = Architecture::from_gguf(g)?;
                 let found = g.get_str("general.architecture")?.to_string();
-                let name = g.metadata.get("general.name").and_then(|v| v.as_str()).unwrap_or(&found).to_string();
+                let name = g
+                    .metadata
+                    .get("general.name")
+                    .and_then(|v| v.as_str())
+                    .unwrap_or(&found)
+                    .to_string();
                 let h = Hparams::gguf(g, &found);
                 let weights = Weights::Gguf { gguf: g, src: src.as_ref() };
                 // The embedding's rows are the vocabulary the weights were trained with.
-                let vocab = match weights.shape("token_embd.weight") {
-                    Some(s) if s.len() == 2 => s[0],
-                    _ => return Err(Error::ModelFile("the GGUF file has no 2-D `token_embd.weight`: not a model it can run".into())),
-                };
+                let vocab =
+                    match weights.shape("token_embd.weight") {
+                        Some(s) if s.len() == 2 => s[0],
+                        _ => return Err(Error::ModelFile(
+                            "the GGUF file has no 2-D `token_embd.weight`: not a model it can run"
+                                .into(),
+                        )),
+                    };
                 let family = match architecture {
-                    Architecture::Llama(v) => Family::Llama(llama::Config::from_gguf(&h, v, vocab)?, !weights.has("output.weight")),
+                    Architecture::Llama(v) => Family::Llama(
+                        llama::Config::from_gguf(&h, v, vocab)?,
+                        !weights.has("output.weight"),
+                    ),
                     Architecture::Gpt2 => Family::Gpt2(gpt2::Config::from_gguf(&h, vocab)?),
                     Architecture::Gemma3 => Family::Gemma3(gemma3::Config::from_gguf(&h, vocab)?),
-                    Architecture::Encoder(_) => return Err(Error::ModelFile("a GGUF encoder cannot be read".into())),
+                    Architecture::Encoder(_) => {
+                        return Err(Error::ModelFile("a GGUF encoder cannot be read".into()))
+                    }
                 };
                 Ok(Header { architecture, found, name, family, weights, gguf: Some(g) })
             }
@@ -327,7 +371,9 @@ impl<'s> Checkpoint<'s> {
         let (dims, vocab_size) = header.family.sizes();
         let TraceDims { n_layers, n_heads, n_kv_heads, d_model, d_head, .. } = dims;
         let file_bytes = match self {
-            Checkpoint::Folder(f) => f.weights.iter().map(|s| s.len()).sum::<u64>() + f.config.len() as u64,
+            Checkpoint::Folder(f) => {
+                f.weights.iter().map(|s| s.len()).sum::<u64>() + f.config.len() as u64
+            }
             Checkpoint::Gguf(src) => src.len(),
         };
         let parameters = w.parameters();
@@ -369,8 +415,12 @@ impl<'s> Checkpoint<'s> {
     /// decoder's [`longest_that_fits`].
     fn max_tokens(&self, header: &Header) -> Result<usize> {
         let context = match (&header.family, self) {
-            (Family::Encoder(c), Checkpoint::Folder(f)) => return encoder_max_tokens(c, f.sentence_bert_config.as_deref()),
-            (Family::Encoder(_), _) => return Err(Error::ModelFile("an encoder needs a Hugging Face folder".into())),
+            (Family::Encoder(c), Checkpoint::Folder(f)) => {
+                return encoder_max_tokens(c, f.sentence_bert_config.as_deref())
+            }
+            (Family::Encoder(_), _) => {
+                return Err(Error::ModelFile("an encoder needs a Hugging Face folder".into()))
+            }
             (Family::Gpt2(c), _) => Some(c.n_positions),
             (Family::Llama(c, _), _) => c.context,
             (Family::Gemma3(c), _) => c.context,
@@ -396,7 +446,11 @@ impl<'s> Checkpoint<'s> {
             (Family::Encoder(config), Checkpoint::Folder(folder)) => {
                 let json = match &folder.tokenizer {
                     TokenizerFiles::Json(json) => json,
-                    _ => return Err(Error::ModelFile("the folder has no tokenizer.json, which an encoder needs".into())),
+                    _ => {
+                        return Err(Error::ModelFile(
+                            "the folder has no tokenizer.json, which an encoder needs".into(),
+                        ))
+                    }
                 };
                 let identity = EncoderIdentity { id: id.to_string(), name, max_tokens };
                 Ok(Model::Encoder(Box::new(Encoder::load(identity, config, w, json)?)))
@@ -416,22 +470,32 @@ impl<'s> Checkpoint<'s> {
                     _ => return Err(Error::ModelFile("the GGUF header could not be read".into())),
                 };
                 let hf = matches!(self, Checkpoint::Folder(_));
-                let names = if hf { decoder::parts::Names::HuggingFace } else { decoder::parts::Names::Gguf };
+                let names = if hf {
+                    decoder::parts::Names::HuggingFace
+                } else {
+                    decoder::parts::Names::Gguf
+                };
                 let net: Box<dyn decoder::Net> = match family {
                     Family::Llama(c, tied) => Box::new(llama::Llama::load(w, names, c, tied)?),
                     #[cfg(feature = "extras")]
                     Family::Gpt2(c) => {
-                        let names = if hf { gpt2::Names::hugging_face(w) } else { gpt2::Names::Gguf };
+                        let names =
+                            if hf { gpt2::Names::hugging_face(w) } else { gpt2::Names::Gguf };
                         Box::new(gpt2::Gpt2::load(w, &names, c)?)
                     }
                     #[cfg(feature = "extras")]
                     Family::Gemma3(c) => Box::new(gemma3::Gemma3::load(w, names, c)?),
                     // The page's default worker loads SmolLM2 (Llama) only; opened models go to the other one.
                     #[cfg(not(feature = "extras"))]
-                    Family::Gpt2(_) | Family::Gemma3(_) => {
-                        return Err(Error::ModelFile("GPT-2 and Gemma 3 checkpoints need the build with the `extras` feature".into()))
+                    Family::Gpt2(_) | Family::Gemma3(_) => return Err(Error::ModelFile(
+                        "GPT-2 and Gemma 3 checkpoints need the build with the `extras` feature"
+                            .into(),
+                    )),
+                    Family::Encoder(_) => {
+                        return Err(Error::ModelFile(
+                            "an encoder needs a Hugging Face folder".into(),
+                        ))
                     }
-                    Family::Encoder(_) => return Err(Error::ModelFile("an encoder needs a Hugging Face folder".into())),
                 };
                 if tokenizer.vocab_size() > net.shape().vocab_size + 1024 {
                     return Err(Error::ModelFile(format!(
@@ -456,7 +520,8 @@ fn files_of<'a>(w: &'a Weights) -> Vec<&'a SafetensorsFile<'a>> {
 
 /// The element types of safetensors files, e.g. `F32` or `BF16, F32`.
 fn safetensors_types(files: &[&SafetensorsFile]) -> String {
-    let mut types: Vec<&str> = files.iter().flat_map(|f| f.tensors.values().map(|t| t.dtype_name.as_str())).collect();
+    let mut types: Vec<&str> =
+        files.iter().flat_map(|f| f.tensors.values().map(|t| t.dtype_name.as_str())).collect();
     types.sort_unstable();
     types.dedup();
     types.join(", ")
@@ -487,14 +552,16 @@ fn ggml_type_name(id: u32) -> String {
 
 /// Bytes of a GGUF's tensors as loaded, each kept as stored.
 fn gguf_weight_bytes(g: &Gguf, file_len: u64) -> u64 {
-    let mut starts: Vec<(usize, &str)> = g.tensors.iter().map(|(n, t)| (t.start, n.as_str())).collect();
+    let mut starts: Vec<(usize, &str)> =
+        g.tensors.iter().map(|(n, t)| (t.start, n.as_str())).collect();
     starts.sort_unstable();
     let mut bytes = 0u64;
     for (i, &(start, name)) in starts.iter().enumerate() {
         let t = &g.tensors[name];
         let values = t.dims.iter().fold(1u64, |n, &d| n.saturating_mul(d));
         // A known type's size; otherwise up to the next tensor (its size with some alignment padding).
-        let known = QType::from_ggml(t.ggml_type).and_then(|q| usize::try_from(values).ok().and_then(|v| q.bytes_for(v)));
+        let known = QType::from_ggml(t.ggml_type)
+            .and_then(|q| usize::try_from(values).ok().and_then(|v| q.bytes_for(v)));
         let next = starts.get(i + 1).map_or(file_len, |&(s, _)| s as u64);
         bytes = bytes.saturating_add(known.map_or(next.saturating_sub(start as u64), |b| b as u64));
     }
@@ -527,8 +594,12 @@ pub fn index_shards(index: &[u8]) -> Result<Vec<String>> {
     let mut shards: Vec<&str> = map.values().filter_map(|v| v.as_str()).collect();
     shards.sort_unstable();
     shards.dedup();
-    if let Some(shard) = shards.iter().find(|s| s.contains('/') || s.contains('\\') || s.starts_with('.')) {
-        return Err(Error::ModelFile(format!("model.safetensors.index.json names a shard outside the folder: {shard:?}")));
+    if let Some(shard) =
+        shards.iter().find(|s| s.contains('/') || s.contains('\\') || s.starts_with('.'))
+    {
+        return Err(Error::ModelFile(format!(
+            "model.safetensors.index.json names a shard outside the folder: {shard:?}"
+        )));
     }
     Ok(shards.into_iter().map(String::from).collect())
 }

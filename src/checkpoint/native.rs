@@ -12,7 +12,10 @@ impl Checkpoint<'static> {
             return Ok(Checkpoint::Folder(open_folder(path)?));
         }
         if !path.is_file() {
-            return Err(Error::ModelFile(format!("{} is neither a folder nor a file", path.display())));
+            return Err(Error::ModelFile(format!(
+                "{} is neither a folder nor a file",
+                path.display()
+            )));
         }
         let src = crate::formats::source::File::open(path)?;
         if src.len() >= 4 && &*src.read(0, 4)? == b"GGUF" {
@@ -37,7 +40,8 @@ fn open_folder(dir: &Path) -> Result<Folder<'static>> {
             Err(e) => Err(Error::ModelFile(format!("cannot read {}: {e}", path.display()))),
         }
     };
-    let config = read("config.json")?.ok_or_else(|| Error::ModelFile(format!("{} has no config.json", dir.display())))?;
+    let config = read("config.json")?
+        .ok_or_else(|| Error::ModelFile(format!("{} has no config.json", dir.display())))?;
     let tokenizer = match (read("tokenizer.json")?, read("vocab.json")?, read("merges.txt")?) {
         (Some(json), _, _) => TokenizerFiles::Json(json),
         (None, Some(vocab), Some(merges)) => TokenizerFiles::VocabAndMerges(vocab, merges),
@@ -51,6 +55,14 @@ fn open_folder(dir: &Path) -> Result<Folder<'static>> {
     } else if dir.join("model.safetensors").is_file() {
         weights.push(Box::new(crate::formats::source::File::open(&dir.join("model.safetensors"))?));
     }
-    let name = dir.file_name().map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned());
-    Ok(Folder { name, config, tokenizer, sentence_bert_config: read("sentence_bert_config.json")?, weights })
+    let name = dir
+        .file_name()
+        .map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned());
+    Ok(Folder {
+        name,
+        config,
+        tokenizer,
+        sentence_bert_config: read("sentence_bert_config.json")?,
+        weights,
+    })
 }

@@ -36,16 +36,19 @@ impl SmolLm2 {
                 path.display()
             )));
         }
-        let src = crate::formats::source::File::open(path)
-            .map_err(|e| Error::ModelFile(format!("{e} (run `python3 scripts/fetch_models.py` to fetch it)")))?;
+        let src = crate::formats::source::File::open(path).map_err(|e| {
+            Error::ModelFile(format!("{e} (run `python3 scripts/fetch_models.py` to fetch it)"))
+        })?;
         SmolLm2::from_checkpoint(Checkpoint::Gguf(Box::new(src)))
     }
 
     fn from_checkpoint(checkpoint: Checkpoint) -> Result<SmolLm2> {
         match checkpoint.load("smollm2")? {
-            Model::Decoder(d) => {
-                Ok(SmolLm2(d.with_identity(Identity { id: "smollm2".into(), name: "SmolLM2-135M".into(), max_tokens: MAX_TOKENS })))
-            }
+            Model::Decoder(d) => Ok(SmolLm2(d.with_identity(Identity {
+                id: "smollm2".into(),
+                name: "SmolLM2-135M".into(),
+                max_tokens: MAX_TOKENS,
+            }))),
             Model::Encoder(_) => Err(Error::ModelFile("expected SmolLM2's GGUF, a decoder".into())),
         }
     }

@@ -108,7 +108,10 @@ struct Report<'a, T: Serialize> {
 pub fn analyze(args: AnalyzeArgs) -> Result<(), Error> {
     let dir = super::models_dir(args.models_dir.clone());
     let missing = |what: &str| {
-        Error::ModelFile(format!("{what} not found in {}: run `python3 scripts/fetch_models.py` (or pass --models-dir)", dir.display()))
+        Error::ModelFile(format!(
+            "{what} not found in {}: run `python3 scripts/fetch_models.py` (or pass --models-dir)",
+            dir.display()
+        ))
     };
     match args.model {
         AnalyzedModel::Minilm => {
@@ -120,7 +123,12 @@ pub fn analyze(args: AnalyzeArgs) -> Result<(), Error> {
             run(&args, &*m, &|t| m.run(t))
         }
         AnalyzedModel::Smollm2 => {
-            let file = ModelId::SmolLm2.files().into_iter().next().map(|f| dir.join("smollm2").join(f.name)).unwrap_or_default();
+            let file = ModelId::SmolLm2
+                .files()
+                .into_iter()
+                .next()
+                .map(|f| dir.join("smollm2").join(f.name))
+                .unwrap_or_default();
             if !file.is_file() {
                 return Err(missing("the SmolLM2 GGUF file"));
             }
@@ -130,7 +138,11 @@ pub fn analyze(args: AnalyzeArgs) -> Result<(), Error> {
     }
 }
 
-fn run(args: &AnalyzeArgs, model: &dyn Layered, trace_of: &dyn Fn(&str) -> Result<attnscope::ModelTrace, Error>) -> Result<(), Error> {
+fn run(
+    args: &AnalyzeArgs,
+    model: &dyn Layered,
+    trace_of: &dyn Fn(&str) -> Result<attnscope::ModelTrace, Error>,
+) -> Result<(), Error> {
     let info = model.info();
     let ablation = match args.ablation {
         AblationArg::Zero => knockout::Ablation::Zero,
@@ -139,10 +151,14 @@ fn run(args: &AnalyzeArgs, model: &dyn Layered, trace_of: &dyn Fn(&str) -> Resul
     let text = args.text.as_str();
     let out = |what: &str, definition: String, result: serde_json::Value| -> Result<(), Error> {
         let report = Report { model: &info.id, text, what, definition, result };
-        let json = serde_json::to_string(&report).map_err(|e| Error::Invalid(format!("cannot write the result: {e}")))? + "\n";
+        let json = serde_json::to_string(&report)
+            .map_err(|e| Error::Invalid(format!("cannot write the result: {e}")))?
+            + "\n";
         super::write(args.json.as_deref().unwrap_or(std::path::Path::new("-")), json.as_bytes())
     };
-    let value = |r: Result<serde_json::Value, serde_json::Error>| r.map_err(|e| Error::Invalid(format!("cannot write the result: {e}")));
+    let value = |r: Result<serde_json::Value, serde_json::Error>| {
+        r.map_err(|e| Error::Invalid(format!("cannot write the result: {e}")))
+    };
     let checked = |t: &str| -> Result<attnscope::ModelTrace, Error> {
         let trace = trace_of(t)?;
         trace.check_finite()?;
@@ -155,12 +171,20 @@ fn run(args: &AnalyzeArgs, model: &dyn Layered, trace_of: &dyn Fn(&str) -> Resul
         What::ValueNorms => {
             let trace = checked(text)?;
             let r = value_norms::value_norms(&trace, model, None)?;
-            out("value-norms", value_norms::DEFINITION.into(), serde_json::json!({"tokens": trace.tokens, "layers": r.layers}))
+            out(
+                "value-norms",
+                value_norms::DEFINITION.into(),
+                serde_json::json!({"tokens": trace.tokens, "layers": r.layers}),
+            )
         }
         What::Rollout => {
             let trace = checked(text)?;
             let r = rollout::rollout(&trace);
-            out("rollout", rollout::DEFINITION.into(), serde_json::json!({"tokens": trace.tokens, "layers": r.layers}))
+            out(
+                "rollout",
+                rollout::DEFINITION.into(),
+                serde_json::json!({"tokens": trace.tokens, "layers": r.layers}),
+            )
         }
         What::LogitLens => {
             let r = logit_lens::logit_lens(model, text, args.position, args.top_k, args.grid)?;
@@ -181,7 +205,11 @@ fn run(args: &AnalyzeArgs, model: &dyn Layered, trace_of: &dyn Fn(&str) -> Resul
             })?;
             eprintln!();
             let r = r.ok_or_else(|| Error::Invalid("cancelled".into()))?;
-            out("importance", knockout::IMPORTANCE_DEFINITION.into(), value(serde_json::to_value(r))?)
+            out(
+                "importance",
+                knockout::IMPORTANCE_DEFINITION.into(),
+                value(serde_json::to_value(r))?,
+            )
         }
         What::Detectors => {
             let prompt = match &args.prompt_text {
@@ -189,7 +217,8 @@ fn run(args: &AnalyzeArgs, model: &dyn Layered, trace_of: &dyn Fn(&str) -> Resul
                 None => detectors::Prompt::random(model, args.period, args.seed)?,
             };
             let r = detectors::detectors(model, &prompt)?;
-            let definition = detectors::DEFINITIONS.iter().map(|(_, d)| *d).collect::<Vec<_>>().join("; ");
+            let definition =
+                detectors::DEFINITIONS.iter().map(|(_, d)| *d).collect::<Vec<_>>().join("; ");
             out("detectors", definition, value(serde_json::to_value(r))?)
         }
     }

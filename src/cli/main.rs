@@ -22,7 +22,11 @@ mod trace_file;
 mod translate;
 
 #[derive(Parser)]
-#[command(name = "attnscope", version, about = "Compute and export self-attention: A = softmax(QKᵀ/√d_k + M), for every layer and head.")]
+#[command(
+    name = "attnscope",
+    version,
+    about = "Compute and export self-attention: A = softmax(QKᵀ/√d_k + M), for every layer and head."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -180,7 +184,12 @@ fn main() -> ExitCode {
         Err(e) => {
             let rendered = e.to_string();
             // The first paragraph: the sentence, and the flags it lists on the lines below it.
-            let first = rendered.lines().take_while(|l| !l.trim().is_empty()).map(str::trim).collect::<Vec<_>>().join(" ");
+            let first = rendered
+                .lines()
+                .take_while(|l| !l.trim().is_empty())
+                .map(str::trim)
+                .collect::<Vec<_>>()
+                .join(" ");
             eprintln!("attnscope: {} (see attnscope --help)", first.trim_start_matches("error: "));
             return ExitCode::from(2);
         }
@@ -227,7 +236,13 @@ fn run_checkpoint(path: &Path, text: &str, threads: u8) -> Result<ModelTrace, Er
     Ok(trace)
 }
 
-fn run_model(model: ModelArg, text: &str, models_dir_flag: Option<PathBuf>, no_positions: bool, threads: u8) -> Result<ModelTrace, Error> {
+fn run_model(
+    model: ModelArg,
+    text: &str,
+    models_dir_flag: Option<PathBuf>,
+    no_positions: bool,
+    threads: u8,
+) -> Result<ModelTrace, Error> {
     let trace = run_model_unchecked(model, text, models_dir_flag, no_positions, threads)?;
     trace.check_finite()?;
     Ok(trace)
@@ -242,7 +257,10 @@ fn run_model_unchecked(
 ) -> Result<ModelTrace, Error> {
     let dir = models_dir(models_dir_flag);
     let missing = |what: &str| {
-        Error::ModelFile(format!("{what} not found in {}: run `python3 scripts/fetch_models.py` (or pass --models-dir)", dir.display()))
+        Error::ModelFile(format!(
+            "{what} not found in {}: run `python3 scripts/fetch_models.py` (or pass --models-dir)",
+            dir.display()
+        ))
     };
     match model {
         ModelArg::Minilm => {
@@ -257,7 +275,12 @@ fn run_model_unchecked(
             m.run(text)
         }
         ModelArg::Smollm2 => {
-            let file = ModelId::SmolLm2.files().into_iter().next().map(|f| dir.join("smollm2").join(f.name)).unwrap_or_default();
+            let file = ModelId::SmolLm2
+                .files()
+                .into_iter()
+                .next()
+                .map(|f| dir.join("smollm2").join(f.name))
+                .unwrap_or_default();
             if !file.is_file() {
                 return Err(missing("the SmolLM2 GGUF file"));
             }
@@ -267,15 +290,18 @@ fn run_model_unchecked(
             }
             m.run(text)
         }
-        ModelArg::Teaching => {
-            TeachingModel::with_options(TeachingOptions { positional_encoding: !no_positions, ..Default::default() }).run(text)
-        }
+        ModelArg::Teaching => TeachingModel::with_options(TeachingOptions {
+            positional_encoding: !no_positions,
+            ..Default::default()
+        })
+        .run(text),
     }
 }
 
 fn describe(args: DescribeArgs) -> Result<(), Error> {
     let description = Checkpoint::open(&args.model_path)?.describe()?;
-    let json = serde_json::to_string_pretty(&description).map_err(|e| Error::Invalid(format!("cannot write the description: {e}")))?;
+    let json = serde_json::to_string_pretty(&description)
+        .map_err(|e| Error::Invalid(format!("cannot write the description: {e}")))?;
     println!("{json}");
     Ok(())
 }
@@ -287,7 +313,9 @@ fn attention(args: AttentionArgs) -> Result<(), Error> {
     let text = args.text.as_deref().unwrap_or_default();
     let mut trace = match &args.model_path {
         Some(path) => run_checkpoint(path, text, args.threads)?,
-        None => run_model(args.model, text, args.models_dir.clone(), args.no_positions, args.threads)?,
+        None => {
+            run_model(args.model, text, args.models_dir.clone(), args.no_positions, args.threads)?
+        }
     };
     if let Some(notice) = &trace.notice {
         eprintln!("attnscope: note: {notice}");
@@ -312,14 +340,30 @@ fn attention(args: AttentionArgs) -> Result<(), Error> {
     }
     let head = trace.layers[args.layer].attention.head(args.head);
     let (values, kind, stage) = match args.stage {
-        StageArg::Weights => (head.weights.clone(), ValueKind::Weights, "A = softmax(QKᵀ/√d_k + M)"),
+        StageArg::Weights => {
+            (head.weights.clone(), ValueKind::Weights, "A = softmax(QKᵀ/√d_k + M)")
+        }
         StageArg::Scores => (head.scores.clone(), ValueKind::Signed, "S = QKᵀ"),
         StageArg::Scaled => (head.scaled(), ValueKind::Signed, "S/√d_k"),
         StageArg::Masked => (head.masked(), ValueKind::Signed, "S/√d_k + M"),
     };
     // The head's own mask: a sliding-window layer's differs from the model's.
-    let title = format!("{}\nlayer {} · head {} · {} · mask: {}", trace.info.name, args.layer, args.head, stage, head.mask.name());
-    let figure = Heatmap { title, row_labels: &trace.tokens, col_labels: &trace.tokens, values: &values, kind, mask: head.mask };
+    let title = format!(
+        "{}\nlayer {} · head {} · {} · mask: {}",
+        trace.info.name,
+        args.layer,
+        args.head,
+        stage,
+        head.mask.name()
+    );
+    let figure = Heatmap {
+        title,
+        row_labels: &trace.tokens,
+        col_labels: &trace.tokens,
+        values: &values,
+        kind,
+        mask: head.mask,
+    };
     if let Some(path) = &args.svg {
         write(path, heatmap_svg(&figure)?.as_bytes())?;
     }
@@ -347,7 +391,12 @@ fn trace(args: TraceArgs) -> Result<(), Error> {
         ScaleArg::None => Scale::None,
     };
     let t = example.run(args.mask.into(), scale);
-    let rows = |m: &Matrix| m.to_rows().into_iter().map(|r| r.into_iter().map(finite_or_null).collect::<Vec<_>>()).collect::<Vec<_>>();
+    let rows = |m: &Matrix| {
+        m.to_rows()
+            .into_iter()
+            .map(|r| r.into_iter().map(finite_or_null).collect::<Vec<_>>())
+            .collect::<Vec<_>>()
+    };
     let json = serde_json::json!({
         "preset": "seed-3x4",
         "scale": t.head.scale,
@@ -379,9 +428,12 @@ fn finite_or_null(x: f32) -> serde_json::Value {
 fn write(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     if path == Path::new("-") {
         use std::io::Write;
-        return std::io::stdout().write_all(bytes).map_err(|e| Error::Invalid(format!("cannot write to stdout: {e}")));
+        return std::io::stdout()
+            .write_all(bytes)
+            .map_err(|e| Error::Invalid(format!("cannot write to stdout: {e}")));
     }
-    std::fs::write(path, bytes).map_err(|e| Error::Invalid(format!("cannot write {}: {e}", path.display())))
+    std::fs::write(path, bytes)
+        .map_err(|e| Error::Invalid(format!("cannot write {}: {e}", path.display())))
 }
 
 /// Prints the matrix as a table; a closed pipe (e.g. `| head`) just ends the output.
@@ -397,7 +449,11 @@ fn print_matrix(tokens: &[String], m: &Matrix) {
     for (i, t) in tokens.iter().enumerate() {
         let _ = write!(out, "{:>width$} ", cut(t, width));
         for v in m.row(i) {
-            let _ = if v.is_finite() { write!(out, "{v:>7.3} ") } else { write!(out, "{:>7} ", "-inf") };
+            let _ = if v.is_finite() {
+                write!(out, "{v:>7.3} ")
+            } else {
+                write!(out, "{:>7} ", "-inf")
+            };
         }
         out.push('\n');
     }

@@ -6,7 +6,9 @@ use super::{print_matrix, run_checkpoint, run_model, write, AttentionArgs, Model
 use attnscope::attention::{apply_mask, softmax_rows, Mask};
 use attnscope::checkpoint::Checkpoint;
 use attnscope::draw::{heatmap_png, heatmap_svg, Heatmap, ValueKind};
-use attnscope::tracefile::{write_model_trace, Element, MaskSpec, SeekSource, TraceReader, WriteOptions};
+use attnscope::tracefile::{
+    write_model_trace, Element, MaskSpec, SeekSource, TraceReader, WriteOptions,
+};
 use attnscope::{Error, Matrix};
 use clap::{Args, ValueEnum};
 use std::fs::File;
@@ -54,14 +56,19 @@ pub fn write_trace_file(args: &WriteArgs, out: &Path) -> Result<(), Error> {
     let model = args.model.unwrap_or(ModelArg::Teaching);
     let text = args.text.as_deref().unwrap_or_default();
     let (trace, positions) = match &args.model_path {
-        Some(path) => (run_checkpoint(path, text, 1)?, Checkpoint::open(path)?.describe()?.positions),
+        Some(path) => {
+            (run_checkpoint(path, text, 1)?, Checkpoint::open(path)?.describe()?.positions)
+        }
         None => {
             let positions = match model {
                 ModelArg::Teaching if args.no_positions => "none",
                 ModelArg::Teaching | ModelArg::Minilm => "input",
                 ModelArg::Smollm2 => "rope",
             };
-            (run_model(model, text, args.models_dir.clone(), args.no_positions, 1)?, positions.to_string())
+            (
+                run_model(model, text, args.models_dir.clone(), args.no_positions, 1)?,
+                positions.to_string(),
+            )
         }
     };
     if let Some(notice) = &trace.notice {
@@ -85,7 +92,9 @@ pub fn write_trace_file(args: &WriteArgs, out: &Path) -> Result<(), Error> {
 
 /// `attention --trace FILE`: the same figures and JSON as from a model.
 pub fn attention_from_file(args: &AttentionArgs, path: &Path) -> Result<(), Error> {
-    let in_file = |e: attnscope::tracefile::TraceFileError| Error::Invalid(format!("{}: {e}", path.display()));
+    let in_file = |e: attnscope::tracefile::TraceFileError| {
+        Error::Invalid(format!("{}: {e}", path.display()))
+    };
     let mut reader = TraceReader::open_path(path).map_err(in_file)?;
     let what_if = args.mask.map(Mask::from);
     let n_layers = reader.index().n_layers();
@@ -95,7 +104,9 @@ pub fn attention_from_file(args: &AttentionArgs, path: &Path) -> Result<(), Erro
 
     if let Some(json) = &args.json {
         let attentions = (0..n_layers)
-            .map(|l| Ok(weights(&mut reader, l, what_if)?.into_iter().map(|m| m.to_rows()).collect()))
+            .map(|l| {
+                Ok(weights(&mut reader, l, what_if)?.into_iter().map(|m| m.to_rows()).collect())
+            })
             .collect::<Result<Vec<_>, Error>>()?;
         write(json, d.export(attentions, what_if).to_json().as_bytes())?;
     }
@@ -103,7 +114,11 @@ pub fn attention_from_file(args: &AttentionArgs, path: &Path) -> Result<(), Erro
     let (l, h) = (args.layer, args.head);
     let spec = what_if.map_or(reader.index().mask(l), MaskSpec::from);
     let (values, kind, stage) = match args.stage {
-        StageArg::Weights => (weights(&mut reader, l, what_if)?.swap_remove(h), ValueKind::Weights, "A = softmax(QKᵀ/√d_k + M)"),
+        StageArg::Weights => (
+            weights(&mut reader, l, what_if)?.swap_remove(h),
+            ValueKind::Weights,
+            "A = softmax(QKᵀ/√d_k + M)",
+        ),
         StageArg::Scores => (scores(&mut reader, l, h)?.0, ValueKind::Signed, "S = QKᵀ"),
         StageArg::Scaled => {
             let (s, scale) = scores(&mut reader, l, h)?;
@@ -116,7 +131,14 @@ pub fn attention_from_file(args: &AttentionArgs, path: &Path) -> Result<(), Erro
     };
     let title = format!("{}\nlayer {l} · head {h} · {stage} · mask: {}", d.model.name, spec.name());
     let mask = spec.core().unwrap_or_default();
-    let figure = Heatmap { title, row_labels: &d.tokens, col_labels: &d.tokens, values: &values, kind, mask };
+    let figure = Heatmap {
+        title,
+        row_labels: &d.tokens,
+        col_labels: &d.tokens,
+        values: &values,
+        kind,
+        mask,
+    };
     if let Some(svg) = &args.svg {
         write(svg, heatmap_svg(&figure)?.as_bytes())?;
     }
@@ -135,12 +157,14 @@ type Reader = TraceReader<SeekSource<File>>;
 /// queries and keys under a what-if mask that differs from the layer's own.
 fn weights(reader: &mut Reader, layer: usize, what_if: Option<Mask>) -> Result<Vec<Matrix>, Error> {
     match what_if {
-        Some(mask) if reader.index().mask(layer).core() != Some(mask) => (0..reader.index().n_heads())
-            .map(|h| {
-                let (s, scale) = scores(reader, layer, h)?;
-                Ok(softmax_rows(apply_mask(s.map(|x| x * scale), mask)))
-            })
-            .collect(),
+        Some(mask) if reader.index().mask(layer).core() != Some(mask) => {
+            (0..reader.index().n_heads())
+                .map(|h| {
+                    let (s, scale) = scores(reader, layer, h)?;
+                    Ok(softmax_rows(apply_mask(s.map(|x| x * scale), mask)))
+                })
+                .collect()
+        }
         _ => Ok(reader.layer_attention(layer)?),
     }
 }
@@ -168,7 +192,11 @@ fn masked(scaled: Matrix, spec: MaskSpec) -> Result<Matrix, Error> {
             match spec.allows(i, j) {
                 Some(true) => {}
                 Some(false) => m[(i, j)] = f32::NEG_INFINITY,
-                None => return Err(Error::Invalid("the trace's mask is of a kind this attnscope does not know".into())),
+                None => {
+                    return Err(Error::Invalid(
+                        "the trace's mask is of a kind this attnscope does not know".into(),
+                    ))
+                }
             }
         }
     }

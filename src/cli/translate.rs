@@ -60,7 +60,10 @@ impl FromStr for Pick {
     fn from_str(s: &str) -> Result<Pick, String> {
         match s {
             "avg" | "average" | "mean" => Ok(Pick::Average),
-            n => n.parse().map(Pick::One).map_err(|_| format!("expected a number from 0 or \"avg\", not {n:?}")),
+            n => n
+                .parse()
+                .map(Pick::One)
+                .map_err(|_| format!("expected a number from 0 or \"avg\", not {n:?}")),
         }
     }
 }
@@ -73,7 +76,10 @@ enum Part {
 
 pub fn translate(args: TranslateArgs) -> Result<(), Error> {
     let direction = Direction::from_languages(&args.from, &args.to).ok_or_else(|| {
-        Error::Invalid(format!("cannot translate from {:?} to {:?}: the models are en → pt and pt → en", args.from, args.to))
+        Error::Invalid(format!(
+            "cannot translate from {:?} to {:?}: the models are en → pt and pt → en",
+            args.from, args.to
+        ))
     })?;
     let dir = models_dir(args.models_dir.clone()).join(direction.slug());
     if !dir.join(direction.model_file()).is_file() {
@@ -100,7 +106,14 @@ pub fn translate(args: TranslateArgs) -> Result<(), Error> {
         };
         let title = format!("{}: {:?}\n{what}", direction.name(), t.text);
         // Neither the encoder's attention nor the cross-attention hides a key.
-        let figure = Heatmap { title, row_labels: rows, col_labels: cols, values: &values, kind: ValueKind::Weights, mask: Mask::None };
+        let figure = Heatmap {
+            title,
+            row_labels: rows,
+            col_labels: cols,
+            values: &values,
+            kind: ValueKind::Weights,
+            mask: Mask::None,
+        };
         if let Some(path) = &args.svg {
             write(path, heatmap_svg(&figure)?.as_bytes())?;
         }
@@ -117,7 +130,10 @@ pub fn translate(args: TranslateArgs) -> Result<(), Error> {
 fn export(t: &Translation, text: &str) -> String {
     let (from, to) = t.direction.languages();
     let heads = |layers: &[attnscope::trace::LayerTrace]| -> Vec<Vec<Vec<Vec<f32>>>> {
-        layers.iter().map(|l| l.attention.heads.iter().map(|h| h.weights.to_rows()).collect()).collect()
+        layers
+            .iter()
+            .map(|l| l.attention.heads.iter().map(|h| h.weights.to_rows()).collect())
+            .collect()
     };
     TranslationExport {
         model: t.direction.slug(),
@@ -147,11 +163,18 @@ fn chosen(t: &Translation, part: Part, layer: Pick, head: Pick) -> Result<(Matri
     let pick = |p: Pick, n: usize, what: &str| match p {
         Pick::Average => Ok((0..n).collect::<Vec<_>>()),
         Pick::One(i) if i < n => Ok(vec![i]),
-        Pick::One(i) => Err(Error::Invalid(format!("the model has {what} 0–{}; asked for {what} {i}", n.saturating_sub(1)))),
+        Pick::One(i) => Err(Error::Invalid(format!(
+            "the model has {what} 0–{}; asked for {what} {i}",
+            n.saturating_sub(1)
+        ))),
     };
     let (ls, hs) = (pick(layer, n_layers, "layers")?, pick(head, n_heads, "heads")?);
-    let weights: Vec<&Matrix> = ls.iter().flat_map(|&l| hs.iter().map(move |&h| &layers[l].attention.heads[h].weights)).collect();
-    let values = Matrix::mean_of(&weights).ok_or_else(|| Error::Invalid("there is no attention to draw".into()))?;
+    let weights: Vec<&Matrix> = ls
+        .iter()
+        .flat_map(|&l| hs.iter().map(move |&h| &layers[l].attention.heads[h].weights))
+        .collect();
+    let values = Matrix::mean_of(&weights)
+        .ok_or_else(|| Error::Invalid("there is no attention to draw".into()))?;
     let name = |p: Pick, what: &str| match p {
         Pick::Average => format!("mean of all {what}s"),
         Pick::One(i) => format!("{what} {i}"),

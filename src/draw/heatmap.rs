@@ -59,13 +59,22 @@ fn layout(h: &Heatmap<'_>) -> Layout {
     let n = h.values.rows.max(h.values.cols).max(1) as u32;
     let cell = (760 / n).clamp(4, 56);
     let label_px = if cell >= 16 { 14 } else { 12 };
-    let longest = h.row_labels.iter().chain(h.col_labels).map(|l| l.chars().count()).max().unwrap_or(1).min(24) as u32;
+    let longest = h
+        .row_labels
+        .iter()
+        .chain(h.col_labels)
+        .map(|l| l.chars().count())
+        .max()
+        .unwrap_or(1)
+        .min(24) as u32;
     let label_room = longest * label_px * 6 / 10 + 16;
     let left = label_room + 24;
     let title_lines = h.title.lines().count().max(1) as u32;
     let top = 12 + title_lines * (TITLE_PX + 6) + 18 + label_room;
     let bar_x = left + h.values.cols as u32 * cell + 28;
-    let title_width = h.title.lines().map(|l| l.chars().count() as u32).max().unwrap_or(0) * TITLE_PX * 6 / 10 + 24;
+    let title_width =
+        h.title.lines().map(|l| l.chars().count() as u32).max().unwrap_or(0) * TITLE_PX * 6 / 10
+            + 24;
     let width = (bar_x + 90).max(title_width);
     let height = (top + h.values.rows as u32 * cell + 24).max(top + 200);
     let label_every = ((label_px + 2) as f32 / cell as f32).ceil().max(1.0) as usize;
@@ -102,7 +111,11 @@ fn draw<DB: DrawingBackend>(
     root.fill(&WHITE)?;
     let title = (FONT, TITLE_PX).into_font().color(&BLACK);
     for (i, line) in h.title.lines().enumerate() {
-        root.draw(&Text::new(visible(line), (12, 12 + i as i32 * (TITLE_PX as i32 + 6)), title.clone()))?;
+        root.draw(&Text::new(
+            visible(line),
+            (12, 12 + i as i32 * (TITLE_PX as i32 + 6)),
+            title.clone(),
+        ))?;
     }
     let range = signed_range(h.values);
     let label_font = (FONT, l.label_px).into_font();
@@ -115,14 +128,26 @@ fn draw<DB: DrawingBackend>(
 
     for (j, label) in h.col_labels.iter().enumerate().take(h.values.cols) {
         if j % l.label_every == 0 {
-            let style = label_font.clone().transform(FontTransform::Rotate270).color(&BLACK).pos(Pos::new(HPos::Left, VPos::Center));
-            root.draw(&Text::new(short(label), (left + j as i32 * cell + cell / 2, top - 6), style))?;
+            let style = label_font
+                .clone()
+                .transform(FontTransform::Rotate270)
+                .color(&BLACK)
+                .pos(Pos::new(HPos::Left, VPos::Center));
+            root.draw(&Text::new(
+                short(label),
+                (left + j as i32 * cell + cell / 2, top - 6),
+                style,
+            ))?;
         }
     }
     for (i, label) in h.row_labels.iter().enumerate().take(h.values.rows) {
         if i % l.label_every == 0 {
             let style = label_font.clone().color(&BLACK).pos(Pos::new(HPos::Right, VPos::Center));
-            root.draw(&Text::new(short(label), (left - 6, top + i as i32 * cell + cell / 2), style))?;
+            root.draw(&Text::new(
+                short(label),
+                (left - 6, top + i as i32 * cell + cell / 2),
+                style,
+            ))?;
         }
     }
 
@@ -130,18 +155,26 @@ fn draw<DB: DrawingBackend>(
         for j in 0..h.values.cols {
             let v = h.values[(i, j)];
             let (x0, y0) = (left + j as i32 * cell, top + i as i32 * cell);
-            let hidden = h.kind == ValueKind::Weights && !h.mask.allows(i, j, h.values.rows, h.values.cols);
+            let hidden =
+                h.kind == ValueKind::Weights && !h.mask.allows(i, j, h.values.rows, h.values.cols);
             let masked = hidden || v == f32::NEG_INFINITY;
             let fill = if masked { MASKED_GREY } else { colour(h.kind, v, range) };
             root.draw(&Rectangle::new([(x0, y0), (x0 + cell, y0 + cell)], fill.filled()))?;
             if masked && cell >= 10 {
                 // Hatch masked cells so they read as "hidden", not as a colour.
-                root.draw(&PathElement::new(vec![(x0 + 2, y0 + cell - 2), (x0 + cell - 2, y0 + 2)], HATCH))?;
+                root.draw(&PathElement::new(
+                    vec![(x0 + 2, y0 + cell - 2), (x0 + cell - 2, y0 + 2)],
+                    HATCH,
+                ))?;
             }
             if l.numbers && !hidden {
-                let text = if v == f32::NEG_INFINITY { "−∞".to_string() } else { format!("{v:.2}") };
+                let text =
+                    if v == f32::NEG_INFINITY { "−∞".to_string() } else { format!("{v:.2}") };
                 let [r, g, b] = text_on([fill.0, fill.1, fill.2]);
-                let style = (FONT, 11).into_font().color(&RGBColor(r, g, b)).pos(Pos::new(HPos::Center, VPos::Center));
+                let style = (FONT, 11)
+                    .into_font()
+                    .color(&RGBColor(r, g, b))
+                    .pos(Pos::new(HPos::Center, VPos::Center));
                 root.draw(&Text::new(text, (x0 + cell / 2, y0 + cell / 2), style))?;
             }
         }
@@ -157,7 +190,10 @@ fn draw<DB: DrawingBackend>(
     for y in 0..bar_h {
         let v = hi - (hi - lo) * y as f32 / (bar_h - 1).max(1) as f32;
         let c = colour(h.kind, v, range);
-        root.draw(&Rectangle::new([(l.bar_x as i32, bar_top + y), (l.bar_x as i32 + 18, bar_top + y + 1)], c.filled()))?;
+        root.draw(&Rectangle::new(
+            [(l.bar_x as i32, bar_top + y), (l.bar_x as i32 + 18, bar_top + y + 1)],
+            c.filled(),
+        ))?;
     }
     for t in 0..5 {
         let v = hi - (hi - lo) * t as f32 / 4.0;
@@ -237,7 +273,14 @@ mod tests {
     fn svg_and_png_are_valid_files() {
         let m = Matrix::from_rows(&[[0.7, 0.3], [f32::NEG_INFINITY, 1.0]]);
         let l = labels(2);
-        let h = Heatmap { title: "test".into(), row_labels: &l, col_labels: &l, values: &m, kind: ValueKind::Signed, mask: Mask::None };
+        let h = Heatmap {
+            title: "test".into(),
+            row_labels: &l,
+            col_labels: &l,
+            values: &m,
+            kind: ValueKind::Signed,
+            mask: Mask::None,
+        };
         let svg = heatmap_svg(&h).unwrap();
         assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
         assert!(svg.contains("tok1"));
@@ -249,11 +292,20 @@ mod tests {
     /// given, so labels may hold anything a string can.
     #[test]
     fn svg_is_well_formed_xml_whatever_the_labels() {
-        let l: Vec<String> =
-            ["\u{0}nul", "tab\there", "line\nbreak", "\u{7f}", "\u{fffe}", "\u{fdd0}", "<b>&amp;'\"", "\u{1b}[31m", "\u{85}"]
-                .iter()
-                .map(|s| s.to_string())
-                .collect();
+        let l: Vec<String> = [
+            "\u{0}nul",
+            "tab\there",
+            "line\nbreak",
+            "\u{7f}",
+            "\u{fffe}",
+            "\u{fdd0}",
+            "<b>&amp;'\"",
+            "\u{1b}[31m",
+            "\u{85}",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
         let m = Matrix::zeros(l.len(), l.len());
         let h = Heatmap {
             title: "model\u{1}\nlayer 0".into(),
@@ -264,11 +316,18 @@ mod tests {
             mask: Mask::None,
         };
         let svg = heatmap_svg(&h).unwrap();
-        let doc = roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("not well-formed XML: {e}"));
+        let doc =
+            roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("not well-formed XML: {e}"));
         let texts: Vec<&str> = doc.descendants().filter_map(|n| n.text()).collect();
-        assert!(texts.iter().any(|t| t.contains("␀nul")), "a NUL is shown as the control picture ␀");
+        assert!(
+            texts.iter().any(|t| t.contains("␀nul")),
+            "a NUL is shown as the control picture ␀"
+        );
         assert!(texts.iter().any(|t| t.contains("tab␉here")));
-        assert!(texts.iter().any(|t| t.contains("<b>&amp;'\"")), "markup in a token is text, escaped once");
+        assert!(
+            texts.iter().any(|t| t.contains("<b>&amp;'\"")),
+            "markup in a token is text, escaped once"
+        );
         assert!(heatmap_png(&h).is_ok());
     }
 
@@ -278,7 +337,15 @@ mod tests {
     fn weights_svg(mask: Mask) -> String {
         let m = Matrix::from_rows(&[[1.0, 0.0, 0.0], [0.25, 0.75, 0.0], [0.5, 0.0, 0.5]]);
         let l = labels(3);
-        heatmap_svg(&Heatmap { title: String::new(), row_labels: &l, col_labels: &l, values: &m, kind: ValueKind::Weights, mask }).unwrap()
+        heatmap_svg(&Heatmap {
+            title: String::new(),
+            row_labels: &l,
+            col_labels: &l,
+            values: &m,
+            kind: ValueKind::Weights,
+            mask,
+        })
+        .unwrap()
     }
 
     #[test]
@@ -286,12 +353,19 @@ mod tests {
         let cells = |mask: Mask| {
             let svg = weights_svg(mask);
             let doc = roxmltree::Document::parse(&svg).unwrap();
-            ["1.00", "0.25", "0.75", "0.50", "0.00"]
-                .map(|v| doc.descendants().filter(|n| n.is_text() && n.text().map(str::trim) == Some(v)).count())
+            ["1.00", "0.25", "0.75", "0.50", "0.00"].map(|v| {
+                doc.descendants()
+                    .filter(|n| n.is_text() && n.text().map(str::trim) == Some(v))
+                    .count()
+            })
         };
         // The colour bar's ticks print 0.00, 0.25, 0.50, 0.75 and 1.00 once each.
         assert_eq!(cells(Mask::None), [2, 2, 2, 3, 5], "every cell's number, 0 included");
-        assert_eq!(cells(Mask::Causal), [2, 2, 2, 3, 2], "row 2's visible 0 keeps its number; the hidden ones have none");
+        assert_eq!(
+            cells(Mask::Causal),
+            [2, 2, 2, 3, 2],
+            "row 2's visible 0 keeps its number; the hidden ones have none"
+        );
     }
 
     #[test]
@@ -299,9 +373,16 @@ mod tests {
         // (grey cells, hatch strokes) in the SVG.
         let marks = |mask: Mask| {
             let svg = weights_svg(mask);
-            (svg.matches(r##"fill="#CDCDCD""##).count(), svg.matches(r##"stroke="#969696""##).count())
+            (
+                svg.matches(r##"fill="#CDCDCD""##).count(),
+                svg.matches(r##"stroke="#969696""##).count(),
+            )
         };
-        assert_eq!(marks(Mask::None), (0, 0), "no mask: every cell a weight's colour, row 2's 0 included");
+        assert_eq!(
+            marks(Mask::None),
+            (0, 0),
+            "no mask: every cell a weight's colour, row 2's 0 included"
+        );
         assert_eq!(marks(Mask::Causal), (3, 3), "the three keys above the diagonal");
         assert_eq!(marks(Mask::SlidingWindow(2)), (4, 4), "and the one out of the window");
     }
@@ -310,7 +391,14 @@ mod tests {
     fn mismatched_labels_are_an_error_not_a_panic() {
         let m = Matrix::zeros(2, 2);
         let l = labels(3);
-        let h = Heatmap { title: String::new(), row_labels: &l, col_labels: &l, values: &m, kind: ValueKind::Weights, mask: Mask::None };
+        let h = Heatmap {
+            title: String::new(),
+            row_labels: &l,
+            col_labels: &l,
+            values: &m,
+            kind: ValueKind::Weights,
+            mask: Mask::None,
+        };
         assert!(heatmap_svg(&h).is_err());
     }
 }

@@ -148,14 +148,23 @@ impl<'a> Reader<'a> {
                 self.pos
             ))));
         }
-        usize::try_from(n).map_err(|_| Stop::Bad(Error::ModelFile(format!("the GGUF file claims {n} items at byte {}", self.pos))))
+        usize::try_from(n).map_err(|_| {
+            Stop::Bad(Error::ModelFile(format!(
+                "the GGUF file claims {n} items at byte {}",
+                self.pos
+            )))
+        })
     }
 
     fn string(&mut self) -> Parse<String> {
         let n = self.count(1)?;
         let b = self.take(n)?;
-        String::from_utf8(b.to_vec())
-            .map_err(|_| Stop::Bad(Error::ModelFile(format!("a GGUF string at byte {} is not UTF-8", self.pos - n))))
+        String::from_utf8(b.to_vec()).map_err(|_| {
+            Stop::Bad(Error::ModelFile(format!(
+                "a GGUF string at byte {} is not UTF-8",
+                self.pos - n
+            )))
+        })
     }
 
     fn value(&mut self, ty: u32, depth: usize) -> Parse<Value> {
@@ -181,7 +190,12 @@ impl<'a> Reader<'a> {
             10 => Value::UInt(self.u64()?),
             11 => Value::Int(i64::from_le_bytes(self.array()?)),
             12 => Value::Float(f64::from_le_bytes(self.array()?)),
-            _ => return Err(Stop::Bad(Error::ModelFile(format!("unknown GGUF value type {ty} at byte {}", self.pos)))),
+            _ => {
+                return Err(Stop::Bad(Error::ModelFile(format!(
+                    "unknown GGUF value type {ty} at byte {}",
+                    self.pos
+                ))))
+            }
         })
     }
 }
@@ -206,7 +220,12 @@ impl Gguf {
             let prefix = src.read(0, n)?;
             match Gguf::parse_header(&prefix, src.len()) {
                 Err(Stop::Short) if (n as u64) < src.len() => want = want.saturating_mul(4),
-                Err(Stop::Short) => return Err(Error::ModelFile(format!("{}: the GGUF header runs past the end of the file", src.name()))),
+                Err(Stop::Short) => {
+                    return Err(Error::ModelFile(format!(
+                        "{}: the GGUF header runs past the end of the file",
+                        src.name()
+                    )))
+                }
                 Err(Stop::Bad(e)) => return Err(e),
                 Ok(g) => return Ok(g),
             }
@@ -216,12 +235,16 @@ impl Gguf {
     fn parse_header(bytes: &[u8], file_len: u64) -> Parse<Gguf> {
         let mut r = Reader { bytes, pos: 0, file_len };
         if file_len < 4 || bytes.len() < 4 || &bytes[..4] != b"GGUF" {
-            return Err(Stop::Bad(Error::ModelFile("not a GGUF file (it does not start with \"GGUF\")".into())));
+            return Err(Stop::Bad(Error::ModelFile(
+                "not a GGUF file (it does not start with \"GGUF\")".into(),
+            )));
         }
         r.pos = 4;
         let version = r.u32()?;
         if !(2..=3).contains(&version) {
-            return Err(Stop::Bad(Error::ModelFile(format!("GGUF version {version} is not supported (2 or 3 are)"))));
+            return Err(Stop::Bad(Error::ModelFile(format!(
+                "GGUF version {version} is not supported (2 or 3 are)"
+            ))));
         }
         let n_tensors = r.count(24)?;
         let n_kv = r.count(12)?;
@@ -237,37 +260,49 @@ impl Gguf {
             let name = r.string()?;
             let n_dims = r.u32()? as usize;
             if n_dims > 4 {
-                return Err(Stop::Bad(Error::ModelFile(format!("tensor {name} has {n_dims} dimensions (at most 4 expected)"))));
+                return Err(Stop::Bad(Error::ModelFile(format!(
+                    "tensor {name} has {n_dims} dimensions (at most 4 expected)"
+                ))));
             }
             let dims = (0..n_dims).map(|_| r.u64()).collect::<Parse<Vec<u64>>>()?;
             let ggml_type = r.u32()?;
             let offset = r.u64()?;
             table.push((name, dims, ggml_type, offset));
         }
-        let alignment = match metadata.get("general.alignment") {
-            None => 32,
-            Some(v) => v
-                .as_u64()
-                .filter(|a| a.is_power_of_two() && *a <= 1 << 20)
-                .ok_or_else(|| Error::ModelFile("general.alignment is not a power of two".into()))? as usize,
-        };
+        let alignment =
+            match metadata.get("general.alignment") {
+                None => 32,
+                Some(v) => v.as_u64().filter(|a| a.is_power_of_two() && *a <= 1 << 20).ok_or_else(
+                    || Error::ModelFile("general.alignment is not a power of two".into()),
+                )? as usize,
+            };
         let data_start = r.pos.div_ceil(alignment) * alignment;
         let mut tensors = HashMap::with_capacity(n_tensors);
         for (name, dims, ggml_type, offset) in table {
-            let start = usize::try_from(offset).ok().and_then(|o| o.checked_add(data_start)).filter(|&s| s as u64 <= file_len);
-            let start =
-                start.ok_or_else(|| Error::ModelFile(format!("tensor {name} starts past the end of the file: truncated download?")))?;
+            let start = usize::try_from(offset)
+                .ok()
+                .and_then(|o| o.checked_add(data_start))
+                .filter(|&s| s as u64 <= file_len);
+            let start = start.ok_or_else(|| {
+                Error::ModelFile(format!(
+                    "tensor {name} starts past the end of the file: truncated download?"
+                ))
+            })?;
             tensors.insert(name, TensorInfo { dims, ggml_type, start });
         }
         Ok(Gguf { version, metadata, tensors })
     }
 
     pub fn get(&self, key: &str) -> Result<&Value> {
-        self.metadata.get(key).ok_or_else(|| Error::ModelFile(format!("the GGUF file has no `{key}`: not the expected model?")))
+        self.metadata.get(key).ok_or_else(|| {
+            Error::ModelFile(format!("the GGUF file has no `{key}`: not the expected model?"))
+        })
     }
 
     pub fn get_u64(&self, key: &str) -> Result<u64> {
-        self.get(key)?.as_u64().ok_or_else(|| Error::ModelFile(format!("`{key}` is not an integer")))
+        self.get(key)?
+            .as_u64()
+            .ok_or_else(|| Error::ModelFile(format!("`{key}` is not an integer")))
     }
 
     pub fn get_f64(&self, key: &str) -> Result<f64> {
@@ -280,19 +315,39 @@ impl Gguf {
 
     /// A metadata array of strings (vocabulary, merges).
     pub fn get_strings(&self, key: &str) -> Result<Vec<&str>> {
-        let arr = self.get(key)?.as_array().ok_or_else(|| Error::ModelFile(format!("`{key}` is not an array")))?;
-        arr.iter().map(|v| v.as_str().ok_or_else(|| Error::ModelFile(format!("`{key}` holds a non-string")))).collect()
+        let arr = self
+            .get(key)?
+            .as_array()
+            .ok_or_else(|| Error::ModelFile(format!("`{key}` is not an array")))?;
+        arr.iter()
+            .map(|v| {
+                v.as_str().ok_or_else(|| Error::ModelFile(format!("`{key}` holds a non-string")))
+            })
+            .collect()
     }
 
     pub fn tensor(&self, name: &str) -> Result<&TensorInfo> {
-        self.tensors.get(name).ok_or_else(|| Error::ModelFile(format!("the GGUF file has no tensor `{name}`: not the expected model?")))
+        self.tensors.get(name).ok_or_else(|| {
+            Error::ModelFile(format!(
+                "the GGUF file has no tensor `{name}`: not the expected model?"
+            ))
+        })
     }
 
     /// The `len` bytes of tensor `name`, read from `src` (the file [`Gguf::read`] read).
-    pub fn tensor_data<'s>(&self, src: &'s dyn Source, name: &str, len: usize) -> Result<Cow<'s, [u8]>> {
+    pub fn tensor_data<'s>(
+        &self,
+        src: &'s dyn Source,
+        name: &str,
+        len: usize,
+    ) -> Result<Cow<'s, [u8]>> {
         let t = self.tensor(name)?;
-        src.read(t.start as u64, len)
-            .map_err(|_| Error::ModelFile(format!("tensor `{name}` runs past the end of {}: truncated download?", src.name())))
+        src.read(t.start as u64, len).map_err(|_| {
+            Error::ModelFile(format!(
+                "tensor `{name}` runs past the end of {}: truncated download?",
+                src.name()
+            ))
+        })
     }
 
     /// The `len` bytes of tensor `name` in `bytes` (the buffer given to [`Gguf::parse`]).
@@ -302,7 +357,11 @@ impl Gguf {
             .checked_add(len)
             .filter(|&end| end <= bytes.len())
             .map(|end| &bytes[t.start..end])
-            .ok_or_else(|| Error::ModelFile(format!("tensor `{name}` runs past the end of the file: truncated download?")))
+            .ok_or_else(|| {
+                Error::ModelFile(format!(
+                    "tensor `{name}` runs past the end of the file: truncated download?"
+                ))
+            })
     }
 }
 
@@ -369,14 +428,18 @@ mod tests {
         b.extend(string(&"x".repeat(3 << 20)));
         let g = Gguf::read(&Bytes::new("long.gguf", &b)).unwrap();
         assert_eq!(g.get_str("long").unwrap().len(), 3 << 20);
-        assert!(matches!(Gguf::read(&Bytes::new("long.gguf", &b[..b.len() - 1])), Err(Error::ModelFile(_))));
+        assert!(matches!(
+            Gguf::read(&Bytes::new("long.gguf", &b[..b.len() - 1])),
+            Err(Error::ModelFile(_))
+        ));
     }
 
     #[test]
     fn every_truncation_is_an_error_not_a_panic() {
         let bytes = tiny();
         for cut in 0..bytes.len() {
-            let r = Gguf::parse(&bytes[..cut]).and_then(|g| g.tensor_bytes(&bytes[..cut], "w", 16).map(|_| ()));
+            let r = Gguf::parse(&bytes[..cut])
+                .and_then(|g| g.tensor_bytes(&bytes[..cut], "w", 16).map(|_| ()));
             assert!(matches!(r, Err(Error::ModelFile(_))), "cut at {cut}");
         }
         assert!(Gguf::parse(b"PK\x03\x04 a zip file").is_err());

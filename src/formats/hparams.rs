@@ -26,9 +26,14 @@ pub enum Hparams<'a> {
 /// them bare; they are read as numbers so that the check can name them.
 pub fn parse_json(bytes: &[u8], file: &str) -> Result<Map<String, Value>> {
     let parsed = serde_json::from_slice::<Value>(bytes).or_else(|e| {
-        let text = std::str::from_utf8(bytes).map_err(|_| Error::ModelFile(format!("{file} is not text (UTF-8)")))?;
-        let quoted = text.replace("-Infinity", "\"-Infinity\"").replace("Infinity", "\"Infinity\"").replace("NaN", "\"NaN\"");
-        serde_json::from_str::<Value>(&quoted).map_err(|_| Error::ModelFile(format!("{file} is not valid JSON: {e}")))
+        let text = std::str::from_utf8(bytes)
+            .map_err(|_| Error::ModelFile(format!("{file} is not text (UTF-8)")))?;
+        let quoted = text
+            .replace("-Infinity", "\"-Infinity\"")
+            .replace("Infinity", "\"Infinity\"")
+            .replace("NaN", "\"NaN\"");
+        serde_json::from_str::<Value>(&quoted)
+            .map_err(|_| Error::ModelFile(format!("{file} is not valid JSON: {e}")))
     })?;
     match parsed {
         Value::Object(map) => Ok(map),
@@ -58,7 +63,9 @@ impl<'a> Hparams<'a> {
     pub fn has(&self, key: &str) -> bool {
         match self {
             Hparams::Json(m) => m.get(key).is_some_and(|v| !v.is_null()),
-            Hparams::Gguf { gguf, prefix } => gguf.metadata.contains_key(&format!("{prefix}.{key}")),
+            Hparams::Gguf { gguf, prefix } => {
+                gguf.metadata.contains_key(&format!("{prefix}.{key}"))
+            }
         }
     }
 
@@ -94,14 +101,19 @@ impl<'a> Hparams<'a> {
         }
         match self.gguf_value(key) {
             None => Ok(None),
-            Some(v) => v.as_f64().map(Some).ok_or_else(|| self.bad(key, format!("is {v:?}, not a number"))),
+            Some(v) => {
+                v.as_f64().map(Some).ok_or_else(|| self.bad(key, format!("is {v:?}, not a number")))
+            }
         }
     }
 
     /// A whole number, if the key is there.
     pub fn integer(&self, key: &str) -> Result<Option<i64>> {
         if let Some(v) = self.json(key) {
-            return v.as_i64().map(Some).ok_or_else(|| self.bad(key, format!("is {v}, not a whole number")));
+            return v
+                .as_i64()
+                .map(Some)
+                .ok_or_else(|| self.bad(key, format!("is {v}, not a whole number")));
         }
         match self.gguf_value(key) {
             None => Ok(None),
@@ -167,11 +179,17 @@ impl<'a> Hparams<'a> {
     /// A string, or `default` when absent.
     pub fn string_or(&self, key: &str, default: &str) -> Result<String> {
         if let Some(v) = self.json(key) {
-            return v.as_str().map(str::to_string).ok_or_else(|| self.bad(key, format!("is {v}, not a string")));
+            return v
+                .as_str()
+                .map(str::to_string)
+                .ok_or_else(|| self.bad(key, format!("is {v}, not a string")));
         }
         match self.gguf_value(key) {
             None => Ok(default.to_string()),
-            Some(v) => v.as_str().map(str::to_string).ok_or_else(|| self.bad(key, format!("is {v:?}, not a string"))),
+            Some(v) => v
+                .as_str()
+                .map(str::to_string)
+                .ok_or_else(|| self.bad(key, format!("is {v:?}, not a string"))),
         }
     }
 
@@ -189,7 +207,13 @@ impl<'a> Hparams<'a> {
 }
 
 /// `heads` must divide `width` (the heads' widths), naming both keys.
-pub fn split_evenly(h: &Hparams, width_key: &str, width: usize, heads_key: &str, heads: usize) -> Result<usize> {
+pub fn split_evenly(
+    h: &Hparams,
+    width_key: &str,
+    width: usize,
+    heads_key: &str,
+    heads: usize,
+) -> Result<usize> {
     if !width.is_multiple_of(heads) {
         return Err(Error::ModelFile(format!(
             "{} = {width} does not split into {} = {heads} equal heads",
@@ -201,7 +225,13 @@ pub fn split_evenly(h: &Hparams, width_key: &str, width: usize, heads_key: &str,
 }
 
 /// Grouped-query attention: `kv_heads` must divide `heads`.
-pub fn check_groups(h: &Hparams, heads_key: &str, heads: usize, kv_key: &str, kv_heads: usize) -> Result<()> {
+pub fn check_groups(
+    h: &Hparams,
+    heads_key: &str,
+    heads: usize,
+    kv_key: &str,
+    kv_heads: usize,
+) -> Result<()> {
     if !heads.is_multiple_of(kv_heads) {
         return Err(Error::ModelFile(format!(
             "{} = {heads} query heads do not share {} = {kv_heads} key/value heads evenly",
@@ -222,7 +252,9 @@ mod tests {
 
     #[test]
     fn bad_values_are_named_with_their_key() {
-        let h = json(r#"{"num_hidden_layers": 0, "rope_theta": -1.0, "eps": NaN, "heads": 3, "width": 64, "base": Infinity}"#);
+        let h = json(
+            r#"{"num_hidden_layers": 0, "rope_theta": -1.0, "eps": NaN, "heads": 3, "width": 64, "base": Infinity}"#,
+        );
         let msg = |r: Result<()>| r.unwrap_err().to_string();
         assert!(msg(h.count("num_hidden_layers").map(drop)).contains("num_hidden_layers = 0"));
         assert!(msg(h.positive("rope_theta").map(drop)).contains("rope_theta = -1"));

@@ -118,7 +118,11 @@ impl<'a> Cursor<'a> {
 
     fn take(&mut self, n: u64, what: &str) -> Result<&'a [u8]> {
         if n > self.remaining() {
-            return Err(truncated(&format!("{what} needs {n} bytes at offset {}, {} remain", self.at, self.remaining())));
+            return Err(truncated(&format!(
+                "{what} needs {n} bytes at offset {}, {} remain",
+                self.at,
+                self.remaining()
+            )));
         }
         // n ≤ remaining ≤ usize::MAX, so the cast is exact.
         let n = n as usize;
@@ -169,27 +173,45 @@ impl<'a> ModelFile<'a> {
         let n = c.u64("the tensor count")?;
         // Each tensor takes at least a 32-byte header, a 1-byte name and 1 byte of data.
         if n == 0 || n > c.remaining() / 34 {
-            return Err(corrupted(&format!("it claims {n} tensors, which cannot fit in its {} bytes", bytes.len())));
+            return Err(corrupted(&format!(
+                "it claims {n} tensors, which cannot fit in its {} bytes",
+                bytes.len()
+            )));
         }
         let mut headers = Vec::with_capacity(n as usize);
         for i in 0..n {
             let what = format!("header {i}");
-            headers.push(Header { name_len: c.u64(&what)?, code: c.u64(&what)?, shape_len: c.u64(&what)?, data_len: c.u64(&what)? });
+            headers.push(Header {
+                name_len: c.u64(&what)?,
+                code: c.u64(&what)?,
+                shape_len: c.u64(&what)?,
+                data_len: c.u64(&what)?,
+            });
         }
         let mut names = Vec::with_capacity(headers.len());
         for (i, h) in headers.iter().enumerate() {
             let raw = c.take(h.name_len, &format!("the name of tensor {i}"))?;
             let name = match raw.split_last() {
                 Some((0, name)) if !name.contains(&0) => name,
-                _ => return Err(corrupted(&format!("the name of tensor {i} is not one NUL-terminated string"))),
+                _ => {
+                    return Err(corrupted(&format!(
+                        "the name of tensor {i} is not one NUL-terminated string"
+                    )))
+                }
             };
-            names.push(String::from_utf8(name.to_vec()).map_err(|_| corrupted(&format!("the name of tensor {i} is not UTF-8")))?);
+            names.push(
+                String::from_utf8(name.to_vec())
+                    .map_err(|_| corrupted(&format!("the name of tensor {i} is not UTF-8")))?,
+            );
         }
         let mut shapes = Vec::with_capacity(headers.len());
         for (h, name) in headers.iter().zip(&names) {
             // Bergamot's tensors have at most 4 dimensions; more is a corrupted count.
             if h.shape_len > 8 {
-                return Err(corrupted(&format!("tensor `{name}` claims {} dimensions", h.shape_len)));
+                return Err(corrupted(&format!(
+                    "tensor `{name}` claims {} dimensions",
+                    h.shape_len
+                )));
             }
             let raw = c.take(h.shape_len * 4, &format!("the shape of `{name}`"))?;
             let mut shape = Vec::with_capacity(h.shape_len as usize);
@@ -197,13 +219,20 @@ impl<'a> ModelFile<'a> {
             for d in raw.chunks_exact(4) {
                 let d = i32::from_le_bytes([d[0], d[1], d[2], d[3]]);
                 if d < 0 {
-                    return Err(corrupted(&format!("tensor `{name}` has a negative dimension ({d})")));
+                    return Err(corrupted(&format!(
+                        "tensor `{name}` has a negative dimension ({d})"
+                    )));
                 }
-                elements = elements.checked_mul(d as u64).ok_or_else(|| corrupted(&format!("the shape of `{name}` overflows")))?;
+                elements = elements
+                    .checked_mul(d as u64)
+                    .ok_or_else(|| corrupted(&format!("the shape of `{name}` overflows")))?;
                 shape.push(d as usize);
             }
             if elements > h.data_len {
-                return Err(corrupted(&format!("tensor `{name}` has {elements} values but only {} bytes of data", h.data_len)));
+                return Err(corrupted(&format!(
+                    "tensor `{name}` has {elements} values but only {} bytes of data",
+                    h.data_len
+                )));
             }
             shapes.push(shape);
         }
@@ -236,34 +265,49 @@ impl<'a> ModelFile<'a> {
     }
 
     fn require(&self, name: &str) -> Result<&Item<'a>> {
-        self.get(name)
-            .ok_or_else(|| Error::ModelFile(format!("the Marian model has no tensor `{name}`: is it a Bergamot tiny int8 model?")))
+        self.get(name).ok_or_else(|| {
+            Error::ModelFile(format!(
+                "the Marian model has no tensor `{name}`: is it a Bergamot tiny int8 model?"
+            ))
+        })
     }
 
     /// The embedded configuration (`special:model.yml`) as text.
     pub fn config_yaml(&self) -> Result<&'a str> {
         let item = self.require(CONFIG_ITEM)?;
         if item.kind != ItemType::Int8 {
-            return Err(corrupted(&format!("`{CONFIG_ITEM}` should be int8 text, it is {:?}", item.kind)));
+            return Err(corrupted(&format!(
+                "`{CONFIG_ITEM}` should be int8 text, it is {:?}",
+                item.kind
+            )));
         }
         let text = &item.data[..item.elements()];
         // Marian writes the text with a closing NUL.
         let text = text.strip_suffix(&[0]).unwrap_or(text);
-        std::str::from_utf8(text).map_err(|_| corrupted(&format!("`{CONFIG_ITEM}` is not UTF-8 text")))
+        std::str::from_utf8(text)
+            .map_err(|_| corrupted(&format!("`{CONFIG_ITEM}` is not UTF-8 text")))
     }
 
     /// An f32 tensor of exactly `shape`, e.g. a bias [1, d].
     pub fn f32_values(&self, name: &str, shape: &[usize]) -> Result<Vec<f32>> {
         let item = self.require(name)?;
         if item.kind != ItemType::Float32 {
-            return Err(Error::ModelFile(format!("tensor `{name}` is {:?}, expected float32", item.kind)));
+            return Err(Error::ModelFile(format!(
+                "tensor `{name}` is {:?}, expected float32",
+                item.kind
+            )));
         }
         check_shape(item, shape)?;
-        let values: Vec<f32> =
-            item.data[..item.elements() * 4].chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
+        let values: Vec<f32> = item.data[..item.elements() * 4]
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect();
         // A flipped bit can make NaN or ∞, which would reach the page as NaN weights.
         if let Some(i) = values.iter().position(|v| !v.is_finite()) {
-            return Err(corrupted(&format!("value {i} of `{name}` is {}, not a finite number", values[i])));
+            return Err(corrupted(&format!(
+                "value {i} of `{name}` is {}, not a finite number",
+                values[i]
+            )));
         }
         Ok(values)
     }
@@ -282,14 +326,19 @@ impl<'a> ModelFile<'a> {
     pub fn intgemm8(&self, name: &str, shape: &[usize]) -> Result<(&'a [i8], f32)> {
         let item = self.require(name)?;
         if item.kind != ItemType::Intgemm8 {
-            return Err(Error::ModelFile(format!("tensor `{name}` is {:?}, expected intgemm8 (int8 weights with a scale)", item.kind)));
+            return Err(Error::ModelFile(format!(
+                "tensor `{name}` is {:?}, expected intgemm8 (int8 weights with a scale)",
+                item.kind
+            )));
         }
         check_shape(item, shape)?;
         let n = item.elements();
         let m = &item.data[n..n + 4];
         let quant_mult = f32::from_le_bytes([m[0], m[1], m[2], m[3]]);
         if !(quant_mult.is_finite() && quant_mult > 0.0) {
-            return Err(corrupted(&format!("the quantization multiplier of `{name}` is {quant_mult}")));
+            return Err(corrupted(&format!(
+                "the quantization multiplier of `{name}` is {quant_mult}"
+            )));
         }
         let bytes = &item.data[..n];
         // SAFETY: i8 and u8 have the same size and alignment, and every bit pattern is a valid i8.
@@ -352,7 +401,12 @@ pub(crate) mod tests {
         int8.extend(2.0f32.to_le_bytes());
         let yml = b"type: transformer\n\0".to_vec();
         write(&[
-            Spec { name: "b", code: 0x0404, shape: vec![1, 2], data: [1.5f32, -2.0].iter().flat_map(|v| v.to_le_bytes()).collect() },
+            Spec {
+                name: "b",
+                code: 0x0404,
+                shape: vec![1, 2],
+                data: [1.5f32, -2.0].iter().flat_map(|v| v.to_le_bytes()).collect(),
+            },
             Spec { name: "W", code: 0x4101, shape: vec![3, 2], data: int8 },
             Spec { name: CONFIG_ITEM, code: 0x0101, shape: vec![yml.len() as i32], data: yml },
         ])
@@ -373,7 +427,11 @@ pub(crate) mod tests {
     fn wrong_names_types_and_shapes_are_errors() {
         let bytes = small();
         let f = ModelFile::parse(&bytes).unwrap();
-        assert!(f.f32_values("missing", &[1]).unwrap_err().to_string().contains("no tensor `missing`"));
+        assert!(f
+            .f32_values("missing", &[1])
+            .unwrap_err()
+            .to_string()
+            .contains("no tensor `missing`"));
         assert!(f.f32_values("W", &[3, 2]).unwrap_err().to_string().contains("expected float32"));
         assert!(f.intgemm8("W", &[2, 3]).unwrap_err().to_string().contains("shape [3, 2]"));
     }
@@ -404,7 +462,10 @@ pub(crate) mod tests {
         }
         let mut bytes = good.clone();
         bytes[0] = 2;
-        assert!(ModelFile::parse(&bytes).unwrap_err().to_string().contains("not a Marian binary model"));
+        assert!(ModelFile::parse(&bytes)
+            .unwrap_err()
+            .to_string()
+            .contains("not a Marian binary model"));
         assert!(ModelFile::parse(b"PK\x03\x04 a zip file, not a model").is_err());
     }
 
@@ -412,11 +473,20 @@ pub(crate) mod tests {
     fn unknown_types_and_bad_shapes_are_named() {
         let f16 = write(&[Spec { name: "h", code: 0x0402, shape: vec![2], data: vec![0; 4] }]);
         assert!(ModelFile::parse(&f16).unwrap_err().to_string().contains("float16 (type 0x0402)"));
-        let negative = write(&[Spec { name: "n", code: 0x0404, shape: vec![-1], data: vec![0; 4] }]);
-        assert!(ModelFile::parse(&negative).unwrap_err().to_string().contains("negative dimension"));
+        let negative =
+            write(&[Spec { name: "n", code: 0x0404, shape: vec![-1], data: vec![0; 4] }]);
+        assert!(ModelFile::parse(&negative)
+            .unwrap_err()
+            .to_string()
+            .contains("negative dimension"));
         let short = write(&[Spec { name: "s", code: 0x0404, shape: vec![2], data: vec![0; 4] }]);
         assert!(ModelFile::parse(&short).unwrap_err().to_string().contains("needs 8 bytes"));
-        let overflow = write(&[Spec { name: "o", code: 0x0404, shape: vec![i32::MAX, i32::MAX, i32::MAX], data: vec![0; 4] }]);
+        let overflow = write(&[Spec {
+            name: "o",
+            code: 0x0404,
+            shape: vec![i32::MAX, i32::MAX, i32::MAX],
+            data: vec![0; 4],
+        }]);
         assert!(ModelFile::parse(&overflow).is_err());
     }
 }

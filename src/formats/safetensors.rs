@@ -61,17 +61,28 @@ pub struct SafetensorsFile<'s> {
 impl<'s> SafetensorsFile<'s> {
     pub fn read(src: &'s dyn Source) -> Result<SafetensorsFile<'s>> {
         let name = src.name().to_string();
-        let bad = |why: String| Error::ModelFile(format!("{name} is not a safetensors file: {why}"));
+        let bad =
+            |why: String| Error::ModelFile(format!("{name} is not a safetensors file: {why}"));
         if src.len() < 8 {
-            return Err(bad(format!("it has {} bytes, fewer than the 8 of the header's length", src.len())));
+            return Err(bad(format!(
+                "it has {} bytes, fewer than the 8 of the header's length",
+                src.len()
+            )));
         }
-        let n = u64::from_le_bytes(src.read(0, 8)?.as_ref().try_into().map_err(|_| bad("no header length".into()))?);
+        let n = u64::from_le_bytes(
+            src.read(0, 8)?.as_ref().try_into().map_err(|_| bad("no header length".into()))?,
+        );
         if n > MAX_HEADER || n > src.len() - 8 {
-            return Err(bad(format!("its header claims {n} bytes in a file of {}: truncated or not safetensors", src.len())));
+            return Err(bad(format!(
+                "its header claims {n} bytes in a file of {}: truncated or not safetensors",
+                src.len()
+            )));
         }
         let header = src.read(8, n as usize)?;
-        let json: serde_json::Value = serde_json::from_slice(&header).map_err(|e| bad(format!("its header is not JSON ({e})")))?;
-        let entries = json.as_object().ok_or_else(|| bad("its header is not a JSON object".into()))?;
+        let json: serde_json::Value = serde_json::from_slice(&header)
+            .map_err(|e| bad(format!("its header is not JSON ({e})")))?;
+        let entries =
+            json.as_object().ok_or_else(|| bad("its header is not a JSON object".into()))?;
         let data_start = 8 + n;
         let data_len = src.len() - data_start;
         let mut tensors = HashMap::with_capacity(entries.len());
@@ -79,18 +90,34 @@ impl<'s> SafetensorsFile<'s> {
             if tensor == "__metadata__" {
                 continue;
             }
-            let field = |key: &str| entry.get(key).ok_or_else(|| bad(format!("tensor `{tensor}` has no {key}")));
-            let dtype_name = field("dtype")?.as_str().ok_or_else(|| bad(format!("tensor `{tensor}`: dtype is not a string")))?.to_string();
+            let field = |key: &str| {
+                entry.get(key).ok_or_else(|| bad(format!("tensor `{tensor}` has no {key}")))
+            };
+            let dtype_name = field("dtype")?
+                .as_str()
+                .ok_or_else(|| bad(format!("tensor `{tensor}`: dtype is not a string")))?
+                .to_string();
             let numbers = |key: &str| -> Result<Vec<u64>> {
-                let list = field(key)?.as_array().ok_or_else(|| bad(format!("tensor `{tensor}`: {key} is not a list")))?;
-                list.iter().map(|v| v.as_u64().ok_or_else(|| bad(format!("tensor `{tensor}`: {key} holds {v}")))).collect()
+                let list = field(key)?
+                    .as_array()
+                    .ok_or_else(|| bad(format!("tensor `{tensor}`: {key} is not a list")))?;
+                list.iter()
+                    .map(|v| {
+                        v.as_u64().ok_or_else(|| bad(format!("tensor `{tensor}`: {key} holds {v}")))
+                    })
+                    .collect()
             };
             let shape = numbers("shape")?
                 .into_iter()
-                .map(|d| usize::try_from(d).map_err(|_| bad(format!("tensor `{tensor}` has a dimension of {d}"))))
+                .map(|d| {
+                    usize::try_from(d)
+                        .map_err(|_| bad(format!("tensor `{tensor}` has a dimension of {d}")))
+                })
                 .collect::<Result<Vec<usize>>>()?;
             let offsets = numbers("data_offsets")?;
-            let [begin, end] = offsets[..] else { return Err(bad(format!("tensor `{tensor}`: data_offsets is not two numbers"))) };
+            let [begin, end] = offsets[..] else {
+                return Err(bad(format!("tensor `{tensor}`: data_offsets is not two numbers")));
+            };
             if begin > end || end > data_len {
                 return Err(Error::ModelFile(format!(
                     "{name}: tensor `{tensor}` lies at bytes {begin}..{end} of {data_len}: a truncated or damaged download?"
@@ -100,10 +127,16 @@ impl<'s> SafetensorsFile<'s> {
             if let Some(dtype) = dtype {
                 let values = shape.iter().try_fold(1u64, |n, &d| n.checked_mul(d as u64));
                 if values.and_then(|v| v.checked_mul(dtype.size() as u64)) != Some(end - begin) {
-                    return Err(bad(format!("tensor `{tensor}` of shape {shape:?} does not fill its {} bytes", end - begin)));
+                    return Err(bad(format!(
+                        "tensor `{tensor}` of shape {shape:?} does not fill its {} bytes",
+                        end - begin
+                    )));
                 }
             }
-            tensors.insert(tensor.clone(), Info { dtype, dtype_name, shape, start: data_start + begin, end: data_start + end });
+            tensors.insert(
+                tensor.clone(),
+                Info { dtype, dtype_name, shape, start: data_start + begin, end: data_start + end },
+            );
         }
         Ok(SafetensorsFile { src, tensors })
     }
@@ -111,7 +144,10 @@ impl<'s> SafetensorsFile<'s> {
     /// Tensor `name` as f32 (f16 and bf16 widened), checked against `shape`.
     pub fn values(&self, name: &str, shape: &[usize]) -> Result<Vec<f32>> {
         let file = self.src.name();
-        let info = self.tensors.get(name).ok_or_else(|| Error::ModelFile(format!("{file} has no tensor `{name}`")))?;
+        let info = self
+            .tensors
+            .get(name)
+            .ok_or_else(|| Error::ModelFile(format!("{file} has no tensor `{name}`")))?;
         if info.shape != shape {
             return Err(Error::ModelFile(format!(
                 "tensor `{name}` in {file} has shape {:?}, the configuration implies {shape:?}",
@@ -119,13 +155,25 @@ impl<'s> SafetensorsFile<'s> {
             )));
         }
         let dtype = info.dtype.ok_or_else(|| {
-            Error::ModelFile(format!("tensor `{name}` in {file} is {}; only F32, F16 and BF16 weights are read", info.dtype_name))
+            Error::ModelFile(format!(
+                "tensor `{name}` in {file} is {}; only F32, F16 and BF16 weights are read",
+                info.dtype_name
+            ))
         })?;
         let bytes = self.src.read(info.start, (info.end - info.start) as usize)?;
         Ok(match dtype {
-            Dtype::F32 => bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect(),
-            Dtype::F16 => bytes.chunks_exact(2).map(|b| half::f16::from_le_bytes([b[0], b[1]]).to_f32()).collect(),
-            Dtype::BF16 => bytes.chunks_exact(2).map(|b| half::bf16::from_le_bytes([b[0], b[1]]).to_f32()).collect(),
+            Dtype::F32 => bytes
+                .chunks_exact(4)
+                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect(),
+            Dtype::F16 => bytes
+                .chunks_exact(2)
+                .map(|b| half::f16::from_le_bytes([b[0], b[1]]).to_f32())
+                .collect(),
+            Dtype::BF16 => bytes
+                .chunks_exact(2)
+                .map(|b| half::bf16::from_le_bytes([b[0], b[1]]).to_f32())
+                .collect(),
         })
     }
 }
@@ -137,9 +185,14 @@ mod tests {
     use safetensors::tensor::{Dtype as D, TensorView};
 
     fn file() -> Vec<u8> {
-        let a: Vec<u8> = [1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0].iter().flat_map(|x| x.to_le_bytes()).collect();
-        let b: Vec<u8> = [0.5f32, -1.0].iter().flat_map(|x| half::f16::from_f32(*x).to_le_bytes()).collect();
-        let views = [("a", TensorView::new(D::F32, vec![2, 3], &a).unwrap()), ("b", TensorView::new(D::F16, vec![2], &b).unwrap())];
+        let a: Vec<u8> =
+            [1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0].iter().flat_map(|x| x.to_le_bytes()).collect();
+        let b: Vec<u8> =
+            [0.5f32, -1.0].iter().flat_map(|x| half::f16::from_f32(*x).to_le_bytes()).collect();
+        let views = [
+            ("a", TensorView::new(D::F32, vec![2, 3], &a).unwrap()),
+            ("b", TensorView::new(D::F16, vec![2], &b).unwrap()),
+        ];
         safetensors::serialize(views, None).unwrap()
     }
 
@@ -160,7 +213,8 @@ mod tests {
         let bytes = file();
         for cut in 0..bytes.len() {
             let src = Bytes::new("model.safetensors", &bytes[..cut]);
-            let r = SafetensorsFile::read(&src).and_then(|f| f.values("a", &[2, 3]).and(f.values("b", &[2])));
+            let r = SafetensorsFile::read(&src)
+                .and_then(|f| f.values("a", &[2, 3]).and(f.values("b", &[2])));
             assert!(matches!(r, Err(Error::ModelFile(_))), "cut at {cut}");
         }
     }

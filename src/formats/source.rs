@@ -73,10 +73,13 @@ pub struct File {
 #[cfg(not(target_arch = "wasm32"))]
 impl File {
     pub fn open(path: &std::path::Path) -> Result<File> {
-        let cannot = |e: std::io::Error| Error::ModelFile(format!("cannot read {}: {e}", path.display()));
+        let cannot =
+            |e: std::io::Error| Error::ModelFile(format!("cannot read {}: {e}", path.display()));
         let file = std::fs::File::open(path).map_err(cannot)?;
         let len = file.metadata().map_err(cannot)?.len();
-        let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+        let name = path
+            .file_name()
+            .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
         Ok(File { name, file: std::sync::Mutex::new(file), len })
     }
 }
@@ -95,10 +98,13 @@ impl Source for File {
         use std::io::{Read, Seek, SeekFrom};
         range(&self.name, self.len, start, len)?;
         let mut buf = vec![0; len];
-        let mut file = self.file.lock().map_err(|_| Error::ModelFile(format!("{}: an earlier read failed", self.name)))?;
-        file.seek(SeekFrom::Start(start))
-            .and_then(|_| file.read_exact(&mut buf))
-            .map_err(|e| Error::ModelFile(format!("cannot read bytes {start}.. of {}: {e}", self.name)))?;
+        let mut file = self
+            .file
+            .lock()
+            .map_err(|_| Error::ModelFile(format!("{}: an earlier read failed", self.name)))?;
+        file.seek(SeekFrom::Start(start)).and_then(|_| file.read_exact(&mut buf)).map_err(|e| {
+            Error::ModelFile(format!("cannot read bytes {start}.. of {}: {e}", self.name))
+        })?;
         Ok(Cow::Owned(buf))
     }
 }

@@ -30,15 +30,21 @@ impl Weights<'_> {
     /// Tensor `name`'s shape, PyTorch's way round.
     pub fn shape(&self, name: &str) -> Option<Vec<usize>> {
         match self {
-            Weights::Safetensors(files) => files.iter().find_map(|f| f.tensors.get(name)).map(|t| t.shape.clone()),
-            Weights::Gguf { gguf, .. } => gguf.tensors.get(name).map(|t| t.dims.iter().rev().map(|&d| d as usize).collect()),
+            Weights::Safetensors(files) => {
+                files.iter().find_map(|f| f.tensors.get(name)).map(|t| t.shape.clone())
+            }
+            Weights::Gguf { gguf, .. } => {
+                gguf.tensors.get(name).map(|t| t.dims.iter().rev().map(|&d| d as usize).collect())
+            }
         }
     }
 
     /// Names of the tensors, for the count of parameters.
     pub fn names(&self) -> Vec<&str> {
         match self {
-            Weights::Safetensors(files) => files.iter().flat_map(|f| f.tensors.keys().map(String::as_str)).collect(),
+            Weights::Safetensors(files) => {
+                files.iter().flat_map(|f| f.tensors.keys().map(String::as_str)).collect()
+            }
             Weights::Gguf { gguf, .. } => gguf.tensors.keys().map(String::as_str).collect(),
         }
     }
@@ -52,7 +58,8 @@ impl Weights<'_> {
                 if t.dims != [len as u64] {
                     return Err(shape_error(name, &t.dims, &[len]));
                 }
-                let wide = |n: usize| len.checked_mul(n).ok_or_else(|| shape_error(name, &t.dims, &[len]));
+                let wide =
+                    |n: usize| len.checked_mul(n).ok_or_else(|| shape_error(name, &t.dims, &[len]));
                 match t.ggml_type {
                     0 => Ok(f32s(&gguf.tensor_data(*src, name, wide(4)?)?)),
                     GGML_F16 => Ok(gguf
@@ -75,7 +82,9 @@ impl Weights<'_> {
     /// and small tables).
     pub fn matrix(&self, name: &str, rows: usize, cols: usize) -> Result<Matrix> {
         match self {
-            Weights::Safetensors(files) => Ok(Matrix::from_vec(rows, cols, file_of(files, name)?.values(name, &[rows, cols])?)),
+            Weights::Safetensors(files) => {
+                Ok(Matrix::from_vec(rows, cols, file_of(files, name)?.values(name, &[rows, cols])?))
+            }
             Weights::Gguf { .. } => Ok(self.qmatrix(name, rows, cols)?.dequantize()),
         }
     }
@@ -86,7 +95,12 @@ impl Weights<'_> {
         match self {
             Weights::Safetensors(files) => {
                 let values = file_of(files, name)?.values(name, &[rows, cols])?;
-                QMatrix::new(rows, cols, QType::F32, values.iter().flat_map(|v| v.to_le_bytes()).collect())
+                QMatrix::new(
+                    rows,
+                    cols,
+                    QType::F32,
+                    values.iter().flat_map(|v| v.to_le_bytes()).collect(),
+                )
             }
             Weights::Gguf { gguf, src } => {
                 let t = gguf.tensor(name)?;
@@ -94,7 +108,10 @@ impl Weights<'_> {
                     return Err(shape_error(name, &t.dims, &[rows, cols]));
                 }
                 let qtype = QType::from_ggml(t.ggml_type).ok_or_else(|| {
-                    Error::ModelFile(format!("tensor `{name}` is stored in GGML type {}, which this version cannot read", t.ggml_type))
+                    Error::ModelFile(format!(
+                        "tensor `{name}` is stored in GGML type {}, which this version cannot read",
+                        t.ggml_type
+                    ))
                 })?;
                 let len = rows.checked_mul(cols).and_then(|n| qtype.bytes_for(n)).ok_or_else(|| {
                     Error::ModelFile(format!("tensor `{name}`: {rows} × {cols} values do not fill whole {qtype:?} blocks"))
@@ -115,7 +132,10 @@ impl Weights<'_> {
     }
 }
 
-fn file_of<'f, 's>(files: &'f [SafetensorsFile<'s>], name: &str) -> Result<&'f SafetensorsFile<'s>> {
+fn file_of<'f, 's>(
+    files: &'f [SafetensorsFile<'s>],
+    name: &str,
+) -> Result<&'f SafetensorsFile<'s>> {
     files.iter().find(|f| f.tensors.contains_key(name)).ok_or_else(|| missing(name))
 }
 
@@ -124,10 +144,14 @@ fn f32s(bytes: &[u8]) -> Vec<f32> {
 }
 
 fn missing(name: &str) -> Error {
-    Error::ModelFile(format!("the weights have no tensor `{name}`: the configuration and the weights disagree"))
+    Error::ModelFile(format!(
+        "the weights have no tensor `{name}`: the configuration and the weights disagree"
+    ))
 }
 
 fn shape_error(name: &str, dims: &[u64], want: &[usize]) -> Error {
     let file: Vec<u64> = dims.iter().rev().copied().collect();
-    Error::ModelFile(format!("tensor `{name}` has shape {file:?}, the configuration implies {want:?}"))
+    Error::ModelFile(format!(
+        "tensor `{name}` has shape {file:?}, the configuration implies {want:?}"
+    ))
 }

@@ -29,7 +29,10 @@ impl Isa {
     #[inline]
     pub fn best() -> Isa {
         #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") && std::is_x86_feature_detected!("f16c") {
+        if std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("fma")
+            && std::is_x86_feature_detected!("f16c")
+        {
             return Isa::Avx2;
         }
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
@@ -78,7 +81,11 @@ pub fn prefetch(bytes: &[u8]) {
     for line in bytes.chunks(64) {
         // SAFETY: SSE is part of x86-64; a prefetch only hints, and the
         // address lies in `bytes`.
-        unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(line.as_ptr() as *const i8) };
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                line.as_ptr() as *const i8
+            )
+        };
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = bytes;
@@ -108,6 +115,7 @@ pub mod wasm {
     /// The four lanes' sum, in a fixed order: (0 + 2) + (1 + 3).
     #[inline(always)]
     pub fn lanes_sum(a: v128) -> f32 {
-        (f32x4_extract_lane::<0>(a) + f32x4_extract_lane::<2>(a)) + (f32x4_extract_lane::<1>(a) + f32x4_extract_lane::<3>(a))
+        (f32x4_extract_lane::<0>(a) + f32x4_extract_lane::<2>(a))
+            + (f32x4_extract_lane::<1>(a) + f32x4_extract_lane::<3>(a))
     }
 }

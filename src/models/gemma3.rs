@@ -33,8 +33,8 @@ use crate::formats::hparams::{check_groups, Hparams};
 use crate::formats::weights::Weights;
 use crate::kernels::quant::QMatrix;
 use crate::models::decoder::parts::{
-    attend_cached, embed_rows, gated_block_matrices, gelu_tanh_times, rope_from_hf, Attn, GatedFfn, Linear, Names, Products, Rope,
-    RopeScaling, ATTENTION_MATRICES, GATED_BLOCK_MATRICES,
+    attend_cached, embed_rows, gated_block_matrices, gelu_tanh_times, rope_from_hf, Attn, GatedFfn,
+    Linear, Names, Products, Rope, RopeScaling, ATTENTION_MATRICES, GATED_BLOCK_MATRICES,
 };
 use crate::models::decoder::{Net, Shape};
 use crate::models::norm::RmsNorm;
@@ -74,13 +74,22 @@ impl Config {
     pub fn from_hf(h: &Hparams) -> Result<Config> {
         let act = h.string_or("hidden_activation", "gelu_pytorch_tanh")?;
         if !matches!(act.as_str(), "gelu_pytorch_tanh" | "gelu_new" | "gelu_fast") {
-            return Err(h.bad("hidden_activation", format!("is {act:?}; Gemma 3's \"gelu_pytorch_tanh\" is implemented")));
+            return Err(h.bad(
+                "hidden_activation",
+                format!("is {act:?}; Gemma 3's \"gelu_pytorch_tanh\" is implemented"),
+            ));
         }
         if h.flag_or("use_bidirectional_attention", false)? {
-            return Err(h.bad("use_bidirectional_attention", "is true (an embedding model); only the causal Gemma 3 is implemented"));
+            return Err(h.bad(
+                "use_bidirectional_attention",
+                "is true (an embedding model); only the causal Gemma 3 is implemented",
+            ));
         }
         if h.number("attn_logit_softcapping")?.is_some() {
-            return Err(h.bad("attn_logit_softcapping", "is set; Gemma 3 has none, and it is not implemented"));
+            return Err(h.bad(
+                "attn_logit_softcapping",
+                "is set; Gemma 3 has none, and it is not implemented",
+            ));
         }
         let n_layers = h.count("num_hidden_layers")?;
         let local = match h.json("layer_types").and_then(|t| t.as_array()) {
@@ -89,18 +98,30 @@ impl Config {
                 .map(|t| match t.as_str() {
                     Some("sliding_attention") => Ok(true),
                     Some("full_attention") => Ok(false),
-                    _ => Err(h.bad("layer_types", format!("holds {t}; \"sliding_attention\" or \"full_attention\" expected"))),
+                    _ => Err(h.bad(
+                        "layer_types",
+                        format!("holds {t}; \"sliding_attention\" or \"full_attention\" expected"),
+                    )),
                 })
                 .collect::<Result<Vec<bool>>>()?,
-            Some(types) => return Err(h.bad("layer_types", format!("lists {} layers for num_hidden_layers = {n_layers}", types.len()))),
-            None => pattern(n_layers, h.count_or("sliding_window_pattern", SLIDING_WINDOW_PATTERN)?),
+            Some(types) => {
+                return Err(h.bad(
+                    "layer_types",
+                    format!("lists {} layers for num_hidden_layers = {n_layers}", types.len()),
+                ))
+            }
+            None => {
+                pattern(n_layers, h.count_or("sliding_window_pattern", SLIDING_WINDOW_PATTERN)?)
+            }
         };
         let (n_heads, d_model) = (h.count("num_attention_heads")?, h.count("hidden_size")?);
         let n_kv_heads = h.count_or("num_key_value_heads", n_heads)?;
         check_groups(h, "num_attention_heads", n_heads, "num_key_value_heads", n_kv_heads)?;
         let global_rope = rope_from_hf(h, Some("full_attention"), "rope_theta", 1_000_000.0)?;
         let local_rope = match h.json("rope_parameters") {
-            Some(_) => rope_from_hf(h, Some("sliding_attention"), "rope_local_base_freq", LOCAL_ROPE_BASE)?,
+            Some(_) => {
+                rope_from_hf(h, Some("sliding_attention"), "rope_local_base_freq", LOCAL_ROPE_BASE)?
+            }
             None => (h.positive_or("rope_local_base_freq", LOCAL_ROPE_BASE)?, RopeScaling::None),
         };
         let c = Config {
@@ -162,7 +183,13 @@ impl Config {
 
     fn check(self, h: &Hparams, head_key: &str) -> Result<Config> {
         if !self.d_head.is_multiple_of(2) {
-            return Err(h.bad(head_key, format!("= {}: RoPE turns dimensions in pairs, so heads need an even width", self.d_head)));
+            return Err(h.bad(
+                head_key,
+                format!(
+                    "= {}: RoPE turns dimensions in pairs, so heads need an even width",
+                    self.d_head
+                ),
+            ));
         }
         Ok(self)
     }
@@ -212,7 +239,9 @@ impl Block {
     fn load(w: &Weights, names: Names, i: usize, c: &Config) -> Result<Block> {
         let n = |s: &str| names.block(i, s, hf_name);
         let plus_one = names == Names::HuggingFace;
-        let norm = |s: &str, d: usize| RmsNorm::load(w, &format!("{}.weight", n(s)), d, c.rms_eps, plus_one);
+        let norm = |s: &str, d: usize| {
+            RmsNorm::load(w, &format!("{}.weight", n(s)), d, c.rms_eps, plus_one)
+        };
         let linear = |s: &str, rows: usize, cols: usize| Linear::load(w, &n(s), rows, cols, false);
         let d = c.d_model;
         Ok(Block {
@@ -244,9 +273,17 @@ pub struct Gemma3 {
 impl Gemma3 {
     pub fn load(w: &Weights, names: Names, config: Config) -> Result<Gemma3> {
         let c = &config;
-        let token_embd = w.qmatrix(names.top("token_embd"), c.vocab_size, c.d_model)?.with_16_bit_inputs();
-        let blocks = (0..c.n_layers).map(|i| Block::load(w, names, i, c)).collect::<Result<Vec<_>>>()?;
-        let output_norm = RmsNorm::load(w, names.top("output_norm"), c.d_model, c.rms_eps, names == Names::HuggingFace)?;
+        let token_embd =
+            w.qmatrix(names.top("token_embd"), c.vocab_size, c.d_model)?.with_16_bit_inputs();
+        let blocks =
+            (0..c.n_layers).map(|i| Block::load(w, names, i, c)).collect::<Result<Vec<_>>>()?;
+        let output_norm = RmsNorm::load(
+            w,
+            names.top("output_norm"),
+            c.d_model,
+            c.rms_eps,
+            names == Names::HuggingFace,
+        )?;
         let shape = Shape {
             n_layers: c.n_layers,
             n_heads: c.n_heads,
@@ -305,7 +342,8 @@ impl Net for Gemma3 {
         let attention = attend_cached(new, past, c.mask(l), scale, mm);
         let delta = b.post_attention_norm.forward(&b.attn.output(&attention.concat, mm));
         let residual = h.add(&delta);
-        let r = if last_only { residual.rows_range(residual.rows - 1, 1) } else { residual.clone() };
+        let r =
+            if last_only { residual.rows_range(residual.rows - 1, 1) } else { residual.clone() };
         let down = b.ffn.forward(&b.ffn_norm.forward(&r), gelu_tanh_times, mm);
         let out = r.add(&b.post_ffw_norm.forward(&down));
         (LayerTrace::new(x, attention, delta, residual), out)
@@ -323,7 +361,8 @@ impl Net for Gemma3 {
     }
 
     fn matrices(&self) -> Vec<&QMatrix> {
-        let mut all: Vec<&QMatrix> = self.blocks.iter().flat_map(|b| gated_block_matrices(&b.attn, &b.ffn)).collect();
+        let mut all: Vec<&QMatrix> =
+            self.blocks.iter().flat_map(|b| gated_block_matrices(&b.attn, &b.ffn)).collect();
         all.push(&self.token_embd);
         all
     }

@@ -46,7 +46,10 @@ impl Config {
     pub fn from_hf(h: &Hparams) -> Result<Config> {
         let act = h.string_or("activation_function", "gelu_new")?;
         if !matches!(act.as_str(), "gelu_new" | "gelu_pytorch_tanh" | "gelu_fast") {
-            return Err(h.bad("activation_function", format!("is {act:?}; GPT-2's \"gelu_new\" is implemented")));
+            return Err(h.bad(
+                "activation_function",
+                format!("is {act:?}; GPT-2's \"gelu_new\" is implemented"),
+            ));
         }
         for key in ["scale_attn_by_inverse_layer_idx", "reorder_and_upcast_attn"] {
             if h.flag_or(key, false)? {
@@ -105,10 +108,11 @@ impl Names {
         match self {
             Names::HuggingFace(prefix) => format!("{prefix}{hf}"),
             Names::Gguf => {
-                let (block, part) = match hf.strip_prefix("h.").and_then(|rest| rest.split_once('.')) {
-                    Some((i, part)) => (Some(i), part),
-                    None => (None, hf),
-                };
+                let (block, part) =
+                    match hf.strip_prefix("h.").and_then(|rest| rest.split_once('.')) {
+                        Some((i, part)) => (Some(i), part),
+                        None => (None, hf),
+                    };
                 let gguf = match part {
                     "wte" => "token_embd",
                     "wpe" => "position_embd",
@@ -136,7 +140,12 @@ impl Names {
             Names::Gguf => w.qmatrix(&format!("{name}.weight"), d_out, d_in)?,
             Names::HuggingFace(_) => {
                 let turned = w.matrix(&format!("{name}.weight"), d_in, d_out)?.transpose();
-                QMatrix::new(d_out, d_in, QType::F32, turned.data.iter().flat_map(|v| v.to_le_bytes()).collect())?
+                QMatrix::new(
+                    d_out,
+                    d_in,
+                    QType::F32,
+                    turned.data.iter().flat_map(|v| v.to_le_bytes()).collect(),
+                )?
             }
         };
         Ok(Linear { weight, bias: Some(w.vector(&format!("{name}.bias"), d_out)?) })
@@ -191,14 +200,22 @@ impl Gpt2 {
             let at = |part: &str| format!("h.{i}.{part}");
             Ok(Block {
                 ln_1: names.layer_norm(w, &at("ln_1"), d, eps)?,
-                attn: Attn { c_attn: names.conv1d(w, &at("attn.c_attn"), d, 3 * d)?, c_proj: names.conv1d(w, &at("attn.c_proj"), d, d)? },
+                attn: Attn {
+                    c_attn: names.conv1d(w, &at("attn.c_attn"), d, 3 * d)?,
+                    c_proj: names.conv1d(w, &at("attn.c_proj"), d, d)?,
+                },
                 ln_2: names.layer_norm(w, &at("ln_2"), d, eps)?,
-                mlp: Mlp { c_fc: names.conv1d(w, &at("mlp.c_fc"), d, c.d_ff)?, c_proj: names.conv1d(w, &at("mlp.c_proj"), c.d_ff, d)? },
+                mlp: Mlp {
+                    c_fc: names.conv1d(w, &at("mlp.c_fc"), d, c.d_ff)?,
+                    c_proj: names.conv1d(w, &at("mlp.c_proj"), c.d_ff, d)?,
+                },
             })
         };
         let h = (0..c.n_layers).map(block).collect::<Result<Vec<_>>>()?;
         let output = match names {
-            Names::Gguf if w.has("output.weight") => Some(w.qmatrix("output.weight", c.vocab_size, d)?.with_16_bit_inputs()),
+            Names::Gguf if w.has("output.weight") => {
+                Some(w.qmatrix("output.weight", c.vocab_size, d)?.with_16_bit_inputs())
+            }
             _ => None,
         };
         let shape = Shape {
@@ -211,7 +228,9 @@ impl Gpt2 {
         };
         Ok(Gpt2 {
             shape,
-            wte: w.qmatrix(&format!("{}.weight", names.of("wte")), c.vocab_size, d)?.with_16_bit_inputs(),
+            wte: w
+                .qmatrix(&format!("{}.weight", names.of("wte")), c.vocab_size, d)?
+                .with_16_bit_inputs(),
             wpe: w.matrix(&format!("{}.weight", names.of("wpe")), c.n_positions, d)?,
             h,
             ln_f: names.layer_norm(w, "ln_f", d, eps)?,
@@ -228,7 +247,11 @@ impl Net for Gpt2 {
 
     fn embed(&self, ids: &[u32], start: usize) -> Result<Matrix> {
         if start + ids.len() > self.wpe.rows {
-            return Err(Error::Invalid(format!("GPT-2 has {} positions; the text needs {}", self.wpe.rows, start + ids.len())));
+            return Err(Error::Invalid(format!(
+                "GPT-2 has {} positions; the text needs {}",
+                self.wpe.rows,
+                start + ids.len()
+            )));
         }
         let mut h = embed_rows(&self.wte, ids);
         for r in 0..h.rows {
@@ -255,11 +278,18 @@ impl Net for Gpt2 {
         let [qkv] = mm.linear([&b.attn.c_attn], &x);
         let (q, k, v) = (qkv.cols_range(0, d), qkv.cols_range(d, d), qkv.cols_range(2 * d, d));
         let scale = if self.config.scaled { Scale::InvSqrtDk } else { Scale::None };
-        let new = Projections { q: &q, k: &k, v: &v, n_heads: self.shape.n_heads, n_kv_heads: self.shape.n_heads };
+        let new = Projections {
+            q: &q,
+            k: &k,
+            v: &v,
+            n_heads: self.shape.n_heads,
+            n_kv_heads: self.shape.n_heads,
+        };
         let attention = attend_cached(new, past, Mask::Causal, scale, mm);
         let [delta] = mm.linear([&b.attn.c_proj], &attention.concat);
         let residual = h.add(&delta);
-        let r = if last_only { residual.rows_range(residual.rows - 1, 1) } else { residual.clone() };
+        let r =
+            if last_only { residual.rows_range(residual.rows - 1, 1) } else { residual.clone() };
         let y = b.ln_2.forward(&r);
         let [mut up] = mm.linear([&b.mlp.c_fc], &y);
         up.data.iter_mut().for_each(|x| *x = gelu_tanh(*x));
@@ -275,8 +305,13 @@ impl Net for Gpt2 {
     }
 
     fn matrices(&self) -> Vec<&QMatrix> {
-        let mut all: Vec<&QMatrix> =
-            self.h.iter().flat_map(|b| [&b.attn.c_attn, &b.attn.c_proj, &b.mlp.c_fc, &b.mlp.c_proj].map(|l| &l.weight)).collect();
+        let mut all: Vec<&QMatrix> = self
+            .h
+            .iter()
+            .flat_map(|b| {
+                [&b.attn.c_attn, &b.attn.c_proj, &b.mlp.c_fc, &b.mlp.c_proj].map(|l| &l.weight)
+            })
+            .collect();
         all.push(self.output.as_ref().unwrap_or(&self.wte));
         all
     }

@@ -30,8 +30,8 @@ use crate::formats::hparams::{check_groups, split_evenly, Hparams};
 use crate::formats::weights::Weights;
 use crate::kernels::quant::QMatrix;
 use crate::models::decoder::parts::{
-    attend_cached, embed_rows, gated_block_matrices, rope_from_hf, silu_times, Attn, GatedFfn, Linear, Names, Products, Rope, RopeScaling,
-    ATTENTION_MATRICES, GATED_BLOCK_MATRICES,
+    attend_cached, embed_rows, gated_block_matrices, rope_from_hf, silu_times, Attn, GatedFfn,
+    Linear, Names, Products, Rope, RopeScaling, ATTENTION_MATRICES, GATED_BLOCK_MATRICES,
 };
 use crate::models::decoder::{Net, Shape};
 use crate::models::norm::RmsNorm;
@@ -77,7 +77,10 @@ impl Config {
     pub fn from_hf(h: &Hparams, variant: Variant) -> Result<Config> {
         let act = h.string_or("hidden_act", "silu")?;
         if act != "silu" {
-            return Err(h.bad("hidden_act", format!("is {act:?}; the Llama family's feed-forward is \"silu\"")));
+            return Err(h.bad(
+                "hidden_act",
+                format!("is {act:?}; the Llama family's feed-forward is \"silu\""),
+            ));
         }
         let (d_model, n_heads) = (h.count("hidden_size")?, h.count("num_attention_heads")?);
         let n_kv_heads = h.count_or("num_key_value_heads", n_heads)?;
@@ -93,13 +96,24 @@ impl Config {
             Variant::Mistral => vec![window.map_or(Mask::Causal, Mask::SlidingWindow); n_layers],
             Variant::Qwen2 if h.flag_or("use_sliding_window", false)? => {
                 let from = h.count_or("max_window_layers", n_layers)?;
-                (0..n_layers).map(|l| if l >= from { window.map_or(Mask::Causal, Mask::SlidingWindow) } else { Mask::Causal }).collect()
+                (0..n_layers)
+                    .map(|l| {
+                        if l >= from {
+                            window.map_or(Mask::Causal, Mask::SlidingWindow)
+                        } else {
+                            Mask::Causal
+                        }
+                    })
+                    .collect()
             }
             _ => vec![Mask::Causal; n_layers],
         };
         let bias = h.flag_or("attention_bias", false)?;
         if h.number("partial_rotary_factor")?.is_some_and(|f| f != 1.0) {
-            return Err(h.bad("partial_rotary_factor", "is not 1: rotating part of each head is not implemented"));
+            return Err(h.bad(
+                "partial_rotary_factor",
+                "is not 1: rotating part of each head is not implemented",
+            ));
         }
         let c = Config {
             variant,
@@ -145,7 +159,12 @@ impl Config {
         let rope_scaling = match scaling.as_str() {
             "none" => RopeScaling::None,
             "linear" => RopeScaling::Linear(h.positive("rope.scaling.factor")?),
-            other => return Err(h.bad("rope.scaling.type", format!("is {other:?}; only \"linear\" is implemented"))),
+            other => {
+                return Err(h.bad(
+                    "rope.scaling.type",
+                    format!("is {other:?}; only \"linear\" is implemented"),
+                ))
+            }
         };
         let n_layers = h.count("block_count")?;
         let c = Config {
@@ -160,7 +179,11 @@ impl Config {
             rope_theta: h.positive_or("rope.freq_base", 10000.0)?,
             rope_scaling,
             rms_eps: h.epsilon("attention.layer_norm_rms_epsilon")?,
-            masks: vec![h.count_or_none("attention.sliding_window")?.map_or(Mask::Causal, Mask::SlidingWindow); n_layers],
+            masks: vec![
+                h.count_or_none("attention.sliding_window")?
+                    .map_or(Mask::Causal, Mask::SlidingWindow);
+                n_layers
+            ],
             qkv_bias: false,
             o_bias: false,
             mlp_bias: false,
@@ -173,7 +196,13 @@ impl Config {
 
     fn check_rope_width(&self, h: &Hparams, key: &str) -> Result<()> {
         if !self.d_head.is_multiple_of(2) {
-            return Err(h.bad(key, format!("= {}: RoPE turns dimensions in pairs, so heads need an even width", self.d_head)));
+            return Err(h.bad(
+                key,
+                format!(
+                    "= {}: RoPE turns dimensions in pairs, so heads need an even width",
+                    self.d_head
+                ),
+            ));
         }
         Ok(())
     }
@@ -221,9 +250,21 @@ impl Block {
             unpermute(&mut attn.attn_k, c.n_kv_heads, c.d_head);
         }
         Ok(Block {
-            attn_norm: RmsNorm::load(w, &format!("{}.weight", n("attn_norm")), c.d_model, c.rms_eps, false)?,
+            attn_norm: RmsNorm::load(
+                w,
+                &format!("{}.weight", n("attn_norm")),
+                c.d_model,
+                c.rms_eps,
+                false,
+            )?,
             attn,
-            ffn_norm: RmsNorm::load(w, &format!("{}.weight", n("ffn_norm")), c.d_model, c.rms_eps, false)?,
+            ffn_norm: RmsNorm::load(
+                w,
+                &format!("{}.weight", n("ffn_norm")),
+                c.d_model,
+                c.rms_eps,
+                false,
+            )?,
             ffn: GatedFfn::load(linear, c.d_model, c.d_ff)?,
             mask: c.masks[i],
         })
@@ -277,8 +318,10 @@ impl Llama {
     pub fn load(w: &Weights, names: Names, config: Config, tied: bool) -> Result<Llama> {
         let c = &config;
         // Also the output matrix when tied, whose logits only set the next-token probabilities.
-        let token_embd = w.qmatrix(names.top("token_embd"), c.vocab_size, c.d_model)?.with_16_bit_inputs();
-        let blocks = (0..c.n_layers).map(|i| Block::load(w, names, i, c)).collect::<Result<Vec<_>>>()?;
+        let token_embd =
+            w.qmatrix(names.top("token_embd"), c.vocab_size, c.d_model)?.with_16_bit_inputs();
+        let blocks =
+            (0..c.n_layers).map(|i| Block::load(w, names, i, c)).collect::<Result<Vec<_>>>()?;
         let output_norm = RmsNorm::load(w, names.top("output_norm"), c.d_model, c.rms_eps, false)?;
         let output = match (tied, w.has(names.top("output"))) {
             (_, true) => Some(w.qmatrix(names.top("output"), c.vocab_size, c.d_model)?.with_16_bit_inputs()),
@@ -327,7 +370,11 @@ impl Llama {
         }
         let delta = b.attn.output(&attention.concat, mm);
         let residual = h.add(&delta);
-        let r = if rows.last_only { residual.rows_range(residual.rows - 1, 1) } else { residual.clone() };
+        let r = if rows.last_only {
+            residual.rows_range(residual.rows - 1, 1)
+        } else {
+            residual.clone()
+        };
         let down = b.ffn.forward(&b.ffn_norm.forward(&r), silu_times, mm);
         let out = r.add(&down);
         (LayerTrace::new(x, attention, delta, residual), out)
@@ -359,8 +406,20 @@ impl Net for Llama {
         self.run_block(l, h, BlockRows { start, past, last_only }, mm, None)
     }
 
-    fn block_edited(&self, l: usize, h: &Matrix, edit: &dyn Fn(&mut Matrix), mm: &mut Products) -> Option<(LayerTrace, Matrix)> {
-        Some(self.run_block(l, h, BlockRows { start: 0, past: None, last_only: false }, mm, Some(edit)))
+    fn block_edited(
+        &self,
+        l: usize,
+        h: &Matrix,
+        edit: &dyn Fn(&mut Matrix),
+        mm: &mut Products,
+    ) -> Option<(LayerTrace, Matrix)> {
+        Some(self.run_block(
+            l,
+            h,
+            BlockRows { start: 0, past: None, last_only: false },
+            mm,
+            Some(edit),
+        ))
     }
 
     fn block_runs(
@@ -381,7 +440,13 @@ impl Net for Llama {
         for s in (0..h.rows).step_by(n) {
             let run = |m: &Matrix| m.rows_range(s, n);
             let (q_run, k_run, v_run) = (run(&q), run(&k), run(&v));
-            let new = Projections { q: &q_run, k: &k_run, v: &v_run, n_heads: c.n_heads, n_kv_heads: c.n_kv_heads };
+            let new = Projections {
+                q: &q_run,
+                k: &k_run,
+                v: &v_run,
+                n_heads: c.n_heads,
+                n_kv_heads: c.n_kv_heads,
+            };
             let z = attend_cached(new, None, b.mask, Scale::InvSqrtDk, mm).concat;
             if edits.is_empty() {
                 concat.push_rows(&z);
@@ -394,8 +459,16 @@ impl Net for Llama {
         }
         let delta = b.attn.output(&concat, mm);
         // With edits, every edited run adds its delta to the same input.
-        let residual = if edits.is_empty() { h.add(&delta) } else { Matrix::concat_rows(&vec![h.clone(); edits.len()]).add(&delta) };
-        let r = if last_only { residual.select_rows(&(n - 1..residual.rows).step_by(n).collect::<Vec<_>>()) } else { residual };
+        let residual = if edits.is_empty() {
+            h.add(&delta)
+        } else {
+            Matrix::concat_rows(&vec![h.clone(); edits.len()]).add(&delta)
+        };
+        let r = if last_only {
+            residual.select_rows(&(n - 1..residual.rows).step_by(n).collect::<Vec<_>>())
+        } else {
+            residual
+        };
         self.after_attention(l, &r, mm)
     }
 
@@ -415,7 +488,8 @@ impl Net for Llama {
     }
 
     fn matrices(&self) -> Vec<&QMatrix> {
-        let mut all: Vec<&QMatrix> = self.blocks.iter().flat_map(|b| gated_block_matrices(&b.attn, &b.ffn)).collect();
+        let mut all: Vec<&QMatrix> =
+            self.blocks.iter().flat_map(|b| gated_block_matrices(&b.attn, &b.ffn)).collect();
         all.push(self.output.as_ref().unwrap_or(&self.token_embd));
         all
     }

@@ -167,7 +167,10 @@ impl SharedRef<'_> {
             SharedRef::Quant(m) => ShardMatrix::Quant(m.rows_copy(part)),
             SharedRef::Packed(m) => {
                 let (bytes, bias) = m.panels(part.clone());
-                ShardMatrix::Packed(PackedLinear::from_panels(m.shape().1, part.len(), bytes, bias).expect("a model's own panels"))
+                ShardMatrix::Packed(
+                    PackedLinear::from_panels(m.shape().1, part.len(), bytes, bias)
+                        .expect("a model's own panels"),
+                )
             }
         }
     }
@@ -213,7 +216,9 @@ impl Shard {
     /// memory, and are refused rather than trusted.
     pub fn pieces(&self, first: usize, count: usize, cols: usize) -> Option<Vec<Piece>> {
         let ws = self.matrices.get(first..first.checked_add(count)?)?;
-        ws.iter().all(|w| w.shape().1 == cols).then(|| pieces(&ws.iter().map(SharedMatrix::shape).collect::<Vec<_>>()))
+        ws.iter()
+            .all(|w| w.shape().1 == cols)
+            .then(|| pieces(&ws.iter().map(SharedMatrix::shape).collect::<Vec<_>>()))
     }
 
     /// x Wᵀ for one piece of shard matrices `first ..` (see [`Shard::pieces`]).
@@ -306,7 +311,11 @@ impl<'h> Products<'h> {
     }
 
     /// `[x Wᵀ for each of ws]`, all from the same input.
-    pub fn matrices<M: SharedMatrix, const N: usize>(&mut self, ws: [&M; N], x: &Matrix) -> [Matrix; N] {
+    pub fn matrices<M: SharedMatrix, const N: usize>(
+        &mut self,
+        ws: [&M; N],
+        x: &Matrix,
+    ) -> [Matrix; N] {
         let outs = products(self.helper, self.next, ws, x);
         self.next += N;
         outs
@@ -316,22 +325,34 @@ impl<'h> Products<'h> {
 /// `[x Wᵀ for each of ws]`: with a helper (whose shard matrices `first ..
 /// first + N` are the rows of `ws` after [`own_rows`]) shared between the
 /// two threads, else all here.
-pub fn products<M: SharedMatrix, const N: usize>(helper: Option<&dyn Helper>, first: usize, ws: [&M; N], x: &Matrix) -> [Matrix; N] {
+pub fn products<M: SharedMatrix, const N: usize>(
+    helper: Option<&dyn Helper>,
+    first: usize,
+    ws: [&M; N],
+    x: &Matrix,
+) -> [Matrix; N] {
     let outs = shared_products(helper, first, &ws.map(|w| w as &dyn SharedMatrix), x);
     outs.try_into().unwrap_or_else(|_| unreachable!("one output per matrix"))
 }
 
 /// [`products`] for any matrices and count: one copy of the code for every
 /// model (a copy per matrix type and count would grow the wasm).
-fn shared_products(helper: Option<&dyn Helper>, first: usize, ws: &[&dyn SharedMatrix], x: &Matrix) -> Vec<Matrix> {
+fn shared_products(
+    helper: Option<&dyn Helper>,
+    first: usize,
+    ws: &[&dyn SharedMatrix],
+    x: &Matrix,
+) -> Vec<Matrix> {
     let input = Input::new(x);
     let Some(helper) = helper else {
         return ws.iter().map(|w| w.rows_product(&input, 0..w.shape().0)).collect();
     };
-    let parts: Vec<(usize, usize)> = ws.iter().map(|w| w.shape()).map(|(rows, cols)| (rows - own_rows(rows), cols)).collect();
+    let parts: Vec<(usize, usize)> =
+        ws.iter().map(|w| w.shape()).map(|(rows, cols)| (rows - own_rows(rows), cols)).collect();
     helper.begin(first, &parts, x);
     let start = helper.now_ms();
-    let mine: Vec<Matrix> = ws.iter().map(|w| w.rows_product(&input, 0..own_rows(w.shape().0))).collect();
+    let mine: Vec<Matrix> =
+        ws.iter().map(|w| w.rows_product(&input, 0..own_rows(w.shape().0))).collect();
     let mine_weights: usize = ws.iter().map(|w| own_rows(w.shape().0) * w.shape().1).sum();
     let ms_per_weight = (helper.now_ms() - start) / mine_weights.max(1) as f64;
     let pieces = pieces(&parts);
@@ -349,7 +370,8 @@ fn shared_products(helper: Option<&dyn Helper>, first: usize, ws: &[&dyn SharedM
     }
     for (i, p) in pieces.iter().enumerate().skip(outs.len()) {
         // About twice what the piece would take here, and at least 20 µs.
-        let patience = (2.0 * ms_per_weight * (p.rows.len() * ws[p.matrix].shape().1) as f64).max(0.02);
+        let patience =
+            (2.0 * ms_per_weight * (p.rows.len() * ws[p.matrix].shape().1) as f64).max(0.02);
         let theirs = helper.collect(i, patience).filter(|m| m.shape() == (x.rows, p.rows.len()));
         outs.push(theirs.unwrap_or_else(|| compute(p)));
     }
@@ -401,7 +423,12 @@ impl Heads<'_> {
     /// the summary of A, as `attention::multi_head` handing on each head
     /// and its caller make them alone, bit for bit.
     pub fn attend(&self, q: &Matrix, k: &Matrix, v: &Matrix) -> (HeadTrace, HeadSummary) {
-        let mut t = attend(q, k, v, Attend { visible_only: true, ..Attend::new(self.mask, Scale::Factor(self.scale)) });
+        let mut t = attend(
+            q,
+            k,
+            v,
+            Attend { visible_only: true, ..Attend::new(self.mask, Scale::Factor(self.scale)) },
+        );
         let summary = HeadSummary::of(&t.weights);
         t.weights = Matrix::zeros(0, 0);
         (t, summary)
@@ -410,7 +437,11 @@ impl Heads<'_> {
     /// Head `h` from the whole Q, K and V (the helper's side).
     pub fn head(&self, h: usize) -> (HeadTrace, HeadSummary) {
         let (d, kv) = (self.d_head(), kv_head_of(self.n_heads, self.n_kv_heads)[h]);
-        self.attend(&self.q.cols_range(h * d, d), &self.k.cols_range(kv * d, d), &self.v.cols_range(kv * d, d))
+        self.attend(
+            &self.q.cols_range(h * d, d),
+            &self.k.cols_range(kv * d, d),
+            &self.v.cols_range(kv * d, d),
+        )
     }
 
     /// Floats of one head's result: Z (n × d_v), then its summary.
@@ -431,10 +462,18 @@ impl Heads<'_> {
     fn read_result(&self, f: &[f32]) -> Option<(HeadTrace, HeadSummary)> {
         let (n, d) = (self.q.rows, self.d_head());
         let z = f.get(..n * d)?;
-        let summary = HeadSummary::from_floats(&f[n * d..]).filter(|_| f.len() == self.result_len())?;
+        let summary =
+            HeadSummary::from_floats(&f[n * d..]).filter(|_| f.len() == self.result_len())?;
         let output = Matrix::from_vec(n, d, z.to_vec());
         Some((
-            HeadTrace { scores: Matrix::zeros(0, 0), scale: self.scale, bias: None, mask: self.mask, weights: Matrix::zeros(0, 0), output },
+            HeadTrace {
+                scores: Matrix::zeros(0, 0),
+                scale: self.scale,
+                bias: None,
+                mask: self.mask,
+                weights: Matrix::zeros(0, 0),
+                output,
+            },
             summary,
         ))
     }
@@ -445,7 +484,13 @@ impl Heads<'_> {
 /// helper from the last one down, as [`products`] shares a matrix's
 /// pieces; None if the helper does not take the request (this thread then
 /// computes them as it would alone).
-pub fn shared_heads(helper: &dyn Helper, heads: &Heads, q: &[Matrix], k: &[Matrix], v: &[Matrix]) -> Option<Vec<(HeadTrace, HeadSummary)>> {
+pub fn shared_heads(
+    helper: &dyn Helper,
+    heads: &Heads,
+    q: &[Matrix],
+    k: &[Matrix],
+    v: &[Matrix],
+) -> Option<Vec<(HeadTrace, HeadSummary)>> {
     if !helper.ready() || !helper.begin_heads(heads) {
         return None;
     }
@@ -486,7 +531,8 @@ mod tests {
     #[test]
     fn a_copy_of_rows_is_those_rows_with_the_matrix_settings() {
         // 6 rows of one Q8_0 block each.
-        let whole = QMatrix::new(6, 32, QType::Q8_0, q8_0_blocks(6, 1)).unwrap().with_16_bit_inputs();
+        let whole =
+            QMatrix::new(6, 32, QType::Q8_0, q8_0_blocks(6, 1)).unwrap().with_16_bit_inputs();
         let tail = whole.rows_copy(4..6);
         assert_eq!(tail.rows, 2);
         assert!(tail.has_16_bit_inputs());
@@ -496,10 +542,17 @@ mod tests {
 
     #[test]
     fn a_shard_refuses_what_it_cannot_answer() {
-        let shard = Shard { matrices: vec![ShardMatrix::Quant(QMatrix::new(8, 32, QType::F32, vec![0; 8 * 32 * 4]).unwrap())] };
+        let shard = Shard {
+            matrices: vec![ShardMatrix::Quant(
+                QMatrix::new(8, 32, QType::F32, vec![0; 8 * 32 * 4]).unwrap(),
+            )],
+        };
         let pieces = shard.pieces(0, 1, 32).unwrap();
         assert_eq!(pieces, vec![Piece { matrix: 0, rows: 0..8 }]);
-        assert_eq!(shard.product(0, &pieces[0], &Input::new(&Matrix::zeros(3, 32))).shape(), (3, 8));
+        assert_eq!(
+            shard.product(0, &pieces[0], &Input::new(&Matrix::zeros(3, 32))).shape(),
+            (3, 8)
+        );
         assert!(shard.pieces(1, 1, 32).is_none());
         assert!(shard.pieces(usize::MAX, 2, 32).is_none());
         assert!(shard.pieces(0, 1, 64).is_none());
@@ -509,8 +562,13 @@ mod tests {
     fn pieces_cover_each_row_once_in_whole_tiles() {
         // SmolLM2's shapes: q, k, v; then the output matrix's part; Qwen2.5
         // 0.5B's output matrix's part.
-        let shapes =
-            [vec![(288, 576), (96, 576), (96, 576)], vec![(24576, 576)], vec![(768, 576), (768, 576)], vec![(6, 32)], vec![(75968, 896)]];
+        let shapes = [
+            vec![(288, 576), (96, 576), (96, 576)],
+            vec![(24576, 576)],
+            vec![(768, 576), (768, 576)],
+            vec![(6, 32)],
+            vec![(75968, 896)],
+        ];
         for shapes in shapes {
             let pieces = pieces(&shapes);
             assert!(pieces.len() <= 32, "{} pieces", pieces.len());
@@ -569,7 +627,8 @@ mod tests {
     impl Helper for LaggingHeads {
         fn begin(&self, _: usize, _: &[(usize, usize)], _: &Matrix) {}
         fn begin_heads(&self, h: &Heads) -> bool {
-            *self.request.borrow_mut() = Some(([h.q.clone(), h.k.clone(), h.v.clone()], h.n_heads, h.n_kv_heads));
+            *self.request.borrow_mut() =
+                Some(([h.q.clone(), h.k.clone(), h.v.clone()], h.n_heads, h.n_kv_heads));
             true
         }
         fn claim(&self, i: usize) -> bool {
@@ -580,7 +639,8 @@ mod tests {
             let ([q, k, v], n_heads, n_kv_heads) = request.as_ref()?;
             let p = Projections { q, k, v, n_heads: *n_heads, n_kv_heads: *n_kv_heads };
             let heads = Heads { p, mask: Mask::Causal, scale: 0.125 };
-            i.is_multiple_of(2).then(|| Matrix::from_vec(1, heads.result_len(), heads.to_floats(&heads.head(i))))
+            i.is_multiple_of(2)
+                .then(|| Matrix::from_vec(1, heads.result_len(), heads.to_floats(&heads.head(i))))
         }
         fn now_ms(&self) -> f64 {
             0.0
@@ -590,35 +650,65 @@ mod tests {
     #[test]
     fn shared_heads_equal_the_ones_computed_alone_bit_for_bit() {
         // 6 query heads over 2 key/value heads of 64, 70 tokens.
-        let (q, k, v) = (crate::testing::matrix(70, 384, 1), crate::testing::matrix(70, 128, 2), crate::testing::matrix(70, 128, 3));
-        let heads = Heads { p: Projections { q: &q, k: &k, v: &v, n_heads: 6, n_kv_heads: 2 }, mask: Mask::Causal, scale: 0.125 };
+        let (q, k, v) = (
+            crate::testing::matrix(70, 384, 1),
+            crate::testing::matrix(70, 128, 2),
+            crate::testing::matrix(70, 128, 3),
+        );
+        let heads = Heads {
+            p: Projections { q: &q, k: &k, v: &v, n_heads: 6, n_kv_heads: 2 },
+            mask: Mask::Causal,
+            scale: 0.125,
+        };
         assert!(heads.is_whole());
-        let (qs, ks, vs) =
-            (crate::attention::split_heads(&q, 6), crate::attention::split_heads(&k, 2), crate::attention::split_heads(&v, 2));
+        let (qs, ks, vs) = (
+            crate::attention::split_heads(&q, 6),
+            crate::attention::split_heads(&k, 2),
+            crate::attention::split_heads(&v, 2),
+        );
         let alone: Vec<_> = (0..6).map(|h| heads.attend(&qs[h], &ks[h / 3], &vs[h / 3])).collect();
         for from in [0, 1, 4, 6] {
             let helper = LaggingHeads { from, request: Default::default() };
             let shared = shared_heads(&helper, &heads, &qs, &ks, &vs).unwrap();
             for (h, ((t, s), (t0, s0))) in shared.iter().zip(&alone).enumerate() {
-                assert_eq!((&t.output.data, s, t.scale), (&t0.output.data, s0, t0.scale), "head {h}, helper from {from}");
+                assert_eq!(
+                    (&t.output.data, s, t.scale),
+                    (&t0.output.data, s0, t0.scale),
+                    "head {h}, helper from {from}"
+                );
             }
         }
         // A result of other floats is refused: the head is computed here.
         assert!(heads.read_result(&[0.0; 5]).is_none());
-        let wrong = Heads { p: Projections { q: &q, k: &k, v: &v, n_heads: 5, n_kv_heads: 2 }, mask: Mask::Causal, scale: 0.125 };
+        let wrong = Heads {
+            p: Projections { q: &q, k: &k, v: &v, n_heads: 5, n_kv_heads: 2 },
+            mask: Mask::Causal,
+            scale: 0.125,
+        };
         assert!(!wrong.is_whole());
     }
 
     #[test]
     fn shared_products_equal_the_whole_ones_bit_for_bit() {
-        let matrix = |rows: usize, seed: u32| QMatrix::new(rows, 96, QType::Q4_1, q4_1_blocks(rows * 3, seed)).unwrap();
+        let matrix = |rows: usize, seed: u32| {
+            QMatrix::new(rows, 96, QType::Q4_1, q4_1_blocks(rows * 3, seed)).unwrap()
+        };
         let (a, b, c) = (matrix(600, 1), matrix(200, 2), matrix(1000, 3));
-        let shard = Shard { matrices: [&a, &b, &c].map(|m| SharedRef::Quant(m).helper_part()).to_vec() };
+        let shard =
+            Shard { matrices: [&a, &b, &c].map(|m| SharedRef::Quant(m).helper_part()).to_vec() };
         let x = crate::testing::matrix(2, 96, 4);
         for from in [0, 1, 3, 100] {
-            let helper = Lagging { shard: shard.clone(), from, request: std::cell::RefCell::new((0, 0, Matrix::zeros(0, 0))) };
+            let helper = Lagging {
+                shard: shard.clone(),
+                from,
+                request: std::cell::RefCell::new((0, 0, Matrix::zeros(0, 0))),
+            };
             let [pa, pb] = products(Some(&helper), 0, [&a, &b], &x);
-            assert_eq!((pa.data, pb.data), (a.forward(&x).data, b.forward(&x).data), "helper from piece {from}");
+            assert_eq!(
+                (pa.data, pb.data),
+                (a.forward(&x).data, b.forward(&x).data),
+                "helper from piece {from}"
+            );
             let [pc] = products(Some(&helper), 2, [&c], &x);
             assert_eq!(pc.data, c.forward(&x).data, "helper from piece {from}");
         }
@@ -628,17 +718,34 @@ mod tests {
     fn shared_packed_products_equal_the_whole_ones_bit_for_bit() {
         // MiniLM's shapes: q, k, v (384 × 384), the feed-forward's 1536 × 384; and an odd one.
         let linear = |rows: usize, cols: usize, seed: u32| {
-            PackedLinear::new(&crate::testing::matrix(rows, cols, seed), &(0..rows).map(|i| i as f32 / 100.0).collect::<Vec<_>>())
+            PackedLinear::new(
+                &crate::testing::matrix(rows, cols, seed),
+                &(0..rows).map(|i| i as f32 / 100.0).collect::<Vec<_>>(),
+            )
         };
-        let ws = [linear(384, 384, 1), linear(384, 384, 2), linear(1536, 384, 3), linear(40, 384, 4)];
-        let shard = Shard { matrices: ws.iter().map(|m| SharedRef::Packed(m).helper_part()).collect() };
+        let ws =
+            [linear(384, 384, 1), linear(384, 384, 2), linear(1536, 384, 3), linear(40, 384, 4)];
+        let shard =
+            Shard { matrices: ws.iter().map(|m| SharedRef::Packed(m).helper_part()).collect() };
         let x = crate::testing::matrix(9, 384, 5);
         for from in [0, 1, 3, 100] {
-            let helper = Lagging { shard: shard.clone(), from, request: std::cell::RefCell::new((0, 0, Matrix::zeros(0, 0))) };
+            let helper = Lagging {
+                shard: shard.clone(),
+                from,
+                request: std::cell::RefCell::new((0, 0, Matrix::zeros(0, 0))),
+            };
             let [a, b] = products(Some(&helper), 0, [&ws[0], &ws[1]], &x);
-            assert_eq!((a.data, b.data), (ws[0].forward(&x).data, ws[1].forward(&x).data), "helper from piece {from}");
+            assert_eq!(
+                (a.data, b.data),
+                (ws[0].forward(&x).data, ws[1].forward(&x).data),
+                "helper from piece {from}"
+            );
             let [c, d] = products(Some(&helper), 2, [&ws[2], &ws[3]], &x);
-            assert_eq!((c.data, d.data), (ws[2].forward(&x).data, ws[3].forward(&x).data), "helper from piece {from}");
+            assert_eq!(
+                (c.data, d.data),
+                (ws[2].forward(&x).data, ws[3].forward(&x).data),
+                "helper from piece {from}"
+            );
         }
     }
 }

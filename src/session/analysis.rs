@@ -37,7 +37,10 @@ pub(super) struct Job {
 impl Session {
     /// The model as one run layer by layer.
     fn layered(&self, model: ModelId) -> Result<&dyn Layered> {
-        self.runners.get(&model).ok_or_else(|| super::runners::missing_for_analyses(model))?.layered()
+        self.runners
+            .get(&model)
+            .ok_or_else(|| super::runners::missing_for_analyses(model))?
+            .layered()
     }
 
     /// The latest run's trace, if it is run `id` (an answer about another run would be drawn beside the wrong tokens).
@@ -50,7 +53,13 @@ impl Session {
     }
 
     /// Answers `request` for run `id` of `model` on `text`.
-    pub fn analyze(&mut self, id: u64, model: ModelId, text: &str, request: AnalysisRequest) -> Result<AnalysisReply> {
+    pub fn analyze(
+        &mut self,
+        id: u64,
+        model: ModelId,
+        text: &str,
+        request: AnalysisRequest,
+    ) -> Result<AnalysisReply> {
         let (text, _) = cut_text(text);
         let nonempty = || {
             if text.trim().is_empty() {
@@ -59,8 +68,13 @@ impl Session {
                 Ok(())
             }
         };
-        let own_text = matches!(request, AnalysisRequest::Detectors { text: None, .. } | AnalysisRequest::CancelImportance);
-        if let Some((_, trace)) = self.latest().filter(|(_, t)| !own_text && t.tokens.len() > KEEP_WEIGHTS_UP_TO) {
+        let own_text = matches!(
+            request,
+            AnalysisRequest::Detectors { text: None, .. } | AnalysisRequest::CancelImportance
+        );
+        if let Some((_, trace)) =
+            self.latest().filter(|(_, t)| !own_text && t.tokens.len() > KEEP_WEIGHTS_UP_TO)
+        {
             return Err(Error::Invalid(format!(
                 "The analyses beyond the weights run on texts of up to {KEEP_WEIGHTS_UP_TO} tokens (they keep every head's weights, several times over); this one has {}. Shorten the text to use them.",
                 trace.tokens.len()
@@ -77,14 +91,22 @@ impl Session {
                     .ok_or_else(|| Error::Invalid(format!("no head {layer}.{head} in this model")))?
                     .weights;
                 let lengths = value_lengths(trace, m, layer)?;
-                Ok(AnalysisReply::ValueNorms { layer, head, weights: a.clone(), norms: head_norms(a, &lengths[head]) })
+                Ok(AnalysisReply::ValueNorms {
+                    layer,
+                    head,
+                    weights: a.clone(),
+                    norms: head_norms(a, &lengths[head]),
+                })
             }
             AnalysisRequest::Rollout => {
                 let trace = self.latest_of(id)?;
                 if trace.tokens.is_empty() {
                     return Err(Error::Invalid("the text is empty: type a sentence first".into()));
                 }
-                let grouped_query = trace.layers.first().is_some_and(|l| l.attention.k.len() < l.attention.heads.len());
+                let grouped_query = trace
+                    .layers
+                    .first()
+                    .is_some_and(|l| l.attention.k.len() < l.attention.heads.len());
                 let layers = rollout(trace).layers.iter().map(|l| Matrix::from_rows(l)).collect();
                 Ok(AnalysisReply::Rollout { layers, grouped_query })
             }
@@ -193,10 +215,19 @@ mod tests {
         let mut s = Session::new();
         let text = "a fluffy blue creature";
         s.run(3, ModelId::Teaching, text, RunOptions::default(), &clock).unwrap();
-        let msg = ToWorker::Analyze { id: 3, model: ModelId::Teaching, text: text.into(), request: AnalysisRequest::Rollout };
+        let msg = ToWorker::Analyze {
+            id: 3,
+            model: ModelId::Teaching,
+            text: text.into(),
+            request: AnalysisRequest::Rollout,
+        };
         let msg: ToWorker = serde_json::from_str(&serde_json::to_string(&msg).unwrap()).unwrap();
-        let FromWorker::Analysis { id, reply } = s.handle(msg, &clock) else { panic!("expected an analysis") };
-        let AnalysisReply::Rollout { layers, grouped_query } = *reply else { panic!("expected rollout") };
+        let FromWorker::Analysis { id, reply } = s.handle(msg, &clock) else {
+            panic!("expected an analysis")
+        };
+        let AnalysisReply::Rollout { layers, grouped_query } = *reply else {
+            panic!("expected rollout")
+        };
         assert_eq!((id, layers.len(), grouped_query), (3, 1, false));
         for i in 0..4 {
             assert!((layers[0].row(i).iter().sum::<f32>() - 1.0).abs() < 1e-5);
@@ -207,15 +238,21 @@ mod tests {
             text: text.into(),
             request: AnalysisRequest::LogitLens { position: None, grid: false },
         };
-        let FromWorker::Failed { message, .. } = s.handle(msg, &clock) else { panic!("expected a refusal") };
+        let FromWorker::Failed { message, .. } = s.handle(msg, &clock) else {
+            panic!("expected a refusal")
+        };
         assert!(message.contains("choose MiniLM or SmolLM2"), "{message}");
     }
 
     #[cfg(feature = "pretrained")]
     fn minilm_session() -> Option<Session> {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("www/models/minilm");
-        let files: Vec<Vec<u8>> =
-            ModelId::MiniLm.files().iter().map(|f| std::fs::read(dir.join(&f.name))).collect::<std::io::Result<_>>().ok()?;
+        let files: Vec<Vec<u8>> = ModelId::MiniLm
+            .files()
+            .iter()
+            .map(|f| std::fs::read(dir.join(&f.name)))
+            .collect::<std::io::Result<_>>()
+            .ok()?;
         let mut s = Session::new();
         s.install(ModelId::MiniLm, files).unwrap();
         Some(s)
@@ -231,16 +268,25 @@ mod tests {
         let text = "the cat sat on the mat";
         let ask = |s: &mut Session, id, request| s.analyze(id, ModelId::MiniLm, text, request);
         s.run(1, ModelId::MiniLm, text, RunOptions::default(), &clock).unwrap();
-        let AnalysisReply::ValueNorms { weights, norms, .. } = ask(&mut s, 1, AnalysisRequest::ValueNorms { layer: 2, head: 5 }).unwrap()
+        let AnalysisReply::ValueNorms { weights, norms, .. } =
+            ask(&mut s, 1, AnalysisRequest::ValueNorms { layer: 2, head: 5 }).unwrap()
         else {
             panic!()
         };
-        let want =
-            crate::analysis::value_norms::value_norms(s.latest().unwrap().1, s.layered(ModelId::MiniLm).unwrap(), Some(&[2])).unwrap();
+        let want = crate::analysis::value_norms::value_norms(
+            s.latest().unwrap().1,
+            s.layered(ModelId::MiniLm).unwrap(),
+            Some(&[2]),
+        )
+        .unwrap();
         assert_eq!(norms.to_rows(), want.layers[0][5]);
         assert_eq!(weights.shape(), norms.shape());
         // Every head's thumbnail is that head's norms, each row topped at 1.
-        let AnalysisReply::AllValueNorms { overview } = ask(&mut s, 1, AnalysisRequest::AllValueNorms).unwrap() else { panic!() };
+        let AnalysisReply::AllValueNorms { overview } =
+            ask(&mut s, 1, AnalysisRequest::AllValueNorms).unwrap()
+        else {
+            panic!()
+        };
         assert_eq!((overview.len(), overview[2].len()), (6, 12));
         let t = &overview[2][5];
         for i in 0..norms.rows {
@@ -249,21 +295,32 @@ mod tests {
                 assert!((t.weight(i, j).unwrap() - norms[(i, j)] / top).abs() < 1e-4, "({i}, {j})");
             }
         }
-        assert!(ask(&mut s, 2, AnalysisRequest::AllValueNorms).unwrap_err().to_string().contains("newer"));
+        assert!(ask(&mut s, 2, AnalysisRequest::AllValueNorms)
+            .unwrap_err()
+            .to_string()
+            .contains("newer"));
 
         // Clear messages rather than panics.
-        let none = ask(&mut s, 1, AnalysisRequest::Knockout { heads: vec![], ablation: Ablation::Zero }).unwrap_err().to_string();
+        let none =
+            ask(&mut s, 1, AnalysisRequest::Knockout { heads: vec![], ablation: Ablation::Zero })
+                .unwrap_err()
+                .to_string();
         assert!(none.contains("no head to knock out"), "{none}");
         let empty = s.analyze(
             1,
             ModelId::MiniLm,
             " ",
-            AnalysisRequest::Knockout { heads: vec![HeadRef { layer: 0, head: 0 }], ablation: Ablation::Zero },
+            AnalysisRequest::Knockout {
+                heads: vec![HeadRef { layer: 0, head: 0 }],
+                ablation: Ablation::Zero,
+            },
         );
         assert!(empty.unwrap_err().to_string().contains("empty"));
-        let every: Vec<HeadRef> = (0..6).flat_map(|layer| (0..12).map(move |head| HeadRef { layer, head })).collect();
+        let every: Vec<HeadRef> =
+            (0..6).flat_map(|layer| (0..12).map(move |head| HeadRef { layer, head })).collect();
         let AnalysisReply::Knockout { note, .. } =
-            ask(&mut s, 1, AnalysisRequest::Knockout { heads: every, ablation: Ablation::Mean }).unwrap()
+            ask(&mut s, 1, AnalysisRequest::Knockout { heads: every, ablation: Ablation::Mean })
+                .unwrap()
         else {
             panic!()
         };
@@ -294,13 +351,21 @@ mod tests {
         };
         assert!(slices > 10, "{slices} slices");
         assert!(!s.analysis_busy());
-        let at_once = crate::analysis::knockout::importance(s.layered(ModelId::MiniLm).unwrap(), text, Ablation::Zero, &mut |_, _| true);
+        let at_once = crate::analysis::knockout::importance(
+            s.layered(ModelId::MiniLm).unwrap(),
+            text,
+            Ablation::Zero,
+            &mut |_, _| true,
+        );
         assert_eq!(map, at_once.unwrap().unwrap());
 
         // Cancelled, or overtaken by a newer run: nothing more is sent.
         ask(&mut s, 1, AnalysisRequest::Importance { ablation: Ablation::Zero }).unwrap();
         assert!(s.continue_analysis(&clock).is_some());
-        assert_eq!(ask(&mut s, 1, AnalysisRequest::CancelImportance).unwrap(), AnalysisReply::ImportanceCancelled);
+        assert_eq!(
+            ask(&mut s, 1, AnalysisRequest::CancelImportance).unwrap(),
+            AnalysisReply::ImportanceCancelled
+        );
         assert!(s.continue_analysis(&clock).is_none());
         ask(&mut s, 1, AnalysisRequest::Importance { ablation: Ablation::Mean }).unwrap();
         s.run(2, ModelId::MiniLm, "another text", RunOptions::default(), &clock).unwrap();

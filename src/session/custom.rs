@@ -89,7 +89,14 @@ impl Plan {
     pub fn used(&self) -> Vec<usize> {
         match self {
             Plan::Gguf(i) => vec![*i],
-            Plan::Folder { config, tokenizer_json, vocab_and_merges, sentence_bert_config, index, weights } => {
+            Plan::Folder {
+                config,
+                tokenizer_json,
+                vocab_and_merges,
+                sentence_bert_config,
+                index,
+                weights,
+            } => {
                 let mut used = vec![*config];
                 used.extend(tokenizer_json);
                 used.extend(vocab_and_merges.iter().flat_map(|&(v, m)| [v, m]));
@@ -110,14 +117,20 @@ pub fn base_name(path: &str) -> &str {
 /// The folder a set of chosen paths shares (`all-mpnet-base-v2`), if any.
 pub fn folder_name(paths: &[String]) -> Option<String> {
     let first = paths.first()?.split(['/', '\\']).next()?;
-    let shared = paths.iter().all(|p| p.contains(['/', '\\']) && p.split(['/', '\\']).next() == Some(first));
+    let shared =
+        paths.iter().all(|p| p.contains(['/', '\\']) && p.split(['/', '\\']).next() == Some(first));
     (shared && !first.is_empty()).then(|| first.to_string())
 }
 
 /// The file called `name` nearest the top of the chosen folder (a
 /// sentence-transformers folder has another `config.json` in `1_Pooling/`).
 fn find(paths: &[String], name: &str) -> Option<usize> {
-    paths.iter().enumerate().filter(|(_, p)| base_name(p) == name).min_by_key(|(_, p)| p.matches(['/', '\\']).count()).map(|(i, _)| i)
+    paths
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| base_name(p) == name)
+        .min_by_key(|(_, p)| p.matches(['/', '\\']).count())
+        .map(|(i, _)| i)
 }
 
 /// Which of the chosen files make a checkpoint, from their names alone;
@@ -127,8 +140,11 @@ pub fn plan(paths: &[String], gguf_magic: &[bool]) -> Result<Plan, String> {
     if paths.is_empty() {
         return Err("no file was chosen".into());
     }
-    let ggufs: Vec<usize> =
-        (0..paths.len()).filter(|&i| gguf_magic.get(i).copied().unwrap_or(false) || base_name(&paths[i]).ends_with(".gguf")).collect();
+    let ggufs: Vec<usize> = (0..paths.len())
+        .filter(|&i| {
+            gguf_magic.get(i).copied().unwrap_or(false) || base_name(&paths[i]).ends_with(".gguf")
+        })
+        .collect();
     match ggufs.as_slice() {
         [i] => return Ok(Plan::Gguf(*i)),
         [_, _, ..] => {
@@ -142,16 +158,21 @@ pub fn plan(paths: &[String], gguf_magic: &[bool]) -> Result<Plan, String> {
     }
     let Some(config) = find(paths, "config.json") else {
         let names: Vec<&str> = paths.iter().take(4).map(|p| base_name(p)).collect();
-        let more = if paths.len() > 4 { format!(" and {} more", paths.len() - 4) } else { String::new() };
-        return Err(if find(paths, "model.safetensors").is_some() || paths.iter().any(|p| p.ends_with(".safetensors")) {
-            "config.json is missing: choose the whole Hugging Face folder (config.json, tokenizer.json, model.safetensors)".into()
-        } else {
-            format!(
+        let more =
+            if paths.len() > 4 { format!(" and {} more", paths.len() - 4) } else { String::new() };
+        return Err(
+            if find(paths, "model.safetensors").is_some()
+                || paths.iter().any(|p| p.ends_with(".safetensors"))
+            {
+                "config.json is missing: choose the whole Hugging Face folder (config.json, tokenizer.json, model.safetensors)".into()
+            } else {
+                format!(
                 "{}{more} {} not a model attnscope can open: choose a .gguf file, or a Hugging Face folder with config.json, tokenizer.json and model.safetensors",
                 names.join(", "),
                 if paths.len() == 1 { "is" } else { "are" }
             )
-        });
+            },
+        );
     };
     let vocab_and_merges = find(paths, "vocab.json").zip(find(paths, "merges.txt"));
     let index = find(paths, "model.safetensors.index.json");
@@ -161,7 +182,11 @@ pub fn plan(paths: &[String], gguf_magic: &[bool]) -> Result<Plan, String> {
         vocab_and_merges,
         sentence_bert_config: find(paths, "sentence_bert_config.json"),
         index,
-        weights: if index.is_none() { find(paths, "model.safetensors").into_iter().collect() } else { Vec::new() },
+        weights: if index.is_none() {
+            find(paths, "model.safetensors").into_iter().collect()
+        } else {
+            Vec::new()
+        },
     })
 }
 
@@ -171,8 +196,11 @@ impl Plan {
     pub fn with_shards(mut self, paths: &[String], index: &[u8]) -> Result<Plan, String> {
         if let Plan::Folder { weights, .. } = &mut self {
             for shard in crate::checkpoint::index_shards(index).map_err(|e| e.to_string())? {
-                let i = find(paths, &shard)
-                    .ok_or_else(|| format!("the shard {shard} that model.safetensors.index.json names was not chosen"))?;
+                let i = find(paths, &shard).ok_or_else(|| {
+                    format!(
+                        "the shard {shard} that model.safetensors.index.json names was not chosen"
+                    )
+                })?;
                 weights.push(i);
             }
         }
@@ -193,16 +221,25 @@ mod open {
 
     fn whole(src: &dyn Source) -> Result<Vec<u8>> {
         if src.len() > SMALL_FILE_MAX {
-            return Err(Error::ModelFile(format!("{} is {} MB, far too large for what it should hold", src.name(), src.len() >> 20)));
+            return Err(Error::ModelFile(format!(
+                "{} is {} MB, far too large for what it should hold",
+                src.name(),
+                src.len() >> 20
+            )));
         }
         Ok(src.read(0, src.len() as usize)?.into_owned())
     }
 
     /// The chosen files, in the order [`plan`] indexes them, as a checkpoint,
     /// with the indices of the files it uses.
-    pub fn checkpoint<'s>(sources: Vec<Box<dyn Source + 's>>) -> Result<(Checkpoint<'s>, Vec<usize>, String)> {
+    pub fn checkpoint<'s>(
+        sources: Vec<Box<dyn Source + 's>>,
+    ) -> Result<(Checkpoint<'s>, Vec<usize>, String)> {
         let paths: Vec<String> = sources.iter().map(|s| s.name().to_string()).collect();
-        let magic: Vec<bool> = sources.iter().map(|s| s.len() >= 4 && s.read(0, 4).is_ok_and(|m| &*m == b"GGUF")).collect();
+        let magic: Vec<bool> = sources
+            .iter()
+            .map(|s| s.len() >= 4 && s.read(0, 4).is_ok_and(|m| &*m == b"GGUF"))
+            .collect();
         let mut plan = plan(&paths, &magic).map_err(Error::ModelFile)?;
         if let Plan::Folder { index: Some(i), .. } = plan {
             let bytes = whole(sources[i].as_ref())?;
@@ -210,20 +247,41 @@ mod open {
         }
         let used = plan.used();
         let mut slots: Vec<Option<Box<dyn Source + 's>>> = sources.into_iter().map(Some).collect();
-        let mut take = |i: usize| slots[i].take().ok_or_else(|| Error::ModelFile(format!("{} is chosen twice", paths[i])));
-        let name = folder_name(&paths).unwrap_or_else(|| base_name(&paths[used[0]]).trim_end_matches(".gguf").to_string());
+        let mut take = |i: usize| {
+            slots[i].take().ok_or_else(|| Error::ModelFile(format!("{} is chosen twice", paths[i])))
+        };
+        let name = folder_name(&paths)
+            .unwrap_or_else(|| base_name(&paths[used[0]]).trim_end_matches(".gguf").to_string());
         let checkpoint = match plan {
             Plan::Gguf(i) => Checkpoint::Gguf(take(i)?),
-            Plan::Folder { config, tokenizer_json, vocab_and_merges, sentence_bert_config, weights, .. } => {
+            Plan::Folder {
+                config,
+                tokenizer_json,
+                vocab_and_merges,
+                sentence_bert_config,
+                weights,
+                ..
+            } => {
                 let config = whole(take(config)?.as_ref())?;
                 let tokenizer = match (tokenizer_json, vocab_and_merges) {
                     (Some(t), _) => TokenizerFiles::Json(whole(take(t)?.as_ref())?),
-                    (None, Some((v, m))) => TokenizerFiles::VocabAndMerges(whole(take(v)?.as_ref())?, whole(take(m)?.as_ref())?),
+                    (None, Some((v, m))) => TokenizerFiles::VocabAndMerges(
+                        whole(take(v)?.as_ref())?,
+                        whole(take(m)?.as_ref())?,
+                    ),
                     (None, None) => TokenizerFiles::Missing,
                 };
-                let sentence_bert_config = sentence_bert_config.map(|i| take(i).and_then(|s| whole(s.as_ref()))).transpose()?;
+                let sentence_bert_config = sentence_bert_config
+                    .map(|i| take(i).and_then(|s| whole(s.as_ref())))
+                    .transpose()?;
                 let weights = weights.into_iter().map(&mut take).collect::<Result<Vec<_>>>()?;
-                Checkpoint::Folder(Folder { name: name.clone(), config, tokenizer, sentence_bert_config, weights })
+                Checkpoint::Folder(Folder {
+                    name: name.clone(),
+                    config,
+                    tokenizer,
+                    sentence_bert_config,
+                    weights,
+                })
             }
         };
         Ok((checkpoint, used, name))
@@ -247,7 +305,11 @@ mod open {
             )),
             _ => None,
         };
-        let name = if d.name.is_empty() || matches!(checkpoint, Checkpoint::Folder(_)) { name.to_string() } else { d.name.clone() };
+        let name = if d.name.is_empty() || matches!(checkpoint, Checkpoint::Folder(_)) {
+            name.to_string()
+        } else {
+            d.name.clone()
+        };
         Ok(Preflight {
             name,
             files,
@@ -296,14 +358,17 @@ mod tests {
     fn one_gguf_is_a_checkpoint_and_two_are_refused() {
         assert_eq!(plan(&paths(&["notes.txt", "m.gguf"]), &[false, false]), Ok(Plan::Gguf(1)));
         assert_eq!(plan(&paths(&["renamed.bin"]), &[true]), Ok(Plan::Gguf(0)));
-        assert!(plan(&paths(&["a.gguf", "b.gguf"]), &[true, true]).unwrap_err().contains("one at a time"));
+        assert!(plan(&paths(&["a.gguf", "b.gguf"]), &[true, true])
+            .unwrap_err()
+            .contains("one at a time"));
     }
 
     #[test]
     fn what_is_not_a_model_is_named() {
         let e = plan(&paths(&["holiday.jpg"]), &[false]).unwrap_err();
         assert!(e.contains("holiday.jpg is not a model"), "{e}");
-        let e = plan(&paths(&["x/model.safetensors", "x/tokenizer.json"]), &[false, false]).unwrap_err();
+        let e = plan(&paths(&["x/model.safetensors", "x/tokenizer.json"]), &[false, false])
+            .unwrap_err();
         assert!(e.contains("config.json is missing"), "{e}");
         assert!(plan(&[], &[]).is_err());
     }
@@ -311,12 +376,22 @@ mod tests {
     #[cfg(feature = "pretrained")]
     #[test]
     fn shards_come_from_the_index() {
-        let p = paths(&["config.json", "tokenizer.json", "model.safetensors.index.json", "b.safetensors", "a.safetensors"]);
+        let p = paths(&[
+            "config.json",
+            "tokenizer.json",
+            "model.safetensors.index.json",
+            "b.safetensors",
+            "a.safetensors",
+        ]);
         let index = br#"{"weight_map": {"x": "a.safetensors", "y": "b.safetensors", "z": "a.safetensors"}}"#;
         let plan = plan(&p, &[false; 5]).unwrap().with_shards(&p, index).unwrap();
         assert_eq!(plan.used(), vec![0, 1, 2, 4, 3]);
         let missing = br#"{"weight_map": {"x": "c.safetensors"}}"#;
-        assert!(super::plan(&p, &[false; 5]).unwrap().with_shards(&p, missing).unwrap_err().contains("c.safetensors"));
+        assert!(super::plan(&p, &[false; 5])
+            .unwrap()
+            .with_shards(&p, missing)
+            .unwrap_err()
+            .contains("c.safetensors"));
     }
 
     #[cfg(feature = "pretrained")]
@@ -328,7 +403,8 @@ mod tests {
             names
                 .iter()
                 .map(|n| {
-                    let path = format!("{}/tests/fixtures/tiny/{dir}/{n}", env!("CARGO_MANIFEST_DIR"));
+                    let path =
+                        format!("{}/tests/fixtures/tiny/{dir}/{n}", env!("CARGO_MANIFEST_DIR"));
                     (format!("{dir}/{n}"), std::fs::read(&path).unwrap())
                 })
                 .collect()
@@ -340,7 +416,10 @@ mod tests {
 
         #[test]
         fn the_tiny_llama_folder_is_described_loaded_and_run() {
-            let files = fixture("llama", &["config.json", "tokenizer.json", "model.safetensors", "reference.json"]);
+            let files = fixture(
+                "llama",
+                &["config.json", "tokenizer.json", "model.safetensors", "reference.json"],
+            );
             let (checkpoint, used, name) = checkpoint(sources(&files)).unwrap();
             assert_eq!((used, name.as_str()), (vec![0, 1, 2], "llama"));
             let p = preflight(&checkpoint, vec![], &name).unwrap();
@@ -364,12 +443,18 @@ mod tests {
             let mut gguf = fixture("gguf", &["qwen2-f32.gguf"]);
             let half = gguf[0].1.len() / 2;
             gguf[0].1.truncate(half);
-            let e = checkpoint(sources(&gguf)).and_then(|(c, _, n)| preflight(&c, vec![], &n).map(|_| c.load("custom"))).err();
+            let e = checkpoint(sources(&gguf))
+                .and_then(|(c, _, n)| preflight(&c, vec![], &n).map(|_| c.load("custom")))
+                .err();
             assert!(e.is_some_and(|e| e.to_string().contains("truncated")), "a half GGUF");
-            let mut folder = fixture("llama", &["config.json", "tokenizer.json", "model.safetensors"]);
+            let mut folder =
+                fixture("llama", &["config.json", "tokenizer.json", "model.safetensors"]);
             let cut = folder[2].1.len() - 100;
             folder[2].1.truncate(cut);
-            let e = checkpoint(sources(&folder)).and_then(|(c, _, n)| preflight(&c, vec![], &n)).err().map(|e| e.to_string());
+            let e = checkpoint(sources(&folder))
+                .and_then(|(c, _, n)| preflight(&c, vec![], &n))
+                .err()
+                .map(|e| e.to_string());
             assert!(e.as_deref().is_some_and(|e| e.contains("model.safetensors")), "{e:?}");
             let no_tokenizer = fixture("llama", &["config.json", "model.safetensors"]);
             let (c, _, n) = checkpoint(sources(&no_tokenizer)).unwrap();
@@ -387,14 +472,17 @@ mod tests {
         impl Declared {
             fn with_extra(safetensors: &[u8], extra: u64) -> Declared {
                 let n = u64::from_le_bytes(safetensors[..8].try_into().unwrap()) as usize;
-                let mut header: serde_json::Map<String, serde_json::Value> = serde_json::from_slice(&safetensors[8..8 + n]).unwrap();
+                let mut header: serde_json::Map<String, serde_json::Value> =
+                    serde_json::from_slice(&safetensors[8..8 + n]).unwrap();
                 let data = (safetensors.len() - 8 - n) as u64;
                 header.insert(
                     "model.extra.weight".into(),
                     serde_json::json!({"dtype": "F32", "shape": [extra], "data_offsets": [data, data + 4 * extra]}),
                 );
                 let header = serde_json::to_vec(&header).unwrap();
-                let bytes = [&(header.len() as u64).to_le_bytes()[..], &header, &safetensors[8 + n..]].concat();
+                let bytes =
+                    [&(header.len() as u64).to_le_bytes()[..], &header, &safetensors[8 + n..]]
+                        .concat();
                 let len = bytes.len() as u64 + 4 * extra;
                 Declared { bytes, len }
             }
@@ -409,7 +497,11 @@ mod tests {
                 self.len
             }
 
-            fn read(&self, start: u64, len: usize) -> crate::error::Result<std::borrow::Cow<'_, [u8]>> {
+            fn read(
+                &self,
+                start: u64,
+                len: usize,
+            ) -> crate::error::Result<std::borrow::Cow<'_, [u8]>> {
                 let r = crate::formats::source::range("model.safetensors", self.len, start, len)?;
                 let held = r.start.min(self.bytes.len())..r.end.min(self.bytes.len());
                 let mut out = self.bytes[held].to_vec();
@@ -423,8 +515,11 @@ mod tests {
             let files = fixture("llama", &["config.json", "tokenizer.json", "model.safetensors"]);
             let refusal = |extra: u64| {
                 let weights = Declared::with_extra(&files[2].1, extra);
-                let sources: Vec<Box<dyn Source + '_>> =
-                    vec![Box::new(Bytes::new(&files[0].0, &files[0].1)), Box::new(Bytes::new(&files[1].0, &files[1].1)), Box::new(weights)];
+                let sources: Vec<Box<dyn Source + '_>> = vec![
+                    Box::new(Bytes::new(&files[0].0, &files[0].1)),
+                    Box::new(Bytes::new(&files[1].0, &files[1].1)),
+                    Box::new(weights),
+                ];
                 let (c, _, n) = checkpoint(sources).unwrap();
                 let p = preflight(&c, vec![], &n).unwrap();
                 (p.memory_bytes, p.refusal)
@@ -440,9 +535,14 @@ mod tests {
 
         #[test]
         fn an_unknown_architecture_is_named_as_found() {
-            let mut files = fixture("llama", &["config.json", "tokenizer.json", "model.safetensors"]);
-            files[0].1 = br#"{"model_type": "mamba", "architectures": ["MambaForCausalLM"]}"#.to_vec();
-            let e = checkpoint(sources(&files)).and_then(|(c, _, n)| preflight(&c, vec![], &n)).unwrap_err().to_string();
+            let mut files =
+                fixture("llama", &["config.json", "tokenizer.json", "model.safetensors"]);
+            files[0].1 =
+                br#"{"model_type": "mamba", "architectures": ["MambaForCausalLM"]}"#.to_vec();
+            let e = checkpoint(sources(&files))
+                .and_then(|(c, _, n)| preflight(&c, vec![], &n))
+                .unwrap_err()
+                .to_string();
             assert!(e.contains("\"mamba\""), "{e}");
         }
     }

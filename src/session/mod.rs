@@ -23,7 +23,8 @@ mod runners;
 pub mod warm;
 
 pub use messages::{
-    AnalysisReply, AnalysisRequest, CrossHead, FromWorker, HeadDetail, RunOptions, RunSummary, ToWorker, TranslationSummary,
+    AnalysisReply, AnalysisRequest, CrossHead, FromWorker, HeadDetail, RunOptions, RunSummary,
+    ToWorker, TranslationSummary,
 };
 // The session's messages carry these ground-floor types; the shells name them from here.
 pub use crate::trace::{ModelFile, ModelId, Thumbnail};
@@ -61,7 +62,14 @@ impl Session {
 
     /// Runs `text`; `now_ms` is the clock of whoever calls (performance.now()
     /// in the browser), so the timing is what the user actually waited.
-    pub fn run(&mut self, id: u64, model: ModelId, text: &str, options: RunOptions, now_ms: &dyn Fn() -> f64) -> Result<RunSummary> {
+    pub fn run(
+        &mut self,
+        id: u64,
+        model: ModelId,
+        text: &str,
+        options: RunOptions,
+        now_ms: &dyn Fn() -> f64,
+    ) -> Result<RunSummary> {
         self.run_with_cache(id, model, text, options, now_ms, true)
     }
 
@@ -108,8 +116,10 @@ impl Session {
         }
         let compute_ms = now_ms() - start;
         let tokens = self.latest().map_or(0, |(_, t)| t.tokens.len());
-        let (threads, alone) = self.runners.get(&model).map_or((1, None), |r| r.threads(cached, tokens));
-        let (_, trace) = self.latest().ok_or_else(|| Error::Invalid("the run left no trace".into()))?;
+        let (threads, alone) =
+            self.runners.get(&model).map_or((1, None), |r| r.threads(cached, tokens));
+        let (_, trace) =
+            self.latest().ok_or_else(|| Error::Invalid("the run left no trace".into()))?;
         Ok(RunSummary {
             id,
             info: trace.info.clone(),
@@ -120,12 +130,23 @@ impl Session {
                 (true, None) => Some(cut_notice()),
                 (true, Some(notice)) => Some(format!("{} {notice}", cut_notice())),
             },
-            overview: trace.layers.iter().map(|l| l.thumbnails(THUMB_MAX).iter().map(Thumbnail::new).collect()).collect(),
-            kv_head_of: trace.layers.first().map(|l| l.attention.kv_head_of.clone()).unwrap_or_default(),
+            overview: trace
+                .layers
+                .iter()
+                .map(|l| l.thumbnails(THUMB_MAX).iter().map(Thumbnail::new).collect())
+                .collect(),
+            kv_head_of: trace
+                .layers
+                .first()
+                .map(|l| l.attention.kv_head_of.clone())
+                .unwrap_or_default(),
             catalog: catalog(trace),
             head_notes: ran.head_notes,
             top_next: trace.top_next.clone(),
-            sentence_embedding_norm: trace.sentence_embedding.as_ref().map(|e| e.iter().map(|x| x * x).sum::<f32>().sqrt()),
+            sentence_embedding_norm: trace
+                .sentence_embedding
+                .as_ref()
+                .map(|e| e.iter().map(|x| x * x).sum::<f32>().sqrt()),
             compute_ms,
             memory_bytes: None,
             memory_workers: 1,
@@ -156,8 +177,10 @@ impl Session {
 
     /// [`Self::head`], the layer's E, E + ΔE and ΔE left out unless `with_layer`.
     fn detail(&self, layer: usize, head: usize, with_layer: bool) -> Result<HeadDetail> {
-        let (id, trace) = self.latest().ok_or_else(|| Error::Invalid("nothing has been computed yet".into()))?;
-        let l = trace.layers.get(layer).ok_or_else(|| Error::Invalid(format!("no layer {layer}")))?;
+        let (id, trace) =
+            self.latest().ok_or_else(|| Error::Invalid("nothing has been computed yet".into()))?;
+        let l =
+            trace.layers.get(layer).ok_or_else(|| Error::Invalid(format!("no layer {layer}")))?;
         if head >= l.attention.heads.len() {
             return Err(Error::Invalid(format!("no head {head}")));
         }
@@ -167,8 +190,14 @@ impl Session {
         let kv = l.attention.kv_head_of[head];
         let what_if_mask = if h.mask == Mask::None { Mask::Causal } else { Mask::None };
         let (input, residual, delta) = match with_layer {
-            true => (self.layer_input(trace, layer)?.into_owned(), l.residual_rows(0, l.delta.rows), l.delta.clone()),
-            false => (crate::Matrix::zeros(0, 0), crate::Matrix::zeros(0, 0), crate::Matrix::zeros(0, 0)),
+            true => (
+                self.layer_input(trace, layer)?.into_owned(),
+                l.residual_rows(0, l.delta.rows),
+                l.delta.clone(),
+            ),
+            false => {
+                (crate::Matrix::zeros(0, 0), crate::Matrix::zeros(0, 0), crate::Matrix::zeros(0, 0))
+            }
         };
         Ok(HeadDetail {
             id,
@@ -194,7 +223,11 @@ impl Session {
 
     /// E of `layer` of `trace`: held, or computed again from its h by the
     /// decoder that made it (a long text's layer keeps h, not E).
-    fn layer_input<'a>(&self, trace: &'a ModelTrace, layer: usize) -> Result<std::borrow::Cow<'a, crate::Matrix>> {
+    fn layer_input<'a>(
+        &self,
+        trace: &'a ModelTrace,
+        layer: usize,
+    ) -> Result<std::borrow::Cow<'a, crate::Matrix>> {
         let l = &trace.layers[layer];
         // A decoder computes it again; the model that made the trace is named by its id.
         let runner = ModelId::from_slug(&trace.info.id).and_then(|m| self.runners.get(&m));
@@ -219,14 +252,16 @@ impl Session {
     /// first, `models::two_threads`).
     #[cfg(feature = "pretrained")]
     pub fn install_minilm(&mut self, model: crate::checkpoint::minilm::MiniLm) {
-        self.runners.insert(ModelId::MiniLm, Box::new(runners::encoder::EncoderRunner::minilm(model)));
+        self.runners
+            .insert(ModelId::MiniLm, Box::new(runners::encoder::EncoderRunner::minilm(model)));
     }
 
     /// Keeps a SmolLM2 built elsewhere (the worker gives it a helper thread
     /// first, `models::two_threads`).
     #[cfg(feature = "pretrained")]
     pub fn install_smollm2(&mut self, model: crate::checkpoint::smollm2::SmolLm2) {
-        self.runners.insert(ModelId::SmolLm2, Box::new(runners::decoder::DecoderRunner::new(model)));
+        self.runners
+            .insert(ModelId::SmolLm2, Box::new(runners::decoder::DecoderRunner::new(model)));
     }
 
     /// Keeps a model opened from the visitor's files (`custom::checkpoint`),
@@ -240,8 +275,12 @@ impl Session {
             self.last = None;
         }
         let runner: Box<dyn Runner> = match model {
-            crate::checkpoint::Model::Encoder(e) => Box::new(runners::encoder::EncoderRunner::opened(e)),
-            crate::checkpoint::Model::Decoder(d) => Box::new(runners::decoder::DecoderRunner::new(*d)),
+            crate::checkpoint::Model::Encoder(e) => {
+                Box::new(runners::encoder::EncoderRunner::opened(e))
+            }
+            crate::checkpoint::Model::Decoder(d) => {
+                Box::new(runners::decoder::DecoderRunner::new(*d))
+            }
         };
         self.runners.insert(ModelId::Custom, runner);
     }
@@ -271,15 +310,21 @@ impl Session {
     /// The reply of a runner that answers `msg` itself (a trace file), if any.
     fn answered_by_runner(&mut self, msg: &ToWorker) -> Option<FromWorker> {
         match msg {
-            ToWorker::Run { model, .. } | ToWorker::Compare { model, .. } | ToWorker::Load { model, .. } => {
+            ToWorker::Run { model, .. }
+            | ToWorker::Compare { model, .. }
+            | ToWorker::Load { model, .. } => {
                 // A run replaces a latest trace that its runner keeps out of memory.
-                if matches!(msg, ToWorker::Run { .. }) && self.last.as_ref().is_some_and(|(_, l)| self.latest_trace(l).is_none()) {
+                if matches!(msg, ToWorker::Run { .. })
+                    && self.last.as_ref().is_some_and(|(_, l)| self.latest_trace(l).is_none())
+                {
                     self.last = None;
                 }
                 self.runners.get_mut(model)?.answer(msg, None)
             }
             _ => match self.last {
-                Some((id, Latest::InRunner(model))) => self.runners.get_mut(&model)?.answer(msg, Some(id)),
+                Some((id, Latest::InRunner(model))) => {
+                    self.runners.get_mut(&model)?.answer(msg, Some(id))
+                }
                 _ => None,
             },
         }
@@ -366,26 +411,53 @@ mod tests {
     #[test]
     fn run_then_head_round_trips_through_json() {
         let mut s = Session::new();
-        let msg = ToWorker::Run { id: 7, model: ModelId::Teaching, text: "a fluffy blue creature".into(), options: RunOptions::default() };
+        let msg = ToWorker::Run {
+            id: 7,
+            model: ModelId::Teaching,
+            text: "a fluffy blue creature".into(),
+            options: RunOptions::default(),
+        };
         let msg: ToWorker = serde_json::from_str(&serde_json::to_string(&msg).unwrap()).unwrap();
         let FromWorker::Result(r) = s.handle(msg, &clock) else { panic!("expected a result") };
         assert_eq!((r.id, r.tokens.len(), r.overview.len(), r.overview[0].len()), (7, 4, 1, 5));
-        let FromWorker::Head(d) = s.handle(ToWorker::Head { id: 7, layer: 0, head: 0, with_layer: true }, &clock) else {
+        let FromWorker::Head(d) =
+            s.handle(ToWorker::Head { id: 7, layer: 0, head: 0, with_layer: true }, &clock)
+        else {
             panic!("expected a head")
         };
         assert_eq!(d.weights.shape(), (4, 4));
         assert_eq!(d.what_if_mask, Mask::Causal);
         assert_eq!(d.what_if_weights[(0, 1)], 0.0);
-        assert!(matches!(s.handle(ToWorker::Head { id: 7, layer: 3, head: 0, with_layer: true }, &clock), FromWorker::Failed { .. }));
+        assert!(matches!(
+            s.handle(ToWorker::Head { id: 7, layer: 3, head: 0, with_layer: true }, &clock),
+            FromWorker::Failed { .. }
+        ));
         // Another head of a layer the page holds: the same detail, the layer's E, E + ΔE and ΔE left out.
-        let FromWorker::Head(full) = s.handle(ToWorker::Head { id: 7, layer: 0, head: 1, with_layer: true }, &clock) else { panic!() };
-        let FromWorker::Head(lean) = s.handle(ToWorker::Head { id: 7, layer: 0, head: 1, with_layer: false }, &clock) else { panic!() };
+        let FromWorker::Head(full) =
+            s.handle(ToWorker::Head { id: 7, layer: 0, head: 1, with_layer: true }, &clock)
+        else {
+            panic!()
+        };
+        let FromWorker::Head(lean) =
+            s.handle(ToWorker::Head { id: 7, layer: 0, head: 1, with_layer: false }, &clock)
+        else {
+            panic!()
+        };
         assert_eq!(
-            (full.input.rows, full.layer_left_out, lean.input.shape(), lean.residual.rows, lean.delta.rows),
+            (
+                full.input.rows,
+                full.layer_left_out,
+                lean.input.shape(),
+                lean.residual.rows,
+                lean.delta.rows
+            ),
             (4, false, (0, 0), 0, 0)
         );
         assert!(lean.layer_left_out);
-        assert_eq!((lean.weights, lean.what_if_weights, lean.q), (full.weights, full.what_if_weights, full.q));
+        assert_eq!(
+            (lean.weights, lean.what_if_weights, lean.q),
+            (full.weights, full.what_if_weights, full.q)
+        );
     }
 
     #[test]
@@ -394,13 +466,27 @@ mod tests {
         let text = "the quick brown fox";
         s.run(1, ModelId::Teaching, text, RunOptions::default(), &clock).unwrap();
         let base = s.head(0, 0).unwrap();
-        s.run(2, ModelId::Teaching, text, RunOptions { temperature_factor: 10.0, ..Default::default() }, &clock).unwrap();
+        s.run(
+            2,
+            ModelId::Teaching,
+            text,
+            RunOptions { temperature_factor: 10.0, ..Default::default() },
+            &clock,
+        )
+        .unwrap();
         let hot = s.head(0, 0).unwrap();
         assert_eq!(hot.scores, base.scores);
         assert!((hot.scale - base.scale * 10.0).abs() < 1e-6);
         let want = crate::attention::softmax_rows(base.scores.map(|x| x * base.scale * 10.0));
         assert!(hot.weights.max_abs_diff(&want) < 1e-6);
-        s.run(3, ModelId::Teaching, text, RunOptions { unscaled: true, ..Default::default() }, &clock).unwrap();
+        s.run(
+            3,
+            ModelId::Teaching,
+            text,
+            RunOptions { unscaled: true, ..Default::default() },
+            &clock,
+        )
+        .unwrap();
         assert_eq!(s.head(0, 0).unwrap().scale, 1.0);
     }
 
@@ -409,7 +495,15 @@ mod tests {
         let mut s = Session::new();
         let text = "the quick brown fox";
         for factor in [f32::INFINITY, f32::NAN, 1e38] {
-            let e = s.run(1, ModelId::Teaching, text, RunOptions { temperature_factor: factor, ..Default::default() }, &clock).unwrap_err();
+            let e = s
+                .run(
+                    1,
+                    ModelId::Teaching,
+                    text,
+                    RunOptions { temperature_factor: factor, ..Default::default() },
+                    &clock,
+                )
+                .unwrap_err();
             assert!(e.to_string().contains("not valid attention"), "{factor}: {e}");
             assert!(s.head(0, 0).is_err(), "nothing of the failed run is left to draw or export");
         }
@@ -425,7 +519,9 @@ mod tests {
         let (q, k) = (3, 1); // "creature" → "fluffy"
         let msg = ToWorker::FindHeads { id: 4, query: q, key: k };
         let msg: ToWorker = serde_json::from_str(&serde_json::to_string(&msg).unwrap()).unwrap();
-        let FromWorker::Heads { id, query, key, heads } = s.handle(msg, &clock) else { panic!("expected heads") };
+        let FromWorker::Heads { id, query, key, heads } = s.handle(msg, &clock) else {
+            panic!("expected heads")
+        };
         assert_eq!((id, query, key, heads.len()), (4, q, k, 5));
         assert!(heads.windows(2).all(|w| w[0].weight >= w[1].weight));
         for m in &heads {
@@ -433,8 +529,14 @@ mod tests {
         }
         assert_eq!((heads[0].layer, heads[0].head), (0, 0));
         // Out-of-range tokens are an answer, not a panic.
-        assert!(matches!(s.handle(ToWorker::FindHeads { id: 4, query: 99, key: 0 }, &clock), FromWorker::Failed { .. }));
-        assert!(matches!(Session::new().handle(ToWorker::FindHeads { id: 1, query: 0, key: 0 }, &clock), FromWorker::Failed { .. }));
+        assert!(matches!(
+            s.handle(ToWorker::FindHeads { id: 4, query: 99, key: 0 }, &clock),
+            FromWorker::Failed { .. }
+        ));
+        assert!(matches!(
+            Session::new().handle(ToWorker::FindHeads { id: 1, query: 0, key: 0 }, &clock),
+            FromWorker::Failed { .. }
+        ));
     }
 
     #[test]
@@ -443,15 +545,29 @@ mod tests {
         s.run(5, ModelId::Teaching, "the cat sat", RunOptions::default(), &clock).unwrap();
         let before = s.head(0, 1).unwrap();
         let other = "a fluffy blue creature";
-        let msg =
-            ToWorker::Compare { id: 5, model: ModelId::Teaching, text: other.into(), options: RunOptions::default(), layer: 0, head: 1 };
-        let FromWorker::Compared { id, tokens, detail } = s.handle(msg, &clock) else { panic!("expected a comparison") };
+        let msg = ToWorker::Compare {
+            id: 5,
+            model: ModelId::Teaching,
+            text: other.into(),
+            options: RunOptions::default(),
+            layer: 0,
+            head: 1,
+        };
+        let FromWorker::Compared { id, tokens, detail } = s.handle(msg, &clock) else {
+            panic!("expected a comparison")
+        };
         let want = crate::models::teaching::TeachingModel::new().run(other).unwrap();
         assert_eq!((id, &tokens), (5, &want.tokens));
         assert_eq!(detail.weights, *want.weights(0, 1).unwrap());
         assert_eq!(s.head(0, 1).unwrap().weights, before.weights);
-        let bad =
-            ToWorker::Compare { id: 5, model: ModelId::Teaching, text: other.into(), options: RunOptions::default(), layer: 0, head: 9 };
+        let bad = ToWorker::Compare {
+            id: 5,
+            model: ModelId::Teaching,
+            text: other.into(),
+            options: RunOptions::default(),
+            layer: 0,
+            head: 9,
+        };
         assert!(matches!(s.handle(bad, &clock), FromWorker::Failed { .. }));
         assert_eq!(s.head(0, 1).unwrap().weights, before.weights);
     }
@@ -462,10 +578,14 @@ mod tests {
         let huge = "word ".repeat(1_000_000); // 5 MB
         let r = s.run(1, ModelId::Teaching, &huge, RunOptions::default(), &clock).unwrap();
         let notice = r.notice.unwrap();
-        assert!(notice.starts_with(&format!("Text cut to its first {MAX_TEXT_CHARS} characters.")), "{notice}");
+        assert!(
+            notice.starts_with(&format!("Text cut to its first {MAX_TEXT_CHARS} characters.")),
+            "{notice}"
+        );
         // Either way the teaching model keeps its own word limit too.
         assert!(notice.contains("words"), "{notice}");
-        let short = s.run(2, ModelId::Teaching, "a short text", RunOptions::default(), &clock).unwrap();
+        let short =
+            s.run(2, ModelId::Teaching, "a short text", RunOptions::default(), &clock).unwrap();
         assert_eq!(short.notice, None);
     }
 

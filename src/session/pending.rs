@@ -74,11 +74,23 @@ mod tests {
     use crate::session::RunOptions;
 
     fn run(id: u64, text: &str) -> ToWorker {
-        ToWorker::Run { id, model: ModelId::Teaching, text: text.into(), options: RunOptions::default() }
+        ToWorker::Run {
+            id,
+            model: ModelId::Teaching,
+            text: text.into(),
+            options: RunOptions::default(),
+        }
     }
 
     fn compare(id: u64, text: &str) -> ToWorker {
-        ToWorker::Compare { id, model: ModelId::Teaching, text: text.into(), options: RunOptions::default(), layer: 0, head: 0 }
+        ToWorker::Compare {
+            id,
+            model: ModelId::Teaching,
+            text: text.into(),
+            options: RunOptions::default(),
+            layer: 0,
+            head: 0,
+        }
     }
 
     #[test]
@@ -99,8 +111,14 @@ mod tests {
         let order: Vec<String> = std::iter::from_fn(|| p.pop()).map(|m| format!("{m:?}")).collect();
         assert!(order[0].starts_with("Run { id: 2") && order[0].contains("\"ab\""), "{order:?}");
         assert!(order[1].starts_with("Head { id: 2, layer: 0, head: 3"), "{order:?}");
-        assert!(order[2].starts_with("Compare { id: 3") && order[2].contains("\"xyz\""), "{order:?}");
-        assert_eq!(&order[3..], ["Load { model: MiniLm, exact: true }", "Load { model: SmolLm2, exact: false }"]);
+        assert!(
+            order[2].starts_with("Compare { id: 3") && order[2].contains("\"xyz\""),
+            "{order:?}"
+        );
+        assert_eq!(
+            &order[3..],
+            ["Load { model: MiniLm, exact: true }", "Load { model: SmolLm2, exact: false }"]
+        );
         assert!(p.is_empty());
     }
 }

@@ -6,7 +6,9 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use super::messages::{AnalysisRequest, FromWorker, RunOptions, RunSummary, ToWorker, TranslationSummary};
+use super::messages::{
+    AnalysisRequest, FromWorker, RunOptions, RunSummary, ToWorker, TranslationSummary,
+};
 use crate::attention::Scale;
 use crate::error::{Error, Result};
 use crate::tensor::Matrix;
@@ -51,12 +53,17 @@ pub trait Runner {
     /// Whether this runner can answer `request`: rollout reads the trace
     /// alone, the others need [`Runner::layered`].
     fn can_analyse(&self, request: &AnalysisRequest) -> bool {
-        matches!(request, AnalysisRequest::Rollout | AnalysisRequest::CancelImportance) || self.layered().is_ok()
+        matches!(request, AnalysisRequest::Rollout | AnalysisRequest::CancelImportance)
+            || self.layered().is_ok()
     }
 
     /// E of `layer` computed again (a long text's layer keeps h, not E):
     /// None where the model has no such hook.
-    fn layer_input<'a>(&self, _l: usize, _layer: &'a LayerTrace) -> Option<Result<Cow<'a, Matrix>>> {
+    fn layer_input<'a>(
+        &self,
+        _l: usize,
+        _layer: &'a LayerTrace,
+    ) -> Option<Result<Cow<'a, Matrix>>> {
         None
     }
 
@@ -185,5 +192,8 @@ pub fn not_loaded(model: ModelId) -> Error {
 
 /// What the analyses beyond the weights say of a model they cannot run on.
 pub fn no_analyses(model: ModelId) -> Error {
-    Error::Invalid(format!("the analyses beyond the weights run on the models themselves, not on the one chosen ({})", model.slug()))
+    Error::Invalid(format!(
+        "the analyses beyond the weights run on the models themselves, not on the one chosen ({})",
+        model.slug()
+    ))
 }

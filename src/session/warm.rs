@@ -29,7 +29,10 @@ pub const BUILT_IN: Warming = Warming {
 /// may be several times SmolLM2's size: shorter texts (still past the
 /// few-token kernels, so that the batch product warms up too) and less
 /// time, added to the opening (for Qwen2.5 0.5B about 2.2 s without it).
-pub const OPENED: Warming = Warming { at_most_ms: 400.0, texts: ["The quick brown fox jumps over", "A quick brown fox jumps over"] };
+pub const OPENED: Warming = Warming {
+    at_most_ms: 400.0,
+    texts: ["The quick brown fox jumps over", "A quick brown fox jumps over"],
+};
 
 /// What typing one more word adds to a text.
 const WARM_APPEND: &str = " nearby";
@@ -55,7 +58,12 @@ impl Session {
     /// V8 first runs wasm from its baseline compiler, and memory is touched
     /// for the first time. Stops within `warming`'s time whatever the runs
     /// do. Returns the rounds run.
-    pub fn warm_up(&mut self, model: ModelId, warming: &Warming, now_ms: &dyn Fn() -> f64) -> usize {
+    pub fn warm_up(
+        &mut self,
+        model: ModelId,
+        warming: &Warming,
+        now_ms: &dyn Fn() -> f64,
+    ) -> usize {
         if model == ModelId::Teaching {
             return 0;
         }
@@ -111,7 +119,9 @@ impl Settling {
         self.fastest.push(fastest);
         let before = self.fastest.len().checked_sub(LOOKBACK + 1).map(|i| self.fastest[i]);
         let settled = before.is_some_and(|before| before <= SETTLED * fastest);
-        (elapsed >= AT_LEAST_MS && settled) || elapsed + round > self.at_most_ms || self.rounds() == AT_MOST_ROUNDS
+        (elapsed >= AT_LEAST_MS && settled)
+            || elapsed + round > self.at_most_ms
+            || self.rounds() == AT_MOST_ROUNDS
     }
 }
 

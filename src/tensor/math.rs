@@ -178,7 +178,11 @@ pub fn log2(x: f32) -> f32 {
     // ln(1 + f) = f − f²/2 + f³·P(f), with Cephes' logf coefficients.
     let f = m - 1.0;
     let z = f * f;
-    let poly = ((((((((7.037_683_6e-2 * f - 1.151_461e-1) * f + 1.167_699_9e-1) * f - 1.242_014_1e-1) * f + 1.424_932_3e-1) * f
+    let poly = ((((((((7.037_683_6e-2 * f - 1.151_461e-1) * f + 1.167_699_9e-1) * f
+        - 1.242_014_1e-1)
+        * f
+        + 1.424_932_3e-1)
+        * f
         - 1.666_805_8e-1)
         * f
         + 2.000_071_4e-1)
@@ -210,7 +214,15 @@ pub struct Erf {
 }
 
 pub const ERF: Erf = Erf {
-    p: [1.128_378_6, 0.213_946_18, 0.052_433_662, 0.004_293_114_4, 0.000_155_538_19, -1.990_323_2e-6, 1.921_710_6e-8],
+    p: [
+        1.128_378_6,
+        0.213_946_18,
+        0.052_433_662,
+        0.004_293_114_4,
+        0.000_155_538_19,
+        -1.990_323_2e-6,
+        1.921_710_6e-8,
+    ],
     q: [1.0, 0.522_932_5, 0.120_800_23, 0.015_551_215, 0.001_098_052_6],
     edge: 4.0,
     one: 1.0,
@@ -261,7 +273,8 @@ const TOP_K_IN_ONE_PASS: usize = 64;
 pub fn top_k(scores: &[f32], k: usize) -> Vec<u32> {
     let k = k.min(scores.len());
     if k > TOP_K_IN_ONE_PASS {
-        let first = |a: &u32, b: &u32| scores[*b as usize].total_cmp(&scores[*a as usize]).then(a.cmp(b));
+        let first =
+            |a: &u32, b: &u32| scores[*b as usize].total_cmp(&scores[*a as usize]).then(a.cmp(b));
         let mut order: Vec<u32> = (0..scores.len() as u32).collect();
         order.select_nth_unstable_by(k - 1, first);
         order.truncate(k);
@@ -291,7 +304,11 @@ mod tests {
             let xs: Vec<f32> = (0..n).map(|i| ((i * 37) % 101) as f32 / 7.0 - 6.0).collect();
             let plain: f64 = xs.iter().map(|&x| x as f64).sum();
             assert!((sum(&xs) as f64 - plain).abs() < 1e-4 * (1.0 + plain.abs()), "sum of {n}");
-            assert_eq!(max(&xs), xs.iter().copied().fold(f32::NEG_INFINITY, f32::max), "max of {n}");
+            assert_eq!(
+                max(&xs),
+                xs.iter().copied().fold(f32::NEG_INFINITY, f32::max),
+                "max of {n}"
+            );
             let squares: f64 = xs.iter().map(|&x| x as f64 * x as f64).sum();
             assert!((dot(&xs, &xs) as f64 - squares).abs() < 1e-4 * (1.0 + squares), "dot of {n}");
         }

@@ -19,7 +19,9 @@ mod product;
 mod relaxed;
 pub mod wire;
 
-pub use math::{all_finite, dot, erf, exp, log2, loop_constants, max, sum, top_k, Erf, Exp, ERF, EXP};
+pub use math::{
+    all_finite, dot, erf, exp, log2, loop_constants, max, sum, top_k, Erf, Exp, ERF, EXP,
+};
 
 use serde::{Deserialize, Serialize};
 
@@ -57,7 +59,12 @@ impl Matrix {
 
     /// Panics if `data.len() != rows * cols`: a shape bug, never user input.
     pub fn from_vec(rows: usize, cols: usize, data: Vec<f32>) -> Self {
-        assert_eq!(data.len(), rows * cols, "Matrix::from_vec: {rows}×{cols} needs {} values", rows * cols);
+        assert_eq!(
+            data.len(),
+            rows * cols,
+            "Matrix::from_vec: {rows}×{cols} needs {} values",
+            rows * cols
+        );
         Self { rows, cols, data }
     }
 
@@ -139,7 +146,11 @@ impl Matrix {
     /// Rows `start .. start + count`.
     pub fn rows_range(&self, start: usize, count: usize) -> Matrix {
         assert!(start + count <= self.rows, "rows_range out of bounds");
-        Matrix::from_vec(count, self.cols, self.data[start * self.cols..(start + count) * self.cols].to_vec())
+        Matrix::from_vec(
+            count,
+            self.cols,
+            self.data[start * self.cols..(start + count) * self.cols].to_vec(),
+        )
     }
 
     /// Side by side: [A | B | …], all with the same number of rows.
@@ -247,7 +258,11 @@ impl Matrix {
 
     pub fn max_abs_diff(&self, other: &Matrix) -> f32 {
         assert_eq!(self.shape(), other.shape(), "max_abs_diff: shapes differ");
-        self.data.iter().zip(&other.data).map(|(a, b)| if a == b { 0.0 } else { (a - b).abs() }).fold(0.0, f32::max)
+        self.data
+            .iter()
+            .zip(&other.data)
+            .map(|(a, b)| if a == b { 0.0 } else { (a - b).abs() })
+            .fold(0.0, f32::max)
     }
 }
 
@@ -311,7 +326,9 @@ mod tests {
 
     #[test]
     fn growing_and_shrinking_in_place_equal_copying() {
-        let m = |r: usize, c: usize, s: f32| Matrix::from_vec(r, c, (0..r * c).map(|i| i as f32 + s).collect());
+        let m = |r: usize, c: usize, s: f32| {
+            Matrix::from_vec(r, c, (0..r * c).map(|i| i as f32 + s).collect())
+        };
         let (a, right, below) = (m(3, 2, 0.0), m(3, 4, 100.0), m(2, 6, 200.0));
         let mut grown = a.clone();
         grown.push_cols(&right);

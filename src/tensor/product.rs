@@ -88,10 +88,17 @@ unsafe fn kernel_product(out: &mut Matrix, lhs: &Matrix, lhs_t: bool, rhs: &Matr
 #[cfg(all(target_arch = "wasm32", not(feature = "pretrained")))]
 fn plain_product(out: &mut Matrix, lhs: &Matrix, lhs_t: bool, rhs: &Matrix, rhs_t: bool) {
     let k = if lhs_t { lhs.rows } else { lhs.cols };
-    let at = |m: &Matrix, t: bool, r: usize, c: usize| if t { m.data[c * m.cols + r] } else { m.data[r * m.cols + c] };
+    let at = |m: &Matrix, t: bool, r: usize, c: usize| {
+        if t {
+            m.data[c * m.cols + r]
+        } else {
+            m.data[r * m.cols + c]
+        }
+    };
     for i in 0..out.rows {
         for j in 0..out.cols {
-            out.data[i * out.cols + j] = (0..k).map(|p| at(lhs, lhs_t, i, p) * at(rhs, rhs_t, p, j)).sum();
+            out.data[i * out.cols + j] =
+                (0..k).map(|p| at(lhs, lhs_t, i, p) * at(rhs, rhs_t, p, j)).sum();
         }
     }
 }

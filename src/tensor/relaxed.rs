@@ -111,13 +111,23 @@ fn few_rows_against_keys(out: &mut Matrix, lhs: &Matrix, rhs: &Matrix) {
 /// multiple of 8) of `keys` (k values each, k a multiple of 4), into out
 /// (rows `stride` apart).
 #[target_feature(enable = "relaxed-simd")]
-unsafe fn keys_t<const R: usize>(a: *const f32, k: usize, keys: *const f32, whole: usize, out: *mut f32, stride: usize) {
+unsafe fn keys_t<const R: usize>(
+    a: *const f32,
+    k: usize,
+    keys: *const f32,
+    whole: usize,
+    out: *mut f32,
+    stride: usize,
+) {
     for j in (0..whole).step_by(8) {
         let mut acc = [[f32x4_splat(0.0); 2]; R];
         for p in (0..k).step_by(4) {
             // Columns p..p+4 of keys j..j+4 and j+4..j+8.
-            let [lo, hi] =
-                [0, 4].map(|half| transpose4(std::array::from_fn(|c| v128_load(keys.add((j + half + c) * k + p) as *const v128))));
+            let [lo, hi] = [0, 4].map(|half| {
+                transpose4(std::array::from_fn(|c| {
+                    v128_load(keys.add((j + half + c) * k + p) as *const v128)
+                }))
+            });
             for q in 0..4 {
                 for (r, at) in acc.iter_mut().enumerate() {
                     let x = v128_load32_splat(a.add(r * k + p + q) as *const u32);
@@ -137,8 +147,10 @@ unsafe fn keys_t<const R: usize>(a: *const f32, k: usize, keys: *const f32, whol
 /// The columns of four rows of four values.
 #[inline(always)]
 fn transpose4(r: [v128; 4]) -> [v128; 4] {
-    let (t0, t1) = (i32x4_shuffle::<0, 4, 1, 5>(r[0], r[1]), i32x4_shuffle::<2, 6, 3, 7>(r[0], r[1]));
-    let (t2, t3) = (i32x4_shuffle::<0, 4, 1, 5>(r[2], r[3]), i32x4_shuffle::<2, 6, 3, 7>(r[2], r[3]));
+    let (t0, t1) =
+        (i32x4_shuffle::<0, 4, 1, 5>(r[0], r[1]), i32x4_shuffle::<2, 6, 3, 7>(r[0], r[1]));
+    let (t2, t3) =
+        (i32x4_shuffle::<0, 4, 1, 5>(r[2], r[3]), i32x4_shuffle::<2, 6, 3, 7>(r[2], r[3]));
     [
         i32x4_shuffle::<0, 1, 4, 5>(t0, t2),
         i32x4_shuffle::<2, 3, 6, 7>(t0, t2),
@@ -159,7 +171,9 @@ fn transpose_into(b: &mut [f32], wide: usize, rhs: &[f32], n: usize, k: usize) {
             // SAFETY: rows j..j+4 of rhs have k ≥ p + 4 values each, and
             // rows p..p+4 of b have wide ≥ j + 4 (asserted above).
             unsafe {
-                let columns = transpose4(std::array::from_fn(|c| v128_load(rhs.as_ptr().add((j + c) * k + p) as *const v128)));
+                let columns = transpose4(std::array::from_fn(|c| {
+                    v128_load(rhs.as_ptr().add((j + c) * k + p) as *const v128)
+                }));
                 for (q, c) in columns.into_iter().enumerate() {
                     v128_store(b.as_mut_ptr().add((p + q) * wide + j) as *mut v128, c);
                 }
@@ -181,7 +195,15 @@ fn transpose_into(b: &mut [f32], wide: usize, rhs: &[f32], n: usize, k: usize) {
 /// `R` rows of the product: a (R × k) times b (k × wide), into the first
 /// n ≤ wide columns of out (rows `stride` apart).
 #[target_feature(enable = "relaxed-simd")]
-unsafe fn rows<const R: usize>(a: *const f32, k: usize, b: &[f32], wide: usize, out: *mut f32, stride: usize, n: usize) {
+unsafe fn rows<const R: usize>(
+    a: *const f32,
+    k: usize,
+    b: &[f32],
+    wide: usize,
+    out: *mut f32,
+    stride: usize,
+    n: usize,
+) {
     for j in (0..wide).step_by(8) {
         let mut acc = [[f32x4_splat(0.0); 2]; R];
         let mut col = b.as_ptr().add(j);

@@ -69,22 +69,34 @@ pub fn to_json_and_buffers<M: Serialize>(msg: &M) -> serde_json::Result<(String,
 
 /// `msg` as JSON, each buffer beside it handed to `sink` in order (the
 /// worker copies it straight out of its memory into one it transfers).
-pub fn to_json_sending_buffers<M: Serialize>(msg: &M, sink: impl FnMut(&[u8]) + 'static) -> serde_json::Result<String> {
+pub fn to_json_sending_buffers<M: Serialize>(
+    msg: &M,
+    sink: impl FnMut(&[u8]) + 'static,
+) -> serde_json::Result<String> {
     with_beside(Beside::Out(Box::new(sink), 0), || serde_json::to_string(msg))
 }
 
 /// The message [`to_json_and_buffers`] encoded.
-pub fn from_json_and_buffers<M: DeserializeOwned>(json: &str, buffers: Vec<Vec<u8>>) -> serde_json::Result<M> {
+pub fn from_json_and_buffers<M: DeserializeOwned>(
+    json: &str,
+    buffers: Vec<Vec<u8>>,
+) -> serde_json::Result<M> {
     from_json_and_read_buffers(json, buffers.into_iter().map(Buffer::Bytes).collect())
 }
 
 /// [`from_json_and_buffers`], the buffers as the receiver read them.
-pub fn from_json_and_read_buffers<M: DeserializeOwned>(json: &str, buffers: Vec<Buffer>) -> serde_json::Result<M> {
+pub fn from_json_and_read_buffers<M: DeserializeOwned>(
+    json: &str,
+    buffers: Vec<Buffer>,
+) -> serde_json::Result<M> {
     with_beside(Beside::In(buffers), || serde_json::from_str(json))
 }
 
 /// Runs `f` with `beside` in place, and none after it.
-fn with_beside<R>(beside: Beside, f: impl FnOnce() -> serde_json::Result<R>) -> serde_json::Result<R> {
+fn with_beside<R>(
+    beside: Beside,
+    f: impl FnOnce() -> serde_json::Result<R>,
+) -> serde_json::Result<R> {
     BESIDE.with(|b| *b.borrow_mut() = Some(beside));
     let result = f();
     BESIDE.with(|b| b.borrow_mut().take());
@@ -119,7 +131,9 @@ impl<T: Le> Visitor<'_> for Numbers<T> {
     type Value = Vec<T>;
 
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("the base64 of little-endian numbers, or the index of a buffer beside the message")
+        f.write_str(
+            "the base64 of little-endian numbers, or the index of a buffer beside the message",
+        )
     }
 
     fn visit_str<E: Error>(self, text: &str) -> Result<Vec<T>, E> {
@@ -129,13 +143,16 @@ impl<T: Le> Visitor<'_> for Numbers<T> {
     fn visit_u64<E: Error>(self, index: u64) -> Result<Vec<T>, E> {
         let buffer = BESIDE.with(|b| match &mut *b.borrow_mut() {
             // Taken, not copied: each buffer is read once.
-            Some(Beside::In(buffers)) => buffers.get_mut(index as usize).map(|b| std::mem::replace(b, Buffer::Bytes(Vec::new()))),
+            Some(Beside::In(buffers)) => buffers
+                .get_mut(index as usize)
+                .map(|b| std::mem::replace(b, Buffer::Bytes(Vec::new()))),
             _ => None,
         });
         match buffer.ok_or_else(|| E::custom(format!("no buffer {index} beside the message")))? {
             Buffer::Bytes(bytes) => numbers(&bytes),
             // f32 words become the array as they are; other sizes are copied.
-            Buffer::Words(words) => bytemuck::allocation::try_cast_vec(words).or_else(|(_, words)| numbers(bytemuck::cast_slice(&words))),
+            Buffer::Words(words) => bytemuck::allocation::try_cast_vec(words)
+                .or_else(|(_, words)| numbers(bytemuck::cast_slice(&words))),
         }
     }
 }
@@ -143,7 +160,10 @@ impl<T: Le> Visitor<'_> for Numbers<T> {
 fn numbers<T: Le, E: Error>(bytes: &[u8]) -> Result<Vec<T>, E> {
     let size = std::mem::size_of::<T>();
     if !bytes.len().is_multiple_of(size) {
-        return Err(E::custom(format!("{} bytes are not a whole number of {size}-byte numbers", bytes.len())));
+        return Err(E::custom(format!(
+            "{} bytes are not a whole number of {size}-byte numbers",
+            bytes.len()
+        )));
     }
     // A copy of the bytes, whatever their alignment.
     Ok(bytemuck::pod_collect_to_vec(bytes))
@@ -155,7 +175,11 @@ mod tests {
 
     #[test]
     fn a_matrix_crosses_json_exactly() {
-        let m = Matrix::from_vec(2, 3, vec![0.1, -0.0, f32::NEG_INFINITY, f32::MIN_POSITIVE, 3.4e38, f32::NAN]);
+        let m = Matrix::from_vec(
+            2,
+            3,
+            vec![0.1, -0.0, f32::NEG_INFINITY, f32::MIN_POSITIVE, 3.4e38, f32::NAN],
+        );
         let text = serde_json::to_string(&m).unwrap();
         assert_eq!(
             text,
@@ -170,18 +194,23 @@ mod tests {
         let back: Matrix = serde_json::from_str(&text).unwrap();
         assert_eq!((back.rows, back.cols), (2, 3));
         assert!(back.data.iter().zip(&m.data).all(|(a, b)| a.to_bits() == b.to_bits()));
-        assert!(serde_json::from_str::<Matrix>(r#"{"rows":1,"cols":1,"data":"AAA="}"#).is_err(), "two bytes are no f32");
+        assert!(
+            serde_json::from_str::<Matrix>(r#"{"rows":1,"cols":1,"data":"AAA="}"#).is_err(),
+            "two bytes are no f32"
+        );
     }
 
     #[test]
     fn large_arrays_go_beside_the_json_and_come_back_exactly() {
-        let big = Matrix::from_vec(32, 40, (0..1280).map(|i| (i as f32).sin() / (i as f32)).collect());
+        let big =
+            Matrix::from_vec(32, 40, (0..1280).map(|i| (i as f32).sin() / (i as f32)).collect());
         let small = Matrix::from_vec(1, 3, vec![1.0, f32::INFINITY, -2.5]);
         let (json, buffers) = super::to_json_and_buffers(&(big.clone(), small.clone())).unwrap();
         assert_eq!(buffers.len(), 1, "only the big one is beside: {json}");
         assert_eq!(buffers[0].len(), 1280 * 4);
         assert!(json.contains(r#""data":0"#), "{json}");
-        let (b, s): (Matrix, Matrix) = super::from_json_and_buffers(&json, buffers.clone()).unwrap();
+        let (b, s): (Matrix, Matrix) =
+            super::from_json_and_buffers(&json, buffers.clone()).unwrap();
         assert!(b.data.iter().zip(&big.data).all(|(x, y)| x.to_bits() == y.to_bits()));
         assert_eq!(s, small);
         // Plain JSON is untouched by the buffers: base64 everywhere.
@@ -192,13 +221,17 @@ mod tests {
         assert!(super::from_json_and_buffers::<(Matrix, Matrix)>(&json, Vec::new()).is_err());
         assert!(super::from_json_and_buffers::<(Matrix, Matrix)>(&json, vec![vec![0; 7]]).is_err());
         // Read as words, the f32 arrays come back the same.
-        let words = buffers.iter().map(|b| super::Buffer::Words(bytemuck::pod_collect_to_vec(b))).collect();
+        let words =
+            buffers.iter().map(|b| super::Buffer::Words(bytemuck::pod_collect_to_vec(b))).collect();
         let (w, _): (Matrix, Matrix) = super::from_json_and_read_buffers(&json, words).unwrap();
         assert!(w.data.iter().zip(&big.data).all(|(x, y)| x.to_bits() == y.to_bits()));
         // Sent to a sink, the same buffers in the same order.
         let sunk = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
         let into = sunk.clone();
-        let sent = super::to_json_sending_buffers(&(big.clone(), small.clone()), move |b| into.borrow_mut().push(b.to_vec())).unwrap();
+        let sent = super::to_json_sending_buffers(&(big.clone(), small.clone()), move |b| {
+            into.borrow_mut().push(b.to_vec())
+        })
+        .unwrap();
         assert_eq!((sent, sunk.take()), (json.clone(), buffers.clone()));
         // After an error nothing is left beside the next message.
         assert!(serde_json::from_str::<Matrix>(r#"{"rows":1,"cols":1,"data":0}"#).is_err());

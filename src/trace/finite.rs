@@ -37,18 +37,25 @@ impl ModelTrace {
                     return bad(format!("attention weights of layer {l}, head {h}"));
                 }
                 let a = &head.weights;
-                if let Some(i) = (first.min(a.rows)..a.rows).find(|&i| a.cols > 0 && (sum(a.row(i)) - 1.0).abs() > 1e-3) {
+                if let Some(i) = (first.min(a.rows)..a.rows)
+                    .find(|&i| a.cols > 0 && (sum(a.row(i)) - 1.0).abs() > 1e-3)
+                {
                     return bad(format!("attention weights of layer {l}, head {h}, row {i}"));
                 }
             }
-            if let Some(h) = layer.summaries.as_ref().and_then(|heads| heads.iter().position(|s| !s.is_finite_from(first))) {
+            if let Some(h) = layer
+                .summaries
+                .as_ref()
+                .and_then(|heads| heads.iter().position(|s| !s.is_finite_from(first)))
+            {
                 return bad(format!("attention weights of layer {l}, head {h}"));
             }
             // E + ΔE, or h + ΔE where a long text keeps h (summed here, not kept).
             let residual_finite = match &layer.stream {
-                Some(h) if !layer.holds_input() => {
-                    rows_from(h, first).iter().zip(rows_from(&layer.delta, first)).all(|(a, b)| (a + b).is_finite())
-                }
+                Some(h) if !layer.holds_input() => rows_from(h, first)
+                    .iter()
+                    .zip(rows_from(&layer.delta, first))
+                    .all(|(a, b)| (a + b).is_finite()),
                 _ => all_finite(rows_from(&layer.residual, first)),
             };
             if !residual_finite {

@@ -46,7 +46,14 @@ pub trait Layered {
     /// edit, that edit applied before W_O; with `last_only`, each run's last
     /// row alone. Batching the runs reads each weight once for all of them;
     /// None where the model has no such layer (the caller goes a run at a time).
-    fn layer_runs(&self, _l: usize, _h: &Matrix, _n: usize, _edits: &[Edit], _last_only: bool) -> Option<Result<Matrix>> {
+    fn layer_runs(
+        &self,
+        _l: usize,
+        _h: &Matrix,
+        _n: usize,
+        _edits: &[Edit],
+        _last_only: bool,
+    ) -> Option<Result<Matrix>> {
         None
     }
 

@@ -79,7 +79,12 @@ pub const KEEP_WEIGHTS_UP_TO: usize = 256;
 pub const MEMORY_BUDGET: u64 = 2 << 30;
 
 impl LayerTrace {
-    pub fn new(input: Matrix, attention: MultiHeadTrace, delta: Matrix, residual: Matrix) -> LayerTrace {
+    pub fn new(
+        input: Matrix,
+        attention: MultiHeadTrace,
+        delta: Matrix,
+        residual: Matrix,
+    ) -> LayerTrace {
         LayerTrace { input, attention, delta, residual, stream: None, summaries: None }
     }
 
@@ -111,7 +116,9 @@ impl LayerTrace {
     /// the forward made.
     pub fn residual_rows(&self, first: usize, n: usize) -> Matrix {
         match &self.stream {
-            Some(h) if !self.holds_input() => h.rows_range(first, n).add(&self.delta.rows_range(first, n)),
+            Some(h) if !self.holds_input() => {
+                h.rows_range(first, n).add(&self.delta.rows_range(first, n))
+            }
             _ => self.residual.rows_range(first, n),
         }
     }
@@ -120,7 +127,8 @@ impl LayerTrace {
     /// its sums already, and lets go of its S, A and Z.
     pub fn let_go_of_weights(&mut self) {
         if self.summaries.is_none() {
-            self.summaries = Some(self.attention.heads.iter().map(|h| HeadSummary::of(&h.weights)).collect());
+            self.summaries =
+                Some(self.attention.heads.iter().map(|h| HeadSummary::of(&h.weights)).collect());
         }
         self.attention.let_go();
     }
@@ -174,7 +182,15 @@ impl ModelTrace {
                 residual: none(info.d_model),
             })
             .collect();
-        ModelTrace { info, tokens: Vec::new(), token_ids: Some(Vec::new()), layers, notice: None, sentence_embedding: None, top_next: None }
+        ModelTrace {
+            info,
+            tokens: Vec::new(),
+            token_ids: Some(Vec::new()),
+            layers,
+            notice: None,
+            sentence_embedding: None,
+            top_next: None,
+        }
     }
 
     /// Recomputes every head's weights (and outputs) under another mask,
@@ -187,7 +203,9 @@ impl ModelTrace {
                 // A long text's heads are summed up again under the new mask.
                 layer.attention.heads.iter_mut().for_each(|head| head.mask = mask);
                 let att = &layer.attention;
-                layer.summaries = Some((0..att.heads.len()).map(|h| HeadSummary::of(&att.head(h).weights)).collect());
+                layer.summaries = Some(
+                    (0..att.heads.len()).map(|h| HeadSummary::of(&att.head(h).weights)).collect(),
+                );
                 continue;
             }
             let att = &mut layer.attention;

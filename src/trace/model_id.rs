@@ -20,7 +20,13 @@ pub enum ModelId {
 }
 
 impl ModelId {
-    pub const ALL: [ModelId; 5] = [ModelId::Teaching, ModelId::MiniLm, ModelId::SmolLm2, ModelId::TranslateEnPt, ModelId::TranslatePtEn];
+    pub const ALL: [ModelId; 5] = [
+        ModelId::Teaching,
+        ModelId::MiniLm,
+        ModelId::SmolLm2,
+        ModelId::TranslateEnPt,
+        ModelId::TranslatePtEn,
+    ];
 
     /// The short name used in URLs and on the command line.
     pub fn slug(self) -> &'static str {
@@ -74,11 +80,19 @@ impl ModelFile {
     /// alike, so a damaged or stale cache entry is never parsed.
     pub fn verify(&self, bytes: &[u8]) -> Result<(), String> {
         if bytes.len() as u64 != self.bytes {
-            return Err(format!("{} is {} bytes, expected {}: cut short or the wrong file", self.name, bytes.len(), self.bytes));
+            return Err(format!(
+                "{} is {} bytes, expected {}: cut short or the wrong file",
+                self.name,
+                bytes.len(),
+                self.bytes
+            ));
         }
         let digest: String = Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect();
         if digest != self.sha256 {
-            return Err(format!("{} is corrupted: its sha256 is {digest}, expected {}", self.name, self.sha256));
+            return Err(format!(
+                "{} is corrupted: its sha256 is {digest}, expected {}",
+                self.name, self.sha256
+            ));
         }
         Ok(())
     }
@@ -88,7 +102,10 @@ impl ModelFile {
     /// otherwise fill the tab's memory).
     pub fn check_progress(&self, so_far: u64) -> Result<(), String> {
         if so_far > self.bytes {
-            return Err(format!("{} sends more than its {} bytes: not the expected file", self.name, self.bytes));
+            return Err(format!(
+                "{} sends more than its {} bytes: not the expected file",
+                self.name, self.bytes
+            ));
         }
         Ok(())
     }
@@ -114,12 +131,15 @@ impl ModelId {
             return Vec::new();
         }
         // Read once: the page asks for sizes at every redraw of its model picker.
-        static MANIFEST: std::sync::OnceLock<std::collections::HashMap<String, ManifestEntry>> = std::sync::OnceLock::new();
+        static MANIFEST: std::sync::OnceLock<std::collections::HashMap<String, ManifestEntry>> =
+            std::sync::OnceLock::new();
         let manifest = MANIFEST.get_or_init(|| {
-            serde_json::from_str(include_str!("../../models/manifest.json")).expect("models/manifest.json is valid (checked by tests)")
+            serde_json::from_str(include_str!("../../models/manifest.json"))
+                .expect("models/manifest.json is valid (checked by tests)")
         });
         let all: &[ModelFile] = manifest.get(self.slug()).map_or(&[], |e| &e.files);
-        let copy_of = |f: &ModelFile| all.iter().find(|c| c.replaces.as_deref() == Some(&f.name)).cloned();
+        let copy_of =
+            |f: &ModelFile| all.iter().find(|c| c.replaces.as_deref() == Some(&f.name)).cloned();
         all.iter()
             .filter(|f| f.replaces.is_none())
             .map(|f| if exact { f.clone() } else { copy_of(f).unwrap_or_else(|| f.clone()) })
@@ -161,7 +181,10 @@ mod tests {
         assert_eq!(ModelId::MiniLm.url(f), "models/minilm/model.f16.safetensors");
         assert_eq!(f.sha256.len(), 64);
         let exact = ModelId::MiniLm.files_for(true);
-        assert_eq!(exact.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(), ["model.safetensors", "tokenizer.json", "config.json"]);
+        assert_eq!(
+            exact.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(),
+            ["model.safetensors", "tokenizer.json", "config.json"]
+        );
         assert_eq!(ModelId::MiniLm.files()[1..], exact[1..]);
         assert_eq!(ModelId::MiniLm.download_bytes_for(true), 90_868_376 + 466_247 + 612);
         assert_eq!(ModelId::MiniLm.download_bytes(), 45_504_152 + 466_247 + 612);
@@ -172,7 +195,12 @@ mod tests {
     fn a_file_is_verified_by_length_and_sha256_and_capped_while_it_downloads() {
         let bytes = b"{\"hidden_size\": 384}".to_vec();
         let sha256 = Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
-        let file = ModelFile { name: "config.json".into(), bytes: bytes.len() as u64, sha256, replaces: None };
+        let file = ModelFile {
+            name: "config.json".into(),
+            bytes: bytes.len() as u64,
+            sha256,
+            replaces: None,
+        };
         assert_eq!(file.verify(&bytes), Ok(()));
         // Same length, one byte changed: what a length check alone let through.
         let mut damaged = bytes.clone();

@@ -103,7 +103,9 @@ impl RowSums {
     }
 
     fn is_finite(&self) -> bool {
-        [self.entropy_bits, self.distance, self.previous_token, self.first_token, self.self_token].iter().all(|x| x.is_finite())
+        [self.entropy_bits, self.distance, self.previous_token, self.first_token, self.self_token]
+            .iter()
+            .all(|x| x.is_finite())
     }
 }
 
@@ -124,7 +126,8 @@ pub struct HeadSummary {
 impl HeadSummary {
     /// The summary of a whole A.
     pub fn of(a: &Matrix) -> HeadSummary {
-        let mut s = HeadSummary { blocks: Matrix::zeros(0, 0), rows: 0, keys: 0, sums: RowSums::default() };
+        let mut s =
+            HeadSummary { blocks: Matrix::zeros(0, 0), rows: 0, keys: 0, sums: RowSums::default() };
         s.add(a);
         s
     }
@@ -139,7 +142,10 @@ impl HeadSummary {
             self.blocks.push_cols(&Matrix::zeros(self.blocks.rows, block_cols - self.blocks.cols));
         }
         if block_rows > self.blocks.rows {
-            self.blocks.push_rows(&Matrix::zeros(block_rows - self.blocks.rows, self.blocks.cols.max(block_cols)));
+            self.blocks.push_rows(&Matrix::zeros(
+                block_rows - self.blocks.rows,
+                self.blocks.cols.max(block_cols),
+            ));
         }
         for i in 0..a.rows {
             // Up to the last key with weight, so that a row sums the same
@@ -187,12 +193,16 @@ impl HeadSummary {
         let row_starts: Vec<usize> = (0..=r).map(|p| (p * br).div_ceil(r.max(1))).collect();
         let col_starts: Vec<usize> = (0..=c).map(|p| (p * bc).div_ceil(c.max(1))).collect();
         // Tokens in blocks first..end of a side of `n` tokens.
-        let tokens = |first: usize, end: usize, n: usize| (end * BLOCK).min(n).saturating_sub(first * BLOCK);
+        let tokens =
+            |first: usize, end: usize, n: usize| (end * BLOCK).min(n).saturating_sub(first * BLOCK);
         let mut out = Matrix::zeros(r, c);
         for (pr, rows) in row_starts.windows(2).enumerate() {
             for (pc, cols) in col_starts.windows(2).enumerate() {
-                let sum: f32 = (rows[0]..rows[1]).map(|i| self.blocks.row(i)[cols[0]..cols[1]].iter().sum::<f32>()).sum();
-                let count = tokens(rows[0], rows[1], self.rows) * tokens(cols[0], cols[1], self.keys);
+                let sum: f32 = (rows[0]..rows[1])
+                    .map(|i| self.blocks.row(i)[cols[0]..cols[1]].iter().sum::<f32>())
+                    .sum();
+                let count =
+                    tokens(rows[0], rows[1], self.rows) * tokens(cols[0], cols[1], self.keys);
                 out[(pr, pc)] = sum / count.max(1) as f32;
             }
         }
@@ -220,7 +230,9 @@ impl HeadSummary {
     /// Counts are exact in an f32 up to 2²⁴.
     pub fn to_floats(&self) -> Vec<f32> {
         let s = &self.sums;
-        let counts = [self.rows, self.keys, self.blocks.rows, self.blocks.cols, s.rows, s.previous_rows].map(|c| c as f32);
+        let counts =
+            [self.rows, self.keys, self.blocks.rows, self.blocks.cols, s.rows, s.previous_rows]
+                .map(|c| c as f32);
         let sums = [s.entropy_bits, s.distance, s.previous_token, s.first_token, s.self_token];
         counts.iter().chain(&sums).chain(&self.blocks.data).copied().collect()
     }
@@ -232,7 +244,8 @@ impl HeadSummary {
             let c = *f.get(i)?;
             (c >= 0.0 && c.fract() == 0.0 && c < 16_777_216.0).then_some(c as usize)
         };
-        let [rows, keys, block_rows, block_cols, sum_rows, previous_rows] = [0, 1, 2, 3, 4, 5].map(count);
+        let [rows, keys, block_rows, block_cols, sum_rows, previous_rows] =
+            [0, 1, 2, 3, 4, 5].map(count);
         let (block_rows, block_cols) = (block_rows?, block_cols?);
         if f.len() != HEADER + block_rows.checked_mul(block_cols)? {
             return None;
@@ -296,11 +309,20 @@ mod tests {
         let mut cut = HeadSummary::of(&a);
         cut.remove_last(&a.rows_range(37, 33));
         let fresh = HeadSummary::of(&a.rows_range(0, 37).cols_range(0, 37));
-        assert_eq!((cut.rows, cut.keys, cut.blocks.shape()), (fresh.rows, fresh.keys, fresh.blocks.shape()));
+        assert_eq!(
+            (cut.rows, cut.keys, cut.blocks.shape()),
+            (fresh.rows, fresh.keys, fresh.blocks.shape())
+        );
         assert!(cut.thumbnail(48).max_abs_diff(&fresh.thumbnail(48)) < 1e-6);
         let (c, f) = (cut.sums.stats(0, 0), fresh.sums.stats(0, 0));
-        assert!((c.entropy_bits - f.entropy_bits).abs() < 1e-5 && (c.mean_distance - f.mean_distance).abs() < 1e-5);
-        assert!((c.previous_token - f.previous_token).abs() < 1e-6 && (c.first_token - f.first_token).abs() < 1e-6);
+        assert!(
+            (c.entropy_bits - f.entropy_bits).abs() < 1e-5
+                && (c.mean_distance - f.mean_distance).abs() < 1e-5
+        );
+        assert!(
+            (c.previous_token - f.previous_token).abs() < 1e-6
+                && (c.first_token - f.first_token).abs() < 1e-6
+        );
         // Rows added again after the cut sum as a whole text's.
         cut.add(&a.rows_range(37, 33));
         assert!(cut.thumbnail(48).max_abs_diff(&HeadSummary::of(&a).thumbnail(48)) < 1e-6);
@@ -327,7 +349,10 @@ mod tests {
         assert_eq!(t.shape(), (5, 5));
         let mean = |rows: std::ops::Range<usize>, cols: std::ops::Range<usize>| {
             let count = (rows.len() * cols.len()) as f32;
-            rows.flat_map(|i| cols.clone().map(move |j| (i, j))).map(|(i, j)| a[(i, j)]).sum::<f32>() / count
+            rows.flat_map(|i| cols.clone().map(move |j| (i, j)))
+                .map(|(i, j)| a[(i, j)])
+                .sum::<f32>()
+                / count
         };
         assert!((t[(4, 0)] - mean(64..70, 0..16)).abs() < 1e-6);
         assert!((t[(4, 4)] - mean(64..70, 64..70)).abs() < 1e-6);

@@ -55,13 +55,17 @@ impl Thumbnail {
 
     /// Weights outside [0, 1] (none come from a softmax) are clamped; NaN is 0.
     pub fn new(a: &Matrix) -> Self {
-        let levels = a.data.iter().map(|&w| (w.clamp(0.0, 1.0) * Self::ONE).round() as u16).collect();
+        let levels =
+            a.data.iter().map(|&w| (w.clamp(0.0, 1.0) * Self::ONE).round() as u16).collect();
         Self { rows: a.rows, cols: a.cols, levels }
     }
 
     /// The weight cell (i, j) stands for, or None outside the thumbnail.
     pub fn weight(&self, i: usize, j: usize) -> Option<f32> {
-        (i < self.rows && j < self.cols).then(|| self.levels.get(i * self.cols + j)).flatten().map(|&l| l as f32 / Self::ONE)
+        (i < self.rows && j < self.cols)
+            .then(|| self.levels.get(i * self.cols + j))
+            .flatten()
+            .map(|&l| l as f32 / Self::ONE)
     }
 
     /// The rows of levels (never more than the levels hold, whatever a
@@ -84,7 +88,8 @@ mod tests {
         assert_eq!(p.shape(), (48, 48));
         assert!(p.data.iter().all(|x| (x - 0.01).abs() < 1e-6));
         // Each cell is the mean of the entries that fall in it.
-        let ramp = Matrix::from_vec(100, 70, (0..7000).map(|k| (k / 70 * 1000 + k % 70) as f32).collect());
+        let ramp =
+            Matrix::from_vec(100, 70, (0..7000).map(|k| (k / 70 * 1000 + k % 70) as f32).collect());
         let p = pool(&ramp, 48);
         assert_eq!(p.shape(), (48, 48));
         let ramp = &ramp;
@@ -102,7 +107,13 @@ mod tests {
     fn thumbnails_cross_as_levels_within_half_a_step() {
         // A causal softmax-like matrix: rows sum to 1, zeros above the diagonal.
         let n = 7;
-        let a = Matrix::from_vec(n, n, (0..n * n).map(|k| if k % n <= k / n { 1.0 / (k / n + 1) as f32 } else { 0.0 }).collect());
+        let a = Matrix::from_vec(
+            n,
+            n,
+            (0..n * n)
+                .map(|k| if k % n <= k / n { 1.0 / (k / n + 1) as f32 } else { 0.0 })
+                .collect(),
+        );
         let t = Thumbnail::new(&a);
         let text = serde_json::to_string(&t).unwrap();
         let back: Thumbnail = serde_json::from_str(&text).unwrap();
@@ -117,12 +128,18 @@ mod tests {
         assert_eq!((back.weight(0, 0), back.weight(0, 1)), (Some(1.0), Some(0.0)));
         assert_eq!(back.weight(n, 0), None);
         // Out-of-range weights are clamped, NaN becomes 0.
-        assert_eq!(Thumbnail::new(&Matrix::from_vec(1, 3, vec![-0.5, 2.0, f32::NAN])).levels, vec![0, 65535, 0]);
+        assert_eq!(
+            Thumbnail::new(&Matrix::from_vec(1, 3, vec![-0.5, 2.0, f32::NAN])).levels,
+            vec![0, 65535, 0]
+        );
         // A message whose shape claims more than its levels hold draws only what is there.
-        let short: Thumbnail = serde_json::from_str(r#"{"rows":3,"cols":2,"levels":"AAD//w=="}"#).unwrap();
+        let short: Thumbnail =
+            serde_json::from_str(r#"{"rows":3,"cols":2,"levels":"AAD//w=="}"#).unwrap();
         assert_eq!(short.rows().collect::<Vec<_>>(), vec![&[0u16, 65535][..]]);
         assert_eq!(short.weight(2, 1), None);
         assert!(serde_json::from_str::<Thumbnail>(r#"{"rows":1,"cols":1,"levels":"AAA"}"#).is_err());
-        assert!(serde_json::from_str::<Thumbnail>(r#"{"rows":1,"cols":1,"levels":"AA=="}"#).is_err());
+        assert!(
+            serde_json::from_str::<Thumbnail>(r#"{"rows":1,"cols":1,"levels":"AA=="}"#).is_err()
+        );
     }
 }

@@ -54,7 +54,9 @@ impl TryFrom<RawMask> for MaskSpec {
             ("none", _) => Ok(Self::None),
             ("causal", _) => Ok(Self::Causal),
             ("sliding_window", Some(w)) if w >= 1 => Ok(Self::SlidingWindow { window: w }),
-            ("sliding_window", _) => Err("a sliding_window mask needs a window of at least 1".into()),
+            ("sliding_window", _) => {
+                Err("a sliding_window mask needs a window of at least 1".into())
+            }
             _ => Ok(Self::Unknown),
         }
     }
@@ -191,7 +193,9 @@ impl TraceDescription {
     pub fn check(&self) -> Result<(), String> {
         let (l, h, kv) = (self.n_layers, self.n_heads, self.n_kv_heads);
         if l == 0 || h == 0 || kv == 0 {
-            return Err(format!("it claims {l} layers, {h} heads and {kv} key/value heads; each must be at least 1"));
+            return Err(format!(
+                "it claims {l} layers, {h} heads and {kv} key/value heads; each must be at least 1"
+            ));
         }
         if !h.is_multiple_of(kv) {
             return Err(format!("{h} query heads do not split evenly over {kv} key/value heads"));
@@ -206,12 +210,19 @@ impl TraceDescription {
         }
         if let Some(ids) = &self.token_ids {
             if ids.len() != self.tokens.len() {
-                return Err(format!("it has {} tokens but {} token ids", self.tokens.len(), ids.len()));
+                return Err(format!(
+                    "it has {} tokens but {} token ids",
+                    self.tokens.len(),
+                    ids.len()
+                ));
             }
         }
         if let Some(top) = &self.top_next {
             if let Some(t) = top.iter().find(|t| !(0.0..=1.0).contains(&t.probability)) {
-                return Err(format!("the next token {:?} has probability {}", t.token, t.probability));
+                return Err(format!(
+                    "the next token {:?} has probability {}",
+                    t.token, t.probability
+                ));
             }
         }
         if let Some(qk) = &self.queries_keys {

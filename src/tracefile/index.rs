@@ -32,14 +32,20 @@ type Result<T> = std::result::Result<T, TraceFileError>;
 /// first [`PREFIX_LEN`] bytes (fewer if the file is shorter).
 pub fn header_len(prefix: &[u8], file_len: u64) -> Result<u64> {
     if file_len < PREFIX_LEN || prefix.len() < PREFIX_LEN as usize {
-        return Err(TraceFileError::NotSafetensors(format!("{file_len} bytes are too few for a safetensors file")));
+        return Err(TraceFileError::NotSafetensors(format!(
+            "{file_len} bytes are too few for a safetensors file"
+        )));
     }
     let n = u64::from_le_bytes(prefix[..8].try_into().expect("8 bytes"));
     if n > MAX_HEADER_LEN || prefix[8] != b'{' {
-        return Err(TraceFileError::NotSafetensors("it does not start with a safetensors header".into()));
+        return Err(TraceFileError::NotSafetensors(
+            "it does not start with a safetensors header".into(),
+        ));
     }
     if n > file_len - 8 {
-        return Err(TraceFileError::Truncated(format!("its header is {n} bytes long, but the file is only {file_len} bytes")));
+        return Err(TraceFileError::Truncated(format!(
+            "its header is {n} bytes long, but the file is only {file_len} bytes"
+        )));
     }
     Ok(n)
 }
@@ -129,7 +135,10 @@ impl TensorSlice {
     /// The byte count as a usize, or an error where it does not fit (wasm32).
     pub fn byte_len(&self) -> Result<usize> {
         usize::try_from(self.len).map_err(|_| {
-            TraceFileError::Invalid(format!("the {} is {} bytes, more than this platform can hold at once", self.what, self.len))
+            TraceFileError::Invalid(format!(
+                "the {} is {} bytes, more than this platform can hold at once",
+                self.what, self.len
+            ))
         })
     }
 
@@ -137,9 +146,20 @@ impl TensorSlice {
     pub fn decode(&self, bytes: &[u8]) -> Result<Vec<Matrix>> {
         self.check_len(bytes)?;
         let values: Vec<f32> = match self.element {
-            Element::F32 => bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect(),
-            Element::F16 => bytes.chunks_exact(2).map(|b| half::f16::from_le_bytes([b[0], b[1]]).to_f32()).collect(),
-            Element::U16 => return Err(TraceFileError::Invalid(format!("the {} holds levels, not numbers", self.what))),
+            Element::F32 => bytes
+                .chunks_exact(4)
+                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect(),
+            Element::F16 => bytes
+                .chunks_exact(2)
+                .map(|b| half::f16::from_le_bytes([b[0], b[1]]).to_f32())
+                .collect(),
+            Element::U16 => {
+                return Err(TraceFileError::Invalid(format!(
+                    "the {} holds levels, not numbers",
+                    self.what
+                )))
+            }
         };
         let bad = match self.kind {
             Kind::Weights => values.iter().position(|w| !(0.0..=MAX_WEIGHT).contains(w)),
@@ -147,30 +167,47 @@ impl TensorSlice {
         };
         if let Some(at) = bad {
             let per = self.rows * self.cols;
-            let (m, r, c) = (at / per.max(1), at % per.max(1) / self.cols.max(1), at % self.cols.max(1));
-            let expect = if self.kind == Kind::Weights { "a weight in [0, 1]" } else { "a finite number" };
+            let (m, r, c) =
+                (at / per.max(1), at % per.max(1) / self.cols.max(1), at % self.cols.max(1));
+            let expect =
+                if self.kind == Kind::Weights { "a weight in [0, 1]" } else { "a finite number" };
             return Err(TraceFileError::Corrupted(format!(
                 "the {} holds {} at [{m}][{r}][{c}] where {expect} belongs",
                 self.what, values[at]
             )));
         }
-        Ok(values.chunks_exact((self.rows * self.cols).max(1)).map(|c| Matrix::from_vec(self.rows, self.cols, c.to_vec())).collect())
+        Ok(values
+            .chunks_exact((self.rows * self.cols).max(1))
+            .map(|c| Matrix::from_vec(self.rows, self.cols, c.to_vec()))
+            .collect())
     }
 
     /// The slice's bytes as thumbnails.
     pub fn decode_levels(&self, bytes: &[u8]) -> Result<Vec<Thumbnail>> {
         self.check_len(bytes)?;
         if self.element != Element::U16 {
-            return Err(TraceFileError::Invalid(format!("the {} holds numbers, not levels", self.what)));
+            return Err(TraceFileError::Invalid(format!(
+                "the {} holds numbers, not levels",
+                self.what
+            )));
         }
-        let levels: Vec<u16> = bytes.chunks_exact(2).map(|b| u16::from_le_bytes([b[0], b[1]])).collect();
+        let levels: Vec<u16> =
+            bytes.chunks_exact(2).map(|b| u16::from_le_bytes([b[0], b[1]])).collect();
         let per = (self.rows * self.cols).max(1);
-        Ok(levels.chunks_exact(per).map(|c| Thumbnail { rows: self.rows, cols: self.cols, levels: c.to_vec() }).collect())
+        Ok(levels
+            .chunks_exact(per)
+            .map(|c| Thumbnail { rows: self.rows, cols: self.cols, levels: c.to_vec() })
+            .collect())
     }
 
     fn check_len(&self, bytes: &[u8]) -> Result<()> {
         if bytes.len() as u64 != self.len {
-            return Err(TraceFileError::Io(format!("read {} bytes of the {} instead of {}", bytes.len(), self.what, self.len)));
+            return Err(TraceFileError::Io(format!(
+                "read {} bytes of the {} instead of {}",
+                bytes.len(),
+                self.what,
+                self.len
+            )));
         }
         Ok(())
     }
@@ -195,21 +232,27 @@ impl TraceIndex {
         let not_st = |why: String| TraceFileError::NotSafetensors(why);
         let data_start = 8 + header.len() as u64;
         if data_start > file_len {
-            return Err(TraceFileError::Truncated(format!("the header runs past the file's {file_len} bytes")));
+            return Err(TraceFileError::Truncated(format!(
+                "the header runs past the file's {file_len} bytes"
+            )));
         }
-        let json: serde_json::Map<String, serde_json::Value> =
-            serde_json::from_slice(header).map_err(|e| not_st(format!("its header is not valid JSON ({e})")))?;
+        let json: serde_json::Map<String, serde_json::Value> = serde_json::from_slice(header)
+            .map_err(|e| not_st(format!("its header is not valid JSON ({e})")))?;
         let mut metadata: Option<HashMap<String, String>> = None;
         let mut tensors = HashMap::with_capacity(json.len());
         for (name, value) in json {
             if name == "__metadata__" {
-                metadata =
-                    Some(serde_json::from_value(value).map_err(|e| not_st(format!("its __metadata__ is not a map of strings ({e})")))?);
+                metadata = Some(serde_json::from_value(value).map_err(|e| {
+                    not_st(format!("its __metadata__ is not a map of strings ({e})"))
+                })?);
                 continue;
             }
-            let raw: RawEntry = serde_json::from_value(value).map_err(|e| not_st(format!("tensor {name:?} is described wrongly ({e})")))?;
+            let raw: RawEntry = serde_json::from_value(value)
+                .map_err(|e| not_st(format!("tensor {name:?} is described wrongly ({e})")))?;
             let [begin, end] = raw.data_offsets;
-            let len = end.checked_sub(begin).ok_or_else(|| not_st(format!("tensor {name:?} ends before it begins")))?;
+            let len = end
+                .checked_sub(begin)
+                .ok_or_else(|| not_st(format!("tensor {name:?} ends before it begins")))?;
             tensors.insert(name, Entry { dtype: raw.dtype, shape: raw.shape, start: begin, len });
         }
         check_layout(&mut tensors, data_start, file_len)?;
@@ -229,15 +272,27 @@ impl TraceIndex {
         let major = version.split('.').next().and_then(|m| m.parse::<u32>().ok());
         match major {
             Some(MAJOR_VERSION) => {}
-            Some(m) if m > MAJOR_VERSION => return Err(TraceFileError::NewerVersion { found: version }),
-            _ => return Err(TraceFileError::Corrupted(format!("its format version {version:?} is not one attnscope knows"))),
+            Some(m) if m > MAJOR_VERSION => {
+                return Err(TraceFileError::NewerVersion { found: version })
+            }
+            _ => {
+                return Err(TraceFileError::Corrupted(format!(
+                    "its format version {version:?} is not one attnscope knows"
+                )))
+            }
         }
-        let text = metadata.get("trace").ok_or_else(|| TraceFileError::Corrupted("it has no \"trace\" description".into()))?;
-        let description: TraceDescription =
-            serde_json::from_str(text).map_err(|e| TraceFileError::Corrupted(format!("its description does not read ({e})")))?;
-        description.check().map_err(|why| TraceFileError::Corrupted(format!("its description is inconsistent: {why}")))?;
+        let text = metadata
+            .get("trace")
+            .ok_or_else(|| TraceFileError::Corrupted("it has no \"trace\" description".into()))?;
+        let description: TraceDescription = serde_json::from_str(text).map_err(|e| {
+            TraceFileError::Corrupted(format!("its description does not read ({e})"))
+        })?;
+        description.check().map_err(|why| {
+            TraceFileError::Corrupted(format!("its description is inconsistent: {why}"))
+        })?;
 
-        let mut index = Self { description, version, tensors, d_head: Vec::new(), thumbnail_size: None };
+        let mut index =
+            Self { description, version, tensors, d_head: Vec::new(), thumbnail_size: None };
         index.check_tensors()?;
         Ok(index)
     }
@@ -246,47 +301,69 @@ impl TraceIndex {
     /// checked when present.
     fn check_tensors(&mut self) -> Result<()> {
         let d = &self.description;
-        let (l, h, kv, t) = (d.n_layers as u64, d.n_heads as u64, d.n_kv_heads as u64, d.tokens.len() as u64);
+        let (l, h, kv, t) =
+            (d.n_layers as u64, d.n_heads as u64, d.n_kv_heads as u64, d.tokens.len() as u64);
         // A layer needs a tensor at least: this bounds the loops below by the header's size.
         if l > self.tensors.len() as u64 {
-            return Err(TraceFileError::Corrupted(format!("it claims {l} layers but holds only {} tensors", self.tensors.len())));
+            return Err(TraceFileError::Corrupted(format!(
+                "it claims {l} layers but holds only {} tensors",
+                self.tensors.len()
+            )));
         }
         let mut d_head = Vec::with_capacity(d.n_layers);
         for layer in 0..d.n_layers {
             let name = attention_name(layer);
-            let e =
-                self.tensors.get(&name).ok_or_else(|| TraceFileError::Corrupted(format!("the attention of layer {layer} is missing")))?;
+            let e = self.tensors.get(&name).ok_or_else(|| {
+                TraceFileError::Corrupted(format!("the attention of layer {layer} is missing"))
+            })?;
             float_element(&name, e)?;
             expect_shape(&name, e, &[h, t, t])?;
-            let (q, k) = (self.tensors.get(&queries_name(layer)), self.tensors.get(&keys_name(layer)));
+            let (q, k) =
+                (self.tensors.get(&queries_name(layer)), self.tensors.get(&keys_name(layer)));
             d_head.push(match (q, k) {
                 (None, None) => None,
                 (Some(q), Some(k)) => {
                     if d.queries_keys.is_none() {
-                        return Err(TraceFileError::Corrupted("it holds queries and keys but not their scale (\"queries_keys\")".into()));
+                        return Err(TraceFileError::Corrupted(
+                            "it holds queries and keys but not their scale (\"queries_keys\")"
+                                .into(),
+                        ));
                     }
                     float_element(&queries_name(layer), q)?;
                     float_element(&keys_name(layer), k)?;
                     let width = q.shape.get(2).copied().unwrap_or(0);
                     if width == 0 {
-                        return Err(TraceFileError::Corrupted(format!("layer {layer}'s queries have no width")));
+                        return Err(TraceFileError::Corrupted(format!(
+                            "layer {layer}'s queries have no width"
+                        )));
                     }
                     expect_shape(&queries_name(layer), q, &[h, t, width])?;
                     expect_shape(&keys_name(layer), k, &[kv, t, width])?;
-                    Some(usize::try_from(width).map_err(|_| TraceFileError::Corrupted(format!("layer {layer}'s heads are {width} wide")))?)
+                    Some(usize::try_from(width).map_err(|_| {
+                        TraceFileError::Corrupted(format!("layer {layer}'s heads are {width} wide"))
+                    })?)
                 }
-                _ => return Err(TraceFileError::Corrupted(format!("layer {layer} has queries without keys or keys without queries"))),
+                _ => {
+                    return Err(TraceFileError::Corrupted(format!(
+                        "layer {layer} has queries without keys or keys without queries"
+                    )))
+                }
             });
         }
         self.d_head = d_head;
         if let Some(e) = self.tensors.get(THUMBNAILS_NAME) {
             if Element::U16.dtype() != dtype_of(THUMBNAILS_NAME, e)? {
-                return Err(TraceFileError::Corrupted(format!("its thumbnails are {}, not U16 levels", e.dtype)));
+                return Err(TraceFileError::Corrupted(format!(
+                    "its thumbnails are {}, not U16 levels",
+                    e.dtype
+                )));
             }
             let s = e.shape.get(2).copied().unwrap_or(0);
             expect_shape(THUMBNAILS_NAME, e, &[l, h, s, s])?;
             if s == 0 || s > t {
-                return Err(TraceFileError::Corrupted(format!("its thumbnails are {s} × {s} cells for {t} tokens")));
+                return Err(TraceFileError::Corrupted(format!(
+                    "its thumbnails are {s} × {s} cells for {t} tokens"
+                )));
             }
             self.thumbnail_size = Some(s as usize);
         }
@@ -338,7 +415,12 @@ impl TraceIndex {
         self.check_layer_head(layer, head, self.n_heads(), "head")?;
         let t = self.n_tokens();
         let m = Matrices { first: head, count: 1, rows: t, cols: t };
-        self.slice(&attention_name(layer), m, Kind::Weights, format!("layer {layer} head {head} attention"))
+        self.slice(
+            &attention_name(layer),
+            m,
+            Kind::Weights,
+            format!("layer {layer} head {head} attention"),
+        )
     }
 
     /// Every head of layer `layer`: H matrices of T × T weights.
@@ -402,39 +484,68 @@ impl TraceIndex {
     /// lies inside it).
     fn slice(&self, name: &str, m: Matrices, kind: Kind, what: String) -> Result<TensorSlice> {
         let Matrices { first, count, rows, cols } = m;
-        let e = self.tensors.get(name).ok_or_else(|| TraceFileError::Corrupted(format!("{name} is missing")))?;
+        let e = self
+            .tensors
+            .get(name)
+            .ok_or_else(|| TraceFileError::Corrupted(format!("{name} is missing")))?;
         let element = float_element(name, e)?;
         let per = (rows as u64) * (cols as u64) * element.size();
-        Ok(TensorSlice { start: e.start + first as u64 * per, len: count as u64 * per, element, matrices: count, rows, cols, kind, what })
+        Ok(TensorSlice {
+            start: e.start + first as u64 * per,
+            len: count as u64 * per,
+            element,
+            matrices: count,
+            rows,
+            cols,
+            kind,
+            what,
+        })
     }
 }
 
 /// The tensors, sorted by offset, must tile the data exactly: from byte 0,
 /// each where the one before ends, each as long as its shape and dtype say,
 /// the last ending at the end of the file. Offsets become absolute.
-fn check_layout(tensors: &mut HashMap<String, Entry>, data_start: u64, file_len: u64) -> Result<()> {
+fn check_layout(
+    tensors: &mut HashMap<String, Entry>,
+    data_start: u64,
+    file_len: u64,
+) -> Result<()> {
     let not_st = |why: String| TraceFileError::NotSafetensors(why);
     let mut order: Vec<(&String, &Entry)> = tensors.iter().collect();
     order.sort_by_key(|(_, e)| (e.start, e.len));
     let mut at = 0u64;
     for (name, e) in &order {
         if e.start != at {
-            return Err(not_st(format!("its tensors do not follow each other (tensor {name:?} starts at {}, not {at})", e.start)));
+            return Err(not_st(format!(
+                "its tensors do not follow each other (tensor {name:?} starts at {}, not {at})",
+                e.start
+            )));
         }
-        if let Ok(dtype) = serde_json::from_value::<Dtype>(serde_json::Value::String(e.dtype.clone())) {
+        if let Ok(dtype) =
+            serde_json::from_value::<Dtype>(serde_json::Value::String(e.dtype.clone()))
+        {
             let bits = e.shape.iter().try_fold(dtype.bitsize() as u64, |n, &d| n.checked_mul(d));
             if bits.map(|b| b.div_ceil(8)) != Some(e.len) {
-                return Err(not_st(format!("tensor {name:?} has {} bytes for shape {:?} of {}", e.len, e.shape, e.dtype)));
+                return Err(not_st(format!(
+                    "tensor {name:?} has {} bytes for shape {:?} of {}",
+                    e.len, e.shape, e.dtype
+                )));
             }
         }
         at = e.start + e.len;
     }
     let available = file_len - data_start;
     if at > available {
-        return Err(TraceFileError::Truncated(format!("its tensors take {at} bytes, but only {available} follow the header")));
+        return Err(TraceFileError::Truncated(format!(
+            "its tensors take {at} bytes, but only {available} follow the header"
+        )));
     }
     if at < available {
-        return Err(TraceFileError::Corrupted(format!("{} bytes follow its last tensor", available - at)));
+        return Err(TraceFileError::Corrupted(format!(
+            "{} bytes follow its last tensor",
+            available - at
+        )));
     }
     for e in tensors.values_mut() {
         e.start += data_start;
@@ -443,21 +554,30 @@ fn check_layout(tensors: &mut HashMap<String, Entry>, data_start: u64, file_len:
 }
 
 fn dtype_of(name: &str, e: &Entry) -> Result<Dtype> {
-    serde_json::from_value(serde_json::Value::String(e.dtype.clone()))
-        .map_err(|_| TraceFileError::Corrupted(format!("{name} has dtype {:?}, which safetensors does not know", e.dtype)))
+    serde_json::from_value(serde_json::Value::String(e.dtype.clone())).map_err(|_| {
+        TraceFileError::Corrupted(format!(
+            "{name} has dtype {:?}, which safetensors does not know",
+            e.dtype
+        ))
+    })
 }
 
 fn float_element(name: &str, e: &Entry) -> Result<Element> {
     match dtype_of(name, e)? {
         Dtype::F16 => Ok(Element::F16),
         Dtype::F32 => Ok(Element::F32),
-        other => Err(TraceFileError::Corrupted(format!("{name} is {other}; trace files hold F16 or F32"))),
+        other => Err(TraceFileError::Corrupted(format!(
+            "{name} is {other}; trace files hold F16 or F32"
+        ))),
     }
 }
 
 fn expect_shape(name: &str, e: &Entry, want: &[u64]) -> Result<()> {
     if e.shape != want {
-        return Err(TraceFileError::Corrupted(format!("{name} has shape {:?}, not {want:?}", e.shape)));
+        return Err(TraceFileError::Corrupted(format!(
+            "{name} has shape {:?}, not {want:?}",
+            e.shape
+        )));
     }
     Ok(())
 }

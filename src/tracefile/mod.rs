@@ -29,7 +29,10 @@ mod source;
 mod writer;
 
 pub use error::TraceFileError;
-pub use format::{MaskSpec, ModelDescription, NextToken, QueriesKeys, TraceDescription, FORMAT, FORMAT_VERSION, MAJOR_VERSION};
+pub use format::{
+    MaskSpec, ModelDescription, NextToken, QueriesKeys, TraceDescription, FORMAT, FORMAT_VERSION,
+    MAJOR_VERSION,
+};
 pub use index::{header_len, Element, TensorSlice, TraceIndex, MAX_HEADER_LEN, PREFIX_LEN};
 pub use reader::TraceReader;
 pub use source::{ByteSource, SeekSource};

@@ -18,8 +18,10 @@ pub struct TraceReader<S> {
 impl TraceReader<SeekSource<std::fs::File>> {
     /// Opens the trace file at `path`.
     pub fn open_path(path: &Path) -> Result<Self> {
-        let file = std::fs::File::open(path).map_err(|e| TraceFileError::Io(format!("cannot open {}: {e}", path.display())))?;
-        let source = SeekSource::new(file).map_err(|e| TraceFileError::Io(format!("cannot read {}: {e}", path.display())))?;
+        let file = std::fs::File::open(path)
+            .map_err(|e| TraceFileError::Io(format!("cannot open {}: {e}", path.display())))?;
+        let source = SeekSource::new(file)
+            .map_err(|e| TraceFileError::Io(format!("cannot read {}: {e}", path.display())))?;
         Self::open(source)
     }
 }
@@ -84,7 +86,13 @@ impl<S: ByteSource> TraceReader<S> {
             return Ok(all.chunks_exact(heads).map(<[Thumbnail]>::to_vec).collect());
         }
         (0..self.index.n_layers())
-            .map(|l| Ok(self.layer_attention(l)?.iter().map(|a| Thumbnail::new(&pool(a, THUMB_MAX))).collect()))
+            .map(|l| {
+                Ok(self
+                    .layer_attention(l)?
+                    .iter()
+                    .map(|a| Thumbnail::new(&pool(a, THUMB_MAX)))
+                    .collect())
+            })
             .collect()
     }
 
@@ -102,7 +110,9 @@ impl<S: ByteSource> TraceReader<S> {
 
 fn read<S: ByteSource>(source: &mut S, offset: u64, buf: &mut [u8]) -> Result<()> {
     source.read_at(offset, buf).map_err(|e| match e.kind() {
-        std::io::ErrorKind::UnexpectedEof => TraceFileError::Truncated(format!("it ends before byte {}", offset + buf.len() as u64)),
+        std::io::ErrorKind::UnexpectedEof => {
+            TraceFileError::Truncated(format!("it ends before byte {}", offset + buf.len() as u64))
+        }
         _ => TraceFileError::Io(format!("cannot read the trace file: {e}")),
     })
 }

@@ -1,7 +1,10 @@
 //! Writes a trace file from one of our own models' [`ModelTrace`]: the
 //! weights, the queries and keys, the thumbnails the page would draw.
 
-use super::format::{MaskSpec, Masks, ModelDescription, NextToken, QueriesKeys, TraceDescription, FORMAT, FORMAT_VERSION};
+use super::format::{
+    MaskSpec, Masks, ModelDescription, NextToken, QueriesKeys, TraceDescription, FORMAT,
+    FORMAT_VERSION,
+};
 use super::index::Element;
 use super::{attention_name, keys_name, queries_name, TraceFileError, THUMBNAILS_NAME};
 use crate::attention::{apply_mask, softmax_rows};
@@ -30,7 +33,13 @@ pub struct WriteOptions {
 
 impl Default for WriteOptions {
     fn default() -> Self {
-        Self { element: Element::F16, queries_keys: true, thumbnails: true, text: None, positions: None }
+        Self {
+            element: Element::F16,
+            queries_keys: true,
+            thumbnails: true,
+            text: None,
+            positions: None,
+        }
     }
 }
 
@@ -41,24 +50,50 @@ fn model_description(id: &str, name: &str) -> ModelDescription {
         "smollm2" => ("LlamaForCausalLM", Some("llama")),
         _ => ("attnscope", None),
     };
-    ModelDescription { name: name.to_string(), architecture: architecture.into(), model_type: model_type.map(String::from) }
+    ModelDescription {
+        name: name.to_string(),
+        architecture: architecture.into(),
+        model_type: model_type.map(String::from),
+    }
 }
 
 /// The description of `trace` as a trace file would carry it.
-pub fn describe(trace: &ModelTrace, options: &WriteOptions) -> Result<TraceDescription, TraceFileError> {
+pub fn describe(
+    trace: &ModelTrace,
+    options: &WriteOptions,
+) -> Result<TraceDescription, TraceFileError> {
     let info = &trace.info;
-    let first = trace.layers.first().ok_or_else(|| TraceFileError::Invalid(format!("{} has no layers to write", info.name)))?;
+    let first = trace
+        .layers
+        .first()
+        .ok_or_else(|| TraceFileError::Invalid(format!("{} has no layers to write", info.name)))?;
     if trace.tokens.is_empty() {
-        return Err(TraceFileError::Invalid("the text has no tokens: there is no attention to write".into()));
+        return Err(TraceFileError::Invalid(
+            "the text has no tokens: there is no attention to write".into(),
+        ));
     }
-    let masks: Vec<MaskSpec> = trace.layers.iter().map(|l| l.attention.heads.first().map_or(info.mask, |h| h.mask).into()).collect();
-    let mask = if masks.iter().all(|m| *m == masks[0]) { Masks::All(masks[0]) } else { Masks::PerLayer(masks) };
+    let masks: Vec<MaskSpec> = trace
+        .layers
+        .iter()
+        .map(|l| l.attention.heads.first().map_or(info.mask, |h| h.mask).into())
+        .collect();
+    let mask = if masks.iter().all(|m| *m == masks[0]) {
+        Masks::All(masks[0])
+    } else {
+        Masks::PerLayer(masks)
+    };
     let queries_keys = if options.queries_keys {
         let scale = first.attention.heads.first().map_or(1.0, |h| h.scale);
         if trace.layers.iter().flat_map(|l| &l.attention.heads).any(|h| h.scale != scale) {
-            return Err(TraceFileError::Invalid("the heads were scaled differently; a trace file has one scale".into()));
+            return Err(TraceFileError::Invalid(
+                "the heads were scaled differently; a trace file has one scale".into(),
+            ));
         }
-        Some(QueriesKeys { scale, positions: options.positions.clone(), max_abs_error: Some(recompute_error(trace, scale)) })
+        Some(QueriesKeys {
+            scale,
+            positions: options.positions.clone(),
+            max_abs_error: Some(recompute_error(trace, scale)),
+        })
     } else {
         None
     };
@@ -71,10 +106,11 @@ pub fn describe(trace: &ModelTrace, options: &WriteOptions) -> Result<TraceDescr
         text: options.text.clone(),
         tokens: trace.tokens.clone(),
         token_ids: trace.token_ids.clone(),
-        top_next: trace
-            .top_next
-            .as_ref()
-            .map(|top| top.iter().map(|(token, p)| NextToken { token: token.clone(), id: None, probability: *p }).collect()),
+        top_next: trace.top_next.as_ref().map(|top| {
+            top.iter()
+                .map(|(token, p)| NextToken { token: token.clone(), id: None, probability: *p })
+                .collect()
+        }),
         queries_keys,
         writer: Some(format!("attnscope {}", env!("CARGO_PKG_VERSION"))),
     })
@@ -98,7 +134,11 @@ fn recompute_error(trace: &ModelTrace, scale: f32) -> f32 {
 
 /// Writes `trace` to `path` as a trace file (docs/trace-format.md). Each
 /// tensor's bytes are made as the file is written, one tensor at a time.
-pub fn write_model_trace(trace: &ModelTrace, options: &WriteOptions, path: &Path) -> Result<(), TraceFileError> {
+pub fn write_model_trace(
+    trace: &ModelTrace,
+    options: &WriteOptions,
+    path: &Path,
+) -> Result<(), TraceFileError> {
     if options.element == Element::U16 {
         return Err(TraceFileError::Invalid("weights are written as F16 or F32".into()));
     }
@@ -121,9 +161,12 @@ pub fn write_model_trace(trace: &ModelTrace, options: &WriteOptions, path: &Path
         if options.queries_keys {
             let d = att.q.first().map_or(0, |q| q.cols);
             if att.q.iter().chain(&att.k).any(|m| m.shape() != (t, d)) {
-                return Err(TraceFileError::Invalid(format!("layer {l}'s queries and keys are not all {t} × {d}")));
+                return Err(TraceFileError::Invalid(format!(
+                    "layer {l}'s queries and keys are not all {t} × {d}"
+                )));
             }
-            tensors.push((queries_name(l), Tensor::floats(att.q.iter().collect(), options.element)));
+            tensors
+                .push((queries_name(l), Tensor::floats(att.q.iter().collect(), options.element)));
             tensors.push((keys_name(l), Tensor::floats(att.k.iter().collect(), options.element)));
         }
     }
@@ -143,7 +186,8 @@ pub fn write_model_trace(trace: &ModelTrace, options: &WriteOptions, path: &Path
         let shape = vec![trace.layers.len(), description.n_heads, s, s];
         tensors.push((THUMBNAILS_NAME.to_string(), Tensor { shape, body: Body::Levels(levels) }));
     }
-    let trace_json = serde_json::to_string(&description).expect("strings and numbers always serialise");
+    let trace_json =
+        serde_json::to_string(&description).expect("strings and numbers always serialise");
     let metadata = HashMap::from([
         ("format".to_string(), FORMAT.to_string()),
         ("format_version".to_string(), FORMAT_VERSION.to_string()),
@@ -188,8 +232,14 @@ impl View for Tensor<'_> {
 
     fn data(&self) -> Cow<'_, [u8]> {
         let bytes = match &self.body {
-            Body::Floats(ms, Element::F16) => ms.iter().flat_map(|m| &m.data).flat_map(|&x| half::f16::from_f32(x).to_le_bytes()).collect(),
-            Body::Floats(ms, _) => ms.iter().flat_map(|m| &m.data).flat_map(|x| x.to_le_bytes()).collect(),
+            Body::Floats(ms, Element::F16) => ms
+                .iter()
+                .flat_map(|m| &m.data)
+                .flat_map(|&x| half::f16::from_f32(x).to_le_bytes())
+                .collect(),
+            Body::Floats(ms, _) => {
+                ms.iter().flat_map(|m| &m.data).flat_map(|x| x.to_le_bytes()).collect()
+            }
             Body::Levels(levels) => levels.iter().flat_map(|l| l.to_le_bytes()).collect(),
         };
         Cow::Owned(bytes)

@@ -49,7 +49,8 @@ impl WorkerSlot {
         // Filled once the worker exists; its Ready reply flushes the queue.
         let handle = Rc::new(RefCell::new(None::<web_sys::Worker>));
         let on_reply = {
-            let (slot, ready, queue, handle) = (self.clone(), ready.clone(), queue.clone(), handle.clone());
+            let (slot, ready, queue, handle) =
+                (self.clone(), ready.clone(), queue.clone(), handle.clone());
             move |m| match m {
                 // Messages posted before the worker listens would be lost: they waited here.
                 FromWorker::Ready => {
@@ -94,10 +95,17 @@ impl WorkerSlot {
         if again {
             self.spawn();
         }
-        let what = if again { "it was restarted" } else { "it failed too often to restart it; reload the page" };
+        let what = if again {
+            "it was restarted"
+        } else {
+            "it failed too often to restart it; reload the page"
+        };
         let lost = std::mem::take(&mut *self.models.borrow_mut());
         if lost.is_empty() {
-            (self.reply)(FromWorker::Failed { id: 0, message: format!("The computation worker stopped unexpectedly ({why}); {what}.") });
+            (self.reply)(FromWorker::Failed {
+                id: 0,
+                message: format!("The computation worker stopped unexpectedly ({why}); {what}."),
+            });
         }
         for model in lost {
             let message = format!("the computation worker stopped unexpectedly ({why}); {what}: choose the model again to reload it");
@@ -118,7 +126,9 @@ fn home(model: ModelId) -> Home {
     match model {
         ModelId::Teaching => Home::Page,
         ModelId::MiniLm | ModelId::SmolLm2 => Home::Worker,
-        ModelId::Custom | ModelId::Trace | ModelId::TranslateEnPt | ModelId::TranslatePtEn => Home::Extra,
+        ModelId::Custom | ModelId::Trace | ModelId::TranslateEnPt | ModelId::TranslatePtEn => {
+            Home::Extra
+        }
     }
 }
 
@@ -153,12 +163,24 @@ impl Compute {
         // The page itself can compute at once; reply on a later task, as the
         // worker would, so callers never re-enter themselves.
         leptos::task::spawn_local(async move { ready(FromWorker::Ready) });
-        let slot =
-            |extra| WorkerSlot { extra, worker: Rc::default(), models: Rc::default(), restarts: Rc::default(), reply: reply.clone() };
+        let slot = |extra| WorkerSlot {
+            extra,
+            worker: Rc::default(),
+            models: Rc::default(),
+            restarts: Rc::default(),
+            reply: reply.clone(),
+        };
         let (slot, extra) = (slot(false), slot(true));
         // Marked started, so that a page without workers never starts this one.
         let extra_started = Cell::new(true);
-        Self { session: Rc::new(RefCell::new(Session::new())), reply, slot, extra, extra_started, latest: Cell::new(Home::Page) }
+        Self {
+            session: Rc::new(RefCell::new(Session::new())),
+            reply,
+            slot,
+            extra,
+            extra_started,
+            latest: Cell::new(Home::Page),
+        }
     }
 
     /// The worker with the extras, started now if it was not yet.
@@ -239,7 +261,10 @@ impl WorkerSlot {
             Some((true, handle)) if handle.post_message(&msg).is_ok() => {}
             Some((false, _)) if tries > 0 => {
                 let slot = self.clone();
-                set_timeout(move || slot.post_when_ready(msg, tries - 1, on_fail), std::time::Duration::from_millis(100));
+                set_timeout(
+                    move || slot.post_when_ready(msg, tries - 1, on_fail),
+                    std::time::Duration::from_millis(100),
+                );
             }
             _ => on_fail(),
         }
@@ -273,8 +298,12 @@ impl Compute {
         }
         let reply = self.reply.clone();
         let on_fail = Box::new(move || {
-            let message = "the background worker that reads trace files did not start: reload the page".into();
-            leptos::task::spawn_local(async move { reply(FromWorker::LoadFailed { model: ModelId::Trace, message }) });
+            let message =
+                "the background worker that reads trace files did not start: reload the page"
+                    .into();
+            leptos::task::spawn_local(async move {
+                reply(FromWorker::LoadFailed { model: ModelId::Trace, message })
+            });
         });
         self.extra().post_when_ready(file.into(), 300, on_fail);
     }

@@ -13,7 +13,10 @@ fn blob(parts: &JsValue, mime: &str) -> Option<Blob> {
 
 fn click_download(url: &str, filename: &str) {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
-    let Some(a) = doc.create_element("a").ok().and_then(|e| e.dyn_into::<HtmlAnchorElement>().ok()) else { return };
+    let Some(a) = doc.create_element("a").ok().and_then(|e| e.dyn_into::<HtmlAnchorElement>().ok())
+    else {
+        return;
+    };
     a.set_href(url);
     a.set_download(filename);
     a.click();
@@ -50,12 +53,18 @@ pub fn svg_to_png(filename: &'static str, svg: &str) {
         let (w, h) = (img2.natural_width() * 2, img2.natural_height() * 2);
         canvas.set_width(w);
         canvas.set_height(h);
-        let Some(ctx) = canvas.get_context("2d").ok().flatten().and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok()) else {
+        let Some(ctx) = canvas
+            .get_context("2d")
+            .ok()
+            .flatten()
+            .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
+        else {
             return;
         };
         ctx.set_fill_style_str("#fff");
         ctx.fill_rect(0.0, 0.0, w as f64, h as f64);
-        let _ = ctx.draw_image_with_html_image_element_and_dw_and_dh(&img2, 0.0, 0.0, w as f64, h as f64);
+        let _ = ctx
+            .draw_image_with_html_image_element_and_dw_and_dh(&img2, 0.0, 0.0, w as f64, h as f64);
         if let Ok(data_url) = canvas.to_data_url_with_type("image/png") {
             click_download(&data_url, filename);
         }

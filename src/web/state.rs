@@ -145,7 +145,9 @@ pub struct Appearance {
 impl Appearance {
     pub fn new(start: &UrlState) -> Self {
         let dark = start.dark.unwrap_or_else(|| {
-            web_sys::window().and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten()).is_some_and(|m| m.matches())
+            web_sys::window()
+                .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
+                .is_some_and(|m| m.matches())
         });
         Self {
             dark: RwSignal::new(dark),
@@ -194,12 +196,18 @@ impl Results {
             worker_ready: RwSignal::new(false),
             asked: RwSignal::new(0),
             computing: RwSignal::new(None),
-            tokens: Memo::new(move |_| summary.with(|s| s.as_ref().map(|s| s.tokens.clone()).unwrap_or_default())),
+            tokens: Memo::new(move |_| {
+                summary.with(|s| s.as_ref().map(|s| s.tokens.clone()).unwrap_or_default())
+            }),
         }
     }
 
     pub fn load_state(&self, m: ModelId) -> LoadState {
-        self.loads.with(|l| l.get(&m).cloned()).unwrap_or(if m == ModelId::Teaching { LoadState::Ready } else { LoadState::NotLoaded })
+        self.loads.with(|l| l.get(&m).cloned()).unwrap_or(if m == ModelId::Teaching {
+            LoadState::Ready
+        } else {
+            LoadState::NotLoaded
+        })
     }
 
     /// Whether the detail shown holds layer `layer`'s E, E + ΔE and ΔE of run `id`.
@@ -210,7 +218,8 @@ impl Results {
     /// [`Self::holds_layer`] for the detail shown now: another head of that
     /// layer is asked for without them.
     pub fn shows_layer(&self, id: u64, layer: usize) -> bool {
-        self.detail.with_untracked(|d| d.as_ref().is_some_and(|d| Self::holds_layer(d, (id, layer))))
+        self.detail
+            .with_untracked(|d| d.as_ref().is_some_and(|d| Self::holds_layer(d, (id, layer))))
     }
 
     /// Moves the layer's E, E + ΔE and ΔE from the detail shown into `d`,
@@ -219,7 +228,8 @@ impl Results {
     pub fn lend_layer(&self, d: &mut HeadDetail) -> bool {
         self.detail
             .try_update_untracked(|shown| {
-                let Some(shown) = shown.as_mut().filter(|s| Self::holds_layer(s, (d.id, d.layer))) else {
+                let Some(shown) = shown.as_mut().filter(|s| Self::holds_layer(s, (d.id, d.layer)))
+                else {
                     return false;
                 };
                 d.input = std::mem::replace(&mut shown.input, Matrix::zeros(0, 0));
@@ -239,9 +249,12 @@ impl Results {
     /// the worker answers JSON from its newest run).
     pub fn exportable(&self, (layer, head): (usize, usize)) -> bool {
         let run = self.summary.with(|s| s.as_ref().map(|s| (s.id, s.tokens.len())));
-        let shown = self.detail.with(|d| d.as_ref().map(|d| (d.id, d.weights.rows, d.layer, d.head)));
+        let shown =
+            self.detail.with(|d| d.as_ref().map(|d| (d.id, d.weights.rows, d.layer, d.head)));
         match (run, shown) {
-            (Some((id, n)), Some((of, rows, l, h))) => n > 0 && of == id && rows == n && (l, h) == (layer, head) && id == self.asked.get(),
+            (Some((id, n)), Some((of, rows, l, h))) => {
+                n > 0 && of == id && rows == n && (l, h) == (layer, head) && id == self.asked.get()
+            }
             _ => false,
         }
     }

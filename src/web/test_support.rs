@@ -21,7 +21,12 @@ wasm_bindgen_test_configure!(run_in_browser);
 /// Mounts the whole app into a fresh element of its own, at `query` (its URL).
 pub fn mount_at(query: &str) -> HtmlElement {
     // The page keeps its state in the URL: start every test from a known one.
-    web_sys::window().unwrap().history().unwrap().replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(query)).unwrap();
+    web_sys::window()
+        .unwrap()
+        .history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(query))
+        .unwrap();
     let document = web_sys::window().unwrap().document().unwrap();
     let root: HtmlElement = document.create_element("div").unwrap().dyn_into().unwrap();
     document.body().unwrap().append_child(&root).unwrap();
@@ -58,7 +63,10 @@ pub fn token_texts(root: &HtmlElement) -> Vec<String> {
 /// Waits `ms` milliseconds on the browser's clock (replies go through tasks).
 pub async fn sleep_ms(ms: i32) {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
-        web_sys::window().unwrap().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms).unwrap();
+        web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
+            .unwrap();
     });
     wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
 }
@@ -81,8 +89,10 @@ pub async fn settle(what: &str, done: impl Fn() -> bool) {
 pub fn fire(target: &web_sys::EventTarget, name: &str) {
     let init = js_sys::Object::new();
     js_sys::Reflect::set(&init, &"bubbles".into(), &true.into()).unwrap();
-    let ctor: js_sys::Function = js_sys::Reflect::get(&js_sys::global(), &"Event".into()).unwrap().into();
-    let event = js_sys::Reflect::construct(&ctor, &js_sys::Array::of2(&name.into(), &init)).unwrap();
+    let ctor: js_sys::Function =
+        js_sys::Reflect::get(&js_sys::global(), &"Event".into()).unwrap().into();
+    let event =
+        js_sys::Reflect::construct(&ctor, &js_sys::Array::of2(&name.into(), &init)).unwrap();
     target.dispatch_event(event.unchecked_ref()).unwrap();
 }
 
@@ -94,8 +104,10 @@ pub fn mouse(target: &HtmlElement, name: &str, ctor: &str, x: f64, y: f64) {
     js_sys::Reflect::set(&init, &"clientX".into(), &(rect.left() + x).into()).unwrap();
     js_sys::Reflect::set(&init, &"clientY".into(), &(rect.top() + y).into()).unwrap();
     js_sys::Reflect::set(&init, &"pointerType".into(), &"mouse".into()).unwrap();
-    let ctor: js_sys::Function = js_sys::Reflect::get(&js_sys::global(), &ctor.into()).unwrap().into();
-    let event = js_sys::Reflect::construct(&ctor, &js_sys::Array::of2(&name.into(), &init)).unwrap();
+    let ctor: js_sys::Function =
+        js_sys::Reflect::get(&js_sys::global(), &ctor.into()).unwrap().into();
+    let event =
+        js_sys::Reflect::construct(&ctor, &js_sys::Array::of2(&name.into(), &init)).unwrap();
     target.dispatch_event(event.unchecked_ref()).unwrap();
 }
 
@@ -137,10 +149,13 @@ pub fn heatmap_fits(root: &HtmlElement, tokens: &[String]) -> bool {
 /// corner (big cells carry their number in the middle).
 pub fn pixel_in(root: &HtmlElement, selector: &str, i: usize, j: usize) -> [u8; 3] {
     let canvas: HtmlCanvasElement = find(root, selector);
-    let ctx: CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().dyn_into().unwrap();
+    let ctx: CanvasRenderingContext2d =
+        canvas.get_context("2d").unwrap().unwrap().dyn_into().unwrap();
     let dpr = web_sys::window().unwrap().device_pixel_ratio().max(1.0);
     let c = cells(&canvas).expect("the canvas has no layout yet");
-    let at = |origin: f64, k: usize| ((origin + c.cell * k as f64 + (0.15 * c.cell).max(1.0)) * dpr).floor();
+    let at = |origin: f64, k: usize| {
+        ((origin + c.cell * k as f64 + (0.15 * c.cell).max(1.0)) * dpr).floor()
+    };
     let px = ctx.get_image_data(at(c.left, j), at(c.top, i), 1.0, 1.0).unwrap().data();
     [px[0], px[1], px[2]]
 }
@@ -151,7 +166,11 @@ pub fn pixel_at_cell(root: &HtmlElement, i: usize, j: usize) -> [u8; 3] {
 
 /// Checks that every cell of the heatmap has the colour of its weight.
 pub fn assert_heatmap_shows(root: &HtmlElement, tokens: &[String], a: &Matrix) {
-    assert!(heatmap_fits(root, tokens), "the canvas does not have the size of a map of {} tokens", tokens.len());
+    assert!(
+        heatmap_fits(root, tokens),
+        "the canvas does not have the size of a map of {} tokens",
+        tokens.len()
+    );
     for i in 0..a.rows {
         for j in 0..a.cols {
             let (got, want) = (pixel_at_cell(root, i, j), cell_color(a[(i, j)]));
@@ -172,7 +191,8 @@ pub fn engine_head(text: &str, options: RunOptions, head: usize) -> (Session, He
 /// Every element matching `selector` (querySelectorAll through JS: web-sys's
 /// `NodeList` is not among our features).
 pub fn select_all(root: &HtmlElement, selector: &str) -> Vec<web_sys::Element> {
-    let f: js_sys::Function = js_sys::Reflect::get(root, &"querySelectorAll".into()).unwrap().into();
+    let f: js_sys::Function =
+        js_sys::Reflect::get(root, &"querySelectorAll".into()).unwrap().into();
     let list = f.call1(root, &selector.into()).unwrap();
     js_sys::Array::from(&list).iter().map(|e| e.unchecked_into()).collect()
 }

@@ -31,8 +31,17 @@ pub enum View {
 }
 
 impl View {
-    pub const ALL: [View; 9] =
-        [View::Head, View::Grid, View::Overview, View::Explain, View::Catalog, View::Worked, View::Lesson, View::Beyond, View::Translate];
+    pub const ALL: [View; 9] = [
+        View::Head,
+        View::Grid,
+        View::Overview,
+        View::Explain,
+        View::Catalog,
+        View::Worked,
+        View::Lesson,
+        View::Beyond,
+        View::Translate,
+    ];
 
     pub fn slug(self) -> &'static str {
         match self {
@@ -181,7 +190,10 @@ impl UrlState {
             model: p.model.unwrap_or(d.model),
             layer: p.layer.unwrap_or(0),
             head: p.head.unwrap_or(0),
-            view: p.view.and_then(|v| View::ALL.into_iter().find(|x| x.slug() == v)).unwrap_or(d.view),
+            view: p
+                .view
+                .and_then(|v| View::ALL.into_iter().find(|x| x.slug() == v))
+                .unwrap_or(d.view),
             token: p.token,
             stage: p.stage.as_deref().and_then(Stage::from_slug).unwrap_or(d.stage),
             step: p.step.map_or(0, |x| x - 1),
@@ -208,10 +220,12 @@ impl UrlState {
             token: self.token,
             stage: (self.stage != Stage::Weights).then(|| self.stage.slug().to_string()),
             step: (self.view == View::Lesson).then_some(self.step + 1),
-            temp: (o.temperature_factor != default.temperature_factor).then_some(o.temperature_factor),
+            temp: (o.temperature_factor != default.temperature_factor)
+                .then_some(o.temperature_factor),
             raw: o.unscaled.then_some(true),
             pos: (!o.positional_encoding).then_some(false),
-            ntemp: (o.next_token_temperature != default.next_token_temperature).then_some(o.next_token_temperature),
+            ntemp: (o.next_token_temperature != default.next_token_temperature)
+                .then_some(o.next_token_temperature),
             cq: self.columns_are_queries.then_some(true),
             dark: self.dark,
             present: self.present.then_some(true),
@@ -226,12 +240,16 @@ impl UrlState {
     /// step. Typing, dragging a slider, choosing a token or changing the look
     /// replace the entry instead.
     pub fn is_navigation_to(&self, next: &UrlState) -> bool {
-        (self.model, self.layer, self.head, self.view, self.step) != (next.model, next.layer, next.head, next.view, next.step)
+        (self.model, self.layer, self.head, self.view, self.step)
+            != (next.model, next.layer, next.head, next.view, next.step)
     }
 
     /// The state in the page's address now.
     pub fn current() -> Self {
-        web_sys::window().and_then(|w| w.location().search().ok()).map(|q| Self::parse(&q)).unwrap_or_default()
+        web_sys::window()
+            .and_then(|w| w.location().search().ok())
+            .map(|q| Self::parse(&q))
+            .unwrap_or_default()
     }
 
     /// Records the state: a new history entry when `push`, else the current one is replaced.

@@ -25,15 +25,16 @@ const RELAXED_SIMD_PROBE: [u8; 82] = [
     0x03, 0x02, 0x01, 0x00, // one function of that type
     0x0a, 0x3d, 0x01, 0x3b, 0x00, // code: one body of 59 bytes, no locals
     0xfd, 0x0c, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, // v128.const 0
-    0xfd, 0x0c, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xfd, 0x0c, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xfd, 0x85,
-    0x02, // f32x4.relaxed_madd
+    0xfd, 0x0c, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xfd, 0x0c, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0xfd, 0x85, 0x02, // f32x4.relaxed_madd
     0x0b, // end
 ];
 
 /// Whether this browser runs relaxed SIMD (Chromium does, Safari
 /// does not).
 fn has_relaxed_simd() -> bool {
-    js_sys::WebAssembly::validate(&js_sys::Uint8Array::from(&RELAXED_SIMD_PROBE[..])).unwrap_or(false)
+    js_sys::WebAssembly::validate(&js_sys::Uint8Array::from(&RELAXED_SIMD_PROBE[..]))
+        .unwrap_or(false)
 }
 
 pub struct WorkerClient {
@@ -48,14 +49,19 @@ impl WorkerClient {
     /// gets every decoded reply, `on_death` what is known of why the worker
     /// failed (an uncaught error, a trap in its wasm, running out of memory),
     /// after which it is of no more use.
-    pub fn spawn(extra: bool, on_reply: impl Fn(FromWorker) + 'static, on_death: impl Fn(String) + 'static) -> Result<Self, String> {
+    pub fn spawn(
+        extra: bool,
+        on_reply: impl Fn(FromWorker) + 'static,
+        on_death: impl Fn(String) + 'static,
+    ) -> Result<Self, String> {
         let loader = match (extra, has_relaxed_simd()) {
             (true, true) => LOADER_EXTRA_FMA,
             (true, false) => LOADER_EXTRA,
             (false, true) => LOADER_FMA,
             (false, false) => LOADER,
         };
-        let worker = Worker::new(loader).map_err(|e| format!("could not start the worker: {e:?}"))?;
+        let worker =
+            Worker::new(loader).map_err(|e| format!("could not start the worker: {e:?}"))?;
         let reply = on_reply;
         let back = worker.clone();
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
@@ -63,11 +69,15 @@ impl WorkerClient {
             give_back(&back, &e.data());
             match decoded {
                 Ok(msg) => reply(msg),
-                Err(err) => reply(FromWorker::Failed { id: 0, message: format!("unreadable reply from the worker: {err}") }),
+                Err(err) => reply(FromWorker::Failed {
+                    id: 0,
+                    message: format!("unreadable reply from the worker: {err}"),
+                }),
             }
         });
         let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
-            let why = e.dyn_ref::<web_sys::ErrorEvent>().map(|e| e.message()).filter(|m| !m.is_empty());
+            let why =
+                e.dyn_ref::<web_sys::ErrorEvent>().map(|e| e.message()).filter(|m| !m.is_empty());
             on_death(why.unwrap_or_else(|| "no reason given; out of memory?".into()));
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
@@ -107,7 +117,14 @@ fn read(bytes: js_sys::Uint8Array) -> attnscope::tensor::wire::Buffer {
     use attnscope::tensor::wire::Buffer;
     let (offset, length) = (bytes.byte_offset(), bytes.byte_length());
     if offset % 4 == 0 && length % 4 == 0 {
-        Buffer::Words(js_sys::Uint32Array::new_with_byte_offset_and_length(&bytes.buffer(), offset, length / 4).to_vec())
+        Buffer::Words(
+            js_sys::Uint32Array::new_with_byte_offset_and_length(
+                &bytes.buffer(),
+                offset,
+                length / 4,
+            )
+            .to_vec(),
+        )
     } else {
         Buffer::Bytes(bytes.to_vec())
     }
@@ -117,7 +134,10 @@ fn read(bytes: js_sys::Uint8Array) -> attnscope::tensor::wire::Buffer {
 /// them), for it to fill with a later reply's numbers (`worker/spare.rs`).
 fn give_back(worker: &Worker, data: &JsValue) {
     let Some(parts) = data.dyn_ref::<js_sys::Array>().filter(|p| p.length() > 1) else { return };
-    let (back, transfer) = (js_sys::Array::of1(&JsValue::from_str(attnscope::tensor::wire::SPARE_BUFFERS)), js_sys::Array::new());
+    let (back, transfer) = (
+        js_sys::Array::of1(&JsValue::from_str(attnscope::tensor::wire::SPARE_BUFFERS)),
+        js_sys::Array::new(),
+    );
     for part in parts.iter().skip(1) {
         let buffer = part.unchecked_into::<js_sys::Uint8Array>().buffer();
         back.push(&buffer);

@@ -39,11 +39,18 @@ impl BlobSource {
 
 /// Bytes `start .. end` of `blob` (the file `name`), read at once, outside
 /// wasm memory; a sentence naming the file on failure.
-pub fn read_part(name: &str, blob: &Blob, start: u64, end: u64) -> Result<js_sys::Uint8Array, String> {
-    let cannot = |e: wasm_bindgen::JsValue| format!("{name} can no longer be read ({})", js_text(&e));
+pub fn read_part(
+    name: &str,
+    blob: &Blob,
+    start: u64,
+    end: u64,
+) -> Result<js_sys::Uint8Array, String> {
+    let cannot =
+        |e: wasm_bindgen::JsValue| format!("{name} can no longer be read ({})", js_text(&e));
     let part = blob.slice_with_f64_and_f64(start as f64, end as f64).map_err(cannot)?;
     // Fails when the file changed or went away since it was chosen.
-    let bytes = FileReaderSync::new().and_then(|r| r.read_as_array_buffer(&part)).map_err(cannot)?;
+    let bytes =
+        FileReaderSync::new().and_then(|r| r.read_as_array_buffer(&part)).map_err(cannot)?;
     Ok(js_sys::Uint8Array::new(&bytes))
 }
 
@@ -78,7 +85,9 @@ impl Source for BlobSource {
 
 /// Opens `blob` as the session's trace: its header is read and checked now.
 pub fn open(session: &mut Session, blob: Blob) -> FromWorker {
-    let name = blob.dyn_ref::<web_sys::File>().map_or_else(|| "the trace file".to_string(), web_sys::File::name);
+    let name = blob
+        .dyn_ref::<web_sys::File>()
+        .map_or_else(|| "the trace file".to_string(), web_sys::File::name);
     match session.open_trace(Box::new(BlobSource::new(name, blob))) {
         Ok(()) => FromWorker::Loaded { model: ModelId::Trace },
         Err(e) => FromWorker::LoadFailed { model: ModelId::Trace, message: e.to_string() },

@@ -22,7 +22,9 @@ fn js_err(context: &str, e: JsValue) -> String {
 
 /// What a thrown JavaScript value says: its text, or an Error's message.
 pub(crate) fn js_text(e: &JsValue) -> String {
-    e.as_string().or_else(|| e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message()))).unwrap_or_else(|| format!("{e:?}"))
+    e.as_string()
+        .or_else(|| e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())))
+        .unwrap_or_else(|| format!("{e:?}"))
 }
 
 async fn open_cache(scope: &DedicatedWorkerGlobalScope) -> Option<Cache> {
@@ -32,12 +34,18 @@ async fn open_cache(scope: &DedicatedWorkerGlobalScope) -> Option<Cache> {
 }
 
 /// The next chunk of `reader`, or an error once nothing came for [`STALL_MS`].
-async fn next_chunk(scope: &DedicatedWorkerGlobalScope, reader: &ReadableStreamDefaultReader, name: &str) -> Result<JsValue, String> {
+async fn next_chunk(
+    scope: &DedicatedWorkerGlobalScope,
+    reader: &ReadableStreamDefaultReader,
+    name: &str,
+) -> Result<JsValue, String> {
     let mut timer = None;
     let stall = js_sys::Promise::new(&mut |resolve, _| {
-        timer = scope.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, STALL_MS).ok();
+        timer =
+            scope.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, STALL_MS).ok();
     });
-    let first = JsFuture::from(js_sys::Promise::race(&js_sys::Array::of2(&reader.read(), &stall))).await;
+    let first =
+        JsFuture::from(js_sys::Promise::race(&js_sys::Array::of2(&reader.read(), &stall))).await;
     if let Some(t) = timer {
         scope.clear_timeout_with_handle(t);
     }
@@ -61,16 +69,20 @@ async fn read_body(
     progress: &mut dyn FnMut(u64),
 ) -> Result<Vec<u8>, String> {
     let body = response.body().ok_or("the server sent no body")?;
-    let reader: ReadableStreamDefaultReader =
-        body.get_reader().dyn_into().map_err(|e: js_sys::Object| js_err("cannot read the download", e.into()))?;
+    let reader: ReadableStreamDefaultReader = body
+        .get_reader()
+        .dyn_into()
+        .map_err(|e: js_sys::Object| js_err("cannot read the download", e.into()))?;
     let mut bytes = Vec::with_capacity(usize::try_from(file.bytes).unwrap_or(0));
     loop {
         let chunk = next_chunk(scope, &reader, &file.name).await?;
         if Reflect::get(&chunk, &"done".into()).ok().and_then(|d| d.as_bool()).unwrap_or(true) {
             break;
         }
-        let value: Uint8Array =
-            Reflect::get(&chunk, &"value".into()).map_err(|e| js_err("bad chunk", e))?.dyn_into().map_err(|e| js_err("bad chunk", e))?;
+        let value: Uint8Array = Reflect::get(&chunk, &"value".into())
+            .map_err(|e| js_err("bad chunk", e))?
+            .dyn_into()
+            .map_err(|e| js_err("bad chunk", e))?;
         let start = bytes.len();
         if let Err(e) = file.check_progress(start as u64 + value.length() as u64) {
             let _ = reader.cancel();
@@ -112,7 +124,11 @@ pub async fn fetch_file(
         .dyn_into()
         .map_err(|e| js_err("not a response", e))?;
     if !response.ok() {
-        return Err(format!("could not download {url}: the server answered {} {}", response.status(), response.status_text()));
+        return Err(format!(
+            "could not download {url}: the server answered {} {}",
+            response.status(),
+            response.status_text()
+        ));
     }
     let mut bytes = read_body(scope, &response, file, progress).await?;
     file.verify(&bytes)?;

@@ -16,7 +16,10 @@ pub const MANIFEST: &str = "attnscope-manifest.json";
 
 /// Tells the page which model is kept, if any (`CustomRequest::Saved`).
 pub async fn answer_saved() {
-    super::held::post(&FromWorker::Custom(CustomReply::Saved { name: saved_name().await, note: root().await.err() }));
+    super::held::post(&FromWorker::Custom(CustomReply::Saved {
+        name: saved_name().await,
+        note: root().await.err(),
+    }));
 }
 
 pub fn js(context: &str) -> impl Fn(JsValue) -> String + '_ {
@@ -30,22 +33,30 @@ pub async fn root() -> Result<FileSystemDirectoryHandle, String> {
     if !js_sys::Reflect::has(&storage, &"getDirectory".into()).unwrap_or(false) {
         return Err("this browser has no Origin Private File System: the model is kept for this session only".into());
     }
-    let root =
-        JsFuture::from(storage.get_directory()).await.map_err(js("the browser's storage is unavailable; kept for this session only"))?;
+    let root = JsFuture::from(storage.get_directory())
+        .await
+        .map_err(js("the browser's storage is unavailable; kept for this session only"))?;
     Ok(root.unchecked_into())
 }
 
 pub async fn store_dir(create: bool) -> Result<FileSystemDirectoryHandle, String> {
     let options = web_sys::FileSystemGetDirectoryOptions::new();
     options.set_create(create);
-    let dir = JsFuture::from(root().await?.get_directory_handle_with_options(STORE, &options)).await.map_err(js("no kept model"))?;
+    let dir = JsFuture::from(root().await?.get_directory_handle_with_options(STORE, &options))
+        .await
+        .map_err(js("no kept model"))?;
     Ok(dir.unchecked_into())
 }
 
-pub async fn file_handle(dir: &FileSystemDirectoryHandle, name: &str, create: bool) -> Result<FileSystemFileHandle, String> {
+pub async fn file_handle(
+    dir: &FileSystemDirectoryHandle,
+    name: &str,
+    create: bool,
+) -> Result<FileSystemFileHandle, String> {
     let options = web_sys::FileSystemGetFileOptions::new();
     options.set_create(create);
-    let handle = JsFuture::from(dir.get_file_handle_with_options(name, &options)).await.map_err(js(name))?;
+    let handle =
+        JsFuture::from(dir.get_file_handle_with_options(name, &options)).await.map_err(js(name))?;
     Ok(handle.unchecked_into())
 }
 
@@ -58,11 +69,19 @@ pub async fn read_file(dir: &FileSystemDirectoryHandle, name: &str) -> Result<Fi
 pub async fn saved() -> Result<Option<(String, Vec<(String, Blob)>)>, String> {
     let Ok(dir) = store_dir(false).await else { return Ok(None) };
     let Ok(manifest) = read_file(&dir, MANIFEST).await else { return Ok(None) };
-    let text = FileReaderSync::new().and_then(|r| r.read_as_text(&manifest)).map_err(js(MANIFEST))?;
-    let json: serde_json::Value = serde_json::from_str(&text).map_err(|e| format!("{MANIFEST}: {e}"))?;
+    let text =
+        FileReaderSync::new().and_then(|r| r.read_as_text(&manifest)).map_err(js(MANIFEST))?;
+    let json: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("{MANIFEST}: {e}"))?;
     let name = json.get("name").and_then(|n| n.as_str()).unwrap_or("your model").to_string();
     let mut files = Vec::new();
-    for f in json.get("files").and_then(|f| f.as_array()).into_iter().flatten().filter_map(|f| f.as_str()) {
+    for f in json
+        .get("files")
+        .and_then(|f| f.as_array())
+        .into_iter()
+        .flatten()
+        .filter_map(|f| f.as_str())
+    {
         files.push((f.to_string(), read_file(&dir, f).await?.into()));
     }
     Ok(Some((name, files)))

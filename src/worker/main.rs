@@ -27,8 +27,11 @@ mod two_threads;
 #[cfg(target_arch = "wasm32")]
 fn wasm_memory_bytes() -> u64 {
     use wasm_bindgen::JsCast;
-    wasm_bindgen::memory().unchecked_into::<js_sys::WebAssembly::Memory>().buffer().unchecked_into::<js_sys::ArrayBuffer>().byte_length()
-        as u64
+    wasm_bindgen::memory()
+        .unchecked_into::<js_sys::WebAssembly::Memory>()
+        .buffer()
+        .unchecked_into::<js_sys::ArrayBuffer>()
+        .byte_length() as u64
 }
 
 #[cfg(target_arch = "wasm32")]

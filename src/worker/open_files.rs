@@ -16,8 +16,8 @@ use std::cell::RefCell;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{
-    Blob, File, FileSystemDirectoryHandle, FileSystemFileHandle, FileSystemReadWriteOptions, FileSystemSyncAccessHandle,
-    FileSystemWritableFileStream,
+    Blob, File, FileSystemDirectoryHandle, FileSystemFileHandle, FileSystemReadWriteOptions,
+    FileSystemSyncAccessHandle, FileSystemWritableFileStream,
 };
 
 /// The files of the latest preflight, waiting for Load or Cancel.
@@ -43,21 +43,30 @@ pub fn is_open(data: &JsValue) -> bool {
 
 /// The chosen files and their paths (relative to a chosen folder, or just names).
 fn chosen_files(data: &JsValue) -> Vec<(String, Blob)> {
-    let files: js_sys::Array = js_sys::Reflect::get(data, &"attnscopeOpen".into()).map(Into::into).unwrap_or_default();
-    let paths: js_sys::Array = js_sys::Reflect::get(data, &"paths".into()).map(Into::into).unwrap_or_default();
+    let files: js_sys::Array =
+        js_sys::Reflect::get(data, &"attnscopeOpen".into()).map(Into::into).unwrap_or_default();
+    let paths: js_sys::Array =
+        js_sys::Reflect::get(data, &"paths".into()).map(Into::into).unwrap_or_default();
     files
         .iter()
         .enumerate()
         .filter_map(|(i, f)| {
             let file: File = f.dyn_into().ok()?;
-            let path = paths.get(i as u32).as_string().filter(|p| !p.is_empty()).unwrap_or_else(|| file.name());
+            let path = paths
+                .get(i as u32)
+                .as_string()
+                .filter(|p| !p.is_empty())
+                .unwrap_or_else(|| file.name());
             Some((path, file.into()))
         })
         .collect()
 }
 
 fn sources(files: &[(String, Blob)]) -> Vec<Box<dyn Source>> {
-    files.iter().map(|(p, b)| Box::new(BlobSource::new(p.clone(), b.clone())) as Box<dyn Source>).collect()
+    files
+        .iter()
+        .map(|(p, b)| Box::new(BlobSource::new(p.clone(), b.clone())) as Box<dyn Source>)
+        .collect()
 }
 
 /// Reads what the chosen files are and answers with a summary (or a refusal);
@@ -74,7 +83,8 @@ pub fn preflight(data: JsValue) {
         Ok((p, used)) => {
             if p.refusal.is_none() {
                 let kept = used.iter().map(|&i| files[i].clone()).collect();
-                CHOSEN.with(|c| *c.borrow_mut() = Some(Chosen { name: p.name.clone(), files: kept }));
+                CHOSEN
+                    .with(|c| *c.borrow_mut() = Some(Chosen { name: p.name.clone(), files: kept }));
             }
             reply(CustomReply::Preflight(Box::new(p)));
         }
@@ -103,10 +113,15 @@ pub async fn handle(request: CustomRequest) {
     match request {
         CustomRequest::Load => {
             let Some(chosen) = CHOSEN.with(|c| c.borrow_mut().take()) else {
-                return reply(CustomReply::Failed { message: "choose the model's files again: nothing is waiting to load".into() });
+                return reply(CustomReply::Failed {
+                    message: "choose the model's files again: nothing is waiting to load".into(),
+                });
             };
             if let Err(message) = install(&chosen.name, &chosen.files).await {
-                return super::held::post(&FromWorker::LoadFailed { model: ModelId::Custom, message });
+                return super::held::post(&FromWorker::LoadFailed {
+                    model: ModelId::Custom,
+                    message,
+                });
             }
             TO_KEEP.with(|k| *k.borrow_mut() = Some(chosen));
         }
@@ -144,31 +159,50 @@ pub fn keep_waiting() {
 
 /// Opens the model the storage keeps (the page asks with `Load { model: Custom }` after a reload).
 pub async fn load_saved() {
-    let failed = |message: String| super::held::post(&FromWorker::LoadFailed { model: ModelId::Custom, message });
+    let failed = |message: String| {
+        super::held::post(&FromWorker::LoadFailed { model: ModelId::Custom, message })
+    };
     let (name, files) = match saved().await {
         Ok(Some(saved)) => saved,
-        Ok(None) => return failed("no model of your own is kept in this browser: open one with \"Open a model…\"".into()),
-        Err(e) => return failed(format!("the model kept in this browser cannot be read ({e}); open it again")),
+        Ok(None) => {
+            return failed(
+                "no model of your own is kept in this browser: open one with \"Open a model…\""
+                    .into(),
+            )
+        }
+        Err(e) => {
+            return failed(format!(
+                "the model kept in this browser cannot be read ({e}); open it again"
+            ))
+        }
     };
     if let Err(message) = install(&name, &files).await {
         failed(message);
     }
 }
 
-async fn write(dir: &FileSystemDirectoryHandle, name: &str, content: Result<&Blob, &str>) -> Result<(), String> {
+async fn write(
+    dir: &FileSystemDirectoryHandle,
+    name: &str,
+    content: Result<&Blob, &str>,
+) -> Result<(), String> {
     let handle = file_handle(dir, name, true).await?;
     if !js_sys::Reflect::has(&handle, &"createWritable".into()).unwrap_or(false) {
         return write_through_sync_handle(&handle, name, content).await;
     }
     let stream: FileSystemWritableFileStream = JsFuture::from(handle.create_writable())
         .await
-        .map_err(js("this browser cannot write to its storage; the model is kept for this session only"))?
+        .map_err(js(
+            "this browser cannot write to its storage; the model is kept for this session only",
+        ))?
         .unchecked_into();
     let written = match content {
         Ok(blob) => stream.write_with_blob(blob),
         Err(text) => stream.write_with_str(text),
     };
-    JsFuture::from(written.map_err(js(name))?).await.map_err(js(&format!("could not keep {name} (is the disk full?)")))?;
+    JsFuture::from(written.map_err(js(name))?)
+        .await
+        .map_err(js(&format!("could not keep {name} (is the disk full?)")))?;
     JsFuture::from(stream.close()).await.map_err(js(name))?;
     Ok(())
 }
@@ -181,18 +215,30 @@ const CHUNK: u64 = 8 << 20;
 /// had one): through the synchronous access handle that workers have, a
 /// chunk at a time, yielding between chunks so that a run asked for
 /// meanwhile is not held up by the whole copy.
-async fn write_through_sync_handle(handle: &FileSystemFileHandle, name: &str, content: Result<&Blob, &str>) -> Result<(), String> {
+async fn write_through_sync_handle(
+    handle: &FileSystemFileHandle,
+    name: &str,
+    content: Result<&Blob, &str>,
+) -> Result<(), String> {
     let access: FileSystemSyncAccessHandle = JsFuture::from(handle.create_sync_access_handle())
         .await
-        .map_err(js("this browser cannot write to its storage; the model is kept for this session only"))?
+        .map_err(js(
+            "this browser cannot write to its storage; the model is kept for this session only",
+        ))?
         .unchecked_into();
-    let written = copy_in_chunks(&access, name, content).await.and_then(|()| access.flush().map_err(js(name)));
+    let written = copy_in_chunks(&access, name, content)
+        .await
+        .and_then(|()| access.flush().map_err(js(name)));
     // The handle locks the file until it is closed, whatever happened.
     access.close();
     written
 }
 
-async fn copy_in_chunks(access: &FileSystemSyncAccessHandle, name: &str, content: Result<&Blob, &str>) -> Result<(), String> {
+async fn copy_in_chunks(
+    access: &FileSystemSyncAccessHandle,
+    name: &str,
+    content: Result<&Blob, &str>,
+) -> Result<(), String> {
     access.truncate_with_f64(0.0).map_err(js(name))?;
     let put = |bytes: &js_sys::Uint8Array, at: u64| -> Result<(), String> {
         let options = FileSystemReadWriteOptions::new();
@@ -203,7 +249,10 @@ async fn copy_in_chunks(access: &FileSystemSyncAccessHandle, name: &str, content
         if n as u32 == bytes.length() {
             Ok(())
         } else {
-            Err(format!("could not keep {name}: the storage took {n} of {} bytes (is the disk full?)", bytes.length()))
+            Err(format!(
+                "could not keep {name}: the storage took {n} of {} bytes (is the disk full?)",
+                bytes.length()
+            ))
         }
     };
     let blob = match content {

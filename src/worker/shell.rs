@@ -101,12 +101,19 @@ fn on_message(event: MessageEvent) {
     let Some(text) = event.data().as_string() else { return };
     let msg = match serde_json::from_str::<ToWorker>(&text) {
         Ok(m) => m,
-        Err(e) => return post(&FromWorker::Failed { id: 0, message: format!("the worker got a message it does not understand: {e}") }),
+        Err(e) => {
+            return post(&FromWorker::Failed {
+                id: 0,
+                message: format!("the worker got a message it does not understand: {e}"),
+            })
+        }
     };
     match msg {
         ToWorker::Load { model, exact } => wasm_bindgen_futures::spawn_local(load(model, exact)),
         #[cfg(feature = "extras")]
-        ToWorker::Custom(request) => wasm_bindgen_futures::spawn_local(super::open_files::handle(request)),
+        ToWorker::Custom(request) => {
+            wasm_bindgen_futures::spawn_local(super::open_files::handle(request))
+        }
         // Asked at every visit, of the worker without the extras too (`kept.rs`).
         #[cfg(not(feature = "extras"))]
         ToWorker::Custom(attnscope::session::custom::CustomRequest::Saved) => {
@@ -153,7 +160,9 @@ async fn load(model: ModelId, exact: bool) {
     };
     let reply = match installed {
         Ok(true) => {
-            SESSION.with(|s| s.borrow_mut().warm_up(model, &attnscope::session::warm::BUILT_IN, &now_ms));
+            SESSION.with(|s| {
+                s.borrow_mut().warm_up(model, &attnscope::session::warm::BUILT_IN, &now_ms)
+            });
             FromWorker::Loaded { model }
         }
         Ok(false) => return,
@@ -168,15 +177,24 @@ async fn load(model: ModelId, exact: bool) {
 /// False, with nothing built or given, if the load was overtaken
 /// (`latest()` is false) before the model could be given: the later
 /// load's model must stay.
-async fn install(model: ModelId, files: Vec<Vec<u8>>, latest: &dyn Fn() -> bool) -> attnscope::error::Result<bool> {
+async fn install(
+    model: ModelId,
+    files: Vec<Vec<u8>>,
+    latest: &dyn Fn() -> bool,
+) -> attnscope::error::Result<bool> {
     if !latest() {
         return Ok(false);
     }
     match model {
         ModelId::MiniLm => {
             let minilm = shared(files, |files| match &files[..] {
-                [weights, tokenizer, config] => attnscope::checkpoint::minilm::MiniLm::from_bytes(weights, tokenizer, config),
-                _ => Err(attnscope::Error::ModelFile(format!("MiniLM needs 3 files, got {}", files.len()))),
+                [weights, tokenizer, config] => {
+                    attnscope::checkpoint::minilm::MiniLm::from_bytes(weights, tokenizer, config)
+                }
+                _ => Err(attnscope::Error::ModelFile(format!(
+                    "MiniLM needs 3 files, got {}",
+                    files.len()
+                ))),
             })
             .await?;
             // Building took turns with other messages: another Load may have come.
@@ -187,7 +205,9 @@ async fn install(model: ModelId, files: Vec<Vec<u8>>, latest: &dyn Fn() -> bool)
         }
         ModelId::SmolLm2 => {
             let smollm2 = shared(files, |files| {
-                SmolLm2::from_gguf_bytes(files.first().ok_or_else(|| attnscope::Error::ModelFile("SmolLM2 needs its GGUF file".into()))?)
+                SmolLm2::from_gguf_bytes(files.first().ok_or_else(|| {
+                    attnscope::Error::ModelFile("SmolLM2 needs its GGUF file".into())
+                })?)
             })
             .await?;
             if !latest() {
@@ -205,7 +225,10 @@ async fn install(model: ModelId, files: Vec<Vec<u8>>, latest: &dyn Fn() -> bool)
 /// where the page allows it. The helper is started before the weights are
 /// read; `build` takes the files and drops them before the helper is
 /// handed its part, so that they are not kept to the memory's peak.
-async fn shared<M>(files: Vec<Vec<u8>>, build: impl FnOnce(Vec<Vec<u8>>) -> attnscope::error::Result<M>) -> attnscope::error::Result<M>
+async fn shared<M>(
+    files: Vec<Vec<u8>>,
+    build: impl FnOnce(Vec<Vec<u8>>) -> attnscope::error::Result<M>,
+) -> attnscope::error::Result<M>
 where
     M: std::ops::DerefMut,
     M::Target: attnscope::models::two_threads::Shares + Sized,

@@ -43,7 +43,12 @@ pub fn filled(bytes: &[u8]) -> Uint8Array {
     let fits = |b: &ArrayBuffer| (n..=2 * n).contains(&(b.byte_length() as usize));
     let spare = SPARE.with(|spare| {
         let mut spare = spare.borrow_mut();
-        let best = spare.iter().enumerate().filter(|(_, b)| fits(b)).min_by_key(|(_, b)| b.byte_length()).map(|(i, _)| i);
+        let best = spare
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| fits(b))
+            .min_by_key(|(_, b)| b.byte_length())
+            .map(|(i, _)| i);
         best.map(|i| spare.remove(i))
     });
     match spare {

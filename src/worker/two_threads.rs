@@ -28,7 +28,9 @@ use super::fetch::js_text;
 use attnscope::attention::{Mask, Projections};
 use attnscope::kernels::packed::PackedLinear;
 use attnscope::kernels::quant::{Input, QMatrix, QType};
-use attnscope::models::two_threads::{self, Heads, Helper, Piece, Shard, ShardMatrix, SharedRef, Shares};
+use attnscope::models::two_threads::{
+    self, Heads, Helper, Piece, Shard, ShardMatrix, SharedRef, Shares,
+};
 use attnscope::tensor::Matrix;
 use attnscope::trace::KEEP_WEIGHTS_UP_TO;
 use js_sys::{Array, Float32Array, Int32Array, Object, Reflect, SharedArrayBuffer, Uint8Array};
@@ -140,7 +142,10 @@ fn place(pieces: Vec<Piece>, n: usize, cols: usize, room: Room) -> Option<Vec<(P
 fn place_heads(h: &Heads, room: Room) -> Option<Vec<u32>> {
     let inputs = h.q.data.len().checked_add(h.k.data.len())?.checked_add(h.v.data.len())?;
     let len = h.result_len();
-    let fits = h.is_whole() && h.n_heads <= MAX_PIECES as usize && inputs <= room.input && h.n_heads.checked_mul(len)? <= room.output;
+    let fits = h.is_whole()
+        && h.n_heads <= MAX_PIECES as usize
+        && inputs <= room.input
+        && h.n_heads.checked_mul(len)? <= room.output;
     fits.then(|| (0..h.n_heads).map(|i| (room.input + i * len) as u32).collect())
 }
 
@@ -168,7 +173,12 @@ extern "C" {
     #[wasm_bindgen(js_namespace = Atomics, js_name = store)]
     fn atomic_store(array: &Int32Array, index: u32, value: i32) -> i32;
     #[wasm_bindgen(js_namespace = Atomics, js_name = compareExchange)]
-    fn atomic_compare_exchange(array: &Int32Array, index: u32, expected: i32, replacement: i32) -> i32;
+    fn atomic_compare_exchange(
+        array: &Int32Array,
+        index: u32,
+        expected: i32,
+        replacement: i32,
+    ) -> i32;
     #[wasm_bindgen(js_namespace = Atomics, js_name = notify)]
     fn atomic_notify(array: &Int32Array, index: u32) -> i32;
     #[wasm_bindgen(js_namespace = Atomics, js_name = wait)]
@@ -211,7 +221,10 @@ fn memory_kib() -> i32 {
 
 /// Whether this worker can share memory with a helper.
 pub fn available() -> bool {
-    Reflect::get(&js_sys::global(), &"crossOriginIsolated".into()).ok().and_then(|v| v.as_bool()).unwrap_or(false)
+    Reflect::get(&js_sys::global(), &"crossOriginIsolated".into())
+        .ok()
+        .and_then(|v| v.as_bool())
+        .unwrap_or(false)
 }
 
 /// The model's side: requests go into the shared buffer, pieces come out.
@@ -265,7 +278,13 @@ impl SharedHelper {
     /// The pieces of shard matrices `first ..` of the shapes `parts`
     /// ([`Helper::begin`]) for `n × cols` inputs, placed in the buffer
     /// ([`place`]), if the helper holds such matrices there and they fit.
-    fn layout(&self, first: usize, parts: &[(usize, usize)], n: usize, cols: usize) -> Option<Vec<(Piece, u32)>> {
+    fn layout(
+        &self,
+        first: usize,
+        parts: &[(usize, usize)],
+        n: usize,
+        cols: usize,
+    ) -> Option<Vec<(Piece, u32)>> {
         let shapes = self.shapes.get(first..first.checked_add(parts.len())?)?;
         if shapes != parts || shapes.iter().any(|s| s.1 != cols) {
             return None;
@@ -276,7 +295,8 @@ impl SharedHelper {
 
 impl Helper for SharedHelper {
     fn begin(&self, first: usize, parts: &[(usize, usize)], x: &Matrix) {
-        let Some(pieces) = self.layout(first, parts, x.rows, x.cols).filter(|_| self.ready()) else {
+        let Some(pieces) = self.layout(first, parts, x.rows, x.cols).filter(|_| self.ready())
+        else {
             *self.offered.borrow_mut() = None;
             return;
         };
@@ -359,14 +379,19 @@ impl Helper for SharedHelper {
     }
 
     fn ready(&self) -> bool {
-        load(&self.ctrl, READY) == 1 && load(&self.ctrl, STOPPED) == 0 && self.lost.borrow().is_none()
+        load(&self.ctrl, READY) == 1
+            && load(&self.ctrl, STOPPED) == 0
+            && self.lost.borrow().is_none()
     }
 
     fn lost(&self) -> Option<String> {
         // The error's message arrives as an event, after the run under way;
         // the buffer says at once that the helper stopped.
         let stopped = load(&self.ctrl, STOPPED) == 1;
-        self.lost.borrow().clone().or_else(|| stopped.then(|| "the helper worker stopped".to_string()))
+        self.lost
+            .borrow()
+            .clone()
+            .or_else(|| stopped.then(|| "the helper worker stopped".to_string()))
     }
 }
 
@@ -385,13 +410,15 @@ thread_local! {
 
 /// The running helpers' wasm memory (0 without one).
 pub fn memory_bytes() -> u64 {
-    RUNNING.with(|r| r.borrow().iter().map(|ctrl| load(ctrl, MEMORY_KIB).max(0) as u64 * 1024).sum())
+    RUNNING
+        .with(|r| r.borrow().iter().map(|ctrl| load(ctrl, MEMORY_KIB).max(0) as u64 * 1024).sum())
 }
 
 /// A promise of the worker's next message (or of its failure to run).
 fn next_message(worker: &Worker) -> js_sys::Promise {
     js_sys::Promise::new(&mut |resolve, reject| {
-        let on_message = Closure::once_into_js(move |e: MessageEvent| resolve.call1(&JsValue::NULL, &e.data()));
+        let on_message =
+            Closure::once_into_js(move |e: MessageEvent| resolve.call1(&JsValue::NULL, &e.data()));
         let on_error = Closure::once_into_js(move |e: web_sys::ErrorEvent| {
             // Handled here: not passed on to this worker's own scope, where
             // it would end this worker too.
@@ -430,7 +457,9 @@ pub async fn share(model: &mut dyn Shares, starting: Option<Result<Starting, Str
 
 /// The model on one thread, the console and its runs' status saying why.
 fn alone(model: &mut dyn Shares, why: String) {
-    web_sys::console::warn_1(&format!("attnscope: {} runs on one thread: {why}", model.limits().0).into());
+    web_sys::console::warn_1(
+        &format!("attnscope: {} runs on one thread: {why}", model.limits().0).into(),
+    );
     model.run_alone(why);
 }
 
@@ -491,9 +520,12 @@ async fn start(
         return Err(fail(&worker, format!("the helper worker did not start: {}", js_text(&e))));
     }
     let part = |m: &SharedRef| two_threads::own_rows(m.shape().0)..m.shape().0;
-    let shapes: Vec<(usize, usize)> = matrices.iter().map(|m| (part(m).len(), m.shape().1)).collect();
-    let room = Room::for_shard(&shapes, max_tokens.max(2 * max_tokens.min(KEEP_WEIGHTS_UP_TO)), layers);
-    let bytes = u32::try_from(room.floats() * 4).map_err(|_| fail(&worker, "the model is too wide to share with a helper".into()))?;
+    let shapes: Vec<(usize, usize)> =
+        matrices.iter().map(|m| (part(m).len(), m.shape().1)).collect();
+    let room =
+        Room::for_shard(&shapes, max_tokens.max(2 * max_tokens.min(KEEP_WEIGHTS_UP_TO)), layers);
+    let bytes = u32::try_from(room.floats() * 4)
+        .map_err(|_| fail(&worker, "the model is too wide to share with a helper".into()))?;
     let buffer = SharedArrayBuffer::new(bytes);
     let ctrl = Int32Array::new_with_byte_offset_and_length(&buffer, 0, CONTROL);
     store(&ctrl, INPUT_ROOM, room.input as i32);
@@ -502,7 +534,8 @@ async fn start(
     for m in matrices {
         let (rows, cols) = (part(m), m.shape().1);
         let entry = Object::new();
-        let mut fields = vec![("rows", JsValue::from(rows.len() as u32)), ("cols", JsValue::from(cols as u32))];
+        let mut fields =
+            vec![("rows", JsValue::from(rows.len() as u32)), ("cols", JsValue::from(cols as u32))];
         match m {
             SharedRef::Quant(q) => {
                 let bytes = Uint8Array::from(q.rows_bytes(rows.clone()));
@@ -534,7 +567,10 @@ async fn start(
     // hundred ms for Qwen2.5 0.5B's). One that fails runs nothing.
     let answer = next_message(&worker);
     if let Err(e) = worker.post_message_with_transfer(&init, &transfer) {
-        return Err(fail(&worker, format!("cannot hand the weights to the helper: {}", js_text(&e))));
+        return Err(fail(
+            &worker,
+            format!("cannot hand the weights to the helper: {}", js_text(&e)),
+        ));
     }
     let lost = Rc::new(RefCell::new(None));
     let (lost_here, helper) = (lost.clone(), worker.clone());
@@ -542,16 +578,24 @@ async fn start(
         let why = match JsFuture::from(answer).await {
             Ok(reply) if reply.as_string().as_deref() == Some("helper ready") => {
                 // From now on its only message would be an error: it stopped.
-                let on_error = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
-                    e.prevent_default();
-                    web_sys::console::warn_1(&format!("attnscope: the helper worker stopped: {}", e.message()).into());
-                    *lost_here.borrow_mut() = Some(format!("the helper worker stopped: {}", e.message()));
-                });
+                let on_error = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(
+                    move |e: web_sys::ErrorEvent| {
+                        e.prevent_default();
+                        web_sys::console::warn_1(
+                            &format!("attnscope: the helper worker stopped: {}", e.message())
+                                .into(),
+                        );
+                        *lost_here.borrow_mut() =
+                            Some(format!("the helper worker stopped: {}", e.message()));
+                    },
+                );
                 helper.set_onerror(Some(on_error.as_ref().unchecked_ref()));
                 on_error.forget(); // lives as long as the helper
                 return;
             }
-            Ok(reply) => format!("the helper worker could not take the weights: {}", js_text(&reply)),
+            Ok(reply) => {
+                format!("the helper worker could not take the weights: {}", js_text(&reply))
+            }
             Err(e) => format!("the helper worker stopped: {}", js_text(&e)),
         };
         web_sys::console::warn_1(&format!("attnscope: the model runs on one thread: {why}").into());
@@ -559,7 +603,16 @@ async fn start(
     });
     let data = Float32Array::new_with_byte_offset(&buffer, CONTROL * 4);
     RUNNING.with(|r| r.borrow_mut().push(ctrl.clone()));
-    Ok(SharedHelper { worker, ctrl, data, shapes, room, seq: Cell::new(0), offered: RefCell::new(None), lost })
+    Ok(SharedHelper {
+        worker,
+        ctrl,
+        data,
+        shapes,
+        room,
+        seq: Cell::new(0),
+        offered: RefCell::new(None),
+        lost,
+    })
 }
 
 /// Whether `message` is a helper's setup (from [`start`]) rather than the page's JSON.
@@ -569,18 +622,24 @@ pub fn is_setup(message: &JsValue) -> bool {
 
 fn shard_from(init: &JsValue) -> std::result::Result<Shard, String> {
     let field = |o: &JsValue, key: &str| Reflect::get(o, &key.into()).map_err(|e| js_text(&e));
-    let number = |o: &JsValue, key: &str| field(o, key)?.as_f64().map(|v| v as usize).ok_or(format!("`{key}` is not a number"));
-    let entries: Array = field(init, "matrices")?.dyn_into().map_err(|_| "`matrices` is not an array".to_string())?;
+    let number = |o: &JsValue, key: &str| {
+        field(o, key)?.as_f64().map(|v| v as usize).ok_or(format!("`{key}` is not a number"))
+    };
+    let entries: Array = field(init, "matrices")?
+        .dyn_into()
+        .map_err(|_| "`matrices` is not an array".to_string())?;
     let mut matrices = Vec::with_capacity(entries.length() as usize);
     for entry in entries.iter() {
         let (rows, cols) = (number(&entry, "rows")?, number(&entry, "cols")?);
         if Reflect::has(&entry, &"panels".into()).unwrap_or(false) {
             let panels = Uint8Array::new(&field(&entry, "panels")?).to_vec();
             let bias = Float32Array::new(&field(&entry, "bias")?).to_vec();
-            matrices.push(ShardMatrix::Packed(PackedLinear::from_panels(cols, rows, &panels, &bias)?));
+            matrices
+                .push(ShardMatrix::Packed(PackedLinear::from_panels(cols, rows, &panels, &bias)?));
             continue;
         }
-        let qtype = QType::from_ggml(number(&entry, "qtype")? as u32).ok_or("unknown weight type")?;
+        let qtype =
+            QType::from_ggml(number(&entry, "qtype")? as u32).ok_or("unknown weight type")?;
         let bytes = Uint8Array::new(&field(&entry, "bytes")?).to_vec();
         let m = QMatrix::new(rows, cols, qtype, bytes).map_err(|e| e.to_string())?;
         let inputs16 = field(&entry, "inputs16")?.as_bool() == Some(true);
@@ -600,16 +659,23 @@ pub fn serve(init: JsValue) {
             return;
         }
     };
-    let Some(buffer) = Reflect::get(&init, &"helperBuffer".into()).ok().and_then(|b| b.dyn_into::<SharedArrayBuffer>().ok()) else {
+    let Some(buffer) = Reflect::get(&init, &"helperBuffer".into())
+        .ok()
+        .and_then(|b| b.dyn_into::<SharedArrayBuffer>().ok())
+    else {
         let _ = scope().post_message(&JsValue::from_str("no shared buffer"));
         return;
     };
     drop(init);
     let ctrl = Int32Array::new_with_byte_offset_and_length(&buffer, 0, CONTROL);
     let data = Float32Array::new_with_byte_offset(&buffer, CONTROL * 4);
-    let room = Room { input: load(&ctrl, INPUT_ROOM).max(0) as usize, output: load(&ctrl, OUTPUT_ROOM).max(0) as usize };
+    let room = Room {
+        input: load(&ctrl, INPUT_ROOM).max(0) as usize,
+        output: load(&ctrl, OUTPUT_ROOM).max(0) as usize,
+    };
     if room.floats() * 4 > buffer.byte_length() as usize {
-        let _ = scope().post_message(&JsValue::from_str("the shared buffer is smaller than its room"));
+        let _ =
+            scope().post_message(&JsValue::from_str("the shared buffer is smaller than its room"));
         return;
     }
     store(&ctrl, MEMORY_KIB, memory_kib());
@@ -620,7 +686,8 @@ pub fn serve(init: JsValue) {
     loop {
         seq = wait_change(&ctrl, SEQ, seq, spin_ms);
         spin_ms = if load(&ctrl, LAST) == 1 { 0.0 } else { HELPER_SPIN_MS };
-        let [first, count, n, cols] = [FIRST, COUNT, ROWS, COLS].map(|i| load(&ctrl, i).max(0) as usize);
+        let [first, count, n, cols] =
+            [FIRST, COUNT, ROWS, COLS].map(|i| load(&ctrl, i).max(0) as usize);
         match load(&ctrl, KIND) {
             HEADS => take_heads(&ctrl, &data, room, seq, n, cols),
             _ => take_pieces(&shard, &ctrl, &data, room, seq, Asked { first, count, n, cols }),
@@ -648,7 +715,8 @@ fn say_when_stopped(ctrl: &Int32Array) {
 /// not hold together (read while the model was writing the next one) is
 /// left alone, as in [`take_pieces`].
 fn take_heads(ctrl: &Int32Array, data: &Float32Array, room: Room, seq: i32, n: usize, cols: usize) {
-    let [n_heads, n_kv_heads, mask, window] = [N_HEADS, N_KV_HEADS, MASK, WINDOW].map(|i| load(ctrl, i).max(0) as usize);
+    let [n_heads, n_kv_heads, mask, window] =
+        [N_HEADS, N_KV_HEADS, MASK, WINDOW].map(|i| load(ctrl, i).max(0) as usize);
     let mask = match mask {
         0 => Mask::None,
         1 => Mask::Causal,
@@ -660,16 +728,21 @@ fn take_heads(ctrl: &Int32Array, data: &Float32Array, room: Room, seq: i32, n: u
         _ => return,
     };
     let lens = [n.saturating_mul(cols), n.saturating_mul(kv_cols), n.saturating_mul(kv_cols)];
-    if lens.iter().try_fold(0usize, |sum, len| sum.checked_add(*len)).is_none_or(|all| all > room.input) {
+    if lens
+        .iter()
+        .try_fold(0usize, |sum, len| sum.checked_add(*len))
+        .is_none_or(|all| all > room.input)
+    {
         return;
     }
     let mut at = 0;
-    let [q, k, v] = [(lens[0], cols), (lens[1], kv_cols), (lens[2], kv_cols)].map(|(len, width)| {
-        let mut m = Matrix::zeros(n, width);
-        data.subarray(at, at + len as u32).copy_to(&mut m.data);
-        at += len as u32;
-        m
-    });
+    let [q, k, v] =
+        [(lens[0], cols), (lens[1], kv_cols), (lens[2], kv_cols)].map(|(len, width)| {
+            let mut m = Matrix::zeros(n, width);
+            data.subarray(at, at + len as u32).copy_to(&mut m.data);
+            at += len as u32;
+            m
+        });
     let heads = Heads { p: Projections { q: &q, k: &k, v: &v, n_heads, n_kv_heads }, mask, scale };
     let Some(outputs) = place_heads(&heads, room) else { return };
     take_from_last(ctrl, data, seq, &outputs, |h| heads.to_floats(&heads.head(h)));
@@ -677,7 +750,13 @@ fn take_heads(ctrl: &Int32Array, data: &Float32Array, room: Room, seq: i32, n: u
 
 /// Claims the pieces of request `seq` from the last one down, each while
 /// it is still free, and writes `compute(i)` at `outputs[i]` in the buffer.
-fn take_from_last(ctrl: &Int32Array, data: &Float32Array, seq: i32, outputs: &[u32], compute: impl Fn(usize) -> Vec<f32>) {
+fn take_from_last(
+    ctrl: &Int32Array,
+    data: &Float32Array,
+    seq: i32,
+    outputs: &[u32],
+    compute: impl Fn(usize) -> Vec<f32>,
+) {
     for (i, &at) in outputs.iter().enumerate().rev() {
         let index = STATES + i as u32;
         if !swap_if(ctrl, index, state(seq, FREE), state(seq, HELPER)) {
@@ -704,9 +783,19 @@ struct Asked {
 /// as long as the model has not claimed them. A request that does not fit
 /// (read while the model was already writing the next one) is left alone:
 /// none of its pieces can then be claimed anyway.
-fn take_pieces(shard: &Shard, ctrl: &Int32Array, data: &Float32Array, room: Room, seq: i32, asked: Asked) {
+fn take_pieces(
+    shard: &Shard,
+    ctrl: &Int32Array,
+    data: &Float32Array,
+    room: Room,
+    seq: i32,
+    asked: Asked,
+) {
     let Asked { first, count, n, cols } = asked;
-    let Some(pieces) = shard.pieces(first, count, cols).and_then(|p| place(p, n, cols, room)) else { return };
+    let Some(pieces) = shard.pieces(first, count, cols).and_then(|p| place(p, n, cols, room))
+    else {
+        return;
+    };
     let mut x = Matrix::zeros(n, cols);
     data.subarray(0, x.data.len() as u32).copy_to(&mut x.data);
     let x = Input::new(&x);

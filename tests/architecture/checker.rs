@@ -25,7 +25,8 @@ const CLEAN: [(&str, &str); 11] = [
 
 /// The violations found in the clean tree with `changes` (files replaced or added).
 fn found(changes: &[(&str, &str)]) -> Vec<String> {
-    let mut files: Vec<(String, String)> = CLEAN.iter().map(|(f, s)| (f.to_string(), s.to_string())).collect();
+    let mut files: Vec<(String, String)> =
+        CLEAN.iter().map(|(f, s)| (f.to_string(), s.to_string())).collect();
     for (file, src) in changes {
         files.retain(|(f, _)| f != file);
         files.push((file.to_string(), src.to_string()));
@@ -145,7 +146,11 @@ fn test_code_closes_no_circle_but_may_not_climb() {
     // A view's test mounts the whole page, which holds the view: not a circle of the code that
     // ships. The same test reaching a floor above is still a climb.
     let test = "pub struct Card;\n#[cfg(test)]\n#[path = \"tests.rs\"]\nmod tests;\n";
-    assert!(found(&[("web/views/card.rs", test), ("web/views/tests.rs", "use crate::views::card::Card;\n")]).is_empty());
+    assert!(found(&[
+        ("web/views/card.rs", test),
+        ("web/views/tests.rs", "use crate::views::card::Card;\n")
+    ])
+    .is_empty());
     let page = "use super::super::state::State;\n#[cfg(test)]\nmod tests {\n    use crate::state::Page;\n}\n";
     let state = "pub struct State;\n#[cfg(test)]\nmod tests {\n    use crate::views::card;\n}\n";
     assert!(found(&[("web/views/card.rs", page), ("web/state.rs", state)]).is_empty());
@@ -156,5 +161,8 @@ fn test_code_closes_no_circle_but_may_not_climb() {
     let state = "#[cfg(test)]\nfn t() {}\nuse crate::views::card;\n";
     assert_eq!(found(&[("web/state.rs", state)]).len(), 1);
     let climb = "#[cfg(test)]\nmod tests {\n    use crate::top::Upper;\n}\n";
-    assert_eq!(found(&[("core.rs", climb)]), vec!["src/core.rs:3: floor 0 core imports floor 1 upper (`crate::top::Upper`)"]);
+    assert_eq!(
+        found(&[("core.rs", climb)]),
+        vec!["src/core.rs:3: floor 0 core imports floor 1 upper (`crate::top::Upper`)"]
+    );
 }

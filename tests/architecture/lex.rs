@@ -144,7 +144,11 @@ pub fn scan(src: &str) -> Scan {
         let item_level = depth == stack.last().map_or(0, |m| m.1);
         match (&t[i].0, ident(i + 1), t.get(i + 2).map(|x| &x.0)) {
             // `#[cfg(test)]` holds for the next item: a `mod`, or anything else that ends it.
-            (Tok::Punct('['), Some("cfg"), Some(Tok::Punct('('))) if ident(i + 3) == Some("test") => cfg_test = true,
+            (Tok::Punct('['), Some("cfg"), Some(Tok::Punct('(')))
+                if ident(i + 3) == Some("test") =>
+            {
+                cfg_test = true
+            }
             (Tok::Punct(';'), ..) => cfg_test = false,
             (Tok::Punct('{'), ..) => {
                 depth += 1;
@@ -183,7 +187,10 @@ pub fn scan(src: &str) -> Scan {
                 continue;
             }
             // A path in code, from its first segment (not one after `<T>::`).
-            (Tok::Ident(first), ..) if t.get(i + 1).is_some_and(|x| x.0 == Tok::Sep) && (i == 0 || t[i - 1].0 != Tok::Sep) => {
+            (Tok::Ident(first), ..)
+                if t.get(i + 1).is_some_and(|x| x.0 == Tok::Sep)
+                    && (i == 0 || t[i - 1].0 != Tok::Sep) =>
+            {
                 let line = t[i].1;
                 let mut path = vec![first.clone()];
                 while t.get(i + 1).is_some_and(|x| x.0 == Tok::Sep) {
@@ -202,7 +209,12 @@ pub fn scan(src: &str) -> Scan {
 
 /// Reads the `use` tree from `t[i]` into `out` as (path, bound name, line) per leaf: grouped
 /// (`{a, b::{c, d}}`), `self` in a group, `as` renames and globs; returns the index after it.
-pub fn use_tree(t: &[(Tok, usize)], mut i: usize, mut prefix: Vec<String>, out: &mut Vec<(Vec<String>, Option<String>, usize)>) -> usize {
+pub fn use_tree(
+    t: &[(Tok, usize)],
+    mut i: usize,
+    mut prefix: Vec<String>,
+    out: &mut Vec<(Vec<String>, Option<String>, usize)>,
+) -> usize {
     loop {
         match t.get(i) {
             Some((Tok::Sep, _)) => i += 1,

@@ -14,7 +14,9 @@ pub mod thread_helper;
 
 /// `path`'s bytes, or a failure that says how to fetch the model files.
 pub fn read(path: &std::path::Path) -> Vec<u8> {
-    std::fs::read(path).unwrap_or_else(|e| panic!("{} ({e}): run `python3 scripts/fetch_models.py` first", path.display()))
+    std::fs::read(path).unwrap_or_else(|e| {
+        panic!("{} ({e}): run `python3 scripts/fetch_models.py` first", path.display())
+    })
 }
 
 /// The bytes of SmolLM2's GGUF file.
@@ -33,7 +35,11 @@ pub fn smollm2() -> &'static SmolLm2 {
 /// helper or a cache).
 pub fn smollm2_owned() -> SmolLm2 {
     let path = smollm2_gguf();
-    assert!(path.is_file(), "{} is missing: run `python3 scripts/fetch_models.py` first", path.display());
+    assert!(
+        path.is_file(),
+        "{} is missing: run `python3 scripts/fetch_models.py` first",
+        path.display()
+    );
     SmolLm2::load(&path).unwrap_or_else(|e| panic!("loading {}: {e}", path.display()))
 }
 
@@ -100,7 +106,8 @@ pub fn translator(d: Direction) -> &'static Translator {
     static MODELS: OnceLock<[Translator; 2]> = OnceLock::new();
     let models = MODELS.get_or_init(|| {
         Direction::ALL.map(|d| {
-            Translator::load_dir(d, &translate_dir(d.slug())).unwrap_or_else(|e| panic!("{e}: run `python3 scripts/fetch_models.py`"))
+            Translator::load_dir(d, &translate_dir(d.slug()))
+                .unwrap_or_else(|e| panic!("{e}: run `python3 scripts/fetch_models.py`"))
         })
     });
     &models[Direction::ALL.iter().position(|&x| x == d).unwrap()]
@@ -109,18 +116,23 @@ pub fn translator(d: Direction) -> &'static Translator {
 /// A reference fixture's text (`tests/fixtures/…`), made by `scripts/reference/`.
 pub fn fixture_text(relative: &str) -> String {
     let path = fixture_path(relative);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e} (made by scripts/reference/)", path.display()))
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (made by scripts/reference/)", path.display()))
 }
 
 /// Runs the `attnscope` binary of this build with `args`.
 pub fn attnscope(args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_attnscope")).args(args).output().expect("the attnscope binary runs")
+    std::process::Command::new(env!("CARGO_BIN_EXE_attnscope"))
+        .args(args)
+        .output()
+        .expect("the attnscope binary runs")
 }
 
 /// `name` in a temporary folder of this test process's own, under Cargo's
 /// `target/tmp` (so the folders go with `target/`, not pile up in /tmp).
 pub fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("attnscope-test-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("attnscope-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
 }
@@ -128,7 +140,13 @@ pub fn temp(name: &str) -> std::path::PathBuf {
 /// Every head of one layer against a reference's weights [head][query][key]:
 /// the shapes equal, each weight within `tolerance`; returns the largest
 /// difference. `what` names the model and text in a failure.
-pub fn heads_within(what: &str, l: usize, heads: &[attnscope::attention::HeadTrace], want: &[Vec<Vec<f32>>], tolerance: f32) -> f32 {
+pub fn heads_within(
+    what: &str,
+    l: usize,
+    heads: &[attnscope::attention::HeadTrace],
+    want: &[Vec<Vec<f32>>],
+    tolerance: f32,
+) -> f32 {
     assert_eq!(heads.len(), want.len(), "{what}: heads of layer {l}");
     let mut worst = 0f32;
     for (h, (head, want)) in heads.iter().zip(want).enumerate() {
@@ -137,7 +155,11 @@ pub fn heads_within(what: &str, l: usize, heads: &[attnscope::attention::HeadTra
         for (i, row) in want.iter().enumerate() {
             for (j, &w) in row.iter().enumerate() {
                 let d = (a[(i, j)] - w).abs();
-                assert!(d <= tolerance, "{what}: layer {l} head {h} A[{i}][{j}] = {} vs {w}", a[(i, j)]);
+                assert!(
+                    d <= tolerance,
+                    "{what}: layer {l} head {h} A[{i}][{j}] = {} vs {w}",
+                    a[(i, j)]
+                );
                 worst = worst.max(d);
             }
         }

@@ -33,11 +33,16 @@ pub fn assert_same(a: &ModelTrace, b: &ModelTrace, what: &str) {
     assert_eq!(a.token_ids, b.token_ids, "{what}: tokens");
     for (l, (la, lb)) in a.layers.iter().zip(&b.layers).enumerate() {
         assert!(
-            la.input.data == lb.input.data && la.delta.data == lb.delta.data && la.residual.data == lb.residual.data,
+            la.input.data == lb.input.data
+                && la.delta.data == lb.delta.data
+                && la.residual.data == lb.residual.data,
             "{what}: layer {l} differs"
         );
         for (h, (ha, hb)) in la.attention.heads.iter().zip(&lb.attention.heads).enumerate() {
-            assert!(ha.scores.data == hb.scores.data && ha.weights.data == hb.weights.data, "{what}: layer {l} head {h} differs");
+            assert!(
+                ha.scores.data == hb.scores.data && ha.weights.data == hb.weights.data,
+                "{what}: layer {l} head {h} differs"
+            );
         }
     }
     assert_eq!(a.top_next, b.top_next, "{what}: next tokens");

@@ -35,8 +35,7 @@ const USER_DEFINED: u64 = 4;
 /// `tokenizer.json`, and transformers for `tokenizer.ggml.pre = qwen2`).
 const QWEN2_SPLIT: &str = r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+";
 /// Llama 3's split (`llama3`, `llama-bpe`, …).
-const LLAMA3_SPLIT: &str =
-    r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+";
+const LLAMA3_SPLIT: &str = r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+";
 
 /// The tokenizer the GGUF file describes.
 pub fn build(g: &Gguf) -> Result<TextTokenizer> {
@@ -63,7 +62,11 @@ pub fn build(g: &Gguf) -> Result<TextTokenizer> {
     // alphabet is a mislabel, which transformers skips too.
     let alphabet = byte_of_char();
     let control: Vec<AddedToken> = (0..tokens.len())
-        .filter(|&i| kind(i) == CONTROL && (shown != Shown::ByteLevel || tokens[i].chars().all(|c| alphabet.contains_key(&c))))
+        .filter(|&i| {
+            kind(i) == CONTROL
+                && (shown != Shown::ByteLevel
+                    || tokens[i].chars().all(|c| alphabet.contains_key(&c)))
+        })
         .map(|i| AddedToken::from(tokens[i].clone(), true).normalized(false))
         .collect();
     tokenizer.add_special_tokens(&control);
@@ -81,7 +84,9 @@ pub fn build(g: &Gguf) -> Result<TextTokenizer> {
     if add_bos {
         let bos = g.get_u64("tokenizer.ggml.bos_token_id")?;
         let bos = u32::try_from(bos).ok().filter(|&b| (b as usize) < tokens.len());
-        return text.with_bos(bos.ok_or_else(|| Error::ModelFile("tokenizer.ggml.bos_token_id is outside the vocabulary".into()))?);
+        return text.with_bos(bos.ok_or_else(|| {
+            Error::ModelFile("tokenizer.ggml.bos_token_id is outside the vocabulary".into())
+        })?);
     }
     Ok(text)
 }
@@ -96,7 +101,13 @@ fn byte_level(g: &Gguf, tokens: &[&str]) -> Result<Built> {
     // A token stored as plain text (outside the byte alphabet) is spelled in it, as transformers does.
     let spelled: Vec<String> = tokens
         .iter()
-        .map(|t| if t.chars().all(|c| alphabet.contains_key(&c)) { t.to_string() } else { t.bytes().map(|b| letter_of[&b]).collect() })
+        .map(|t| {
+            if t.chars().all(|c| alphabet.contains_key(&c)) {
+                t.to_string()
+            } else {
+                t.bytes().map(|b| letter_of[&b]).collect()
+            }
+        })
         .collect();
     let merges = g
         .get_strings("tokenizer.ggml.merges")?
@@ -108,15 +119,18 @@ fn byte_level(g: &Gguf, tokens: &[&str]) -> Result<Built> {
         })
         .collect::<Result<Vec<_>>>()?;
     let vocab: Vocab = spelled.iter().enumerate().map(|(i, t)| (t.clone(), i as u32)).collect();
-    let bpe = BPE::builder()
-        .vocab_and_merges(vocab, merges)
-        .build()
-        .map_err(|e| Error::Tokenizer(format!("cannot build the BPE from the GGUF vocabulary: {e}")))?;
+    let bpe = BPE::builder().vocab_and_merges(vocab, merges).build().map_err(|e| {
+        Error::Tokenizer(format!("cannot build the BPE from the GGUF vocabulary: {e}"))
+    })?;
     let mut tokenizer = Tokenizer::new(bpe);
     let pre = g.metadata.get("tokenizer.ggml.pre").and_then(|v| v.as_str()).unwrap_or("default");
     let split = |pattern: &str| -> Result<PreTokenizerWrapper> {
-        let split = Split::new(SplitPattern::Regex(pattern.into()), SplitDelimiterBehavior::Isolated, false)
-            .map_err(|e| Error::Tokenizer(format!("the {pre} split: {e}")))?;
+        let split = Split::new(
+            SplitPattern::Regex(pattern.into()),
+            SplitDelimiterBehavior::Isolated,
+            false,
+        )
+        .map_err(|e| Error::Tokenizer(format!("the {pre} split: {e}")))?;
         Ok(PreTokenizerWrapper::Sequence(Sequence::new(vec![
             PreTokenizerWrapper::Split(split),
             PreTokenizerWrapper::ByteLevel(ByteLevel::new(false, true, false)),
@@ -129,7 +143,9 @@ fn byte_level(g: &Gguf, tokens: &[&str]) -> Result<Built> {
             PreTokenizerWrapper::ByteLevel(ByteLevel::new(false, true, true)),
         ])),
         "qwen2" | "deepseek-r1-qwen" | "megrez" => split(QWEN2_SPLIT)?,
-        "llama3" | "llama-v3" | "llama-bpe" | "falcon3" | "dbrx" | "smaug-bpe" => split(LLAMA3_SPLIT)?,
+        "llama3" | "llama-v3" | "llama-bpe" | "falcon3" | "dbrx" | "smaug-bpe" => {
+            split(LLAMA3_SPLIT)?
+        }
         _ => PreTokenizerWrapper::ByteLevel(ByteLevel::new(false, true, true)),
     };
     tokenizer.with_pre_tokenizer(Some(pre_tokenizer));
@@ -140,7 +156,8 @@ fn byte_level(g: &Gguf, tokens: &[&str]) -> Result<Built> {
 /// GPT-2's byte-level alphabet: each byte is written as a printable
 /// character (a space is `Ġ`). Returns character → byte.
 fn byte_of_char() -> HashMap<char, u8> {
-    let printable = |b: u32| (33..=126).contains(&b) || (161..=172).contains(&b) || (174..=255).contains(&b);
+    let printable =
+        |b: u32| (33..=126).contains(&b) || (161..=172).contains(&b) || (174..=255).contains(&b);
     let mut next = 256;
     (0..=255u32)
         .map(|b| {

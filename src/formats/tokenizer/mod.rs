@@ -60,13 +60,17 @@ impl TextTokenizer {
     /// tokens included) if given, and never padding: a single text needs no
     /// padding, and a padded one would change a mean-pooled embedding.
     pub fn from_json(json: &[u8], max_tokens: Option<usize>) -> Result<TextTokenizer> {
-        let mut tokenizer = Tokenizer::from_bytes(json)
-            .map_err(|e| Error::ModelFile(format!("tokenizer.json could not be read as a Hugging Face tokenizer: {e}")))?;
+        let mut tokenizer = Tokenizer::from_bytes(json).map_err(|e| {
+            Error::ModelFile(format!(
+                "tokenizer.json could not be read as a Hugging Face tokenizer: {e}"
+            ))
+        })?;
         tokenizer.with_padding(None);
-        let truncation = max_tokens.map(|max_length| TruncationParams { max_length, ..Default::default() });
-        tokenizer
-            .with_truncation(truncation)
-            .map_err(|e| Error::ModelFile(format!("tokenizer.json: cannot cut to {max_tokens:?} tokens: {e}")))?;
+        let truncation =
+            max_tokens.map(|max_length| TruncationParams { max_length, ..Default::default() });
+        tokenizer.with_truncation(truncation).map_err(|e| {
+            Error::ModelFile(format!("tokenizer.json: cannot cut to {max_tokens:?} tokens: {e}"))
+        })?;
         let value: serde_json::Value = serde_json::from_slice(json).unwrap_or_default();
         Ok(TextTokenizer::new(tokenizer, shown_by(&value["decoder"])))
     }
@@ -74,19 +78,24 @@ impl TextTokenizer {
     /// From GPT-2's `vocab.json` and `merges.txt` (what GPT2TokenizerFast
     /// builds from them: byte-level BPE, `<|endoftext|>` special).
     pub fn from_vocab_and_merges(vocab_json: &[u8], merges_txt: &[u8]) -> Result<TextTokenizer> {
-        let vocab: HashMap<String, u32> =
-            serde_json::from_slice(vocab_json).map_err(|e| Error::ModelFile(format!("vocab.json is not a vocabulary: {e}")))?;
-        let text = std::str::from_utf8(merges_txt).map_err(|_| Error::ModelFile("merges.txt is not UTF-8 text".into()))?;
+        let vocab: HashMap<String, u32> = serde_json::from_slice(vocab_json)
+            .map_err(|e| Error::ModelFile(format!("vocab.json is not a vocabulary: {e}")))?;
+        let text = std::str::from_utf8(merges_txt)
+            .map_err(|_| Error::ModelFile("merges.txt is not UTF-8 text".into()))?;
         let merges = text
             .lines()
             .filter(|l| !l.starts_with("#version") && !l.trim().is_empty())
             .map(|l| l.split_once(' ').map(|(a, b)| (a.to_string(), b.to_string())))
             .collect::<Option<Vec<_>>>()
-            .ok_or_else(|| Error::ModelFile("merges.txt has a line that is not two tokens".into()))?;
+            .ok_or_else(|| {
+                Error::ModelFile("merges.txt has a line that is not two tokens".into())
+            })?;
         let bpe = BPE::builder()
             .vocab_and_merges(vocab.into_iter().collect::<tokenizers::models::bpe::Vocab>(), merges)
             .build()
-            .map_err(|e| Error::ModelFile(format!("vocab.json and merges.txt do not make a BPE: {e}")))?;
+            .map_err(|e| {
+                Error::ModelFile(format!("vocab.json and merges.txt do not make a BPE: {e}"))
+            })?;
         let mut tokenizer = Tokenizer::new(bpe);
         tokenizer.with_pre_tokenizer(Some(ByteLevel::new(false, true, true)));
         tokenizer.with_decoder(Some(ByteLevel::default()));
@@ -97,17 +106,25 @@ impl TextTokenizer {
     }
 
     pub(crate) fn new(inner: Tokenizer, shown: Shown) -> TextTokenizer {
-        let special = inner.get_added_tokens_decoder().into_iter().filter(|(_, t)| t.special).map(|(id, _)| id).collect();
+        let special = inner
+            .get_added_tokens_decoder()
+            .into_iter()
+            .filter(|(_, t)| t.special)
+            .map(|(id, _)| id)
+            .collect();
         TextTokenizer { inner, shown, special }
     }
 
     /// Adds `bos` (an id in the vocabulary) before every text.
     pub(crate) fn with_bos(mut self, bos: u32) -> Result<TextTokenizer> {
-        let piece =
-            self.inner.id_to_token(bos).ok_or_else(|| Error::ModelFile(format!("the start token id {bos} is outside the vocabulary")))?;
+        let piece = self.inner.id_to_token(bos).ok_or_else(|| {
+            Error::ModelFile(format!("the start token id {bos} is outside the vocabulary"))
+        })?;
         let template = TemplateProcessing::builder()
             .try_single(format!("{piece}:0 $A:0"))
-            .and_then(|b| b.special_tokens(vec![(piece.clone(), bos)]).build().map_err(|e| e.to_string()))
+            .and_then(|b| {
+                b.special_tokens(vec![(piece.clone(), bos)]).build().map_err(|e| e.to_string())
+            })
             .map_err(|e| Error::ModelFile(format!("cannot add the start token {piece:?}: {e}")))?;
         self.inner.with_post_processor(Some(template));
         Ok(self)
@@ -115,11 +132,20 @@ impl TextTokenizer {
 
     /// Tokenizes `text` with the model's special tokens ([CLS] … [SEP], a BOS).
     pub fn encode(&self, text: &str) -> Result<Encoded> {
-        let encoding = self.inner.encode(text, true).map_err(|e| Error::Tokenizer(format!("could not tokenize the text: {e}")))?;
+        let encoding = self
+            .inner
+            .encode(text, true)
+            .map_err(|e| Error::Tokenizer(format!("could not tokenize the text: {e}")))?;
         let ids = encoding.get_ids().to_vec();
         let pieces = encoding.get_tokens().to_vec();
         let tokens = ids.iter().zip(&pieces).map(|(&id, p)| self.show(id, p)).collect();
-        Ok(Encoded { ids, tokens, pieces, type_ids: encoding.get_type_ids().to_vec(), truncated: !encoding.get_overflowing().is_empty() })
+        Ok(Encoded {
+            ids,
+            tokens,
+            pieces,
+            type_ids: encoding.get_type_ids().to_vec(),
+            truncated: !encoding.get_overflowing().is_empty(),
+        })
     }
 
     /// Entries in the vocabulary, added tokens included.
@@ -153,10 +179,16 @@ fn shown_by(decoder: &serde_json::Value) -> Shown {
     match decoder["type"].as_str() {
         Some("ByteLevel") => Shown::ByteLevel,
         Some("Metaspace") => Shown::Metaspace,
-        Some("Replace") if decoder["pattern"]["String"].as_str() == Some("\u{2581}") => Shown::Metaspace,
-        Some("Sequence") => {
-            decoder["decoders"].as_array().into_iter().flatten().map(shown_by).find(|s| *s != Shown::AsIs).unwrap_or(Shown::AsIs)
+        Some("Replace") if decoder["pattern"]["String"].as_str() == Some("\u{2581}") => {
+            Shown::Metaspace
         }
+        Some("Sequence") => decoder["decoders"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(shown_by)
+            .find(|s| *s != Shown::AsIs)
+            .unwrap_or(Shown::AsIs),
         _ => Shown::AsIs,
     }
 }

@@ -16,14 +16,23 @@ fn sums_as_the_batch(isa: Isa) -> bool {
 }
 
 /// Every quantized format.
-const FORMATS: [QType; 7] = [QType::Q4_0, QType::Q4_1, QType::Q5_0, QType::Q8_0, QType::Q4K, QType::Q5K, QType::Q6K];
+const FORMATS: [QType; 7] =
+    [QType::Q4_0, QType::Q4_1, QType::Q5_0, QType::Q8_0, QType::Q4K, QType::Q5K, QType::Q6K];
 
 /// `rows × cols` matrices of every format (`cols` a multiple of 256),
 /// their blocks from `seed`.
 fn all_formats(rows: usize, cols: usize, seed: u32) -> Vec<QMatrix> {
     FORMATS
         .iter()
-        .map(|&q| QMatrix::new(rows, cols, q, quant_blocks(q, rows * cols / q.block_size().0, seed + q.ggml_id())).unwrap())
+        .map(|&q| {
+            QMatrix::new(
+                rows,
+                cols,
+                q,
+                quant_blocks(q, rows * cols / q.block_size().0, seed + q.ggml_id()),
+            )
+            .unwrap()
+        })
         .collect()
 }
 
@@ -59,8 +68,18 @@ macro_rules! fixture {
             qtype: QType::$qtype,
             rows: $rows,
             cols: $cols,
-            bytes: include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/quant/", $name, ".bin")),
-            values: include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/quant/", $name, ".f32")),
+            bytes: include_bytes!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/quant/",
+                $name,
+                ".bin"
+            )),
+            values: include_bytes!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/quant/",
+                $name,
+                ".f32"
+            )),
         }
     };
 }

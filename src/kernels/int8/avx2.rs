@@ -23,7 +23,8 @@ pub unsafe fn dots<const T: usize>(xs: [&[f32]; T], w: &[i8]) -> [f32; T] {
         let hi = _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_srli_si128::<8>(q)));
         for (acc, x) in acc.iter_mut().zip(&xs) {
             acc[0] = _mm256_add_ps(acc[0], _mm256_mul_ps(_mm256_loadu_ps(x.as_ptr().add(k)), lo));
-            acc[1] = _mm256_add_ps(acc[1], _mm256_mul_ps(_mm256_loadu_ps(x.as_ptr().add(k + 8)), hi));
+            acc[1] =
+                _mm256_add_ps(acc[1], _mm256_mul_ps(_mm256_loadu_ps(x.as_ptr().add(k + 8)), hi));
         }
     }
     let mut sums = [0.0f32; T];

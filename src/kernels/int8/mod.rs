@@ -88,7 +88,11 @@ impl Int8Matrix {
 
     /// The whole matrix as f32.
     pub fn dequantize(&self) -> Matrix {
-        Matrix::from_vec(self.rows, self.cols, self.q.iter().map(|&q| q as f32 * self.scale).collect())
+        Matrix::from_vec(
+            self.rows,
+            self.cols,
+            self.q.iter().map(|&q| q as f32 * self.scale).collect(),
+        )
     }
 
     /// y = x·wᵀ + b: (n × cols) → (n × rows).
@@ -98,7 +102,11 @@ impl Int8Matrix {
 
     /// [`Int8Matrix::forward`] with `isa`'s kernel (the kernel checks run each one).
     pub fn forward_on(&self, isa: Isa, x: &Matrix, bias: Option<&[f32]>) -> Matrix {
-        assert_eq!(x.cols, self.cols, "Int8Matrix: input width {}, weights take {}", x.cols, self.cols);
+        assert_eq!(
+            x.cols, self.cols,
+            "Int8Matrix: input width {}, weights take {}",
+            x.cols, self.cols
+        );
         let mut y = Matrix::zeros(x.rows, self.rows);
         self.product(isa, &x.data, x.rows, Rows::All(self.rows), &mut y.data);
         if let Some(b) = bias {
@@ -115,7 +123,13 @@ impl Int8Matrix {
 
     /// [`Int8Matrix::forward_rows`] with `isa`'s kernel.
     pub fn forward_rows_on(&self, isa: Isa, x: &[f32], rows: &[u32], bias: &[f32]) -> Vec<f32> {
-        assert_eq!(x.len(), self.cols, "Int8Matrix: input width {}, weights take {}", x.len(), self.cols);
+        assert_eq!(
+            x.len(),
+            self.cols,
+            "Int8Matrix: input width {}, weights take {}",
+            x.len(),
+            self.cols
+        );
         let mut y = vec![0.0f32; rows.len()];
         self.product(isa, x, 1, Rows::Listed(rows), &mut y);
         y.iter_mut().zip(rows).for_each(|(y, &r)| *y += bias[r as usize]);

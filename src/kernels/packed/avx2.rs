@@ -24,8 +24,15 @@ pub unsafe fn span(b: &mut Span) {
 #[target_feature(enable = "avx2,fma")]
 unsafe fn tile<const C: usize>(b: &Span, t: usize, y: *mut f32, ahead: &[Line]) {
     let (w, x) = (b.w.as_ptr() as *const f32, b.x.as_ptr().add(t * b.ldx));
-    let start = |c: usize, h: usize| if b.first { _mm256_setzero_ps() } else { _mm256_loadu_ps(y.add(c * b.ldy + 8 * h)) };
-    let bias = |h: usize| b.bias.map_or(_mm256_setzero_ps(), |b| _mm256_loadu_ps(b.as_ptr().add(8 * h)));
+    let start = |c: usize, h: usize| {
+        if b.first {
+            _mm256_setzero_ps()
+        } else {
+            _mm256_loadu_ps(y.add(c * b.ldy + 8 * h))
+        }
+    };
+    let bias =
+        |h: usize| b.bias.map_or(_mm256_setzero_ps(), |b| _mm256_loadu_ps(b.as_ptr().add(8 * h)));
     let mut acc: [[__m256; 2]; C] = std::array::from_fn(|c| [start(c, 0), start(c, 1)]);
     // The group's share of the next span, one line every few k, spread
     // over the whole loop: asked for all at once at its start, the lines

@@ -99,33 +99,60 @@ impl PackedLinear {
     /// as [`PackedLinear::from_panels`] takes them: the bytes of its
     /// panels' lines, then the bias.
     pub fn panels(&self, rows: Range<usize>) -> (&[u8], &[f32]) {
-        assert!(rows.start.is_multiple_of(NR) && rows.end <= self.d_out, "PackedLinear::panels: rows {rows:?} of {}", self.d_out);
+        assert!(
+            rows.start.is_multiple_of(NR) && rows.end <= self.d_out,
+            "PackedLinear::panels: rows {rows:?} of {}",
+            self.d_out
+        );
         let (p0, p1) = (rows.start / NR, rows.end.div_ceil(NR));
         let lines = &self.lines[p0 * self.d_in..p1 * self.d_in];
         // SAFETY: a Line is 16 plain f32 (repr C, no padding); any bytes are valid to read.
-        let bytes = unsafe { std::slice::from_raw_parts(lines.as_ptr().cast::<u8>(), std::mem::size_of_val(lines)) };
+        let bytes = unsafe {
+            std::slice::from_raw_parts(lines.as_ptr().cast::<u8>(), std::mem::size_of_val(lines))
+        };
         (bytes, &self.bias[p0 * NR..p1 * NR])
     }
 
     /// `d_out` outputs from the bytes and bias of [`PackedLinear::panels`];
     /// an error if they do not make that many panels of `d_in` (they come
     /// from another thread's memory, and are checked, not trusted).
-    pub fn from_panels(d_in: usize, d_out: usize, bytes: &[u8], bias: &[f32]) -> Result<PackedLinear, String> {
+    pub fn from_panels(
+        d_in: usize,
+        d_out: usize,
+        bytes: &[u8],
+        bias: &[f32],
+    ) -> Result<PackedLinear, String> {
         let panels = d_out.div_ceil(NR);
         if bytes.len() != panels * d_in * std::mem::size_of::<Line>() || bias.len() != panels * NR {
-            return Err(format!("{} bytes and {} biases are not {panels} panels of {d_in} inputs", bytes.len(), bias.len()));
+            return Err(format!(
+                "{} bytes and {} biases are not {panels} panels of {d_in} inputs",
+                bytes.len(),
+                bias.len()
+            ));
         }
         let lines = bytes
             .chunks_exact(std::mem::size_of::<Line>())
-            .map(|b| Line(std::array::from_fn(|i| f32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]]))))
+            .map(|b| {
+                Line(std::array::from_fn(|i| {
+                    f32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
+                }))
+            })
             .collect();
         Ok(PackedLinear { d_in, d_out, lines, bias: bias.to_vec() })
     }
 
     /// [`PackedLinear::forward_rows`] with the kernel of `isa`.
     pub(crate) fn forward_on(&self, isa: Isa, x: &Matrix, rows: Range<usize>) -> Matrix {
-        assert_eq!(x.cols, self.d_in, "PackedLinear: input width {}, weights take {}", x.cols, self.d_in);
-        assert!(rows.start.is_multiple_of(NR) && rows.end <= self.d_out, "PackedLinear: rows {rows:?} of {}", self.d_out);
+        assert_eq!(
+            x.cols, self.d_in,
+            "PackedLinear: input width {}, weights take {}",
+            x.cols, self.d_in
+        );
+        assert!(
+            rows.start.is_multiple_of(NR) && rows.end <= self.d_out,
+            "PackedLinear: rows {rows:?} of {}",
+            self.d_out
+        );
         let n = x.rows;
         let (first, panels) = (rows.start / NR, rows.end.div_ceil(NR) - rows.start / NR);
         let (width, d_out) = (panels * NR, rows.len());
@@ -216,7 +243,11 @@ fn groups(tokens: usize, next: &[Line]) -> impl Iterator<Item = (usize, usize, &
     let share = next.len().div_ceil(groups);
     (0..groups).map(move |g| {
         let t = g * GROUP;
-        (t, GROUP.min(tokens - t), &next[(g * share).min(next.len())..((g + 1) * share).min(next.len())])
+        (
+            t,
+            GROUP.min(tokens - t),
+            &next[(g * share).min(next.len())..((g + 1) * share).min(next.len())],
+        )
     })
 }
 
@@ -251,7 +282,8 @@ mod tests {
         let w = matrix(20, 12, 3);
         let b = vec![0.5; 20];
         assert_eq!(PackedLinear::new(&w, &b).forward(&Matrix::zeros(0, 12)).shape(), (0, 20));
-        let empty = PackedLinear::new(&Matrix::zeros(3, 0), &[1.0, 2.0, 3.0]).forward(&Matrix::zeros(2, 0));
+        let empty =
+            PackedLinear::new(&Matrix::zeros(3, 0), &[1.0, 2.0, 3.0]).forward(&Matrix::zeros(2, 0));
         assert_eq!(empty.to_rows(), vec![vec![1.0, 2.0, 3.0]; 2]);
     }
 
@@ -271,6 +303,9 @@ mod tests {
                 assert_eq!(copy.row(t), part.row(t), "copied panels {rows:?}");
             }
         }
-        assert!(PackedLinear::from_panels(300, 24, whole.panels(16..40).0, &b[16..40]).is_err(), "a bias of the wrong length");
+        assert!(
+            PackedLinear::from_panels(300, 24, whole.panels(16..40).0, &b[16..40]).is_err(),
+            "a bias of the wrong length"
+        );
     }
 }

@@ -22,8 +22,16 @@ pub unsafe fn span(b: &mut Span) {
 #[cfg_attr(feature = "fma", target_feature(enable = "relaxed-simd"))]
 unsafe fn tile<const C: usize>(b: &Span, t: usize, y: *mut f32, ahead: &[Line]) {
     let (w, x) = (b.w.as_ptr() as *const f32, b.x.as_ptr().add(t * b.ldx));
-    let start = |c: usize, h: usize| if b.first { f32x4_splat(0.0) } else { v128_load(y.add(c * b.ldy + 4 * h) as *const v128) };
-    let bias = |h: usize| b.bias.map_or(f32x4_splat(0.0), |b| v128_load(b.as_ptr().add(4 * h) as *const v128));
+    let start = |c: usize, h: usize| {
+        if b.first {
+            f32x4_splat(0.0)
+        } else {
+            v128_load(y.add(c * b.ldy + 4 * h) as *const v128)
+        }
+    };
+    let bias = |h: usize| {
+        b.bias.map_or(f32x4_splat(0.0), |b| v128_load(b.as_ptr().add(4 * h) as *const v128))
+    };
     let mut acc: [[v128; 4]; C] = std::array::from_fn(|c| std::array::from_fn(|h| start(c, h)));
     let step = |k: usize, acc: &mut [[v128; 4]; C]| {
         let wk = w.add(k * NR);

@@ -1,6 +1,8 @@
 //! The kernels with AVX2, FMA and F16C (x86-64, checked at run time).
 
-use super::blocks::{Block, BlockQ4K, BlockQ4_0, BlockQ4_1, BlockQ5K, BlockQ5_0, BlockQ6K, BlockQ8_0, BLOCK, F16};
+use super::blocks::{
+    Block, BlockQ4K, BlockQ4_0, BlockQ4_1, BlockQ5K, BlockQ5_0, BlockQ6K, BlockQ8_0, BLOCK, F16,
+};
 use super::{QType, QuantizedRows, TileShape};
 use std::arch::x86_64::*;
 
@@ -32,9 +34,15 @@ unsafe fn scale_pair(d: *const F16) -> (__m256, __m256) {
 unsafe fn widen<const SIGNED: bool>(v: __m128i) -> [__m256; 2] {
     let high = _mm_srli_si128(v, 8);
     if SIGNED {
-        [_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(v)), _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(high))]
+        [
+            _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(v)),
+            _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(high)),
+        ]
     } else {
-        [_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(v)), _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(high))]
+        [
+            _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(v)),
+            _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(high)),
+        ]
     }
 }
 
@@ -48,7 +56,10 @@ unsafe fn nibbles(qs: __m128i) -> (__m128i, __m128i) {
 /// 16 where bit j of the 16 bits `bits` is set, 0 elsewhere, in byte j.
 #[inline(always)]
 unsafe fn fifth_bits(bits: u32) -> __m128i {
-    let spread = _mm_shuffle_epi8(_mm_set1_epi32(bits as i32), _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1));
+    let spread = _mm_shuffle_epi8(
+        _mm_set1_epi32(bits as i32),
+        _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1),
+    );
     let select = _mm_set1_epi64x(0x8040_2010_0804_0201u64 as i64);
     _mm_and_si128(_mm_cmpeq_epi8(_mm_and_si128(spread, select), select), _mm_set1_epi8(16))
 }
@@ -62,8 +73,18 @@ unsafe fn scaled([a, b]: [__m256; 2], [c, e]: [__m256; 2], d: __m256) -> [__m256
 /// Four vectors of weights d·q + m in one fused multiply-add each: d·q is
 /// exact, so this rounds once, as the reference's multiply-then-add does.
 #[inline(always)]
-unsafe fn scaled_offset([a, b]: [__m256; 2], [c, e]: [__m256; 2], d: __m256, m: __m256) -> [__m256; 4] {
-    [_mm256_fmadd_ps(a, d, m), _mm256_fmadd_ps(b, d, m), _mm256_fmadd_ps(c, d, m), _mm256_fmadd_ps(e, d, m)]
+unsafe fn scaled_offset(
+    [a, b]: [__m256; 2],
+    [c, e]: [__m256; 2],
+    d: __m256,
+    m: __m256,
+) -> [__m256; 4] {
+    [
+        _mm256_fmadd_ps(a, d, m),
+        _mm256_fmadd_ps(b, d, m),
+        _mm256_fmadd_ps(c, d, m),
+        _mm256_fmadd_ps(e, d, m),
+    ]
 }
 
 impl Avx2Block for BlockQ4_0 {
@@ -110,14 +131,20 @@ impl Avx2Block for BlockQ8_0 {
 /// Sixteen bytes at `p` shifted right by `shift` bits and masked by `mask`.
 #[inline(always)]
 unsafe fn bits_at(p: *const u8, shift: usize, mask: i8) -> __m128i {
-    _mm_and_si128(_mm_srl_epi16(_mm_loadu_si128(p as *const __m128i), _mm_cvtsi32_si128(shift as i32)), _mm_set1_epi8(mask))
+    _mm_and_si128(
+        _mm_srl_epi16(_mm_loadu_si128(p as *const __m128i), _mm_cvtsi32_si128(shift as i32)),
+        _mm_set1_epi8(mask),
+    )
 }
 
 /// 16 in each byte of the sixteen at `p` that has `bit` set, 0 elsewhere.
 #[inline(always)]
 unsafe fn bit_at(p: *const u8, bit: u8) -> __m128i {
     let bit = _mm_set1_epi8(bit as i8);
-    _mm_and_si128(_mm_cmpeq_epi8(_mm_and_si128(_mm_loadu_si128(p as *const __m128i), bit), bit), _mm_set1_epi8(16))
+    _mm_and_si128(
+        _mm_cmpeq_epi8(_mm_and_si128(_mm_loadu_si128(p as *const __m128i), bit), bit),
+        _mm_set1_epi8(16),
+    )
 }
 
 impl Avx2Block for BlockQ4K {
@@ -150,12 +177,19 @@ impl Avx2Block for BlockQ6K {
         let ql = (*p).ql.as_ptr().add(64 * h + 32 * (g % 2));
         let qh = (*p).qh.as_ptr().add(32 * h);
         let thirty_two = _mm_set1_epi8(32);
-        let q0 = _mm_or_si128(bits_at(ql, 4 * (g / 2), 0x0f), _mm_slli_epi16(bits_at(qh, 2 * g, 3), 4));
-        let q1 = _mm_or_si128(bits_at(ql.add(16), 4 * (g / 2), 0x0f), _mm_slli_epi16(bits_at(qh.add(16), 2 * g, 3), 4));
+        let q0 =
+            _mm_or_si128(bits_at(ql, 4 * (g / 2), 0x0f), _mm_slli_epi16(bits_at(qh, 2 * g, 3), 4));
+        let q1 = _mm_or_si128(
+            bits_at(ql.add(16), 4 * (g / 2), 0x0f),
+            _mm_slli_epi16(bits_at(qh.add(16), 2 * g, 3), 4),
+        );
         let d = (*p).d.to_f32();
         let [a, c] = widen::<true>(_mm_sub_epi8(q0, thirty_two));
         let [e, f] = widen::<true>(_mm_sub_epi8(q1, thirty_two));
-        let (d0, d1) = (_mm256_set1_ps(d * (*p).scales[2 * b] as f32), _mm256_set1_ps(d * (*p).scales[2 * b + 1] as f32));
+        let (d0, d1) = (
+            _mm256_set1_ps(d * (*p).scales[2 * b] as f32),
+            _mm256_set1_ps(d * (*p).scales[2 * b + 1] as f32),
+        );
         [_mm256_mul_ps(a, d0), _mm256_mul_ps(c, d0), _mm256_mul_ps(e, d1), _mm256_mul_ps(f, d1)]
     }
 }
@@ -185,13 +219,19 @@ pub unsafe fn dequantize_plain(qtype: QType, bytes: &[u8], out: &mut [f32]) {
     match qtype {
         QType::F16 => {
             while i + 8 <= n {
-                _mm256_storeu_ps(dst.add(i), _mm256_cvtph_ps(_mm_loadu_si128(src.add(2 * i) as *const __m128i)));
+                _mm256_storeu_ps(
+                    dst.add(i),
+                    _mm256_cvtph_ps(_mm_loadu_si128(src.add(2 * i) as *const __m128i)),
+                );
                 i += 8;
             }
         }
         QType::BF16 => {
             while i + 8 <= n {
-                let v = _mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128(src.add(2 * i) as *const __m128i)), 16);
+                let v = _mm256_slli_epi32(
+                    _mm256_cvtepu16_epi32(_mm_loadu_si128(src.add(2 * i) as *const __m128i)),
+                    16,
+                );
                 _mm256_storeu_ps(dst.add(i), _mm256_castsi256_ps(v));
                 i += 8;
             }
@@ -221,12 +261,15 @@ unsafe fn quantized_tile<const R: usize, const T: usize, B: Avx2Block>(
                 // each weight feeds a single product, so the loop runs as
                 // fast as memory delivers and must ask ahead. A prefetch
                 // never faults, even past the matrix's end.
-                _mm_prefetch::<_MM_HINT_T0>((p as *const i8).wrapping_add(R * row_bytes + b * B::BYTES / B::BLOCKS));
+                _mm_prefetch::<_MM_HINT_T0>(
+                    (p as *const i8).wrapping_add(R * row_bytes + b * B::BYTES / B::BLOCKS),
+                );
                 let wv = B::weights(p, b);
                 let xb = x.add(B::WEIGHTS * i + BLOCK * b);
                 for (g, wg) in wv.into_iter().enumerate() {
                     for (t, at) in acc.iter_mut().enumerate() {
-                        at[r] = _mm256_fmadd_ps(wg, _mm256_loadu_ps(xb.add(t * cols + 8 * g)), at[r]);
+                        at[r] =
+                            _mm256_fmadd_ps(wg, _mm256_loadu_ps(xb.add(t * cols + 8 * g)), at[r]);
                     }
                 }
             }
@@ -238,7 +281,13 @@ unsafe fn quantized_tile<const R: usize, const T: usize, B: Avx2Block>(
 /// out[t][k] = Σ_c W[k][c]·x[t][c] for the `count` quantized rows of `rows`
 /// and `T` tokens, four rows at a time, then one by one.
 #[target_feature(enable = "avx2,fma,f16c")]
-pub unsafe fn dots_quantized<const T: usize, B: Avx2Block>(rows: &QuantizedRows, x: &[f32], cols: usize, out: &mut [f32], width: usize) {
+pub unsafe fn dots_quantized<const T: usize, B: Avx2Block>(
+    rows: &QuantizedRows,
+    x: &[f32],
+    cols: usize,
+    out: &mut [f32],
+    width: usize,
+) {
     let QuantizedRows { bytes, row_bytes, count: rows, .. } = *rows;
     let (wp, xp) = (bytes.as_ptr(), x.as_ptr());
     let mut k = 0;
@@ -252,7 +301,12 @@ pub unsafe fn dots_quantized<const T: usize, B: Avx2Block>(rows: &QuantizedRows,
     while k < rows {
         let acc = quantized_tile::<1, T, B>(wp.add(k * row_bytes), row_bytes, xp, cols);
         for (t, a) in acc.iter().enumerate() {
-            out[t * width + k] = _mm_cvtss_f32(hsum4(a[0], _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()));
+            out[t * width + k] = _mm_cvtss_f32(hsum4(
+                a[0],
+                _mm256_setzero_ps(),
+                _mm256_setzero_ps(),
+                _mm256_setzero_ps(),
+            ));
         }
         k += 1;
     }

@@ -101,7 +101,9 @@ pub unsafe trait Block: Copy + 'static {
     fn slice(bytes: &[u8]) -> &[Self] {
         // SAFETY: the trait's contract: alignment 1 and any bit pattern valid,
         // so each `BYTES` bytes in `bytes` are a block.
-        unsafe { std::slice::from_raw_parts(bytes.as_ptr() as *const Self, bytes.len() / Self::BYTES) }
+        unsafe {
+            std::slice::from_raw_parts(bytes.as_ptr() as *const Self, bytes.len() / Self::BYTES)
+        }
     }
 }
 
@@ -125,7 +127,8 @@ pub struct BlockQ4_0 {
     pub qs: [u8; BLOCK / 2],
 }
 
-const _: () = assert!(std::mem::size_of::<BlockQ4_0>() == 18 && std::mem::align_of::<BlockQ4_0>() == 1);
+const _: () =
+    assert!(std::mem::size_of::<BlockQ4_0>() == 18 && std::mem::align_of::<BlockQ4_0>() == 1);
 
 // SAFETY: repr(C) of byte arrays only.
 unsafe impl Block for BlockQ4_0 {
@@ -158,7 +161,8 @@ pub struct BlockQ4_1 {
     pub qs: [u8; BLOCK / 2],
 }
 
-const _: () = assert!(std::mem::size_of::<BlockQ4_1>() == 20 && std::mem::align_of::<BlockQ4_1>() == 1);
+const _: () =
+    assert!(std::mem::size_of::<BlockQ4_1>() == 20 && std::mem::align_of::<BlockQ4_1>() == 1);
 
 // SAFETY: repr(C) of byte arrays only.
 unsafe impl Block for BlockQ4_1 {
@@ -193,7 +197,8 @@ pub struct BlockQ5_0 {
     pub qs: [u8; BLOCK / 2],
 }
 
-const _: () = assert!(std::mem::size_of::<BlockQ5_0>() == 22 && std::mem::align_of::<BlockQ5_0>() == 1);
+const _: () =
+    assert!(std::mem::size_of::<BlockQ5_0>() == 22 && std::mem::align_of::<BlockQ5_0>() == 1);
 
 // SAFETY: repr(C) of byte arrays only.
 unsafe impl Block for BlockQ5_0 {
@@ -225,7 +230,8 @@ pub struct BlockQ8_0 {
     pub qs: [i8; BLOCK],
 }
 
-const _: () = assert!(std::mem::size_of::<BlockQ8_0>() == 34 && std::mem::align_of::<BlockQ8_0>() == 1);
+const _: () =
+    assert!(std::mem::size_of::<BlockQ8_0>() == 34 && std::mem::align_of::<BlockQ8_0>() == 1);
 
 // SAFETY: repr(C) of byte arrays only.
 unsafe impl Block for BlockQ8_0 {
@@ -261,7 +267,10 @@ pub fn scale_min_k4(scales: &[u8; 12], b: usize) -> (u8, u8) {
     if b < 4 {
         (scales[b] & 63, scales[b + 4] & 63)
     } else {
-        ((scales[b + 4] & 15) | (scales[b - 4] >> 6) << 4, (scales[b + 4] >> 4) | (scales[b] >> 6) << 4)
+        (
+            (scales[b + 4] & 15) | (scales[b - 4] >> 6) << 4,
+            (scales[b + 4] >> 4) | (scales[b] >> 6) << 4,
+        )
     }
 }
 
@@ -277,7 +286,8 @@ pub struct BlockQ4K {
     pub qs: [u8; SUPER * BLOCK / 2],
 }
 
-const _: () = assert!(std::mem::size_of::<BlockQ4K>() == 144 && std::mem::align_of::<BlockQ4K>() == 1);
+const _: () =
+    assert!(std::mem::size_of::<BlockQ4K>() == 144 && std::mem::align_of::<BlockQ4K>() == 1);
 
 /// A K-quant block's d·s and −dmin·m, each product exact (11 by 6 bits).
 #[inline(always)]
@@ -325,7 +335,8 @@ pub struct BlockQ5K {
     pub qs: [u8; SUPER * BLOCK / 2],
 }
 
-const _: () = assert!(std::mem::size_of::<BlockQ5K>() == 176 && std::mem::align_of::<BlockQ5K>() == 1);
+const _: () =
+    assert!(std::mem::size_of::<BlockQ5K>() == 176 && std::mem::align_of::<BlockQ5K>() == 1);
 
 // SAFETY: repr(C) of byte arrays only.
 unsafe impl Block for BlockQ5K {
@@ -366,7 +377,8 @@ pub struct BlockQ6K {
     pub d: F16,
 }
 
-const _: () = assert!(std::mem::size_of::<BlockQ6K>() == 210 && std::mem::align_of::<BlockQ6K>() == 1);
+const _: () =
+    assert!(std::mem::size_of::<BlockQ6K>() == 210 && std::mem::align_of::<BlockQ6K>() == 1);
 
 impl BlockQ6K {
     /// Weight l of block b, as the 6-bit q − 32.
@@ -416,7 +428,11 @@ mod tests {
             let want = f16::from_bits(bits);
             assert_eq!(F16::from_bits(bits).is_finite(), want.is_finite(), "{bits:#06x}");
             if want.is_finite() {
-                assert_eq!(F16::from_bits(bits).to_f32().to_bits(), want.to_f32().to_bits(), "{bits:#06x}");
+                assert_eq!(
+                    F16::from_bits(bits).to_f32().to_bits(),
+                    want.to_f32().to_bits(),
+                    "{bits:#06x}"
+                );
             }
         }
     }
@@ -446,7 +462,9 @@ mod tests {
         assert_eq!((w[0], w[16], w[1]), (-4.0, 3.5, 0.0));
         // Fifth bits for weights 0 and 31 only: q = 16 + 0 there, 8 elsewhere.
         let qh = (1u32 | 1 << 31).to_le_bytes();
-        let w = QMatrix::new(1, 32, QType::Q5_0, [&half(0.5)[..], &qh, &[0x88u8; 16]].concat()).unwrap().row(0);
+        let w = QMatrix::new(1, 32, QType::Q5_0, [&half(0.5)[..], &qh, &[0x88u8; 16]].concat())
+            .unwrap()
+            .row(0);
         assert_eq!((w[0], w[31], w[1], w[30]), (4.0, 4.0, -4.0, -4.0));
     }
 
@@ -471,7 +489,8 @@ mod tests {
 
     #[test]
     fn q4_k_block_b_takes_the_low_or_high_nibbles_of_its_pair_of_blocks() {
-        let mut b = BlockQ4K { d: F16(half(0.5)), dmin: F16(half(0.25)), scales: [0; 12], qs: [0; 128] };
+        let mut b =
+            BlockQ4K { d: F16(half(0.5)), dmin: F16(half(0.25)), scales: [0; 12], qs: [0; 128] };
         b.scales[1] = 2; // block 1's scale
         b.scales[5] = 4; // block 1's min
         b.qs[3] = 0x70; // block 0's weight 3 is 0, block 1's is 7

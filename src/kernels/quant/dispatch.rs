@@ -94,7 +94,10 @@ pub fn first_non_finite(qtype: QType, data: &[u8]) -> Option<usize> {
     fn halves(data: &[u8], step: usize, at: std::ops::Range<usize>) -> Option<usize> {
         let mut i = 0;
         while i + step <= data.len() {
-            if data[i + at.start..i + at.end].chunks_exact(2).any(|h| !F16::from_bits(u16::from_le_bytes([h[0], h[1]])).is_finite()) {
+            if data[i + at.start..i + at.end]
+                .chunks_exact(2)
+                .any(|h| !F16::from_bits(u16::from_le_bytes([h[0], h[1]])).is_finite())
+            {
                 return Some(i);
             }
             i += step;
@@ -102,9 +105,15 @@ pub fn first_non_finite(qtype: QType, data: &[u8]) -> Option<usize> {
         None
     }
     match qtype {
-        QType::F32 => data.chunks_exact(4).position(|b| !f32::from_le_bytes([b[0], b[1], b[2], b[3]]).is_finite()).map(|i| 4 * i),
+        QType::F32 => data
+            .chunks_exact(4)
+            .position(|b| !f32::from_le_bytes([b[0], b[1], b[2], b[3]]).is_finite())
+            .map(|i| 4 * i),
         QType::F16 => halves(data, 2, 0..2),
-        QType::BF16 => data.chunks_exact(2).position(|b| b[1] & 0x7f == 0x7f && b[0] & 0x80 != 0).map(|i| 2 * i),
+        QType::BF16 => data
+            .chunks_exact(2)
+            .position(|b| b[1] & 0x7f == 0x7f && b[0] & 0x80 != 0)
+            .map(|i| 2 * i),
         _ => with_block!(qtype, B => halves(data, B::BYTES, B::HALVES)),
     }
 }
@@ -163,7 +172,13 @@ pub fn dots(isa: Isa, w: &[f32], x: &[f32], out: &mut [f32], shape: TileShape) {
 /// calling it; in wasm (integer parts) they differ from the batch product by
 /// rounding, about 1e-7 relative: an appended token's attention stays within
 /// 2e-6 of a full recompute.
-pub fn dots_quantized(isa: Isa, rows: &QuantizedRows, input: &Input, out: &mut [f32], width: usize) {
+pub fn dots_quantized(
+    isa: Isa,
+    rows: &QuantizedRows,
+    input: &Input,
+    out: &mut [f32],
+    width: usize,
+) {
     let (x, n, cols) = (&input.x.data[..], input.x.rows, input.x.cols);
     let QuantizedRows { qtype, bytes, row_bytes, count, .. } = *rows;
     assert!(
@@ -204,7 +219,9 @@ pub fn dots_quantized(isa: Isa, rows: &QuantizedRows, input: &Input, out: &mut [
                 _ => simd128::dots_quantized::<3, B>(rows, parts, cols, out, width),
             })
         }
-        Isa::Portable => with_block!(qtype, B => portable::dots_quantized::<B>(rows, x, n, cols, out, width)),
+        Isa::Portable => {
+            with_block!(qtype, B => portable::dots_quantized::<B>(rows, x, n, cols, out, width))
+        }
     }
 }
 

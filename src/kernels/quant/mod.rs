@@ -50,8 +50,18 @@ pub enum QType {
 }
 
 impl QType {
-    pub const ALL: [QType; 10] =
-        [QType::F32, QType::F16, QType::BF16, QType::Q4_0, QType::Q4_1, QType::Q5_0, QType::Q8_0, QType::Q4K, QType::Q5K, QType::Q6K];
+    pub const ALL: [QType; 10] = [
+        QType::F32,
+        QType::F16,
+        QType::BF16,
+        QType::Q4_0,
+        QType::Q4_1,
+        QType::Q5_0,
+        QType::Q8_0,
+        QType::Q4K,
+        QType::Q5K,
+        QType::Q6K,
+    ];
 
     /// The type of GGML type id `id`, if it is one of these and this build
     /// has its kernels ([`QType::is_built`]).
@@ -63,7 +73,8 @@ impl QType {
     /// (no `extras`) keeps only the types of the built-in SmolLM2's file, and
     /// opened models of other types go to the worker with the extras.
     pub fn is_built(self) -> bool {
-        cfg!(feature = "extras") || matches!(self, QType::F32 | QType::F16 | QType::BF16 | QType::Q4_1 | QType::Q8_0)
+        cfg!(feature = "extras")
+            || matches!(self, QType::F32 | QType::F16 | QType::BF16 | QType::Q4_1 | QType::Q8_0)
     }
 
     /// GGML's id of the type, as [`QType::from_ggml`] reads it.
@@ -174,12 +185,18 @@ impl QMatrix {
     pub fn new(rows: usize, cols: usize, qtype: QType, data: Vec<u8>) -> Result<QMatrix> {
         let (per_block, _) = qtype.block_size();
         if !cols.is_multiple_of(per_block) {
-            return Err(Error::ModelFile(format!("a {qtype} matrix needs rows of a multiple of {per_block} values, not {cols}")));
+            return Err(Error::ModelFile(format!(
+                "a {qtype} matrix needs rows of a multiple of {per_block} values, not {cols}"
+            )));
         }
         let need = rows.checked_mul(cols).and_then(|n| qtype.bytes_for(n));
         if need != Some(data.len()) {
-            let need = need.map_or("more than the address space holds".into(), |n| format!("{n} bytes"));
-            return Err(Error::ModelFile(format!("a {rows}×{cols} {qtype} matrix needs {need}, the file has {} bytes", data.len())));
+            let need =
+                need.map_or("more than the address space holds".into(), |n| format!("{n} bytes"));
+            return Err(Error::ModelFile(format!(
+                "a {rows}×{cols} {qtype} matrix needs {need}, the file has {} bytes",
+                data.len()
+            )));
         }
         if let Some(i) = dispatch::first_non_finite(qtype, &data) {
             let what = if qtype.is_plain() { "value" } else { "block scale" };
@@ -192,11 +209,12 @@ impl QMatrix {
     }
 
     fn with_scales(rows: usize, cols: usize, qtype: QType, data: Vec<u8>) -> QMatrix {
-        let scales = if cfg!(all(target_arch = "wasm32", target_feature = "simd128")) && !qtype.is_plain() {
-            block_scales(qtype, &data, rows, cols)
-        } else {
-            Vec::new()
-        };
+        let scales =
+            if cfg!(all(target_arch = "wasm32", target_feature = "simd128")) && !qtype.is_plain() {
+                block_scales(qtype, &data, rows, cols)
+            } else {
+                Vec::new()
+            };
         QMatrix { rows, cols, qtype, data, scales, inputs_16_bit: false }
     }
 
@@ -219,7 +237,10 @@ impl QMatrix {
 
     /// `self`'s settings on other rows of the same kind.
     fn with_rows(&self, rows: usize, data: Vec<u8>) -> QMatrix {
-        QMatrix { inputs_16_bit: self.inputs_16_bit, ..QMatrix::with_scales(rows, self.cols, self.qtype, data) }
+        QMatrix {
+            inputs_16_bit: self.inputs_16_bit,
+            ..QMatrix::with_scales(rows, self.cols, self.qtype, data)
+        }
     }
 
     fn row_bytes(&self) -> usize {
@@ -284,7 +305,12 @@ impl QMatrix {
 
     fn dequantize_rows_on(&self, isa: Isa, first: usize, count: usize, out: &mut [f32]) {
         let rb = self.row_bytes();
-        dispatch::dequantize(isa, self.qtype, &self.data[first * rb..(first + count) * rb], &mut out[..count * self.cols]);
+        dispatch::dequantize(
+            isa,
+            self.qtype,
+            &self.data[first * rb..(first + count) * rb],
+            &mut out[..count * self.cols],
+        );
     }
 
     /// y = x Wᵀ: (n × cols) → (n × rows), for all rows of x.
@@ -304,9 +330,18 @@ impl QMatrix {
     }
 
     /// [`QMatrix::forward_input`] with the kernels of `isa`.
-    pub(crate) fn forward_on(&self, isa: Isa, input: &Input, range: std::ops::Range<usize>) -> Matrix {
+    pub(crate) fn forward_on(
+        &self,
+        isa: Isa,
+        input: &Input,
+        range: std::ops::Range<usize>,
+    ) -> Matrix {
         let x = input.x;
-        assert_eq!(x.cols, self.cols, "QMatrix::forward: x has {} columns, W has {}", x.cols, self.cols);
+        assert_eq!(
+            x.cols, self.cols,
+            "QMatrix::forward: x has {} columns, W has {}",
+            x.cols, self.cols
+        );
         assert!(range.end <= self.rows, "QMatrix::forward: rows out of range");
         let mut out = Matrix::zeros(x.rows, range.len());
         if x.rows == 0 || range.is_empty() {
@@ -318,7 +353,14 @@ impl QMatrix {
         let bytes = &self.data[range.start * rb..range.end * rb];
         let per_row = scales_per_row(self.qtype, cols);
         let scales = self.scales.get(range.start * per_row..range.end * per_row).unwrap_or(&[]);
-        let rows = QuantizedRows { qtype: self.qtype, bytes, scales, row_bytes: rb, count: width, fine: !self.inputs_16_bit };
+        let rows = QuantizedRows {
+            qtype: self.qtype,
+            bytes,
+            scales,
+            row_bytes: rb,
+            count: width,
+            fine: !self.inputs_16_bit,
+        };
         if n < FROM_BLOCKS_BELOW && !self.qtype.is_plain() {
             // With so few tokens, writing the expanded weights to a buffer
             // and reading them back costs more than the products themselves:
@@ -343,8 +385,16 @@ impl QMatrix {
             w[r * cols..].fill(0.0);
             // The next rows' blocks come in from memory while these are
             // multiplied, rather than after, when their expansion waits on them.
-            crate::kernels::simd::prefetch(&self.data[(j + r) * rb..(j + r + ROWS).min(range.end) * rb]);
-            dispatch::dots(isa, w, xs.as_mut(), &mut out.data, TileShape { r, n, cols, width, col0: j - range.start });
+            crate::kernels::simd::prefetch(
+                &self.data[(j + r) * rb..(j + r + ROWS).min(range.end) * rb],
+            );
+            dispatch::dots(
+                isa,
+                w,
+                xs.as_mut(),
+                &mut out.data,
+                TileShape { r, n, cols, width, col0: j - range.start },
+            );
             j += r;
         }
         out
@@ -358,7 +408,8 @@ impl QMatrix {
 /// rather than made again for every matrix and piece.
 pub struct Input<'a> {
     x: &'a Matrix,
-    #[cfg_attr(not(all(target_arch = "wasm32", target_feature = "simd128")), allow(dead_code))] // only wasm has parts
+    #[cfg_attr(not(all(target_arch = "wasm32", target_feature = "simd128")), allow(dead_code))]
+    // only wasm has parts
     parts: dispatch::IntegerParts,
 }
 
@@ -383,7 +434,8 @@ fn block_scales(qtype: QType, data: &[u8], rows: usize, cols: usize) -> Vec<f32>
         let padded = padded_blocks(cols);
         let mut scales = Vec::with_capacity(rows * scales_per_row(B::QTYPE, cols));
         for row in data.chunks_exact(cols / B::WEIGHTS * B::BYTES).take(rows) {
-            let each = || B::slice(row).iter().flat_map(|block| (0..B::BLOCKS).map(|b| block.scales(b)));
+            let each =
+                || B::slice(row).iter().flat_map(|block| (0..B::BLOCKS).map(|b| block.scales(b)));
             let start = scales.len();
             scales.extend(each().map(|(d, _)| d));
             scales.resize(start + padded, 0.0);
@@ -478,7 +530,10 @@ mod tests {
         let err = QMatrix::new(1, 128, QType::Q4K, vec![0; 72]).unwrap_err().to_string();
         assert!(err.contains("multiple of 256"), "{err}");
         assert!(QMatrix::new(1, 256, QType::Q6K, vec![0; 209]).is_err());
-        assert!(QMatrix::new(usize::MAX / 2, 256, QType::Q5K, vec![0; 176]).unwrap_err().to_string().contains("address space"));
+        assert!(QMatrix::new(usize::MAX / 2, 256, QType::Q5K, vec![0; 176])
+            .unwrap_err()
+            .to_string()
+            .contains("address space"));
     }
 
     #[test]

@@ -37,7 +37,14 @@ pub fn dequantize_plain(qtype: QType, bytes: &[u8], out: &mut [f32]) {
 
 /// As [`dots`] on the rows [`dequantize`] would give, one block at a time
 /// through a scratch of one block's weights (at most 256) that stays in L1.
-pub fn dots_quantized<B: Block>(rows: &QuantizedRows, x: &[f32], n: usize, cols: usize, out: &mut [f32], width: usize) {
+pub fn dots_quantized<B: Block>(
+    rows: &QuantizedRows,
+    x: &[f32],
+    n: usize,
+    cols: usize,
+    out: &mut [f32],
+    width: usize,
+) {
     let QuantizedRows { bytes, row_bytes, count: rows, .. } = *rows;
     let mut scratch = [0.0f32; 256];
     let w = &mut scratch[..B::WEIGHTS];

@@ -55,7 +55,10 @@ unsafe fn nibbles(p: *const u8) -> [v128; 2] {
 /// 16 in byte j where bit j of the 16 bits `bits` is set, 0 elsewhere.
 #[inline(always)]
 fn fifth_bits(bits: u32) -> v128 {
-    let spread = u8x16_swizzle(u16x8_splat(bits as u16), u8x16(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1));
+    let spread = u8x16_swizzle(
+        u16x8_splat(bits as u16),
+        u8x16(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1),
+    );
     let select = u64x2_splat(0x8040_2010_0804_0201);
     v128_and(i8x16_eq(v128_and(spread, select), select), u8x16_splat(16))
 }
@@ -64,7 +67,10 @@ fn fifth_bits(bits: u32) -> v128 {
 #[inline(always)]
 unsafe fn k_nibbles(qs: *const u8, b: usize) -> [v128; 2] {
     let (q, shift, mask) = (qs.add(BLOCK * (b / 2)), 4 * (b % 2) as u32, u8x16_splat(0x0f));
-    [v128_and(u16x8_shr(v128_load(q as *const v128), shift), mask), v128_and(u16x8_shr(v128_load(q.add(16) as *const v128), shift), mask)]
+    [
+        v128_and(u16x8_shr(v128_load(q as *const v128), shift), mask),
+        v128_and(u16x8_shr(v128_load(q.add(16) as *const v128), shift), mask),
+    ]
 }
 
 impl Int7Block for BlockQ4_0 {
@@ -112,7 +118,12 @@ impl Int7Block for BlockQ5K {
     unsafe fn unsigned(p: *const Self, b: usize) -> [v128; 2] {
         let [lo, hi] = k_nibbles((*p).qs.as_ptr(), b);
         let (qh, bit) = ((*p).qh.as_ptr(), u8x16_splat(1 << b));
-        let fifth = |h: usize| v128_and(i8x16_eq(v128_and(v128_load(qh.add(16 * h) as *const v128), bit), bit), u8x16_splat(16));
+        let fifth = |h: usize| {
+            v128_and(
+                i8x16_eq(v128_and(v128_load(qh.add(16 * h) as *const v128), bit), bit),
+                u8x16_splat(16),
+            )
+        };
         [v128_or(lo, fifth(0)), v128_or(hi, fifth(1))]
     }
 }
@@ -135,9 +146,12 @@ impl Int8Parts {
         for (i, xb) in x[..n * cols].chunks_exact(BLOCK).enumerate() {
             let at = stats.at(i);
             // SAFETY: simd128 is on for the whole build; `xb` has 32 values.
-            let v: [v128; 8] = unsafe { std::array::from_fn(|k| v128_load(xb.as_ptr().add(4 * k) as *const v128)) };
+            let v: [v128; 8] = unsafe {
+                std::array::from_fn(|k| v128_load(xb.as_ptr().add(4 * k) as *const v128))
+            };
             let amax = lanes_max(v.map(|x| f32x4_abs(x)));
-            stats.sums[at] = lanes_sum(v.into_iter().fold(f32x4_splat(0.0), |a, b| f32x4_add(a, b)));
+            stats.sums[at] =
+                lanes_sum(v.into_iter().fold(f32x4_splat(0.0), |a, b| f32x4_add(a, b)));
             if !(amax > 0.0 && amax.is_finite()) {
                 continue;
             }
@@ -151,11 +165,20 @@ impl Int8Parts {
                 let q = r.map(|x| f32x4_nearest(x));
                 let int = q.map(|x| i32x4_trunc_sat_f32x4(x));
                 let bytes = [0, 1].map(|h| {
-                    i8x16_narrow_i16x8(i16x8_narrow_i32x4(int[4 * h], int[4 * h + 1]), i16x8_narrow_i32x4(int[4 * h + 2], int[4 * h + 3]))
+                    i8x16_narrow_i16x8(
+                        i16x8_narrow_i32x4(int[4 * h], int[4 * h + 1]),
+                        i16x8_narrow_i32x4(int[4 * h + 2], int[4 * h + 3]),
+                    )
                 });
                 for (h, b) in bytes.into_iter().enumerate() {
                     // SAFETY: 16 bytes within this block's part.
-                    unsafe { v128_store(parts.as_mut_ptr().add(PARTS * BLOCK * i + BLOCK * p + 16 * h) as *mut v128, b) };
+                    unsafe {
+                        v128_store(
+                            parts.as_mut_ptr().add(PARTS * BLOCK * i + BLOCK * p + 16 * h)
+                                as *mut v128,
+                            b,
+                        )
+                    };
                 }
                 r = std::array::from_fn(|k| f32x4_mul(f32x4_sub(r[k], q[k]), f32x4_splat(STEP)));
             }
@@ -166,7 +189,12 @@ impl Int8Parts {
 
 fn lanes_max(v: [v128; 8]) -> f32 {
     let m = v.into_iter().fold(f32x4_splat(0.0), |a, b| f32x4_pmax(a, b));
-    let lanes = [f32x4_extract_lane::<0>(m), f32x4_extract_lane::<1>(m), f32x4_extract_lane::<2>(m), f32x4_extract_lane::<3>(m)];
+    let lanes = [
+        f32x4_extract_lane::<0>(m),
+        f32x4_extract_lane::<1>(m),
+        f32x4_extract_lane::<2>(m),
+        f32x4_extract_lane::<3>(m),
+    ];
     lanes.into_iter().fold(0.0, f32::max)
 }
 
@@ -175,7 +203,12 @@ fn lanes_max(v: [v128; 8]) -> f32 {
 /// and token. Each token keeps one sum for even blocks and one for odd
 /// blocks ([`each_block`]).
 #[target_feature(enable = "relaxed-simd")]
-unsafe fn row_times_tokens<const T: usize, B: Int7Block>(row: *const B, scales: *const f32, parts: &Int8Parts, ds: *mut f32) -> [f32; T] {
+unsafe fn row_times_tokens<const T: usize, B: Int7Block>(
+    row: *const B,
+    scales: *const f32,
+    parts: &Int8Parts,
+    ds: *mut f32,
+) -> [f32; T] {
     let (blocks, padded) = (parts.stats.blocks, parts.stats.padded);
     let offset = row_scales::<T>(scales, B::HAS_OFFSET, B::BIAS, &parts.stats, ds);
     let mut acc = [[f32x4_splat(0.0); 2]; T];
@@ -196,9 +229,16 @@ unsafe fn row_times_tokens<const T: usize, B: Int7Block>(row: *const B, scales: 
             // at most 4·127·31·(254² + 254 + 1) < 2³¹ per lane; 2·p₀'s
             // lanes stay within 16 bits (8·127·31).
             let p0 = part(0);
-            let high = i32x4_add(i32x4_dot_i16x8(i16x8_add(p0, p0), half_square), i32x4_dot_i16x8(part(1), step));
+            let high = i32x4_add(
+                i32x4_dot_i16x8(i16x8_add(p0, p0), half_square),
+                i32x4_dot_i16x8(part(1), step),
+            );
             let sum = i32x4_add(high, i32x4_extadd_pairwise_i16x8(part(2)));
-            *at = f32x4_relaxed_madd(f32x4_convert_i32x4(sum), v128_load32_splat(ds.add(t * padded + b) as *const u32), *at);
+            *at = f32x4_relaxed_madd(
+                f32x4_convert_i32x4(sum),
+                v128_load32_splat(ds.add(t * padded + b) as *const u32),
+                *at,
+            );
         }
     };
     each_block(blocks, |b, odd| block(b, odd, &mut acc));
@@ -207,10 +247,20 @@ unsafe fn row_times_tokens<const T: usize, B: Int7Block>(row: *const B, scales: 
 
 /// out[t][k] = Σ_c W[k][c]·x[t][c] for the quantized `rows` (their d and
 /// m in `scales` as `super::block_scales` lays them out) and `T` tokens.
-pub fn dots_quantized<const T: usize, B: Int7Block>(rows: &QuantizedRows, parts: &Int8Parts, cols: usize, out: &mut [f32], width: usize) {
+pub fn dots_quantized<const T: usize, B: Int7Block>(
+    rows: &QuantizedRows,
+    parts: &Int8Parts,
+    cols: usize,
+    out: &mut [f32],
+    width: usize,
+) {
     let QuantizedRows { bytes, scales, row_bytes, count, .. } = *rows;
     let (padded, per_row) = (padded_blocks(cols), scales_per_row(B::QTYPE, cols));
-    assert!(cols.is_multiple_of(B::WEIGHTS) && row_bytes >= cols / B::WEIGHTS * B::BYTES && scales.len() >= count * per_row);
+    assert!(
+        cols.is_multiple_of(B::WEIGHTS)
+            && row_bytes >= cols / B::WEIGHTS * B::BYTES
+            && scales.len() >= count * per_row
+    );
     assert!(
         bytes.len() >= count * row_bytes
             && parts.parts.len() >= T * cols * PARTS
@@ -222,6 +272,13 @@ pub fn dots_quantized<const T: usize, B: Int7Block>(rows: &QuantizedRows, parts:
         // checks); the row's blocks lie in `bytes`, its scales in `scales`,
         // the tokens in `parts` and `ds` has a scale for each of their padded
         // blocks (asserted above and by `each_row`).
-        unsafe { row_times_tokens::<T, B>(bytes.as_ptr().add(k * row_bytes) as *const B, scales.as_ptr().add(k * per_row), parts, ds) }
+        unsafe {
+            row_times_tokens::<T, B>(
+                bytes.as_ptr().add(k * row_bytes) as *const B,
+                scales.as_ptr().add(k * per_row),
+                parts,
+                ds,
+            )
+        }
     });
 }

@@ -9,7 +9,9 @@
 //! product keeps four running sums per output, not eight, and so differs from
 //! the portable one by rounding, about 1e-7 relative.
 
-use super::blocks::{Block, BlockQ4K, BlockQ4_0, BlockQ4_1, BlockQ5K, BlockQ5_0, BlockQ6K, BlockQ8_0, BLOCK, F16};
+use super::blocks::{
+    Block, BlockQ4K, BlockQ4_0, BlockQ4_1, BlockQ5K, BlockQ5_0, BlockQ6K, BlockQ8_0, BLOCK, F16,
+};
 use super::QuantizedRows;
 use super::{padded_blocks, scales_per_row};
 use crate::kernels::simd::wasm::{lanes_sum, madd};
@@ -50,7 +52,13 @@ pub trait Simd128Block: Block {
         let [w0, w1, w2, w3] = widen(q0, q1, true);
         let [w4, w5, w6, w7] = widen(q2, q3, true);
         // Without an offset nothing is added: −0 + 0 would lose a zero's sign.
-        [w0, w1, w2, w3, w4, w5, w6, w7].map(|q| if Self::HAS_OFFSET { f32x4_add(f32x4_mul(q, d), m) } else { f32x4_mul(q, d) })
+        [w0, w1, w2, w3, w4, w5, w6, w7].map(|q| {
+            if Self::HAS_OFFSET {
+                f32x4_add(f32x4_mul(q, d), m)
+            } else {
+                f32x4_mul(q, d)
+            }
+        })
     }
 }
 
@@ -81,9 +89,19 @@ unsafe fn scale_pair(d: *const F16) -> (v128, v128) {
 #[inline(always)]
 fn widen(lo: v128, hi: v128, signed: bool) -> [v128; 4] {
     let parts = if signed {
-        [i32x4_extend_low_i16x8(lo), i32x4_extend_high_i16x8(lo), i32x4_extend_low_i16x8(hi), i32x4_extend_high_i16x8(hi)]
+        [
+            i32x4_extend_low_i16x8(lo),
+            i32x4_extend_high_i16x8(lo),
+            i32x4_extend_low_i16x8(hi),
+            i32x4_extend_high_i16x8(hi),
+        ]
     } else {
-        [u32x4_extend_low_u16x8(lo), u32x4_extend_high_u16x8(lo), u32x4_extend_low_u16x8(hi), u32x4_extend_high_u16x8(hi)]
+        [
+            u32x4_extend_low_u16x8(lo),
+            u32x4_extend_high_u16x8(lo),
+            u32x4_extend_low_u16x8(hi),
+            u32x4_extend_high_u16x8(hi),
+        ]
     };
     parts.map(|v| f32x4_convert_i32x4(v))
 }
@@ -107,7 +125,10 @@ unsafe fn nibbles(p: *const u8) -> (v128, v128) {
 /// 16 in byte j where bit j of the 16 bits `bits` is set, 0 elsewhere.
 #[inline(always)]
 fn fifth_bits(bits: u32) -> v128 {
-    let spread = u8x16_swizzle(u16x8_splat(bits as u16), u8x16(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1));
+    let spread = u8x16_swizzle(
+        u16x8_splat(bits as u16),
+        u8x16(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1),
+    );
     let select = u64x2_splat(0x8040_2010_0804_0201);
     v128_and(i8x16_eq(v128_and(spread, select), select), u8x16_splat(16))
 }
@@ -187,7 +208,12 @@ impl Simd128Block for BlockQ8_0 {
     unsafe fn integers(p: *const Self, _: usize) -> [v128; 4] {
         let qs = (*p).qs.as_ptr();
         let (a, c) = (v128_load(qs as *const v128), v128_load(qs.add(16) as *const v128));
-        [i16x8_extend_low_i8x16(a), i16x8_extend_high_i8x16(a), i16x8_extend_low_i8x16(c), i16x8_extend_high_i8x16(c)]
+        [
+            i16x8_extend_low_i8x16(a),
+            i16x8_extend_high_i8x16(a),
+            i16x8_extend_low_i8x16(c),
+            i16x8_extend_high_i8x16(c),
+        ]
     }
 }
 
@@ -197,7 +223,10 @@ impl Simd128Block for BlockQ8_0 {
 unsafe fn k_nibbles(qs: *const u8, b: usize) -> [v128; 2] {
     let q = qs.add(BLOCK * (b / 2));
     let (shift, mask) = (4 * (b % 2) as u32, u8x16_splat(0x0f));
-    [v128_and(u16x8_shr(v128_load(q as *const v128), shift), mask), v128_and(u16x8_shr(v128_load(q.add(16) as *const v128), shift), mask)]
+    [
+        v128_and(u16x8_shr(v128_load(q as *const v128), shift), mask),
+        v128_and(u16x8_shr(v128_load(q.add(16) as *const v128), shift), mask),
+    ]
 }
 
 impl Simd128Block for BlockQ4K {
@@ -230,12 +259,17 @@ impl Simd128Block for BlockQ6K {
         let qh = (*p).qh.as_ptr().add(32 * h);
         let (mask, three) = (u8x16_splat(0x0f), u8x16_splat(3));
         let q = |i: usize| {
-            let low = v128_and(u16x8_shr(v128_load(ql.add(16 * i) as *const v128), 4 * (g / 2) as u32), mask);
-            let high = v128_and(u16x8_shr(v128_load(qh.add(16 * i) as *const v128), 2 * g as u32), three);
+            let low = v128_and(
+                u16x8_shr(v128_load(ql.add(16 * i) as *const v128), 4 * (g / 2) as u32),
+                mask,
+            );
+            let high =
+                v128_and(u16x8_shr(v128_load(qh.add(16 * i) as *const v128), 2 * g as u32), three);
             i8x16_sub(v128_or(low, u16x8_shl(high, 4)), u8x16_splat(32))
         };
         let (q0, q1) = (q(0), q(1));
-        let (s0, s1) = (i16x8_splat((*p).scales[2 * b] as i16), i16x8_splat((*p).scales[2 * b + 1] as i16));
+        let (s0, s1) =
+            (i16x8_splat((*p).scales[2 * b] as i16), i16x8_splat((*p).scales[2 * b + 1] as i16));
         [
             i16x8_mul(i16x8_extend_low_i8x16(q0), s0),
             i16x8_mul(i16x8_extend_high_i8x16(q0), s0),
@@ -256,7 +290,9 @@ pub unsafe fn dequantize<B: Simd128Block>(bytes: &[u8], out: &mut [f32]) {
     let n = blocks.len().min(out.len() / B::WEIGHTS);
     for i in 0..n * B::BLOCKS {
         let o = out.as_mut_ptr().add(i * BLOCK);
-        for (g, v) in B::weights(blocks.as_ptr().add(i / B::BLOCKS), i % B::BLOCKS).into_iter().enumerate() {
+        for (g, v) in
+            B::weights(blocks.as_ptr().add(i / B::BLOCKS), i % B::BLOCKS).into_iter().enumerate()
+        {
             v128_store(o.add(4 * g) as *mut v128, v);
         }
     }
@@ -274,9 +310,21 @@ const TILE_TOKENS: usize = 2;
 /// pointer at fixed offsets rather than one pointer per row. The rows'
 /// block scales are read from `scales`, laid out as [`super::block_scales`]
 /// keeps them.
-unsafe fn dequantize_interleaved<B: Simd128Block>(bytes: &[u8], row_bytes: usize, r: usize, cols: usize, scales: &[f32], out: &mut [f32]) {
+unsafe fn dequantize_interleaved<B: Simd128Block>(
+    bytes: &[u8],
+    row_bytes: usize,
+    r: usize,
+    cols: usize,
+    scales: &[f32],
+    out: &mut [f32],
+) {
     let (padded, per_row) = (padded_blocks(cols), scales_per_row(B::QTYPE, cols));
-    assert!(bytes.len() >= r * row_bytes && scales.len() >= r * per_row && out.len() >= TILE_ROWS * cols && r <= TILE_ROWS);
+    assert!(
+        bytes.len() >= r * row_bytes
+            && scales.len() >= r * per_row
+            && out.len() >= TILE_ROWS * cols
+            && r <= TILE_ROWS
+    );
     let o = out.as_mut_ptr();
     for k in 0..TILE_ROWS {
         for b in 0..cols / BLOCK {
@@ -285,8 +333,17 @@ unsafe fn dequantize_interleaved<B: Simd128Block>(bytes: &[u8], row_bytes: usize
                 [f32x4_splat(0.0); 8]
             } else {
                 let d = scales.as_ptr().add(k * per_row + b);
-                let m = if B::HAS_OFFSET { v128_load32_splat(d.add(padded) as *const u32) } else { f32x4_splat(0.0) };
-                B::weights_with(row.add(b / B::BLOCKS), b % B::BLOCKS, v128_load32_splat(d as *const u32), m)
+                let m = if B::HAS_OFFSET {
+                    v128_load32_splat(d.add(padded) as *const u32)
+                } else {
+                    f32x4_splat(0.0)
+                };
+                B::weights_with(
+                    row.add(b / B::BLOCKS),
+                    b % B::BLOCKS,
+                    v128_load32_splat(d as *const u32),
+                    m,
+                )
             };
             for (g, v) in v.into_iter().enumerate() {
                 v128_store(o.add(4 * TILE_ROWS * (8 * b + g) + 4 * k) as *mut v128, v);
@@ -302,7 +359,11 @@ unsafe fn dequantize_interleaved<B: Simd128Block>(bytes: &[u8], row_bytes: usize
 /// sum does not depend on T.
 #[cfg_attr(feature = "fma", target_feature(enable = "relaxed-simd"), inline)]
 #[cfg_attr(not(feature = "fma"), inline(always))]
-unsafe fn tile<const T: usize>(w: *const f32, x: *const f32, chunks: usize) -> [[f32; TILE_ROWS]; T] {
+unsafe fn tile<const T: usize>(
+    w: *const f32,
+    x: *const f32,
+    chunks: usize,
+) -> [[f32; TILE_ROWS]; T] {
     let mut acc = [[f32x4_splat(0.0); TILE_ROWS]; T];
     for i in 0..chunks {
         let wi = w.add(4 * TILE_ROWS * i);
@@ -321,7 +382,13 @@ unsafe fn tile<const T: usize>(w: *const f32, x: *const f32, chunks: usize) -> [
 /// scales as [`super::block_scales`] lays them out) and `n` tokens (out is
 /// n × rows): `TILE_ROWS` rows expanded at a time (at most 24 KB, in L1),
 /// multiplied by the tokens `TILE_TOKENS` at a time, then one by one.
-pub unsafe fn forward<B: Simd128Block>(rows: &QuantizedRows, x: &[f32], n: usize, cols: usize, out: &mut [f32]) {
+pub unsafe fn forward<B: Simd128Block>(
+    rows: &QuantizedRows,
+    x: &[f32],
+    n: usize,
+    cols: usize,
+    out: &mut [f32],
+) {
     let QuantizedRows { bytes, scales, row_bytes, count: rows, .. } = *rows;
     let per_row = scales_per_row(B::QTYPE, cols);
     assert!(
@@ -338,7 +405,11 @@ pub unsafe fn forward<B: Simd128Block>(rows: &QuantizedRows, x: &[f32], n: usize
         for t in 0..TILE_TOKENS {
             for i in 0..chunks {
                 let src = x.as_ptr().add((TILE_TOKENS * g + t) * cols + 4 * i);
-                v128_store(xg.as_mut_ptr().add(TILE_TOKENS * cols * g + 4 * TILE_TOKENS * i + 4 * t) as *mut v128, load(src));
+                v128_store(
+                    xg.as_mut_ptr().add(TILE_TOKENS * cols * g + 4 * TILE_TOKENS * i + 4 * t)
+                        as *mut v128,
+                    load(src),
+                );
             }
         }
     }
@@ -346,10 +417,23 @@ pub unsafe fn forward<B: Simd128Block>(rows: &QuantizedRows, x: &[f32], n: usize
     let mut k = 0;
     while k < rows {
         let r = TILE_ROWS.min(rows - k);
-        dequantize_interleaved::<B>(&bytes[k * row_bytes..], row_bytes, r, cols, &scales[k * per_row..], &mut w);
-        let mut store = |t: usize, s: [f32; TILE_ROWS]| out[t * rows + k..t * rows + k + r].copy_from_slice(&s[..r]);
+        dequantize_interleaved::<B>(
+            &bytes[k * row_bytes..],
+            row_bytes,
+            r,
+            cols,
+            &scales[k * per_row..],
+            &mut w,
+        );
+        let mut store = |t: usize, s: [f32; TILE_ROWS]| {
+            out[t * rows + k..t * rows + k + r].copy_from_slice(&s[..r])
+        };
         for g in 0..groups {
-            for (t, s) in tile::<TILE_TOKENS>(w.as_ptr(), xg.as_ptr().add(TILE_TOKENS * cols * g), chunks).into_iter().enumerate() {
+            for (t, s) in
+                tile::<TILE_TOKENS>(w.as_ptr(), xg.as_ptr().add(TILE_TOKENS * cols * g), chunks)
+                    .into_iter()
+                    .enumerate()
+            {
                 store(TILE_TOKENS * g + t, s);
             }
         }
@@ -438,11 +522,25 @@ unsafe fn row_times_tokens<const T: usize, B: Simd128Block, const FINE: bool>(
         for (t, at) in acc.iter_mut().enumerate() {
             let i = t * blocks + b;
             let (hp, lp) = (parts.hi.as_ptr().add(BLOCK * i), parts.lo.as_ptr().add(BLOCK * i));
-            let dot = |p: *const i16, c: usize| i32x4_dot_i16x8(q[c], v128_load(p.add(8 * c) as *const v128));
-            let sum = |p: *const i16| i32x4_add(i32x4_add(dot(p, 0), dot(p, 1)), i32x4_add(dot(p, 2), dot(p, 3)));
+            let dot = |p: *const i16, c: usize| {
+                i32x4_dot_i16x8(q[c], v128_load(p.add(8 * c) as *const v128))
+            };
+            let sum = |p: *const i16| {
+                i32x4_add(i32x4_add(dot(p, 0), dot(p, 1)), i32x4_add(dot(p, 2), dot(p, 3)))
+            };
             let coarse = f32x4_convert_i32x4(sum(hp));
-            let f = if FINE { f32x4_add(coarse, f32x4_mul(f32x4_convert_i32x4(sum(lp)), f32x4_splat(1.0 / 65536.0))) } else { coarse };
-            *at = f32x4_add(*at, f32x4_mul(f, v128_load32_splat(ds.add(t * padded + b) as *const u32)));
+            let f = if FINE {
+                f32x4_add(
+                    coarse,
+                    f32x4_mul(f32x4_convert_i32x4(sum(lp)), f32x4_splat(1.0 / 65536.0)),
+                )
+            } else {
+                coarse
+            };
+            *at = f32x4_add(
+                *at,
+                f32x4_mul(f, v128_load32_splat(ds.add(t * padded + b) as *const u32)),
+            );
         }
     };
     each_block(blocks, |b, _| block(b, &mut acc));
@@ -461,9 +559,16 @@ pub fn dots_quantized<const T: usize, B: Simd128Block>(
 ) {
     let QuantizedRows { bytes, scales, row_bytes, count, fine, .. } = *rows;
     let (padded, per_row) = (padded_blocks(cols), scales_per_row(B::QTYPE, cols));
-    assert!(cols.is_multiple_of(B::WEIGHTS) && row_bytes >= cols / B::WEIGHTS * B::BYTES && scales.len() >= count * per_row);
     assert!(
-        bytes.len() >= count * row_bytes && parts.hi.len() >= T * cols && parts.stats.fits(T, cols) && out.len() >= (T - 1) * width + count
+        cols.is_multiple_of(B::WEIGHTS)
+            && row_bytes >= cols / B::WEIGHTS * B::BYTES
+            && scales.len() >= count * per_row
+    );
+    assert!(
+        bytes.len() >= count * row_bytes
+            && parts.hi.len() >= T * cols
+            && parts.stats.fits(T, cols)
+            && out.len() >= (T - 1) * width + count
     );
     each_row::<T>(count, padded, out, width, |k, ds| {
         // SAFETY: simd128 is enabled for the whole build; the row's blocks
@@ -471,7 +576,8 @@ pub fn dots_quantized<const T: usize, B: Simd128Block>(
         // `ds` has a scale for each of their padded blocks (asserted above
         // and by `each_row`).
         unsafe {
-            let (row, scales) = (bytes.as_ptr().add(k * row_bytes) as *const B, scales.as_ptr().add(k * per_row));
+            let (row, scales) =
+                (bytes.as_ptr().add(k * row_bytes) as *const B, scales.as_ptr().add(k * per_row));
             if fine {
                 row_times_tokens::<T, B, true>(row, scales, parts, ds)
             } else {
@@ -495,12 +601,19 @@ pub struct BlockStats {
 impl BlockStats {
     pub fn new(n: usize, cols: usize) -> BlockStats {
         let padded = padded_blocks(cols);
-        BlockStats { unit: vec![0.0; n * padded], sums: vec![0.0; n * padded], blocks: cols / BLOCK, padded }
+        BlockStats {
+            unit: vec![0.0; n * padded],
+            sums: vec![0.0; n * padded],
+            blocks: cols / BLOCK,
+            padded,
+        }
     }
 
     /// Whether these are the statistics of `n` tokens of `cols` inputs.
     pub fn fits(&self, n: usize, cols: usize) -> bool {
-        self.blocks == cols / BLOCK && self.unit.len() >= n * self.padded && self.sums.len() >= n * self.padded
+        self.blocks == cols / BLOCK
+            && self.unit.len() >= n * self.padded
+            && self.sums.len() >= n * self.padded
     }
 
     /// The place of the i-th block of 32 inputs (tokens one after another).
@@ -522,7 +635,13 @@ impl BlockStats {
 /// `stats` must hold `T` tokens; those many values must be readable at
 /// `scales` and writable at `ds`.
 #[inline(always)]
-pub unsafe fn row_scales<const T: usize>(scales: *const f32, m: bool, bias: f32, stats: &BlockStats, ds: *mut f32) -> [v128; T] {
+pub unsafe fn row_scales<const T: usize>(
+    scales: *const f32,
+    m: bool,
+    bias: f32,
+    stats: &BlockStats,
+    ds: *mut f32,
+) -> [v128; T] {
     let (unit, sums, padded) = (stats.unit.as_ptr(), stats.sums.as_ptr(), stats.padded);
     let mut offset = [f32x4_splat(0.0); T];
     for c in (0..padded).step_by(4) {
@@ -531,7 +650,10 @@ pub unsafe fn row_scales<const T: usize>(scales: *const f32, m: bool, bias: f32,
             (false, false) => None,
             (true, false) => Some(v128_load(scales.add(padded + c) as *const v128)),
             (false, true) => Some(f32x4_mul(d, f32x4_splat(-bias))),
-            (true, true) => Some(f32x4_sub(v128_load(scales.add(padded + c) as *const v128), f32x4_mul(d, f32x4_splat(bias)))),
+            (true, true) => Some(f32x4_sub(
+                v128_load(scales.add(padded + c) as *const v128),
+                f32x4_mul(d, f32x4_splat(bias)),
+            )),
         };
         for (t, off) in offset.iter_mut().enumerate() {
             let i = t * padded + c;

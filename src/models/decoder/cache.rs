@@ -75,7 +75,8 @@ impl DecoderSession {
     pub fn run_with_temperature(&mut self, text: &str, temperature: f32) -> Result<&ModelTrace> {
         check_temperature(temperature)?;
         let t = self.model.tokenize(text)?;
-        let old: &[u32] = self.last.as_ref().and_then(|l| l.trace.token_ids.as_deref()).unwrap_or(&[]);
+        let old: &[u32] =
+            self.last.as_ref().and_then(|l| l.trace.token_ids.as_deref()).unwrap_or(&[]);
         let common = old.iter().zip(&t.ids).take_while(|(a, b)| a == b).count();
         if common == t.ids.len() && common == old.len() {
             // Same tokens (e.g. only the temperature changed): nothing to compute.
@@ -93,7 +94,9 @@ impl DecoderSession {
             Some(l) if keep > 0 => l.trace.layers.into_iter().map(|x| truncate(x, keep)).collect(),
             _ => Vec::new(),
         };
-        let room = ROOM.max(t.ids.len() / 16).min(self.model.info().max_tokens.saturating_sub(t.ids.len()));
+        let room = ROOM
+            .max(t.ids.len() / 16)
+            .min(self.model.info().max_tokens.saturating_sub(t.ids.len()));
         let (layers, logits) = self.model.forward(&t.ids, past, room)?;
         let trace = self.model.trace(t, layers, &logits, temperature);
         self.reused = keep;
@@ -165,14 +168,24 @@ fn truncate(mut l: LayerTrace, n: usize) -> LayerTrace {
             for (h, summary) in l.summaries.iter_mut().flatten().enumerate() {
                 let (t, kv) = (&att.heads[h], att.kv_head_of[h]);
                 let cut = att.q[h].rows_range(n, att.q[h].rows - n);
-                summary.remove_last(&attend(&cut, &att.k[kv], &att.v[kv], Attend::new(t.mask, Scale::Factor(t.scale))).weights);
+                summary.remove_last(
+                    &attend(
+                        &cut,
+                        &att.k[kv],
+                        &att.v[kv],
+                        Attend::new(t.mask, Scale::Factor(t.scale)),
+                    )
+                    .weights,
+                );
             }
         }
         each_matrix(&mut l, |m| m.truncate_rows(n), |_| {});
         let att = &mut l.attention;
         if n <= KEEP_WEIGHTS_UP_TO {
             att.heads = (0..att.heads.len()).map(|h| att.head(h).into_owned()).collect();
-            att.concat = Matrix::concat_cols(&att.heads.iter().map(|t| t.output.clone()).collect::<Vec<_>>());
+            att.concat = Matrix::concat_cols(
+                &att.heads.iter().map(|t| t.output.clone()).collect::<Vec<_>>(),
+            );
             l.summaries = None;
         }
         return l;
@@ -206,12 +219,26 @@ pub(crate) fn make_room_for(l: &mut LayerTrace, new: usize, room: usize) {
 /// `rows` on each matrix of the layer with a row per position (Q, K, V, Z,
 /// the heads side by side, ΔE, h, and E and E + ΔE where held), `squares`
 /// on each with a row and a column per position (S and A).
-fn each_matrix(l: &mut LayerTrace, mut rows: impl FnMut(&mut Matrix), mut squares: impl FnMut(&mut Matrix)) {
+fn each_matrix(
+    l: &mut LayerTrace,
+    mut rows: impl FnMut(&mut Matrix),
+    mut squares: impl FnMut(&mut Matrix),
+) {
     let (holds_input, long) = (l.holds_input(), l.summaries.is_some());
     let a = &mut l.attention;
-    let optional =
-        [(!long).then_some(&mut a.concat), l.stream.as_mut(), holds_input.then_some(&mut l.input), holds_input.then_some(&mut l.residual)];
-    for m in a.q.iter_mut().chain(&mut a.k).chain(&mut a.v).chain([&mut l.delta]).chain(optional.into_iter().flatten()) {
+    let optional = [
+        (!long).then_some(&mut a.concat),
+        l.stream.as_mut(),
+        holds_input.then_some(&mut l.input),
+        holds_input.then_some(&mut l.residual),
+    ];
+    for m in
+        a.q.iter_mut()
+            .chain(&mut a.k)
+            .chain(&mut a.v)
+            .chain([&mut l.delta])
+            .chain(optional.into_iter().flatten())
+    {
         rows(m);
     }
     if long {

@@ -62,10 +62,16 @@ impl Layered for Decoder {
     fn embed(&self, ids: &[u32]) -> Result<Matrix> {
         let (max, vocab) = (Layered::info(self).max_tokens, self.net.shape().vocab_size);
         if ids.is_empty() || ids.len() > max {
-            return Err(Error::Invalid(format!("{} tokens: {} reads 1 to {max}", ids.len(), self.identity.name)));
+            return Err(Error::Invalid(format!(
+                "{} tokens: {} reads 1 to {max}",
+                ids.len(),
+                self.identity.name
+            )));
         }
         if let Some(&id) = ids.iter().find(|&&id| id as usize >= vocab) {
-            return Err(Error::Invalid(format!("token id {id} is outside the vocabulary of {vocab}")));
+            return Err(Error::Invalid(format!(
+                "token id {id} is outside the vocabulary of {vocab}"
+            )));
         }
         self.net.embed(ids, 0)
     }
@@ -76,19 +82,38 @@ impl Layered for Decoder {
         match edit {
             None => Ok(self.net.block(l, h, 0, None, false, &mut mm)),
             Some(edit) => self.net.block_edited(l, h, edit, &mut mm).ok_or_else(|| {
-                Error::Invalid(format!("{}: editing a head's output is not implemented for this family", self.identity.name))
+                Error::Invalid(format!(
+                    "{}: editing a head's output is not implemented for this family",
+                    self.identity.name
+                ))
             }),
         }
     }
 
-    fn layer_runs(&self, l: usize, h: &Matrix, n: usize, edits: &[Edit], last_only: bool) -> Option<Result<Matrix>> {
+    fn layer_runs(
+        &self,
+        l: usize,
+        h: &Matrix,
+        n: usize,
+        edits: &[Edit],
+        last_only: bool,
+    ) -> Option<Result<Matrix>> {
         if let Err(e) = self.check_layer(l) {
             return Some(Err(e));
         }
         if n == 0 || !h.rows.is_multiple_of(n) {
             return Some(Err(Error::Invalid(format!("{} rows are not runs of {n}", h.rows))));
         }
-        self.net.block_runs(l, h, n, edits, last_only, &mut self.products(l * self.net.matrices_per_block(), h.rows)).map(Ok)
+        self.net
+            .block_runs(
+                l,
+                h,
+                n,
+                edits,
+                last_only,
+                &mut self.products(l * self.net.matrices_per_block(), h.rows),
+            )
+            .map(Ok)
     }
 
     fn after_attention(&self, l: usize, residual: &Matrix) -> Option<Result<Matrix>> {
@@ -102,16 +127,17 @@ impl Layered for Decoder {
 
     fn output_weight(&self, l: usize) -> Result<Matrix> {
         self.check_layer(l)?;
-        let w = self
-            .net
-            .attention_output(l)
-            .ok_or_else(|| Error::Invalid(format!("{}: W_O is not exposed for this family", self.identity.name)))?;
+        let w = self.net.attention_output(l).ok_or_else(|| {
+            Error::Invalid(format!("{}: W_O is not exposed for this family", self.identity.name))
+        })?;
         Ok(w.dequantize())
     }
 
     fn readout(&self, h: &Matrix) -> Readout {
         let n_layers = self.net.shape().n_layers;
-        let logits = self.net.logits(h, &mut self.products(n_layers * self.net.matrices_per_block(), h.rows));
+        let logits = self
+            .net
+            .logits(h, &mut self.products(n_layers * self.net.matrices_per_block(), h.rows));
         Readout::Logits(Matrix::from_vec(h.rows, logits.len() / h.rows.max(1), logits))
     }
 }

@@ -56,7 +56,10 @@ thread_local! {
 /// those a key/value cache gives; `tokens` is the whole text's): seconds
 /// at 1,000 tokens, in a worker the page cannot see into, so the page shows
 /// how far the run is.
-pub fn reporting_blocks<T>(on_block: impl Fn(usize, usize, usize) + 'static, f: impl FnOnce() -> T) -> T {
+pub fn reporting_blocks<T>(
+    on_block: impl Fn(usize, usize, usize) + 'static,
+    f: impl FnOnce() -> T,
+) -> T {
     ON_BLOCK.with(|o| *o.borrow_mut() = Some(Box::new(on_block)));
     let out = f();
     ON_BLOCK.with(|o| *o.borrow_mut() = None);
@@ -126,7 +129,13 @@ pub trait Net: Send + Sync {
     /// Block `l` on every row of `h` from position 0 without a cache, with
     /// `edit` applied to the heads' outputs [Z_1 | … | Z_H] before W_O (head
     /// knockout, `crate::analysis`); None where the family has no such hook.
-    fn block_edited(&self, _l: usize, _h: &Matrix, _edit: &dyn Fn(&mut Matrix), _mm: &mut Products) -> Option<(LayerTrace, Matrix)> {
+    fn block_edited(
+        &self,
+        _l: usize,
+        _h: &Matrix,
+        _edit: &dyn Fn(&mut Matrix),
+        _mm: &mut Products,
+    ) -> Option<(LayerTrace, Matrix)> {
         None
     }
 
@@ -199,13 +208,23 @@ pub struct Decoder {
 
 impl std::fmt::Debug for Decoder {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Decoder").field("identity", &self.identity).field("shape", self.net.shape()).finish_non_exhaustive()
+        f.debug_struct("Decoder")
+            .field("identity", &self.identity)
+            .field("shape", self.net.shape())
+            .finish_non_exhaustive()
     }
 }
 
 impl Decoder {
     pub fn new(identity: Identity, tokenizer: TextTokenizer, net: Box<dyn Net>) -> Decoder {
-        Decoder { identity, tokenizer, net, helper: None, alone: None, keep_weights_up_to: KEEP_WEIGHTS_UP_TO }
+        Decoder {
+            identity,
+            tokenizer,
+            net,
+            helper: None,
+            alone: None,
+            keep_weights_up_to: KEEP_WEIGHTS_UP_TO,
+        }
     }
 
     /// Texts longer than `n` tokens let go of their heads' S, A and Z
@@ -308,7 +327,8 @@ impl Decoder {
         let max = self.identity.max_tokens;
         let mut notice = None;
         if ids.len() > max {
-            notice = Some(format!("The text has {} tokens; only the first {max} are used.", ids.len()));
+            notice =
+                Some(format!("The text has {} tokens; only the first {max} are used.", ids.len()));
             ids.truncate(max);
             tokens.truncate(max);
             pieces.truncate(max);
@@ -335,7 +355,12 @@ impl Decoder {
     /// each layer with storage for `room` more positions ([`cache::make_room`]).
     /// `past` is consumed layer by layer, so an extension holds little more
     /// than one trace at a time.
-    pub fn forward(&self, ids: &[u32], past: Vec<LayerTrace>, room: usize) -> Result<(Vec<LayerTrace>, Vec<f32>)> {
+    pub fn forward(
+        &self,
+        ids: &[u32],
+        past: Vec<LayerTrace>,
+        room: usize,
+    ) -> Result<(Vec<LayerTrace>, Vec<f32>)> {
         let s = self.net.shape();
         let max = self.identity.max_tokens;
         let start = past.first().map_or(0, |l| l.delta.rows);
@@ -350,7 +375,10 @@ impl Decoder {
         }
         let new = &ids[start..];
         if let Some(&id) = new.iter().find(|&&id| id as usize >= s.vocab_size) {
-            return Err(Error::Invalid(format!("token id {id} is outside the vocabulary of {}", s.vocab_size)));
+            return Err(Error::Invalid(format!(
+                "token id {id} is outside the vocabulary of {}",
+                s.vocab_size
+            )));
         }
         let mut h = self.net.embed(new, start)?;
         let mut layers = Vec::with_capacity(s.n_layers);
@@ -379,9 +407,11 @@ impl Decoder {
                 }
             }
             let mut mm = Products::new(helper, l * per_block);
-            let mut block = || self.net.block(l, &h, start, before.as_mut(), l + 1 == s.n_layers, &mut mm);
+            let mut block =
+                || self.net.block(l, &h, start, before.as_mut(), l + 1 == s.n_layers, &mut mm);
             // A long text sums up each head as it goes (parts::summing_heads).
-            let ((mut part, out), sums) = if long { parts::summing_heads(sums_so_far, block) } else { (block(), Vec::new()) };
+            let ((mut part, out), sums) =
+                if long { parts::summing_heads(sums_so_far, block) } else { (block(), Vec::new()) };
             // The block's incoming rows are kept (moved, not copied): they give E and E + ΔE again.
             part.stream = Some(std::mem::replace(&mut h, out));
             if sums.len() == part.attention.heads.len() {
@@ -410,16 +440,29 @@ impl Decoder {
 
     /// E of layer `l` of a trace this model made: held, or computed again
     /// from the layer's h.
-    pub fn layer_input<'a>(&self, l: usize, layer: &'a LayerTrace) -> Option<std::borrow::Cow<'a, Matrix>> {
+    pub fn layer_input<'a>(
+        &self,
+        l: usize,
+        layer: &'a LayerTrace,
+    ) -> Option<std::borrow::Cow<'a, Matrix>> {
         layer.input_or(|h| self.net.attention_input(l, h))
     }
 
     /// The `k` most likely next tokens at `temperature`, shown as tokens.
     pub fn top_next(&self, logits: &[f32], temperature: f32, k: usize) -> Vec<(String, f32)> {
-        top_k(logits, temperature, k).into_iter().map(|(id, p)| (self.token_text(id).unwrap_or_else(|| "?".into()), p)).collect()
+        top_k(logits, temperature, k)
+            .into_iter()
+            .map(|(id, p)| (self.token_text(id).unwrap_or_else(|| "?".into()), p))
+            .collect()
     }
 
-    pub(crate) fn trace(&self, t: Tokens, layers: Vec<LayerTrace>, logits: &[f32], temperature: f32) -> ModelTrace {
+    pub(crate) fn trace(
+        &self,
+        t: Tokens,
+        layers: Vec<LayerTrace>,
+        logits: &[f32],
+        temperature: f32,
+    ) -> ModelTrace {
         ModelTrace {
             info: self.info(),
             tokens: t.tokens,
@@ -464,10 +507,14 @@ pub fn top_k(logits: &[f32], temperature: f32, k: usize) -> Vec<(u32, f32)> {
     // The normaliser's terms in f32 with our exp, which vectorizes, where
     // f64's exp is a call per logit: the sum is at least 1 (the largest
     // term), so their rounding moves it by about 1e-7 relative. Added up in f64.
-    let terms: Vec<f32> = logits.iter().map(|&z| crate::tensor::exp((z - max) / temperature)).collect();
+    let terms: Vec<f32> =
+        logits.iter().map(|&z| crate::tensor::exp((z - max) / temperature)).collect();
     let sum: f64 = terms.iter().map(|&e| e as f64).sum();
     let max = max as f64;
-    crate::tensor::top_k(logits, k).into_iter().map(|i| (i, (((logits[i as usize] as f64 - max) / t).exp() / sum) as f32)).collect()
+    crate::tensor::top_k(logits, k)
+        .into_iter()
+        .map(|i| (i, (((logits[i as usize] as f64 - max) / t).exp() / sum) as f32))
+        .collect()
 }
 
 #[cfg(test)]

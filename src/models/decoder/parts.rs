@@ -5,7 +5,10 @@
 //! position embeddings, the activations, and attention over the key/value
 //! cache.
 
-use crate::attention::{gather, multi_head, split_heads, AttendHeads, HeadTrace, Mask, MultiHeadTrace, Projections, Scale};
+use crate::attention::{
+    gather, multi_head, split_heads, AttendHeads, HeadTrace, Mask, MultiHeadTrace, Projections,
+    Scale,
+};
 use crate::error::Result;
 use crate::formats::hparams::Hparams;
 use crate::formats::weights::Weights;
@@ -140,7 +143,11 @@ pub struct GatedFfn {
 }
 
 impl GatedFfn {
-    pub fn load(linear: impl Fn(&str, usize, usize) -> Result<Linear>, d_model: usize, d_ff: usize) -> Result<GatedFfn> {
+    pub fn load(
+        linear: impl Fn(&str, usize, usize) -> Result<Linear>,
+        d_model: usize,
+        d_ff: usize,
+    ) -> Result<GatedFfn> {
         Ok(GatedFfn {
             ffn_gate: linear("ffn_gate", d_ff, d_model)?,
             ffn_up: linear("ffn_up", d_ff, d_model)?,
@@ -149,7 +156,12 @@ impl GatedFfn {
     }
 
     /// The feed-forward of `y`, with `gate_times(gate, up)` putting act(gate) ⊙ up into `gate`.
-    pub fn forward(&self, y: &Matrix, gate_times: fn(&mut Matrix, &Matrix), mm: &mut Products) -> Matrix {
+    pub fn forward(
+        &self,
+        y: &Matrix,
+        gate_times: fn(&mut Matrix, &Matrix),
+        mm: &mut Products,
+    ) -> Matrix {
         let [mut gate, up] = mm.linear([&self.ffn_gate, &self.ffn_up], y);
         gate_times(&mut gate, &up);
         let [down] = mm.linear([&self.ffn_down], &gate);
@@ -165,8 +177,20 @@ pub const GATED_BLOCK_MATRICES: usize = ATTENTION_MATRICES + 3;
 pub const ATTENTION_MATRICES: usize = 4;
 
 /// [`GATED_BLOCK_MATRICES`] of `attn` and `ffn`, in that order.
-pub fn gated_block_matrices<'a>(attn: &'a Attn, ffn: &'a GatedFfn) -> [&'a QMatrix; GATED_BLOCK_MATRICES] {
-    [&attn.attn_q, &attn.attn_k, &attn.attn_v, &attn.attn_output, &ffn.ffn_gate, &ffn.ffn_up, &ffn.ffn_down].map(|l| &l.weight)
+pub fn gated_block_matrices<'a>(
+    attn: &'a Attn,
+    ffn: &'a GatedFfn,
+) -> [&'a QMatrix; GATED_BLOCK_MATRICES] {
+    [
+        &attn.attn_q,
+        &attn.attn_k,
+        &attn.attn_v,
+        &attn.attn_output,
+        &ffn.ffn_gate,
+        &ffn.ffn_up,
+        &ffn.ffn_down,
+    ]
+    .map(|l| &l.weight)
 }
 
 pub use crate::models::two_threads::Products;
@@ -205,12 +229,20 @@ impl RopeScaling {
     /// `rope_scaling` (or `rope_parameters`) of a `config.json`.
     pub fn from_hf(h: &Hparams, value: Option<&serde_json::Value>) -> Result<RopeScaling> {
         let Some(v) = value.filter(|v| v.is_object()) else { return Ok(RopeScaling::None) };
-        let kind = v.get("rope_type").or_else(|| v.get("type")).and_then(|t| t.as_str()).unwrap_or("default");
+        let kind = v
+            .get("rope_type")
+            .or_else(|| v.get("type"))
+            .and_then(|t| t.as_str())
+            .unwrap_or("default");
         let number = |key: &str| -> Result<f64> {
-            v.get(key)
-                .and_then(|x| x.as_f64())
-                .filter(|x| x.is_finite() && *x > 0.0)
-                .ok_or_else(|| h.bad("rope_scaling", format!("has {key} = {:?}: a positive number is needed", v.get(key))))
+            v.get(key).and_then(|x| x.as_f64()).filter(|x| x.is_finite() && *x > 0.0).ok_or_else(
+                || {
+                    h.bad(
+                        "rope_scaling",
+                        format!("has {key} = {:?}: a positive number is needed", v.get(key)),
+                    )
+                },
+            )
         };
         match kind {
             "default" => Ok(RopeScaling::None),
@@ -221,7 +253,10 @@ impl RopeScaling {
                 high_freq_factor: number("high_freq_factor")?,
                 original_max_position_embeddings: number("original_max_position_embeddings")?,
             }),
-            other => Err(h.bad("rope_scaling", format!("is of type {other:?}; only \"linear\" and \"llama3\" are implemented"))),
+            other => Err(h.bad(
+                "rope_scaling",
+                format!("is of type {other:?}; only \"linear\" and \"llama3\" are implemented"),
+            )),
         }
     }
 }
@@ -229,15 +264,19 @@ impl RopeScaling {
 /// The rotary base θ and scaling of a `config.json`: from transformers 5's
 /// `rope_parameters` (for one layer type, `of`, when it holds one per
 /// type), else from the older `rope_theta` (`theta_key`) and `rope_scaling`.
-pub fn rope_from_hf(h: &Hparams, of: Option<&str>, theta_key: &str, default_theta: f64) -> Result<(f64, RopeScaling)> {
+pub fn rope_from_hf(
+    h: &Hparams,
+    of: Option<&str>,
+    theta_key: &str,
+    default_theta: f64,
+) -> Result<(f64, RopeScaling)> {
     if let Some(params) = h.json("rope_parameters").filter(|p| p.is_object()) {
         let p = of.and_then(|t| params.get(t)).unwrap_or(params);
         let theta = match p.get("rope_theta") {
             None => default_theta,
-            Some(t) => t
-                .as_f64()
-                .filter(|t| t.is_finite() && *t > 0.0)
-                .ok_or_else(|| h.bad("rope_parameters", format!("has rope_theta = {t}: must be a positive number")))?,
+            Some(t) => t.as_f64().filter(|t| t.is_finite() && *t > 0.0).ok_or_else(|| {
+                h.bad("rope_parameters", format!("has rope_theta = {t}: must be a positive number"))
+            })?,
         };
         return Ok((theta, RopeScaling::from_hf(h, Some(p))?));
     }
@@ -258,15 +297,22 @@ impl Rope {
             .map(|f| match *scaling {
                 RopeScaling::None => f,
                 RopeScaling::Linear(factor) => f / factor,
-                RopeScaling::Llama3 { factor, low_freq_factor, high_freq_factor, original_max_position_embeddings: old } => {
+                RopeScaling::Llama3 {
+                    factor,
+                    low_freq_factor,
+                    high_freq_factor,
+                    original_max_position_embeddings: old,
+                } => {
                     let wavelen = 2.0 * std::f64::consts::PI / f;
-                    let (low_wavelen, high_wavelen) = (old / low_freq_factor, old / high_freq_factor);
+                    let (low_wavelen, high_wavelen) =
+                        (old / low_freq_factor, old / high_freq_factor);
                     if wavelen > low_wavelen {
                         f / factor
                     } else if wavelen < high_wavelen {
                         f
                     } else {
-                        let smooth = (old / wavelen - low_freq_factor) / (high_freq_factor - low_freq_factor);
+                        let smooth = (old / wavelen - low_freq_factor)
+                            / (high_freq_factor - low_freq_factor);
                         (1.0 - smooth) * f / factor + smooth * f
                     }
                 }
@@ -293,7 +339,8 @@ impl Rope {
     /// Rotates every head of one row at position `pos`.
     fn rotate(&self, row: &mut [f32], d_head: usize, pos: usize) {
         let (half, pos) = (d_head / 2, pos as f32);
-        let (cos, sin): (Vec<f32>, Vec<f32>) = self.inv_freq.iter().map(|f| ((pos * f).cos(), (pos * f).sin())).unzip();
+        let (cos, sin): (Vec<f32>, Vec<f32>) =
+            self.inv_freq.iter().map(|f| ((pos * f).cos(), (pos * f).sin())).unzip();
         for head in row.chunks_exact_mut(d_head) {
             let (a, b) = head.split_at_mut(half);
             for i in 0..half {
@@ -342,7 +389,13 @@ pub fn gelu_tanh(x: f32) -> f32 {
 /// back). The trace's K and V hold all positions, its scores all keys. A
 /// long text's run from its first token shares its heads with `mm`'s
 /// helper, if it has one ([`helper::shared_heads`]).
-pub fn attend_cached(new: Projections<'_>, past: Option<&mut LayerTrace>, mask: Mask, scale: Scale, mm: &Products) -> MultiHeadTrace {
+pub fn attend_cached(
+    new: Projections<'_>,
+    past: Option<&mut LayerTrace>,
+    mask: Mask,
+    scale: Scale,
+    mm: &Products,
+) -> MultiHeadTrace {
     let Projections { q, n_heads, n_kv_heads, .. } = new;
     let (mut k, mut v) = (split_heads(new.k, n_kv_heads), split_heads(new.v, n_kv_heads));
     let from_the_start = past.is_none();
@@ -355,12 +408,15 @@ pub fn attend_cached(new: Projections<'_>, past: Option<&mut LayerTrace>, mask: 
     }
     SUMS.with(|sums| {
         let mut sums = sums.borrow_mut();
-        let Some((sums, next)) = sums.as_mut() else { return multi_head(q, n_heads, k, v, AttendHeads::new(mask, scale)) };
+        let Some((sums, next)) = sums.as_mut() else {
+            return multi_head(q, n_heads, k, v, AttendHeads::new(mask, scale));
+        };
         if let Some(helper) = mm.helper().filter(|_| from_the_start && *next == 0) {
             let heads = Heads { p: new, mask, scale: scale.factor(q.cols / n_heads) };
             let qs = split_heads(q, n_heads);
             if let Some(shared) = shared_heads(helper, &heads, &qs, &k, &v) {
-                let (traces, summaries): (Vec<HeadTrace>, Vec<HeadSummary>) = shared.into_iter().unzip();
+                let (traces, summaries): (Vec<HeadTrace>, Vec<HeadSummary>) =
+                    shared.into_iter().unzip();
                 (*sums, *next) = (summaries, n_heads);
                 return gather(qs, k, v, traces);
             }
@@ -373,7 +429,13 @@ pub fn attend_cached(new: Projections<'_>, past: Option<&mut LayerTrace>, mask: 
             *next += 1;
             (t.scores, t.weights) = (Matrix::zeros(0, 0), Matrix::zeros(0, 0));
         };
-        multi_head(q, n_heads, k, v, AttendHeads { each: Some(each), ..AttendHeads::new(mask, scale) })
+        multi_head(
+            q,
+            n_heads,
+            k,
+            v,
+            AttendHeads { each: Some(each), ..AttendHeads::new(mask, scale) },
+        )
     })
 }
 
@@ -389,7 +451,10 @@ thread_local! {
 /// them, so that a layer never holds all its heads' S and A at once (4 MB
 /// each at 1,000 tokens, 17 MB at 2,048). Returns the block's result, its
 /// heads without S and A, and the sums.
-pub fn summing_heads<T>(sums: Vec<HeadSummary>, block: impl FnOnce() -> T) -> (T, Vec<HeadSummary>) {
+pub fn summing_heads<T>(
+    sums: Vec<HeadSummary>,
+    block: impl FnOnce() -> T,
+) -> (T, Vec<HeadSummary>) {
     SUMS.with(|s| *s.borrow_mut() = Some((sums, 0)));
     let out = block();
     (out, SUMS.with(|s| s.borrow_mut().take()).map(|(sums, _)| sums).unwrap_or_default())
@@ -413,8 +478,14 @@ mod tests {
     fn gelu_tanh_is_the_tanh_approximation() {
         for x in [-6.0f32, -2.0, -0.5, 0.0, 0.3, 1.0, 3.0, 9.0] {
             let y = x as f64;
-            let want = 0.5 * y * (1.0 + ((2.0 / std::f64::consts::PI).sqrt() * (y + 0.044715 * y.powi(3))).tanh());
-            assert!((gelu_tanh(x) as f64 - want).abs() < 2e-6, "gelu_tanh({x}) = {} vs {want}", gelu_tanh(x));
+            let want = 0.5
+                * y
+                * (1.0 + ((2.0 / std::f64::consts::PI).sqrt() * (y + 0.044715 * y.powi(3))).tanh());
+            assert!(
+                (gelu_tanh(x) as f64 - want).abs() < 2e-6,
+                "gelu_tanh({x}) = {} vs {want}",
+                gelu_tanh(x)
+            );
         }
     }
 }

@@ -38,23 +38,42 @@ impl Layered for Encoder {
     fn embed(&self, ids: &[u32]) -> Result<Matrix> {
         let max = Layered::info(self).max_tokens;
         if ids.len() > max {
-            return Err(Error::Invalid(format!("{} tokens: {} reads at most {max}", ids.len(), self.identity.name)));
+            return Err(Error::Invalid(format!(
+                "{} tokens: {} reads at most {max}",
+                ids.len(),
+                self.identity.name
+            )));
         }
         self.embeddings.forward(ids, &vec![0; ids.len()])
     }
 
     fn layer(&self, l: usize, h: &Matrix, edit: Option<Edit>) -> Result<(LayerTrace, Matrix)> {
         let c = &self.config;
-        let layer = self.layer.get(l).ok_or_else(|| Error::Invalid(format!("layer {l}: the model has {}", c.n_layers)))?;
-        let bias = self.relative_attention_bias.as_ref().map(|table| relative::bias(table, h.rows, c.n_heads));
-        Ok(layer.forward(h.clone(), c.n_heads, bias.as_deref(), c.activation, edit, &mut self.products(l)))
+        let layer = self
+            .layer
+            .get(l)
+            .ok_or_else(|| Error::Invalid(format!("layer {l}: the model has {}", c.n_layers)))?;
+        let bias = self
+            .relative_attention_bias
+            .as_ref()
+            .map(|table| relative::bias(table, h.rows, c.n_heads));
+        Ok(layer.forward(
+            h.clone(),
+            c.n_heads,
+            bias.as_deref(),
+            c.activation,
+            edit,
+            &mut self.products(l),
+        ))
     }
 
     fn output_weight(&self, l: usize) -> Result<Matrix> {
         let dense = &self
             .layer
             .get(l)
-            .ok_or_else(|| Error::Invalid(format!("layer {l}: the model has {}", self.config.n_layers)))?
+            .ok_or_else(|| {
+                Error::Invalid(format!("layer {l}: the model has {}", self.config.n_layers))
+            })?
             .attention
             .output
             .dense;

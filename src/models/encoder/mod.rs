@@ -140,24 +140,36 @@ pub struct Config {
 impl Config {
     pub fn from_hf(h: &Hparams, variant: Variant) -> Result<Config> {
         let distil = variant == Variant::DistilBert;
-        let key = |bert: &'static str, distilbert: &'static str| if distil { distilbert } else { bert };
-        let (d_model, n_heads) = (h.count(key("hidden_size", "dim"))?, h.count(key("num_attention_heads", "n_heads"))?);
-        split_evenly(h, key("hidden_size", "dim"), d_model, key("num_attention_heads", "n_heads"), n_heads)?;
+        let key =
+            |bert: &'static str, distilbert: &'static str| if distil { distilbert } else { bert };
+        let (d_model, n_heads) =
+            (h.count(key("hidden_size", "dim"))?, h.count(key("num_attention_heads", "n_heads"))?);
+        split_evenly(
+            h,
+            key("hidden_size", "dim"),
+            d_model,
+            key("num_attention_heads", "n_heads"),
+            n_heads,
+        )?;
         let act_key = key("hidden_act", "activation");
         let activation = match h.string_or(act_key, "gelu")?.as_str() {
             "gelu" => Activation::Gelu,
             "gelu_new" | "gelu_pytorch_tanh" | "gelu_fast" => Activation::GeluTanh,
             "relu" => Activation::Relu,
-            other => return Err(h.bad(act_key, format!("is {other:?}; \"gelu\", \"gelu_new\" and \"relu\" are implemented"))),
+            other => {
+                return Err(h.bad(
+                    act_key,
+                    format!("is {other:?}; \"gelu\", \"gelu_new\" and \"relu\" are implemented"),
+                ))
+            }
         };
         let padding = match variant {
             Variant::Roberta | Variant::MpNet => h.integer("pad_token_id")?.unwrap_or(1),
             _ => 0,
         };
         let position_offset = match variant {
-            Variant::Roberta | Variant::MpNet => {
-                usize::try_from(padding + 1).map_err(|_| h.bad("pad_token_id", format!("= {padding}: must not be negative")))?
-            }
+            Variant::Roberta | Variant::MpNet => usize::try_from(padding + 1)
+                .map_err(|_| h.bad("pad_token_id", format!("= {padding}: must not be negative")))?,
             _ => 0,
         };
         let type_vocab_size = match variant {
@@ -177,12 +189,19 @@ impl Config {
             eps,
             activation,
             position_offset,
-            relative_buckets: if variant == Variant::MpNet { Some(h.count_or("relative_attention_num_buckets", 32)?) } else { None },
+            relative_buckets: if variant == Variant::MpNet {
+                Some(h.count_or("relative_attention_num_buckets", 32)?)
+            } else {
+                None
+            },
         };
         if c.max_positions <= c.position_offset {
             return Err(h.bad(
                 "max_position_embeddings",
-                format!("= {}: leaves no position after the offset of {}", c.max_positions, c.position_offset),
+                format!(
+                    "= {}: leaves no position after the offset of {}",
+                    c.max_positions, c.position_offset
+                ),
             ));
         }
         Ok(c)
@@ -208,7 +227,10 @@ struct Linear {
 
 impl Linear {
     fn load(w: &Weights, prefix: &str, d_in: usize, d_out: usize) -> Result<Self> {
-        let (weight, bias) = (w.matrix(&format!("{prefix}.weight"), d_out, d_in)?, w.vector(&format!("{prefix}.bias"), d_out)?);
+        let (weight, bias) = (
+            w.matrix(&format!("{prefix}.weight"), d_out, d_in)?,
+            w.vector(&format!("{prefix}.bias"), d_out)?,
+        );
         Ok(Self { weight_and_bias: PackedLinear::new(&weight, &bias) })
     }
 
@@ -234,11 +256,21 @@ impl Embeddings {
     fn load(w: &Weights, p: &str, c: &Config) -> Result<Self> {
         let d = c.d_model;
         Ok(Self {
-            word_embeddings: w.matrix(&format!("{p}embeddings.word_embeddings.weight"), c.vocab_size, d)?,
-            position_embeddings: w.matrix(&format!("{p}embeddings.position_embeddings.weight"), c.max_positions, d)?,
+            word_embeddings: w.matrix(
+                &format!("{p}embeddings.word_embeddings.weight"),
+                c.vocab_size,
+                d,
+            )?,
+            position_embeddings: w.matrix(
+                &format!("{p}embeddings.position_embeddings.weight"),
+                c.max_positions,
+                d,
+            )?,
             token_type_embeddings: match c.type_vocab_size {
                 0 => None,
-                n => Some(w.matrix(&format!("{p}embeddings.token_type_embeddings.weight"), n, d)?),
+                n => {
+                    Some(w.matrix(&format!("{p}embeddings.token_type_embeddings.weight"), n, d)?)
+                }
             },
             layer_norm: LayerNorm::load(w, &format!("{p}embeddings.LayerNorm"), d, c.eps)?,
             position_offset: c.position_offset,
@@ -251,10 +283,14 @@ impl Embeddings {
             let (id, ty, pos) = (id as usize, ty as usize, i + self.position_offset);
             let types = self.token_type_embeddings.as_ref().map_or(1, |t| t.rows);
             // A tokenizer.json from another model could hand out ids the table lacks.
-            if id >= self.word_embeddings.rows || ty >= types || pos >= self.position_embeddings.rows {
+            if id >= self.word_embeddings.rows
+                || ty >= types
+                || pos >= self.position_embeddings.rows
+            {
                 return Err(Error::ModelFile(format!("token id {id} (type {ty}) at position {i} is outside the embedding tables: tokenizer.json does not match model.safetensors")));
             }
-            let (word, position) = (self.word_embeddings.row(id), self.position_embeddings.row(pos));
+            let (word, position) =
+                (self.word_embeddings.row(id), self.position_embeddings.row(pos));
             let token_type = self.token_type_embeddings.as_ref().map(|t| t.row(ty));
             for (j, x) in e.row_mut(i).iter_mut().enumerate() {
                 *x = word[j] + position[j] + token_type.map_or(0.0, |t| t[j]);
@@ -324,7 +360,10 @@ impl Layer {
                 },
             },
             intermediate: Intermediate { dense: Linear::load(w, &at(n.intermediate), d, ff)? },
-            output: Output { dense: Linear::load(w, &at(n.output), ff, d)?, layer_norm: LayerNorm::load(w, &at(n.output_norm), d, eps)? },
+            output: Output {
+                dense: Linear::load(w, &at(n.output), ff, d)?,
+                layer_norm: LayerNorm::load(w, &at(n.output_norm), d, eps)?,
+            },
         })
     }
 
@@ -340,13 +379,21 @@ impl Layer {
         mm: &mut Products,
     ) -> (LayerTrace, Matrix) {
         let sa = &self.attention.self_attention;
-        let [q, k, v] = mm.matrices([&sa.query, &sa.key, &sa.value].map(|l| &l.weight_and_bias), &e);
+        let [q, k, v] =
+            mm.matrices([&sa.query, &sa.key, &sa.value].map(|l| &l.weight_and_bias), &e);
         let (k, v) = (split_heads(&k, n_heads), split_heads(&v, n_heads));
-        let mut attention = multi_head(&q, n_heads, k, v, AttendHeads { biases: bias, ..AttendHeads::new(Mask::None, Scale::InvSqrtDk) });
+        let mut attention = multi_head(
+            &q,
+            n_heads,
+            k,
+            v,
+            AttendHeads { biases: bias, ..AttendHeads::new(Mask::None, Scale::InvSqrtDk) },
+        );
         if let Some(edit) = edit {
             edit(&mut attention.concat);
         }
-        let [delta] = mm.matrices([&self.attention.output.dense.weight_and_bias], &attention.concat);
+        let [delta] =
+            mm.matrices([&self.attention.output.dense.weight_and_bias], &attention.concat);
         let residual = e.add(&delta);
 
         let mut h = residual.clone();
@@ -375,7 +422,9 @@ fn activate(xs: &mut [f32], activation: Activation) {
             let erf = tensor::loop_constants(tensor::ERF);
             xs.iter_mut().for_each(|x| *x = erf.gelu(*x));
         }
-        Activation::GeluTanh => xs.iter_mut().for_each(|x| *x = crate::models::decoder::parts::gelu_tanh(*x)),
+        Activation::GeluTanh => {
+            xs.iter_mut().for_each(|x| *x = crate::models::decoder::parts::gelu_tanh(*x))
+        }
         Activation::Relu => xs.iter_mut().for_each(|x| *x = x.max(0.0)),
     }
 }
@@ -405,14 +454,22 @@ pub struct Encoder {
 
 impl std::fmt::Debug for Encoder {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Encoder").field("identity", &self.identity).field("config", &self.config).finish_non_exhaustive()
+        f.debug_struct("Encoder")
+            .field("identity", &self.identity)
+            .field("config", &self.config)
+            .finish_non_exhaustive()
     }
 }
 
 impl Encoder {
     /// From the checkpoint's tensors and `tokenizer.json`; the tokenizer cuts
     /// every text to `identity.max_tokens` (special tokens included).
-    pub fn load(identity: Identity, config: Config, w: &Weights, tokenizer_json: &[u8]) -> Result<Encoder> {
+    pub fn load(
+        identity: Identity,
+        config: Config,
+        w: &Weights,
+        tokenizer_json: &[u8],
+    ) -> Result<Encoder> {
         if identity.max_tokens > config.positions() {
             return Err(Error::ModelFile(format!(
                 "{} tokens do not fit the {} positions of max_position_embeddings",
@@ -421,14 +478,32 @@ impl Encoder {
             )));
         }
         let tokenizer = TextTokenizer::from_json(tokenizer_json, Some(identity.max_tokens))?;
-        let p = [config.variant.prefix(), ""].into_iter().find(|p| w.has(&format!("{p}embeddings.word_embeddings.weight"))).unwrap_or("");
+        let p = [config.variant.prefix(), ""]
+            .into_iter()
+            .find(|p| w.has(&format!("{p}embeddings.word_embeddings.weight")))
+            .unwrap_or("");
         let embeddings = Embeddings::load(w, p, &config)?;
-        let layer = (0..config.n_layers).map(|i| Layer::load(w, p, &config, i)).collect::<Result<Vec<_>>>()?;
+        let layer = (0..config.n_layers)
+            .map(|i| Layer::load(w, p, &config, i))
+            .collect::<Result<Vec<_>>>()?;
         let relative_attention_bias = match config.relative_buckets {
-            Some(buckets) => Some(w.matrix(&format!("{p}encoder.relative_attention_bias.weight"), buckets, config.n_heads)?),
+            Some(buckets) => Some(w.matrix(
+                &format!("{p}encoder.relative_attention_bias.weight"),
+                buckets,
+                config.n_heads,
+            )?),
             None => None,
         };
-        Ok(Encoder { identity, config, tokenizer, embeddings, layer, relative_attention_bias, helper: None, alone: None })
+        Ok(Encoder {
+            identity,
+            config,
+            tokenizer,
+            embeddings,
+            layer,
+            relative_attention_bias,
+            helper: None,
+            alone: None,
+        })
     }
 
     pub fn config(&self) -> &Config {
@@ -494,17 +569,29 @@ impl Encoder {
         let tokens = self.tokenize(text)?;
         let c = &self.config;
         let mut e = self.embeddings.forward(&tokens.ids, &tokens.type_ids)?;
-        let bias = self.relative_attention_bias.as_ref().map(|table| relative::bias(table, tokens.ids.len(), c.n_heads));
+        let bias = self
+            .relative_attention_bias
+            .as_ref()
+            .map(|table| relative::bias(table, tokens.ids.len(), c.n_heads));
         let mut layers = Vec::with_capacity(self.layer.len());
         for (l, layer) in self.layer.iter().enumerate() {
-            let (mut trace, next) = layer.forward(e, c.n_heads, bias.as_deref(), c.activation, None, &mut self.products(l));
+            let (mut trace, next) = layer.forward(
+                e,
+                c.n_heads,
+                bias.as_deref(),
+                c.activation,
+                None,
+                &mut self.products(l),
+            );
             if tokens.ids.len() > KEEP_WEIGHTS_UP_TO {
                 trace.let_go_of_weights();
             }
             layers.push(trace);
             e = next;
         }
-        let notice = tokens.truncated.then(|| format!("Text cut to {} tokens (the model's limit).", self.identity.max_tokens));
+        let notice = tokens.truncated.then(|| {
+            format!("Text cut to {} tokens (the model's limit).", self.identity.max_tokens)
+        });
         Ok(ModelTrace {
             info: self.info(),
             tokens: tokens.tokens,
@@ -522,7 +609,8 @@ impl Shares for Encoder {
         let mut out = Vec::with_capacity(self.layer.len() * SHARED_PER_LAYER);
         for l in &self.layer {
             let (sa, o) = (&l.attention.self_attention, &l.attention.output);
-            let linears = [&sa.query, &sa.key, &sa.value, &o.dense, &l.intermediate.dense, &l.output.dense];
+            let linears =
+                [&sa.query, &sa.key, &sa.value, &o.dense, &l.intermediate.dense, &l.output.dense];
             out.extend(linears.map(|l| SharedRef::Packed(&l.weight_and_bias)));
         }
         out

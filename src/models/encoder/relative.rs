@@ -19,15 +19,19 @@ pub fn bucket(relative: i64, buckets: usize) -> usize {
         return ret + n;
     }
     // In f32, as transformers computes it, so that offsets on a bucket's edge fall the same way.
-    let log = (n as f32 / exact as f32).ln() / ((MAX_DISTANCE as f64 / exact as f64).ln() as f32) * (half - exact) as f32;
+    let log = (n as f32 / exact as f32).ln() / ((MAX_DISTANCE as f64 / exact as f64).ln() as f32)
+        * (half - exact) as f32;
     ret += (exact + log as usize).min(half - 1);
     ret
 }
 
 /// B for each head over `n` tokens, from `table` (buckets × heads).
 pub fn bias(table: &Matrix, n: usize, heads: usize) -> Vec<Matrix> {
-    let buckets: Vec<usize> = (0..n * n).map(|ij| bucket((ij % n) as i64 - (ij / n) as i64, table.rows)).collect();
-    (0..heads).map(|h| Matrix::from_vec(n, n, buckets.iter().map(|&b| table[(b, h)]).collect())).collect()
+    let buckets: Vec<usize> =
+        (0..n * n).map(|ij| bucket((ij % n) as i64 - (ij / n) as i64, table.rows)).collect();
+    (0..heads)
+        .map(|h| Matrix::from_vec(n, n, buckets.iter().map(|&b| table[(b, h)]).collect()))
+        .collect()
 }
 
 #[cfg(test)]
@@ -45,8 +49,8 @@ mod tests {
         assert!((8..200).all(|d| bucket(-d, 32) <= bucket(-d - 1, 32)));
         // transformers' MPNetEncoder.relative_position_bucket for offsets 0, −1, …, −39.
         let torch = [
-            0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 8, 8, 9, 9, 9, 9, 10, 10, 10, 10, 10, 10, 10, 11, 11, 11, 11, 11, 11, 11, 11, 11, 12, 12, 12, 12,
-            12, 12, 12, 12,
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 8, 8, 9, 9, 9, 9, 10, 10, 10, 10, 10, 10, 10, 11, 11, 11,
+            11, 11, 11, 11, 11, 11, 12, 12, 12, 12, 12, 12, 12, 12,
         ];
         assert_eq!((0..40).map(|d| bucket(-d, 32)).collect::<Vec<_>>(), torch);
     }

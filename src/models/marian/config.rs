@@ -39,7 +39,9 @@ fn parse_flat(text: &str) -> Result<BTreeMap<String, String>> {
             continue;
         }
         if let Some(item) = trimmed.strip_prefix("- ").or_else(|| (trimmed == "-").then_some("")) {
-            let key = last.as_ref().ok_or_else(|| bad(&format!("line {}: a list item outside a list", i + 1)))?;
+            let key = last
+                .as_ref()
+                .ok_or_else(|| bad(&format!("line {}: a list item outside a list", i + 1)))?;
             let value = map.entry(key.clone()).or_default();
             if !value.is_empty() {
                 value.push('\n');
@@ -47,7 +49,9 @@ fn parse_flat(text: &str) -> Result<BTreeMap<String, String>> {
             value.push_str(unquote(item.trim()));
             continue;
         }
-        let (key, value) = trimmed.split_once(':').ok_or_else(|| bad(&format!("line {} is not `key: value`", i + 1)))?;
+        let (key, value) = trimmed
+            .split_once(':')
+            .ok_or_else(|| bad(&format!("line {} is not `key: value`", i + 1)))?;
         map.insert(key.trim().to_string(), unquote(value.trim()).to_string());
         last = Some(key.trim().to_string());
     }
@@ -65,10 +69,14 @@ fn bad(why: &str) -> Error {
 impl Config {
     pub fn from_yaml(text: &str) -> Result<Config> {
         let map = parse_flat(text)?;
-        let get = |key: &str| map.get(key).map(String::as_str).ok_or_else(|| bad(&format!("no `{key}`")));
+        let get =
+            |key: &str| map.get(key).map(String::as_str).ok_or_else(|| bad(&format!("no `{key}`")));
         let number = |key: &str| -> Result<usize> {
             let v = get(key)?;
-            v.parse::<usize>().ok().filter(|&n| n > 0 && n <= 1 << 20).ok_or_else(|| bad(&format!("`{key}: {v}` is not a sensible size")))
+            v.parse::<usize>()
+                .ok()
+                .filter(|&n| n > 0 && n <= 1 << 20)
+                .ok_or_else(|| bad(&format!("`{key}: {v}` is not a sensible size")))
         };
         // What the forward pass implements, setting by setting.
         let expect = [
@@ -97,7 +105,11 @@ impl Config {
             .map_err(|_| bad("`dim-vocabs` is not a list of numbers"))?;
         let dim_vocabs = match vocabs[..] {
             [s, t] if s == t && s > 0 && s <= 1 << 20 => [s, t],
-            _ => return Err(bad(&format!("`dim-vocabs` is {vocabs:?}; a shared vocabulary (two equal sizes) is expected"))),
+            _ => {
+                return Err(bad(&format!(
+                    "`dim-vocabs` is {vocabs:?}; a shared vocabulary (two equal sizes) is expected"
+                )))
+            }
         };
         let config = Config {
             dim_emb: number("dim-emb")?,
@@ -114,7 +126,10 @@ impl Config {
             )));
         }
         if config.enc_depth > 64 || config.dec_depth > 64 {
-            return Err(bad(&format!("{} encoder and {} decoder layers is not a sensible depth", config.enc_depth, config.dec_depth)));
+            return Err(bad(&format!(
+                "{} encoder and {} decoder layers is not a sensible depth",
+                config.enc_depth, config.dec_depth
+            )));
         }
         Ok(config)
     }
@@ -142,7 +157,17 @@ transformer-postprocess-emb: d\ntransformer-preprocess: \"\"\ntransformer-train-
     #[test]
     fn reads_the_tiny_settings() {
         let c = Config::from_yaml(TINY).unwrap();
-        assert_eq!(c, Config { dim_emb: 256, dim_vocabs: [32000, 32000], enc_depth: 6, dec_depth: 2, heads: 8, dim_ffn: 1536 });
+        assert_eq!(
+            c,
+            Config {
+                dim_emb: 256,
+                dim_vocabs: [32000, 32000],
+                enc_depth: 6,
+                dec_depth: 2,
+                heads: 8,
+                dim_ffn: 1536
+            }
+        );
         assert_eq!(c.d_head(), 32);
     }
 
@@ -150,11 +175,17 @@ transformer-postprocess-emb: d\ntransformer-preprocess: \"\"\ntransformer-train-
     fn another_architecture_is_named() {
         let err = Config::from_yaml(&TINY.replace("ssru", "lstm")).unwrap_err().to_string();
         assert!(err.contains("`dec-cell` is \"lstm\""), "{err}");
-        let err = Config::from_yaml(&TINY.replace("transformer-postprocess: dan", "transformer-postprocess: da")).unwrap_err();
+        let err = Config::from_yaml(
+            &TINY.replace("transformer-postprocess: dan", "transformer-postprocess: da"),
+        )
+        .unwrap_err();
         assert!(err.to_string().contains("transformer-postprocess"));
-        assert!(Config::from_yaml(&TINY.replace("transformer-heads: 8", "transformer-heads: 7")).is_err());
-        assert!(Config::from_yaml(&TINY.replace("  - 32000\n  - 32000", "  - 32000\n  - 8000")).is_err());
-        assert!(Config::from_yaml(&TINY.replace("dim-emb: 256", "dim-emb: 99999999999999999999")).is_err());
+        assert!(Config::from_yaml(&TINY.replace("transformer-heads: 8", "transformer-heads: 7"))
+            .is_err());
+        assert!(Config::from_yaml(&TINY.replace("  - 32000\n  - 32000", "  - 32000\n  - 8000"))
+            .is_err());
+        assert!(Config::from_yaml(&TINY.replace("dim-emb: 256", "dim-emb: 99999999999999999999"))
+            .is_err());
         assert!(Config::from_yaml("not yaml at all").is_err());
         assert!(Config::from_yaml("").is_err());
     }

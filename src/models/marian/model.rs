@@ -42,8 +42,12 @@ impl Transformer {
         let (q, quant_mult) = f.intgemm8("Wemb", &[vocab, d])?;
         Ok(Transformer {
             wemb: Int8Matrix::new(vocab, d, q, quant_mult),
-            encoder: (1..=config.enc_depth).map(|l| EncoderLayer::load(&f, &config, l)).collect::<Result<_>>()?,
-            decoder: (1..=config.dec_depth).map(|l| DecoderLayer::load(&f, &config, l)).collect::<Result<_>>()?,
+            encoder: (1..=config.enc_depth)
+                .map(|l| EncoderLayer::load(&f, &config, l))
+                .collect::<Result<_>>()?,
+            decoder: (1..=config.dec_depth)
+                .map(|l| DecoderLayer::load(&f, &config, l))
+                .collect::<Result<_>>()?,
             decoder_ff_logit_out_b: f.f32_values("decoder_ff_logit_out_b", &[1, vocab])?,
             output_alpha: f.f32_scalar("none_QuantMultA")?,
             config,

@@ -45,14 +45,21 @@ fn bad(why: &str) -> Error {
 impl Shortlist {
     pub fn from_bytes(bytes: &[u8]) -> Result<Shortlist> {
         if bytes.len() < 24 || &bytes[..8] != MAGIC {
-            return Err(Error::ModelFile("shortlist.bin is not attnscope's shortlist file (it starts with \"ATSL\")".into()));
+            return Err(Error::ModelFile(
+                "shortlist.bin is not attnscope's shortlist file (it starts with \"ATSL\")".into(),
+            ));
         }
-        let u32_at = |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]) as usize;
-        let (first_num, best_num, n_source, n_target) = (u32_at(8), u32_at(12), u32_at(16), u32_at(20));
+        let u32_at = |at: usize| {
+            u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]) as usize
+        };
+        let (first_num, best_num, n_source, n_target) =
+            (u32_at(8), u32_at(12), u32_at(16), u32_at(20));
         if n_target == 0 || n_target > 1 << 16 || n_source > 1 << 20 {
             return Err(bad(&format!("{n_source} source and {n_target} target words")));
         }
-        let counts = bytes.get(24..24 + n_source).ok_or_else(|| bad(&format!("the {n_source} list lengths are cut short")))?;
+        let counts = bytes
+            .get(24..24 + n_source)
+            .ok_or_else(|| bad(&format!("the {n_source} list lengths are cut short")))?;
         let total: usize = counts.iter().map(|&c| c as usize).sum();
         // Every id takes at least one byte.
         let mut rest = &bytes[24 + n_source..];
@@ -65,11 +72,14 @@ impl Shortlist {
         for &count in counts {
             let mut previous: i64 = -1;
             for _ in 0..count {
-                let (gap, used) = leb128(rest).ok_or_else(|| bad("a list ends in the middle of a number"))?;
+                let (gap, used) =
+                    leb128(rest).ok_or_else(|| bad("a list ends in the middle of a number"))?;
                 rest = &rest[used..];
                 let id = previous + 1 + gap as i64;
                 if id >= n_target as i64 {
-                    return Err(bad(&format!("target word {id} is outside the {n_target}-word vocabulary")));
+                    return Err(bad(&format!(
+                        "target word {id} is outside the {n_target}-word vocabulary"
+                    )));
                 }
                 ids.push(id as u16);
                 previous = id;

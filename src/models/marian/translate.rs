@@ -221,7 +221,10 @@ pub struct Translator {
 
 impl std::fmt::Debug for Translator {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Translator").field("direction", &self.direction).field("config", &self.model.config).finish_non_exhaustive()
+        f.debug_struct("Translator")
+            .field("direction", &self.direction)
+            .field("config", &self.model.config)
+            .finish_non_exhaustive()
     }
 }
 
@@ -229,7 +232,12 @@ impl Translator {
     /// From the bytes of the model file, of `tokenizer.json` and of
     /// `shortlist.bin` (as the browser downloads them). Without a shortlist
     /// every word is scored at every step (see the module's note).
-    pub fn from_bytes(direction: Direction, model: &[u8], tokenizer_json: &[u8], shortlist: Option<&[u8]>) -> Result<Translator> {
+    pub fn from_bytes(
+        direction: Direction,
+        model: &[u8],
+        tokenizer_json: &[u8],
+        shortlist: Option<&[u8]>,
+    ) -> Result<Translator> {
         let model = Transformer::from_bytes(model)?;
         let shortlist = shortlist.map(Shortlist::from_bytes).transpose()?;
         if let Some(s) = &shortlist {
@@ -272,7 +280,12 @@ impl Translator {
                 ))
             })
         };
-        Translator::from_bytes(direction, &read(direction.model_file())?, &read("tokenizer.json")?, Some(&read("shortlist.bin")?))
+        Translator::from_bytes(
+            direction,
+            &read(direction.model_file())?,
+            &read("tokenizer.json")?,
+            Some(&read("shortlist.bin")?),
+        )
     }
 
     pub fn direction(&self) -> Direction {
@@ -317,7 +330,9 @@ impl Translator {
         }
         let (source_tokens, source_ids, cut) = self.tokenize(text)?;
         if source_ids.len() < 2 {
-            return Err(Error::Invalid("There is nothing to translate: the text has no words the model can read.".into()));
+            return Err(Error::Invalid(
+                "There is nothing to translate: the text has no words the model can read.".into(),
+            ));
         }
         let mut notices = Vec::new();
         if cut {
@@ -336,9 +351,11 @@ impl Translator {
             ));
         }
         let (encoder, memory) = self.model.encode(&source_ids)?;
-        let keys_values = self.model.decoder.iter().map(|l| l.context.keys_values(&memory)).collect();
+        let keys_values =
+            self.model.decoder.iter().map(|l| l.context.keys_values(&memory)).collect();
         let layers = self.model.decoder.len();
-        let max_target_tokens = (MAX_LENGTH_FACTOR * source_ids.len() as f32).ceil().max(1.0) as usize;
+        let max_target_tokens =
+            (MAX_LENGTH_FACTOR * source_ids.len() as f32).ceil().max(1.0) as usize;
         let candidates = self.shortlist.as_ref().map(|s| s.select(&source_ids));
         Ok(Decoding {
             candidates,
@@ -369,7 +386,9 @@ impl Translator {
         let mut x = self.model.embed(&[previous], position).ok()?;
         let mut context = Vec::with_capacity(self.model.decoder.len());
         let mut rnn = Vec::with_capacity(self.model.decoder.len());
-        for ((layer, cell), (k, v)) in self.model.decoder.iter().zip(&mut d.cells).zip(&d.keys_values) {
+        for ((layer, cell), (k, v)) in
+            self.model.decoder.iter().zip(&mut d.cells).zip(&d.keys_values)
+        {
             let out = layer.step(&x, cell, k, v);
             context.push(out.context);
             rnn.push(out.rnn);
@@ -398,7 +417,16 @@ impl Translator {
         d.target_ids.push(token_id);
         d.target_tokens.push(token.clone());
         d.stop = stop;
-        Some(Step { position, token_id, token, probability: probabilities[token_id as usize], top, context, rnn, stop })
+        Some(Step {
+            position,
+            token_id,
+            token,
+            probability: probabilities[token_id as usize],
+            top,
+            context,
+            rnn,
+            stop,
+        })
     }
 
     /// The translation once every step has been taken (steps not yet taken are taken here).
@@ -406,11 +434,9 @@ impl Translator {
         while self.step(&mut d).is_some() {}
         let stop = d.stop.unwrap_or(Stop::LengthLimit);
         let words: Vec<u32> = d.target_ids.iter().copied().filter(|&id| id != self.eos).collect();
-        let text = self
-            .tokenizer
-            .inner()
-            .decode(&words, false)
-            .map_err(|e| Error::Tokenizer(format!("could not turn the tokens back into text: {e}")))?;
+        let text = self.tokenizer.inner().decode(&words, false).map_err(|e| {
+            Error::Tokenizer(format!("could not turn the tokens back into text: {e}"))
+        })?;
         let mut notices = d.notices;
         if stop == Stop::LengthLimit {
             notices.push(format!(
@@ -446,7 +472,10 @@ impl Translator {
 
     /// The [`TOP`] most likely pieces (ties: the lower id first).
     fn top(&self, probabilities: &[f32]) -> Vec<(String, f32)> {
-        tensor::top_k(probabilities, TOP).into_iter().map(|i| (self.piece(i), probabilities[i as usize])).collect()
+        tensor::top_k(probabilities, TOP)
+            .into_iter()
+            .map(|i| (self.piece(i), probabilities[i as usize]))
+            .collect()
     }
 }
 

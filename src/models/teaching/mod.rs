@@ -26,8 +26,18 @@ use crate::tensor::Matrix;
 use crate::trace::{LayerTrace, ModelInfo, ModelTrace};
 
 /// Part-of-speech features, in embedding order.
-pub const PARTS_OF_SPEECH: [&str; 10] =
-    ["determiner", "adjective", "noun", "verb", "adverb", "pronoun", "preposition", "conjunction", "punctuation", "number"];
+pub const PARTS_OF_SPEECH: [&str; 10] = [
+    "determiner",
+    "adjective",
+    "noun",
+    "verb",
+    "adverb",
+    "pronoun",
+    "preposition",
+    "conjunction",
+    "punctuation",
+    "number",
+];
 const POS: usize = 10;
 const FINGERPRINT: usize = 6;
 const POSITIONAL: usize = 8;
@@ -113,7 +123,13 @@ impl TeachingModel {
     }
 
     pub fn with_options(options: TeachingOptions) -> Self {
-        let heads = vec![describes_head(), previous_token_head(), self_head(), verb_head(), determiner_head()];
+        let heads = vec![
+            describes_head(),
+            previous_token_head(),
+            self_head(),
+            verb_head(),
+            determiner_head(),
+        ];
         // Every head's value copies the part of speech of what it attends to;
         // W_O averages the heads and writes that back onto the same features.
         let mut w_o = Matrix::zeros(heads.len() * D_HEAD, D_MODEL);
@@ -168,13 +184,17 @@ impl TeachingModel {
             format!("Text cut to {MAX_TOKENS} words (it had {n}).")
         });
         let e = self.embed(&tokens); //                            E (n × d_model)
-        let w_q = Matrix::concat_cols(&self.heads.iter().map(|h| h.w_q.clone()).collect::<Vec<_>>());
-        let w_k = Matrix::concat_cols(&self.heads.iter().map(|h| h.w_k.clone()).collect::<Vec<_>>());
-        let w_v = Matrix::concat_cols(&self.heads.iter().map(|h| h.w_v.clone()).collect::<Vec<_>>());
+        let w_q =
+            Matrix::concat_cols(&self.heads.iter().map(|h| h.w_q.clone()).collect::<Vec<_>>());
+        let w_k =
+            Matrix::concat_cols(&self.heads.iter().map(|h| h.w_k.clone()).collect::<Vec<_>>());
+        let w_v =
+            Matrix::concat_cols(&self.heads.iter().map(|h| h.w_v.clone()).collect::<Vec<_>>());
         let (q, k, v) = (e.matmul(&w_q), e.matmul(&w_k), e.matmul(&w_v)); // n × H·d_head each
         let n_heads = self.heads.len();
         let (k, v) = (split_heads(&k, n_heads), split_heads(&v, n_heads)); // K_h, V_h (n × d_head)
-        let attention = multi_head(&q, n_heads, k, v, AttendHeads::new(self.options.mask, self.options.scale));
+        let attention =
+            multi_head(&q, n_heads, k, v, AttendHeads::new(self.options.mask, self.options.scale));
         let delta = attention.concat.matmul(&self.w_o); //         ΔE = [Z_1 … Z_H] W_O
         let residual = e.add(&delta); //                           E' = E + ΔE
         Ok(ModelTrace {
@@ -248,7 +268,13 @@ fn previous_token_head() -> DesignedHead {
     let (mut w_q, mut w_k) = (Matrix::zeros(D_MODEL, D_HEAD), Matrix::zeros(D_MODEL, D_HEAD));
     positional_block(&mut w_q, 4, -1.0, 12.0);
     identity_positional(&mut w_k, 4);
-    DesignedHead { name: "previous word", behaviour: "Every word attends to the word before it.", w_q, w_k, w_v: copy_pos_values() }
+    DesignedHead {
+        name: "previous word",
+        behaviour: "Every word attends to the word before it.",
+        w_q,
+        w_k,
+        w_v: copy_pos_values(),
+    }
 }
 
 fn self_head() -> DesignedHead {
@@ -260,7 +286,13 @@ fn self_head() -> DesignedHead {
     }
     positional_block(&mut w_q, 4, 0.0, 6.0);
     identity_positional(&mut w_k, 4);
-    DesignedHead { name: "self", behaviour: "Every word attends to itself (and to repeats of itself).", w_q, w_k, w_v: copy_pos_values() }
+    DesignedHead {
+        name: "self",
+        behaviour: "Every word attends to itself (and to repeats of itself).",
+        w_q,
+        w_k,
+        w_v: copy_pos_values(),
+    }
 }
 
 fn verb_head() -> DesignedHead {
@@ -348,8 +380,15 @@ mod tests {
         let creature = a(0).row(3);
         let mut order: Vec<usize> = (0..8).collect();
         order.sort_by(|&x, &y| creature[y].total_cmp(&creature[x]));
-        assert_eq!(&order[..2].iter().copied().collect::<std::collections::BTreeSet<_>>(), &[1, 2].into());
-        assert!(creature[1] + creature[2] > 0.6, "creature → fluffy+blue = {}", creature[1] + creature[2]);
+        assert_eq!(
+            &order[..2].iter().copied().collect::<std::collections::BTreeSet<_>>(),
+            &[1, 2].into()
+        );
+        assert!(
+            creature[1] + creature[2] > 0.6,
+            "creature → fluffy+blue = {}",
+            creature[1] + creature[2]
+        );
         assert_eq!(argmax(a(0).row(7)), 6);
         // previous word and self.
         for i in 1..8 {
@@ -379,13 +418,26 @@ mod tests {
     #[test]
     fn any_text_works() {
         let m = TeachingModel::new();
-        for text in ["", "   ", "zorbling glimpified quuxes", "👩‍🚀 visits 東京 ✨!", "a\u{0}b\u{7}c", "<script>alert(1)</script>"]
-        {
+        for text in [
+            "",
+            "   ",
+            "zorbling glimpified quuxes",
+            "👩‍🚀 visits 東京 ✨!",
+            "a\u{0}b\u{7}c",
+            "<script>alert(1)</script>",
+        ] {
             let t = m.run(text).unwrap();
             assert_eq!(t.layers[0].attention.heads[0].weights.rows, t.tokens.len());
-            assert!(t.layers[0].attention.heads.iter().all(|h| h.weights.data.iter().all(|x| x.is_finite())));
+            assert!(t.layers[0].attention.heads.iter().all(|h| h
+                .weights
+                .data
+                .iter()
+                .all(|x| x.is_finite())));
         }
-        assert_eq!(m.tokenize("👩‍🚀 visits 東京").iter().map(|t| t.text.as_str()).collect::<Vec<_>>(), ["👩‍🚀", "visits", "東", "京"]);
+        assert_eq!(
+            m.tokenize("👩‍🚀 visits 東京").iter().map(|t| t.text.as_str()).collect::<Vec<_>>(),
+            ["👩‍🚀", "visits", "東", "京"]
+        );
         let long = "word ".repeat(10_000);
         let t = m.run(&long).unwrap();
         assert_eq!(t.tokens.len(), MAX_TOKENS);
@@ -428,7 +480,10 @@ mod tests {
 
     #[test]
     fn causal_what_if_zeros_the_future() {
-        let model = TeachingModel::with_options(TeachingOptions { mask: Mask::Causal, ..Default::default() });
+        let model = TeachingModel::with_options(TeachingOptions {
+            mask: Mask::Causal,
+            ..Default::default()
+        });
         let t = model.run(FLUFFY).unwrap();
         for head in &t.layers[0].attention.heads {
             let masked = head.masked();
@@ -451,7 +506,8 @@ mod tests {
         assert!(e.contains("layer 0, head 1"), "{e}");
         t.layers[0].attention.heads[1].weights.data[3] = 0.0;
         assert!(t.check_finite().unwrap_err().to_string().contains("layer 0, head 1, row 0"));
-        t.layers[0].attention.heads[1].weights = crate::attention::softmax_rows(t.layers[0].attention.heads[1].masked());
+        t.layers[0].attention.heads[1].weights =
+            crate::attention::softmax_rows(t.layers[0].attention.heads[1].masked());
         let last = t.layers.len() - 1;
         t.layers[last].residual.data[0] = f32::INFINITY;
         assert!(t.check_finite().unwrap_err().to_string().contains(&format!("after layer {last}")));

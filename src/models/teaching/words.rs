@@ -30,7 +30,8 @@ pub(super) fn split_words(text: &str) -> Vec<String> {
             glue_next = c == '\u{200D}';
             continue;
         }
-        let continues_word = !word.is_empty() && (matches!(c, '\'' | '’') || ('\u{300}'..='\u{36F}').contains(&c));
+        let continues_word =
+            !word.is_empty() && (matches!(c, '\'' | '’') || ('\u{300}'..='\u{36F}').contains(&c));
         if (c.is_alphanumeric() && !is_ideograph(c)) || continues_word {
             word.push(c);
             continue;
@@ -54,7 +55,9 @@ pub(super) fn classify(word: &str) -> Token {
         return Token { text: word.to_string(), part_of_speech: Some(p), guessed: false };
     }
     let first = word.chars().next().unwrap_or(' ');
-    let (pos, guessed) = if word.chars().all(|c| c.is_ascii_digit() || c == '.' || c == ',') && first.is_ascii_digit() {
+    let (pos, guessed) = if word.chars().all(|c| c.is_ascii_digit() || c == '.' || c == ',')
+        && first.is_ascii_digit()
+    {
         (Some(NUM), false)
     } else if word.chars().count() == 1 && first.is_ascii_punctuation() {
         (Some(PUNCT), false)
@@ -69,7 +72,8 @@ pub(super) fn classify(word: &str) -> Token {
 fn guess_from_ending(lower: &str, capitalised: bool) -> usize {
     const ADVERB: [&str; 1] = ["ly"];
     const VERB_ENDINGS: [&str; 4] = ["ing", "ed", "ize", "ise"];
-    const ADJ_ENDINGS: [&str; 10] = ["ous", "ful", "ive", "less", "able", "ible", "ic", "ish", "ant", "ent"];
+    const ADJ_ENDINGS: [&str; 10] =
+        ["ous", "ful", "ive", "less", "able", "ible", "ic", "ish", "ant", "ent"];
     let ends = |set: &[&str]| set.iter().any(|e| lower.len() > e.len() + 2 && lower.ends_with(e));
     if capitalised {
         NOUN // a name
@@ -88,8 +92,8 @@ fn lexicon(word: &str) -> Option<usize> {
     const WORDS: [(&[&str], usize); 8] = [
         (
             &[
-                "a", "an", "the", "this", "that", "these", "those", "my", "your", "his", "her", "its", "our", "their", "every", "each",
-                "some", "any", "no", "all", "another",
+                "a", "an", "the", "this", "that", "these", "those", "my", "your", "his", "her",
+                "its", "our", "their", "every", "each", "some", "any", "no", "all", "another",
             ],
             DET,
         ),
@@ -233,26 +237,48 @@ fn lexicon(word: &str) -> Option<usize> {
         ),
         (
             &[
-                "roamed", "is", "are", "was", "were", "be", "been", "am", "has", "have", "had", "do", "does", "did", "give", "gave",
-                "came", "come", "go", "went", "see", "saw", "run", "ran", "jumps", "jumped", "walk", "walked", "eat", "ate", "sleeps",
-                "slept", "sings", "sang", "reads", "read", "wrote", "write", "loves", "love", "likes", "like", "make", "made", "take",
-                "took", "know", "knew", "think", "thought", "say", "said", "roam", "roams", "flew", "fly", "flies", "swam", "swim", "sat",
-                "sit", "found", "find", "can", "will", "would", "could", "should", "may", "might", "must",
+                "roamed", "is", "are", "was", "were", "be", "been", "am", "has", "have", "had",
+                "do", "does", "did", "give", "gave", "came", "come", "go", "went", "see", "saw",
+                "run", "ran", "jumps", "jumped", "walk", "walked", "eat", "ate", "sleeps", "slept",
+                "sings", "sang", "reads", "read", "wrote", "write", "loves", "love", "likes",
+                "like", "make", "made", "take", "took", "know", "knew", "think", "thought", "say",
+                "said", "roam", "roams", "flew", "fly", "flies", "swam", "swim", "sat", "sit",
+                "found", "find", "can", "will", "would", "could", "should", "may", "might", "must",
             ],
             VERB,
         ),
         (
             &[
-                "very", "quickly", "slowly", "quietly", "often", "never", "always", "soon", "now", "then", "here", "there", "not", "too",
-                "also", "still", "just",
+                "very", "quickly", "slowly", "quietly", "often", "never", "always", "soon", "now",
+                "then", "here", "there", "not", "too", "also", "still", "just",
             ],
             4,
         ),
-        (&["i", "you", "he", "she", "it", "we", "they", "me", "him", "us", "them", "who", "what", "which", "something", "someone"], PRON),
         (
             &[
-                "in", "on", "at", "over", "under", "through", "with", "without", "from", "to", "of", "by", "for", "into", "across", "near",
-                "after", "before", "about", "between",
+                "i",
+                "you",
+                "he",
+                "she",
+                "it",
+                "we",
+                "they",
+                "me",
+                "him",
+                "us",
+                "them",
+                "who",
+                "what",
+                "which",
+                "something",
+                "someone",
+            ],
+            PRON,
+        ),
+        (
+            &[
+                "in", "on", "at", "over", "under", "through", "with", "without", "from", "to",
+                "of", "by", "for", "into", "across", "near", "after", "before", "about", "between",
             ],
             6,
         ),

@@ -55,30 +55,34 @@ fn lock(board: &Mutex<Board>) -> MutexGuard<'_, Board> {
 impl ThreadHelper {
     /// A thread holding `shard` (the helper's part of a model's matrices, [`Shard::of`]).
     pub fn start(shard: Shard) -> ThreadHelper {
-        let (shard, board) = (Arc::new(shard), Arc::new((Mutex::new(Board::default()), Condvar::new())));
-        let (delivered, heads_delivered) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+        let (shard, board) =
+            (Arc::new(shard), Arc::new((Mutex::new(Board::default()), Condvar::new())));
+        let (delivered, heads_delivered) =
+            (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
         let (requests, inbox) = channel::<Request>();
-        let (s, b, d, dh) = (shard.clone(), board.clone(), delivered.clone(), heads_delivered.clone());
+        let (s, b, d, dh) =
+            (shard.clone(), board.clone(), delivered.clone(), heads_delivered.clone());
         std::thread::spawn(move || {
             // Takes the pieces of request `seq` from the last one down, while they are free.
-            let take = |seq: u64, count: usize, compute: &dyn Fn(usize) -> Matrix, d: &AtomicUsize| {
-                for i in (0..count).rev() {
-                    {
-                        let mut board = lock(&b.0);
-                        if board.seq != seq || board.states.get(i) != Some(&State::Free) {
-                            break;
+            let take =
+                |seq: u64, count: usize, compute: &dyn Fn(usize) -> Matrix, d: &AtomicUsize| {
+                    for i in (0..count).rev() {
+                        {
+                            let mut board = lock(&b.0);
+                            if board.seq != seq || board.states.get(i) != Some(&State::Free) {
+                                break;
+                            }
+                            board.states[i] = State::Helper;
                         }
-                        board.states[i] = State::Helper;
+                        let out = compute(i);
+                        let mut board = lock(&b.0);
+                        if board.seq == seq {
+                            (board.states[i], board.outputs[i]) = (State::Done, Some(out));
+                            d.fetch_add(1, Ordering::Relaxed);
+                            b.1.notify_all();
+                        }
                     }
-                    let out = compute(i);
-                    let mut board = lock(&b.0);
-                    if board.seq == seq {
-                        (board.states[i], board.outputs[i]) = (State::Done, Some(out));
-                        d.fetch_add(1, Ordering::Relaxed);
-                        b.1.notify_all();
-                    }
-                }
-            };
+                };
             for request in inbox {
                 match request {
                     Request::Products(seq, first, count, x) => {
@@ -87,7 +91,11 @@ impl ThreadHelper {
                         take(seq, pieces.len(), &|i| s.product(first, &pieces[i], &input), &d);
                     }
                     Request::Heads(seq, [q, k, v], n_heads, n_kv_heads, mask, scale) => {
-                        let heads = Heads { p: Projections { q: &q, k: &k, v: &v, n_heads, n_kv_heads }, mask, scale };
+                        let heads = Heads {
+                            p: Projections { q: &q, k: &k, v: &v, n_heads, n_kv_heads },
+                            mask,
+                            scale,
+                        };
                         if heads.is_whole() {
                             take(
                                 seq,
@@ -134,7 +142,11 @@ pub fn share(model: &mut dyn Shares) {
 impl Helper for ThreadHelper {
     fn begin(&self, first: usize, parts: &[(usize, usize)], x: &Matrix) {
         // Pieces of other matrices than the model's are not offered: every piece is left free.
-        let pieces = self.shard.holds(first, parts).then(|| self.shard.pieces(first, parts.len(), x.cols)).flatten();
+        let pieces = self
+            .shard
+            .holds(first, parts)
+            .then(|| self.shard.pieces(first, parts.len(), x.cols))
+            .flatten();
         let seq = self.next_request(pieces.as_ref().map_or(0, Vec::len));
         if pieces.is_some() {
             // A helper thread that is gone leaves every piece free: the model computes them.
@@ -144,7 +156,14 @@ impl Helper for ThreadHelper {
 
     fn begin_heads(&self, h: &Heads) -> bool {
         let seq = self.next_request(h.n_heads);
-        let request = Request::Heads(seq, [h.q.clone(), h.k.clone(), h.v.clone()], h.n_heads, h.n_kv_heads, h.mask, h.scale);
+        let request = Request::Heads(
+            seq,
+            [h.q.clone(), h.k.clone(), h.v.clone()],
+            h.n_heads,
+            h.n_kv_heads,
+            h.mask,
+            h.scale,
+        );
         self.requests.send(request).is_ok()
     }
 
@@ -163,8 +182,11 @@ impl Helper for ThreadHelper {
         // microseconds, and a piece it is computing is better awaited than
         // computed twice.
         let wait = Duration::from_secs_f64(patience_ms.max(1.0) / 1e3);
-        let (mut board, _) =
-            self.board.1.wait_timeout_while(board, wait, |b| b.states.get(i) == Some(&State::Helper)).unwrap_or_else(|p| p.into_inner());
+        let (mut board, _) = self
+            .board
+            .1
+            .wait_timeout_while(board, wait, |b| b.states.get(i) == Some(&State::Helper))
+            .unwrap_or_else(|p| p.into_inner());
         board.outputs.get_mut(i).and_then(Option::take)
     }
 

@@ -27,7 +27,12 @@ pub struct RunOptions {
 
 impl Default for RunOptions {
     fn default() -> Self {
-        Self { positional_encoding: true, temperature_factor: 1.0, unscaled: false, next_token_temperature: 1.0 }
+        Self {
+            positional_encoding: true,
+            temperature_factor: 1.0,
+            unscaled: false,
+            next_token_temperature: 1.0,
+        }
     }
 }
 

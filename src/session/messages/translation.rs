@@ -56,7 +56,8 @@ impl TranslationSummary {
             (Some(l), None) => self.layer_mean.get(l).cloned(),
             (None, None) => self.mean.clone(),
             (None, Some(h)) => {
-                let picked: Vec<&Matrix> = self.heads.iter().filter_map(|l| l.get(h)).map(|c| &c.weights).collect();
+                let picked: Vec<&Matrix> =
+                    self.heads.iter().filter_map(|l| l.get(h)).map(|c| &c.weights).collect();
                 Matrix::mean_of(&picked)
             }
         }
@@ -69,7 +70,8 @@ impl TranslationSummary {
     /// not kept in a summary, and the encoder's heads export from the panel).
     pub fn export_json(&self, model: ModelId, text: &str) -> Option<String> {
         let (from, to) = model.languages()?;
-        let cross = self.heads.iter().map(|l| l.iter().map(|c| c.weights.to_rows()).collect()).collect();
+        let cross =
+            self.heads.iter().map(|l| l.iter().map(|c| c.weights.to_rows()).collect()).collect();
         let e = TranslationExport {
             model: model.slug(),
             from,

@@ -43,21 +43,35 @@ pub(super) fn built_in() -> Runners {
 pub(super) fn from_files(model: ModelId, files: &[Vec<u8>]) -> Result<Option<Box<dyn Runner>>> {
     #[cfg(feature = "pretrained")]
     let file = |i: usize| {
-        files.get(i).map(Vec::as_slice).ok_or_else(|| Error::ModelFile(format!("{} needs {} files", model.slug(), model.files().len())))
+        files.get(i).map(Vec::as_slice).ok_or_else(|| {
+            Error::ModelFile(format!("{} needs {} files", model.slug(), model.files().len()))
+        })
     };
     let runner: Box<dyn Runner> = match model {
         ModelId::Teaching => return Ok(None),
         #[cfg(feature = "pretrained")]
-        ModelId::MiniLm => {
-            Box::new(encoder::EncoderRunner::minilm(crate::checkpoint::minilm::MiniLm::from_bytes(file(0)?, file(1)?, file(2)?)?))
-        }
+        ModelId::MiniLm => Box::new(encoder::EncoderRunner::minilm(
+            crate::checkpoint::minilm::MiniLm::from_bytes(file(0)?, file(1)?, file(2)?)?,
+        )),
         #[cfg(feature = "pretrained")]
-        ModelId::SmolLm2 => Box::new(decoder::DecoderRunner::new(crate::checkpoint::smollm2::SmolLm2::from_gguf_bytes(file(0)?)?)),
+        ModelId::SmolLm2 => Box::new(decoder::DecoderRunner::new(
+            crate::checkpoint::smollm2::SmolLm2::from_gguf_bytes(file(0)?)?,
+        )),
         #[cfg(feature = "extras")]
-        ModelId::TranslateEnPt | ModelId::TranslatePtEn => Box::new(translator::TranslatorRunner::from_files(model, files)?),
-        ModelId::Custom => return Err(Error::Invalid("a model of your own is opened from its files (`Session::install_custom`)".into())),
+        ModelId::TranslateEnPt | ModelId::TranslatePtEn => {
+            Box::new(translator::TranslatorRunner::from_files(model, files)?)
+        }
+        ModelId::Custom => {
+            return Err(Error::Invalid(
+                "a model of your own is opened from its files (`Session::install_custom`)".into(),
+            ))
+        }
         #[cfg(feature = "extras")]
-        ModelId::Trace => return Err(Error::Invalid("a trace file is opened with \"Open a trace…\", not downloaded".into())),
+        ModelId::Trace => {
+            return Err(Error::Invalid(
+                "a trace file is opened with \"Open a trace…\", not downloaded".into(),
+            ))
+        }
         #[cfg(not(feature = "extras"))]
         _ => return Err(not_built(model)),
     };
@@ -68,7 +82,9 @@ pub(super) fn from_files(model: ModelId, files: &[Vec<u8>]) -> Result<Option<Box
 /// Why `model` has no runner to run: not loaded yet, or not in this build.
 pub(super) fn missing(model: ModelId) -> Error {
     match model {
-        ModelId::Trace => Error::Invalid("a trace file is read, not run: open it with \"Open a trace…\"".into()),
+        ModelId::Trace => {
+            Error::Invalid("a trace file is read, not run: open it with \"Open a trace…\"".into())
+        }
         #[cfg(feature = "pretrained")]
         ModelId::MiniLm | ModelId::SmolLm2 => not_loaded(model),
         #[cfg(feature = "extras")]
@@ -92,5 +108,8 @@ pub(super) fn missing_for_analyses(model: ModelId) -> Error {
 }
 
 fn not_built(model: ModelId) -> Error {
-    Error::Invalid(format!("the {} model is not part of this build (features `pretrained` and `extras`)", model.slug()))
+    Error::Invalid(format!(
+        "the {} model is not part of this build (features `pretrained` and `extras`)",
+        model.slug()
+    ))
 }

@@ -21,10 +21,18 @@ impl Runner for Teaching {
     }
 
     fn run(&mut self, text: &str, options: &RunOptions, _cached: bool) -> Result<Ran> {
-        let scale = if options.unscaled { Scale::Factor(options.temperature_factor) } else { Scale::InvSqrtDk };
-        let teaching =
-            TeachingModel::with_options(TeachingOptions { positional_encoding: options.positional_encoding, mask: Mask::None, scale });
-        let head_notes = teaching.heads.iter().map(|h| format!("{}: {}", h.name, h.behaviour)).collect();
+        let scale = if options.unscaled {
+            Scale::Factor(options.temperature_factor)
+        } else {
+            Scale::InvSqrtDk
+        };
+        let teaching = TeachingModel::with_options(TeachingOptions {
+            positional_encoding: options.positional_encoding,
+            mask: Mask::None,
+            scale,
+        });
+        let head_notes =
+            teaching.heads.iter().map(|h| format!("{}: {}", h.name, h.behaviour)).collect();
         let mut trace = teaching.run(text)?;
         if !options.unscaled && options.temperature_factor != 1.0 {
             rescale(&mut trace, options.temperature_factor);

@@ -5,7 +5,10 @@
 //! `Blob.slice`, `src/worker/blob_source.rs`).
 
 use super::super::runner::{Held, Ran, Runner};
-use super::super::{FromWorker, HeadDetail, Latest, ModelId, RunOptions, RunSummary, Session, Thumbnail, ToWorker, EXPORT_MAX_WEIGHTS};
+use super::super::{
+    FromWorker, HeadDetail, Latest, ModelId, RunOptions, RunSummary, Session, Thumbnail, ToWorker,
+    EXPORT_MAX_WEIGHTS,
+};
 use crate::analysis::{head_stats, HeadMatch, HeadStats};
 use crate::attention::{apply_mask, softmax_rows, Mask};
 use crate::tensor::Matrix;
@@ -81,7 +84,10 @@ impl OpenTrace {
             kv_head_of: (0..d.n_heads).map(|h| d.kv_head_of(h)).collect(),
             catalog,
             head_notes: Vec::new(),
-            top_next: d.top_next.as_ref().map(|top| top.iter().map(|t| (t.token.clone(), t.probability)).collect()),
+            top_next: d
+                .top_next
+                .as_ref()
+                .map(|top| top.iter().map(|t| (t.token.clone(), t.probability)).collect()),
             sentence_embedding_norm: None,
             compute_ms: 0.0,
             memory_bytes: None,
@@ -117,7 +123,10 @@ impl OpenTrace {
 
     /// The thumbnails (stored, else pooled a layer at a time) and, unless
     /// skipped, every head's measures, from one pass over the weights.
-    fn read_overview(&mut self, skip_catalog: bool) -> Result<(Vec<Vec<Thumbnail>>, Vec<HeadStats>)> {
+    fn read_overview(
+        &mut self,
+        skip_catalog: bool,
+    ) -> Result<(Vec<Vec<Thumbnail>>, Vec<HeadStats>)> {
         let stored = self.reader.index().thumbnails().is_some();
         let mut thumbnails = if stored { self.reader.thumbnails()? } else { Vec::new() };
         let mut catalog = Vec::new();
@@ -125,7 +134,12 @@ impl OpenTrace {
             for l in 0..self.reader.index().n_layers() {
                 let heads = self.reader.layer_attention(l)?;
                 if !stored {
-                    thumbnails.push(heads.iter().map(|a| Thumbnail::new(&crate::trace::pool(a, THUMB_MAX))).collect());
+                    thumbnails.push(
+                        heads
+                            .iter()
+                            .map(|a| Thumbnail::new(&crate::trace::pool(a, THUMB_MAX)))
+                            .collect(),
+                    );
                 }
                 if !skip_catalog {
                     catalog.extend(heads.iter().enumerate().map(|(h, a)| head_stats(a, l, h)));
@@ -147,7 +161,8 @@ impl OpenTrace {
         let mask = spec.core().unwrap_or(Mask::None);
         let (q, k) = (self.reader.queries(layer, head)?, self.reader.keys(layer, kv_head)?);
         let empty = || Matrix::zeros(0, 0);
-        let (scores, q, k, scale, what_if_mask, what_if_weights) = match (q, k, scale, spec.core()) {
+        let (scores, q, k, scale, what_if_mask, what_if_weights) = match (q, k, scale, spec.core())
+        {
             (Some(q), Some(k), Some(scale), Some(_)) => {
                 let scores = q.matmul_t(&k); // S = Q Kᵀ, T × T
                 let what_if = if mask == Mask::None { Mask::Causal } else { Mask::None };
@@ -155,7 +170,14 @@ impl OpenTrace {
                 (scores, q, k, scale, what_if, what_if_weights)
             }
             // Without Q and K nothing can be recomputed: both grids show the stored weights.
-            (q, k, scale, _) => (empty(), q.unwrap_or_else(empty), k.unwrap_or_else(empty), scale.unwrap_or(1.0), mask, weights.clone()),
+            (q, k, scale, _) => (
+                empty(),
+                q.unwrap_or_else(empty),
+                k.unwrap_or_else(empty),
+                scale.unwrap_or(1.0),
+                mask,
+                weights.clone(),
+            ),
         };
         Ok(HeadDetail {
             id,
@@ -201,7 +223,11 @@ impl OpenTrace {
         let mut out = Vec::new();
         for l in 0..self.reader.index().n_layers() {
             let heads = self.reader.layer_attention(l)?;
-            out.extend(heads.iter().enumerate().map(|(h, a)| HeadMatch { layer: l, head: h, weight: a[(query, key)] }));
+            out.extend(heads.iter().enumerate().map(|(h, a)| HeadMatch {
+                layer: l,
+                head: h,
+                weight: a[(query, key)],
+            }));
         }
         out.sort_by(|x, y| y.weight.total_cmp(&x.weight));
         Ok(out)
@@ -238,10 +264,21 @@ impl Runner for TraceFile {
     }
 
     /// The trace's summary: its text is fixed, so `text` is not read.
-    fn run(&mut self, _text: &str, options: &RunOptions, _cached: bool) -> crate::error::Result<Ran> {
+    fn run(
+        &mut self,
+        _text: &str,
+        options: &RunOptions,
+        _cached: bool,
+    ) -> crate::error::Result<Ran> {
         let trace = self.open.as_mut().ok_or_else(|| super::missing(ModelId::Trace))?;
-        let summary = trace.summary(*options != RunOptions::default()).map_err(|e| crate::error::Error::Invalid(e.to_string()))?;
-        Ok(Ran { held: Held::Summary(Box::new(summary)), head_notes: Vec::new(), translation: None })
+        let summary = trace
+            .summary(*options != RunOptions::default())
+            .map_err(|e| crate::error::Error::Invalid(e.to_string()))?;
+        Ok(Ran {
+            held: Held::Summary(Box::new(summary)),
+            head_notes: Vec::new(),
+            translation: None,
+        })
     }
 
     fn layered(&self) -> crate::error::Result<&dyn Layered> {
@@ -253,37 +290,50 @@ impl Runner for TraceFile {
     }
 
     fn answer(&mut self, msg: &ToWorker, shown: Option<u64>) -> Option<FromWorker> {
-        let failed = |id: u64, e: &dyn std::fmt::Display| FromWorker::Failed { id, message: e.to_string() };
+        let failed =
+            |id: u64, e: &dyn std::fmt::Display| FromWorker::Failed { id, message: e.to_string() };
         let Some(id) = shown else {
             return match msg {
-                ToWorker::Run { .. } if self.open.is_none() => {
-                    Some(FromWorker::LoadFailed { model: ModelId::Trace, message: "no trace file is open".into() })
-                }
-                ToWorker::Compare { id, .. } => {
-                    Some(failed(*id, &"a trace file holds one fixed text: comparing another text needs a live model"))
-                }
+                ToWorker::Run { .. } if self.open.is_none() => Some(FromWorker::LoadFailed {
+                    model: ModelId::Trace,
+                    message: "no trace file is open".into(),
+                }),
+                ToWorker::Compare { id, .. } => Some(failed(
+                    *id,
+                    &"a trace file holds one fixed text: comparing another text needs a live model",
+                )),
                 ToWorker::Load { .. } => Some(match self.open {
                     Some(_) => FromWorker::Loaded { model: ModelId::Trace },
-                    None => FromWorker::LoadFailed { model: ModelId::Trace, message: "open a trace file first".into() },
+                    None => FromWorker::LoadFailed {
+                        model: ModelId::Trace,
+                        message: "open a trace file first".into(),
+                    },
                 }),
                 _ => None,
             };
         };
         let trace = self.open.as_mut()?;
         match *msg {
-            ToWorker::Head { id: asked, layer, head, .. } => {
-                Some(trace.head(id, layer, head).map_or_else(|e| failed(asked, &e), |d| FromWorker::Head(Box::new(d))))
-            }
+            ToWorker::Head { id: asked, layer, head, .. } => Some(
+                trace
+                    .head(id, layer, head)
+                    .map_or_else(|e| failed(asked, &e), |d| FromWorker::Head(Box::new(d))),
+            ),
             ToWorker::Export { id: asked } => Some(match trace.export() {
                 Ok(json) => FromWorker::Export { id: asked, json },
                 Err(e) => failed(asked, &e),
             }),
             // Ranking reads every head of the file: never for a run no longer shown.
-            ToWorker::FindHeads { id: asked, .. } if asked != id => Some(failed(asked, &"that text is no longer shown")),
+            ToWorker::FindHeads { id: asked, .. } if asked != id => {
+                Some(failed(asked, &"that text is no longer shown"))
+            }
             ToWorker::FindHeads { id: asked, query, key } => {
                 let n = trace.reader.index().n_tokens();
                 if query >= n || key >= n {
-                    return Some(failed(asked, &format!("no token {} in this text", query.max(key))));
+                    return Some(failed(
+                        asked,
+                        &format!("no token {} in this text", query.max(key)),
+                    ));
                 }
                 Some(match trace.find_heads(query, key) {
                     Ok(heads) => FromWorker::Heads { id: asked, query, key, heads },
@@ -321,17 +371,31 @@ mod tests {
     }
 
     fn fixture(name: &str) -> Vec<u8> {
-        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tracefile").join(name)).unwrap()
+        std::fs::read(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tracefile").join(name),
+        )
+        .unwrap()
     }
 
     fn open(bytes: Vec<u8>) -> Session {
         let mut s = Session::new();
-        s.open_trace(Box::new(crate::tracefile::SeekSource::new(std::io::Cursor::new(bytes)).unwrap())).unwrap();
+        s.open_trace(Box::new(
+            crate::tracefile::SeekSource::new(std::io::Cursor::new(bytes)).unwrap(),
+        ))
+        .unwrap();
         s
     }
 
     fn run(s: &mut Session, id: u64) -> FromWorker {
-        s.handle(ToWorker::Run { id, model: ModelId::Trace, text: "ignored".into(), options: RunOptions::default() }, &clock)
+        s.handle(
+            ToWorker::Run {
+                id,
+                model: ModelId::Trace,
+                text: "ignored".into(),
+                options: RunOptions::default(),
+            },
+            &clock,
+        )
     }
 
     #[test]
@@ -341,10 +405,15 @@ mod tests {
         let FromWorker::Result(r) = run(&mut s, 3) else { panic!("expected a summary") };
         let mut reader = TraceReader::open(&bytes[..]).unwrap();
         let d = reader.description().clone();
-        assert_eq!((r.tokens.clone(), r.info.n_layers, r.info.n_heads), (d.tokens.clone(), d.n_layers, d.n_heads));
+        assert_eq!(
+            (r.tokens.clone(), r.info.n_layers, r.info.n_heads),
+            (d.tokens.clone(), d.n_layers, d.n_heads)
+        );
         assert_eq!(r.overview, reader.thumbnails().unwrap());
         assert_eq!(r.catalog.len(), d.n_layers * d.n_heads);
-        let FromWorker::Head(h) = s.handle(ToWorker::Head { id: 3, layer: 2, head: 4, with_layer: true }, &clock) else {
+        let FromWorker::Head(h) =
+            s.handle(ToWorker::Head { id: 3, layer: 2, head: 4, with_layer: true }, &clock)
+        else {
             panic!("expected a head")
         };
         assert_eq!(h.weights, reader.attention(2, 4).unwrap());
@@ -352,18 +421,40 @@ mod tests {
         // With Q and K, the causal softmax of the scores gives back the stored weights.
         let again = softmax_rows(apply_mask(h.scores.map(|x| x * h.scale), h.mask));
         assert!(again.max_abs_diff(&h.weights) < 2e-3, "{}", again.max_abs_diff(&h.weights));
-        let FromWorker::Export { json, .. } = s.handle(ToWorker::Export { id: 3 }, &clock) else { panic!("expected an export") };
+        let FromWorker::Export { json, .. } = s.handle(ToWorker::Export { id: 3 }, &clock) else {
+            panic!("expected an export")
+        };
         let v: serde_json::Value = serde_json::from_str(&json).unwrap();
         assert_eq!(v["attentions"][2][4][1][0].as_f64().unwrap() as f32, h.weights[(1, 0)]);
-        let FromWorker::Heads { heads, .. } = s.handle(ToWorker::FindHeads { id: 3, query: 1, key: 0 }, &clock) else { panic!() };
+        let FromWorker::Heads { heads, .. } =
+            s.handle(ToWorker::FindHeads { id: 3, query: 1, key: 0 }, &clock)
+        else {
+            panic!()
+        };
         assert_eq!(heads.len(), d.n_layers * d.n_heads);
         // Ranking for an earlier run (the page's preset note) is refused, not computed over the file.
-        let FromWorker::Failed { id: 2, .. } = s.handle(ToWorker::FindHeads { id: 2, query: 1, key: 0 }, &clock) else { panic!() };
-        assert!(matches!(s.handle(ToWorker::Head { id: 3, layer: 99, head: 0, with_layer: true }, &clock), FromWorker::Failed { .. }));
+        let FromWorker::Failed { id: 2, .. } =
+            s.handle(ToWorker::FindHeads { id: 2, query: 1, key: 0 }, &clock)
+        else {
+            panic!()
+        };
+        assert!(matches!(
+            s.handle(ToWorker::Head { id: 3, layer: 99, head: 0, with_layer: true }, &clock),
+            FromWorker::Failed { .. }
+        ));
         // A model's run replaces the trace as the latest; the trace stays open.
-        let teaching = ToWorker::Run { id: 4, model: ModelId::Teaching, text: "a cat".into(), options: RunOptions::default() };
+        let teaching = ToWorker::Run {
+            id: 4,
+            model: ModelId::Teaching,
+            text: "a cat".into(),
+            options: RunOptions::default(),
+        };
         assert!(matches!(s.handle(teaching, &clock), FromWorker::Result(_)));
-        let FromWorker::Head(t) = s.handle(ToWorker::Head { id: 4, layer: 0, head: 0, with_layer: true }, &clock) else { panic!() };
+        let FromWorker::Head(t) =
+            s.handle(ToWorker::Head { id: 4, layer: 0, head: 0, with_layer: true }, &clock)
+        else {
+            panic!()
+        };
         assert_eq!(t.weights.rows, 2);
         assert!(matches!(run(&mut s, 5), FromWorker::Result(_)));
     }
@@ -377,8 +468,15 @@ mod tests {
         let mut reader = TraceReader::open(&bytes[..]).unwrap();
         let a = reader.attention(0, 0).unwrap();
         assert_eq!(r.overview[0][0], Thumbnail::new(&crate::trace::pool(&a, THUMB_MAX)));
-        let FromWorker::Head(h) = s.handle(ToWorker::Head { id: 1, layer: 0, head: 0, with_layer: true }, &clock) else { panic!() };
-        assert_eq!((h.weights.clone(), h.scores.rows, h.what_if_weights.clone()), (a.clone(), 0, a));
+        let FromWorker::Head(h) =
+            s.handle(ToWorker::Head { id: 1, layer: 0, head: 0, with_layer: true }, &clock)
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (h.weights.clone(), h.scores.rows, h.what_if_weights.clone()),
+            (a.clone(), 0, a)
+        );
     }
 
     #[test]
@@ -386,9 +484,16 @@ mod tests {
         let bytes = fixture("numpy_f16.safetensors");
         let mut s = Session::new();
         let cut = bytes[..bytes.len() - 10].to_vec();
-        let e = s.open_trace(Box::new(crate::tracefile::SeekSource::new(std::io::Cursor::new(cut)).unwrap())).unwrap_err();
+        let e = s
+            .open_trace(Box::new(
+                crate::tracefile::SeekSource::new(std::io::Cursor::new(cut)).unwrap(),
+            ))
+            .unwrap_err();
         assert!(e.to_string().contains("cut short"), "{e}");
         assert!(matches!(run(&mut s, 1), FromWorker::LoadFailed { .. }));
-        assert!(matches!(s.handle(ToWorker::Load { model: ModelId::Trace, exact: false }, &clock), FromWorker::LoadFailed { .. }));
+        assert!(matches!(
+            s.handle(ToWorker::Load { model: ModelId::Trace, exact: false }, &clock),
+            FromWorker::LoadFailed { .. }
+        ));
     }
 }

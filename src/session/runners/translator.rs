@@ -28,10 +28,16 @@ impl TranslatorRunner {
         let d = match model {
             ModelId::TranslateEnPt => Direction::EnPt,
             ModelId::TranslatePtEn => Direction::PtEn,
-            _ => return Err(Error::Invalid(format!("{} is not a translation model", model.slug()))),
+            _ => {
+                return Err(Error::Invalid(format!("{} is not a translation model", model.slug())))
+            }
         };
         let [m, tokenizer, shortlist] = files else {
-            return Err(Error::ModelFile(format!("{} needs 3 files, got {}", model.slug(), files.len())));
+            return Err(Error::ModelFile(format!(
+                "{} needs 3 files, got {}",
+                model.slug(),
+                files.len()
+            )));
         };
         Ok(Self { model, translator: Translator::from_bytes(d, m, tokenizer, Some(shortlist))? })
     }
@@ -117,7 +123,10 @@ fn summarize(t: &Translation, d_head: usize) -> TranslationSummary {
                 .collect()
         })
         .collect();
-    let layer_mean = heads.iter().filter_map(|l| Matrix::mean_of(&l.iter().map(|c| &c.weights).collect::<Vec<_>>())).collect();
+    let layer_mean = heads
+        .iter()
+        .filter_map(|l| Matrix::mean_of(&l.iter().map(|c| &c.weights).collect::<Vec<_>>()))
+        .collect();
     let all: Vec<_> = heads.iter().flatten().map(|c| &c.weights).collect();
     TranslationSummary {
         source_tokens: t.source_tokens.clone(),
@@ -140,7 +149,8 @@ mod tests {
     use crate::session::{FromWorker, ModelId, RunOptions, Session, ToWorker};
 
     fn files(model: ModelId) -> Option<Vec<Vec<u8>>> {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("www/models").join(model.slug());
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("www/models").join(model.slug());
         model.files().iter().map(|f| std::fs::read(dir.join(&f.name)).ok()).collect()
     }
 
@@ -158,14 +168,17 @@ mod tests {
         let msg = ToWorker::Run { id: 3, model, text: text.into(), options: RunOptions::default() };
         let msg: ToWorker = serde_json::from_str(&serde_json::to_string(&msg).unwrap()).unwrap();
         let FromWorker::Result(r) = s.handle(msg, &|| 0.0) else { panic!("expected a result") };
-        let r: crate::session::RunSummary = serde_json::from_str(&serde_json::to_string(&r).unwrap()).unwrap();
+        let r: crate::session::RunSummary =
+            serde_json::from_str(&serde_json::to_string(&r).unwrap()).unwrap();
         let t = r.translation.as_deref().expect("a translation");
         assert_eq!(t.translation, "uma criatura azul fofa vagueou a floresta verdejante");
         assert_eq!(r.tokens, t.source_tokens);
         assert_eq!((r.info.n_layers, r.info.n_heads, r.overview.len()), (6, 8, 6));
         assert_eq!((t.heads.len(), t.heads[0].len()), (2, 8));
         let (n_t, n_s) = (t.target_tokens.len(), t.source_tokens.len());
-        for w in t.heads.iter().flatten().map(|c| &c.weights).chain(&t.layer_mean).chain(t.mean.as_ref()) {
+        for w in
+            t.heads.iter().flatten().map(|c| &c.weights).chain(&t.layer_mean).chain(t.mean.as_ref())
+        {
             assert_eq!(w.shape(), (n_t, n_s));
             for i in 0..n_t {
                 let sum: f32 = (0..n_s).map(|j| w[(i, j)]).sum();
@@ -178,11 +191,16 @@ mod tests {
         assert!(z.max_abs_diff(&c.output) < 1e-5);
         assert_eq!(t.weights(Some(1), Some(3)).unwrap(), c.weights);
         // The export: the CLI's field names, every cross-attention head's weights.
-        let json: serde_json::Value = serde_json::from_str(&t.export_json(model, text).unwrap()).unwrap();
-        assert_eq!((json["model"].as_str(), json["from"].as_str(), json["to"].as_str()), (Some("translate-enpt"), Some("en"), Some("pt")));
+        let json: serde_json::Value =
+            serde_json::from_str(&t.export_json(model, text).unwrap()).unwrap();
+        assert_eq!(
+            (json["model"].as_str(), json["from"].as_str(), json["to"].as_str()),
+            (Some("translate-enpt"), Some("en"), Some("pt"))
+        );
         assert_eq!(json["translation"], t.translation.as_str());
         assert_eq!(json["stop"], "end_of_sentence");
-        let cross: Vec<Vec<Vec<Vec<f32>>>> = serde_json::from_value(json["cross_attentions"].clone()).unwrap();
+        let cross: Vec<Vec<Vec<Vec<f32>>>> =
+            serde_json::from_value(json["cross_attentions"].clone()).unwrap();
         assert_eq!((cross.len(), cross[1].len()), (t.heads.len(), t.heads[1].len()));
         assert_eq!(cross[1][3], c.weights.to_rows());
         assert!(json.get("encoder_attentions").is_none() && json.get("source_ids").is_none());
@@ -191,16 +209,24 @@ mod tests {
         let d = s.head(5, 2).unwrap();
         assert_eq!(d.weights.shape(), (n_s, n_s));
         // Empty text: empty pictures and a notice, not an error.
-        let FromWorker::Result(r) = s.handle(ToWorker::Run { id: 4, model, text: "  ".into(), options: RunOptions::default() }, &|| 0.0)
-        else {
+        let FromWorker::Result(r) = s.handle(
+            ToWorker::Run { id: 4, model, text: "  ".into(), options: RunOptions::default() },
+            &|| 0.0,
+        ) else {
             panic!("expected a result")
         };
         assert!(r.tokens.is_empty());
         assert!(r.translation.unwrap().notices[0].contains("nothing to translate"));
         // The other direction is not loaded: a clear message.
-        let FromWorker::Failed { message, .. } =
-            s.handle(ToWorker::Run { id: 5, model: ModelId::TranslatePtEn, text: "olá".into(), options: RunOptions::default() }, &|| 0.0)
-        else {
+        let FromWorker::Failed { message, .. } = s.handle(
+            ToWorker::Run {
+                id: 5,
+                model: ModelId::TranslatePtEn,
+                text: "olá".into(),
+                options: RunOptions::default(),
+            },
+            &|| 0.0,
+        ) else {
             panic!("expected a failure")
         };
         assert!(message.contains("not loaded"), "{message}");
@@ -211,7 +237,9 @@ mod tests {
         let mut s = Session::new();
         let e = s.install(ModelId::TranslateEnPt, vec![vec![1, 2, 3]]).unwrap_err();
         assert!(e.to_string().contains("3 files"), "{e}");
-        let e = s.install(ModelId::TranslateEnPt, vec![vec![0; 64], b"{}".to_vec(), vec![]]).unwrap_err();
+        let e = s
+            .install(ModelId::TranslateEnPt, vec![vec![0; 64], b"{}".to_vec(), vec![]])
+            .unwrap_err();
         assert!(!e.to_string().is_empty());
         assert!(!s.is_loaded(ModelId::TranslateEnPt));
     }

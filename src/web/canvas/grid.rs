@@ -71,22 +71,46 @@ impl Layout {
         if grown <= base {
             return first;
         }
-        Self::fit_within(grown, (label_width * grown / base).ceil(), (rows, cols), room, (0.1, max_cell))
+        Self::fit_within(
+            grown,
+            (label_width * grown / base).ceil(),
+            (rows, cols),
+            room,
+            (0.1, max_cell),
+        )
     }
 
-    fn fit_at(font_px: f64, label_width: f64, rows: usize, cols: usize, room: Room, max_cell: f64) -> Self {
+    fn fit_at(
+        font_px: f64,
+        label_width: f64,
+        rows: usize,
+        cols: usize,
+        room: Room,
+        max_cell: f64,
+    ) -> Self {
         Self::fit_within(font_px, label_width, (rows, cols), room, (MIN_CELL, max_cell))
     }
 
     /// Whole pixels per cell from [`MIN_CELL`] up (every cell one flat
     /// colour), fractions below it, never less than `min_cell` nor more than `max_cell`.
-    fn fit_within(font_px: f64, label_width: f64, (rows, cols): (usize, usize), room: Room, (min_cell, max_cell): (f64, f64)) -> Self {
+    fn fit_within(
+        font_px: f64,
+        label_width: f64,
+        (rows, cols): (usize, usize),
+        room: Room,
+        (min_cell, max_cell): (f64, f64),
+    ) -> Self {
         let margin = (label_width + 0.6 * font_px + 4.0).ceil();
-        let (w, h) = if room.0 > 1.0 && room.1 > 1.0 { room } else { (FALLBACK + margin, FALLBACK + margin) };
+        let (w, h) = if room.0 > 1.0 && room.1 > 1.0 {
+            room
+        } else {
+            (FALLBACK + margin, FALLBACK + margin)
+        };
         let across = (w - margin - 4.0) / cols.max(1) as f64;
         let down = (h - margin - 4.0) / rows.max(1) as f64;
         let raw = across.min(down);
-        let cell = if raw >= MIN_CELL { raw.floor() } else { raw }.clamp(min_cell, max_cell.max(MIN_CELL));
+        let cell =
+            if raw >= MIN_CELL { raw.floor() } else { raw }.clamp(min_cell, max_cell.max(MIN_CELL));
         let window = (cell * cols as f64, cell * rows as f64);
         Self { cell, left: margin, top: margin, rows, cols, font_px, pan: (0.0, 0.0), window }
     }
@@ -97,7 +121,10 @@ impl Layout {
 
     /// Top-left corner of cell (i, j).
     pub fn cell_origin(&self, i: usize, j: usize) -> (f64, f64) {
-        (self.left + self.cell * j as f64 - self.pan.0, self.top + self.cell * i as f64 - self.pan.1)
+        (
+            self.left + self.cell * j as f64 - self.pan.0,
+            self.top + self.cell * i as f64 - self.pan.1,
+        )
     }
 
     /// The cell under a point, if any (only where the grid is seen).
@@ -107,7 +134,8 @@ impl Layout {
             return None;
         }
         let (j, i) = ((wx + self.pan.0) / self.cell, (wy + self.pan.1) / self.cell);
-        (i >= 0.0 && j >= 0.0 && (i as usize) < self.rows && (j as usize) < self.cols).then_some((i as usize, j as usize))
+        (i >= 0.0 && j >= 0.0 && (i as usize) < self.rows && (j as usize) < self.cols)
+            .then_some((i as usize, j as usize))
     }
 
     /// The rows seen (wholly or in part) through the window.
@@ -128,7 +156,8 @@ impl Layout {
 
     /// Whether the grid is larger than its window (zoomed in).
     pub fn zoomed(&self) -> bool {
-        self.cell * self.cols as f64 > self.window.0 + 0.5 || self.cell * self.rows as f64 > self.window.1 + 0.5
+        self.cell * self.cols as f64 > self.window.0 + 0.5
+            || self.cell * self.rows as f64 > self.window.1 + 0.5
     }
 
     /// Restricts drawing to the window, `pad` pixels beyond it (for
@@ -136,7 +165,12 @@ impl Layout {
     pub fn clip(&self, ctx: &CanvasRenderingContext2d, pad: f64) {
         ctx.save();
         ctx.begin_path();
-        ctx.rect(self.left - pad, self.top - pad, self.window.0 + 2.0 * pad, self.window.1 + 2.0 * pad);
+        ctx.rect(
+            self.left - pad,
+            self.top - pad,
+            self.window.0 + 2.0 * pad,
+            self.window.1 + 2.0 * pad,
+        );
         ctx.clip();
     }
 
@@ -170,7 +204,11 @@ pub fn label(token: &str) -> String {
 /// The width of the widest label in the label font.
 pub fn label_width(ctx: &CanvasRenderingContext2d, tokens: &[String], look: &Look) -> f64 {
     ctx.set_font(&look.font());
-    tokens.iter().filter_map(|t| ctx.measure_text(&label(t)).ok()).map(|m| m.width()).fold(0.0, f64::max)
+    tokens
+        .iter()
+        .filter_map(|t| ctx.measure_text(&label(t)).ok())
+        .map(|m| m.width())
+        .fold(0.0, f64::max)
 }
 
 /// A row and a column to stand out (a chosen token's), by index.
@@ -245,7 +283,12 @@ pub fn outline_token(ctx: &CanvasRenderingContext2d, layout: &Layout, focus: Foc
 }
 
 /// Outlines one cell (the one pointed at or tapped).
-pub fn outline_cell(ctx: &CanvasRenderingContext2d, layout: &Layout, cell: Option<(usize, usize)>, look: &Look) {
+pub fn outline_cell(
+    ctx: &CanvasRenderingContext2d,
+    layout: &Layout,
+    cell: Option<(usize, usize)>,
+    look: &Look,
+) {
     if let Some((i, j)) = cell.filter(|&(i, j)| i < layout.rows && j < layout.cols) {
         let (x, y) = layout.cell_origin(i, j);
         ctx.set_stroke_style_str(&look.ink);

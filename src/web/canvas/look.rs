@@ -32,7 +32,14 @@ pub struct Look {
 
 impl Default for Look {
     fn default() -> Self {
-        Look { ink: "#1b1f24".into(), muted: "#8c959f".into(), hidden: HIDDEN, focus: "#e8175d".into(), label_px: 13.0, zoom: 1.0 }
+        Look {
+            ink: "#1b1f24".into(),
+            muted: "#8c959f".into(),
+            hidden: HIDDEN,
+            focus: "#e8175d".into(),
+            label_px: 13.0,
+            zoom: 1.0,
+        }
     }
 }
 
@@ -44,10 +51,16 @@ impl Look {
             .and_then(|d| d.document_element())
             .and_then(|el| web_sys::window()?.get_computed_style(&el).ok().flatten());
         let property = |name: &str| {
-            style.as_ref().and_then(|s| s.get_property_value(name).ok()).map(|v| v.trim().to_string()).filter(|v| !v.is_empty())
+            style
+                .as_ref()
+                .and_then(|s| s.get_property_value(name).ok())
+                .map(|v| v.trim().to_string())
+                .filter(|v| !v.is_empty())
         };
         let pixels = |name: &str| {
-            property(name).and_then(|px| px.trim_end_matches("px").trim().parse::<f64>().ok()).filter(|px| px.is_finite() && *px > 0.0)
+            property(name)
+                .and_then(|px| px.trim_end_matches("px").trim().parse::<f64>().ok())
+                .filter(|px| px.is_finite() && *px > 0.0)
         };
         let default = Look::default();
         let zoom = pixels("font-size").map_or(1.0, |px| (px / 16.0).clamp(0.5, 4.0));
@@ -55,7 +68,11 @@ impl Look {
             ink: property("--ink").unwrap_or(default.ink),
             muted: property("--muted").unwrap_or(default.muted),
             // The theme as the style sets it (`color-scheme`), whichever switch or system setting chose it.
-            hidden: if property("color-scheme").as_deref() == Some("dark") { HIDDEN_DARK } else { HIDDEN },
+            hidden: if property("color-scheme").as_deref() == Some("dark") {
+                HIDDEN_DARK
+            } else {
+                HIDDEN
+            },
             focus: property("--focus").unwrap_or(default.focus),
             label_px: pixels("--label-px").map_or(default.label_px, |px| px.clamp(8.0, 48.0)),
             zoom,
@@ -74,7 +91,11 @@ impl Look {
 
     /// The label font at `px` pixels, bold when `bold`.
     pub fn font_at(&self, px: f64, bold: bool) -> String {
-        format!("{}{}px system-ui, -apple-system, 'Segoe UI', sans-serif", if bold { "600 " } else { "" }, px.round())
+        format!(
+            "{}{}px system-ui, -apple-system, 'Segoe UI', sans-serif",
+            if bold { "600 " } else { "" },
+            px.round()
+        )
     }
 }
 

@@ -14,6 +14,9 @@ pub mod zoom;
 pub use grid::{draw_labels, label, label_width, outline_cell, outline_token, Focus, Layout};
 pub use look::{Look, Rgb};
 pub use motion::Transition;
-pub use paint::{blank, cell_color, cell_image, css, mix, now_ms, paint_cells, paint_image, prepare, signed_color, text_on, KeptImage};
+pub use paint::{
+    blank, cell_color, cell_image, css, mix, now_ms, paint_cells, paint_image, prepare,
+    signed_color, text_on, KeptImage,
+};
 pub use room::{use_canvas_box, CanvasBox, Room};
 pub use zoom::{offset, on_wheel, ZoomBar, Zoomer};

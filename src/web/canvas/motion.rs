@@ -7,7 +7,9 @@ use leptos::prelude::*;
 
 /// Whether the visitor asked for less motion.
 pub fn reduced_motion() -> bool {
-    web_sys::window().and_then(|w| w.match_media("(prefers-reduced-motion: reduce)").ok().flatten()).is_some_and(|m| m.matches())
+    web_sys::window()
+        .and_then(|w| w.match_media("(prefers-reduced-motion: reduce)").ok().flatten())
+        .is_some_and(|m| m.matches())
 }
 
 /// A transition's progress, 0 → 1 over `ms`, eased; 1 when at rest.
@@ -21,7 +23,12 @@ pub struct Transition {
 
 impl Transition {
     pub fn new(ms: f64) -> Self {
-        Self { progress: RwSignal::new(1.0), started: StoredValue::new(0.0), running: StoredValue::new(false), ms }
+        Self {
+            progress: RwSignal::new(1.0),
+            started: StoredValue::new(0.0),
+            running: StoredValue::new(false),
+            ms,
+        }
     }
 
     /// Starts again from 0 (or jumps to 1 for reduced motion).

@@ -47,12 +47,20 @@ pub fn now_ms() -> f64 {
 
 /// A canvas's 2d context.
 pub fn context(canvas: &HtmlCanvasElement) -> Result<CanvasRenderingContext2d, JsValue> {
-    canvas.get_context("2d")?.ok_or_else(|| JsValue::from_str("no 2d canvas context"))?.dyn_into().map_err(JsValue::from)
+    canvas
+        .get_context("2d")?
+        .ok_or_else(|| JsValue::from_str("no 2d canvas context"))?
+        .dyn_into()
+        .map_err(JsValue::from)
 }
 
 /// Sizes the canvas to `width × height` CSS pixels at the screen's
 /// resolution and returns its context, cleared.
-pub fn prepare(canvas: &HtmlCanvasElement, width: f64, height: f64) -> Result<CanvasRenderingContext2d, JsValue> {
+pub fn prepare(
+    canvas: &HtmlCanvasElement,
+    width: f64,
+    height: f64,
+) -> Result<CanvasRenderingContext2d, JsValue> {
     let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
     let (w, h) = ((width * dpr).round() as u32, (height * dpr).round() as u32);
     // Resizing clears a canvas and costs an allocation: only when it changes.
@@ -80,7 +88,11 @@ pub fn blank(canvas: &HtmlCanvasElement) {
 /// call, however long the text (256 tokens are 65,536 cells). Zoomed in,
 /// only the cells seen through the layout's window are drawn, cut at its
 /// edges.
-pub fn paint_cells(ctx: &CanvasRenderingContext2d, layout: &Layout, colour: impl Fn(usize) -> Rgb) -> Result<(), JsValue> {
+pub fn paint_cells(
+    ctx: &CanvasRenderingContext2d,
+    layout: &Layout,
+    colour: impl Fn(usize) -> Rgb,
+) -> Result<(), JsValue> {
     if layout.rows == 0 || layout.cols == 0 {
         return Ok(());
     }
@@ -93,7 +105,11 @@ pub fn paint_cells(ctx: &CanvasRenderingContext2d, layout: &Layout, colour: impl
 
 /// An image of `rows` × `cols` pixels, one per cell, `rgba(k)` giving cell
 /// k's (row by row), for [`paint_image`].
-pub fn cell_image(rows: usize, cols: usize, rgba: impl Fn(usize) -> [u8; 4]) -> Result<HtmlCanvasElement, JsValue> {
+pub fn cell_image(
+    rows: usize,
+    cols: usize,
+    rgba: impl Fn(usize) -> [u8; 4],
+) -> Result<HtmlCanvasElement, JsValue> {
     // A pixel written as one word: the page's wasm is built for size, and
     // appending four bytes at a time was a call each (a million per head of
     // a long text).
@@ -123,8 +139,14 @@ impl<K: PartialEq + Send + Sync + 'static> KeptImage<K> {
     }
 
     /// The image made from `of`: the one kept if it was, else `make`'s, kept in its place.
-    pub fn get_or_make(self, of: K, make: impl FnOnce() -> Result<HtmlCanvasElement, JsValue>) -> Result<HtmlCanvasElement, JsValue> {
-        if let Some(image) = self.0.with_value(|kept| kept.as_ref().filter(|(o, _)| *o == of).map(|(_, image)| image.clone())) {
+    pub fn get_or_make(
+        self,
+        of: K,
+        make: impl FnOnce() -> Result<HtmlCanvasElement, JsValue>,
+    ) -> Result<HtmlCanvasElement, JsValue> {
+        if let Some(image) = self.0.with_value(|kept| {
+            kept.as_ref().filter(|(o, _)| *o == of).map(|(_, image)| image.clone())
+        }) {
             return Ok(image);
         }
         let image = make()?;
@@ -134,7 +156,11 @@ impl<K: PartialEq + Send + Sync + 'static> KeptImage<K> {
 }
 
 /// [`paint_cells`] from an image already made, one pixel per cell.
-pub fn paint_image(ctx: &CanvasRenderingContext2d, layout: &Layout, pixels: &HtmlCanvasElement) -> Result<(), JsValue> {
+pub fn paint_image(
+    ctx: &CanvasRenderingContext2d,
+    layout: &Layout,
+    pixels: &HtmlCanvasElement,
+) -> Result<(), JsValue> {
     let (seen_rows, seen_cols) = (layout.visible_rows(), layout.visible_cols());
     if layout.rows == 0 || layout.cols == 0 || seen_rows.is_empty() || seen_cols.is_empty() {
         return Ok(());
@@ -165,8 +191,16 @@ pub fn paint_image(ctx: &CanvasRenderingContext2d, layout: &Layout, pixels: &Htm
 }
 
 /// An offscreen canvas holding `rgba` (width × height pixels).
-pub fn image_canvas(rgba: &[u8], width: usize, height: usize) -> Result<HtmlCanvasElement, JsValue> {
-    let image = web_sys::ImageData::new_with_u8_clamped_array_and_sh(wasm_bindgen::Clamped(rgba), width as u32, height as u32)?;
+pub fn image_canvas(
+    rgba: &[u8],
+    width: usize,
+    height: usize,
+) -> Result<HtmlCanvasElement, JsValue> {
+    let image = web_sys::ImageData::new_with_u8_clamped_array_and_sh(
+        wasm_bindgen::Clamped(rgba),
+        width as u32,
+        height as u32,
+    )?;
     let canvas: HtmlCanvasElement = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.create_element("canvas").ok())

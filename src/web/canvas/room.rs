@@ -31,7 +31,8 @@ pub fn use_canvas_box() -> CanvasBox {
 /// The room inside `node`, updated whenever the box changes size.
 pub fn use_room(node: NodeRef<Div>) -> ReadSignal<Room> {
     let (room, set_room) = signal((0.0, 0.0));
-    let observer = StoredValue::new_local(None::<(ResizeObserver, Closure<dyn FnMut(js_sys::Array)>)>);
+    let observer =
+        StoredValue::new_local(None::<(ResizeObserver, Closure<dyn FnMut(js_sys::Array)>)>);
     Effect::new(move |_| {
         let Some(el) = node.get() else { return };
         let measure = move |el: &web_sys::HtmlElement| {
@@ -45,7 +46,9 @@ pub fn use_room(node: NodeRef<Div>) -> ReadSignal<Room> {
         };
         measure(&el);
         let target = el.clone();
-        let on_resize = Closure::<dyn FnMut(js_sys::Array)>::new(move |_entries: js_sys::Array| measure(&target));
+        let on_resize = Closure::<dyn FnMut(js_sys::Array)>::new(move |_entries: js_sys::Array| {
+            measure(&target)
+        });
         if let Ok(ro) = ResizeObserver::new(on_resize.as_ref().unchecked_ref()) {
             ro.observe(&el);
             observer.set_value(Some((ro, on_resize)));

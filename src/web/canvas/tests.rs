@@ -12,9 +12,17 @@ fn a_map_of_up_to_forty_tokens_fills_its_box_and_two_tokens_stay_sensible() {
         for n in [3, 5, 8, 16, 40] {
             let (w, h) = Layout::fit(90.0, n, n, room, &look).size();
             assert!(w <= room.0 && h <= room.1, "{n} tokens: {w}×{h} does not fit {room:?}");
-            assert!(h.max(w) >= 0.8 * side, "{n} tokens fill only {:.0}% of {side}", 100.0 * h.max(w) / side);
+            assert!(
+                h.max(w) >= 0.8 * side,
+                "{n} tokens fill only {:.0}% of {side}",
+                100.0 * h.max(w) / side
+            );
         }
         let two = Layout::fit(90.0, 2, 2, room, &look);
-        assert_eq!(two.cell, (side / 4.0).floor(), "two tokens' cells are a quarter of the shorter side");
+        assert_eq!(
+            two.cell,
+            (side / 4.0).floor(),
+            "two tokens' cells are a quarter of the shorter side"
+        );
     }
 }

@@ -69,10 +69,19 @@ impl Zoom {
 
     /// Within what `fit` allows: from 1 to its largest zoom, the window inside the grid.
     pub fn clamped(self, fit: &Fit) -> Zoom {
-        let scale = if self.scale.is_finite() { self.scale.clamp(1.0, fit.max_scale()) } else { 1.0 };
+        let scale =
+            if self.scale.is_finite() { self.scale.clamp(1.0, fit.max_scale()) } else { 1.0 };
         let (cols, rows) = (fit.cols as f64, fit.rows as f64);
-        let x = if self.x.is_finite() { self.x.clamp(0.0, (cols - cols / scale).max(0.0)) } else { 0.0 };
-        let y = if self.y.is_finite() { self.y.clamp(0.0, (rows - rows / scale).max(0.0)) } else { 0.0 };
+        let x = if self.x.is_finite() {
+            self.x.clamp(0.0, (cols - cols / scale).max(0.0))
+        } else {
+            0.0
+        };
+        let y = if self.y.is_finite() {
+            self.y.clamp(0.0, (rows - rows / scale).max(0.0))
+        } else {
+            0.0
+        };
         Zoom { scale, x, y }
     }
 
@@ -106,7 +115,8 @@ impl Zoom {
                 at
             }
         };
-        Zoom { x: reveal(now.x, j as f64, across), y: reveal(now.y, i as f64, down), ..now }.clamped(fit)
+        Zoom { x: reveal(now.x, j as f64, across), y: reveal(now.y, i as f64, down), ..now }
+            .clamped(fit)
     }
 
     /// The fitted layout `fit`, zoomed: larger cells, panned, seen through the same window.
@@ -181,7 +191,14 @@ impl Zoomer {
     /// `room` ([`Layout::fit_all`]) and zoomed as chosen. A grid that can
     /// zoom keeps a corner for the [`ZoomBar`]: its labels' margin is at
     /// least [`CORNER`] labels high.
-    pub fn layout(&self, label_width: f64, rows: usize, cols: usize, room: super::Room, look: &super::Look) -> Layout {
+    pub fn layout(
+        &self,
+        label_width: f64,
+        rows: usize,
+        cols: usize,
+        room: super::Room,
+        look: &super::Look,
+    ) -> Layout {
         let whole = Layout::fit_all(label_width, rows, cols, room, look);
         let fit = if Fit::of(&whole).max_scale() > 1.0 {
             Layout::fit_all(label_width.max(CORNER * look.label_px.round()), rows, cols, room, look)
@@ -195,9 +212,10 @@ impl Zoomer {
     /// are now, before the drawing catches up.
     pub fn relayout(&self, placed: &Layout) -> Layout {
         match self.fit.get_untracked() {
-            Some(fit) if fit.rows == placed.rows && fit.cols == placed.cols => {
-                self.zoom.get_untracked().apply(Layout { cell: fit.cell, pan: (0.0, 0.0), ..*placed })
-            }
+            Some(fit) if fit.rows == placed.rows && fit.cols == placed.cols => self
+                .zoom
+                .get_untracked()
+                .apply(Layout { cell: fit.cell, pan: (0.0, 0.0), ..*placed }),
             _ => *placed,
         }
     }
@@ -388,25 +406,42 @@ impl Zoomer {
 /// with the fraction a browser gives (web-sys rounds it away, a pixel that
 /// matters when a long text's cells are a pixel or two).
 pub fn offset(ev: &web_sys::MouseEvent) -> (f64, f64) {
-    let exact = |name: &str| js_sys::Reflect::get(ev, &JsValue::from_str(name)).ok().and_then(|v| v.as_f64());
-    (exact("offsetX").unwrap_or(ev.offset_x() as f64), exact("offsetY").unwrap_or(ev.offset_y() as f64))
+    let exact = |name: &str| {
+        js_sys::Reflect::get(ev, &JsValue::from_str(name)).ok().and_then(|v| v.as_f64())
+    };
+    (
+        exact("offsetX").unwrap_or(ev.offset_x() as f64),
+        exact("offsetY").unwrap_or(ev.offset_y() as f64),
+    )
 }
 
 /// Calls `on` for every wheel event on `canvas`, with a listener that may
 /// prevent the page's scrolling and zooming (not a passive one).
 pub fn on_wheel(canvas: NodeRef<Canvas>, on: impl Fn(web_sys::WheelEvent) + 'static) {
     let on = std::rc::Rc::new(on);
-    let held = StoredValue::new_local(None::<(web_sys::HtmlCanvasElement, Closure<dyn FnMut(web_sys::WheelEvent)>)>);
+    let held = StoredValue::new_local(
+        None::<(web_sys::HtmlCanvasElement, Closure<dyn FnMut(web_sys::WheelEvent)>)>,
+    );
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };
         let on = on.clone();
-        let listener = Closure::<dyn FnMut(web_sys::WheelEvent)>::new(move |ev: web_sys::WheelEvent| on(ev));
+        let listener =
+            Closure::<dyn FnMut(web_sys::WheelEvent)>::new(move |ev: web_sys::WheelEvent| on(ev));
         let options = web_sys::AddEventListenerOptions::new();
         options.set_passive(false);
-        if el.add_event_listener_with_callback_and_add_event_listener_options("wheel", listener.as_ref().unchecked_ref(), &options).is_ok()
+        if el
+            .add_event_listener_with_callback_and_add_event_listener_options(
+                "wheel",
+                listener.as_ref().unchecked_ref(),
+                &options,
+            )
+            .is_ok()
         {
-            if let Some(Some((old, f))) = held.try_update_value(|h| h.replace((el.clone(), listener))) {
-                let _ = old.remove_event_listener_with_callback("wheel", f.as_ref().unchecked_ref());
+            if let Some(Some((old, f))) =
+                held.try_update_value(|h| h.replace((el.clone(), listener)))
+            {
+                let _ =
+                    old.remove_event_listener_with_callback("wheel", f.as_ref().unchecked_ref());
             }
         }
     });
@@ -432,15 +467,51 @@ pub fn ZoomBar(zoomer: Zoomer, id: String) -> impl IntoView {
     };
     view! {
         <div class="zoom-corner" style=corner hidden=move || !zoomer.zoomable()>
-            <div class="zoom-bar" id=id role="group" aria-label="Zoom"
-                title="Ctrl + wheel, a pinch, or + and − on the focused picture zoom; a drag or the wheel pans; 0 fits">
-                <button type="button" class="zoom-out" aria-label="Zoom out" disabled=fitted
-                    on:click=move |_| { zoomer.zoom_by(1.0 / STEP, None); }>"−"</button>
-                <button type="button" class="zoom-in" aria-label="Zoom in" disabled=largest
-                    on:click=move |_| { zoomer.zoom_by(STEP, None); }>"+"</button>
-                <output class="zoom-level" aria-live="polite" aria-label=move || format!("Zoom {}", now().label())>{move || now().label()}</output>
-                <button type="button" class="zoom-fit" title="Fit: the whole map" disabled=move || now() == Zoom::FIT
-                    on:click=move |_| zoomer.reset()>"Fit"</button>
+            <div
+                class="zoom-bar"
+                id=id
+                role="group"
+                aria-label="Zoom"
+                title="Ctrl + wheel, a pinch, or + and − on the focused picture zoom; a drag or the wheel pans; 0 fits"
+            >
+                <button
+                    type="button"
+                    class="zoom-out"
+                    aria-label="Zoom out"
+                    disabled=fitted
+                    on:click=move |_| {
+                        zoomer.zoom_by(1.0 / STEP, None);
+                    }
+                >
+                    "−"
+                </button>
+                <button
+                    type="button"
+                    class="zoom-in"
+                    aria-label="Zoom in"
+                    disabled=largest
+                    on:click=move |_| {
+                        zoomer.zoom_by(STEP, None);
+                    }
+                >
+                    "+"
+                </button>
+                <output
+                    class="zoom-level"
+                    aria-live="polite"
+                    aria-label=move || format!("Zoom {}", now().label())
+                >
+                    {move || now().label()}
+                </output>
+                <button
+                    type="button"
+                    class="zoom-fit"
+                    title="Fit: the whole map"
+                    disabled=move || now() == Zoom::FIT
+                    on:click=move |_| zoomer.reset()
+                >
+                    "Fit"
+                </button>
             </div>
         </div>
     }

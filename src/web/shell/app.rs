@@ -68,8 +68,14 @@ pub fn Page(
     }
 
     view! {
-        <div class="shell" class:embed=app.embed data-view=move || sel.view.get().slug()
-            data-lesson-step=move || (sel.view.get() == View::Lesson).then(|| (sel.step.get() + 1).to_string())>
+        <div
+            class="shell"
+            class:embed=app.embed
+            data-view=move || sel.view.get().slug()
+            data-lesson-step=move || {
+                (sel.view.get() == View::Lesson).then(|| (sel.step.get() + 1).to_string())
+            }
+        >
             {(!app.embed).then(|| view! { <ControlBar /> })}
             <StageHeader />
             <TokenList />
@@ -78,9 +84,24 @@ pub fn Page(
                 <StageView />
             </main>
             {(!app.embed).then(|| view! { <Rail /> })}
-            {app.embed.then(|| view! {
-                <a class="open-full" href=move || { let mut s = UrlState::current(); s.embed = false; s.to_query() } target="_blank" rel="noopener">"Open in attnscope ↗"</a>
-            })}
+            {app
+                .embed
+                .then(|| {
+                    view! {
+                        <a
+                            class="open-full"
+                            href=move || {
+                                let mut s = UrlState::current();
+                                s.embed = false;
+                                s.to_query()
+                            }
+                            target="_blank"
+                            rel="noopener"
+                        >
+                            "Open in attnscope ↗"
+                        </a>
+                    }
+                })}
         </div>
     }
 }
@@ -92,7 +113,8 @@ pub fn Page(
 fn RunProgress() -> impl IntoView {
     let res = expect_context::<Results>();
     let shown = move || res.summary.with(|s| s.as_ref().map_or(0, |s| s.id));
-    let progress = move || res.computing.get().filter(|&(id, ..)| id == res.asked.get() && id > shown());
+    let progress =
+        move || res.computing.get().filter(|&(id, ..)| id == res.asked.get() && id > shown());
     move || {
         progress().map(|(_, done, blocks, tokens)| {
             view! {
@@ -131,7 +153,9 @@ fn on_reply(
             });
             res.error.set(format!("{} could not be loaded: {message}", model_name(model)));
         }
-        FromWorker::Computing { id, done, blocks, tokens } => res.computing.set(Some((id, done, blocks, tokens))),
+        FromWorker::Computing { id, done, blocks, tokens } => {
+            res.computing.set(Some((id, done, blocks, tokens)))
+        }
         FromWorker::Result(s) if s.id == engine.latest() => {
             let (layers, heads) = (s.info.n_layers, s.info.n_heads);
             // Keep the selection inside the model (a URL may ask for more).
@@ -145,21 +169,37 @@ fn on_reply(
                 sel.token.set(None);
             }
             res.error.set(String::new());
-            engine.send(ToWorker::Head { id: s.id, layer: sel.layer.get_untracked(), head: sel.head.get_untracked(), with_layer: true });
+            engine.send(ToWorker::Head {
+                id: s.id,
+                layer: sel.layer.get_untracked(),
+                head: sel.head.get_untracked(),
+                with_layer: true,
+            });
             res.summary.set(Some(*s));
         }
         FromWorker::Head(mut d) if d.id == engine.latest() => {
             if d.layer_left_out && !res.lend_layer(&mut d) {
                 // The head before, whose layer this one shares, was replaced meanwhile: ask again for the whole.
-                engine.send(ToWorker::Head { id: d.id, layer: d.layer, head: d.head, with_layer: true });
+                engine.send(ToWorker::Head {
+                    id: d.id,
+                    layer: d.layer,
+                    head: d.head,
+                    with_layer: true,
+                });
                 return;
             }
             res.detail.set(Some(*d))
         }
-        FromWorker::Heads { id, query, key, heads } if id == engine.latest() => res.found.set(Some(Found { id, query, key, heads })),
-        FromWorker::Compared { id, tokens, detail } if id == engine.latest() => res.compared.set(Some((tokens, *detail))),
+        FromWorker::Heads { id, query, key, heads } if id == engine.latest() => {
+            res.found.set(Some(Found { id, query, key, heads }))
+        }
+        FromWorker::Compared { id, tokens, detail } if id == engine.latest() => {
+            res.compared.set(Some((tokens, *detail)))
+        }
         FromWorker::Analysis { id, reply } if id == engine.latest() => analysis.take(id, *reply),
-        FromWorker::Export { json, .. } => downloads::save("attention.json", "application/json", &json),
+        FromWorker::Export { json, .. } => {
+            downloads::save("attention.json", "application/json", &json)
+        }
         FromWorker::Failed { id, message } if id == 0 || id == engine.latest() => {
             analysis.failed(&message);
             res.error.set(message)
@@ -182,12 +222,20 @@ fn compute_on_change(sel: Selection, res: Results, engine: Engine) {
             LoadState::Ready => {
                 let id = engine.next_run();
                 res.asked.set(id);
-                engine.send(ToWorker::Run { id, model: m, text: sel.text.get(), options: sel.options.get() });
+                engine.send(ToWorker::Run {
+                    id,
+                    model: m,
+                    text: sel.text.get(),
+                    options: sel.options.get(),
+                });
             }
             LoadState::NotLoaded => {
                 let exact = sel.exact.get();
                 res.loads.update(|l| {
-                    l.insert(m, LoadState::Loading { loaded: 0, total: m.download_bytes_for(exact) });
+                    l.insert(
+                        m,
+                        LoadState::Loading { loaded: 0, total: m.download_bytes_for(exact) },
+                    );
                 });
                 engine.send(ToWorker::Load { model: m, exact });
             }
@@ -199,18 +247,31 @@ fn compute_on_change(sel: Selection, res: Results, engine: Engine) {
         if prev.is_some() && prev != Some(now) && res.summary.with_untracked(|s| s.is_some()) {
             let id = engine.latest();
             // Another head of the same layer: the page keeps the layer's E, E + ΔE and ΔE.
-            engine.send(ToWorker::Head { id, layer: now.0, head: now.1, with_layer: !res.shows_layer(id, now.0) });
+            engine.send(ToWorker::Head {
+                id,
+                layer: now.0,
+                head: now.1,
+                with_layer: !res.shows_layer(id, now.0),
+            });
         }
         now
     });
     Effect::new(move |_| {
         let text = sel.compare_text.get();
-        let (layer, head, options, model) = (sel.layer.get(), sel.head.get(), sel.options.get(), sel.model.get());
+        let (layer, head, options, model) =
+            (sel.layer.get(), sel.head.get(), sel.options.get(), sel.model.get());
         let run = res.run_id();
         if text.trim().is_empty() {
             res.compared.set(None);
         } else if run.is_some() && res.load_state(model) == LoadState::Ready {
-            engine.send(ToWorker::Compare { id: engine.latest(), model, text, options, layer, head });
+            engine.send(ToWorker::Compare {
+                id: engine.latest(),
+                model,
+                text,
+                options,
+                layer,
+                head,
+            });
         }
     });
 }
@@ -224,11 +285,14 @@ fn compute_on_change(sel: Selection, res: Results, engine: Engine) {
 /// worker computing that keystroke. Back and forward restore the state.
 fn keep_url(sel: Selection, app: Appearance) {
     // The theme goes into the URL only where it is not the system's.
-    let system_dark =
-        web_sys::window().and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten()).is_some_and(|m| m.matches());
+    let system_dark = web_sys::window()
+        .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
+        .is_some_and(|m| m.matches());
     let pending: StoredValue<Option<TimeoutHandle>> = StoredValue::new(None);
     // Cancels the pending replacement; says whether there was one.
-    let cancel = move || pending.try_update_value(Option::take).flatten().map(|handle| handle.clear()).is_some();
+    let cancel = move || {
+        pending.try_update_value(Option::take).flatten().map(|handle| handle.clear()).is_some()
+    };
     Effect::new(move |prev: Option<UrlState>| {
         let state = UrlState {
             text: sel.text.get(),
@@ -290,7 +354,9 @@ fn keep_url(sel: Selection, app: Appearance) {
 /// Dark and presentation mode restyle the page; the canvases then take the new look.
 fn restyle(app: Appearance) {
     Effect::new(move |_| {
-        if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+        if let Some(root) =
+            web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element())
+        {
             let _ = root.class_list().toggle_with_force("dark", app.dark.get());
             let _ = root.class_list().toggle_with_force("present", app.present.get());
             let _ = root.class_list().toggle_with_force("embed", app.embed);
@@ -316,10 +382,16 @@ fn StageHeader() -> impl IntoView {
     Effect::new(move |_| {
         let v = sel.view.get();
         let Some(nav) = tabs.get() else { return };
-        let Some(tab) = nav.query_selector(&format!("#tab-{}", v.slug())).ok().flatten() else { return };
+        let Some(tab) = nav.query_selector(&format!("#tab-{}", v.slug())).ok().flatten() else {
+            return;
+        };
         let Ok(tab) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(tab) else { return };
-        let (left, width, seen, scroll) =
-            (tab.offset_left() - nav.offset_left(), tab.offset_width(), nav.client_width(), nav.scroll_left());
+        let (left, width, seen, scroll) = (
+            tab.offset_left() - nav.offset_left(),
+            tab.offset_width(),
+            nav.client_width(),
+            nav.scroll_left(),
+        );
         if left < scroll || left + width > scroll + seen {
             nav.set_scroll_left((left - 24).max(0));
         }
@@ -331,15 +403,29 @@ fn StageHeader() -> impl IntoView {
             } else {
                 view! {
                     <nav class="tabs" role="tablist" aria-label="Views" node_ref=tabs>
-                        {View::ALL.into_iter().map(|v| view! {
-                            <button role="tab" id=format!("tab-{}", v.slug()) class:lesson=v == View::Lesson
-                                hidden=move || v == View::Translate && !sel.model.get().is_translation()
-                                aria-selected=move || (sel.view.get() == v).to_string() aria-controls="stage"
-                                on:click=move |_| sel.view.set(v)>{v.label()}</button>
-                        }).collect_view()}
+                        {View::ALL
+                            .into_iter()
+                            .map(|v| {
+                                view! {
+                                    <button
+                                        role="tab"
+                                        id=format!("tab-{}", v.slug())
+                                        class:lesson=v == View::Lesson
+                                        hidden=move || {
+                                            v == View::Translate && !sel.model.get().is_translation()
+                                        }
+                                        aria-selected=move || (sel.view.get() == v).to_string()
+                                        aria-controls="stage"
+                                        on:click=move |_| sel.view.set(v)
+                                    >
+                                        {v.label()}
+                                    </button>
+                                }
+                            })
+                            .collect_view()}
                     </nav>
                 }
-                .into_any()
+                    .into_any()
             }}
         </div>
     }
@@ -353,15 +439,24 @@ fn StageView() -> impl IntoView {
     let (trace, no_qk) = super::open_trace::trace_shown();
     move || match view.get() {
         View::Lesson if trace.get() => view! { <super::open_trace::NeedsLiveModel /> }.into_any(),
-        View::Explain if no_qk.get() => view! { <super::open_trace::NeedsQueriesKeys /> }.into_any(),
+        View::Explain if no_qk.get() => {
+            view! { <super::open_trace::NeedsQueriesKeys /> }.into_any()
+        }
         View::Head => view! { <HeadView /> }.into_any(),
         View::Grid => view! { <GridView /> }.into_any(),
         View::Overview => view! { <OverviewView /> }.into_any(),
         View::Explain => view! { <ExplainView /> }.into_any(),
         View::Catalog => view! { <CatalogView /> }.into_any(),
-        View::Worked => view! { <div class="view-document" id="view-worked"><WorkedExampleView /></div> }.into_any(),
+        View::Worked => view! {
+            <div class="view-document" id="view-worked">
+                <WorkedExampleView />
+            </div>
+        }
+        .into_any(),
         View::Lesson => view! { <LessonView /> }.into_any(),
         View::Beyond => view! { <crate::views::beyond::BeyondView /> }.into_any(),
-        View::Translate => view! { <crate::views::translation::translate::TranslateView /> }.into_any(),
+        View::Translate => {
+            view! { <crate::views::translation::translate::TranslateView /> }.into_any()
+        }
     }
 }

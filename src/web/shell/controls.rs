@@ -48,17 +48,35 @@ pub fn Controls() -> impl IntoView {
 #[component]
 fn Settings() -> impl IntoView {
     let app = expect_context::<Appearance>();
-    let toggle = move |id: &'static str, label: &'static str, title: &'static str, flag: RwSignal<bool>| {
-        view! {
-            <label class="toggle" title=title><input type="checkbox" id=id prop:checked=move || flag.get()
-                on:change=move |ev| flag.set(event_target_checked(&ev)) />{label}</label>
-        }
-    };
+    let toggle =
+        move |id: &'static str, label: &'static str, title: &'static str, flag: RwSignal<bool>| {
+            view! {
+                <label class="toggle" title=title>
+                    <input
+                        type="checkbox"
+                        id=id
+                        prop:checked=move || flag.get()
+                        on:change=move |ev| flag.set(event_target_checked(&ev))
+                    />
+                    {label}
+                </label>
+            }
+        };
     view! {
         <div class="settings">
             {toggle("dark", "Dark", "Dark theme, pictures included", app.dark)}
-            {toggle("present", "Presentation", "Large type and pictures, for a projector", app.present)}
-            {toggle("orientation", "Columns are queries", "Draw each query as a column, as 3Blue1Brown's videos do", app.columns_are_queries)}
+            {toggle(
+                "present",
+                "Presentation",
+                "Large type and pictures, for a projector",
+                app.present,
+            )}
+            {toggle(
+                "orientation",
+                "Columns are queries",
+                "Draw each query as a column, as 3Blue1Brown's videos do",
+                app.columns_are_queries,
+            )}
         </div>
     }
 }
@@ -71,7 +89,13 @@ fn ModelPicker() -> impl IntoView {
     let offline = expect_context::<OfflineState>();
     let option_label = move |m: ModelId| {
         let saved = offline.saved.with(|s| s.contains(&m));
-        let size = move || if saved { "saved".into() } else { megabytes(m.download_bytes_for(sel.exact.get())) };
+        let size = move || {
+            if saved {
+                "saved".into()
+            } else {
+                megabytes(m.download_bytes_for(sel.exact.get()))
+            }
+        };
         match m {
             ModelId::Teaching => "Teaching model (built in)".to_string(),
             ModelId::MiniLm => format!("MiniLM · encoder · {}", size()),
@@ -84,14 +108,34 @@ fn ModelPicker() -> impl IntoView {
     view! {
         <div class="field">
             <label for="model">"Model"</label>
-            <select id="model" on:change=move |ev| {
-                let slug = event_target_value(&ev);
-                if let Some(m) = ModelId::from_slug(&slug).or((slug == ModelId::Trace.slug()).then_some(ModelId::Trace)) { sel.model.set(m) }
-            }>
-                {ModelId::ALL.into_iter().chain([ModelId::Trace]).map(|m| view! {
-                    <option value=m.slug() prop:selected=move || sel.model.get() == m
-                        hidden=move || m == ModelId::Trace && res.load_state(m) != LoadState::Ready>{move || option_label(m)}</option>
-                }).collect_view()}
+            <select
+                id="model"
+                on:change=move |ev| {
+                    let slug = event_target_value(&ev);
+                    if let Some(m) = ModelId::from_slug(&slug)
+                        .or((slug == ModelId::Trace.slug()).then_some(ModelId::Trace))
+                    {
+                        sel.model.set(m)
+                    }
+                }
+            >
+                {ModelId::ALL
+                    .into_iter()
+                    .chain([ModelId::Trace])
+                    .map(|m| {
+                        view! {
+                            <option
+                                value=m.slug()
+                                prop:selected=move || sel.model.get() == m
+                                hidden=move || {
+                                    m == ModelId::Trace && res.load_state(m) != LoadState::Ready
+                                }
+                            >
+                                {move || option_label(m)}
+                            </option>
+                        }
+                    })
+                    .collect_view()}
                 {super::open_model::custom_option(sel)}
             </select>
         </div>
@@ -105,15 +149,28 @@ fn ExactWeights() -> impl IntoView {
     let sel = expect_context::<Selection>();
     let res = expect_context::<Results>();
     let shown = move || sel.model.get().has_smaller_copy();
-    let label = move || format!("Exact f32 weights ({})", megabytes(sel.model.get().download_bytes_for(true)));
+    let label = move || {
+        format!("Exact f32 weights ({})", megabytes(sel.model.get().download_bytes_for(true)))
+    };
     view! {
-        <label class="toggle exact" hidden=move || !shown()
-            title="Off: the weights rounded to f16, half the download; every attention weight stays within 2e-3 of the f32 model's. On: the f32 file as published, the numbers the CLI prints.">
-            <input type="checkbox" id="exact" prop:checked=move || sel.exact.get() on:change=move |ev| {
-                let m = sel.model.get_untracked();
-                res.loads.update(|l| { l.remove(&m); });
-                sel.exact.set(event_target_checked(&ev));
-            } />
+        <label
+            class="toggle exact"
+            hidden=move || !shown()
+            title="Off: the weights rounded to f16, half the download; every attention weight stays within 2e-3 of the f32 model's. On: the f32 file as published, the numbers the CLI prints."
+        >
+            <input
+                type="checkbox"
+                id="exact"
+                prop:checked=move || sel.exact.get()
+                on:change=move |ev| {
+                    let m = sel.model.get_untracked();
+                    res.loads
+                        .update(|l| {
+                            l.remove(&m);
+                        });
+                    sel.exact.set(event_target_checked(&ev));
+                }
+            />
             {label}
         </label>
     }
@@ -128,21 +185,42 @@ fn Progress() -> impl IntoView {
     move || match res.load_state(sel.model.get()) {
         LoadState::Loading { loaded, total } => view! {
             <div class="progress" id="progress">
-                <progress max=total.to_string() value=loaded.to_string() aria-label="Download"></progress>
-                <span>{format!("{} {}: {} of {}", verb(), model_name(sel.model.get()), megabytes(loaded), megabytes(total))}</span>
+                <progress
+                    max=total.to_string()
+                    value=loaded.to_string()
+                    aria-label="Download"
+                ></progress>
+                <span>
+                    {format!(
+                        "{} {}: {} of {}",
+                        verb(),
+                        model_name(sel.model.get()),
+                        megabytes(loaded),
+                        megabytes(total),
+                    )}
+                </span>
             </div>
         }
         .into_any(),
         LoadState::Failed(_) => view! {
             <div class="progress failed">
-                <button id="retry" on:click=move |_| {
-                    let m = sel.model.get_untracked();
-                    res.loads.update(|l| { l.remove(&m); });
-                    res.error.set(String::new());
-                    // Setting the same model again asks for it again.
-                    sel.model.set(m);
-                }>"Retry download"</button>
-                <button on:click=move |_| sel.model.set(ModelId::Teaching)>"Use the teaching model"</button>
+                <button
+                    id="retry"
+                    on:click=move |_| {
+                        let m = sel.model.get_untracked();
+                        res.loads
+                            .update(|l| {
+                                l.remove(&m);
+                            });
+                        res.error.set(String::new());
+                        sel.model.set(m);
+                    }
+                >
+                    "Retry download"
+                </button>
+                <button on:click=move |_| {
+                    sel.model.set(ModelId::Teaching)
+                }>"Use the teaching model"</button>
             </div>
         }
         .into_any(),
@@ -153,7 +231,11 @@ fn Progress() -> impl IntoView {
 #[component]
 fn ErrorLine() -> impl IntoView {
     let res = expect_context::<Results>();
-    view! { <p id="error" role="alert">{move || res.error.get()}</p> }
+    view! {
+        <p id="error" role="alert">
+            {move || res.error.get()}
+        </p>
+    }
 }
 
 /// The text the model reads (`textarea#text`).
@@ -162,15 +244,25 @@ pub fn TextInput() -> impl IntoView {
     let sel = expect_context::<Selection>();
     view! {
         <div class="text-row">
-            <label for="text" class="sr-only">"Text"</label>
+            <label for="text" class="sr-only">
+                "Text"
+            </label>
             <textarea
                 id="text"
                 rows="1"
                 spellcheck="false"
-                placeholder=move || if sel.model.get() == ModelId::Trace { "A trace file's text is fixed: choose a model to type" } else { "Type a sentence…" }
+                placeholder=move || {
+                    if sel.model.get() == ModelId::Trace {
+                        "A trace file's text is fixed: choose a model to type"
+                    } else {
+                        "Type a sentence…"
+                    }
+                }
                 // A trace file's text is fixed (its tokens are above the picture).
                 readonly=move || sel.model.get() == ModelId::Trace
-                prop:value=move || if sel.model.get() == ModelId::Trace { String::new() } else { sel.text.get() }
+                prop:value=move || {
+                    if sel.model.get() == ModelId::Trace { String::new() } else { sel.text.get() }
+                }
                 on:input=move |ev| sel.text.set(event_target_value(&ev))
             ></textarea>
         </div>
@@ -182,24 +274,62 @@ pub fn TextInput() -> impl IntoView {
 pub fn HeadPicker() -> impl IntoView {
     let sel = expect_context::<Selection>();
     let res = expect_context::<Results>();
-    let dims = move || {
-        res.summary.with(|s| s.as_ref().map(|s| (s.info.n_layers, s.info.n_heads, s.kv_head_of.clone())).unwrap_or((1, 1, vec![0])))
-    };
+    let dims =
+        move || {
+            res.summary.with(|s| {
+                s.as_ref()
+                    .map(|s| (s.info.n_layers, s.info.n_heads, s.kv_head_of.clone()))
+                    .unwrap_or((1, 1, vec![0]))
+            })
+        };
     view! {
         <div class="head-picker">
             <label for="layer">"Layer"</label>
-            <select id="layer" on:change=move |ev| sel.layer.set(event_target_value(&ev).parse().unwrap_or(0))>
-                {move || (0..dims().0).map(|l| view! { <option value=l.to_string() prop:selected=move || sel.layer.get() == l>{l.to_string()}</option> }).collect_view()}
+            <select
+                id="layer"
+                on:change=move |ev| sel.layer.set(event_target_value(&ev).parse().unwrap_or(0))
+            >
+                {move || {
+                    (0..dims().0)
+                        .map(|l| {
+                            view! {
+                                <option
+                                    value=l.to_string()
+                                    prop:selected=move || sel.layer.get() == l
+                                >
+                                    {l.to_string()}
+                                </option>
+                            }
+                        })
+                        .collect_view()
+                }}
             </select>
             <label for="head">"Head"</label>
-            <select id="head" title="Query head (and the key/value head it shares, where heads share them)" on:change=move |ev| sel.head.set(event_target_value(&ev).parse().unwrap_or(0))>
+            <select
+                id="head"
+                title="Query head (and the key/value head it shares, where heads share them)"
+                on:change=move |ev| sel.head.set(event_target_value(&ev).parse().unwrap_or(0))
+            >
                 {move || {
                     let (_, heads, kv) = dims();
                     let grouped = is_grouped(&kv, heads);
-                    (0..heads).map(|h| {
-                        let name = if grouped { format!("{h} (kv {})", kv[h]) } else { h.to_string() };
-                        view! { <option value=h.to_string() prop:selected=move || sel.head.get() == h>{name}</option> }
-                    }).collect_view()
+                    (0..heads)
+                        .map(|h| {
+                            let name = if grouped {
+                                format!("{h} (kv {})", kv[h])
+                            } else {
+                                h.to_string()
+                            };
+                            view! {
+                                <option
+                                    value=h.to_string()
+                                    prop:selected=move || sel.head.get() == h
+                                >
+                                    {name}
+                                </option>
+                            }
+                        })
+                        .collect_view()
                 }}
             </select>
         </div>

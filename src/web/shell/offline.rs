@@ -69,7 +69,9 @@ impl OfflineState {
             let Ok(cache) = JsFuture::from(caches.open(MODELS_CACHE)).await else { return };
             let Ok(cache) = cache.dyn_into::<web_sys::Cache>() else { return };
             let mut found = Vec::new();
-            for model in [ModelId::MiniLm, ModelId::SmolLm2, ModelId::TranslateEnPt, ModelId::TranslatePtEn] {
+            for model in
+                [ModelId::MiniLm, ModelId::SmolLm2, ModelId::TranslateEnPt, ModelId::TranslatePtEn]
+            {
                 let mut all = true;
                 for file in model.files() {
                     let hit = JsFuture::from(cache.match_with_str(&model.url(&file))).await;
@@ -91,9 +93,20 @@ pub fn OfflineBadge() -> impl IntoView {
     move || {
         match state.status.get() {
         Offline::Unavailable => None,
-        Offline::Preparing => Some(view! { <span class="badge" id="offline" data-ready="false">"Saving for offline use…"</span> }.into_any()),
+        Offline::Preparing => Some(view! {
+            <span class="badge" id="offline" data-ready="false">
+                "Saving for offline use…"
+            </span>
+        }.into_any()),
         Offline::Ready => Some(view! {
-            <span class="badge ready" id="offline" data-ready="true" title="The page's files are saved in this browser: it opens and computes without a network">"✓ Works offline"</span>
+            <span
+                class="badge ready"
+                id="offline"
+                data-ready="true"
+                title="The page's files are saved in this browser: it opens and computes without a network"
+            >
+                "✓ Works offline"
+            </span>
         }.into_any()),
     }
     }

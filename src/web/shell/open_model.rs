@@ -113,14 +113,19 @@ fn file_list(input: &web_sys::HtmlInputElement) -> Vec<(String, File)> {
     (0..list.length())
         .filter_map(|i| list.item(i))
         .map(|f| {
-            let relative = js_sys::Reflect::get(&f, &"webkitRelativePath".into()).ok().and_then(|p| p.as_string()).unwrap_or_default();
+            let relative = js_sys::Reflect::get(&f, &"webkitRelativePath".into())
+                .ok()
+                .and_then(|p| p.as_string())
+                .unwrap_or_default();
             (if relative.is_empty() { f.name() } else { relative }, f)
         })
         .collect()
 }
 
 /// A callback-style API as a future.
-async fn promised(start: impl FnOnce(&js_sys::Function, &js_sys::Function)) -> Result<JsValue, JsValue> {
+async fn promised(
+    start: impl FnOnce(&js_sys::Function, &js_sys::Function),
+) -> Result<JsValue, JsValue> {
     let mut start = Some(start);
     let promise = js_sys::Promise::new(&mut |resolve, reject| {
         if let Some(start) = start.take() {
@@ -136,7 +141,9 @@ async fn entry_files(entry: FileSystemEntry, out: &mut Vec<(String, File)>) {
     while let Some(entry) = stack.pop() {
         let path = entry.full_path().trim_start_matches('/').to_string();
         if let Some(file_entry) = entry.dyn_ref::<FileSystemFileEntry>() {
-            if let Ok(file) = promised(|ok, err| file_entry.file_with_callback_and_callback(ok, err)).await {
+            if let Ok(file) =
+                promised(|ok, err| file_entry.file_with_callback_and_callback(ok, err)).await
+            {
                 if let Ok(file) = file.dyn_into::<File>() {
                     out.push((path, file));
                 }
@@ -161,13 +168,20 @@ async fn entry_files(entry: FileSystemEntry, out: &mut Vec<(String, File)>) {
 
 /// Files or a folder dropped on the page.
 fn on_drop(ev: web_sys::DragEvent, open_model: OpenModel, engine: Engine) {
-    let Some(data) = ev.data_transfer().filter(|d| !super::open_trace::is_trace_drop(d)) else { return };
+    let Some(data) = ev.data_transfer().filter(|d| !super::open_trace::is_trace_drop(d)) else {
+        return;
+    };
     ev.prevent_default();
     let items = data.items();
-    let entries: Vec<FileSystemEntry> =
-        (0..items.length()).filter_map(|i| items.get(i)).filter_map(|item| item.webkit_get_as_entry().ok().flatten()).collect();
+    let entries: Vec<FileSystemEntry> = (0..items.length())
+        .filter_map(|i| items.get(i))
+        .filter_map(|item| item.webkit_get_as_entry().ok().flatten())
+        .collect();
     if entries.is_empty() {
-        let files = data.files().map(|l| (0..l.length()).filter_map(|i| l.item(i)).map(|f| (f.name(), f)).collect()).unwrap_or_default();
+        let files = data
+            .files()
+            .map(|l| (0..l.length()).filter_map(|i| l.item(i)).map(|f| (f.name(), f)).collect())
+            .unwrap_or_default();
         return open(files, open_model, engine);
     }
     leptos::task::spawn_local(async move {
@@ -203,7 +217,10 @@ pub fn OpenModelControls() -> impl IntoView {
         }
     });
     let on_choose = move |ev: leptos::ev::Event| {
-        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
+        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
         let files = file_list(&input);
         input.set_value("");
         if !files.is_empty() {
@@ -222,19 +239,69 @@ pub fn OpenModelControls() -> impl IntoView {
     });
     view! {
         <div class="open-model">
-            <input type="file" id="open-files" multiple class="sr-only" tabindex="-1" aria-hidden="true"
-                accept=".gguf,.json,.safetensors,.txt" node_ref=files_input on:change=on_choose />
-            <input type="file" id="open-folder" class="sr-only" tabindex="-1" aria-hidden="true"
-                node_ref=folder_input on:change=on_choose />
-            <button id="open-model" title="A .gguf file, or a Hugging Face folder's config.json, tokenizer.json and model.safetensors; read here, never uploaded"
-                on:click=move |_| { if let Some(i) = files_input.get() { i.click() } }>"Open a model…"</button>
-            <button id="open-model-folder" title="A Hugging Face folder (config.json, tokenizer.json, model.safetensors)"
-                on:click=move |_| { if let Some(i) = folder_input.get() { i.click() } }>"Folder…"</button>
-            {move || open_model.saved.get().then(|| view! {
-                <button id="forget-model" title="Remove your model from this browser's storage"
-                    on:click=move |_| engine.send(ToWorker::Custom(CustomRequest::Forget))>"Forget"</button>
-            })}
-            <p class="open-message" id="open-message" role="status">{move || open_model.message.get()}</p>
+            <input
+                type="file"
+                id="open-files"
+                multiple
+                class="sr-only"
+                tabindex="-1"
+                aria-hidden="true"
+                accept=".gguf,.json,.safetensors,.txt"
+                node_ref=files_input
+                on:change=on_choose
+            />
+            <input
+                type="file"
+                id="open-folder"
+                class="sr-only"
+                tabindex="-1"
+                aria-hidden="true"
+                node_ref=folder_input
+                on:change=on_choose
+            />
+            <button
+                id="open-model"
+                title="A .gguf file, or a Hugging Face folder's config.json, tokenizer.json and model.safetensors; read here, never uploaded"
+                on:click=move |_| {
+                    if let Some(i) = files_input.get() {
+                        i.click()
+                    }
+                }
+            >
+                "Open a model…"
+            </button>
+            <button
+                id="open-model-folder"
+                title="A Hugging Face folder (config.json, tokenizer.json, model.safetensors)"
+                on:click=move |_| {
+                    if let Some(i) = folder_input.get() {
+                        i.click()
+                    }
+                }
+            >
+                "Folder…"
+            </button>
+            {move || {
+                open_model
+                    .saved
+                    .get()
+                    .then(|| {
+                        view! {
+                            <button
+                                id="forget-model"
+                                title="Remove your model from this browser's storage"
+                                on:click=move |_| {
+                                    engine.send(ToWorker::Custom(CustomRequest::Forget))
+                                }
+                            >
+                                "Forget"
+                            </button>
+                        }
+                    })
+            }}
+            <p class="open-message" id="open-message" role="status">
+                {move || open_model.message.get()}
+            </p>
             <PreflightSummary />
         </div>
     }
@@ -252,7 +319,11 @@ fn PreflightSummary() -> impl IntoView {
     move || {
         open_model.preflight.get().map(|p| {
             let refused = p.refusal.clone();
-            let heads = if p.kv_heads == p.heads { p.heads.to_string() } else { format!("{} over {} key/value heads", p.heads, p.kv_heads) };
+            let heads = if p.kv_heads == p.heads {
+                p.heads.to_string()
+            } else {
+                format!("{} over {} key/value heads", p.heads, p.kv_heads)
+            };
             let rows = [
                 ("Architecture", format!("{} ({})", p.architecture, p.found)),
                 ("Layers", p.layers.to_string()),
@@ -263,22 +334,54 @@ fn PreflightSummary() -> impl IntoView {
                 ("Memory needed", megabytes(p.memory_bytes)),
             ];
             view! {
-                <section class="preflight" id="preflight" role="dialog" aria-label="The model you chose">
+                <section
+                    class="preflight"
+                    id="preflight"
+                    role="dialog"
+                    aria-label="The model you chose"
+                >
                     <h2>{p.name.clone()}</h2>
                     <dl>
-                        {rows.into_iter().map(|(k, v)| view! { <dt>{k}</dt><dd>{v}</dd> }).collect_view()}
+                        {rows
+                            .into_iter()
+                            .map(|(k, v)| {
+                                view! {
+                                    <dt>{k}</dt>
+                                    <dd>{v}</dd>
+                                }
+                            })
+                            .collect_view()}
                     </dl>
-                    {refused.clone().map(|why| view! { <p class="refusal" role="alert">{format!("It cannot be loaded: {why}.")}</p> })}
-                    <div class="preflight-actions">
-                        {refused.is_none().then(|| view! {
-                            <button id="preflight-load" class="primary" on:click=move |_| {
-                                open_model.preflight.set(None);
-                                open_model.busy.set(true);
-                                open_model.message.set("Loading your model…".into());
-                                engine.send(ToWorker::Custom(CustomRequest::Load));
-                            }>"Load"</button>
+                    {refused
+                        .clone()
+                        .map(|why| {
+                            view! {
+                                <p class="refusal" role="alert">
+                                    {format!("It cannot be loaded: {why}.")}
+                                </p>
+                            }
                         })}
-                        <button id="preflight-cancel" on:click=move |_| close()>{if refused.is_some() { "Close" } else { "Cancel" }}</button>
+                    <div class="preflight-actions">
+                        {refused
+                            .is_none()
+                            .then(|| {
+                                view! {
+                                    <button
+                                        id="preflight-load"
+                                        class="primary"
+                                        on:click=move |_| {
+                                            open_model.preflight.set(None);
+                                            open_model.busy.set(true);
+                                            open_model.message.set("Loading your model…".into());
+                                            engine.send(ToWorker::Custom(CustomRequest::Load));
+                                        }
+                                    >
+                                        "Load"
+                                    </button>
+                                }
+                            })} <button id="preflight-cancel" on:click=move |_| close()>
+                            {if refused.is_some() { "Close" } else { "Cancel" }}
+                        </button>
                     </div>
                 </section>
             }
@@ -298,7 +401,12 @@ pub fn custom_option(sel: Selection) -> impl IntoView {
                 _ => "your files",
             };
             view! {
-                <option value=ModelId::Custom.slug() prop:selected=move || sel.model.get() == ModelId::Custom>{format!("{name} · {state}")}</option>
+                <option
+                    value=ModelId::Custom.slug()
+                    prop:selected=move || sel.model.get() == ModelId::Custom
+                >
+                    {format!("{name} · {state}")}
+                </option>
             }
         })
     }

@@ -10,7 +10,13 @@ use attnscope::trace::ModelId;
 use leptos::prelude::*;
 
 /// Hands `file` to the worker; the trace becomes the model once it is open.
-fn open(file: web_sys::File, res: Results, engine: Engine, opening: RwSignal<bool>, name: RwSignal<String>) {
+fn open(
+    file: web_sys::File,
+    res: Results,
+    engine: Engine,
+    opening: RwSignal<bool>,
+    name: RwSignal<String>,
+) {
     name.set(file.name());
     res.loads.update(|l| {
         l.insert(ModelId::Trace, LoadState::Loading { loaded: 0, total: file.size() as u64 });
@@ -23,7 +29,10 @@ fn open(file: web_sys::File, res: Results, engine: Engine, opening: RwSignal<boo
 /// safetensors needs its config.json and tokenizer beside it (anything else
 /// dropped goes to "Open a model…").
 pub fn is_trace_drop(data: &web_sys::DataTransfer) -> bool {
-    data.files().is_some_and(|f| f.length() == 1 && f.get(0).is_some_and(|f| f.name().to_lowercase().ends_with(".safetensors")))
+    data.files().is_some_and(|f| {
+        f.length() == 1
+            && f.get(0).is_some_and(|f| f.name().to_lowercase().ends_with(".safetensors"))
+    })
 }
 
 /// `#open-trace`: the picker, the file dropped, and what the trace holds or why it failed.
@@ -80,11 +89,30 @@ pub fn OpenTrace() -> impl IntoView {
     };
     view! {
         <div class="field open-trace">
-            <label class="button" for="open-trace" title="A .safetensors trace file written by the attnscope Python package or `attnscope trace --out`; or drop one on the page">
+            <label
+                class="button"
+                for="open-trace"
+                title="A .safetensors trace file written by the attnscope Python package or `attnscope trace --out`; or drop one on the page"
+            >
                 "Open a trace…"
             </label>
-            <input type="file" id="open-trace" class="sr-only" accept=".safetensors" on:change=on_pick />
-            {move || failure().map(|f| view! { <p class="trace-error" id="trace-error" role="alert">{f}</p> })}
+            <input
+                type="file"
+                id="open-trace"
+                class="sr-only"
+                accept=".safetensors"
+                on:change=on_pick
+            />
+            {move || {
+                failure()
+                    .map(|f| {
+                        view! {
+                            <p class="trace-error" id="trace-error" role="alert">
+                                {f}
+                            </p>
+                        }
+                    })
+            }}
             {move || (sel.model.get() == ModelId::Trace).then(|| view! { <TraceInfo name=name /> })}
         </div>
     }
@@ -98,12 +126,27 @@ fn TraceInfo(name: RwSignal<String>) -> impl IntoView {
         res.summary.with(|s| {
             s.as_ref().filter(|s| s.info.id == ModelId::Trace.slug()).map(|s| {
                 let i = &s.info;
-                let kv = if i.n_kv_heads == i.n_heads { String::new() } else { format!(" over {} key/value heads", i.n_kv_heads) };
-                format!("{} · {} layers × {} heads{kv} · {} tokens · {}", i.name, i.n_layers, i.n_heads, s.tokens.len(), name.get())
+                let kv = if i.n_kv_heads == i.n_heads {
+                    String::new()
+                } else {
+                    format!(" over {} key/value heads", i.n_kv_heads)
+                };
+                format!(
+                    "{} · {} layers × {} heads{kv} · {} tokens · {}",
+                    i.name,
+                    i.n_layers,
+                    i.n_heads,
+                    s.tokens.len(),
+                    name.get()
+                )
             })
         })
     };
-    view! { <p class="note trace-info" id="trace-info">{text}</p> }
+    view! {
+        <p class="note trace-info" id="trace-info">
+            {text}
+        </p>
+    }
 }
 
 /// Whether the run shown is a trace file, and one without queries and keys
@@ -112,7 +155,8 @@ pub fn trace_shown() -> (Memo<bool>, Memo<bool>) {
     let sel = expect_context::<Selection>();
     let res = expect_context::<Results>();
     let info = move |f: fn(&attnscope::trace::ModelInfo) -> bool| {
-        res.summary.with(|s| s.as_ref().is_some_and(|s| s.info.id == ModelId::Trace.slug() && f(&s.info)))
+        res.summary
+            .with(|s| s.as_ref().is_some_and(|s| s.info.id == ModelId::Trace.slug() && f(&s.info)))
     };
     let trace = Memo::new(move |_| info(|_| true));
     let lacking = Memo::new(move |_| info(|i| i.d_head == 0));

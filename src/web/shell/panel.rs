@@ -31,7 +31,10 @@ pub fn Rail() -> impl IntoView {
         <aside class="rail" aria-label="Settings, notes and exports">
             <Controls />
             <div class="notes">
-                <div class="status-line"><Status /><OfflineBadge /></div>
+                <div class="status-line">
+                    <Status />
+                    <OfflineBadge />
+                </div>
                 <NextTokens />
                 <PresetNote />
                 <HeadNote />
@@ -59,7 +62,11 @@ fn Status() -> impl IntoView {
                     (_, 1) => String::new(),
                     (_, n) => format!(" on {n} threads"),
                 };
-                let mut line = format!("{} tokens, computed in {}{threads} in your browser", s.tokens.len(), milliseconds(s.compute_ms));
+                let mut line = format!(
+                    "{} tokens, computed in {}{threads} in your browser",
+                    s.tokens.len(),
+                    milliseconds(s.compute_ms)
+                );
                 if let Some(bytes) = s.memory_bytes {
                     let workers = if s.memory_workers > 1 { " (both workers)" } else { "" };
                     line.push_str(&format!(" · worker memory {}{workers}", megabytes(bytes)));
@@ -72,8 +79,13 @@ fn Status() -> impl IntoView {
             }
         })
     };
-    let run = move || res.summary.with(|s| s.as_ref().map(|s| s.id.to_string()).unwrap_or_default());
-    view! { <p id="status" aria-live="polite" data-run=run>{status}</p> }
+    let run =
+        move || res.summary.with(|s| s.as_ref().map(|s| s.id.to_string()).unwrap_or_default());
+    view! {
+        <p id="status" aria-live="polite" data-run=run>
+            {status}
+        </p>
+    }
 }
 
 /// `#tokens`: the tokens the model sees. Hovering one, or focusing it,
@@ -89,7 +101,11 @@ pub fn TokenList() -> impl IntoView {
     Effect::new(move |_| {
         let (Some(t), _) = (sel.token.get(), res.tokens.track()) else { return };
         let Some(ol) = list.get() else { return };
-        let Some(chip) = ol.query_selector(&format!("li:nth-child({}) .token", t + 1)).ok().flatten() else { return };
+        let Some(chip) =
+            ol.query_selector(&format!("li:nth-child({}) .token", t + 1)).ok().flatten()
+        else {
+            return;
+        };
         let (chip, strip) = (chip.get_bounding_client_rect(), ol.get_bounding_client_rect());
         let scroll = ol.scroll_top() as f64;
         // Where the chip is down the strip's scrolled content.
@@ -99,18 +115,40 @@ pub fn TokenList() -> impl IntoView {
         }
     });
     view! {
-        <ol id="tokens" class="tokens" node_ref=list aria-label="Tokens: choose one to follow it in every view">
-            {move || res.tokens.get().into_iter().enumerate().map(|(i, t)| view! {
-                <li>
-                    <button class="token" class:hovered=move || sel.hovered.get() == Some(i)
-                        aria-pressed=move || (sel.token.get() == Some(i)).to_string()
-                        on:mouseenter=move |_| sel.hovered.set(Some(i))
-                        on:mouseleave=move |_| sel.hovered.set(None)
-                        on:focus=move |_| sel.hovered.set(Some(i))
-                        on:blur=move |_| sel.hovered.set(None)
-                        on:click=move |_| sel.token.update(|t| *t = if *t == Some(i) { None } else { Some(i) })>{t}</button>
-                </li>
-            }).collect_view()}
+        <ol
+            id="tokens"
+            class="tokens"
+            node_ref=list
+            aria-label="Tokens: choose one to follow it in every view"
+        >
+            {move || {
+                res.tokens
+                    .get()
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, t)| {
+                        view! {
+                            <li>
+                                <button
+                                    class="token"
+                                    class:hovered=move || sel.hovered.get() == Some(i)
+                                    aria-pressed=move || (sel.token.get() == Some(i)).to_string()
+                                    on:mouseenter=move |_| sel.hovered.set(Some(i))
+                                    on:mouseleave=move |_| sel.hovered.set(None)
+                                    on:focus=move |_| sel.hovered.set(Some(i))
+                                    on:blur=move |_| sel.hovered.set(None)
+                                    on:click=move |_| {
+                                        sel.token
+                                            .update(|t| *t = if *t == Some(i) { None } else { Some(i) })
+                                    }
+                                >
+                                    {t}
+                                </button>
+                            </li>
+                        }
+                    })
+                    .collect_view()
+            }}
         </ol>
     }
 }
@@ -162,7 +200,9 @@ fn ModelNote() -> impl IntoView {
     view! {
         <section class="card" aria-label="The model">
             <p class="note">{about}</p>
-            <p class="note" id="mask-note">{mask}</p>
+            <p class="note" id="mask-note">
+                {mask}
+            </p>
         </section>
     }
 }
@@ -176,10 +216,14 @@ fn HeadNote() -> impl IntoView {
         let h = sel.head.get();
         res.summary.with(|s| s.as_ref().and_then(|s| s.head_notes.get(h).cloned())).map(|n| {
             // A note reads "name: what the head does".
-            let (name, what) = n.split_once(':').map_or((String::new(), n.clone()), |(a, b)| (a.trim().to_string(), b.trim().to_string()));
+            let (name, what) = n.split_once(':').map_or((String::new(), n.clone()), |(a, b)| {
+                (a.trim().to_string(), b.trim().to_string())
+            });
             view! {
                 <section class="card" id="head-note" aria-labelledby="head-note-title">
-                    <h2 id="head-note-title">{format!("Head {h}")}{(!name.is_empty()).then(|| format!(": “{name}”"))}</h2>
+                    <h2 id="head-note-title">
+                        {format!("Head {h}")}{(!name.is_empty()).then(|| format!(": “{name}”"))}
+                    </h2>
                     <p class="note">{what}</p>
                 </section>
             }
@@ -200,9 +244,11 @@ fn NextTokens() -> impl IntoView {
                 .take(5)
                 .map(|(t, p)| {
                     view! {
-                        <li><code>{format!("{t:?}")}</code>
+                        <li>
+                            <code>{format!("{t:?}")}</code>
                             <span class="bar" style=format!("width: {:.1}%", p * 60.0)></span>
-                            <span class="pct">{format!("{:.1}%", p * 100.0)}</span></li>
+                            <span class="pct">{format!("{:.1}%", p * 100.0)}</span>
+                        </li>
                     }
                 })
                 .collect_view()
@@ -236,8 +282,13 @@ pub fn Exports() -> impl IntoView {
     };
     let svg = move || {
         figure().and_then(|(s, d)| {
-            let title =
-                format!("{}\nlayer {} · head {} · A = softmax(QKᵀ/√d_k + M) · mask: {}", s.info.name, d.layer, d.head, d.mask.name());
+            let title = format!(
+                "{}\nlayer {} · head {} · A = softmax(QKᵀ/√d_k + M) · mask: {}",
+                s.info.name,
+                d.layer,
+                d.head,
+                d.mask.name()
+            );
             let h = attnscope::draw::Heatmap {
                 title,
                 row_labels: &s.tokens,
@@ -254,12 +305,54 @@ pub fn Exports() -> impl IntoView {
         <section class="card exports" aria-labelledby="exports-title">
             <h2 id="exports-title">"Export this head"</h2>
             <div class="buttons" title=busy>
-                <button id="export-png" disabled=move || !ready.get() on:click=move |_| if let Some(s) = svg() { downloads::svg_to_png("attention.png", &s) }>"PNG"</button>
-                <button id="export-svg" disabled=move || !ready.get() on:click=move |_| if let Some(s) = svg() { downloads::save("attention.svg", "image/svg+xml", &s) }>"SVG"</button>
-                <button id="export-json" disabled=move || !ready.get() on:click=move |_| if let Some((s, _)) = figure() { engine.send(ToWorker::Export { id: s.id }) }>"JSON"</button>
-                <button id="export-csv" disabled=move || !ready.get() on:click=move |_| if let Some((s, d)) = figure() {
-                    downloads::save("attention.csv", "text/csv", &attnscope::export::head_csv(&s.tokens, &d.weights))
-                }>"CSV"</button>
+                <button
+                    id="export-png"
+                    disabled=move || !ready.get()
+                    on:click=move |_| {
+                        if let Some(s) = svg() {
+                            downloads::svg_to_png("attention.png", &s)
+                        }
+                    }
+                >
+                    "PNG"
+                </button>
+                <button
+                    id="export-svg"
+                    disabled=move || !ready.get()
+                    on:click=move |_| {
+                        if let Some(s) = svg() {
+                            downloads::save("attention.svg", "image/svg+xml", &s)
+                        }
+                    }
+                >
+                    "SVG"
+                </button>
+                <button
+                    id="export-json"
+                    disabled=move || !ready.get()
+                    on:click=move |_| {
+                        if let Some((s, _)) = figure() {
+                            engine.send(ToWorker::Export { id: s.id })
+                        }
+                    }
+                >
+                    "JSON"
+                </button>
+                <button
+                    id="export-csv"
+                    disabled=move || !ready.get()
+                    on:click=move |_| {
+                        if let Some((s, d)) = figure() {
+                            downloads::save(
+                                "attention.csv",
+                                "text/csv",
+                                &attnscope::export::head_csv(&s.tokens, &d.weights),
+                            )
+                        }
+                    }
+                >
+                    "CSV"
+                </button>
             </div>
         </section>
     }
@@ -275,17 +368,46 @@ fn ValuesTable() -> impl IntoView {
         res.detail.with(|d| {
             let w = &d.as_ref()?.weights;
             if toks.len() > MAX || w.rows != toks.len() {
-                return Some(view! { <p class="sr-only">"The table of weights is shown for texts up to 40 tokens; export CSV for longer ones."</p> }.into_any());
+                return Some(view! {
+                    <p class="sr-only">
+                        "The table of weights is shown for texts up to 40 tokens; export CSV for longer ones."
+                    </p>
+                }.into_any());
             }
             // A table is never narrower than its cells: the wrapper hides it.
             Some(view! {
-                <div class="sr-only"><table id="weights-table">
-                    <caption>"Attention weights of the selected head: rows are queries, columns are keys"</caption>
-                    <thead><tr><th scope="col">"query \\ key"</th>{toks.iter().map(|t| view! { <th scope="col">{t.clone()}</th> }).collect_view()}</tr></thead>
-                    <tbody>{(0..w.rows).map(|i| view! {
-                        <tr><th scope="row">{toks[i].clone()}</th>{w.row(i).iter().map(|v| view! { <td>{format!("{v:.3}")}</td> }).collect_view()}</tr>
-                    }).collect_view()}</tbody>
-                </table></div>
+                <div class="sr-only">
+                    <table id="weights-table">
+                        <caption>
+                            "Attention weights of the selected head: rows are queries, columns are keys"
+                        </caption>
+                        <thead>
+                            <tr>
+                                <th scope="col">"query \\ key"</th>
+                                {toks
+                                    .iter()
+                                    .map(|t| view! { <th scope="col">{t.clone()}</th> })
+                                    .collect_view()}
+                            </tr>
+                        </thead>
+                        <tbody>
+                            {(0..w.rows)
+                                .map(|i| {
+                                    view! {
+                                        <tr>
+                                            <th scope="row">{toks[i].clone()}</th>
+                                            {w
+                                                .row(i)
+                                                .iter()
+                                                .map(|v| view! { <td>{format!("{v:.3}")}</td> })
+                                                .collect_view()}
+                                        </tr>
+                                    }
+                                })
+                                .collect_view()}
+                        </tbody>
+                    </table>
+                </div>
             }.into_any())
         })
     }

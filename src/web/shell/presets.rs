@@ -108,10 +108,15 @@ pub fn find_token(tokens: &[String], word: &str, last: bool) -> Option<usize> {
 /// the highest of anything else).
 pub fn best_by(summary: &RunSummary, column: Column) -> Option<(usize, usize, f32)> {
     let lowest = column == Column::Entropy;
-    summary.catalog.iter().map(|s| (s.layer, s.head, column.value(s))).filter(|t| t.2.is_finite()).fold(None, |best, t| match best {
-        Some(b) if (lowest && b.2 <= t.2) || (!lowest && b.2 >= t.2) => Some(b),
-        _ => Some(t),
-    })
+    summary
+        .catalog
+        .iter()
+        .map(|s| (s.layer, s.head, column.value(s)))
+        .filter(|t| t.2.is_finite())
+        .fold(None, |best, t| match best {
+            Some(b) if (lowest && b.2 <= t.2) || (!lowest && b.2 >= t.2) => Some(b),
+            _ => Some(t),
+        })
 }
 
 /// The strongest induction head: the mean weight a repeated token gives the
@@ -120,8 +125,10 @@ pub fn best_by(summary: &RunSummary, column: Column) -> Option<(usize, usize, f3
 pub fn best_induction(summary: &RunSummary) -> Option<(usize, usize, f32)> {
     let t = &summary.tokens;
     let n = t.len();
-    let pairs: Vec<(usize, usize)> =
-        (2..n).filter_map(|i| (0..i - 1).rev().find(|&p| t[p] == t[i]).map(|p| (i, p + 1))).filter(|&(i, k)| k + 1 < i).collect();
+    let pairs: Vec<(usize, usize)> = (2..n)
+        .filter_map(|i| (0..i - 1).rev().find(|&p| t[p] == t[i]).map(|p| (i, p + 1)))
+        .filter(|&(i, k)| k + 1 < i)
+        .collect();
     if pairs.is_empty() {
         return None;
     }
@@ -131,7 +138,8 @@ pub fn best_induction(summary: &RunSummary) -> Option<(usize, usize, f32)> {
             if thumb.rows != n || thumb.cols != n {
                 return None;
             }
-            let score = pairs.iter().filter_map(|&(i, k)| thumb.weight(i, k)).sum::<f32>() / pairs.len() as f32;
+            let score = pairs.iter().filter_map(|&(i, k)| thumb.weight(i, k)).sum::<f32>()
+                / pairs.len() as f32;
             if best.is_none_or(|b| score > b.2) {
                 best = Some((l, h, score));
             }
@@ -147,16 +155,33 @@ pub fn PresetPicker() -> impl IntoView {
     view! {
         <div class="field">
             <label for="preset">"Preset"</label>
-            <select id="preset" on:change=move |ev| {
-                if let Some(p) = PRESETS.iter().find(|p| p.slug == event_target_value(&ev)) {
-                    sel.text.set(p.text.to_string());
-                    sel.token.set(None);
+            <select
+                id="preset"
+                on:change=move |ev| {
+                    if let Some(p) = PRESETS.iter().find(|p| p.slug == event_target_value(&ev)) {
+                        sel.text.set(p.text.to_string());
+                        sel.token.set(None);
+                    }
                 }
-            }>
-                <option value="" prop:selected=move || sel.text.with(|t| matching(t).is_none())>"Choose a sentence…"</option>
-                {PRESETS.iter().map(|p| view! {
-                    <option value=p.slug prop:selected=move || sel.text.with(|t| matching(t).is_some_and(|m| m.slug == p.slug))>{p.label}</option>
-                }).collect_view()}
+            >
+                <option value="" prop:selected=move || sel.text.with(|t| matching(t).is_none())>
+                    "Choose a sentence…"
+                </option>
+                {PRESETS
+                    .iter()
+                    .map(|p| {
+                        view! {
+                            <option
+                                value=p.slug
+                                prop:selected=move || {
+                                    sel.text.with(|t| matching(t).is_some_and(|m| m.slug == p.slug))
+                                }
+                            >
+                                {p.label}
+                            </option>
+                        }
+                    })
+                    .collect_view()}
             </select>
         </div>
     }
@@ -181,7 +206,9 @@ pub fn PresetNote() -> impl IntoView {
         let Some(id) = res.run_id() else { return };
         for look in p.look_for {
             if let LookFor::Pair { query, key } = look {
-                let found = res.tokens.with(|t| Some((find_token(t, query, true)?, find_token(t, key, false)?)));
+                let found = res
+                    .tokens
+                    .with(|t| Some((find_token(t, query, true)?, find_token(t, key, false)?)));
                 if let Some((q, k)) = found {
                     engine.send(ToWorker::FindHeads { id, query: q, key: k });
                 }
@@ -191,22 +218,40 @@ pub fn PresetNote() -> impl IntoView {
     let suggestion = move |look: LookFor| -> Option<(String, (usize, usize), Option<usize>)> {
         match look {
             LookFor::Pair { query, key } => {
-                let (q, k) = res.tokens.with(|t| Some((find_token(t, query, true)?, find_token(t, key, false)?)))?;
-                let f = res.found.get().filter(|f| Some(f.id) == res.run_id() && f.query == q && f.key == k)?;
+                let (q, k) = res
+                    .tokens
+                    .with(|t| Some((find_token(t, query, true)?, find_token(t, key, false)?)))?;
+                let f = res
+                    .found
+                    .get()
+                    .filter(|f| Some(f.id) == res.run_id() && f.query == q && f.key == k)?;
                 let best = f.heads.first()?;
                 Some((
-                    format!("“{query}” → “{key}” is strongest in layer {}, head {}: weight {}", best.layer, best.head, num(best.weight)),
+                    format!(
+                        "“{query}” → “{key}” is strongest in layer {}, head {}: weight {}",
+                        best.layer,
+                        best.head,
+                        num(best.weight)
+                    ),
                     (best.layer, best.head),
                     Some(q),
                 ))
             }
             LookFor::Measure(column) => {
                 let (l, h, v) = res.summary.with(|s| best_by(s.as_ref()?, column))?;
-                Some((format!("Strongest “{}”: layer {l}, head {h} ({})", column.label(), num(v)), (l, h), None))
+                Some((
+                    format!("Strongest “{}”: layer {l}, head {h} ({})", column.label(), num(v)),
+                    (l, h),
+                    None,
+                ))
             }
             LookFor::Induction => {
                 let (l, h, v) = res.summary.with(|s| best_induction(s.as_ref()?))?;
-                Some((format!("Strongest induction: layer {l}, head {h} (mean weight {})", num(v)), (l, h), None))
+                Some((
+                    format!("Strongest induction: layer {l}, head {h} (mean weight {})", num(v)),
+                    (l, h),
+                    None,
+                ))
             }
         }
     };
@@ -225,12 +270,30 @@ pub fn PresetNote() -> impl IntoView {
                     <h2 id="preset-title">{p.label}</h2>
                     <p class="note">{p.note}</p>
                     <ul class="suggestions">
-                        {p.look_for.iter().map(|&look| move || suggestion(look).map(|(text, head, token)| view! {
-                            <li><button class="link suggestion" on:click=move |_| {
-                                sel.select_head(head);
-                                if let Some(t) = token { sel.token.set(Some(t)) }
-                            }>{text}</button></li>
-                        })).collect_view()}
+                        {p
+                            .look_for
+                            .iter()
+                            .map(|&look| move || {
+                                suggestion(look)
+                                    .map(|(text, head, token)| {
+                                        view! {
+                                            <li>
+                                                <button
+                                                    class="link suggestion"
+                                                    on:click=move |_| {
+                                                        sel.select_head(head);
+                                                        if let Some(t) = token {
+                                                            sel.token.set(Some(t))
+                                                        }
+                                                    }
+                                                >
+                                                    {text}
+                                                </button>
+                                            </li>
+                                        }
+                                    })
+                            })
+                            .collect_view()}
                     </ul>
                     {switch}
                 </section>

@@ -23,7 +23,10 @@ async fn opens_with_the_default_sentence_its_tokens_and_heatmap() {
     assert_eq!(find::<HtmlTextAreaElement>(&root, "textarea#text").value(), DEFAULT_TEXT);
     assert_eq!(token_texts(&root), expected.tokens);
     let status = text_of(&root, "#status");
-    assert!(status.contains("computed in") && status.ends_with(" ms in your browser"), "status: {status:?}");
+    assert!(
+        status.contains("computed in") && status.ends_with(" ms in your browser"),
+        "status: {status:?}"
+    );
     assert_eq!(text_of(&root, "#error"), "");
     settle("heatmap drawn", || heatmap_fits(&root, &expected.tokens)).await;
     assert_heatmap_shows(&root, &expected.tokens, &expected.weights(0, 0).unwrap());
@@ -58,13 +61,23 @@ async fn a_presets_best_head_is_found_from_the_run() {
     let root = mount_app();
     settle("tokens shown", || !token_texts(&root).is_empty()).await;
     let (mut s, _) = engine_head(DEFAULT_TEXT, RunOptions::default(), 0);
-    let FromWorker::Heads { heads, .. } = s.handle(attnscope::session::ToWorker::FindHeads { id: 1, query: 3, key: 1 }, &|| 0.0) else {
+    let FromWorker::Heads { heads, .. } =
+        s.handle(attnscope::session::ToWorker::FindHeads { id: 1, query: 3, key: 1 }, &|| 0.0)
+    else {
         panic!("no ranking")
     };
     let best = &heads[0];
-    let want = format!("“creature” → “fluffy” is strongest in layer {}, head {}: weight {}", best.layer, best.head, num(best.weight));
-    settle("the preset's suggestion", || exists(&root, "#preset-note .suggestion") && text_of(&root, "#preset-note .suggestion") == want)
-        .await;
+    let want = format!(
+        "“creature” → “fluffy” is strongest in layer {}, head {}: weight {}",
+        best.layer,
+        best.head,
+        num(best.weight)
+    );
+    settle("the preset's suggestion", || {
+        exists(&root, "#preset-note .suggestion")
+            && text_of(&root, "#preset-note .suggestion") == want
+    })
+    .await;
     click(&root, "#preset-note .suggestion");
     let head: web_sys::HtmlSelectElement = find(&root, "select#head");
     settle("the suggested head selected", || head.value() == best.head.to_string()).await;
@@ -72,12 +85,21 @@ async fn a_presets_best_head_is_found_from_the_run() {
     // Another preset puts its sentence in the box.
     choose(&root, "select#preset", "repeat");
     settle("the repeated sequence computed", || token_texts(&root).len() == 12).await;
-    let summary = Session::new().run(1, ModelId::Teaching, crate::shell::presets::PRESETS[4].text, RunOptions::default(), &|| 0.0).unwrap();
-    let (l, h, v) = crate::shell::presets::best_by(&summary, crate::views::catalog::Column::Previous).unwrap();
+    let summary = Session::new()
+        .run(
+            1,
+            ModelId::Teaching,
+            crate::shell::presets::PRESETS[4].text,
+            RunOptions::default(),
+            &|| 0.0,
+        )
+        .unwrap();
+    let (l, h, v) =
+        crate::shell::presets::best_by(&summary, crate::views::catalog::Column::Previous).unwrap();
     settle("previous-token head found", || {
-        texts(&root, "#preset-note .suggestion")
-            .first()
-            .is_some_and(|t| *t == format!("Strongest “Previous token”: layer {l}, head {h} ({})", num(v)))
+        texts(&root, "#preset-note .suggestion").first().is_some_and(|t| {
+            *t == format!("Strongest “Previous token”: layer {l}, head {h} ({})", num(v))
+        })
     })
     .await;
     root.remove();
@@ -91,13 +113,20 @@ fn disabled(root: &HtmlElement, selector: &str) -> bool {
 async fn exports_wait_until_tokens_and_weights_are_of_one_run() {
     // Two runs of the session the worker runs: the one shown, then a new text.
     let mut session = Session::new();
-    let old = session.run(1, ModelId::Teaching, DEFAULT_TEXT, RunOptions::default(), &|| 0.0).unwrap();
+    let old =
+        session.run(1, ModelId::Teaching, DEFAULT_TEXT, RunOptions::default(), &|| 0.0).unwrap();
     let old_head = session.head(0, 0).unwrap();
-    let new = session.run(2, ModelId::Teaching, "the cat sat", RunOptions::default(), &|| 0.0).unwrap();
+    let new =
+        session.run(2, ModelId::Teaching, "the cat sat", RunOptions::default(), &|| 0.0).unwrap();
     let new_head = session.head(0, 0).unwrap();
     assert_ne!(old.tokens.len(), new.tokens.len());
 
-    web_sys::window().unwrap().history().unwrap().replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("?")).unwrap();
+    web_sys::window()
+        .unwrap()
+        .history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("?"))
+        .unwrap();
     let document = web_sys::window().unwrap().document().unwrap();
     let root: HtmlElement = document.create_element("div").unwrap().dyn_into().unwrap();
     document.body().unwrap().append_child(&root).unwrap();

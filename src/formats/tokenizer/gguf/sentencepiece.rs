@@ -30,7 +30,11 @@ fn spm_bpe(tokens: &[String], merges: Vec<(String, String)>) -> Result<Tokenizer
         .fuse_unk(true)
         .byte_fallback(true)
         .build()
-        .map_err(|e| Error::Tokenizer(format!("cannot build the SentencePiece BPE from the GGUF vocabulary: {e}")))?;
+        .map_err(|e| {
+            Error::Tokenizer(format!(
+                "cannot build the SentencePiece BPE from the GGUF vocabulary: {e}"
+            ))
+        })?;
     Ok(Tokenizer::new(bpe))
 }
 
@@ -40,23 +44,45 @@ fn spm_bpe(tokens: &[String], merges: Vec<(String, String)>) -> Result<Tokenizer
 fn gemma(tokens: &[&str]) -> Result<Built> {
     let respelled: Vec<String> = tokens
         .iter()
-        .map(|t| if t.contains(' ') && t.trim().is_empty() { "\u{2581}".repeat(t.chars().count()) } else { t.to_string() })
+        .map(|t| {
+            if t.contains(' ') && t.trim().is_empty() {
+                "\u{2581}".repeat(t.chars().count())
+            } else {
+                t.to_string()
+            }
+        })
         .collect();
     let rank: Vec<f64> = (0..respelled.len()).map(|i| -(i as f64)).collect();
     let merges = merges_from_vocabulary(&respelled, &rank);
     let mut tokenizer = spm_bpe(&respelled, merges)?;
-    tokenizer.with_normalizer(Some(Replace::new(" ", "\u{2581}").map_err(|e| Error::Tokenizer(e.to_string()))?));
-    let split = Split::new(SplitPattern::String(" ".into()), SplitDelimiterBehavior::MergedWithPrevious, false)
-        .map_err(|e| Error::Tokenizer(e.to_string()))?;
+    tokenizer.with_normalizer(Some(
+        Replace::new(" ", "\u{2581}").map_err(|e| Error::Tokenizer(e.to_string()))?,
+    ));
+    let split = Split::new(
+        SplitPattern::String(" ".into()),
+        SplitDelimiterBehavior::MergedWithPrevious,
+        false,
+    )
+    .map_err(|e| Error::Tokenizer(e.to_string()))?;
     tokenizer.with_pre_tokenizer(Some(split));
     Ok((tokenizer, Shown::Metaspace, respelled))
 }
 
 /// Llama-style SentencePiece: a `▁` before the first word, merges by score.
 fn llama(g: &Gguf, tokens: &[&str]) -> Result<Built> {
-    let scores = g.get("tokenizer.ggml.scores")?.as_array().unwrap_or(&[]).iter().map(|s| s.as_f64().unwrap_or(0.0)).collect::<Vec<f64>>();
+    let scores = g
+        .get("tokenizer.ggml.scores")?
+        .as_array()
+        .unwrap_or(&[])
+        .iter()
+        .map(|s| s.as_f64().unwrap_or(0.0))
+        .collect::<Vec<f64>>();
     if scores.len() != tokens.len() {
-        return Err(Error::ModelFile(format!("the GGUF file has {} token scores for {} tokens", scores.len(), tokens.len())));
+        return Err(Error::ModelFile(format!(
+            "the GGUF file has {} token scores for {} tokens",
+            scores.len(),
+            tokens.len()
+        )));
     }
     let tokens: Vec<String> = tokens.iter().map(|t| t.to_string()).collect();
     let merges = merges_from_vocabulary(&tokens, &scores);
@@ -70,7 +96,8 @@ fn llama(g: &Gguf, tokens: &[&str]) -> Result<Built> {
 /// the longer right part, in characters), as transformers'
 /// `generate_merges` orders them.
 fn merges_from_vocabulary(tokens: &[String], rank: &[f64]) -> Vec<(String, String)> {
-    let id: HashMap<&str, usize> = tokens.iter().enumerate().map(|(i, t)| (t.as_str(), i)).collect();
+    let id: HashMap<&str, usize> =
+        tokens.iter().enumerate().map(|(i, t)| (t.as_str(), i)).collect();
     let mut merges: Vec<(f64, usize, usize, usize, usize)> = Vec::new();
     for (i, token) in tokens.iter().enumerate() {
         // A token listed twice counts where it is listed last, as a dictionary built in order keeps it.
@@ -79,7 +106,13 @@ fn merges_from_vocabulary(tokens: &[String], rank: &[f64]) -> Vec<(String, Strin
         }
         for (cut, _) in token.char_indices().skip(1) {
             if let (Some(&l), Some(&r)) = (id.get(&token[..cut]), id.get(&token[cut..])) {
-                merges.push((rank[i], token[..cut].chars().count(), token[cut..].chars().count(), l, r));
+                merges.push((
+                    rank[i],
+                    token[..cut].chars().count(),
+                    token[cut..].chars().count(),
+                    l,
+                    r,
+                ));
             }
         }
     }
@@ -94,7 +127,8 @@ mod tests {
 
     #[test]
     fn merges_come_from_the_vocabulary_best_first() {
-        let tokens: Vec<String> = ["a", "b", "c", "ab", "abc", "bc"].iter().map(|s| s.to_string()).collect();
+        let tokens: Vec<String> =
+            ["a", "b", "c", "ab", "abc", "bc"].iter().map(|s| s.to_string()).collect();
         let rank: Vec<f64> = (0..6).map(|i| -(i as f64)).collect();
         let m = merges_from_vocabulary(&tokens, &rank);
         let pairs: Vec<(&str, &str)> = m.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();

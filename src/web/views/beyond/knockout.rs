@@ -16,12 +16,19 @@ use leptos::prelude::*;
 #[component]
 pub fn AblationSwitch(id: &'static str, #[prop(optional)] short: bool) -> impl IntoView {
     let an = expect_context::<Analysis>();
-    let button = move |a: Ablation, which: &'static str, long: &'static str, brief: &'static str| {
-        view! {
-            <button id=format!("{id}-{which}") aria-pressed=move || (an.ablation.get() == a).to_string()
-                title=long on:click=move |_| an.ablation.set(a)>{if short { brief } else { long }}</button>
-        }
-    };
+    let button =
+        move |a: Ablation, which: &'static str, long: &'static str, brief: &'static str| {
+            view! {
+                <button
+                    id=format!("{id}-{which}")
+                    aria-pressed=move || (an.ablation.get() == a).to_string()
+                    title=long
+                    on:click=move |_| an.ablation.set(a)
+                >
+                    {if short { brief } else { long }}
+                </button>
+            }
+        };
     view! {
         <div class="switch-row ablation-switch" role="group" aria-label="How a head is removed">
             {button(Ablation::Zero, "zero", "Zero its output", "Zero")}
@@ -36,39 +43,72 @@ fn HeadsGrid() -> impl IntoView {
     let res = expect_context::<Results>();
     let an = expect_context::<Analysis>();
     move || {
-        let (layers, heads) = res.summary.with(|s| s.as_ref().map_or((0, 0), |s| (s.info.n_layers, s.info.n_heads)));
+        let (layers, heads) =
+            res.summary.with(|s| s.as_ref().map_or((0, 0), |s| (s.info.n_layers, s.info.n_heads)));
         let scores = move || match an.importance.get() {
-            ImportanceState::Done(m) if Some(an.importance_of.get()) == res.run_id() => Some(m.scores),
+            ImportanceState::Done(m) if Some(an.importance_of.get()) == res.run_id() => {
+                Some(m.scores)
+            }
             _ => None,
         };
         view! {
-            <div class="heads-grid" id="knockout-grid" role="group" aria-label="Heads: press to knock out"
-                style=format!("grid-template-columns: auto repeat({heads}, minmax(1.6em, 1fr))")>
+            <div
+                class="heads-grid"
+                id="knockout-grid"
+                role="group"
+                aria-label="Heads: press to knock out"
+                style=format!("grid-template-columns: auto repeat({heads}, minmax(1.6em, 1fr))")
+            >
                 <span></span>
-                {(0..heads).map(|h| view! { <span class="hdr">{format!("H{h}")}</span> }).collect_view()}
-                {(0..layers).map(|l| view! {
-                    <span class="hdr">{format!("L{l}")}</span>
-                    {(0..heads).map(|h| {
-                        let me = HeadRef { layer: l, head: h };
-                        let pressed = move || an.knocked.with(|k| k.contains(&me));
-                        let score = move || scores().and_then(|s| s.get(l)?.get(h).copied());
-                        let style = move || {
-                            let top = scores().map_or(0.0, |s| s.iter().flatten().copied().fold(0.0f32, f32::max));
-                            score().filter(|_| top > 0.0).map(|v| {
-                                let c = cell_color((v / top).clamp(0.0, 1.0));
-                                format!("background: {}; color: {}", css(c), text_on(c))
-                            }).unwrap_or_default()
-                        };
+                {(0..heads)
+                    .map(|h| view! { <span class="hdr">{format!("H{h}")}</span> })
+                    .collect_view()}
+                {(0..layers)
+                    .map(|l| {
                         view! {
-                            <button class="kh" id=format!("kh-{l}-{h}") aria-pressed=move || pressed().to_string() style=style
-                                title=move || match score() { Some(v) => format!("L{l} · H{h}: change {}", num(v)), None => format!("L{l} · H{h}") }
-                                aria-label=format!("Layer {l} head {h}")
-                                on:click=move |_| toggle_knocked(an, me)>
-                                {move || if pressed() { "✕" } else { "" }}
-                            </button>
+                            <span class="hdr">{format!("L{l}")}</span>
+                            {(0..heads)
+                                .map(|h| {
+                                    let me = HeadRef { layer: l, head: h };
+                                    let pressed = move || an.knocked.with(|k| k.contains(&me));
+                                    let score = move || {
+                                        scores().and_then(|s| s.get(l)?.get(h).copied())
+                                    };
+                                    let style = move || {
+                                        let top = scores()
+                                            .map_or(
+                                                0.0,
+                                                |s| s.iter().flatten().copied().fold(0.0f32, f32::max),
+                                            );
+                                        score()
+                                            .filter(|_| top > 0.0)
+                                            .map(|v| {
+                                                let c = cell_color((v / top).clamp(0.0, 1.0));
+                                                format!("background: {}; color: {}", css(c), text_on(c))
+                                            })
+                                            .unwrap_or_default()
+                                    };
+                                    view! {
+                                        <button
+                                            class="kh"
+                                            id=format!("kh-{l}-{h}")
+                                            aria-pressed=move || pressed().to_string()
+                                            style=style
+                                            title=move || match score() {
+                                                Some(v) => format!("L{l} · H{h}: change {}", num(v)),
+                                                None => format!("L{l} · H{h}"),
+                                            }
+                                            aria-label=format!("Layer {l} head {h}")
+                                            on:click=move |_| toggle_knocked(an, me)
+                                        >
+                                            {move || if pressed() { "✕" } else { "" }}
+                                        </button>
+                                    }
+                                })
+                                .collect_view()}
                         }
-                    }).collect_view()}
-                }).collect_view()}
+                    })
+                    .collect_view()}
             </div>
         }
     }
@@ -77,7 +117,9 @@ fn HeadsGrid() -> impl IntoView {
 /// Scrolls `#knockout-result` into view unless it is already whole on screen (a phone shows it below the fold).
 fn reveal_result() {
     let Some(win) = web_sys::window() else { return };
-    let Some(el) = win.document().and_then(|d| d.get_element_by_id("knockout-result")) else { return };
+    let Some(el) = win.document().and_then(|d| d.get_element_by_id("knockout-result")) else {
+        return;
+    };
     let screen = win.inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0);
     let r = el.get_bounding_client_rect();
     if r.top() < 0.0 || r.bottom() > screen {
@@ -110,15 +152,39 @@ pub fn KnockoutResult() -> impl IntoView {
                 Change::NextToken { before, after, previous_top, previous_top_p_after, previous_top_rank_after } => {
                     let drop = previous_top.p - previous_top_p_after;
                     let list = |l: &Vec<attnscope::analysis::TokenProb>| {
-                        l.iter().map(|t| view! { <li><span class="tok">{format!("{:?}", t.token)}</span>" "{num(t.p)}</li> }).collect_view()
+                        l.iter().map(|t| view! {
+                            <li>
+                                <span class="tok">{format!("{:?}", t.token)}</span>
+                                " "
+                                {num(t.p)}
+                            </li>
+                        }).collect_view()
                     };
                     view! {
-                        <p id="knockout-top">{format!("The top token before, {:?} (p = {}), now has p = {} and rank {}.",
-                            previous_top.token, num(previous_top.p), num(*previous_top_p_after), previous_top_rank_after)}</p>
-                        <p id="knockout-change">{format!("Drop in the top token's probability (the importance map's measure): {}", num(drop))}</p>
+                        <p id="knockout-top">
+                            {format!(
+                                "The top token before, {:?} (p = {}), now has p = {} and rank {}.",
+                                previous_top.token,
+                                num(previous_top.p),
+                                num(*previous_top_p_after),
+                                previous_top_rank_after,
+                            )}
+                        </p>
+                        <p id="knockout-change">
+                            {format!(
+                                "Drop in the top token's probability (the importance map's measure): {}",
+                                num(drop),
+                            )}
+                        </p>
                         <div class="before-after">
-                            <div><h3>"Next token before"</h3><ol id="knockout-before">{list(before)}</ol></div>
-                            <div><h3>"After"</h3><ol id="knockout-after">{list(after)}</ol></div>
+                            <div>
+                                <h3>"Next token before"</h3>
+                                <ol id="knockout-before">{list(before)}</ol>
+                            </div>
+                            <div>
+                                <h3>"After"</h3>
+                                <ol id="knockout-after">{list(after)}</ol>
+                            </div>
                         </div>
                     }
                     .into_any()
@@ -135,11 +201,27 @@ pub fn KnockoutResult() -> impl IntoView {
                     moved.sort_by(|a, b| b.2.total_cmp(&a.2));
                     let moved = moved.iter().take(5).map(|(l, h, c)| format!("{l}.{h} ({})", num(*c))).collect::<Vec<_>>().join(", ");
                     view! {
-                        <p id="knockout-cosine">{format!("Cosine of the sentence embeddings before and after: {}", num(*cosine))}</p>
-                        <p id="knockout-change">{format!("1 − cosine (the importance map's measure): {}", num(1.0 - cosine))}</p>
-                        <p class="note">{if moved.is_empty() { "No later layer's attention changed.".to_string() } else {
-                            format!("Later heads whose attention changed most (mean |ΔA|): {moved}")
-                        }}</p>
+                        <p id="knockout-cosine">
+                            {format!(
+                                "Cosine of the sentence embeddings before and after: {}",
+                                num(*cosine),
+                            )}
+                        </p>
+                        <p id="knockout-change">
+                            {format!(
+                                "1 − cosine (the importance map's measure): {}",
+                                num(1.0 - cosine),
+                            )}
+                        </p>
+                        <p class="note">
+                            {if moved.is_empty() {
+                                "No later layer's attention changed.".to_string()
+                            } else {
+                                format!(
+                                    "Later heads whose attention changed most (mean |ΔA|): {moved}",
+                                )
+                            }}
+                        </p>
                     }
                     .into_any()
                 }
@@ -147,7 +229,15 @@ pub fn KnockoutResult() -> impl IntoView {
             Some(view! {
                 <div id="knockout-result">
                     <p>{format!("Heads {heads} {how}.")}</p>
-                    {note.clone().map(|n| view! { <p class="note" id="knockout-note">{n}</p> })}
+                    {note
+                        .clone()
+                        .map(|n| {
+                            view! {
+                                <p class="note" id="knockout-note">
+                                    {n}
+                                </p>
+                            }
+                        })}
                     {effect}
                 </div>
             })
@@ -208,8 +298,14 @@ pub fn KnockoutPanel() -> impl IntoView {
     let an = expect_context::<Analysis>();
     let run = move |_| run_knockout(engine, sel, an, "press one or more heads in the grid");
     let all = move |_| {
-        let (layers, heads) = res.summary.with_untracked(|s| s.as_ref().map_or((0, 0), |s| (s.info.n_layers, s.info.n_heads)));
-        an.knocked.set((0..layers).flat_map(|layer| (0..heads).map(move |head| HeadRef { layer, head })).collect());
+        let (layers, heads) = res
+            .summary
+            .with_untracked(|s| s.as_ref().map_or((0, 0), |s| (s.info.n_layers, s.info.n_heads)));
+        an.knocked.set(
+            (0..layers)
+                .flat_map(|layer| (0..heads).map(move |head| HeadRef { layer, head }))
+                .collect(),
+        );
     };
     view! {
         <section class="analysis" id="knockout">
@@ -218,9 +314,15 @@ pub fn KnockoutPanel() -> impl IntoView {
             <AblationSwitch id="ablation" />
             <HeadsGrid />
             <div class="switch-row">
-                <button id="knockout-run" on:click=run>"Knock out and run again"</button>
-                <button id="knockout-clear" on:click=move |_| clear_knockout(an)>"Clear"</button>
-                <button id="knockout-all" on:click=all>"Choose every head"</button>
+                <button id="knockout-run" on:click=run>
+                    "Knock out and run again"
+                </button>
+                <button id="knockout-clear" on:click=move |_| clear_knockout(an)>
+                    "Clear"
+                </button>
+                <button id="knockout-all" on:click=all>
+                    "Choose every head"
+                </button>
             </div>
             <KnockoutResult />
         </section>
@@ -236,7 +338,11 @@ pub fn ImportancePanel() -> impl IntoView {
     let start = move |_| {
         an.importance_of.set(engine.latest());
         an.importance.set(ImportanceState::Running { done: 0, total: 0 });
-        Analysis::ask(engine, sel, AnalysisRequest::Importance { ablation: an.ablation.get_untracked() });
+        Analysis::ask(
+            engine,
+            sel,
+            AnalysisRequest::Importance { ablation: an.ablation.get_untracked() },
+        );
     };
     let cancel = move |_| {
         an.importance.set(ImportanceState::Cancelled);
@@ -245,7 +351,9 @@ pub fn ImportancePanel() -> impl IntoView {
     // A newer run makes the map under way stale: the worker drops it, the page stops waiting.
     Effect::new(move |_| {
         let run = res.run_id();
-        if matches!(an.importance.get_untracked(), ImportanceState::Running { .. }) && run != Some(an.importance_of.get_untracked()) {
+        if matches!(an.importance.get_untracked(), ImportanceState::Running { .. })
+            && run != Some(an.importance_of.get_untracked())
+        {
             an.importance.set(ImportanceState::Idle);
         }
     });
@@ -258,11 +366,16 @@ pub fn ImportancePanel() -> impl IntoView {
             "Done: {} heads; colour = {}{}. Brightest is the largest change.",
             m.scores.iter().map(Vec::len).sum::<usize>(),
             m.measure,
-            m.top.as_ref().map(|t| format!(" ({:?}, p = {})", t.token, num(t.p))).unwrap_or_default()
+            m.top
+                .as_ref()
+                .map(|t| format!(" ({:?}, p = {})", t.token, num(t.p)))
+                .unwrap_or_default()
         ),
     };
     let progress = move || match an.importance.get() {
-        ImportanceState::Running { done, total } if total > 0 => (done as f64 / total as f64).to_string(),
+        ImportanceState::Running { done, total } if total > 0 => {
+            (done as f64 / total as f64).to_string()
+        }
         _ => "0".into(),
     };
     view! {
@@ -270,12 +383,25 @@ pub fn ImportancePanel() -> impl IntoView {
             <h2>"Importance map"</h2>
             <Definition text=knockout::IMPORTANCE_DEFINITION />
             <div class="switch-row">
-                <button id="importance-run" on:click=start disabled=running>"Knock out every head in turn"</button>
-                <button id="importance-cancel" on:click=cancel disabled=move || !running()>"Cancel"</button>
-                <progress id="importance-progress" max="1" value=progress aria-label="Heads knocked out so far"></progress>
+                <button id="importance-run" on:click=start disabled=running>
+                    "Knock out every head in turn"
+                </button>
+                <button id="importance-cancel" on:click=cancel disabled=move || !running()>
+                    "Cancel"
+                </button>
+                <progress
+                    id="importance-progress"
+                    max="1"
+                    value=progress
+                    aria-label="Heads knocked out so far"
+                ></progress>
             </div>
-            <p id="importance-status" role="status">{status}</p>
-            <p class="caption">"The map colours the heads' grid above (with the knockout's zero / mean switch); hover a head for its number."</p>
+            <p id="importance-status" role="status">
+                {status}
+            </p>
+            <p class="caption">
+                "The map colours the heads' grid above (with the knockout's zero / mean switch); hover a head for its number."
+            </p>
         </section>
     }
 }

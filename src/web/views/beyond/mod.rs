@@ -8,7 +8,8 @@ pub mod logit_lens;
 pub mod rollout;
 
 use crate::canvas::{
-    blank, cell_color, draw_labels, label_width, outline_cell, paint_cells, prepare, use_canvas_box, CanvasBox, Focus, Layout,
+    blank, cell_color, draw_labels, label_width, outline_cell, paint_cells, prepare,
+    use_canvas_box, CanvasBox, Focus, Layout,
 };
 use crate::compute::Engine;
 use crate::state::{Results, Selection};
@@ -98,24 +99,33 @@ impl Analysis {
     pub fn take(&self, id: u64, reply: AnalysisReply) {
         self.error.set(String::new());
         match reply {
-            AnalysisReply::ValueNorms { layer, head, norms, .. } => self.norms.set(Some((id, layer, head, norms))),
-            AnalysisReply::Rollout { layers, grouped_query } => self.rollout.set(Some((id, layers, grouped_query))),
+            AnalysisReply::ValueNorms { layer, head, norms, .. } => {
+                self.norms.set(Some((id, layer, head, norms)))
+            }
+            AnalysisReply::Rollout { layers, grouped_query } => {
+                self.rollout.set(Some((id, layers, grouped_query)))
+            }
             AnalysisReply::LogitLens(lens) => self.lens.set(Some((id, lens))),
             AnalysisReply::Knockout { result, note } => {
-                let asked =
-                    self.knockout_asked.with_untracked(|a| a.as_ref().is_some_and(|(h, ab)| *h == result.heads && *ab == result.ablation));
+                let asked = self.knockout_asked.with_untracked(|a| {
+                    a.as_ref().is_some_and(|(h, ab)| *h == result.heads && *ab == result.ablation)
+                });
                 if asked {
                     self.knockout.set(Some((id, result, note)))
                 }
             }
             // Progress of a map that was cancelled meanwhile is not drawn.
             AnalysisReply::ImportanceProgress { done, total } => {
-                if id == self.importance_of.get_untracked() && matches!(self.importance.get_untracked(), ImportanceState::Running { .. }) {
+                if id == self.importance_of.get_untracked()
+                    && matches!(self.importance.get_untracked(), ImportanceState::Running { .. })
+                {
                     self.importance.set(ImportanceState::Running { done, total })
                 }
             }
             AnalysisReply::Importance(map) => {
-                if id == self.importance_of.get_untracked() && matches!(self.importance.get_untracked(), ImportanceState::Running { .. }) {
+                if id == self.importance_of.get_untracked()
+                    && matches!(self.importance.get_untracked(), ImportanceState::Running { .. })
+                {
                     self.importance.set(ImportanceState::Done(Box::new(map)))
                 }
             }
@@ -135,7 +145,12 @@ impl Analysis {
 
     /// Asks the worker about the latest run.
     pub fn ask(engine: Engine, sel: Selection, request: AnalysisRequest) {
-        engine.send(ToWorker::Analyze { id: engine.latest(), model: sel.model.get_untracked(), text: sel.text.get_untracked(), request });
+        engine.send(ToWorker::Analyze {
+            id: engine.latest(),
+            model: sel.model.get_untracked(),
+            text: sel.text.get_untracked(),
+            request,
+        });
     }
 }
 
@@ -151,7 +166,11 @@ pub struct MapData {
 /// cell pointed at or tapped is read out with its exact value. The canvas
 /// carries its rows' sums (`data-row-sums`), the numbers drawn.
 #[component]
-pub fn MatrixMap(id: &'static str, label: &'static str, data: Signal<Option<MapData>>) -> impl IntoView {
+pub fn MatrixMap(
+    id: &'static str,
+    label: &'static str,
+    data: Signal<Option<MapData>>,
+) -> impl IntoView {
     let CanvasBox { canvas, boxed, room, look } = use_canvas_box();
     let placed = StoredValue::new(None::<Layout>);
     let cell = RwSignal::new(None::<(usize, usize)>);
@@ -165,13 +184,23 @@ pub fn MatrixMap(id: &'static str, label: &'static str, data: Signal<Option<MapD
             };
             look.with(|look| {
                 let ctx = crate::canvas::paint::context(&el)?;
-                let layout = Layout::fit(label_width(&ctx, &d.tokens, look), d.values.rows, d.values.cols, room.get(), look);
+                let layout = Layout::fit(
+                    label_width(&ctx, &d.tokens, look),
+                    d.values.rows,
+                    d.values.cols,
+                    room.get(),
+                    look,
+                );
                 let (w, h) = layout.size();
                 let ctx = prepare(&el, w, h)?;
-                paint_cells(&ctx, &layout, |k| cell_color(d.colour.data.get(k).copied().unwrap_or(0.0)))?;
+                paint_cells(&ctx, &layout, |k| {
+                    cell_color(d.colour.data.get(k).copied().unwrap_or(0.0))
+                })?;
                 outline_cell(&ctx, &layout, at, look);
                 draw_labels(&ctx, &layout, &d.tokens, &d.tokens, Focus::default(), look)?;
-                let sums: Vec<String> = (0..d.values.rows).map(|i| format!("{:.6}", d.values.row(i).iter().sum::<f32>())).collect();
+                let sums: Vec<String> = (0..d.values.rows)
+                    .map(|i| format!("{:.6}", d.values.row(i).iter().sum::<f32>()))
+                    .collect();
                 let _ = el.set_attribute("data-row-sums", &sums.join(","));
                 layout.mark(&el);
                 Ok(Some(layout))
@@ -182,7 +211,9 @@ pub fn MatrixMap(id: &'static str, label: &'static str, data: Signal<Option<MapD
             Err(e) => web_sys::console::error_2(&"analysis map: drawing failed:".into(), &e),
         }
     });
-    let at = move |ev: &web_sys::MouseEvent| placed.get_value().and_then(|l| l.cell_at(ev.offset_x() as f64, ev.offset_y() as f64));
+    let at = move |ev: &web_sys::MouseEvent| {
+        placed.get_value().and_then(|l| l.cell_at(ev.offset_x() as f64, ev.offset_y() as f64))
+    };
     let readout = move || {
         let (i, j) = cell.get()?;
         data.with(|d| {
@@ -195,12 +226,26 @@ pub fn MatrixMap(id: &'static str, label: &'static str, data: Signal<Option<MapD
     };
     view! {
         <div class="canvas-box analysis-map" node_ref=boxed>
-            <canvas id=id node_ref=canvas role="img" aria-label=label
-                on:pointermove=move |ev| if ev.pointer_type() == "mouse" { cell.set(at(&ev)) }
-                on:click=move |ev| cell.set(at(&ev))></canvas>
+            <canvas
+                id=id
+                node_ref=canvas
+                role="img"
+                aria-label=label
+                on:pointermove=move |ev| {
+                    if ev.pointer_type() == "mouse" {
+                        cell.set(at(&ev))
+                    }
+                }
+                on:click=move |ev| cell.set(at(&ev))
+            ></canvas>
         </div>
         <p class="readout" id=format!("{id}-readout")>
-            {move || readout().unwrap_or_else(|| "Point at a cell, or tap it, to read its exact value.".to_string())}
+            {move || {
+                readout()
+                    .unwrap_or_else(|| {
+                        "Point at a cell, or tap it, to read its exact value.".to_string()
+                    })
+            }}
         </p>
     }
 }
@@ -218,7 +263,11 @@ pub fn shown_norms(d: &HeadDetail) -> Option<Matrix> {
         return None;
     }
     an.norms.with(|n| {
-        n.as_ref().filter(|n| (n.0, n.1, n.2) == (d.id, d.layer, d.head) && n.3.shape() == d.weights.shape()).map(|n| n.3.clone())
+        n.as_ref()
+            .filter(|n| {
+                (n.0, n.1, n.2) == (d.id, d.layer, d.head) && n.3.shape() == d.weights.shape()
+            })
+            .map(|n| n.3.clone())
     })
 }
 
@@ -231,7 +280,8 @@ pub fn ValueSwitch() -> impl IntoView {
     let engine = expect_context::<Engine>();
     let an = expect_context::<Analysis>();
     Effect::new(move |_| {
-        let (on, layer, head, run) = (an.value_weighted.get(), sel.layer.get(), sel.head.get(), res.run_id());
+        let (on, layer, head, run) =
+            (an.value_weighted.get(), sel.layer.get(), sel.head.get(), res.run_id());
         let real = res.has_tokens();
         let have = an.norms.with_untracked(|n| n.as_ref().map(|n| (n.0, n.1, n.2)));
         if on && real && run.is_some() && have != run.map(|r| (r, layer, head)) {
@@ -240,11 +290,23 @@ pub fn ValueSwitch() -> impl IntoView {
     });
     view! {
         <div class="switch-row value-switch" role="group" aria-label="What the map shows">
-            <button id="vw-weights" aria-pressed=move || (!an.value_weighted.get()).to_string()
-                on:click=move |_| an.value_weighted.set(false)><span class="long">"Weights "</span>"A"</button>
-            <button id="vw-norms" aria-pressed=move || an.value_weighted.get().to_string()
+            <button
+                id="vw-weights"
+                aria-pressed=move || (!an.value_weighted.get()).to_string()
+                on:click=move |_| an.value_weighted.set(false)
+            >
+                <span class="long">"Weights "</span>
+                "A"
+            </button>
+            <button
+                id="vw-norms"
+                aria-pressed=move || an.value_weighted.get().to_string()
                 title=value_norms::DEFINITION
-                on:click=move |_| an.value_weighted.set(true)><span class="long">"Value-weighted "</span>"‖a·f(x)‖"</button>
+                on:click=move |_| an.value_weighted.set(true)
+            >
+                <span class="long">"Value-weighted "</span>
+                "‖a·f(x)‖"
+            </button>
         </div>
     }
 }
@@ -267,7 +329,12 @@ pub fn NormReadout() -> impl IntoView {
                 (c.key < norms.cols).then(|| format!("‖a·f(x)‖ = {}", norms[(i, c.key)]))
             });
             view! {
-                <p class="readout" id="norm-readout">{value.unwrap_or_else(|| "Colour: each row against its own largest ‖a·f(x)‖.".into())}</p>
+                <p class="readout" id="norm-readout">
+                    {value
+                        .unwrap_or_else(|| {
+                            "Colour: each row against its own largest ‖a·f(x)‖.".into()
+                        })}
+                </p>
                 <Definition text=value_norms::DEFINITION />
             }
         })
@@ -283,19 +350,35 @@ fn ValueWeighted() -> impl IntoView {
     let data = Signal::derive(move || {
         let tokens = res.tokens.get();
         res.detail.with(|d| {
-            let d = d.as_ref().filter(|d| d.weights.rows == tokens.len() && d.weights.cols == tokens.len())?;
+            let d = d
+                .as_ref()
+                .filter(|d| d.weights.rows == tokens.len() && d.weights.cols == tokens.len())?;
             let values = if an.value_weighted.get() { shown_norms(d)? } else { d.weights.clone() };
             Some(MapData { colour: per_row(&values), values, tokens })
         })
     });
     view! {
         <section class="analysis" id="value-weighted">
-            <h2>{move || format!("Layer {} · head {}: ", sel.layer.get(), sel.head.get())}
-                {move || if an.value_weighted.get() { "value-weighted ‖a·f(x)‖" } else { "weights A" }}</h2>
+            <h2>
+                {move || format!("Layer {} · head {}: ", sel.layer.get(), sel.head.get())}
+                {move || {
+                    if an.value_weighted.get() {
+                        "value-weighted ‖a·f(x)‖"
+                    } else {
+                        "weights A"
+                    }
+                }}
+            </h2>
             <ValueSwitch />
             <Definition text=value_norms::DEFINITION />
-            <MatrixMap id="vw-map" label="The selected head, queries down and keys across, each row coloured against its largest value" data />
-            <p class="caption">"Each row is coloured against its own largest value; the readout gives the exact number. Pick the head in the panel or in “All heads”."</p>
+            <MatrixMap
+                id="vw-map"
+                label="The selected head, queries down and keys across, each row coloured against its largest value"
+                data
+            />
+            <p class="caption">
+                "Each row is coloured against its own largest value; the readout gives the exact number. Pick the head in the panel or in “All heads”."
+            </p>
         </section>
     }
 }
@@ -306,7 +389,9 @@ pub fn BeyondView() -> impl IntoView {
     let an = expect_context::<Analysis>();
     view! {
         <div class="view-document" id="view-beyond">
-            <p id="analysis-error" role="status" class="analysis-error">{move || an.error.get()}</p>
+            <p id="analysis-error" role="status" class="analysis-error">
+                {move || an.error.get()}
+            </p>
             <ValueWeighted />
             <RolloutPanel />
             <LogitLensPanel />

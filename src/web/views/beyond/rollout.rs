@@ -24,7 +24,10 @@ pub fn RolloutPanel() -> impl IntoView {
             Analysis::ask(engine, sel, AnalysisRequest::Rollout);
         }
     });
-    let current = move || an.rollout.with(|r| r.as_ref().filter(|r| Some(r.0) == res.run_id()).map(|r| (r.1.len(), r.2)));
+    let current = move || {
+        an.rollout
+            .with(|r| r.as_ref().filter(|r| Some(r.0) == res.run_id()).map(|r| (r.1.len(), r.2)))
+    };
     let data = Signal::derive(move || {
         let tokens = res.tokens.get();
         an.rollout.with(|r| {
@@ -37,19 +40,46 @@ pub fn RolloutPanel() -> impl IntoView {
         <section class="analysis" id="rollout">
             <h2>"Rollout"</h2>
             <Definition text=rollout::DEFINITION />
-            {move || current().map(|(layers, grouped)| {
-                let shown = upto.get().min(layers).max(1);
-                view! {
-                    <label class="slider">
-                        <span id="rollout-layer">{format!("After layers 1 … {shown} of {layers}")}</span>
-                        <input type="range" id="rollout-slider" min="1" max={layers.to_string()} step="1" prop:value={shown.to_string()}
-                            aria-label="Rollout after this many layers"
-                            on:input=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<usize>() { upto.set(v) } } />
-                    </label>
-                    {grouped.then(|| view! { <p class="note">"Grouped-query model: the mean is over every query head."</p> })}
-                }
-            })}
-            <MatrixMap id="rollout-map" label="Rollout: how much each token's input (columns) reaches each position (rows)" data />
+            {move || {
+                current()
+                    .map(|(layers, grouped)| {
+                        let shown = upto.get().min(layers).max(1);
+                        view! {
+                            <label class="slider">
+                                <span id="rollout-layer">
+                                    {format!("After layers 1 … {shown} of {layers}")}
+                                </span>
+                                <input
+                                    type="range"
+                                    id="rollout-slider"
+                                    min="1"
+                                    max=layers.to_string()
+                                    step="1"
+                                    prop:value=shown.to_string()
+                                    aria-label="Rollout after this many layers"
+                                    on:input=move |ev| {
+                                        if let Ok(v) = event_target_value(&ev).parse::<usize>() {
+                                            upto.set(v)
+                                        }
+                                    }
+                                />
+                            </label>
+                            {grouped
+                                .then(|| {
+                                    view! {
+                                        <p class="note">
+                                            "Grouped-query model: the mean is over every query head."
+                                        </p>
+                                    }
+                                })}
+                        }
+                    })
+            }}
+            <MatrixMap
+                id="rollout-map"
+                label="Rollout: how much each token's input (columns) reaches each position (rows)"
+                data
+            />
         </section>
     }
 }

@@ -28,7 +28,14 @@ pub enum Column {
 }
 
 impl Column {
-    pub const ALL: [Column; 6] = [Column::Head, Column::Entropy, Column::Distance, Column::Previous, Column::First, Column::SelfToken];
+    pub const ALL: [Column; 6] = [
+        Column::Head,
+        Column::Entropy,
+        Column::Distance,
+        Column::Previous,
+        Column::First,
+        Column::SelfToken,
+    ];
 
     pub fn slug(self) -> &'static str {
         match self {
@@ -79,7 +86,10 @@ impl Column {
 pub fn sorted(stats: &[HeadStats], column: Column, descending: bool) -> Vec<HeadStats> {
     let mut out = stats.to_vec();
     out.sort_by(|a, b| {
-        let o = column.value(a).total_cmp(&column.value(b)).then((a.layer, a.head).cmp(&(b.layer, b.head)));
+        let o = column
+            .value(a)
+            .total_cmp(&column.value(b))
+            .then((a.layer, a.head).cmp(&(b.layer, b.head)));
         if descending {
             o.reverse()
         } else {
@@ -98,7 +108,8 @@ pub fn Catalog() -> impl IntoView {
     let selected = move || (sel.layer.get(), sel.head.get());
     let on_select = move |lh: (usize, usize)| sel.select_head(lh);
     let (sort, set_sort) = signal((Column::Head, false));
-    let names = move || summary.with(|s| s.as_ref().map(|s| s.head_notes.clone()).unwrap_or_default());
+    let names =
+        move || summary.with(|s| s.as_ref().map(|s| s.head_notes.clone()).unwrap_or_default());
     let header = move |c: Column| {
         let aria_sort = move || {
             let (col, desc) = sort.get();
@@ -112,10 +123,27 @@ pub fn Catalog() -> impl IntoView {
         };
         view! {
             <th scope="col" aria-sort=aria_sort title=c.title()>
-                <button id=format!("sort-{}", c.slug()) on:click=move |_| set_sort.update(|(col, desc)| {
-                    // A new column sorts largest first (except the head order); the same one flips.
-                    if *col == c { *desc = !*desc } else { *col = c; *desc = c != Column::Head }
-                })>{c.label()}{move || match sort.get() { (col, true) if col == c => " ▼", (col, false) if col == c => " ▲", _ => "" }}</button>
+                <button
+                    id=format!("sort-{}", c.slug())
+                    on:click=move |_| {
+                        set_sort
+                            .update(|(col, desc)| {
+                                if *col == c {
+                                    *desc = !*desc
+                                } else {
+                                    *col = c;
+                                    *desc = c != Column::Head;
+                                }
+                            })
+                    }
+                >
+                    {c.label()}
+                    {move || match sort.get() {
+                        (col, true) if col == c => " ▼",
+                        (col, false) if col == c => " ▲",
+                        _ => "",
+                    }}
+                </button>
             </th>
         }
     };
@@ -128,14 +156,32 @@ pub fn Catalog() -> impl IntoView {
                 .into_iter()
                 .map(|s| {
                     let (l, h) = (s.layer, s.head);
-                    let name = notes.get(h).and_then(|n| n.split(':').next()).map(str::to_string).filter(|_| l == 0 && !notes.is_empty());
+                    let name = notes
+                        .get(h)
+                        .and_then(|n| n.split(':').next())
+                        .map(str::to_string)
+                        .filter(|_| l == 0 && !notes.is_empty());
                     view! {
-                        <tr class="catalog-row" id=format!("catalog-{l}-{h}") class:selected=move || selected() == (l, h)
+                        <tr
+                            class="catalog-row"
+                            id=format!("catalog-{l}-{h}")
+                            class:selected=move || selected() == (l, h)
                             aria-current=move || (selected() == (l, h)).to_string()
-                            on:click=move |_| on_select((l, h))>
-                            <th scope="row"><button class="catalog-select" aria-label=format!("Select layer {l}, head {h}")
-                                on:click=move |ev| { ev.stop_propagation(); on_select((l, h)) }>
-                                {format!("L{l} · H{h}")}{name.map(|n| format!(" — {n}"))}</button></th>
+                            on:click=move |_| on_select((l, h))
+                        >
+                            <th scope="row">
+                                <button
+                                    class="catalog-select"
+                                    aria-label=format!("Select layer {l}, head {h}")
+                                    on:click=move |ev| {
+                                        ev.stop_propagation();
+                                        on_select((l, h))
+                                    }
+                                >
+                                    {format!("L{l} · H{h}")}
+                                    {name.map(|n| format!(" — {n}"))}
+                                </button>
+                            </th>
                             <td>{num(s.entropy_bits)}</td>
                             <td>{num(s.mean_distance)}</td>
                             <td>{num(s.previous_token)}</td>
@@ -150,8 +196,12 @@ pub fn Catalog() -> impl IntoView {
     view! {
         <div class="table-wrap">
             <table id="catalog">
-                <caption>"Every head, measured from its attention weights on this text. Sort by a column; choose a row to select that head."</caption>
-                <thead><tr>{Column::ALL.into_iter().map(header).collect_view()}</tr></thead>
+                <caption>
+                    "Every head, measured from its attention weights on this text. Sort by a column; choose a row to select that head."
+                </caption>
+                <thead>
+                    <tr>{Column::ALL.into_iter().map(header).collect_view()}</tr>
+                </thead>
                 <tbody>{rows}</tbody>
             </table>
         </div>
@@ -166,31 +216,63 @@ pub fn FindHeads() -> impl IntoView {
     let engine = expect_context::<Engine>();
     let (tokens, found) = (res.tokens, res.found);
     let run_id = move || res.run_id();
-    let on_find = move |(query, key): (usize, usize)| engine.send(ToWorker::FindHeads { id: engine.latest(), query, key });
+    let on_find = move |(query, key): (usize, usize)| {
+        engine.send(ToWorker::FindHeads { id: engine.latest(), query, key })
+    };
     let on_select = move |lh: (usize, usize)| sel.select_head(lh);
     let (query, set_query) = signal(0usize);
     let (key, set_key) = signal(0usize);
     let picker = move |id: &'static str, value: ReadSignal<usize>, set: WriteSignal<usize>| {
         view! {
             <select id=id on:change=move |ev| set.set(event_target_value(&ev).parse().unwrap_or(0))>
-                {move || tokens.get().into_iter().enumerate().map(|(i, t)| view! {
-                    <option value=i.to_string() prop:selected=move || value.get() == i>{format!("{i}: {t}")}</option>
-                }).collect_view()}
+                {move || {
+                    tokens
+                        .get()
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, t)| {
+                            view! {
+                                <option value=i.to_string() prop:selected=move || value.get() == i>
+                                    {format!("{i}: {t}")}
+                                </option>
+                            }
+                        })
+                        .collect_view()
+                }}
             </select>
         }
     };
     let answer = move || {
         let toks = tokens.get();
         // Only the answer to the pair chosen here (a preset asks about its own pair).
-        let f = found.get().filter(|f| Some(f.id) == run_id() && (f.query, f.key) == (query.get(), key.get()))?;
+        let f = found
+            .get()
+            .filter(|f| Some(f.id) == run_id() && (f.query, f.key) == (query.get(), key.get()))?;
         let word = |i: usize| toks.get(i).cloned().unwrap_or_default();
         Some(view! {
-            <p class="note">{format!("Heads ranked by how much “{}” attends to “{}”:", word(f.query), word(f.key))}</p>
+            <p class="note">
+                {format!(
+                    "Heads ranked by how much “{}” attends to “{}”:",
+                    word(f.query),
+                    word(f.key),
+                )}
+            </p>
             <ol id="found-heads">
-                {f.heads.iter().take(10).map(|m| {
-                    let (l, h) = (m.layer, m.head);
-                    view! { <li><button class="found-head" on:click=move |_| on_select((l, h))>{format!("L{l} · H{h}: {}", num(m.weight))}</button></li> }
-                }).collect_view()}
+                {f
+                    .heads
+                    .iter()
+                    .take(10)
+                    .map(|m| {
+                        let (l, h) = (m.layer, m.head);
+                        view! {
+                            <li>
+                                <button class="found-head" on:click=move |_| on_select((l, h))>
+                                    {format!("L{l} · H{h}: {}", num(m.weight))}
+                                </button>
+                            </li>
+                        }
+                    })
+                    .collect_view()}
             </ol>
         })
     };
@@ -202,11 +284,18 @@ pub fn FindHeads() -> impl IntoView {
                 {picker("find-query", query, set_query)}
                 <label for="find-key">"attends to"</label>
                 {picker("find-key", key, set_key)}
-                <button id="find-heads" on:click=move |_| {
-                    let n = tokens.with(Vec::len);
-                    let (q, k) = (query.get_untracked(), key.get_untracked());
-                    if q < n && k < n { on_find((q, k)) }
-                }>"Rank the heads"</button>
+                <button
+                    id="find-heads"
+                    on:click=move |_| {
+                        let n = tokens.with(Vec::len);
+                        let (q, k) = (query.get_untracked(), key.get_untracked());
+                        if q < n && k < n {
+                            on_find((q, k))
+                        }
+                    }
+                >
+                    "Rank the heads"
+                </button>
             </div>
             {answer}
         </fieldset>
@@ -214,7 +303,8 @@ pub fn FindHeads() -> impl IntoView {
 }
 
 /// The measures drawn as maps (every column but the head's place).
-pub const MEASURES: [Column; 5] = [Column::Entropy, Column::Distance, Column::Previous, Column::First, Column::SelfToken];
+pub const MEASURES: [Column; 5] =
+    [Column::Entropy, Column::Distance, Column::Previous, Column::First, Column::SelfToken];
 
 /// The colour scale of a measure over `stats`: the three weights on their
 /// own 0…1 (comparable across maps), entropy and distance over the range found.
@@ -223,7 +313,8 @@ pub fn scale_of(column: Column, stats: &[HeadStats]) -> (f32, f32) {
         Column::Previous | Column::First | Column::SelfToken => (0.0, 1.0),
         _ => {
             let values = stats.iter().map(|s| column.value(s)).filter(|v| v.is_finite());
-            let (lo, hi) = values.fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
+            let (lo, hi) = values
+                .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
             if lo.is_finite() && hi > lo {
                 (lo, hi)
             } else {
@@ -249,7 +340,10 @@ impl MapGrid {
         let (left, top) = ((font * 2.4).ceil(), (font * 1.6).ceil());
         let width = if room.0 > 1.0 { room.0 } else { 240.0 };
         // Tall models keep to about two thirds of a screen.
-        let screen = web_sys::window().and_then(|w| w.inner_height().ok()).and_then(|h| h.as_f64()).unwrap_or(800.0);
+        let screen = web_sys::window()
+            .and_then(|w| w.inner_height().ok())
+            .and_then(|h| h.as_f64())
+            .unwrap_or(800.0);
         let cell = ((width - left - 2.0) / heads.max(1) as f64)
             .min(screen * 0.65 / layers.max(1) as f64)
             .min(3.0 * look.label_px)
@@ -259,12 +353,16 @@ impl MapGrid {
     }
 
     pub fn size(&self) -> (f64, f64) {
-        (self.left + self.cell * self.heads as f64 + 2.0, self.top + self.cell * self.layers as f64 + 2.0)
+        (
+            self.left + self.cell * self.heads as f64 + 2.0,
+            self.top + self.cell * self.layers as f64 + 2.0,
+        )
     }
 
     pub fn at(&self, x: f64, y: f64) -> Option<(usize, usize)> {
         let (h, l) = ((x - self.left) / self.cell, (y - self.top) / self.cell);
-        (h >= 0.0 && l >= 0.0 && (l as usize) < self.layers && (h as usize) < self.heads).then_some((l as usize, h as usize))
+        (h >= 0.0 && l >= 0.0 && (l as usize) < self.layers && (h as usize) < self.heads)
+            .then_some((l as usize, h as usize))
     }
 }
 
@@ -291,7 +389,12 @@ pub fn draw_map(
         let v = column.value(s);
         let share = if v.is_finite() { ((v - lo) / (hi - lo)).clamp(0.0, 1.0) } else { 0.0 };
         ctx.set_fill_style_str(&css(cell_color(share)));
-        ctx.fill_rect(grid.left + s.head as f64 * grid.cell, grid.top + s.layer as f64 * grid.cell, grid.cell, grid.cell);
+        ctx.fill_rect(
+            grid.left + s.head as f64 * grid.cell,
+            grid.top + s.layer as f64 * grid.cell,
+            grid.cell,
+            grid.cell,
+        );
     }
     let font = (look.label_px * 0.85).round();
     ctx.set_font(&look.font_scaled(0.85, false));
@@ -305,13 +408,22 @@ pub fn draw_map(
     ctx.set_text_align("center");
     let every = ((2.0 * font) / grid.cell).ceil().max(1.0) as usize;
     for h in (0..heads).filter(|h| h % every == 0) {
-        ctx.fill_text(&h.to_string(), grid.left + (h as f64 + 0.5) * grid.cell, grid.top - 0.8 * font)?;
+        ctx.fill_text(
+            &h.to_string(),
+            grid.left + (h as f64 + 0.5) * grid.cell,
+            grid.top - 0.8 * font,
+        )?;
     }
     let (l, h) = selected;
     if l < layers && h < heads {
         ctx.set_stroke_style_str(&look.focus);
         ctx.set_line_width(2.5);
-        ctx.stroke_rect(grid.left + h as f64 * grid.cell - 1.0, grid.top + l as f64 * grid.cell - 1.0, grid.cell + 2.0, grid.cell + 2.0);
+        ctx.stroke_rect(
+            grid.left + h as f64 * grid.cell - 1.0,
+            grid.top + l as f64 * grid.cell - 1.0,
+            grid.cell + 2.0,
+            grid.cell + 2.0,
+        );
     }
     let _ = canvas.set_attribute("data-cell", &grid.cell.to_string());
     let _ = canvas.set_attribute("data-left", &grid.left.to_string());
@@ -338,23 +450,48 @@ fn MeasureMap(column: Column, hovered: RwSignal<Option<(usize, usize)>>) -> impl
             Err(e) => web_sys::console::error_2(&"catalog map: drawing failed:".into(), &e),
         }
     });
-    let at = move |ev: &web_sys::MouseEvent| placed.get_value().and_then(|g| g.at(ev.offset_x() as f64, ev.offset_y() as f64));
+    let at = move |ev: &web_sys::MouseEvent| {
+        placed.get_value().and_then(|g| g.at(ev.offset_x() as f64, ev.offset_y() as f64))
+    };
     let range = move || {
         res.summary.with(|s| {
-            let (lo, hi) = scale_of(column, s.as_ref().map(|s| s.catalog.as_slice()).unwrap_or_default());
+            let (lo, hi) =
+                scale_of(column, s.as_ref().map(|s| s.catalog.as_slice()).unwrap_or_default());
             (num(lo), num(hi))
         })
     };
     view! {
         <figure class="measure-map">
-            <figcaption title=column.title()><strong>{column.label()}</strong>
-                <span class="range">{move || { let (lo, hi) = range(); format!("{lo} → {hi}") }}</span></figcaption>
+            <figcaption title=column.title()>
+                <strong>{column.label()}</strong>
+                <span class="range">
+                    {move || {
+                        let (lo, hi) = range();
+                        format!("{lo} → {hi}")
+                    }}
+                </span>
+            </figcaption>
             <div class="canvas-box natural" node_ref=boxed>
-                <canvas id=format!("map-{}", column.slug()) node_ref=canvas role="img"
-                    aria-label=format!("{} of every head, layers down and heads across; the table below lists the same numbers", column.label())
-                    on:pointermove=move |ev| if ev.pointer_type() == "mouse" { hovered.set(at(&ev)) }
+                <canvas
+                    id=format!("map-{}", column.slug())
+                    node_ref=canvas
+                    role="img"
+                    aria-label=format!(
+                        "{} of every head, layers down and heads across; the table below lists the same numbers",
+                        column.label(),
+                    )
+                    on:pointermove=move |ev| {
+                        if ev.pointer_type() == "mouse" {
+                            hovered.set(at(&ev))
+                        }
+                    }
                     on:pointerleave=move |_| hovered.set(None)
-                    on:click=move |ev| if let Some(lh) = at(&ev) { sel.select_head(lh) }></canvas>
+                    on:click=move |ev| {
+                        if let Some(lh) = at(&ev) {
+                            sel.select_head(lh)
+                        }
+                    }
+                ></canvas>
             </div>
         </figure>
     }
@@ -384,8 +521,12 @@ pub fn CatalogMaps() -> impl IntoView {
         <div class="maps" id="catalog-maps">
             {MEASURES.into_iter().map(|c| view! { <MeasureMap column=c hovered /> }).collect_view()}
         </div>
-        <p class="readout" id="catalog-readout">{readout}</p>
-        <p class="caption">"Each map: layers down, heads across, coloured from the lowest value (dark) to the highest (yellow); the three weights on one scale, 0 to 1. Click a head to open it."</p>
+        <p class="readout" id="catalog-readout">
+            {readout}
+        </p>
+        <p class="caption">
+            "Each map: layers down, heads across, coloured from the lowest value (dark) to the highest (yellow); the three weights on one scale, 0 to 1. Click a head to open it."
+        </p>
     }
 }
 

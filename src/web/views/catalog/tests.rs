@@ -14,12 +14,21 @@ async fn catalog_sorts_and_a_row_click_selects_the_head() {
     let root = mount_app();
     settle("tokens shown", || !token_texts(&root).is_empty()).await;
     open_tab(&root, "catalog", "#catalog").await;
-    let summary = Session::new().run(1, ModelId::Teaching, DEFAULT_TEXT, RunOptions::default(), &|| 0.0).unwrap();
-    settle("catalog filled", || texts(&root, "#catalog tr.catalog-row").len() == summary.catalog.len()).await;
+    let summary = Session::new()
+        .run(1, ModelId::Teaching, DEFAULT_TEXT, RunOptions::default(), &|| 0.0)
+        .unwrap();
+    settle("catalog filled", || {
+        texts(&root, "#catalog tr.catalog-row").len() == summary.catalog.len()
+    })
+    .await;
 
     // Sorting by previous-token share puts the previous-token head first.
     click(&root, "#sort-previous");
-    let best = summary.catalog.iter().max_by(|a, b| a.previous_token.total_cmp(&b.previous_token)).unwrap();
+    let best = summary
+        .catalog
+        .iter()
+        .max_by(|a, b| a.previous_token.total_cmp(&b.previous_token))
+        .unwrap();
     let first_id = || root.query_selector("#catalog tr.catalog-row").unwrap().unwrap().id();
     settle("sorted by previous token", || first_id() == format!("catalog-0-{}", best.head)).await;
     let shown = texts(&root, &format!("#catalog-0-{} td", best.head));
@@ -29,7 +38,10 @@ async fn catalog_sorts_and_a_row_click_selects_the_head() {
     click(&root, "#catalog-0-3");
     let head: web_sys::HtmlSelectElement = find(&root, "select#head");
     settle("head 3 selected", || head.value() == "3").await;
-    assert_eq!(find::<HtmlElement>(&root, "#catalog-0-3").get_attribute("aria-current").as_deref(), Some("true"));
+    assert_eq!(
+        find::<HtmlElement>(&root, "#catalog-0-3").get_attribute("aria-current").as_deref(),
+        Some("true")
+    );
     root.remove();
 }
 
@@ -41,16 +53,29 @@ async fn catalog_maps_colour_each_head_by_its_measure_and_select_on_click() {
     let root = mount_app();
     settle("tokens shown", || !token_texts(&root).is_empty()).await;
     open_tab(&root, "catalog", "canvas#map-previous").await;
-    let summary = Session::new().run(1, ModelId::Teaching, DEFAULT_TEXT, RunOptions::default(), &|| 0.0).unwrap();
+    let summary = Session::new()
+        .run(1, ModelId::Teaching, DEFAULT_TEXT, RunOptions::default(), &|| 0.0)
+        .unwrap();
     let canvas: HtmlCanvasElement = find(&root, "canvas#map-previous");
     settle("map drawn", || cells(&canvas).is_some()).await;
     let (lo, hi) = scale_of(Column::Previous, &summary.catalog);
     for s in &summary.catalog {
         let want = cell_color((s.previous_token - lo) / (hi - lo));
-        assert_eq!(pixel_in(&root, "canvas#map-previous", s.layer, s.head), want, "head {} of the previous-token map", s.head);
+        assert_eq!(
+            pixel_in(&root, "canvas#map-previous", s.layer, s.head),
+            want,
+            "head {} of the previous-token map",
+            s.head
+        );
     }
     let c = cells(&canvas).unwrap();
-    mouse(canvas.unchecked_ref(), "click", "MouseEvent", c.left + 4.5 * c.cell, c.top + 0.5 * c.cell);
+    mouse(
+        canvas.unchecked_ref(),
+        "click",
+        "MouseEvent",
+        c.left + 4.5 * c.cell,
+        c.top + 0.5 * c.cell,
+    );
     let head: web_sys::HtmlSelectElement = find(&root, "select#head");
     settle("head 4 selected from the map", || head.value() == "4").await;
     root.remove();
@@ -62,13 +87,19 @@ async fn find_heads_ranks_heads_in_the_worker() {
     settle("tokens shown", || !token_texts(&root).is_empty()).await;
     open_tab(&root, "catalog", "select#find-key option").await;
     let (mut s, _) = engine_head(DEFAULT_TEXT, RunOptions::default(), 0);
-    let FromWorker::Heads { heads, .. } = s.handle(attnscope::session::ToWorker::FindHeads { id: 1, query: 3, key: 1 }, &|| 0.0) else {
+    let FromWorker::Heads { heads, .. } =
+        s.handle(attnscope::session::ToWorker::FindHeads { id: 1, query: 3, key: 1 }, &|| 0.0)
+    else {
         panic!("no ranking")
     };
     choose(&root, "select#find-query", "3");
     choose(&root, "select#find-key", "1");
     click(&root, "#find-heads");
-    let want: Vec<String> = heads.iter().take(10).map(|m| format!("L{} · H{}: {}", m.layer, m.head, num(m.weight))).collect();
+    let want: Vec<String> = heads
+        .iter()
+        .take(10)
+        .map(|m| format!("L{} · H{}: {}", m.layer, m.head, num(m.weight)))
+        .collect();
     settle("ranking shown", || texts(&root, "#found-heads li") == want).await;
     root.remove();
 }

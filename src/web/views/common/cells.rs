@@ -18,7 +18,13 @@ pub fn cell_keys(
     place: impl Fn(&Cell) -> Option<(usize, usize)>,
     zoomer: Zoomer,
 ) -> bool {
-    if ev.ctrl_key() || ev.meta_key() || ev.alt_key() || ev.shift_key() || layout.rows == 0 || layout.cols == 0 {
+    if ev.ctrl_key()
+        || ev.meta_key()
+        || ev.alt_key()
+        || ev.shift_key()
+        || layout.rows == 0
+        || layout.cols == 0
+    {
         return false;
     }
     let now = sel.pinned_cell.get_untracked().and_then(|c| place(&c));
@@ -50,7 +56,11 @@ pub fn cell_handlers(
     zoomer: Zoomer,
     sel: Selection,
     at: impl Fn(&web_sys::MouseEvent) -> Option<Cell> + Copy + 'static,
-) -> (impl Fn(web_sys::PointerEvent) + 'static, impl Fn(web_sys::PointerEvent) + 'static, impl Fn(web_sys::MouseEvent) + 'static) {
+) -> (
+    impl Fn(web_sys::PointerEvent) + 'static,
+    impl Fn(web_sys::PointerEvent) + 'static,
+    impl Fn(web_sys::MouseEvent) + 'static,
+) {
     let on_move = move |ev: web_sys::PointerEvent| {
         let dragging = zoomer.pointer_move(&ev);
         if ev.pointer_type() == "mouse" {

@@ -7,7 +7,13 @@ use attnscope::session::HeadDetail;
 use leptos::prelude::*;
 
 /// The sentence describing cell (query token, key token) of the grid with `mask`.
-pub fn describe(d: &HeadDetail, tokens: &[String], query: usize, key: usize, mask: Mask) -> Option<String> {
+pub fn describe(
+    d: &HeadDetail,
+    tokens: &[String],
+    query: usize,
+    key: usize,
+    mask: Mask,
+) -> Option<String> {
     let offset = d.weights.cols.saturating_sub(d.weights.rows);
     let i = query.checked_sub(offset).filter(|&i| i < d.weights.rows)?;
     if key >= d.weights.cols {
@@ -17,15 +23,28 @@ pub fn describe(d: &HeadDetail, tokens: &[String], query: usize, key: usize, mas
     let weights = if mask == d.mask { &d.weights } else { &d.what_if_weights };
     // A trace file without queries and keys has weights only.
     if d.scores.shape() != d.weights.shape() {
-        return Some(format!("“{}” → “{}”: weight {:.4}", word(query), word(key), d.weights[(i, key)]));
+        return Some(format!(
+            "“{}” → “{}”: weight {:.4}",
+            word(query),
+            word(key),
+            d.weights[(i, key)]
+        ));
     }
     let score = d.scores[(i, key)];
     let what_if = if mask == d.mask { "" } else { " (what-if mask)" };
     let head = format!("“{}” → “{}”{what_if}: ", word(query), word(key));
     Some(if mask.allows(i, key, d.weights.rows, d.weights.cols) {
-        format!("{head}weight {:.4} · raw score q·k {:.3} · scaled {:.3}", weights[(i, key)], score, score * d.scale)
+        format!(
+            "{head}weight {:.4} · raw score q·k {:.3} · scaled {:.3}",
+            weights[(i, key)],
+            score,
+            score * d.scale
+        )
     } else {
-        format!("{head}hidden by the {} mask (score −∞, weight 0) · raw score q·k {score:.3}", mask.name())
+        format!(
+            "{head}hidden by the {} mask (score −∞, weight 0) · raw score q·k {score:.3}",
+            mask.name()
+        )
     })
 }
 
@@ -42,7 +61,12 @@ pub fn Readout() -> impl IntoView {
     };
     view! {
         <p class="readout" id="readout">
-            {move || text().unwrap_or_else(|| "Point at a cell, or tap it, to read its weight and raw score.".to_string())}
+            {move || {
+                text()
+                    .unwrap_or_else(|| {
+                        "Point at a cell, or tap it, to read its weight and raw score.".to_string()
+                    })
+            }}
         </p>
     }
 }

@@ -58,7 +58,13 @@ pub struct CellsOf {
 
 impl CellsOf {
     pub fn new(d: &HeadDetail, frame: Frame, transposed: bool, norms: bool) -> CellsOf {
-        CellsOf { run: (d.id, d.layer, d.head), frame: (frame.from, frame.to, frame.t.to_bits()), transposed, norms, grey: None }
+        CellsOf {
+            run: (d.id, d.layer, d.head),
+            frame: (frame.from, frame.to, frame.t.to_bits()),
+            transposed,
+            norms,
+            grey: None,
+        }
     }
 
     /// The same cells with hidden keys drawn in `grey`.
@@ -137,19 +143,40 @@ pub fn StagePicker() -> impl IntoView {
     let motion = expect_context::<StageMotion>();
     view! {
         <div class="stage-picker">
-            <button class="play" id="play" aria-label=move || if motion.playing.get() { "Stop" } else { "Play the four steps" }
+            <button
+                class="play"
+                id="play"
+                aria-label=move || if motion.playing.get() { "Stop" } else { "Play the four steps" }
                 title="Play QKᵀ → ×1/√d_k → +M → softmax"
-                on:click=move |_| if motion.playing.get_untracked() { motion.stop() } else { motion.play(sel) }>
+                on:click=move |_| {
+                    if motion.playing.get_untracked() { motion.stop() } else { motion.play(sel) }
+                }
+            >
                 {move || if motion.playing.get() { "■ Stop" } else { "▶ Play" }}
             </button>
             <div class="stages" role="radiogroup" aria-label="Step of the computation">
-                {Stage::ALL.into_iter().enumerate().map(|(k, s)| view! {
-                    <button class="stage" data-stage=s.slug() role="radio" title=s.title()
-                        aria-checked=move || (sel.stage.get() == s).to_string()
-                        on:click=move |_| { motion.stop(); sel.stage.set(s) }>
-                        <span class="num">{(k + 1).to_string()}</span>{s.label()}
-                    </button>
-                }).collect_view()}
+                {Stage::ALL
+                    .into_iter()
+                    .enumerate()
+                    .map(|(k, s)| {
+                        view! {
+                            <button
+                                class="stage"
+                                data-stage=s.slug()
+                                role="radio"
+                                title=s.title()
+                                aria-checked=move || (sel.stage.get() == s).to_string()
+                                on:click=move |_| {
+                                    motion.stop();
+                                    sel.stage.set(s)
+                                }
+                            >
+                                <span class="num">{(k + 1).to_string()}</span>
+                                {s.label()}
+                            </button>
+                        }
+                    })
+                    .collect_view()}
             </div>
         </div>
     }

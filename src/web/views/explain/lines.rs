@@ -2,7 +2,9 @@
 //! the right, a line from query i to key j as opaque as the weight A[i][j].
 //! The chosen query's lines are drawn strong, the others faint.
 
-use crate::canvas::{blank, label, label_width, now_ms, prepare, use_canvas_box, CanvasBox, Look, Room};
+use crate::canvas::{
+    blank, label, label_width, now_ms, prepare, use_canvas_box, CanvasBox, Look, Room,
+};
 use crate::state::{Results, Selection};
 use attnscope::Matrix;
 use leptos::prelude::*;
@@ -39,7 +41,13 @@ impl Columns {
         let gap = if fill { (n as f64 * row).max(12.0 * base) } else { 12.0 * base };
         let natural = 2.0 * words + gap;
         let width = if room.0 > 1.0 { natural.min(room.0) } else { natural };
-        Self { row, x0: words, x1: (width - words).max(words + 40.0), width: width.max(2.0 * words + 40.0), font_px }
+        Self {
+            row,
+            x0: words,
+            x1: (width - words).max(words + 40.0),
+            width: width.max(2.0 * words + 40.0),
+            font_px,
+        }
     }
 
     pub fn y(&self, i: usize) -> f64 {
@@ -68,7 +76,13 @@ pub fn draw(
         return Ok(None);
     };
     let n = a.rows.max(a.cols);
-    let cols = Columns::fit(label_width(&crate::canvas::paint::context(canvas)?, tokens, look), n, room, look, fill);
+    let cols = Columns::fit(
+        label_width(&crate::canvas::paint::context(canvas)?, tokens, look),
+        n,
+        room,
+        look,
+        fill,
+    );
     let ctx = prepare(canvas, cols.width, n as f64 * cols.row + 8.0)?;
     let offset = a.cols.saturating_sub(a.rows);
     let (x0, x1, ink) = (cols.x0, cols.x1, look.ink.as_str());
@@ -84,7 +98,11 @@ pub fn draw(
                 if w < 0.01 {
                     continue;
                 }
-                ctx.set_global_alpha(if pass { w.clamp(0.05, 1.0) } else { (w * 0.25).clamp(0.0, 0.25) });
+                ctx.set_global_alpha(if pass {
+                    w.clamp(0.05, 1.0)
+                } else {
+                    (w * 0.25).clamp(0.0, 0.25)
+                });
                 ctx.begin_path();
                 ctx.move_to(x0 + 4.0, cols.y(i + offset));
                 ctx.line_to(x1 - 4.0, cols.y(j));
@@ -121,9 +139,13 @@ pub fn Lines(#[prop(optional)] fill: bool) -> impl IntoView {
         let t0 = now_ms();
         let n = res.tokens.with(Vec::len);
         let chosen = sel.query(n);
-        let drawn = res
-            .tokens
-            .with(|t| res.detail.with(|d| look.with(|look| draw(&el, t, d.as_ref().map(|d| &d.weights), chosen, look, room.get(), fill))));
+        let drawn = res.tokens.with(|t| {
+            res.detail.with(|d| {
+                look.with(|look| {
+                    draw(&el, t, d.as_ref().map(|d| &d.weights), chosen, look, room.get(), fill)
+                })
+            })
+        });
         match drawn {
             Ok(c) => placed.set_value(c),
             Err(e) => web_sys::console::error_2(&"lines: drawing failed:".into(), &e),
@@ -132,17 +154,27 @@ pub fn Lines(#[prop(optional)] fill: bool) -> impl IntoView {
     });
     let on_click = move |ev: web_sys::MouseEvent| {
         let n = res.tokens.with(Vec::len);
-        if let Some(i) = placed.get_value().and_then(|c| c.query_at(ev.offset_x() as f64, ev.offset_y() as f64, n)) {
+        if let Some(i) = placed
+            .get_value()
+            .and_then(|c| c.query_at(ev.offset_x() as f64, ev.offset_y() as f64, n))
+        {
             sel.token.set(Some(i));
         }
     };
     view! {
         <figure class="lines" class:fill=fill>
             <div class="canvas-box" class:natural=!fill node_ref=boxed>
-                <canvas id="lines" node_ref=canvas role="img" on:click=on_click
-                    aria-label="Lines from each query token (left) to the keys (right), as strong as the weight; the chosen query's lines stand out. The table below lists the same numbers."></canvas>
+                <canvas
+                    id="lines"
+                    node_ref=canvas
+                    role="img"
+                    on:click=on_click
+                    aria-label="Lines from each query token (left) to the keys (right), as strong as the weight; the chosen query's lines stand out. The table below lists the same numbers."
+                ></canvas>
             </div>
-            <figcaption>"Left: queries, right: keys. A line is as opaque as its weight; click a word on the left to follow it."</figcaption>
+            <figcaption>
+                "Left: queries, right: keys. A line is as opaque as its weight; click a word on the left to follow it."
+            </figcaption>
         </figure>
     }
 }

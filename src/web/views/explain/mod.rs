@@ -24,12 +24,23 @@ const PREVIEW: usize = 4;
 pub fn Vector(values: Vec<f32>, #[prop(into)] label: String) -> impl IntoView {
     let full = vector(&values);
     if values.len() <= PREVIEW + 2 {
-        return view! { <code class="vec full" aria-label=label>{full}</code> }.into_any();
+        return view! {
+            <code class="vec full" aria-label=label>
+                {full}
+            </code>
+        }
+        .into_any();
     }
-    let preview = format!("[{}, … ] ({} numbers)", values[..PREVIEW].iter().map(|&x| num(x)).collect::<Vec<_>>().join(", "), values.len());
+    let preview = format!(
+        "[{}, … ] ({} numbers)",
+        values[..PREVIEW].iter().map(|&x| num(x)).collect::<Vec<_>>().join(", "),
+        values.len()
+    );
     view! {
         <details class="vec">
-            <summary aria-label=format!("{label}: show all {} numbers", values.len())><code>{preview}</code></summary>
+            <summary aria-label=format!("{label}: show all {} numbers", values.len())>
+                <code>{preview}</code>
+            </summary>
             <code class="full">{full}</code>
         </details>
     }
@@ -43,7 +54,11 @@ pub fn scale_note(scale: f32, d_k: usize, options: &RunOptions) -> String {
         if options.temperature_factor == 1.0 {
             format!("1/√d_k dropped: the raw scores go straight to the softmax (the model uses 1/√{d_k} = {})", num(1.0 / root))
         } else {
-            format!("1/√d_k dropped, × {} for temperature (the model uses 1/√{d_k} = {})", num(options.temperature_factor), num(1.0 / root))
+            format!(
+                "1/√d_k dropped, × {} for temperature (the model uses 1/√{d_k} = {})",
+                num(options.temperature_factor),
+                num(1.0 / root)
+            )
         }
     } else if options.temperature_factor != 1.0 {
         format!(
@@ -81,23 +96,57 @@ pub fn QueryPicker() -> impl IntoView {
     view! {
         <div class="query-picker">
             <label for="explain-query">"Query token"</label>
-            <select id="explain-query" on:change=move |ev| sel.token.set(event_target_value(&ev).parse().ok())>
-                {move || res.tokens.get().into_iter().enumerate().map(|(i, t)| view! {
-                    <option value=i.to_string() prop:selected=move || query() == i>{format!("{i}: {t}")}</option>
-                }).collect_view()}
+            <select
+                id="explain-query"
+                on:change=move |ev| sel.token.set(event_target_value(&ev).parse().ok())
+            >
+                {move || {
+                    res.tokens
+                        .get()
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, t)| {
+                            view! {
+                                <option value=i.to_string() prop:selected=move || query() == i>
+                                    {format!("{i}: {t}")}
+                                </option>
+                            }
+                        })
+                        .collect_view()
+                }}
             </select>
             <div id="explain-tokens" role="group" aria-label="Choose the query token">
-                {move || res.tokens.get().into_iter().enumerate().map(|(i, t)| view! {
-                    <button class="explain-token" aria-pressed=move || (query() == i).to_string()
-                        on:click=move |_| sel.token.set(Some(i))>{t}</button>
-                }).collect_view()}
+                {move || {
+                    res.tokens
+                        .get()
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, t)| {
+                            view! {
+                                <button
+                                    class="explain-token"
+                                    aria-pressed=move || (query() == i).to_string()
+                                    on:click=move |_| sel.token.set(Some(i))
+                                >
+                                    {t}
+                                </button>
+                            }
+                        })
+                        .collect_view()
+                }}
             </div>
         </div>
     }
 }
 
 /// The whole trace for `detail` and query row `i` (already checked in range).
-fn steps(d: &HeadDetail, tokens: &[String], i: usize, options: &RunOptions, model: ModelId) -> impl IntoView {
+fn steps(
+    d: &HeadDetail,
+    tokens: &[String],
+    i: usize,
+    options: &RunOptions,
+    model: ModelId,
+) -> impl IntoView {
     let (n_q, n_k) = (d.weights.rows, d.weights.cols);
     let offset = n_k.saturating_sub(n_q); // queries are the last rows when keys outnumber them
     let token = |j: usize| tokens.get(j).cloned().unwrap_or_else(|| format!("#{j}"));
@@ -123,13 +172,24 @@ fn steps(d: &HeadDetail, tokens: &[String], i: usize, options: &RunOptions, mode
             view! {
                 <tr class="key-row" class:hidden-key=!visible>
                     <th scope="row">{format!("{j}: {}", token(j))}</th>
-                    <td class="k"><Vector values=k label=format!("k of {}", token(j)) /></td>
+                    <td class="k">
+                        <Vector values=k label=format!("k of {}", token(j)) />
+                    </td>
                     <td class="score">{num(s)}</td>
                     <td class="scaled">{num(scaled)}</td>
-                    <td class="mask">{if visible { "0".to_string() } else { "−∞".to_string() }}</td>
-                    <td class="weight"><span class="wbar" style=bar></span>{num(a)}</td>
-                    <td class="v"><Vector values=v label=format!("v of {}", token(j)) /></td>
-                    <td class="av"><Vector values=av label=format!("weighted value of {}", token(j)) /></td>
+                    <td class="mask">
+                        {if visible { "0".to_string() } else { "−∞".to_string() }}
+                    </td>
+                    <td class="weight">
+                        <span class="wbar" style=bar></span>
+                        {num(a)}
+                    </td>
+                    <td class="v">
+                        <Vector values=v label=format!("v of {}", token(j)) />
+                    </td>
+                    <td class="av">
+                        <Vector values=av label=format!("weighted value of {}", token(j)) />
+                    </td>
                 </tr>
             }
         })
@@ -140,7 +200,13 @@ fn steps(d: &HeadDetail, tokens: &[String], i: usize, options: &RunOptions, mode
     let d_model = x.as_ref().map_or(0, Vec::len);
     view! {
         <p class="note" id="explain-head">
-            {format!("Layer {}, head {} (keys and values from key/value head {}) · d_k = {d_k} · scale = {} · mask: {masked_name}", d.layer, d.head, d.kv_head, num(d.scale))}
+            {format!(
+                "Layer {}, head {} (keys and values from key/value head {}) · d_k = {d_k} · scale = {} · mask: {masked_name}",
+                d.layer,
+                d.head,
+                d.kv_head,
+                num(d.scale),
+            )}
         </p>
         <ol class="steps">
             <li class="step" id="step-x">
@@ -150,29 +216,52 @@ fn steps(d: &HeadDetail, tokens: &[String], i: usize, options: &RunOptions, mode
             </li>
             <li class="step" id="step-q">
                 <h3>"Its query"</h3>
-                <p class="formula">{format!("q = x · W_Q   ({d_model} → {d_k} numbers){}", projection_note(model))}</p>
+                <p class="formula">
+                    {format!(
+                        "q = x · W_Q   ({d_model} → {d_k} numbers){}",
+                        projection_note(model),
+                    )}
+                </p>
                 <Vector values=q label="q" />
             </li>
             <li class="step" id="step-scores">
                 <h3>"Compare with every key, scale, mask, softmax, and weigh the values"</h3>
                 <p class="formula">"k_j = x_j · W_K     s_j = q · k_j = Σ_d q[d]·k_j[d]"</p>
-                <p class="formula" id="step-scale">{format!("s′_j = s_j × {}   ({})", num(d.scale), scale_note(d.scale, d_k, options))}</p>
-                <p class="formula">{format!("s″_j = s′_j + M_ij   (M is 0 where the key is visible, −∞ where the {masked_name} mask hides it)")}</p>
-                <p class="formula">{format!("a_j = exp(s″_j) / Σ_m exp(s″_m)   (Σ_j a_j = {})", num(sum))}</p>
-                <p class="formula">"v_j = x_j · W_V     each value is multiplied by its weight: a_j · v_j"</p>
+                <p class="formula" id="step-scale">
+                    {format!(
+                        "s′_j = s_j × {}   ({})",
+                        num(d.scale),
+                        scale_note(d.scale, d_k, options),
+                    )}
+                </p>
+                <p class="formula">
+                    {format!(
+                        "s″_j = s′_j + M_ij   (M is 0 where the key is visible, −∞ where the {masked_name} mask hides it)",
+                    )}
+                </p>
+                <p class="formula">
+                    {format!("a_j = exp(s″_j) / Σ_m exp(s″_m)   (Σ_j a_j = {})", num(sum))}
+                </p>
+                <p class="formula">
+                    "v_j = x_j · W_V     each value is multiplied by its weight: a_j · v_j"
+                </p>
                 <div class="table-wrap">
                     <table id="step-table">
-                        <caption class="sr-only">{format!("Query “{me}” against every key")}</caption>
-                        <thead><tr>
-                            <th scope="col">"key j"</th>
-                            <th scope="col">"k_j"</th>
-                            <th scope="col">"s_j = q·k_j"</th>
-                            <th scope="col">"s_j × scale"</th>
-                            <th scope="col">"M_ij"</th>
-                            <th scope="col">"a_j"</th>
-                            <th scope="col">"v_j"</th>
-                            <th scope="col">"a_j · v_j"</th>
-                        </tr></thead>
+                        <caption class="sr-only">
+                            {format!("Query “{me}” against every key")}
+                        </caption>
+                        <thead>
+                            <tr>
+                                <th scope="col">"key j"</th>
+                                <th scope="col">"k_j"</th>
+                                <th scope="col">"s_j = q·k_j"</th>
+                                <th scope="col">"s_j × scale"</th>
+                                <th scope="col">"M_ij"</th>
+                                <th scope="col">"a_j"</th>
+                                <th scope="col">"v_j"</th>
+                                <th scope="col">"a_j · v_j"</th>
+                            </tr>
+                        </thead>
                         <tbody>{keys}</tbody>
                     </table>
                 </div>
@@ -182,20 +271,37 @@ fn steps(d: &HeadDetail, tokens: &[String], i: usize, options: &RunOptions, mode
                 <p class="formula">{format!("z = Σ_j a_j · v_j   ({} numbers)", z.len())}</p>
                 <Vector values=z label="z" />
             </li>
-            {delta.map(|v| view! {
-                <li class="step" id="step-delta">
-                    <h3>"All heads together: the update ΔE"</h3>
-                    <p class="formula">{format!("ΔE[{}] = [z_1 | … | z_H] · W_O   (every head's z, joined and projected back to {} numbers)", i + offset, v.len())}</p>
-                    <Vector values=v label="delta E" />
-                </li>
-            })}
-            {residual.map(|v| view! {
-                <li class="step" id="step-residual">
-                    <h3>"The residual stream after attention"</h3>
-                    <p class="formula">{format!("E[{0}] + ΔE[{0}]   (the token's vector, nudged by what it gathered)", i + offset)}</p>
-                    <Vector values=v label="E plus delta E" />
-                </li>
-            })}
+            {delta
+                .map(|v| {
+                    view! {
+                        <li class="step" id="step-delta">
+                            <h3>"All heads together: the update ΔE"</h3>
+                            <p class="formula">
+                                {format!(
+                                    "ΔE[{}] = [z_1 | … | z_H] · W_O   (every head's z, joined and projected back to {} numbers)",
+                                    i + offset,
+                                    v.len(),
+                                )}
+                            </p>
+                            <Vector values=v label="delta E" />
+                        </li>
+                    }
+                })}
+            {residual
+                .map(|v| {
+                    view! {
+                        <li class="step" id="step-residual">
+                            <h3>"The residual stream after attention"</h3>
+                            <p class="formula">
+                                {format!(
+                                    "E[{0}] + ΔE[{0}]   (the token's vector, nudged by what it gathered)",
+                                    i + offset,
+                                )}
+                            </p>
+                            <Vector values=v label="E plus delta E" />
+                        </li>
+                    }
+                })}
         </ol>
     }
 }
@@ -223,9 +329,7 @@ pub fn StepByStep() -> impl IntoView {
             }
         })
     };
-    view! {
-        <div id="explain">{body}</div>
-    }
+    view! { <div id="explain">{body}</div> }
 }
 
 /// The "Step by step" view: pick a query, follow it through the head.

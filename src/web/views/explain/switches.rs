@@ -49,14 +49,40 @@ pub fn ScalingLesson() -> impl IntoView {
             let top = w.iter().copied().fold(0.0f32, f32::max);
             let who = toks.get(i + offset).cloned().unwrap_or_default();
             Some(view! {
-                <p class="note">{format!("Row of “{who}” in this head: largest weight {}, entropy {} bits (a uniform row would have {}).",
-                    num(top), num(entropy_bits(&w)), num((w.len().max(1) as f32).log2()))}</p>
-                <ol class="row-bars" id="lesson-row" aria-label=format!("Attention weights of {who}")>
-                    {w.iter().enumerate().map(|(j, &a)| view! {
-                        <li><span class="tok">{toks.get(j).cloned().unwrap_or_default()}</span>
-                            <span class="wbar" style=format!("width: {:.1}%", (a * 100.0).clamp(0.0, 100.0))></span>
-                            <span class="val">{num(a)}</span></li>
-                    }).collect_view()}
+                <p class="note">
+                    {format!(
+                        "Row of “{who}” in this head: largest weight {}, entropy {} bits (a uniform row would have {}).",
+                        num(top),
+                        num(entropy_bits(&w)),
+                        num((w.len().max(1) as f32).log2()),
+                    )}
+                </p>
+                <ol
+                    class="row-bars"
+                    id="lesson-row"
+                    aria-label=format!("Attention weights of {who}")
+                >
+                    {w
+                        .iter()
+                        .enumerate()
+                        .map(|(j, &a)| {
+                            view! {
+                                <li>
+                                    <span class="tok">
+                                        {toks.get(j).cloned().unwrap_or_default()}
+                                    </span>
+                                    <span
+                                        class="wbar"
+                                        style=format!(
+                                            "width: {:.1}%",
+                                            (a * 100.0).clamp(0.0, 100.0),
+                                        )
+                                    ></span>
+                                    <span class="val">{num(a)}</span>
+                                </li>
+                            }
+                        })
+                        .collect_view()}
                 </ol>
             })
         })
@@ -69,12 +95,18 @@ pub fn ScalingLesson() -> impl IntoView {
             </p>
             <TemperatureSlider />
             <UnscaledSwitch />
-            <p class="note" id="model-setting">{move || if is_model() {
-                "★ This is the model's real setting: factor 1, scaled by 1/√d_k."
-            } else {
-                "Not the model's setting: it uses factor 1, scaled by 1/√d_k. Later layers are not re-run; each head shows what it would attend to."
-            }}</p>
-            <p class="formula" id="softmax-demo">{demo}</p>
+            <p class="note" id="model-setting">
+                {move || {
+                    if is_model() {
+                        "★ This is the model's real setting: factor 1, scaled by 1/√d_k."
+                    } else {
+                        "Not the model's setting: it uses factor 1, scaled by 1/√d_k. Later layers are not re-run; each head shows what it would attend to."
+                    }
+                }}
+            </p>
+            <p class="formula" id="softmax-demo">
+                {demo}
+            </p>
             {row}
         </fieldset>
     }
@@ -90,17 +122,39 @@ pub fn TemperatureSlider() -> impl IntoView {
     view! {
         <div class="slider">
             <label for="temperature">"Multiply the scaled scores by"</label>
-            <input type="range" id="temperature" min="-1" max="1" step="0.01" list="temperature-marks"
+            <input
+                type="range"
+                id="temperature"
+                min="-1"
+                max="1"
+                step="0.01"
+                list="temperature-marks"
                 aria-valuetext=move || format!("times {:.2}", factor())
                 prop:value=move || slider_of_factor(factor()).to_string()
                 on:input=move |ev| {
                     let p = event_target_value(&ev).parse::<f64>().unwrap_or(0.0);
                     options.update(|o| o.temperature_factor = factor_of_slider(p));
-                } />
-            <datalist id="temperature-marks"><option value="0" label="×1 (the model)"></option></datalist>
-            <output id="temperature-value" for="temperature">{move || format!("×{:.2}", factor())}</output>
-            <button id="temperature-reset" disabled=is_model
-                on:click=move |_| options.update(|o| { o.temperature_factor = 1.0; o.unscaled = false; })>"Back to the model's setting"</button>
+                }
+            />
+            <datalist id="temperature-marks">
+                <option value="0" label="×1 (the model)"></option>
+            </datalist>
+            <output id="temperature-value" for="temperature">
+                {move || format!("×{:.2}", factor())}
+            </output>
+            <button
+                id="temperature-reset"
+                disabled=is_model
+                on:click=move |_| {
+                    options
+                        .update(|o| {
+                            o.temperature_factor = 1.0;
+                            o.unscaled = false;
+                        })
+                }
+            >
+                "Back to the model's setting"
+            </button>
         </div>
     }
 }
@@ -110,8 +164,15 @@ pub fn TemperatureSlider() -> impl IntoView {
 pub fn UnscaledSwitch() -> impl IntoView {
     let options = expect_context::<Selection>().options;
     view! {
-        <label class="toggle"><input type="checkbox" id="unscaled" prop:checked=move || options.get().unscaled
-            on:change=move |ev| options.update(|o| o.unscaled = event_target_checked(&ev)) />" drop 1/√d_k (feed the raw scores q·k to the softmax)"</label>
+        <label class="toggle">
+            <input
+                type="checkbox"
+                id="unscaled"
+                prop:checked=move || options.get().unscaled
+                on:change=move |ev| options.update(|o| o.unscaled = event_target_checked(&ev))
+            />
+            " drop 1/√d_k (feed the raw scores q·k to the softmax)"
+        </label>
     }
 }
 
@@ -123,9 +184,18 @@ pub fn PositionLesson() -> impl IntoView {
     view! {
         <fieldset class="lesson" id="lesson-position">
             <legend>"Word order"</legend>
-            <label class="toggle"><input type="checkbox" id="positional" prop:checked=move || options.get().positional_encoding
-                disabled=move || model.get() != ModelId::Teaching
-                on:change=move |ev| set_options.update(|o| o.positional_encoding = event_target_checked(&ev)) />" positional encoding (teaching model)"</label>
+            <label class="toggle">
+                <input
+                    type="checkbox"
+                    id="positional"
+                    prop:checked=move || options.get().positional_encoding
+                    disabled=move || model.get() != ModelId::Teaching
+                    on:change=move |ev| {
+                        set_options.update(|o| o.positional_encoding = event_target_checked(&ev))
+                    }
+                />
+                " positional encoding (teaching model)"
+            </label>
             <p class="note">
                 "Attention compares vectors, not places: without a positional code, shuffling the words only shuffles the rows and columns of A the same way, and the “previous word” head cannot tell which word came before."
             </p>
@@ -142,15 +212,25 @@ pub fn NextTokenTemperature() -> impl IntoView {
     view! {
         <div class="slider">
             <label for="next-temperature">"Temperature of the next-token softmax"</label>
-            <input type="range" id="next-temperature" min="-1" max="1" step="0.01"
+            <input
+                type="range"
+                id="next-temperature"
+                min="-1"
+                max="1"
+                step="0.01"
                 aria-valuetext=move || format!("{:.2}", t())
                 prop:value=move || slider_of_factor(t()).to_string()
                 on:input=move |ev| {
                     let p = event_target_value(&ev).parse::<f64>().unwrap_or(0.0);
                     set_options.update(|o| o.next_token_temperature = factor_of_slider(p));
-                } />
-            <output for="next-temperature" id="next-temperature-value">{move || format!("T = {:.2}", t())}</output>
-            <span class="note">" (logits ÷ T: below 1 sharpens, above 1 flattens; 1 is the model's own)"</span>
+                }
+            />
+            <output for="next-temperature" id="next-temperature-value">
+                {move || format!("T = {:.2}", t())}
+            </output>
+            <span class="note">
+                " (logits ÷ T: below 1 sharpens, above 1 flattens; 1 is the model's own)"
+            </span>
         </div>
     }
 }

@@ -7,8 +7,9 @@
 //! ([`Zoomer`]), only the dots in sight drawn.
 
 use crate::canvas::{
-    blank, cell_color, cell_image, css, draw_labels, label_width, mix, on_wheel, outline_cell, outline_token, paint_image, prepare,
-    signed_color, use_canvas_box, CanvasBox, Focus, KeptImage, Layout, Look, Rgb, Room, ZoomBar, Zoomer,
+    blank, cell_color, cell_image, css, draw_labels, label_width, mix, on_wheel, outline_cell,
+    outline_token, paint_image, prepare, signed_color, use_canvas_box, CanvasBox, Focus, KeptImage,
+    Layout, Look, Rgb, Room, ZoomBar, Zoomer,
 };
 use crate::state::{Appearance, Results, Selection};
 use crate::url_state::Stage;
@@ -38,18 +39,28 @@ struct Dot {
 
 fn dot(v: f32, stage: Stage, range: f32) -> Dot {
     match stage {
-        Stage::Weights => Dot { area: v.clamp(0.0, 1.0) as f64, colour: cell_color(v), hidden: 0.0 },
+        Stage::Weights => {
+            Dot { area: v.clamp(0.0, 1.0) as f64, colour: cell_color(v), hidden: 0.0 }
+        }
         _ if v == f32::NEG_INFINITY => Dot { area: 0.0, colour: [128, 128, 128], hidden: 1.0 },
         _ => {
             let share = if range > 0.0 { (v.abs() / range).min(1.0) } else { 0.0 };
             // The area carries the size; the colour only the sign, strong enough to see on a small dot.
-            Dot { area: share as f64, colour: signed_color(v.signum() * (0.5 + 0.5 * share) * range, range), hidden: 0.0 }
+            Dot {
+                area: share as f64,
+                colour: signed_color(v.signum() * (0.5 + 0.5 * share) * range, range),
+                hidden: 0.0,
+            }
         }
     }
 }
 
 fn blend(a: Dot, b: Dot, t: f64) -> Dot {
-    Dot { area: a.area + (b.area - a.area) * t, colour: mix(a.colour, b.colour, t), hidden: a.hidden + (b.hidden - a.hidden) * t }
+    Dot {
+        area: a.area + (b.area - a.area) * t,
+        colour: mix(a.colour, b.colour, t),
+        hidden: a.hidden + (b.hidden - a.hidden) * t,
+    }
 }
 
 /// What one grid shows: its labels, the stage (or the move between two),
@@ -114,12 +125,19 @@ pub fn draw(
 
 /// One pixel per cell, the canvas scaling the image in one call: its dot's
 /// colour at an opacity of the dot's area, a hidden key grey.
-fn dot_image(from: &Matrix, to: &Matrix, frame: Frame, range: f32) -> Result<web_sys::HtmlCanvasElement, JsValue> {
+fn dot_image(
+    from: &Matrix,
+    to: &Matrix,
+    frame: Frame,
+    range: f32,
+) -> Result<web_sys::HtmlCanvasElement, JsValue> {
     let moving = frame.t < 1.0 && from.shape() == to.shape();
     cell_image(to.rows, to.cols, |k| {
         let end = dot(to.data[k], frame.to, range);
-        let d = if moving { blend(dot(from.data[k], frame.from, range), end, frame.t) } else { end };
-        let (c, alpha) = if d.hidden > 0.01 { ([128, 128, 128], 0.5 * d.hidden) } else { (d.colour, d.area) };
+        let d =
+            if moving { blend(dot(from.data[k], frame.from, range), end, frame.t) } else { end };
+        let (c, alpha) =
+            if d.hidden > 0.01 { ([128, 128, 128], 0.5 * d.hidden) } else { (d.colour, d.area) };
         [c[0], c[1], c[2], (alpha * 255.0 + 0.5) as u8]
     })
 }
@@ -139,7 +157,11 @@ fn dots(
     for i in layout.visible_rows() {
         for j in cols_seen.clone() {
             let end = dot(to[(i, j)], frame.to, range);
-            let d = if moving { blend(dot(from[(i, j)], frame.from, range), end, frame.t) } else { end };
+            let d = if moving {
+                blend(dot(from[(i, j)], frame.from, range), end, frame.t)
+            } else {
+                end
+            };
             let (x, y) = layout.cell_origin(i, j);
             let (cx, cy) = (x + half, y + half);
             // A faint ring shows each cell's full size, so tiny values still read as "a cell".
@@ -188,7 +210,8 @@ pub fn Grid(id: &'static str, mask: Mask, zoom: Zoomer, small: RwSignal<bool>) -
     let kept = KeptImage::<CellsOf>::new();
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };
-        let (transposed, highlight, cell) = (app.columns_are_queries.get(), sel.highlight(), sel.cell());
+        let (transposed, highlight, cell) =
+            (app.columns_are_queries.get(), sel.highlight(), sel.cell());
         let frame = motion.frame(sel.stage.get());
         let drawn = res.detail.with(|d| {
             let Some(d) = d.as_ref().filter(|d| d.weights.rows > 0) else {
@@ -200,7 +223,10 @@ pub fn Grid(id: &'static str, mask: Mask, zoom: Zoomer, small: RwSignal<bool>) -
             let norms = crate::views::beyond::shown_norms(d).filter(|_| mask == d.mask);
             let of = CellsOf::new(d, frame, transposed, norms.is_some());
             let cells = || {
-                let (mut from, mut to) = (axes.orient(&values(d, mask, frame.from)), axes.orient(&values(d, mask, frame.to)));
+                let (mut from, mut to) = (
+                    axes.orient(&values(d, mask, frame.from)),
+                    axes.orient(&values(d, mask, frame.to)),
+                );
                 // The norms replace the weights of the model's own mask only: the scores have met no value vector yet.
                 if let Some(norms) = norms {
                     let shown = axes.orient(&attnscope::analysis::value_norms::per_row(&norms));
@@ -214,8 +240,16 @@ pub fn Grid(id: &'static str, mask: Mask, zoom: Zoomer, small: RwSignal<bool>) -
                 (from, to)
             };
             let cell = cell.filter(|c| c.mask == Some(mask)).and_then(|c| axes.place(&c));
-            let grid = Grid { rows: &rows, cols: &cols, frame, range: score_range(d), focus: axes.focus(highlight), cell };
-            look.with(|look| draw(&el, &grid, cells, look, room.get(), (zoom, (kept, of)))).map(|l| l.map(|l| (l, axes)))
+            let grid = Grid {
+                rows: &rows,
+                cols: &cols,
+                frame,
+                range: score_range(d),
+                focus: axes.focus(highlight),
+                cell,
+            };
+            look.with(|look| draw(&el, &grid, cells, look, room.get(), (zoom, (kept, of))))
+                .map(|l| l.map(|l| (l, axes)))
         });
         match drawn {
             Ok(p) => {
@@ -227,25 +261,31 @@ pub fn Grid(id: &'static str, mask: Mask, zoom: Zoomer, small: RwSignal<bool>) -
             }
             Err(e) => web_sys::console::error_2(&"dot grid: drawing failed:".into(), &e),
         }
-        let _ = el.set_attribute("data-token", &highlight.map(|t| t.to_string()).unwrap_or_default());
+        let _ =
+            el.set_attribute("data-token", &highlight.map(|t| t.to_string()).unwrap_or_default());
         let _ = el.set_attribute("data-zoom", &zoom.scale_untracked().to_string());
     });
     let at = move |ev: &web_sys::MouseEvent| {
         let (x, y) = crate::canvas::offset(ev);
-        placed.get_value().and_then(|(layout, axes)| layout.cell_at(x, y).map(|rc| axes.cell(rc, Some(mask))))
+        placed
+            .get_value()
+            .and_then(|(layout, axes)| layout.cell_at(x, y).map(|rc| axes.cell(rc, Some(mask))))
     };
     on_wheel(canvas, move |ev| {
         if let Some((layout, axes)) = placed.get_value() {
             zoom.wheel(&ev, &layout);
             // The cell under the pointer after the zoom.
             let (x, y) = crate::canvas::offset(&ev);
-            sel.hovered_cell.set(zoom.relayout(&layout).cell_at(x, y).map(|rc| axes.cell(rc, Some(mask))));
+            sel.hovered_cell
+                .set(zoom.relayout(&layout).cell_at(x, y).map(|rc| axes.cell(rc, Some(mask))));
         }
     });
     let on_key = move |ev: web_sys::KeyboardEvent| {
         let Some((layout, axes)) = placed.get_value() else { return };
         let place = |c: &crate::state::Cell| axes.place(c).filter(|_| c.mask == Some(mask));
-        if zoom.key(&ev, Some(&layout)) || cell_keys(&ev, sel, &layout, |rc| axes.cell(rc, Some(mask)), place, zoom) {
+        if zoom.key(&ev, Some(&layout))
+            || cell_keys(&ev, sel, &layout, |rc| axes.cell(rc, Some(mask)), place, zoom)
+        {
             ev.prevent_default();
             ev.stop_propagation();
         }
@@ -253,38 +293,60 @@ pub fn Grid(id: &'static str, mask: Mask, zoom: Zoomer, small: RwSignal<bool>) -
     let (on_move, on_up, on_click) = cell_handlers(zoom, sel, at);
     let zoomed = move || zoom.current().scale > 1.0;
     let caption = move || {
-        let Some(real) = res.detail.with(|d| d.as_ref().map(|d| d.mask)) else { return String::new() };
-        let name = res.summary.with(|s| s.as_ref().map(|s| s.info.name.clone()).unwrap_or_default());
+        let Some(real) = res.detail.with(|d| d.as_ref().map(|d| d.mask)) else {
+            return String::new();
+        };
+        let name =
+            res.summary.with(|s| s.as_ref().map(|s| s.info.name.clone()).unwrap_or_default());
         match (mask, mask == real) {
-            (Mask::None, true) => format!("Unmasked: every word sees every word. This is what {name} uses."),
+            (Mask::None, true) => {
+                format!("Unmasked: every word sees every word. This is what {name} uses.")
+            }
             (Mask::None, false) => {
                 format!("Unmasked (what-if): {name} is causal; this grid is computed from the same Q and K without the mask.")
             }
-            (Mask::Causal, true) => format!("Causal: a word sees only itself and earlier words. This is what {name} uses."),
+            (Mask::Causal, true) => format!(
+                "Causal: a word sees only itself and earlier words. This is what {name} uses."
+            ),
             (Mask::Causal, false) => {
                 format!("Causal (what-if): {name} sees both ways; this grid applies a causal mask to the same Q and K.")
             }
             (Mask::SlidingWindow(w), _) => {
-                format!("Sliding window: a word sees only itself and the {} words before it.", w.saturating_sub(1))
+                format!(
+                    "Sliding window: a word sees only itself and the {} words before it.",
+                    w.saturating_sub(1)
+                )
             }
         }
     };
     view! {
-        <figure class="dotgrid" class:real=move || res.detail.with(|d| d.as_ref().is_some_and(|d| d.mask == mask))>
+        <figure
+            class="dotgrid"
+            class:real=move || res.detail.with(|d| d.as_ref().is_some_and(|d| d.mask == mask))
+        >
             // The caption names the grid, so it goes first.
             <figcaption>{caption}</figcaption>
             <div class="canvas-box" node_ref=boxed>
                 <div class="zoom-stack">
-                <canvas id=id node_ref=canvas tabindex="0" role="img" aria-label=caption
-                    class:zoomable=move || zoom.zoomable() class:zoomed=zoomed
-                    on:pointerdown=move |ev| zoom.pointer_down(&ev)
-                    on:pointermove=on_move
-                    on:pointerup=on_up
-                    on:pointercancel=move |ev| { zoom.pointer_up(&ev); }
-                    on:pointerleave=move |_| sel.hovered_cell.set(None)
-                    on:keydown=on_key
-                    on:click=on_click></canvas>
-                <ZoomBar zoomer=zoom id=format!("{id}-zoom") />
+                    <canvas
+                        id=id
+                        node_ref=canvas
+                        tabindex="0"
+                        role="img"
+                        aria-label=caption
+                        class:zoomable=move || zoom.zoomable()
+                        class:zoomed=zoomed
+                        on:pointerdown=move |ev| zoom.pointer_down(&ev)
+                        on:pointermove=on_move
+                        on:pointerup=on_up
+                        on:pointercancel=move |ev| {
+                            zoom.pointer_up(&ev);
+                        }
+                        on:pointerleave=move |_| sel.hovered_cell.set(None)
+                        on:keydown=on_key
+                        on:click=on_click
+                    ></canvas>
+                    <ZoomBar zoomer=zoom id=format!("{id}-zoom") />
                 </div>
             </div>
         </figure>
@@ -307,7 +369,10 @@ pub fn GridView() -> impl IntoView {
     let sel = expect_context::<Selection>();
     let res = expect_context::<Results>();
     // Whether the norms are drawn (the switch is on and they came for this head).
-    let norms = move || res.detail.with(|d| d.as_ref().is_some_and(|d| crate::views::beyond::shown_norms(d).is_some()));
+    let norms = move || {
+        res.detail
+            .with(|d| d.as_ref().is_some_and(|d| crate::views::beyond::shown_norms(d).is_some()))
+    };
     view! {
         <div class="view-picture" id="view-grid">
             <div class="toolbar">
@@ -318,11 +383,16 @@ pub fn GridView() -> impl IntoView {
             <DotGrids />
             <Readout />
             <crate::views::beyond::NormReadout />
-            {move || norms().then(|| view! {
-                <p class="caption" id="grid-norms-caption">
-                    "Value-weighted ‖a·f(x)‖ replaces the last step, the weights, and only in the grid with the model's own mask: the scores come before any value vector, and a what-if mask has no norms of its own."
-                </p>
-            })}
+            {move || {
+                norms()
+                    .then(|| {
+                        view! {
+                            <p class="caption" id="grid-norms-caption">
+                                "Value-weighted ‖a·f(x)‖ replaces the last step, the weights, and only in the grid with the model's own mask: the scores come before any value vector, and a what-if mask has no norms of its own."
+                            </p>
+                        }
+                    })
+            }}
         </div>
     }
 }
@@ -339,10 +409,16 @@ pub fn DotGrids() -> impl IntoView {
             <Grid id="grid-unmasked" mask=Mask::None zoom=zoom small=small />
             <Grid id="grid-causal" mask=Mask::Causal zoom=zoom small=small />
         </div>
-        {move || small.get().then(|| view! {
-            <p class="caption" id="grid-small-caption">
-                "At this length a dot would be a pixel or two: each cell is shaded by its dot's size instead. Zoom in (+, Ctrl + wheel or a pinch) to see the dots."
-            </p>
-        })}
+        {move || {
+            small
+                .get()
+                .then(|| {
+                    view! {
+                        <p class="caption" id="grid-small-caption">
+                            "At this length a dot would be a pixel or two: each cell is shaded by its dot's size instead. Zoom in (+, Ctrl + wheel or a pinch) to see the dots."
+                        </p>
+                    }
+                })
+        }}
     }
 }

@@ -17,10 +17,17 @@ pub fn CompareText() -> impl IntoView {
     view! {
         <details class="compare-text" open=move || !sel.compare_text.get_untracked().is_empty()>
             <summary>"Compare with another sentence (same head)"</summary>
-            <label for="compare-text" class="sr-only">"Another sentence"</label>
-            <textarea id="compare-text" rows="1" spellcheck="false" placeholder="e.g. the same words in another order"
+            <label for="compare-text" class="sr-only">
+                "Another sentence"
+            </label>
+            <textarea
+                id="compare-text"
+                rows="1"
+                spellcheck="false"
+                placeholder="e.g. the same words in another order"
                 prop:value=move || sel.compare_text.get()
-                on:input=move |ev| sel.compare_text.set(event_target_value(&ev))></textarea>
+                on:input=move |ev| sel.compare_text.set(event_target_value(&ev))
+            ></textarea>
         </details>
     }
 }
@@ -43,8 +50,17 @@ pub fn CompareMap() -> impl IntoView {
                 let (focus, hidden) = (Default::default(), Some((d.mask, axes)));
                 look.with(|look| {
                     let grey = look.hidden;
-                    let pic =
-                        Picture { from: weights.clone(), to: weights, frame, range: 1.0, focus, cell: None, values: None, hidden, grey };
+                    let pic = Picture {
+                        from: weights.clone(),
+                        to: weights,
+                        frame,
+                        range: 1.0,
+                        focus,
+                        cell: None,
+                        values: None,
+                        hidden,
+                        grey,
+                    };
                     draw(&el, &rows, &cols, &pic, look, room.get())
                 })
                 .map(|_| ())
@@ -61,9 +77,29 @@ pub fn CompareMap() -> impl IntoView {
     view! {
         <figure class="compare" hidden=move || res.compared.with(Option::is_none)>
             <div class="canvas-box" node_ref=boxed>
-                <canvas id="compare-heatmap" node_ref=canvas role="img" aria-label="Attention weights of the same head on the other sentence"></canvas>
+                <canvas
+                    id="compare-heatmap"
+                    node_ref=canvas
+                    role="img"
+                    aria-label="Attention weights of the same head on the other sentence"
+                ></canvas>
             </div>
-            <figcaption>{move || res.compared.with(|c| c.as_ref().map(|(t, d)| format!("The other sentence ({} tokens), layer {} head {}", t.len(), d.layer, d.head)))}</figcaption>
+            <figcaption>
+                {move || {
+                    res.compared
+                        .with(|c| {
+                            c.as_ref()
+                                .map(|(t, d)| {
+                                    format!(
+                                        "The other sentence ({} tokens), layer {} head {}",
+                                        t.len(),
+                                        d.layer,
+                                        d.head,
+                                    )
+                                })
+                        })
+                }}
+            </figcaption>
         </figure>
     }
 }

@@ -8,7 +8,8 @@
 use super::compare::{CompareMap, CompareText};
 use super::picture::{cell_pixels, draw_zoomed, Picture};
 use crate::canvas::{
-    blank, cell_color, css, now_ms, on_wheel, signed_color, use_canvas_box, CanvasBox, KeptImage, Layout, ZoomBar, Zoomer,
+    blank, cell_color, css, now_ms, on_wheel, signed_color, use_canvas_box, CanvasBox, KeptImage,
+    Layout, ZoomBar, Zoomer,
 };
 use crate::state::{Appearance, Results, Selection};
 use crate::url_state::Stage;
@@ -39,7 +40,8 @@ pub fn Heatmap() -> impl IntoView {
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };
         let t0 = now_ms();
-        let (transposed, highlight, cell) = (app.columns_are_queries.get(), sel.highlight(), sel.cell());
+        let (transposed, highlight, cell) =
+            (app.columns_are_queries.get(), sel.highlight(), sel.cell());
         let frame = motion.frame(sel.stage.get());
         let drawn = res.detail.with(|d| {
             let Some(d) = d.as_ref().filter(|d| d.weights.rows > 0) else {
@@ -48,11 +50,16 @@ pub fn Heatmap() -> impl IntoView {
             };
             let axes = Axes::of(&d.weights, transposed);
             let (rows, cols) = res.tokens.with(|t| axes.labels(t));
-            let norms = crate::views::beyond::shown_norms(d).filter(|_| frame.t >= 1.0 && frame.to == Stage::Weights);
+            let norms = crate::views::beyond::shown_norms(d)
+                .filter(|_| frame.t >= 1.0 && frame.to == Stage::Weights);
             // Between two stages both are drawn; at rest only the one reached.
             let still = frame.t >= 1.0;
             let mut pic = Picture {
-                from: if still { Matrix::zeros(0, 0) } else { axes.orient(&values(d, d.mask, frame.from)) },
+                from: if still {
+                    Matrix::zeros(0, 0)
+                } else {
+                    axes.orient(&values(d, d.mask, frame.from))
+                },
                 to: axes.orient(&values(d, d.mask, frame.to)),
                 frame,
                 range: score_range(d),
@@ -68,32 +75,40 @@ pub fn Heatmap() -> impl IntoView {
                 pic.values = Some(axes.orient(&norms));
             }
             let pixels = made.get_or_make(of, || cell_pixels(&pic))?;
-            let drawn = look.with(|look| draw_zoomed(&el, &rows, &cols, (&pic, &pixels), look, room.get(), Some(zoomer)))?;
+            let drawn = look.with(|look| {
+                draw_zoomed(&el, &rows, &cols, (&pic, &pixels), look, room.get(), Some(zoomer))
+            })?;
             Ok(drawn.map(|layout| (layout, axes)))
         });
         match drawn {
             Ok(p) => placed.set_value(p),
             Err(e) => web_sys::console::error_2(&"heatmap: drawing failed:".into(), &e),
         }
-        let _ = el.set_attribute("data-token", &highlight.map(|t| t.to_string()).unwrap_or_default());
+        let _ =
+            el.set_attribute("data-token", &highlight.map(|t| t.to_string()).unwrap_or_default());
         let _ = el.set_attribute("data-zoom", &zoomer.scale_untracked().to_string());
         let _ = el.set_attribute("data-draw-ms", &format!("{:.2}", now_ms() - t0));
     });
     let at = move |ev: &web_sys::MouseEvent| {
         let (x, y) = crate::canvas::offset(ev);
-        placed.get_value().and_then(|(layout, axes)| layout.cell_at(x, y).map(|rc| axes.cell(rc, None)))
+        placed
+            .get_value()
+            .and_then(|(layout, axes)| layout.cell_at(x, y).map(|rc| axes.cell(rc, None)))
     };
     on_wheel(canvas, move |ev| {
         if let Some((layout, axes)) = placed.get_value() {
             zoomer.wheel(&ev, &layout);
             // The cell under the pointer after the zoom.
             let (x, y) = crate::canvas::offset(&ev);
-            sel.hovered_cell.set(zoomer.relayout(&layout).cell_at(x, y).map(|rc| axes.cell(rc, None)));
+            sel.hovered_cell
+                .set(zoomer.relayout(&layout).cell_at(x, y).map(|rc| axes.cell(rc, None)));
         }
     });
     let on_key = move |ev: web_sys::KeyboardEvent| {
         let Some((layout, axes)) = placed.get_value() else { return };
-        if zoomer.key(&ev, Some(&layout)) || cell_keys(&ev, sel, &layout, |rc| axes.cell(rc, None), |c| axes.place(c), zoomer) {
+        if zoomer.key(&ev, Some(&layout))
+            || cell_keys(&ev, sel, &layout, |rc| axes.cell(rc, None), |c| axes.place(c), zoomer)
+        {
             ev.prevent_default();
             // The lesson's own arrow keys must not also move.
             ev.stop_propagation();
@@ -104,23 +119,25 @@ pub fn Heatmap() -> impl IntoView {
     view! {
         <div class="canvas-box" node_ref=boxed>
             <div class="zoom-stack">
-            <canvas
-                id="heatmap"
-                node_ref=canvas
-                tabindex="0"
-                role="img"
-                class:zoomable=move || zoomer.zoomable()
-                class:zoomed=zoomed
-                aria-label="Attention of the selected head, queries by keys; the table of weights lists the same numbers. Arrow keys move the described cell, Enter chooses its query; plus and minus zoom a long text"
-                on:pointerdown=move |ev| zoomer.pointer_down(&ev)
-                on:pointermove=on_move
-                on:pointerup=on_up
-                on:pointercancel=move |ev| { zoomer.pointer_up(&ev); }
-                on:pointerleave=move |_| sel.hovered_cell.set(None)
-                on:keydown=on_key
-                on:click=on_click
-            ></canvas>
-            <ZoomBar zoomer=zoomer id="heatmap-zoom".to_string() />
+                <canvas
+                    id="heatmap"
+                    node_ref=canvas
+                    tabindex="0"
+                    role="img"
+                    class:zoomable=move || zoomer.zoomable()
+                    class:zoomed=zoomed
+                    aria-label="Attention of the selected head, queries by keys; the table of weights lists the same numbers. Arrow keys move the described cell, Enter chooses its query; plus and minus zoom a long text"
+                    on:pointerdown=move |ev| zoomer.pointer_down(&ev)
+                    on:pointermove=on_move
+                    on:pointerup=on_up
+                    on:pointercancel=move |ev| {
+                        zoomer.pointer_up(&ev);
+                    }
+                    on:pointerleave=move |_| sel.hovered_cell.set(None)
+                    on:keydown=on_key
+                    on:click=on_click
+                ></canvas>
+                <ZoomBar zoomer=zoomer id="heatmap-zoom".to_string() />
             </div>
         </div>
     }
@@ -135,17 +152,25 @@ pub fn Legend() -> impl IntoView {
         let stage = sel.stage.get();
         let (low, high, ramp) = if stage.is_score() {
             let r = res.detail.with(|d| d.as_ref().map_or(0.0, score_range));
-            let stops: Vec<String> =
-                (0..=10).map(|i| format!("{} {}%", css(signed_color(-r + 2.0 * r * i as f32 / 10.0, r)), i * 10)).collect();
+            let stops: Vec<String> = (0..=10)
+                .map(|i| {
+                    format!("{} {}%", css(signed_color(-r + 2.0 * r * i as f32 / 10.0, r)), i * 10)
+                })
+                .collect();
             (format!("{:.1}", -r), format!("{r:.1}"), stops)
         } else {
-            let stops: Vec<String> = (0..=10).map(|i| format!("{} {}%", css(cell_color(i as f32 / 10.0)), i * 10)).collect();
+            let stops: Vec<String> = (0..=10)
+                .map(|i| format!("{} {}%", css(cell_color(i as f32 / 10.0)), i * 10))
+                .collect();
             ("0".to_string(), "1".to_string(), stops)
         };
         view! {
             <div class="legend" aria-hidden="true">
                 <span>{low}</span>
-                <span class="ramp" style=format!("background: linear-gradient(to right, {})", ramp.join(", "))></span>
+                <span
+                    class="ramp"
+                    style=format!("background: linear-gradient(to right, {})", ramp.join(", "))
+                ></span>
                 <span>{high}</span>
             </div>
         }
@@ -194,7 +219,9 @@ pub fn HeadView() -> impl IntoView {
             </div>
             <Readout />
             <crate::views::beyond::NormReadout />
-            <p class="caption">{move || caption(sel.stage.get(), app.columns_are_queries.get(), masked())}</p>
+            <p class="caption">
+                {move || caption(sel.stage.get(), app.columns_are_queries.get(), masked())}
+            </p>
             {(!app.embed).then(|| view! { <CompareText /> })}
         </div>
     }

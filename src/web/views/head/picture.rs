@@ -4,8 +4,8 @@
 //! through it.
 
 use crate::canvas::{
-    blank, cell_color, cell_image, draw_labels, label_width, mix, outline_cell, outline_token, paint_image, prepare, signed_color, text_on,
-    Focus, Layout, Look, Rgb, Room, Zoomer,
+    blank, cell_color, cell_image, draw_labels, label_width, mix, outline_cell, outline_token,
+    paint_image, prepare, signed_color, text_on, Focus, Layout, Look, Rgb, Room, Zoomer,
 };
 use crate::url_state::Stage;
 use crate::views::common::axes::Axes;
@@ -68,8 +68,15 @@ pub fn cell_pixels(pic: &Picture) -> Result<HtmlCanvasElement, JsValue> {
     let (to, from) = (&pic.to, &pic.from);
     let moving = pic.frame.t < 1.0 && from.shape() == to.shape();
     cell_image(to.rows, to.cols, |k| {
-        let hidden = pic.hidden.is_some_and(|(mask, axes)| axes.hides(mask, (k / to.cols, k % to.cols)));
-        let at = |v: f32, stage: Stage| if hidden && stage == Stage::Weights { pic.grey } else { colour(v, stage, pic.range, pic.grey) };
+        let hidden =
+            pic.hidden.is_some_and(|(mask, axes)| axes.hides(mask, (k / to.cols, k % to.cols)));
+        let at = |v: f32, stage: Stage| {
+            if hidden && stage == Stage::Weights {
+                pic.grey
+            } else {
+                colour(v, stage, pic.range, pic.grey)
+            }
+        };
         let mut c = at(to.data[k], pic.frame.to);
         if moving {
             c = mix(at(from.data[k], pic.frame.from), c, pic.frame.t);
@@ -120,10 +127,19 @@ pub fn draw_zoomed(
     let ctx = prepare(canvas, width, height)?;
     paint_image(&ctx, &layout, pixels)?;
     if pic.frame.t >= 1.0 {
-        let hidden = |i, j| pic.frame.to == Stage::Weights && pic.hidden.is_some_and(|(mask, axes)| axes.hides(mask, (i, j)));
-        numbers(&ctx, &layout, look, pic.values.as_ref().unwrap_or(&pic.to), pic.frame.to, hidden, |i, j| {
-            colour(pic.to[(i, j)], pic.frame.to, pic.range, pic.grey)
-        })?;
+        let hidden = |i, j| {
+            pic.frame.to == Stage::Weights
+                && pic.hidden.is_some_and(|(mask, axes)| axes.hides(mask, (i, j)))
+        };
+        numbers(
+            &ctx,
+            &layout,
+            look,
+            pic.values.as_ref().unwrap_or(&pic.to),
+            pic.frame.to,
+            hidden,
+            |i, j| colour(pic.to[(i, j)], pic.frame.to, pic.range, pic.grey),
+        )?;
     }
     let zoomed = layout.zoomed();
     if zoomed {
@@ -156,8 +172,10 @@ fn numbers(
     // allows in 0.88 of the cell's width and 0.42 of its height: on a
     // projector the cells are large, and so is the type.
     ctx.set_font(&look.font_at(100.0, false));
-    let widest = ctx.measure_text(if stage == Stage::Weights { "0.00" } else { "-00.0" })?.width().max(1.0);
-    let px = (layout.cell * 88.0 / widest).min(layout.cell * 0.42).min(layout.font_px * 1.4).floor();
+    let widest =
+        ctx.measure_text(if stage == Stage::Weights { "0.00" } else { "-00.0" })?.width().max(1.0);
+    let px =
+        (layout.cell * 88.0 / widest).min(layout.cell * 0.42).min(layout.font_px * 1.4).floor();
     // Cells under 32 px hold no legible number (and a long text has a million).
     let px = if layout.cell < 32.0 || px < 10.0 { 0.0 } else { px };
     if let Some(canvas) = ctx.canvas() {

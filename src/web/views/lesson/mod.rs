@@ -76,7 +76,12 @@ pub struct Facts<'a> {
 }
 
 impl<'a> Facts<'a> {
-    pub fn new(summary: &'a RunSummary, detail: &'a HeadDetail, tokens: &'a [String], query: usize) -> Option<Self> {
+    pub fn new(
+        summary: &'a RunSummary,
+        detail: &'a HeadDetail,
+        tokens: &'a [String],
+        query: usize,
+    ) -> Option<Self> {
         let (n_q, n_k) = (detail.weights.rows, detail.weights.cols);
         if n_q == 0 || n_k == 0 || tokens.len() < n_k {
             return None;
@@ -106,7 +111,9 @@ impl<'a> Facts<'a> {
     /// The key the query attends to most, and its weight.
     fn top(&self) -> (usize, f32) {
         let w = self.detail.weights.row(self.row);
-        w.iter().enumerate().fold((0, f32::NEG_INFINITY), |best, (j, &v)| if v > best.1 { (j, v) } else { best })
+        w.iter()
+            .enumerate()
+            .fold((0, f32::NEG_INFINITY), |best, (j, &v)| if v > best.1 { (j, v) } else { best })
     }
 
     /// What the step says, in a sentence or two.
@@ -183,11 +190,22 @@ impl<'a> Facts<'a> {
     /// The step's numbers, as (id, label, value), all from the trace.
     pub fn numbers(&self, k: usize) -> Vec<(&'static str, String, String)> {
         let (s, d, q) = (self.summary, self.detail, self.word(self.query));
-        let row = |m: &attnscope::Matrix, r: usize| if r < m.rows { m.row(r).to_vec() } else { Vec::new() };
+        let row = |m: &attnscope::Matrix, r: usize| {
+            if r < m.rows {
+                m.row(r).to_vec()
+            } else {
+                Vec::new()
+            }
+        };
         match k {
             0 => {
-                let mut out = vec![("lesson-tokens", "tokens".to_string(), self.tokens.len().to_string())];
-                out.push(("lesson-query", "query token".to_string(), format!("{}: {q}", self.query)));
+                let mut out =
+                    vec![("lesson-tokens", "tokens".to_string(), self.tokens.len().to_string())];
+                out.push((
+                    "lesson-query",
+                    "query token".to_string(),
+                    format!("{}: {q}", self.query),
+                ));
                 if let Some(ids) = &s.token_ids {
                     let shown: Vec<String> = ids.iter().take(12).map(u32::to_string).collect();
                     out.push((
@@ -219,26 +237,50 @@ impl<'a> Facts<'a> {
                 let (j, top) = self.top();
                 vec![
                     ("lesson-sum", "Σ a_j".to_string(), num(w.iter().sum())),
-                    ("lesson-top", "largest".to_string(), format!("{} → “{}”", num(top), self.word(j))),
+                    (
+                        "lesson-top",
+                        "largest".to_string(),
+                        format!("{} → “{}”", num(top), self.word(j)),
+                    ),
                 ]
             }
             5 => {
                 let causal = values(d, Mask::Causal, Stage::Masked);
-                let hidden = causal.row(self.row.min(causal.rows.saturating_sub(1))).iter().filter(|v| **v == f32::NEG_INFINITY).count();
+                let hidden = causal
+                    .row(self.row.min(causal.rows.saturating_sub(1)))
+                    .iter()
+                    .filter(|v| **v == f32::NEG_INFINITY)
+                    .count();
                 vec![
                     ("lesson-mask", "the model's mask".to_string(), d.mask.name().to_string()),
-                    ("lesson-hidden", format!("keys a causal mask hides from “{q}”"), hidden.to_string()),
+                    (
+                        "lesson-hidden",
+                        format!("keys a causal mask hides from “{q}”"),
+                        hidden.to_string(),
+                    ),
                 ]
             }
             6 => vec![
                 ("lesson-z", "z = Σ a_j v_j".to_string(), preview(&row(&d.output, self.row), 4)),
                 ("lesson-delta", "ΔE".to_string(), preview(&row(&d.delta, self.query), 4)),
-                ("lesson-residual", "E + ΔE".to_string(), preview(&row(&d.residual, self.query), 4)),
+                (
+                    "lesson-residual",
+                    "E + ΔE".to_string(),
+                    preview(&row(&d.residual, self.query), 4),
+                ),
             ],
             7 => vec![
-                ("lesson-heads", "layers × heads".to_string(), format!("{} × {}", s.info.n_layers, s.info.n_heads)),
+                (
+                    "lesson-heads",
+                    "layers × heads".to_string(),
+                    format!("{} × {}", s.info.n_layers, s.info.n_heads),
+                ),
                 ("lesson-kv", "key/value heads".to_string(), distinct(&s.kv_head_of).to_string()),
-                ("lesson-group", format!("heads sharing head {}'s keys", d.head), sharing(&s.kv_head_of, d.head)),
+                (
+                    "lesson-group",
+                    format!("heads sharing head {}'s keys", d.head),
+                    sharing(&s.kv_head_of, d.head),
+                ),
             ],
             _ => Vec::new(),
         }
@@ -268,7 +310,12 @@ fn distinct(kv_head_of: &[usize]) -> usize {
 /// The query heads that use the same key/value head as `head`.
 fn sharing(kv_head_of: &[usize], head: usize) -> String {
     let Some(&kv) = kv_head_of.get(head) else { return String::new() };
-    let group: Vec<String> = kv_head_of.iter().enumerate().filter(|(_, &g)| g == kv).map(|(h, _)| h.to_string()).collect();
+    let group: Vec<String> = kv_head_of
+        .iter()
+        .enumerate()
+        .filter(|(_, &g)| g == kv)
+        .map(|(h, _)| h.to_string())
+        .collect();
     if group.len() == 1 {
         "none (keys of its own)".to_string()
     } else {
@@ -320,11 +367,18 @@ fn LessonCard() -> impl IntoView {
     };
     let says = move || {
         let k = k();
-        facts(&|f| view! { <p class="lesson-says">{f.says(k)}</p> }.into_any()).unwrap_or_else(|| {
-            let waiting = res.summary.with(Option::is_none) || res.detail.with(Option::is_none) && !res.tokens.with(Vec::is_empty);
-            let text = if waiting { "Computing…" } else { "Type a sentence to start: the lesson uses it." };
-            view! { <p class="lesson-says">{text}</p> }.into_any()
-        })
+        facts(&|f| view! { <p class="lesson-says">{f.says(k)}</p> }.into_any()).unwrap_or_else(
+            || {
+                let waiting = res.summary.with(Option::is_none)
+                    || res.detail.with(Option::is_none) && !res.tokens.with(Vec::is_empty);
+                let text = if waiting {
+                    "Computing…"
+                } else {
+                    "Type a sentence to start: the lesson uses it."
+                };
+                view! { <p class="lesson-says">{text}</p> }.into_any()
+            },
+        )
     };
     let numbers = move || {
         let k = k();
@@ -333,13 +387,36 @@ fn LessonCard() -> impl IntoView {
             let list = f.row_list(k);
             view! {
                 <dl class="lesson-numbers" id="lesson-numbers">
-                    {rows.into_iter().map(|(id, label, value)| view! { <div><dt>{label}</dt><dd id=id>{value}</dd></div> }).collect_view()}
+                    {rows
+                        .into_iter()
+                        .map(|(id, label, value)| {
+                            view! {
+                                <div>
+                                    <dt>{label}</dt>
+                                    <dd id=id>{value}</dd>
+                                </div>
+                            }
+                        })
+                        .collect_view()}
                 </dl>
-                {list.map(|(id, items)| view! {
-                    <ol class="lesson-row" id=id>
-                        {items.into_iter().map(|(w, v)| view! { <li><span class="tok">{w}</span><span class="val">{v}</span></li> }).collect_view()}
-                    </ol>
-                })}
+                {list
+                    .map(|(id, items)| {
+                        view! {
+                            <ol class="lesson-row" id=id>
+                                {items
+                                    .into_iter()
+                                    .map(|(w, v)| {
+                                        view! {
+                                            <li>
+                                                <span class="tok">{w}</span>
+                                                <span class="val">{v}</span>
+                                            </li>
+                                        }
+                                    })
+                                    .collect_view()}
+                            </ol>
+                        }
+                    })}
             }
             .into_any()
         })
@@ -347,26 +424,57 @@ fn LessonCard() -> impl IntoView {
     let go = move |to: usize| sel.step.set(to.min(STEPS - 1));
     view! {
         <article class="lesson-card" aria-labelledby="lesson-title">
-            <p class="lesson-count" id="lesson-count">{move || format!("Step {} of {STEPS}", k() + 1)}</p>
+            <p class="lesson-count" id="lesson-count">
+                {move || format!("Step {} of {STEPS}", k() + 1)}
+            </p>
             <h2 id="lesson-title">{move || step(k()).0}</h2>
             {says}
             {numbers}
             <div class="lesson-try">
                 {move || {
                     let (text, control) = try_this(k());
-                    view! { <p><strong>"Try: "</strong>{text}</p>{control} }
+                    view! {
+                        <p>
+                            <strong>"Try: "</strong>
+                            {text}
+                        </p>
+                        {control}
+                    }
                 }}
             </div>
             <nav class="lesson-nav" aria-label="Lesson steps">
-                <button id="lesson-back" disabled=move || k() == 0 on:click=move |_| go(k().saturating_sub(1))>"← Back"</button>
+                <button
+                    id="lesson-back"
+                    disabled=move || k() == 0
+                    on:click=move |_| go(k().saturating_sub(1))
+                >
+                    "← Back"
+                </button>
                 <ol class="lesson-dots">
-                    {(0..STEPS).map(|s| view! {
-                        <li><button class="lesson-dot" aria-label=format!("Step {}: {}", s + 1, step(s).0)
-                            aria-current=move || if k() == s { "step" } else { "false" }
-                            on:click=move |_| go(s)>{(s + 1).to_string()}</button></li>
-                    }).collect_view()}
+                    {(0..STEPS)
+                        .map(|s| {
+                            view! {
+                                <li>
+                                    <button
+                                        class="lesson-dot"
+                                        aria-label=format!("Step {}: {}", s + 1, step(s).0)
+                                        aria-current=move || if k() == s { "step" } else { "false" }
+                                        on:click=move |_| go(s)
+                                    >
+                                        {(s + 1).to_string()}
+                                    </button>
+                                </li>
+                            }
+                        })
+                        .collect_view()}
                 </ol>
-                <button id="lesson-next" disabled=move || { k() + 1 >= STEPS } on:click=move |_| go(k() + 1)>"Next →"</button>
+                <button
+                    id="lesson-next"
+                    disabled=move || { k() + 1 >= STEPS }
+                    on:click=move |_| go(k() + 1)
+                >
+                    "Next →"
+                </button>
             </nav>
         </article>
     }
@@ -396,7 +504,12 @@ pub fn LessonView() -> impl IntoView {
     });
     // The arrow keys move through the steps, unless they are moving something else.
     let keys = window_event_listener(leptos::ev::keydown, move |ev| {
-        if sel.view.get_untracked() != View::Lesson || ev.default_prevented() || ev.alt_key() || ev.ctrl_key() || ev.meta_key() {
+        if sel.view.get_untracked() != View::Lesson
+            || ev.default_prevented()
+            || ev.alt_key()
+            || ev.ctrl_key()
+            || ev.meta_key()
+        {
             return;
         }
         let typing = ev
@@ -419,14 +532,21 @@ pub fn LessonView() -> impl IntoView {
     let kind = Memo::new(move |_| step(sel.step.get().min(STEPS - 1)).1);
     let picture = move || match kind.get() {
         Picture::Heatmap => view! {
-            <div class="toolbar"><StagePicker /><Legend /></div>
-            <div class="pictures"><Heatmap /></div>
+            <div class="toolbar">
+                <StagePicker />
+                <Legend />
+            </div>
+            <div class="pictures">
+                <Heatmap />
+            </div>
             <Readout />
         }
         .into_any(),
         Picture::Vectors => view! { <VectorStrips /> }.into_any(),
         Picture::Grids => view! {
-            <div class="toolbar"><StagePicker /></div>
+            <div class="toolbar">
+                <StagePicker />
+            </div>
             <DotGrids />
             <Readout />
         }
@@ -435,7 +555,11 @@ pub fn LessonView() -> impl IntoView {
         Picture::Overview => view! { <Overview /> }.into_any(),
     };
     view! {
-        <div class="view-lesson" id="view-lesson" data-step=move || (sel.step.get().min(STEPS - 1) + 1).to_string()>
+        <div
+            class="view-lesson"
+            id="view-lesson"
+            data-step=move || (sel.step.get().min(STEPS - 1) + 1).to_string()
+        >
             <LessonCard />
             <div class="lesson-picture view-picture">{picture}</div>
         </div>

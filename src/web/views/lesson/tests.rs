@@ -17,7 +17,13 @@ async fn every_lesson_step_shows_the_models_numbers() {
     settle("lesson step 2 shown", || exists(&root, "#lesson-q")).await;
     let (_, d) = engine_head(DEFAULT_TEXT, RunOptions::default(), 0);
     let i = 3; // "creature"
-    let preview = |v: &[f32]| format!("[{}, …] ({} numbers)", v.iter().take(4).map(|&x| num(x)).collect::<Vec<_>>().join(", "), v.len());
+    let preview = |v: &[f32]| {
+        format!(
+            "[{}, …] ({} numbers)",
+            v.iter().take(4).map(|&x| num(x)).collect::<Vec<_>>().join(", "),
+            v.len()
+        )
+    };
     let short = |v: &[f32]| if v.len() > 4 { preview(v) } else { vector(v) };
     assert_eq!(text_of(&root, "#lesson-count"), "Step 2 of 8");
     assert_eq!(text_of(&root, "#lesson-x"), short(d.input.row(i)));
@@ -30,15 +36,24 @@ async fn every_lesson_step_shows_the_models_numbers() {
         let init = js_sys::Object::new();
         js_sys::Reflect::set(&init, &"key".into(), &k.into()).unwrap();
         js_sys::Reflect::set(&init, &"bubbles".into(), &true.into()).unwrap();
-        let ctor: js_sys::Function = js_sys::Reflect::get(&js_sys::global(), &"KeyboardEvent".into()).unwrap().into();
-        let event = js_sys::Reflect::construct(&ctor, &js_sys::Array::of2(&"keydown".into(), &init)).unwrap();
+        let ctor: js_sys::Function =
+            js_sys::Reflect::get(&js_sys::global(), &"KeyboardEvent".into()).unwrap().into();
+        let event =
+            js_sys::Reflect::construct(&ctor, &js_sys::Array::of2(&"keydown".into(), &init))
+                .unwrap();
         web_sys::window().unwrap().dispatch_event(event.unchecked_ref()).unwrap();
     };
     key("ArrowRight");
     settle("step 3 shown", || exists(&root, "#lesson-scores")).await;
     let row_of = |id: &str| texts(&root, &format!("#{id} li .val"));
-    assert_eq!(row_of("lesson-scores"), d.scores.row(i).iter().map(|&v| num(v)).collect::<Vec<_>>());
-    settle("the URL keeps step 3", || web_sys::window().unwrap().location().search().unwrap().contains("step=3")).await;
+    assert_eq!(
+        row_of("lesson-scores"),
+        d.scores.row(i).iter().map(|&v| num(v)).collect::<Vec<_>>()
+    );
+    settle("the URL keeps step 3", || {
+        web_sys::window().unwrap().location().search().unwrap().contains("step=3")
+    })
+    .await;
 
     // Next: the scaling, with the variance of the row before and after.
     click(&root, "#lesson-next");
@@ -50,16 +65,23 @@ async fn every_lesson_step_shows_the_models_numbers() {
     };
     assert_eq!(text_of(&root, "#lesson-dk"), d.q.cols.to_string());
     assert_eq!(text_of(&root, "#lesson-var-raw"), num(var(&row)));
-    assert_eq!(text_of(&root, "#lesson-var-scaled"), num(var(&row.iter().map(|v| v * d.scale).collect::<Vec<_>>())));
+    assert_eq!(
+        text_of(&root, "#lesson-var-scaled"),
+        num(var(&row.iter().map(|v| v * d.scale).collect::<Vec<_>>()))
+    );
 
     click(&root, "#lesson-next");
     settle("step 5 shown", || exists(&root, "#lesson-weights")).await;
-    assert_eq!(row_of("lesson-weights"), d.weights.row(i).iter().map(|&v| num(v)).collect::<Vec<_>>());
+    assert_eq!(
+        row_of("lesson-weights"),
+        d.weights.row(i).iter().map(|&v| num(v)).collect::<Vec<_>>()
+    );
     assert_eq!(text_of(&root, "#lesson-sum"), num(d.weights.row(i).iter().sum()));
 
     click(&root, "#lesson-next");
     settle("step 6 shown", || exists(&root, "#lesson-masked")).await;
-    let causal = crate::views::common::stages::values(&d, Mask::Causal, crate::url_state::Stage::Masked);
+    let causal =
+        crate::views::common::stages::values(&d, Mask::Causal, crate::url_state::Stage::Masked);
     assert_eq!(row_of("lesson-masked"), causal.row(i).iter().map(|&v| num(v)).collect::<Vec<_>>());
     assert_eq!(text_of(&root, "#lesson-hidden"), (d.weights.cols - i - 1).to_string());
 
@@ -72,14 +94,20 @@ async fn every_lesson_step_shows_the_models_numbers() {
     click(&root, "#lesson-next");
     settle("step 8 shown", || exists(&root, "#lesson-heads")).await;
     assert_eq!(text_of(&root, "#lesson-heads"), "1 × 5");
-    assert!(find::<web_sys::HtmlButtonElement>(&root, "#lesson-next").disabled(), "the last step has no next");
+    assert!(
+        find::<web_sys::HtmlButtonElement>(&root, "#lesson-next").disabled(),
+        "the last step has no next"
+    );
     assert_eq!(text_of(&root, "#lesson-count"), format!("Step {STEPS} of {STEPS}"));
 
     // Back, and the first step by its dot.
     click(&root, "#lesson-back");
     settle("step 7 again", || exists(&root, "#lesson-z")).await;
     click(&root, ".lesson-dot");
-    settle("step 1", || exists(&root, "#lesson-count") && text_of(&root, "#lesson-count") == "Step 1 of 8").await;
+    settle("step 1", || {
+        exists(&root, "#lesson-count") && text_of(&root, "#lesson-count") == "Step 1 of 8"
+    })
+    .await;
     assert_eq!(text_of(&root, "#lesson-query"), "3: creature");
     root.remove();
 }

@@ -2,13 +2,20 @@
 //! layer, and q, k and v, its three projections (red positive, blue
 //! negative, each strip against its own largest |entry|).
 
-use crate::canvas::{blank, css, label_width, prepare, signed_color, use_canvas_box, CanvasBox, Look, Room};
+use crate::canvas::{
+    blank, css, label_width, prepare, signed_color, use_canvas_box, CanvasBox, Look, Room,
+};
 use crate::state::{Results, Selection};
 use leptos::prelude::*;
 use wasm_bindgen::JsValue;
 
 /// Draws `strips` (name, values) one under the other, fitted to the room's width.
-pub fn draw(canvas: &web_sys::HtmlCanvasElement, strips: &[(String, Vec<f32>)], look: &Look, room: Room) -> Result<(), JsValue> {
+pub fn draw(
+    canvas: &web_sys::HtmlCanvasElement,
+    strips: &[(String, Vec<f32>)],
+    look: &Look,
+    room: Room,
+) -> Result<(), JsValue> {
     if strips.is_empty() || strips.iter().all(|(_, v)| v.is_empty()) {
         blank(canvas);
         return Ok(());
@@ -60,7 +67,13 @@ pub fn VectorStrips() -> impl IntoView {
         let strips = res.detail.with(|d| {
             let Some(d) = d.as_ref().filter(|d| d.weights.rows > 0) else { return Vec::new() };
             let offset = d.weights.cols.saturating_sub(d.weights.rows);
-            let row = |m: &attnscope::Matrix, r: usize| if r < m.rows { m.row(r).to_vec() } else { Vec::new() };
+            let row = |m: &attnscope::Matrix, r: usize| {
+                if r < m.rows {
+                    m.row(r).to_vec()
+                } else {
+                    Vec::new()
+                }
+            };
             vec![
                 (format!("x “{word}”"), row(&d.input, q)),
                 ("q = x·W_Q".to_string(), row(&d.q, q.saturating_sub(offset))),
@@ -75,10 +88,21 @@ pub fn VectorStrips() -> impl IntoView {
     view! {
         <figure class="vectors">
             <div class="canvas-box natural" node_ref=boxed>
-                <canvas id="vectors" node_ref=canvas role="img"
-                    aria-label=move || format!("The vector x of “{}” and its projections q, k and v, as strips of coloured cells", token().1)></canvas>
+                <canvas
+                    id="vectors"
+                    node_ref=canvas
+                    role="img"
+                    aria-label=move || {
+                        format!(
+                            "The vector x of “{}” and its projections q, k and v, as strips of coloured cells",
+                            token().1,
+                        )
+                    }
+                ></canvas>
             </div>
-            <figcaption>"One cell per number: red positive, blue negative, each strip against its own largest value. q, k and v are shorter than x: the head works in d_k dimensions."</figcaption>
+            <figcaption>
+                "One cell per number: red positive, blue negative, each strip against its own largest value. q, k and v are shorter than x: the head works in d_k dimensions."
+            </figcaption>
         </figure>
     }
 }

@@ -7,7 +7,9 @@
 use crate::canvas::{blank, cell_color, now_ms, prepare, use_canvas_box, CanvasBox, Look, Room};
 use crate::compute::Engine;
 use crate::state::{Results, Selection};
-use crate::views::beyond::knockout::{clear_knockout, run_knockout, toggle_knocked, AblationSwitch, KnockoutResult};
+use crate::views::beyond::knockout::{
+    clear_knockout, run_knockout, toggle_knocked, AblationSwitch, KnockoutResult,
+};
 use crate::views::beyond::{Analysis, Definition, ValueSwitch};
 use attnscope::analysis::knockout::HeadRef;
 use attnscope::analysis::value_norms;
@@ -89,7 +91,8 @@ impl Grid {
     pub fn tile_at(&self, x: f64, y: f64) -> Option<(usize, usize)> {
         let pitch = self.tile + self.gap;
         let block = (x / self.block_width()).floor();
-        let (h, row) = ((x - block * self.block_width() - self.margin) / pitch, (y - self.margin) / pitch);
+        let (h, row) =
+            ((x - block * self.block_width() - self.margin) / pitch, (y - self.margin) / pitch);
         if block < 0.0 || h < 0.0 || row < 0.0 || (row as usize) >= self.per_block {
             return None;
         }
@@ -100,7 +103,9 @@ impl Grid {
 
 /// Whether `kv_head_of` groups query heads (grouped-query attention).
 pub fn is_grouped(kv_head_of: &[usize], heads: usize) -> bool {
-    kv_head_of.len() == heads && kv_head_of.iter().any(|&g| g != kv_head_of[0]) && kv_head_of.windows(2).any(|w| w[0] == w[1])
+    kv_head_of.len() == heads
+        && kv_head_of.iter().any(|&g| g != kv_head_of[0])
+        && kv_head_of.windows(2).any(|w| w[0] == w[1])
 }
 
 /// Paints all thumbnails; `kv_head_of` brackets grouped-query heads. With
@@ -129,12 +134,17 @@ pub fn draw(
     // One RGBA buffer with one pixel per cell of every head, which the canvas
     // then scales up to tiles (nearest neighbour): the work grows with the
     // cells (≤ 48 × 48 a head), not with the pixels on screen.
-    let (cell_rows, cell_cols) = overview.iter().flatten().fold((1, 1), |(r, c), a| (r.max(a.rows), c.max(a.cols)));
+    let (cell_rows, cell_cols) =
+        overview.iter().flatten().fold((1, 1), |(r, c), a| (r.max(a.rows), c.max(a.cols)));
     let (w_px, h_px) = (heads * cell_cols, layers * cell_rows);
     let mut rgba = vec![0u8; w_px * h_px * 4];
     for (l, layer) in overview.iter().enumerate() {
         for (h, a) in layer.iter().enumerate() {
-            let top = if own_scale { a.levels.iter().copied().max().unwrap_or(0).max(1) as f32 } else { Thumbnail::ONE };
+            let top = if own_scale {
+                a.levels.iter().copied().max().unwrap_or(0).max(1) as f32
+            } else {
+                Thumbnail::ONE
+            };
             for (i, levels) in a.rows().enumerate() {
                 let row = (l * cell_rows + i) * w_px + h * cell_cols;
                 for (j, &level) in levels.iter().take(cell_cols).enumerate() {
@@ -177,10 +187,15 @@ pub fn draw(
     }
     ctx.set_text_align("center");
     let label_y = if grouped { top - 2.6 * font } else { top - 0.9 * font };
-    let every_head = if grouped { every.max((3.2 * font / (grid.tile + grid.gap)).ceil() as usize) } else { every };
+    let every_head = if grouped {
+        every.max((3.2 * font / (grid.tile + grid.gap)).ceil() as usize)
+    } else {
+        every
+    };
     // Head labels and brackets over every block of layers.
     for first in (0..layers).step_by(grid.per_block.max(1)) {
-        #[allow(clippy::needless_range_loop)] // kv_head_of is read only when it has one entry per head
+        #[allow(clippy::needless_range_loop)]
+        // kv_head_of is read only when it has one entry per head
         for h in 0..heads {
             if h % every_head != 0 && h != sel_h {
                 continue;
@@ -208,7 +223,11 @@ pub fn draw(
                     ctx.line_to(x1 + grid.tile - 1.0, y);
                     ctx.line_to(x1 + grid.tile - 1.0, y + 0.35 * font);
                     ctx.stroke();
-                    ctx.fill_text(&format!("kv {}", kv_head_of[start]), (x0 + x1 + grid.tile) / 2.0, top - 0.75 * font)?;
+                    ctx.fill_text(
+                        &format!("kv {}", kv_head_of[start]),
+                        (x0 + x1 + grid.tile) / 2.0,
+                        top - 0.75 * font,
+                    )?;
                     start = h;
                 }
             }
@@ -243,11 +262,26 @@ pub fn Overview() -> impl IntoView {
         let drawn = look.with(|look| {
             res.summary.with(|s| match s {
                 Some(s) => an.all_norms.with(|n| {
-                    let norms = n.as_ref().filter(|n| on && Some(n.0) == run && n.1.len() == s.overview.len()).map(|n| &n.1);
-                    let _ = el.set_attribute("data-shows", if norms.is_some() { "norms" } else { "weights" });
+                    let norms = n
+                        .as_ref()
+                        .filter(|n| on && Some(n.0) == run && n.1.len() == s.overview.len())
+                        .map(|n| &n.1);
+                    let _ = el.set_attribute(
+                        "data-shows",
+                        if norms.is_some() { "norms" } else { "weights" },
+                    );
                     let pooled = norms.is_none() && s.tokens.len() > LONG_TEXT;
-                    let _ = el.set_attribute("data-scale", if pooled { "each tile" } else { "shared" });
-                    draw(&el, norms.unwrap_or(&s.overview), &s.kv_head_of, selected, look, room.get(), pooled)
+                    let _ =
+                        el.set_attribute("data-scale", if pooled { "each tile" } else { "shared" });
+                    draw(
+                        &el,
+                        norms.unwrap_or(&s.overview),
+                        &s.kv_head_of,
+                        selected,
+                        look,
+                        room.get(),
+                        pooled,
+                    )
                 }),
                 None => draw(&el, &[], &[], selected, look, room.get(), false),
             })
@@ -263,9 +297,17 @@ pub fn Overview() -> impl IntoView {
         // Read by the browser benchmark (scripts/bench.sh): the redraw's own cost.
         let _ = el.set_attribute("data-draw-ms", &format!("{:.2}", now_ms() - t0));
     });
-    let dims = move || res.summary.with(|s| s.as_ref().map_or((0, 0), |s| (s.overview.len(), s.overview.first().map_or(0, |l| l.len()))));
+    let dims = move || {
+        res.summary.with(|s| {
+            s.as_ref()
+                .map_or((0, 0), |s| (s.overview.len(), s.overview.first().map_or(0, |l| l.len())))
+        })
+    };
     let on_click = move |ev: web_sys::MouseEvent| {
-        if let Some((layer, head)) = placed.get_untracked().and_then(|g| g.tile_at(ev.offset_x() as f64, ev.offset_y() as f64)) {
+        if let Some((layer, head)) = placed
+            .get_untracked()
+            .and_then(|g| g.tile_at(ev.offset_x() as f64, ev.offset_y() as f64))
+        {
             if an.knock_mode.get_untracked() {
                 toggle_knocked(an, HeadRef { layer, head });
             } else {
@@ -324,10 +366,22 @@ fn KnockMarks(placed: RwSignal<Option<Grid>>) -> impl IntoView {
                     let out = move || an.knocked.with(|k| k.contains(&me));
                     let (l, h) = (me.layer, me.head);
                     view! {
-                        <button class="knock-cell" id=format!("ko-{l}-{h}") style=at(&g, l, h) aria-pressed=move || out().to_string()
-                            aria-label=move || format!("Layer {l} head {h}{}", if out() { ": knocked out" } else { "" })
-                            title=move || format!("L{l} · H{h}{}", if out() { " (knocked out)" } else { "" })
-                            on:click=move |_| toggle_knocked(an, me)></button>
+                        <button
+                            class="knock-cell"
+                            id=format!("ko-{l}-{h}")
+                            style=at(&g, l, h)
+                            aria-pressed=move || out().to_string()
+                            aria-label=move || {
+                                format!(
+                                    "Layer {l} head {h}{}",
+                                    if out() { ": knocked out" } else { "" },
+                                )
+                            }
+                            title=move || {
+                                format!("L{l} · H{h}{}", if out() { " (knocked out)" } else { "" })
+                            }
+                            on:click=move |_| toggle_knocked(an, me)
+                        ></button>
                     }
                 })
                 .collect_view()
@@ -338,7 +392,15 @@ fn KnockMarks(placed: RwSignal<Option<Grid>>) -> impl IntoView {
                     .get()
                     .into_iter()
                     .filter(|k| k.layer < g.layers && k.head < g.heads)
-                    .map(|k| view! { <span class="knock-cell knock-mark" aria-hidden="true" style=at(&g, k.layer, k.head)></span> })
+                    .map(|k| {
+                        view! {
+                            <span
+                                class="knock-cell knock-mark"
+                                aria-hidden="true"
+                                style=at(&g, k.layer, k.head)
+                            ></span>
+                        }
+                    })
                     .collect_view()
             })
             .into_any()
@@ -359,12 +421,31 @@ fn KnockToolbar() -> impl IntoView {
     };
     view! {
         <div class="switch-row knock-tools" role="group" aria-label="Head knockout">
-            <button id="knock-mode" aria-pressed=move || an.knock_mode.get().to_string()
-                on:click=move |_| an.knock_mode.update(|on| *on = !*on)>"Knock out heads"</button>
-            <span id="knock-count" role="status">{count}</span>
+            <button
+                id="knock-mode"
+                aria-pressed=move || an.knock_mode.get().to_string()
+                on:click=move |_| an.knock_mode.update(|on| *on = !*on)
+            >
+                "Knock out heads"
+            </button>
+            <span id="knock-count" role="status">
+                {count}
+            </span>
             <AblationSwitch id="knock" short=true />
-            <button id="knock-run" on:click=move |_| run_knockout(engine, sel, an, "turn on “Knock out heads” and click tiles")>"Run knockout"</button>
-            <button id="knock-clear" on:click=move |_| clear_knockout(an)>"Clear"</button>
+            <button
+                id="knock-run"
+                on:click=move |_| run_knockout(
+                    engine,
+                    sel,
+                    an,
+                    "turn on “Knock out heads” and click tiles",
+                )
+            >
+                "Run knockout"
+            </button>
+            <button id="knock-clear" on:click=move |_| clear_knockout(an)>
+                "Clear"
+            </button>
         </div>
     }
 }
@@ -392,24 +473,44 @@ pub fn OverviewView() -> impl IntoView {
                 <KnockToolbar />
             </div>
             <Overview />
-            <p class="analysis-error" id="overview-error" role="status">{move || an.error.get()}</p>
-            <div class="knock-result"><KnockoutResult /></div>
-            <p class="caption">{move || if an.knock_mode.get() {
-                "Knockout mode: click tiles to choose the heads to remove (crossed out), then Run knockout; turn the mode off to open heads again."
-            } else {
-                "Each tile is one head's attention (rows are queries), on this text. Click a tile or use the arrow keys to open that head in every view."
-            }}</p>
-            {move || (!an.value_weighted.get() && res.summary.with(|s| s.as_ref().is_some_and(|s| s.tokens.len() > LONG_TEXT))).then(|| view! {
-                <p class="caption" id="overview-scale-caption">
-                    "On a text this long each tile's cell is the mean weight over a block of tokens, drawn against the tile's brightest cell so that its pattern shows; the heatmap has each weight."
-                </p>
-            })}
-            {move || an.value_weighted.get().then(|| view! {
-                <p class="caption" id="overview-norms-caption">
-                    "Value-weighted: each tile shows ‖a·f(x)‖, each row against its own largest; the exact values are in the heatmap's readout and the exports."
-                </p>
-                <Definition text=value_norms::DEFINITION />
-            })}
+            <p class="analysis-error" id="overview-error" role="status">
+                {move || an.error.get()}
+            </p>
+            <div class="knock-result">
+                <KnockoutResult />
+            </div>
+            <p class="caption">
+                {move || {
+                    if an.knock_mode.get() {
+                        "Knockout mode: click tiles to choose the heads to remove (crossed out), then Run knockout; turn the mode off to open heads again."
+                    } else {
+                        "Each tile is one head's attention (rows are queries), on this text. Click a tile or use the arrow keys to open that head in every view."
+                    }
+                }}
+            </p>
+            {move || {
+                (!an.value_weighted.get()
+                    && res.summary.with(|s| s.as_ref().is_some_and(|s| s.tokens.len() > LONG_TEXT)))
+                    .then(|| {
+                        view! {
+                            <p class="caption" id="overview-scale-caption">
+                                "On a text this long each tile's cell is the mean weight over a block of tokens, drawn against the tile's brightest cell so that its pattern shows; the heatmap has each weight."
+                            </p>
+                        }
+                    })
+            }}
+            {move || {
+                an.value_weighted
+                    .get()
+                    .then(|| {
+                        view! {
+                            <p class="caption" id="overview-norms-caption">
+                                "Value-weighted: each tile shows ‖a·f(x)‖, each row against its own largest; the exact values are in the heatmap's readout and the exports."
+                            </p>
+                            <Definition text=value_norms::DEFINITION />
+                        }
+                    })
+            }}
         </div>
     }
 }

@@ -24,9 +24,21 @@ pub fn CrossExports() -> impl IntoView {
         choice.summary.with_untracked(|t| {
             let t = t.as_ref()?;
             let values = t.weights(layer, head)?;
-            let title = format!("{}: {}\ncross-attention, {}", sel.model.get_untracked().slug(), t.translation, choice.which_untracked());
+            let title = format!(
+                "{}: {}\ncross-attention, {}",
+                sel.model.get_untracked().slug(),
+                t.translation,
+                choice.which_untracked()
+            );
             let (row_labels, col_labels) = (&t.target_tokens, &t.source_tokens);
-            let figure = Heatmap { title, row_labels, col_labels, values: &values, kind: ValueKind::Weights, mask: Mask::None };
+            let figure = Heatmap {
+                title,
+                row_labels,
+                col_labels,
+                values: &values,
+                kind: ValueKind::Weights,
+                mask: Mask::None,
+            };
             heatmap_svg(&figure).ok()
         })
     };
@@ -35,15 +47,47 @@ pub fn CrossExports() -> impl IntoView {
         choice.summary.with_untracked(|t| t.as_ref()?.export_json(sel.model.get_untracked(), &text))
     };
     view! {
-        <div class="buttons translate-exports" id="translate-exports" role="group" aria-label="Export the cross-attention">
+        <div
+            class="buttons translate-exports"
+            id="translate-exports"
+            role="group"
+            aria-label="Export the cross-attention"
+        >
             <span class="label">"Export"</span>
-            <button id="translate-export-png" disabled=move || !ready.get()
-                on:click=move |_| if let Some(s) = svg() { downloads::svg_to_png("cross-attention.png", &s) }>"PNG"</button>
-            <button id="translate-export-svg" disabled=move || !ready.get()
-                on:click=move |_| if let Some(s) = svg() { downloads::save("cross-attention.svg", "image/svg+xml", &s) }>"SVG"</button>
-            <button id="translate-export-json" disabled=move || !ready.get()
+            <button
+                id="translate-export-png"
+                disabled=move || !ready.get()
+                on:click=move |_| {
+                    if let Some(s) = svg() {
+                        downloads::svg_to_png("cross-attention.png", &s)
+                    }
+                }
+            >
+                "PNG"
+            </button>
+            <button
+                id="translate-export-svg"
+                disabled=move || !ready.get()
+                on:click=move |_| {
+                    if let Some(s) = svg() {
+                        downloads::save("cross-attention.svg", "image/svg+xml", &s)
+                    }
+                }
+            >
+                "SVG"
+            </button>
+            <button
+                id="translate-export-json"
+                disabled=move || !ready.get()
                 title="Every decoder layer and head, with the tokens and the translation"
-                on:click=move |_| if let Some(j) = json() { downloads::save("translation.json", "application/json", &j) }>"JSON"</button>
+                on:click=move |_| {
+                    if let Some(j) = json() {
+                        downloads::save("translation.json", "application/json", &j)
+                    }
+                }
+            >
+                "JSON"
+            </button>
         </div>
     }
 }

@@ -5,8 +5,8 @@
 
 use super::CrossChoice;
 use crate::canvas::{
-    blank, cell_color, draw_labels, label_width, outline_cell, outline_token, paint_cells, prepare, text_on, use_canvas_box, CanvasBox,
-    Focus, Layout, Rgb,
+    blank, cell_color, draw_labels, label_width, outline_cell, outline_token, paint_cells, prepare,
+    text_on, use_canvas_box, CanvasBox, Focus, Layout, Rgb,
 };
 use leptos::prelude::*;
 
@@ -29,11 +29,16 @@ pub fn CrossHeatmap() -> impl IntoView {
             }
             let ctx = crate::canvas::paint::context(&el)?;
             look.with(|look| {
-                let widest = label_width(&ctx, &[t.target_tokens.clone(), t.source_tokens.clone()].concat(), look);
+                let widest = label_width(
+                    &ctx,
+                    &[t.target_tokens.clone(), t.source_tokens.clone()].concat(),
+                    look,
+                );
                 let layout = Layout::fit(widest, rows, w.cols, room.get(), look);
                 let (width, height) = layout.size();
                 let ctx = prepare(&el, width, height)?;
-                let colours: Vec<Rgb> = w.data[..rows * w.cols].iter().map(|&v| cell_color(v)).collect();
+                let colours: Vec<Rgb> =
+                    w.data[..rows * w.cols].iter().map(|&v| cell_color(v)).collect();
                 paint_cells(&ctx, &layout, |k| colours[k])?;
                 let px = (layout.cell * 0.3).min(layout.font_px * 1.4).floor();
                 if px >= 10.0 {
@@ -44,14 +49,25 @@ pub fn CrossHeatmap() -> impl IntoView {
                         for j in 0..w.cols {
                             let (x, y) = layout.cell_origin(i, j);
                             ctx.set_fill_style_str(text_on(colours[i * w.cols + j]));
-                            ctx.fill_text(&format!("{:.2}", w[(i, j)]), x + layout.cell / 2.0, y + layout.cell / 2.0)?;
+                            ctx.fill_text(
+                                &format!("{:.2}", w[(i, j)]),
+                                x + layout.cell / 2.0,
+                                y + layout.cell / 2.0,
+                            )?;
                         }
                     }
                 }
                 let focus = Focus { row: target.filter(|&r| r < rows), col: None };
                 outline_token(&ctx, &layout, focus, look);
                 outline_cell(&ctx, &layout, cell, look);
-                draw_labels(&ctx, &layout, &t.target_tokens[..rows], &t.source_tokens, focus, look)?;
+                draw_labels(
+                    &ctx,
+                    &layout,
+                    &t.target_tokens[..rows],
+                    &t.source_tokens,
+                    focus,
+                    look,
+                )?;
                 layout.mark(&el);
                 let _ = el.set_attribute("data-rows", &rows.to_string());
                 let _ = el.set_attribute("data-cols", &w.cols.to_string());
@@ -67,15 +83,36 @@ pub fn CrossHeatmap() -> impl IntoView {
             Err(e) => web_sys::console::error_2(&"cross-attention: drawing failed:".into(), &e),
         }
     });
-    let at = move |ev: &web_sys::MouseEvent| placed.get_value().and_then(|l| l.cell_at(ev.offset_x() as f64, ev.offset_y() as f64));
+    let at = move |ev: &web_sys::MouseEvent| {
+        placed.get_value().and_then(|l| l.cell_at(ev.offset_x() as f64, ev.offset_y() as f64))
+    };
     view! {
-        <p class="translate-caption">{move || format!("Cross-attention, {}: each row is a target word, each column a source word; a row sums to 1.", choice.which())}</p>
+        <p class="translate-caption">
+            {move || {
+                format!(
+                    "Cross-attention, {}: each row is a target word, each column a source word; a row sums to 1.",
+                    choice.which(),
+                )
+            }}
+        </p>
         <div class="canvas-box translate-box" node_ref=boxed>
-            <canvas id="cross-heatmap" node_ref=canvas role="img"
+            <canvas
+                id="cross-heatmap"
+                node_ref=canvas
+                role="img"
                 aria-label="Cross-attention: target words as rows, source words as columns"
-                on:pointermove=move |ev| if ev.pointer_type() == "mouse" { hovered.set(at(&ev)) }
+                on:pointermove=move |ev| {
+                    if ev.pointer_type() == "mouse" {
+                        hovered.set(at(&ev))
+                    }
+                }
                 on:pointerleave=move |_| hovered.set(None)
-                on:click=move |ev| if let Some(c) = at(&ev) { choice.cell.set(Some(c)); choice.target.set(Some(c.0)); }
+                on:click=move |ev| {
+                    if let Some(c) = at(&ev) {
+                        choice.cell.set(Some(c));
+                        choice.target.set(Some(c.0));
+                    }
+                }
             ></canvas>
         </div>
         <CrossReadout hovered=hovered />
@@ -105,7 +142,9 @@ fn CrossReadout(hovered: RwSignal<Option<(usize, usize)>>) -> impl IntoView {
     };
     view! {
         <p class="readout translate-readout" id="translate-readout" aria-live="polite">
-            {move || text().unwrap_or_else(|| "Point at a cell, or tap it, to read its weight.".into())}
+            {move || {
+                text().unwrap_or_else(|| "Point at a cell, or tap it, to read its weight.".into())
+            }}
         </p>
     }
 }

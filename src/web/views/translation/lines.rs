@@ -42,9 +42,16 @@ pub fn CrossLines() -> impl IntoView {
                     let dim = chosen.is_some_and(|c| c != i);
                     let opacity = if dim { 0.08 * a } else { a.max(0.15) };
                     lines.push(view! {
-                        <line x1=x_of(j, n_s) y1="60" x2=x_of(i, n_t) y2=HEIGHT - 60.0
-                            stroke-width=format!("{:.1}", 1.0 + 7.0 * a) stroke-opacity=format!("{opacity:.3}")
-                            data-weight=format!("{a:.4}") class="cross-line" />
+                        <line
+                            x1=x_of(j, n_s)
+                            y1="60"
+                            x2=x_of(i, n_t)
+                            y2=HEIGHT - 60.0
+                            stroke-width=format!("{:.1}", 1.0 + 7.0 * a)
+                            stroke-opacity=format!("{opacity:.3}")
+                            data-weight=format!("{a:.4}")
+                            class="cross-line"
+                        />
                     });
                 }
             }
@@ -53,7 +60,17 @@ pub fn CrossLines() -> impl IntoView {
                 .iter()
                 .enumerate()
                 .map(|(j, p)| {
-                    view! { <text x=x_of(j, n_s) y="40" font-size=font text-anchor="middle" class="source-word">{word(p)}</text> }
+                    view! {
+                        <text
+                            x=x_of(j, n_s)
+                            y="40"
+                            font-size=font
+                            text-anchor="middle"
+                            class="source-word"
+                        >
+                            {word(p)}
+                        </text>
+                    }
                 })
                 .collect_view();
             let target = t
@@ -63,14 +80,27 @@ pub fn CrossLines() -> impl IntoView {
                 .take(rows)
                 .map(|(i, p)| {
                     view! {
-                        <text x=x_of(i, n_t) y=HEIGHT - 32.0 font-size=font text-anchor="middle" class="target-word"
-                            class:chosen=chosen == Some(i) on:click=move |_| choice.target.set(Some(i))>{word(p)}</text>
+                        <text
+                            x=x_of(i, n_t)
+                            y=HEIGHT - 32.0
+                            font-size=font
+                            text-anchor="middle"
+                            class="target-word"
+                            class:chosen=chosen == Some(i)
+                            on:click=move |_| choice.target.set(Some(i))
+                        >
+                            {word(p)}
+                        </text>
                     }
                 })
                 .collect_view();
             Some(view! {
-                <svg id="cross-lines" viewBox=format!("0 0 {WIDTH} {HEIGHT}") role="img"
-                    aria-label="Cross-attention as lines from each target word (below) to the source words (above)">
+                <svg
+                    id="cross-lines"
+                    viewBox=format!("0 0 {WIDTH} {HEIGHT}")
+                    role="img"
+                    aria-label="Cross-attention as lines from each target word (below) to the source words (above)"
+                >
                     <g class="lines">{lines}</g>
                     <g>{source}</g>
                     <g>{target}</g>
@@ -79,7 +109,14 @@ pub fn CrossLines() -> impl IntoView {
         })
     };
     view! {
-        <p class="translate-caption">{move || format!("Lines, {}: source above, translation below; click a target word to follow its lines.", choice.which())}</p>
+        <p class="translate-caption">
+            {move || {
+                format!(
+                    "Lines, {}: source above, translation below; click a target word to follow its lines.",
+                    choice.which(),
+                )
+            }}
+        </p>
         <div class="translate-lines">{picture}</div>
     }
 }

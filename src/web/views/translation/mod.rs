@@ -50,7 +50,9 @@ impl CrossChoice {
             target: RwSignal::new(None),
             cell: RwSignal::new(None),
             shown: RwSignal::new(None),
-            summary: Memo::new(move |_| res.summary.with(|s| s.as_ref().and_then(|s| s.translation.as_deref().cloned()))),
+            summary: Memo::new(move |_| {
+                res.summary.with(|s| s.as_ref().and_then(|s| s.translation.as_deref().cloned()))
+            }),
         }
     }
 

@@ -34,7 +34,16 @@ pub fn CrossStep() -> impl IntoView {
                 .take(rows)
                 .enumerate()
                 .map(|(k, p)| {
-                    view! { <button class="chip" class:chosen=k == i aria-pressed=(k == i).to_string() on:click=move |_| choice.target.set(Some(k))>{word(p)}</button> }
+                    view! {
+                        <button
+                            class="chip"
+                            class:chosen=k == i
+                            aria-pressed=(k == i).to_string()
+                            on:click=move |_| choice.target.set(Some(k))
+                        >
+                            {word(p)}
+                        </button>
+                    }
                 })
                 .collect_view();
             let sources = (0..c.k.rows)
@@ -46,27 +55,65 @@ pub fn CrossStep() -> impl IntoView {
                             <td>{format!("{s:+.3}")}</td>
                             <td>{format!("{:+.3}", s * t.scale)}</td>
                             <td class="weight">{format!("{a:.4}")}</td>
-                            <td class="bar-cell"><span class="cross-bar" style=format!("width: {:.1}%", 100.0 * a)></span></td>
+                            <td class="bar-cell">
+                                <span
+                                    class="cross-bar"
+                                    style=format!("width: {:.1}%", 100.0 * a)
+                                ></span>
+                            </td>
                         </tr>
                     }
                 })
                 .collect_view();
             let sum: f32 = (0..c.weights.cols).map(|j| c.weights[(i, j)]).sum();
             Some(view! {
-                <div class="chips" role="group" aria-label="Target word">{words}</div>
-                <p class="translate-caption">{format!(
-                    "“{}”, decoder layer {}, head {}{}: q comes from the decoder (this word, after its SSRU), k and v from the encoder's output for each source word.",
-                    word(&t.target_tokens[i]), l + 1, h + 1,
-                    if choice.layer.get().is_none() || choice.head.get().is_none() { " (step by step follows one head: pick a layer and head above)" } else { "" })}</p>
-                <p class="vector"><span class="name">"q = "</span><code>{row(&c.q, i)}</code></p>
+                <div class="chips" role="group" aria-label="Target word">
+                    {words}
+                </div>
+                <p class="translate-caption">
+                    {format!(
+                        "“{}”, decoder layer {}, head {}{}: q comes from the decoder (this word, after its SSRU), k and v from the encoder's output for each source word.",
+                        word(&t.target_tokens[i]),
+                        l + 1,
+                        h + 1,
+                        if choice.layer.get().is_none() || choice.head.get().is_none() {
+                            " (step by step follows one head: pick a layer and head above)"
+                        } else {
+                            ""
+                        },
+                    )}
+                </p>
+                <p class="vector">
+                    <span class="name">"q = "</span>
+                    <code>{row(&c.q, i)}</code>
+                </p>
                 <table class="cross-step-table">
-                    <thead><tr><th>"source word j"</th><th>"q·k_j"</th><th>{format!("× 1/√d_k = × {:.4}", t.scale)}</th><th>"a_j = softmax"</th><th></th></tr></thead>
+                    <thead>
+                        <tr>
+                            <th>"source word j"</th>
+                            <th>"q·k_j"</th>
+                            <th>{format!("× 1/√d_k = × {:.4}", t.scale)}</th>
+                            <th>"a_j = softmax"</th>
+                            <th></th>
+                        </tr>
+                    </thead>
                     <tbody>{sources}</tbody>
                 </table>
-                <p>{format!("Σ a_j = {sum:.4} (no mask: every source word is visible to every target word).")}</p>
-                <p class="vector"><span class="name">"Σ a_j·v_j = "</span><code>{row(&c.output, i)}</code></p>
+                <p>
+                    {format!(
+                        "Σ a_j = {sum:.4} (no mask: every source word is visible to every target word).",
+                    )}
+                </p>
+                <p class="vector">
+                    <span class="name">"Σ a_j·v_j = "</span>
+                    <code>{row(&c.output, i)}</code>
+                </p>
             })
         })
     };
-    view! { <div id="cross-step" class="cross-step">{body}</div> }
+    view! {
+        <div id="cross-step" class="cross-step">
+            {body}
+        </div>
+    }
 }

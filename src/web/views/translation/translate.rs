@@ -60,21 +60,28 @@ pub fn TranslateView() -> impl IntoView {
     });
     view! {
         <div class="view-document translate" id="view-translate">
-            {move || if sel.model.get().is_translation() {
-                view! {
-                    <Sentences />
-                    <CrossControls />
-                    <Generating />
-                    {move || match choice.part.get() {
-                        Part::Heatmap => view! { <CrossHeatmap /> }.into_any(),
-                        Part::Lines => view! { <CrossLines /> }.into_any(),
-                        Part::Step => view! { <CrossStep /> }.into_any(),
-                    }}
-                    <About />
+            {move || {
+                if sel.model.get().is_translation() {
+                    view! {
+                        <Sentences />
+                        <CrossControls />
+                        <Generating />
+                        {move || match choice.part.get() {
+                            Part::Heatmap => view! { <CrossHeatmap /> }.into_any(),
+                            Part::Lines => view! { <CrossLines /> }.into_any(),
+                            Part::Step => view! { <CrossStep /> }.into_any(),
+                        }}
+                        <About />
+                    }
+                        .into_any()
+                } else {
+                    view! {
+                        <p class="translate-empty">
+                            "Choose a translation model (Translate: English → Portuguese, or Portuguese → English) to see cross-attention."
+                        </p>
+                    }
+                        .into_any()
                 }
-                .into_any()
-            } else {
-                view! { <p class="translate-empty">"Choose a translation model (Translate: English → Portuguese, or Portuguese → English) to see cross-attention."</p> }.into_any()
             }}
         </div>
     }
@@ -101,12 +108,18 @@ fn Sentences() -> impl IntoView {
             })
         })
     };
-    let notices = move || choice.summary.with(|t| t.as_ref().map(|t| t.notices.join(" ")).unwrap_or_default());
+    let notices = move || {
+        choice.summary.with(|t| t.as_ref().map(|t| t.notices.join(" ")).unwrap_or_default())
+    };
     let busy = move || res.asked.get() != res.run_id().unwrap_or(0);
     view! {
         <div class="translate-sentences">
-            <p id="translation" class="translation" aria-live="polite" class:busy=busy>{move || target().unwrap_or_else(|| "…".into())}</p>
-            <p class="translate-notice" id="translate-notice">{notices}</p>
+            <p id="translation" class="translation" aria-live="polite" class:busy=busy>
+                {move || target().unwrap_or_else(|| "…".into())}
+            </p>
+            <p class="translate-notice" id="translate-notice">
+                {notices}
+            </p>
         </div>
     }
 }
@@ -115,28 +128,81 @@ fn Sentences() -> impl IntoView {
 #[component]
 fn CrossControls() -> impl IntoView {
     let choice = expect_context::<CrossChoice>();
-    let sizes = move || choice.summary.with(|t| t.as_ref().map_or((0, 0), |t| (t.heads.len(), t.heads.first().map_or(0, Vec::len))));
+    let sizes = move || {
+        choice.summary.with(|t| {
+            t.as_ref().map_or((0, 0), |t| (t.heads.len(), t.heads.first().map_or(0, Vec::len)))
+        })
+    };
     let pick = |v: String| v.parse::<usize>().ok();
     let part = move |p: Part, id: &'static str, label: &'static str| {
         view! {
-            <button id=id role="tab" aria-selected=move || (choice.part.get() == p).to_string() on:click=move |_| choice.part.set(p)>{label}</button>
+            <button
+                id=id
+                role="tab"
+                aria-selected=move || (choice.part.get() == p).to_string()
+                on:click=move |_| choice.part.set(p)
+            >
+                {label}
+            </button>
         }
     };
     view! {
         <div class="translate-controls">
-            <label>"Layer "<select id="translate-layer" on:change=move |ev| choice.layer.set(pick(event_target_value(&ev)))>
-                <option value="avg" prop:selected=move || choice.layer.get().is_none()>"Mean of layers"</option>
-                {move || (0..sizes().0).map(|l| view! {
-                    <option value=l.to_string() prop:selected=move || choice.layer.get() == Some(l)>{format!("Decoder layer {}", l + 1)}</option>
-                }).collect_view()}
-            </select></label>
-            <label>"Head "<select id="translate-head" on:change=move |ev| choice.head.set(pick(event_target_value(&ev)))>
-                <option value="avg" prop:selected=move || choice.head.get().is_none()>"Mean of heads"</option>
-                {move || (0..sizes().1).map(|h| view! {
-                    <option value=h.to_string() prop:selected=move || choice.head.get() == Some(h)>{format!("Head {}", h + 1)}</option>
-                }).collect_view()}
-            </select></label>
-            <div class="translate-parts" role="tablist" aria-label="Pictures of the cross-attention">
+            <label>
+                "Layer "
+                <select
+                    id="translate-layer"
+                    on:change=move |ev| choice.layer.set(pick(event_target_value(&ev)))
+                >
+                    <option value="avg" prop:selected=move || choice.layer.get().is_none()>
+                        "Mean of layers"
+                    </option>
+                    {move || {
+                        (0..sizes().0)
+                            .map(|l| {
+                                view! {
+                                    <option
+                                        value=l.to_string()
+                                        prop:selected=move || choice.layer.get() == Some(l)
+                                    >
+                                        {format!("Decoder layer {}", l + 1)}
+                                    </option>
+                                }
+                            })
+                            .collect_view()
+                    }}
+                </select>
+            </label>
+            <label>
+                "Head "
+                <select
+                    id="translate-head"
+                    on:change=move |ev| choice.head.set(pick(event_target_value(&ev)))
+                >
+                    <option value="avg" prop:selected=move || choice.head.get().is_none()>
+                        "Mean of heads"
+                    </option>
+                    {move || {
+                        (0..sizes().1)
+                            .map(|h| {
+                                view! {
+                                    <option
+                                        value=h.to_string()
+                                        prop:selected=move || choice.head.get() == Some(h)
+                                    >
+                                        {format!("Head {}", h + 1)}
+                                    </option>
+                                }
+                            })
+                            .collect_view()
+                    }}
+                </select>
+            </label>
+            <div
+                class="translate-parts"
+                role="tablist"
+                aria-label="Pictures of the cross-attention"
+            >
                 {part(Part::Heatmap, "translate-part-heatmap", "Heatmap")}
                 {part(Part::Lines, "translate-part-lines", "Lines")}
                 {part(Part::Step, "translate-part-step", "One word, step by step")}
@@ -180,7 +246,14 @@ fn GenerateButton() -> impl IntoView {
         }
     };
     view! {
-        <button id="translate-generate" class="generate" on:click=start disabled=move || choice.summary.with(|t| t.as_ref().is_none_or(|t| t.target_tokens.is_empty()))>
+        <button
+            id="translate-generate"
+            class="generate"
+            on:click=start
+            disabled=move || {
+                choice.summary.with(|t| t.as_ref().is_none_or(|t| t.target_tokens.is_empty()))
+            }
+        >
             "▶ Generate step by step"
         </button>
     }
@@ -200,8 +273,13 @@ fn Generating() -> impl IntoView {
             let others: Vec<String> = top.iter().map(|(p, w)| format!("{} {:.0}%", p.replace('▁', "_"), 100.0 * w)).collect();
             Some(view! {
                 <p class="translate-generating" id="translate-generating" aria-live="polite">
-                    {format!("Step {} of {}: the model chose “{}” — from {}. Its row below is where this word looked in the source.",
-                        n, t.target_tokens.len(), token.replace('▁', " ").trim(), others.join(", "))}
+                    {format!(
+                        "Step {} of {}: the model chose “{}” — from {}. Its row below is where this word looked in the source.",
+                        n,
+                        t.target_tokens.len(),
+                        token.replace('▁', " ").trim(),
+                        others.join(", "),
+                    )}
                 </p>
             })
         })
@@ -214,10 +292,30 @@ fn About() -> impl IntoView {
     let choice = expect_context::<CrossChoice>();
     view! {
         <aside class="translate-about">
-            <p id="no-self-attention"><strong>"No self-attention in this decoder. "</strong>{NO_SELF_ATTENTION}</p>
+            <p id="no-self-attention">
+                <strong>"No self-attention in this decoder. "</strong>
+                {NO_SELF_ATTENTION}
+            </p>
             <details id="translate-provenance">
-                <summary>{move || choice.summary.with(|t| format!("Where the model comes from · license: {}", t.as_ref().map_or("", |t| t.license.as_str())))}</summary>
-                <p>{move || choice.summary.with(|t| t.as_ref().map(|t| t.provenance.clone()).unwrap_or_default())}</p>
+                <summary>
+                    {move || {
+                        choice
+                            .summary
+                            .with(|t| {
+                                format!(
+                                    "Where the model comes from · license: {}",
+                                    t.as_ref().map_or("", |t| t.license.as_str()),
+                                )
+                            })
+                    }}
+                </summary>
+                <p>
+                    {move || {
+                        choice
+                            .summary
+                            .with(|t| t.as_ref().map(|t| t.provenance.clone()).unwrap_or_default())
+                    }}
+                </p>
             </details>
         </aside>
     }

@@ -64,34 +64,90 @@ fn matrix_table(id: String, caption: String, m: &Matrix) -> impl IntoView {
     view! {
         <table class="matrix" id=id>
             <caption>{caption}</caption>
-            <tbody>{(0..m.rows).map(|i| view! {
-                <tr>{m.row(i).iter().map(|&v| view! { <td>{num(v)}</td> }).collect_view()}</tr>
-            }).collect_view()}</tbody>
+            <tbody>
+                {(0..m.rows)
+                    .map(|i| {
+                        view! {
+                            <tr>
+                                {m
+                                    .row(i)
+                                    .iter()
+                                    .map(|&v| view! { <td>{num(v)}</td> })
+                                    .collect_view()}
+                            </tr>
+                        }
+                    })
+                    .collect_view()}
+            </tbody>
         </table>
     }
 }
 
 /// An editable matrix: one number input per cell (`#worked-<slug>-<i>-<j>`).
 #[component]
-fn EditableMatrix(which: Which, example: ReadSignal<WorkedExample>, set_example: WriteSignal<WorkedExample>) -> impl IntoView {
+fn EditableMatrix(
+    which: Which,
+    example: ReadSignal<WorkedExample>,
+    set_example: WriteSignal<WorkedExample>,
+) -> impl IntoView {
     let (rows, cols) = example.with_untracked(|e| which.get(e).shape());
     view! {
         <table class="matrix editable" id=format!("worked-{}", which.slug())>
             <caption>{format!("{} ({rows}×{cols})", which.name())}</caption>
-            <tbody>{(0..rows).map(|i| view! {
-                <tr>{(0..cols).map(|j| view! {
-                    <td><input type="number" step="any" id=format!("worked-{}-{i}-{j}", which.slug())
-                        aria-label=format!("{} row {} column {}", which.name(), i + 1, j + 1)
-                        prop:value=move || example.with(|e| { let m = which.get(e); if i < m.rows && j < m.cols { m[(i, j)].to_string() } else { String::new() } })
-                        on:input=move |ev| {
-                            if let Ok(v) = event_target_value(&ev).trim().parse::<f32>() {
-                                if v.is_finite() {
-                                    set_example.update(|e| { let m = which.get_mut(e); if i < m.rows && j < m.cols { m[(i, j)] = v } });
-                                }
-                            }
-                        } /></td>
-                }).collect_view()}</tr>
-            }).collect_view()}</tbody>
+            <tbody>
+                {(0..rows)
+                    .map(|i| {
+                        view! {
+                            <tr>
+                                {(0..cols)
+                                    .map(|j| {
+                                        view! {
+                                            <td>
+                                                <input
+                                                    type="number"
+                                                    step="any"
+                                                    id=format!("worked-{}-{i}-{j}", which.slug())
+                                                    aria-label=format!(
+                                                        "{} row {} column {}",
+                                                        which.name(),
+                                                        i + 1,
+                                                        j + 1,
+                                                    )
+                                                    prop:value=move || {
+                                                        example
+                                                            .with(|e| {
+                                                                let m = which.get(e);
+                                                                if i < m.rows && j < m.cols {
+                                                                    m[(i, j)].to_string()
+                                                                } else {
+                                                                    String::new()
+                                                                }
+                                                            })
+                                                    }
+                                                    on:input=move |ev| {
+                                                        if let Ok(v) = event_target_value(&ev).trim().parse::<f32>()
+                                                        {
+                                                            if v.is_finite() {
+                                                                set_example
+                                                                    .update(|e| {
+                                                                        let m = which.get_mut(e);
+                                                                        if i < m.rows && j < m.cols {
+                                                                            m[(i, j)] = v;
+                                                                        }
+                                                                    });
+                                                            }
+                                                        }
+                                                    }
+                                                />
+                                            </td>
+                                        }
+                                    })
+                                    .collect_view()}
+                            </tr>
+                        }
+                    })
+                    .collect_view()}
+            </tbody>
         </table>
     }
 }
@@ -116,15 +172,35 @@ pub fn WorkedExampleView() -> impl IntoView {
                 <div class="side-by-side">
                     <div id="worked-seed">
                         <h3>{format!("The seed: ÷ √{d_x} (input width)")}</h3>
-                        {matrix_table("worked-seed-scaled".into(), format!("S / √{d_x}"), &seed.head.scaled())}
-                        {matrix_table("worked-seed-a".into(), "A = softmax(S / √d_x)".into(), &seed.head.weights)}
+                        {matrix_table(
+                            "worked-seed-scaled".into(),
+                            format!("S / √{d_x}"),
+                            &seed.head.scaled(),
+                        )}
+                        {matrix_table(
+                            "worked-seed-a".into(),
+                            "A = softmax(S / √d_x)".into(),
+                            &seed.head.weights,
+                        )}
                         {matrix_table("worked-seed-z".into(), "Z = A V".into(), &seed.head.output)}
                     </div>
                     <div id="worked-standard">
                         <h3>{format!("Vaswani et al.: ÷ √d_k = √{d_k}")}</h3>
-                        {matrix_table("worked-standard-scaled".into(), format!("S / √{d_k}"), &standard.head.scaled())}
-                        {matrix_table("worked-standard-a".into(), "A = softmax(S / √d_k)".into(), &standard.head.weights)}
-                        {matrix_table("worked-standard-z".into(), "Z = A V".into(), &standard.head.output)}
+                        {matrix_table(
+                            "worked-standard-scaled".into(),
+                            format!("S / √{d_k}"),
+                            &standard.head.scaled(),
+                        )}
+                        {matrix_table(
+                            "worked-standard-a".into(),
+                            "A = softmax(S / √d_k)".into(),
+                            &standard.head.weights,
+                        )}
+                        {matrix_table(
+                            "worked-standard-z".into(),
+                            "Z = A V".into(),
+                            &standard.head.output,
+                        )}
                     </div>
                 </div>
             }
@@ -132,14 +208,18 @@ pub fn WorkedExampleView() -> impl IntoView {
     };
     view! {
         <div id="worked">
-            <p class="note">"Three inputs of width 4, projections to width 3 — the worked example of seed 003. Edit any number; everything below is recomputed with the same formula the models use."</p>
+            <p class="note">
+                "Three inputs of width 4, projections to width 3 — the worked example of seed 003. Edit any number; everything below is recomputed with the same formula the models use."
+            </p>
             <div class="matrices">
                 <EditableMatrix which=Which::X example set_example />
                 <EditableMatrix which=Which::Wq example set_example />
                 <EditableMatrix which=Which::Wk example set_example />
                 <EditableMatrix which=Which::Wv example set_example />
             </div>
-            <button id="worked-reset" on:click=move |_| set_example.set(WorkedExample::seed_3x4())>"Back to the seed's numbers"</button>
+            <button id="worked-reset" on:click=move |_| set_example.set(WorkedExample::seed_3x4())>
+                "Back to the seed's numbers"
+            </button>
             {results}
         </div>
     }

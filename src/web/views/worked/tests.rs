@@ -15,7 +15,10 @@ async fn worked_example_recomputes_live_with_both_scalings() {
     assert_eq!(row("worked-seed-scaled", 0), ["1.0000", "2.0000", "2.0000"]);
     let mut e = WorkedExample::seed_3x4();
     let standard = e.run(attnscope::Mask::None, attnscope::Scale::InvSqrtDk);
-    assert_eq!(row("worked-standard-a", 0), standard.head.weights.row(0).iter().map(|&v| num(v)).collect::<Vec<_>>());
+    assert_eq!(
+        row("worked-standard-a", 0),
+        standard.head.weights.row(0).iter().map(|&v| num(v)).collect::<Vec<_>>()
+    );
 
     // Editing x₁₁ recomputes everything.
     let cell: web_sys::HtmlInputElement = find(&root, "#worked-x-0-0");
