@@ -25,6 +25,8 @@ mod avx2;
 mod relaxed;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod simd128;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod wasm_rows;
 
 pub use blocks::BLOCK;
 

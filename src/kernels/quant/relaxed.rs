@@ -25,7 +25,7 @@
 //! f32 from the matrix's expanded scales.
 
 use super::blocks::{Block, BlockQ4K, BlockQ4_0, BlockQ4_1, BlockQ5K, BlockQ5_0, BLOCK};
-use super::simd128::{each_block, each_row, row_scales, BlockStats};
+use super::wasm_rows::{each_block, each_row, row_scales, BlockStats};
 use super::QuantizedRows;
 use super::{padded_blocks, scales_per_row};
 use crate::kernels::simd::wasm::lanes_sum;
