@@ -19,8 +19,7 @@ fn own_rows_are_whole_tiles() {
 #[test]
 fn a_copy_of_rows_is_those_rows_with_the_matrix_settings() {
     // 6 rows of one Q8_0 block each.
-    let whole =
-        QMatrix::new(6, 32, QType::Q8_0, q8_0_blocks(6, 1)).unwrap().with_16_bit_inputs();
+    let whole = QMatrix::new(6, 32, QType::Q8_0, q8_0_blocks(6, 1)).unwrap().with_16_bit_inputs();
     let tail = whole.rows_copy(4..6);
     assert_eq!(tail.rows, 2);
     assert!(tail.has_16_bit_inputs());
@@ -37,10 +36,7 @@ fn a_shard_refuses_what_it_cannot_answer() {
     };
     let pieces = shard.pieces(0, 1, 32).unwrap();
     assert_eq!(pieces, vec![Piece { matrix: 0, rows: 0..8 }]);
-    assert_eq!(
-        shard.product(0, &pieces[0], &Input::new(&Matrix::zeros(3, 32))).shape(),
-        (3, 8)
-    );
+    assert_eq!(shard.product(0, &pieces[0], &Input::new(&Matrix::zeros(3, 32))).shape(), (3, 8));
     assert!(shard.pieces(1, 1, 32).is_none());
     assert!(shard.pieces(usize::MAX, 2, 32).is_none());
     assert!(shard.pieces(0, 1, 64).is_none());
@@ -211,10 +207,8 @@ fn shared_packed_products_equal_the_whole_ones_bit_for_bit() {
             &(0..rows).map(|i| i as f32 / 100.0).collect::<Vec<_>>(),
         )
     };
-    let ws =
-        [linear(384, 384, 1), linear(384, 384, 2), linear(1536, 384, 3), linear(40, 384, 4)];
-    let shard =
-        Shard { matrices: ws.iter().map(|m| SharedRef::Packed(m).helper_part()).collect() };
+    let ws = [linear(384, 384, 1), linear(384, 384, 2), linear(1536, 384, 3), linear(40, 384, 4)];
+    let shard = Shard { matrices: ws.iter().map(|m| SharedRef::Packed(m).helper_part()).collect() };
     let x = crate::testing::matrix(9, 384, 5);
     for from in [0, 1, 3, 100] {
         let helper = Lagging {
