@@ -3,10 +3,7 @@
 //! knockout and the importance map, head detectors, as JSON.
 
 use attnscope::analysis::{detectors, knockout, logit_lens, rollout, value_norms};
-use attnscope::checkpoint::minilm::MiniLm;
-use attnscope::checkpoint::smollm2::SmolLm2;
 use attnscope::trace::layered::Layered;
-use attnscope::trace::ModelId;
 use attnscope::Error;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
@@ -107,32 +104,13 @@ struct Report<'a, T: Serialize> {
 
 pub fn analyze(args: AnalyzeArgs) -> Result<(), Error> {
     let dir = super::models_dir(args.models_dir.clone());
-    let missing = |what: &str| {
-        Error::ModelFile(format!(
-            "{what} not found in {}: run `python3 scripts/fetch_models.py` (or pass --models-dir)",
-            dir.display()
-        ))
-    };
     match args.model {
         AnalyzedModel::Minilm => {
-            let d = dir.join("minilm");
-            if !d.join("model.safetensors").is_file() {
-                return Err(missing("minilm/model.safetensors"));
-            }
-            let m = MiniLm::load_dir(&d)?;
+            let m = super::load_minilm(&dir)?;
             run(&args, &*m, &|t| m.run(t))
         }
         AnalyzedModel::Smollm2 => {
-            let file = ModelId::SmolLm2
-                .files()
-                .into_iter()
-                .next()
-                .map(|f| dir.join("smollm2").join(f.name))
-                .unwrap_or_default();
-            if !file.is_file() {
-                return Err(missing("the SmolLM2 GGUF file"));
-            }
-            let m = SmolLm2::load(&file)?;
+            let m = super::load_smollm2(&dir)?;
             run(&args, &*m, &|t| m.run(t))
         }
     }

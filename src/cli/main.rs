@@ -210,6 +210,37 @@ fn main() -> ExitCode {
     }
 }
 
+/// "`what` not found in `dir`", and how to fetch it.
+fn missing(what: &str, dir: &Path) -> Error {
+    Error::ModelFile(format!(
+        "{what} not found in {}: run `python3 scripts/fetch_models.py` (or pass --models-dir)",
+        dir.display()
+    ))
+}
+
+/// MiniLM from the models folder `dir` (`scripts/fetch_models.py` fills it).
+fn load_minilm(dir: &Path) -> Result<MiniLm, Error> {
+    let d = dir.join("minilm");
+    if !d.join("model.safetensors").is_file() {
+        return Err(missing("minilm/model.safetensors", dir));
+    }
+    MiniLm::load_dir(&d)
+}
+
+/// SmolLM2 from the models folder `dir`.
+fn load_smollm2(dir: &Path) -> Result<SmolLm2, Error> {
+    let file = ModelId::SmolLm2
+        .files()
+        .into_iter()
+        .next()
+        .map(|f| dir.join("smollm2").join(f.name))
+        .unwrap_or_default();
+    if !file.is_file() {
+        return Err(missing("the SmolLM2 GGUF file", dir));
+    }
+    SmolLm2::load(&file)
+}
+
 fn models_dir(flag: Option<PathBuf>) -> PathBuf {
     flag.or_else(|| std::env::var_os("ATTNSCOPE_MODELS").map(PathBuf::from)).unwrap_or_else(|| {
         let here = PathBuf::from("www/models");
@@ -256,35 +287,16 @@ fn run_model_unchecked(
     threads: u8,
 ) -> Result<ModelTrace, Error> {
     let dir = models_dir(models_dir_flag);
-    let missing = |what: &str| {
-        Error::ModelFile(format!(
-            "{what} not found in {}: run `python3 scripts/fetch_models.py` (or pass --models-dir)",
-            dir.display()
-        ))
-    };
     match model {
         ModelArg::Minilm => {
-            let d = dir.join("minilm");
-            if !d.join("model.safetensors").is_file() {
-                return Err(missing("minilm/model.safetensors"));
-            }
-            let mut m = MiniLm::load_dir(&d)?;
+            let mut m = load_minilm(&dir)?;
             if threads > 1 {
                 two_threads::thread::share(&mut *m);
             }
             m.run(text)
         }
         ModelArg::Smollm2 => {
-            let file = ModelId::SmolLm2
-                .files()
-                .into_iter()
-                .next()
-                .map(|f| dir.join("smollm2").join(f.name))
-                .unwrap_or_default();
-            if !file.is_file() {
-                return Err(missing("the SmolLM2 GGUF file"));
-            }
-            let mut m = SmolLm2::load(&file)?;
+            let mut m = load_smollm2(&dir)?;
             if threads > 1 {
                 two_threads::thread::share(&mut *m);
             }
