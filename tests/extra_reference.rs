@@ -1,12 +1,10 @@
-//! The real checkpoints of models-extra/ (`scripts/fetch_models.py --extra`)
-//! against transformers (tests/fixtures/extra/, made by
-//! scripts/reference/extra_reference.py): Gemma 3 270M and Qwen2.5 Coder
-//! 0.5B Instruct from their Q4_K_M GGUFs, with tokenizers built from the
-//! files' own vocabularies, and all-mpnet-base-v2 from its folder. Tokens
-//! and ids must be transformers' exactly; the attention of the first and
-//! the last layer, every head, and the last query's in every layer and
-//! head, within [`TOLERANCE`]; the most likely next token the same; Gemma's layers masked as transformers masks them. Each
-//! test is skipped, saying so, when its files are absent.
+//! The real checkpoints of models-extra/ (`scripts/fetch_models.py --extra`) against transformers
+//! (tests/fixtures/extra/, made by scripts/reference/extra_reference.py): Gemma 3 270M and Qwen2.5
+//! Coder 0.5B Instruct from their Q4_K_M GGUFs, with tokenizers built from the files' own
+//! vocabularies, and all-mpnet-base-v2 from its folder. Tokens and ids must be transformers'
+//! exactly; the attention of the first and the last layer, every head, and the last query's in
+//! every layer and head, within [`TOLERANCE`]; the most likely next token the same; Gemma's layers
+//! masked as transformers masks them. Each test is skipped, saying so, when its files are absent.
 
 mod common;
 

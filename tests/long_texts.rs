@@ -418,7 +418,8 @@ fn time_typing_at_the_end_of_a_long_text() {
         show("one more word appended", run(&mut s, &text));
     }
     show("the same text again", run(&mut s, &text));
-    // Another head of the long text: computed again from Q and K, and encoded as the worker posts it.
+    // Another head of the long text: computed again from Q and K, and encoded as the worker posts
+    // it.
     for head in 1..=rounds {
         let t = Instant::now();
         let detail = s.head(7, head).unwrap();

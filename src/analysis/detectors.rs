@@ -157,7 +157,8 @@ mod tests {
 
     #[test]
     fn an_induction_pattern_scores_one() {
-        // prefix 1, period 2: ids  c a b a b ; row 3 (second a) → col 2 (b), row 4 (second b) → col 3 (a, next copy).
+        // prefix 1, period 2: ids c a b a b ; row 3 (second a) → col 2 (b), row 4 (second b) → col
+        // 3 (a, next copy).
         let p = Prompt { ids: vec![0, 5, 6, 5, 6], prefix: 1, period: 2 };
         let mut a = Matrix::zeros(5, 5);
         a[(0, 0)] = 1.0;

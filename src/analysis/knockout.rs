@@ -58,7 +58,8 @@ pub struct Knockout {
     pub heads: Vec<HeadRef>,
     pub ablation: Ablation,
     pub effect: Effect,
-    /// `attention_change[l][h]`: mean |ΔA| of head h in layer l (0 below the lowest layer knocked out).
+    /// `attention_change[l][h]`: mean |ΔA| of head h in layer l (0 below the lowest layer knocked
+    /// out).
     pub attention_change: Vec<Vec<f32>>,
 }
 
@@ -100,7 +101,8 @@ fn check_heads(model: &dyn Layered, heads: &[HeadRef]) -> Result<()> {
     Ok(())
 }
 
-/// The last output of `run` with `heads` removed, and the traces of the layers from the lowest one touched.
+/// The last output of `run` with `heads` removed, and the traces of the layers from the lowest one
+/// touched.
 fn knocked(
     model: &dyn Layered,
     run: &Forward,

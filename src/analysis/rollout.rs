@@ -14,7 +14,8 @@ pub struct Rollout {
     pub layers: Vec<Vec<Vec<f32>>>,
 }
 
-/// Ā of one layer: the mean over (query) heads of A, half of it, plus half the identity, rows renormalized.
+/// Ā of one layer: the mean over (query) heads of A, half of it, plus half the identity, rows
+/// renormalized.
 fn mixed(weights: &[&Matrix], n: usize) -> Matrix {
     let mut bar = Matrix::zeros(n, n);
     let share = 0.5 / weights.len().max(1) as f32;

@@ -291,7 +291,8 @@ impl<'s> Checkpoint<'s> {
         })
     }
 
-    /// Bytes the weights take once loaded: kept quantized from a GGUF, widened to f32 from safetensors.
+    /// Bytes the weights take once loaded: kept quantized from a GGUF, widened to f32 from
+    /// safetensors.
     fn weight_bytes(&self, header: &Header) -> u64 {
         match (header.gguf, self) {
             (Some(g), Checkpoint::Gguf(src)) => gguf_weight_bytes(g, src.len()),
@@ -373,7 +374,8 @@ impl<'s> Checkpoint<'s> {
                     }
                     #[cfg(feature = "extras")]
                     Family::Gemma3(c) => Box::new(gemma3::Gemma3::load(w, names, c)?),
-                    // The page's default worker loads SmolLM2 (Llama) only; opened models go to the other one.
+                    // The page's default worker loads SmolLM2 (Llama) only; opened models go to the
+                    // other one.
                     #[cfg(not(feature = "extras"))]
                     Family::Gpt2(_) | Family::Gemma3(_) => return Err(Error::ModelFile(
                         "GPT-2 and Gemma 3 checkpoints need the build with the `extras` feature"
@@ -447,7 +449,8 @@ fn gguf_weight_bytes(g: &Gguf, file_len: u64) -> u64 {
     for (i, &(start, name)) in starts.iter().enumerate() {
         let t = &g.tensors[name];
         let values = t.dims.iter().fold(1u64, |n, &d| n.saturating_mul(d));
-        // A known type's size; otherwise up to the next tensor (its size with some alignment padding).
+        // A known type's size; otherwise up to the next tensor (its size with some alignment
+        // padding).
         let known = QType::from_ggml(t.ggml_type)
             .and_then(|q| usize::try_from(values).ok().and_then(|v| q.bytes_for(v)));
         let next = starts.get(i + 1).map_or(file_len, |&(s, _)| s as u64);

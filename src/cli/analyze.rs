@@ -40,7 +40,8 @@ pub struct AnalyzeArgs {
     /// knockout: the heads to remove together, as layer.head separated by commas (e.g. 0.3,4.1).
     #[arg(long, value_name = "L.H,...")]
     heads: Option<String>,
-    /// knockout, importance: zero the head's output, or replace it with its mean over the positions.
+    /// knockout, importance: zero the head's output, or replace it with its mean over the
+    /// positions.
     #[arg(long, value_enum, default_value_t = AblationArg::Zero)]
     ablation: AblationArg,
     /// logit-lens: the position to read (from 0; default the last token).

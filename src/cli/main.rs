@@ -42,7 +42,8 @@ enum Command {
     /// What a checkpoint is, from its header and configuration alone, as JSON: architecture,
     /// layers, heads, key/value heads, parameters, file size and the memory it needs.
     Describe(DescribeArgs),
-    /// Every step of a worked example, from X to Z, as JSON; or, with --out, a model's attention as a trace file.
+    /// Every step of a worked example, from X to Z, as JSON; or, with --out, a model's attention as
+    /// a trace file.
     Trace(TraceArgs),
     /// Translate English ↔ Portuguese and export the cross-attention (JSON, PNG, SVG).
     Translate(translate::TranslateArgs),
@@ -73,7 +74,8 @@ struct AttentionArgs {
     /// Draw the selected head's heatmap as SVG.
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
-    /// Write the selected head's values (at --stage) as CSV, a row per query ("-" for stdout): one head of a long text, where the JSON of every head would run to gigabytes.
+    /// Write the selected head's values (at --stage) as CSV, a row per query ("-" for stdout): one
+    /// head of a long text, where the JSON of every head would run to gigabytes.
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
     /// Layer to draw (0-based).
@@ -82,7 +84,8 @@ struct AttentionArgs {
     /// Head to draw (0-based).
     #[arg(long, default_value_t = 0)]
     head: usize,
-    /// Mask to apply: the model's own by default; the other one is a what-if computed from the same Q and K.
+    /// Mask to apply: the model's own by default; the other one is a what-if computed from the same
+    /// Q and K.
     #[arg(long, value_enum)]
     mask: Option<MaskArg>,
     /// Which step to draw: the weights A, or the raw, scaled or masked scores.
@@ -252,7 +255,8 @@ fn models_dir(flag: Option<PathBuf>) -> PathBuf {
     })
 }
 
-/// `attention --model-path PATH`: a Hugging Face folder or a .gguf file, checked like the built-in models.
+/// `attention --model-path PATH`: a Hugging Face folder or a .gguf file, checked like the built-in
+/// models.
 fn run_checkpoint(path: &Path, text: &str, threads: u8) -> Result<ModelTrace, Error> {
     let name = path.file_name().map_or("model".into(), |n| n.to_string_lossy().into_owned());
     let mut model = Checkpoint::open(path)?.load(&name)?;

@@ -74,7 +74,8 @@ pub fn write_trace_file(args: &WriteArgs, out: &Path) -> Result<(), Error> {
     if let Some(notice) = &trace.notice {
         eprintln!("attnscope: note: {notice}");
     }
-    // The format has no place for MPNet's score bias, so scores recomputed from Q and K would be wrong.
+    // The format has no place for MPNet's score bias, so scores recomputed from Q and K would be
+    // wrong.
     let queries_keys = !args.no_queries_keys && positions != "relative_bias";
     let options = WriteOptions {
         element: match args.dtype {

@@ -23,8 +23,9 @@ pub struct TranslateArgs {
     /// The text to translate.
     #[arg(long)]
     text: String,
-    /// Write source_tokens, target_tokens, translation, cross_attentions [layer][head][target][source]
-    /// and encoder_attentions [layer][head][source][source] as JSON ("-" for stdout).
+    /// Write source_tokens, target_tokens, translation, cross_attentions
+    /// [layer][head][target][source] and encoder_attentions [layer][head][source][source] as JSON
+    /// ("-" for stdout).
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
     /// Draw the chosen attention as a PNG heatmap.

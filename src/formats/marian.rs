@@ -455,7 +455,8 @@ pub(crate) mod tests {
                 let mut bytes = good.clone();
                 bytes[at..at + 8].copy_from_slice(&v.to_le_bytes());
                 if let Ok(f) = ModelFile::parse(&bytes) {
-                    // A changed type code or length can still describe a valid file; then reading must not panic either.
+                    // A changed type code or length can still describe a valid file; then reading
+                    // must not panic either.
                     let _ = (f.f32_values("b", &[1, 2]), f.intgemm8("W", &[3, 2]), f.config_yaml());
                 }
             }

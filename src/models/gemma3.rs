@@ -43,7 +43,8 @@ use crate::trace::LayerTrace;
 
 /// One layer in this many is global unless the checkpoint lists its layers' types.
 const SLIDING_WINDOW_PATTERN: usize = 6;
-/// The local layers' rotary base, where a file does not state it (llama.cpp's and transformers' default).
+/// The local layers' rotary base, where a file does not state it (llama.cpp's and transformers'
+/// default).
 const LOCAL_ROPE_BASE: f64 = 10000.0;
 
 /// Hyper-parameters, from `config.json` or the GGUF metadata.

@@ -43,7 +43,8 @@ impl Session {
             .layered()
     }
 
-    /// The latest run's trace, if it is run `id` (an answer about another run would be drawn beside the wrong tokens).
+    /// The latest run's trace, if it is run `id` (an answer about another run would be drawn beside
+    /// the wrong tokens).
     fn latest_of(&self, id: u64) -> Result<&crate::trace::ModelTrace> {
         match self.latest() {
             Some((last, trace)) if last == id => Ok(trace),

@@ -192,7 +192,8 @@ pub fn plan(paths: &[String], gguf_magic: &[bool]) -> Result<Plan, String> {
 
 #[cfg(feature = "pretrained")]
 impl Plan {
-    /// The shards `index` (the bytes of `model.safetensors.index.json`) names, found among the chosen files.
+    /// The shards `index` (the bytes of `model.safetensors.index.json`) names, found among the
+    /// chosen files.
     pub fn with_shards(mut self, paths: &[String], index: &[u8]) -> Result<Plan, String> {
         if let Plan::Folder { weights, .. } = &mut self {
             for shard in crate::checkpoint::index_shards(index).map_err(|e| e.to_string())? {

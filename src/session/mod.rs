@@ -432,7 +432,8 @@ mod tests {
             s.handle(ToWorker::Head { id: 7, layer: 3, head: 0, with_layer: true }, &clock),
             FromWorker::Failed { .. }
         ));
-        // Another head of a layer the page holds: the same detail, the layer's E, E + ΔE and ΔE left out.
+        // Another head of a layer the page holds: the same detail, the layer's E, E + ΔE and ΔE
+        // left out.
         let FromWorker::Head(full) =
             s.handle(ToWorker::Head { id: 7, layer: 0, head: 1, with_layer: true }, &clock)
         else {

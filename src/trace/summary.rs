@@ -357,7 +357,8 @@ mod tests {
         assert!((t[(4, 0)] - mean(64..70, 0..16)).abs() < 1e-6);
         assert!((t[(4, 4)] - mean(64..70, 64..70)).abs() < 1e-6);
         assert_eq!(t[(0, 1)], 0.0); // the future
-                                    // Fewer cells than blocks: each cell averages a group of blocks.
+                                    // Fewer cells than blocks: each cell averages a group of
+                                    // blocks.
         let small = HeadSummary::of(&a).thumbnail(2);
         assert_eq!(small.shape(), (2, 2));
         assert!((small[(1, 0)] - mean(48..70, 0..48)).abs() < 1e-6);

@@ -24,7 +24,8 @@ pub enum View {
     Worked,
     /// The guided lesson, step by step.
     Lesson,
-    /// Beyond the weights: value-weighted attention, rollout, logit lens, knockout (`views/beyond/`).
+    /// Beyond the weights: value-weighted attention, rollout, logit lens, knockout
+    /// (`views/beyond/`).
     Beyond,
     /// A translation model's cross-attention (`views/translation/`).
     Translate,

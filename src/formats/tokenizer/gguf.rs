@@ -98,7 +98,8 @@ type Built = (Tokenizer, Shown, Vec<String>);
 fn byte_level(g: &Gguf, tokens: &[&str]) -> Result<Built> {
     let alphabet = byte_of_char();
     let letter_of: HashMap<u8, char> = alphabet.iter().map(|(&c, &b)| (b, c)).collect();
-    // A token stored as plain text (outside the byte alphabet) is spelled in it, as transformers does.
+    // A token stored as plain text (outside the byte alphabet) is spelled in it, as transformers
+    // does.
     let spelled: Vec<String> = tokens
         .iter()
         .map(|t| {

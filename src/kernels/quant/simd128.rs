@@ -73,8 +73,9 @@ pub trait Simd128Block: Block {
 #[inline(always)]
 unsafe fn scale_pair(d: *const F16) -> (v128, v128) {
     let both = v128_load32_splat(d as *const u32); // second·2¹⁶ + first
-                                                   // Sign-extending a half's 16 bits from the top of the lane puts its
-                                                   // sign at bit 31 and its magnitude at bits 13..28, as `to_f32` does.
+                                                   // Sign-extending a half's 16 bits from the top
+                                                   // of the lane puts its sign at bit 31 and its
+                                                   // magnitude at bits 13..28, as `to_f32` does.
     let keep = u32x4_splat(0x8fff_e000);
     let rebias = f32x4_splat(f32::from_bits((127 + 112) << 23));
     let first = v128_and(i32x4_shr(i32x4_shl(both, 16), 3), keep);

@@ -55,7 +55,8 @@ impl Layered for Decoder {
     }
 
     fn special_ids(&self) -> Result<(Vec<u32>, Vec<u32>)> {
-        // What the tokenizer adds to the empty text (a start token, if the checkpoint has one) goes first.
+        // What the tokenizer adds to the empty text (a start token, if the checkpoint has one) goes
+        // first.
         Ok((self.tokenizer.encode("")?.ids, Vec::new()))
     }
 

@@ -65,7 +65,8 @@ impl Variant {
         }
     }
 
-    /// The prefix a task model's checkpoint puts before the encoder's tensors (`bert.` in BertForMaskedLM).
+    /// The prefix a task model's checkpoint puts before the encoder's tensors (`bert.` in
+    /// BertForMaskedLM).
     pub(super) fn prefix(self) -> &'static str {
         match self {
             Variant::Bert => "bert.",

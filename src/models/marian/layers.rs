@@ -118,7 +118,8 @@ impl Attention {
     /// LayerNorm(x + ΔE).
     pub fn forward(&self, x: Matrix, k: Vec<Matrix>, v: Vec<Matrix>) -> (LayerTrace, Matrix) {
         let q = self.wq.forward(&x); //                                                  Q = x Wq + bq        (n_q × d)
-                                     // No mask: one sentence has no padding, and the encoder sees both ways.
+                                     // No mask: one sentence has no padding, and the encoder sees
+                                     // both ways.
         let attention =
             multi_head(&q, self.heads, k, v, AttendHeads::new(Mask::None, Scale::InvSqrtDk)); // Z_h = softmax(Q_h K_hᵀ/√d_k) V_h
         let delta = self.wo.forward(&attention.concat); //                                ΔE = [Z_1 | … | Z_H] Wo + bo

@@ -162,7 +162,8 @@ mod tests {
     fn selects_as_marian_does() {
         let lists = vec![vec![], vec![5, 300, 9000], vec![], vec![4, 5]];
         let s = Shortlist::from_bytes(&write(2, 10_000, &lists)).unwrap();
-        // 0, 1 (first_num); source words 1 and 3 themselves; their lists; then padding from 2 up to 8 words.
+        // 0, 1 (first_num); source words 1 and 3 themselves; their lists; then padding from 2 up to
+        // 8 words.
         assert_eq!(s.select(&[1, 3]), vec![0, 1, 2, 3, 4, 5, 300, 9000]);
         assert_eq!(s.select(&[]), vec![0, 1, 2, 3, 4, 5, 6, 7]);
         // Ids beyond the lists (or the vocabulary) add nothing but themselves.

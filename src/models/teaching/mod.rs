@@ -397,7 +397,8 @@ mod tests {
         for i in 0..8 {
             assert_eq!(argmax(a(2).row(i)), i, "self head, row {i}");
         }
-        // who did what: roamed (4) → a noun; introduces: a (0) → creature (3), the (5) → forest (7).
+        // who did what: roamed (4) → a noun; introduces: a (0) → creature (3), the (5) → forest
+        // (7).
         assert!([3, 7].contains(&argmax(a(3).row(4))));
         assert_eq!(argmax(a(4).row(0)), 3);
         assert_eq!(argmax(a(4).row(5)), 7);

@@ -16,7 +16,8 @@ pub enum AnalysisRequest {
     ValueNorms { layer: usize, head: usize },
     /// Rollout after every layer of the latest run.
     Rollout,
-    /// The logit lens at `position` (the last token when None); `grid` adds every position's top token.
+    /// The logit lens at `position` (the last token when None); `grid` adds every position's top
+    /// token.
     LogitLens { position: Option<usize>, grid: bool },
     /// These heads removed together.
     Knockout { heads: Vec<HeadRef>, ablation: Ablation },
@@ -37,7 +38,8 @@ pub enum AnalysisRequest {
 }
 
 impl AnalysisRequest {
-    /// Which requests a newer one replaces while they wait (a cancel replaces a start, and the reverse).
+    /// Which requests a newer one replaces while they wait (a cancel replaces a start, and the
+    /// reverse).
     pub fn kind(&self) -> usize {
         match self {
             AnalysisRequest::ValueNorms { .. } => 0,

@@ -432,7 +432,8 @@ mod tests {
             panic!()
         };
         assert_eq!(heads.len(), d.n_layers * d.n_heads);
-        // Ranking for an earlier run (the page's preset note) is refused, not computed over the file.
+        // Ranking for an earlier run (the page's preset note) is refused, not computed over the
+        // file.
         let FromWorker::Failed { id: 2, .. } =
             s.handle(ToWorker::FindHeads { id: 2, query: 1, key: 0 }, &clock)
         else {

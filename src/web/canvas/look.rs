@@ -67,7 +67,8 @@ impl Look {
         Look {
             ink: property("--ink").unwrap_or(default.ink),
             muted: property("--muted").unwrap_or(default.muted),
-            // The theme as the style sets it (`color-scheme`), whichever switch or system setting chose it.
+            // The theme as the style sets it (`color-scheme`), whichever switch or system setting
+            // chose it.
             hidden: if property("color-scheme").as_deref() == Some("dark") {
                 HIDDEN_DARK
             } else {

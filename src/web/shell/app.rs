@@ -179,7 +179,8 @@ fn on_reply(
         }
         FromWorker::Head(mut d) if d.id == engine.latest() => {
             if d.layer_left_out && !res.lend_layer(&mut d) {
-                // The head before, whose layer this one shares, was replaced meanwhile: ask again for the whole.
+                // The head before, whose layer this one shares, was replaced meanwhile: ask again
+                // for the whole.
                 engine.send(ToWorker::Head {
                     id: d.id,
                     layer: d.layer,

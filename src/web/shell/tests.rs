@@ -150,7 +150,8 @@ async fn exports_wait_until_tokens_and_weights_are_of_one_run() {
     res.summary.set(Some(old.clone()));
     res.detail.set(Some(old_head));
     settle("exports ready for the run shown", || all(false)).await;
-    // Typing asked for a new run: the picture is still the old run's, the worker's newest trace soon is not.
+    // Typing asked for a new run: the picture is still the old run's, the worker's newest trace
+    // soon is not.
     res.asked.set(2);
     settle("exports wait for the new run", || all(true)).await;
     // The new run's tokens have come, the head's weights are still the old run's.

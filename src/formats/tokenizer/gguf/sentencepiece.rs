@@ -100,7 +100,8 @@ fn merges_from_vocabulary(tokens: &[String], rank: &[f64]) -> Vec<(String, Strin
         tokens.iter().enumerate().map(|(i, t)| (t.as_str(), i)).collect();
     let mut merges: Vec<(f64, usize, usize, usize, usize)> = Vec::new();
     for (i, token) in tokens.iter().enumerate() {
-        // A token listed twice counts where it is listed last, as a dictionary built in order keeps it.
+        // A token listed twice counts where it is listed last, as a dictionary built in order keeps
+        // it.
         if id.get(token.as_str()) != Some(&i) {
             continue;
         }

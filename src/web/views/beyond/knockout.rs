@@ -12,7 +12,8 @@ use attnscope::analysis::knockout::{self, Ablation, Effect as Change, HeadRef};
 use attnscope::session::AnalysisRequest;
 use leptos::prelude::*;
 
-/// The zero / mean switch, one choice shared by the panel and "All heads"; `id` prefixes its buttons' ids.
+/// The zero / mean switch, one choice shared by the panel and "All heads"; `id` prefixes its
+/// buttons' ids.
 #[component]
 pub fn AblationSwitch(id: &'static str, #[prop(optional)] short: bool) -> impl IntoView {
     let an = expect_context::<Analysis>();
@@ -114,7 +115,8 @@ fn HeadsGrid() -> impl IntoView {
     }
 }
 
-/// Scrolls `#knockout-result` into view unless it is already whole on screen (a phone shows it below the fold).
+/// Scrolls `#knockout-result` into view unless it is already whole on screen (a phone shows it
+/// below the fold).
 fn reveal_result() {
     let Some(win) = web_sys::window() else { return };
     let Some(el) = win.document().and_then(|d| d.get_element_by_id("knockout-result")) else {
@@ -123,7 +125,8 @@ fn reveal_result() {
     let screen = win.inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0);
     let r = el.get_bounding_client_rect();
     if r.top() < 0.0 || r.bottom() > screen {
-        // Its bottom at the screen's bottom keeps the heads above in sight, unless it is taller than the screen.
+        // Its bottom at the screen's bottom keeps the heads above in sight, unless it is taller
+        // than the screen.
         el.scroll_into_view_with_bool(r.height() > screen);
     }
 }
@@ -245,8 +248,8 @@ pub fn KnockoutResult() -> impl IntoView {
     }
 }
 
-/// A model of another shape keeps no head of the old one (the panel and the overview share the set);
-/// registered once, by [`Analysis::provide`].
+/// A model of another shape keeps no head of the old one (the panel and the overview share the
+/// set); registered once, by [`Analysis::provide`].
 pub fn keep_heads_of_model(res: Results, an: Analysis) {
     Effect::new(move |_| {
         let shape = res.summary.with(|s| s.as_ref().map(|s| (s.info.n_layers, s.info.n_heads)));

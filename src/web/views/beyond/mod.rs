@@ -46,7 +46,8 @@ pub struct Analysis {
     pub lens: RwSignal<Option<(u64, LogitLens)>>,
     pub lens_grid: RwSignal<bool>,
     pub knockout: RwSignal<Option<(u64, Knockout, Option<String>)>>,
-    /// The heads and ablation of the knockout asked for last; None after Clear, so a late answer is dropped.
+    /// The heads and ablation of the knockout asked for last; None after Clear, so a late answer is
+    /// dropped.
     pub knockout_asked: RwSignal<Option<(Vec<HeadRef>, Ablation)>>,
     pub importance: RwSignal<ImportanceState>,
     pub importance_of: RwSignal<u64>,
@@ -87,7 +88,8 @@ impl Analysis {
         }
     }
 
-    /// Provides the analyses' context; a model of another shape drops the chosen heads (once, for every view).
+    /// Provides the analyses' context; a model of another shape drops the chosen heads (once, for
+    /// every view).
     pub fn provide(res: Results) -> Self {
         let an = Self::new();
         provide_context(an);
@@ -311,7 +313,8 @@ pub fn ValueSwitch() -> impl IntoView {
     }
 }
 
-/// Under the heatmap while the switch is on: the definition, and the exact norm of the cell read out.
+/// Under the heatmap while the switch is on: the definition, and the exact norm of the cell read
+/// out.
 #[component]
 pub fn NormReadout() -> impl IntoView {
     let sel = expect_context::<Selection>();

@@ -45,7 +45,8 @@ fn dot(v: f32, stage: Stage, range: f32) -> Dot {
         _ if v == f32::NEG_INFINITY => Dot { area: 0.0, colour: [128, 128, 128], hidden: 1.0 },
         _ => {
             let share = if range > 0.0 { (v.abs() / range).min(1.0) } else { 0.0 };
-            // The area carries the size; the colour only the sign, strong enough to see on a small dot.
+            // The area carries the size; the colour only the sign, strong enough to see on a small
+            // dot.
             Dot {
                 area: share as f64,
                 colour: signed_color(v.signum() * (0.5 + 0.5 * share) * range, range),
@@ -227,7 +228,8 @@ pub fn Grid(id: &'static str, mask: Mask, zoom: Zoomer, small: RwSignal<bool>) -
                     axes.orient(&values(d, mask, frame.from)),
                     axes.orient(&values(d, mask, frame.to)),
                 );
-                // The norms replace the weights of the model's own mask only: the scores have met no value vector yet.
+                // The norms replace the weights of the model's own mask only: the scores have met
+                // no value vector yet.
                 if let Some(norms) = norms {
                     let shown = axes.orient(&attnscope::analysis::value_norms::per_row(&norms));
                     if frame.from == Stage::Weights {

@@ -49,7 +49,8 @@ pub struct Picture {
     pub focus: Focus,
     /// The cell described in the readout, as (row, column).
     pub cell: Option<(usize, usize)>,
-    /// The numbers written on the cells when `to` is only their colour (value-weighted attention, normalized per row).
+    /// The numbers written on the cells when `to` is only their colour (value-weighted attention,
+    /// normalized per row).
     pub values: Option<Matrix>,
     /// The head's mask and how its cells lie: the weights of the keys it
     /// hides are 0 by construction, and their colour already says so, so

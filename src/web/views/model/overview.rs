@@ -206,7 +206,8 @@ pub fn draw(
             ctx.fill_text(&format!("H{h}"), x + grid.tile / 2.0, label_y)?;
         }
         if grouped {
-            // A bracket over each group of query heads that share one key/value head, named under it.
+            // A bracket over each group of query heads that share one key/value head, named under
+            // it.
             ctx.set_stroke_style_str(ink);
             ctx.set_fill_style_str(ink);
             ctx.set_font(&look.font_scaled(0.85, false));
@@ -408,7 +409,8 @@ fn KnockMarks(placed: RwSignal<Option<Grid>>) -> impl IntoView {
     }
 }
 
-/// The "Knock out heads" mode of the overview: the toggle, how many heads are chosen, zero or mean, Run and Clear.
+/// The "Knock out heads" mode of the overview: the toggle, how many heads are chosen, zero or mean,
+/// Run and Clear.
 #[component]
 fn KnockToolbar() -> impl IntoView {
     let sel = expect_context::<Selection>();
