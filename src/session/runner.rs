@@ -4,7 +4,6 @@
 //! [`ModelId`] and runs whichever is asked for without knowing its kind.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use super::messages::{
     AnalysisRequest, FromWorker, RunOptions, RunSummary, ToWorker, TranslationSummary,
@@ -117,8 +116,34 @@ impl Ran {
     }
 }
 
-/// The runners the session holds, by model.
-pub type Runners = HashMap<ModelId, Box<dyn Runner>>;
+/// The runners the session holds, by model: a handful, so a list looked
+/// through (a map's code would weigh more in the page's wasm than it saves).
+#[derive(Default)]
+pub struct Runners(Vec<(ModelId, Box<dyn Runner>)>);
+
+impl Runners {
+    pub fn new() -> Runners {
+        Runners::default()
+    }
+
+    pub fn get(&self, model: &ModelId) -> Option<&dyn Runner> {
+        self.0.iter().find(|(m, _)| m == model).map(|(_, r)| &**r)
+    }
+
+    pub fn get_mut(&mut self, model: &ModelId) -> Option<&mut Box<dyn Runner>> {
+        self.0.iter_mut().find(|(m, _)| m == model).map(|(_, r)| r)
+    }
+
+    /// Holds `runner` for `model`, in place of the one it had.
+    pub fn insert(&mut self, model: ModelId, runner: Box<dyn Runner>) {
+        self.remove(&model);
+        self.0.push((model, runner));
+    }
+
+    pub fn remove(&mut self, model: &ModelId) {
+        self.0.retain(|(m, _)| m != model);
+    }
+}
 
 /// Whether `options` ask for a what-if on the scores (the scaling switches).
 pub fn what_if(options: &RunOptions) -> bool {
