@@ -358,6 +358,12 @@ impl<'s> Checkpoint<'s> {
                     },
                     _ => return Err(Error::ModelFile("the GGUF header could not be read".into())),
                 };
+                let (start, ends) = match (self, header.gguf) {
+                    (Checkpoint::Gguf(_), Some(g)) => gguf_ends(g),
+                    (Checkpoint::Folder(f), _) => folder_ends(&f.config),
+                    _ => (None, Vec::new()),
+                };
+                let tokenizer = tokenizer.with_ends(start, &ends);
                 let hf = matches!(self, Checkpoint::Folder(_));
                 let names = if hf {
                     decoder::parts::Names::HuggingFace
@@ -472,6 +478,26 @@ fn gguf_types(g: &Gguf) -> String {
     counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     let summary = counts.iter().map(|(n, c)| format!("{n} ×{c}")).collect::<Vec<_>>().join(", ");
     format!("GGUF {summary}")
+}
+
+/// A GGUF decoder's start token and the tokens that end its text (end of
+/// sequence, end of turn), as its metadata names them.
+fn gguf_ends(g: &Gguf) -> (Option<u32>, Vec<u32>) {
+    let id = |key: &str| g.get_u64(key).ok().and_then(|v| u32::try_from(v).ok());
+    let ends = ["tokenizer.ggml.eos_token_id", "tokenizer.ggml.eot_token_id"];
+    (id("tokenizer.ggml.bos_token_id"), ends.iter().filter_map(|k| id(k)).collect())
+}
+
+/// A Hugging Face decoder's start and end tokens from `config.json`
+/// (`eos_token_id` may be one id or a list).
+fn folder_ends(config: &[u8]) -> (Option<u32>, Vec<u32>) {
+    let v: serde_json::Value = serde_json::from_slice(config).unwrap_or_default();
+    let id = |v: &serde_json::Value| v.as_u64().and_then(|x| u32::try_from(x).ok());
+    let ends = match &v["eos_token_id"] {
+        serde_json::Value::Array(a) => a.iter().filter_map(id).collect(),
+        other => id(other).into_iter().collect(),
+    };
+    (id(&v["bos_token_id"]), ends)
 }
 
 /// The shard files `model.safetensors.index.json` (its bytes) names, each

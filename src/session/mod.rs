@@ -7,10 +7,9 @@
 //! A, pooled down when the text is long) and, on request, the full detail of
 //! one head. That keeps messages small however many heads a model has.
 
-use crate::analysis::catalog;
 use crate::attention::Mask;
 use crate::error::{Error, Result};
-use crate::trace::{ModelTrace, THUMB_MAX};
+use crate::trace::ModelTrace;
 use crate::url_params::{cut_text, MAX_TEXT_CHARS};
 use runner::{Held, Runners};
 
@@ -20,11 +19,14 @@ mod messages;
 mod pending;
 pub mod runner;
 mod runners;
+mod summary;
 pub mod warm;
+mod writing;
 
+pub use crate::models::decoder::{Sampling, Written};
 pub use messages::{
     AnalysisReply, AnalysisRequest, CrossHead, FromWorker, HeadDetail, RunOptions, RunSummary,
-    ToWorker, TranslationSummary,
+    ToWorker, TranslationSummary, WriteReply, WriteRequest,
 };
 // The session's messages carry these ground-floor types; the shells name them from here.
 pub use crate::trace::{ModelFile, ModelId, Thumbnail};
@@ -101,59 +103,18 @@ impl Session {
             }
         };
         self.last = Some((id, latest));
-        // The rows a cache gave were checked when they were computed.
-        let checked = match &self.last {
-            Some((_, Latest::InRunner(m))) => self.runners.get(m).map_or(0, |r| r.reused_tokens()),
-            _ => 0,
-        };
-        if let Err(e) = self.latest().map_or(Ok(()), |(_, t)| t.check_finite_from(checked)) {
-            self.last = None;
-            // Nor may a later run reuse what this one computed.
-            if let Some(runner) = self.runners.get_mut(&model) {
-                runner.clear();
-            }
-            return Err(e);
-        }
-        let compute_ms = now_ms() - start;
-        let tokens = self.latest().map_or(0, |(_, t)| t.tokens.len());
-        let (threads, alone) =
-            self.runners.get(&model).map_or((1, None), |r| r.threads(cached, tokens));
-        let (_, trace) =
-            self.latest().ok_or_else(|| Error::Invalid("the run left no trace".into()))?;
-        Ok(RunSummary {
-            id,
-            info: trace.info.clone(),
-            tokens: trace.tokens.clone(),
-            token_ids: trace.token_ids.clone(),
-            notice: match (cut, &trace.notice) {
-                (false, notice) => notice.clone(),
-                (true, None) => Some(cut_notice()),
-                (true, Some(notice)) => Some(format!("{} {notice}", cut_notice())),
+        self.summarize(
+            model,
+            summary::Summarize {
+                id,
+                start,
+                cut,
+                cached,
+                ran_head_notes: ran.head_notes,
+                translation: ran.translation,
             },
-            overview: trace
-                .layers
-                .iter()
-                .map(|l| l.thumbnails(THUMB_MAX).iter().map(Thumbnail::new).collect())
-                .collect(),
-            kv_head_of: trace
-                .layers
-                .first()
-                .map(|l| l.attention.kv_head_of.clone())
-                .unwrap_or_default(),
-            catalog: catalog(trace),
-            head_notes: ran.head_notes,
-            top_next: trace.top_next.clone(),
-            sentence_embedding_norm: trace
-                .sentence_embedding
-                .as_ref()
-                .map(|e| e.iter().map(|x| x * x).sum::<f32>().sqrt()),
-            compute_ms,
-            memory_bytes: None,
-            memory_workers: 1,
-            threads,
-            alone,
-            translation: ran.translation,
-        })
+            now_ms,
+        )
     }
 
     /// The latest run and its trace.
@@ -372,6 +333,14 @@ impl Session {
                     Err(e) => FromWorker::Failed { id, message: e.to_string() },
                 }
             }
+            ToWorker::Write { id, model, request } => match self.write(id, model, request, now_ms) {
+                Ok(s) => FromWorker::Result(Box::new(s)),
+                Err(e) => FromWorker::Failed { id, message: e.to_string() },
+            },
+            ToWorker::Show { id, model, tokens } => match self.show(id, model, tokens, now_ms) {
+                Ok(s) => FromWorker::Result(Box::new(s)),
+                Err(e) => FromWorker::Failed { id, message: e.to_string() },
+            },
             ToWorker::Analyze { id, model, text, request } => match self.analyze(id, model, &text, request) {
                 Ok(reply) => FromWorker::Analysis { id, reply: Box::new(reply) },
                 Err(e) => FromWorker::Failed { id, message: e.to_string() },

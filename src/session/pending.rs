@@ -16,6 +16,8 @@ enum Kind {
     FindHeads,
     Compare,
     Custom,
+    Write,
+    Show,
     Analyze(usize),
 }
 
@@ -28,6 +30,8 @@ fn kind(msg: &ToWorker) -> Kind {
         ToWorker::FindHeads { .. } => Kind::FindHeads,
         ToWorker::Compare { .. } => Kind::Compare,
         ToWorker::Custom(_) => Kind::Custom,
+        ToWorker::Write { .. } => Kind::Write,
+        ToWorker::Show { .. } => Kind::Show,
         ToWorker::Analyze { request, .. } => Kind::Analyze(request.kind()),
     }
 }

@@ -6,7 +6,8 @@
 use std::borrow::Cow;
 
 use super::messages::{
-    AnalysisRequest, FromWorker, RunOptions, RunSummary, ToWorker, TranslationSummary,
+    AnalysisRequest, FromWorker, RunOptions, RunSummary, ToWorker, TranslationSummary, WriteReply,
+    WriteRequest,
 };
 use crate::attention::Scale;
 use crate::error::{Error, Result};
@@ -38,6 +39,22 @@ pub trait Runner {
 
     /// Forgets the cache (after a run whose numbers were refused).
     fn clear(&mut self) {}
+
+    /// One step of writing ([`WriteRequest`]); the step's trace is then the
+    /// latest. Only decoders write.
+    fn write(&mut self, _request: &WriteRequest) -> Result<WriteReply> {
+        Err(Error::Invalid(format!(
+            "Writing is offered for decoders (SmolLM2, or a GPT-2, Llama, Qwen2 or Gemma 3 you open): {} {}",
+            self.info().name,
+            "reads the whole text at once and has no next token to choose."
+        )))
+    }
+
+    /// The latest cached trace cut to its first `n` tokens (an earlier
+    /// step of a generation); None where the runner keeps no such trace.
+    fn latest_upto(&self, _n: usize) -> Option<ModelTrace> {
+        None
+    }
 
     /// The threads the latest run computed on (`cached`: a typed run; else a
     /// run aside of `tokens` tokens), and why one where two were asked for.

@@ -47,6 +47,10 @@ pub struct TextTokenizer {
     shown: Shown,
     /// Ids of special tokens (shown as written).
     special: HashSet<u32>,
+    /// The token a text starts from when it has none, and the tokens that
+    /// end a generation (as the checkpoint names them; [`Self::with_ends`]).
+    start: Option<u32>,
+    ends: Vec<u32>,
 }
 
 impl std::fmt::Debug for TextTokenizer {
@@ -112,7 +116,37 @@ impl TextTokenizer {
             .filter(|(_, t)| t.special)
             .map(|(id, _)| id)
             .collect();
-        TextTokenizer { inner, shown, special }
+        TextTokenizer { inner, shown, special, start: None, ends: Vec::new() }
+    }
+
+    /// Sets the start token and the end-of-text tokens, keeping those inside
+    /// the vocabulary; without a stated end, `<|endoftext|>` where the
+    /// vocabulary has it (GPT-2's convention).
+    pub fn with_ends(mut self, start: Option<u32>, ends: &[u32]) -> TextTokenizer {
+        let n = self.vocab_size() as u32;
+        self.start = start.filter(|&s| s < n);
+        self.ends = ends.iter().copied().filter(|&e| e < n).collect();
+        if self.ends.is_empty() {
+            self.ends.extend(self.inner.token_to_id("<|endoftext|>"));
+        }
+        self
+    }
+
+    /// The token a generation from an empty text starts from.
+    pub fn start_token(&self) -> Option<u32> {
+        self.start.or_else(|| self.ends.first().copied())
+    }
+
+    /// Whether `id` ends a generation.
+    pub fn is_end(&self, id: u32) -> bool {
+        self.ends.contains(&id)
+    }
+
+    /// The text of `ids`, special tokens left out.
+    pub fn decode(&self, ids: &[u32]) -> Result<String> {
+        self.inner
+            .decode(ids, true)
+            .map_err(|e| Error::Tokenizer(format!("could not decode the tokens: {e}")))
     }
 
     /// Adds `bos` (an id in the vocabulary) before every text.

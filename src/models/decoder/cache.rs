@@ -1,7 +1,7 @@
 //! A decoder with a key/value cache: the layers of the last text are kept,
 //! and a text that starts with the same tokens reuses their rows.
 
-use super::{check_temperature, Decoder, TOP_K};
+use super::{check_temperature, Decoder, Tokens, TOP_K};
 use crate::attention::{attend, Attend, Scale};
 use crate::error::Result;
 use crate::tensor::Matrix;
@@ -68,6 +68,29 @@ impl DecoderSession {
         self.last.as_ref().map(|l| &l.trace)
     }
 
+    /// The logits after the latest run's last token.
+    pub fn latest_logits(&self) -> Option<&[f32]> {
+        self.last.as_ref().map(|l| l.logits.as_slice())
+    }
+
+    /// The latest trace cut to its first `n` tokens: exactly what running
+    /// them alone gives under the causal mask (a generation's earlier step),
+    /// without the next-token list, whose logits are not kept.
+    pub fn latest_upto(&self, n: usize) -> Option<ModelTrace> {
+        let trace = &self.last.as_ref()?.trace;
+        if n == 0 || n > trace.tokens.len() {
+            return None;
+        }
+        let mut cut = trace.clone();
+        cut.layers = cut.layers.into_iter().map(|l| truncate(l, n)).collect();
+        cut.tokens.truncate(n);
+        if let Some(ids) = &mut cut.token_ids {
+            ids.truncate(n);
+        }
+        cut.top_next = None;
+        Some(cut)
+    }
+
     /// As [`Decoder::run_with_temperature`], reusing the longest common
     /// prefix of token ids with the previous run. After an error the cache
     /// may be empty (the next run then computes everything). The trace is
@@ -75,6 +98,13 @@ impl DecoderSession {
     pub fn run_with_temperature(&mut self, text: &str, temperature: f32) -> Result<&ModelTrace> {
         check_temperature(temperature)?;
         let t = self.model.tokenize(text)?;
+        self.run_tokens(t, temperature)
+    }
+
+    /// As [`Self::run_with_temperature`], on tokens already made (a
+    /// generation's, which tokenizing their text might not give again).
+    pub fn run_tokens(&mut self, t: Tokens, temperature: f32) -> Result<&ModelTrace> {
+        check_temperature(temperature)?;
         let old: &[u32] =
             self.last.as_ref().and_then(|l| l.trace.token_ids.as_deref()).unwrap_or(&[]);
         let common = old.iter().zip(&t.ids).take_while(|(a, b)| a == b).count();
@@ -158,7 +188,7 @@ pub(crate) fn join(mut before: LayerTrace, part: LayerTrace) -> LayerTrace {
 /// The layer restricted to its first `n` positions: exactly what running the
 /// first `n` tokens alone gives, since no earlier row depends on a later token.
 /// In place, as [`join`] is.
-fn truncate(mut l: LayerTrace, n: usize) -> LayerTrace {
+pub(crate) fn truncate(mut l: LayerTrace, n: usize) -> LayerTrace {
     if l.summaries.is_some() {
         // A long text's sums lose the rows cut: their weights are computed
         // again from their queries and taken away. A text short enough gets

@@ -16,10 +16,14 @@
 //! texts share at the start; only the rest is computed.
 
 pub mod cache;
+pub mod generate;
 mod layered;
 pub mod parts;
+pub mod sampling;
 
 pub use cache::DecoderSession;
+pub use generate::Written;
+pub use sampling::Sampling;
 
 use crate::attention::Mask;
 use crate::error::{Error, Result};

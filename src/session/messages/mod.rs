@@ -2,9 +2,11 @@
 
 mod analysis;
 mod translation;
+mod writing;
 
 pub use analysis::{AnalysisReply, AnalysisRequest};
 pub use translation::{CrossHead, TranslationSummary};
+pub use writing::{WriteReply, WriteRequest};
 
 use crate::analysis::HeadStats;
 use crate::attention::Mask;
@@ -74,6 +76,9 @@ pub struct RunSummary {
     /// trace above is then the encoder's self-attention).
     #[serde(default)]
     pub translation: Option<Box<TranslationSummary>>,
+    /// A step of writing: what it chose, and the text with it.
+    #[serde(default)]
+    pub written: Option<Box<WriteReply>>,
 }
 
 fn one() -> usize {
@@ -157,6 +162,21 @@ pub enum ToWorker {
     },
     /// About a model opened from the visitor's files (`session::custom`).
     Custom(super::custom::CustomRequest),
+    /// One step of writing (decoders): a token chosen and appended, run on
+    /// top of the key/value cache; answered by a `Result` with `written`.
+    Write {
+        id: u64,
+        model: ModelId,
+        request: WriteRequest,
+    },
+    /// The latest run as it was at its first `tokens` tokens (a step of a
+    /// generation, on its timeline); answered by a `Result`. The views'
+    /// questions then go to that cut trace, until the next run.
+    Show {
+        id: u64,
+        model: ModelId,
+        tokens: usize,
+    },
     /// Beyond the weights (`session/analysis.rs`): about run `id` of `model` on `text`.
     Analyze {
         id: u64,

@@ -7,10 +7,11 @@
 
 use std::borrow::Cow;
 
+use super::super::messages::{WriteReply, WriteRequest};
 use super::super::runner::{apply_what_if, check_what_if, lost_input, what_if, Ran, Runner};
 use super::super::RunOptions;
-use crate::error::Result;
-use crate::models::decoder::{Decoder, DecoderSession};
+use crate::error::{Error, Result};
+use crate::models::decoder::{top_k, Decoder, DecoderSession};
 use crate::tensor::Matrix;
 use crate::trace::layered::Layered;
 use crate::trace::{LayerTrace, ModelInfo, ModelTrace};
@@ -60,6 +61,47 @@ impl Runner for DecoderRunner {
 
     fn clear(&mut self) {
         self.session.clear();
+    }
+
+    fn write(&mut self, request: &WriteRequest) -> Result<WriteReply> {
+        let model = self.session.model();
+        let (ids, prompt_tokens) = match request.ids.is_empty() {
+            true => {
+                let ids = model.prompt_ids(&request.prompt)?;
+                let n = ids.len();
+                (ids, n)
+            }
+            false => (request.ids.clone(), request.prompt_tokens.min(request.ids.len())),
+        };
+        let t = request.settings.shown_temperature();
+        // The tokens shown: the cache holds them, so this computes nothing.
+        self.session.run_ids(&ids, t)?;
+        let forced = match request.pick {
+            Some(rank) => {
+                let logits = self.session.latest_logits().unwrap_or(&[]);
+                let picked = top_k(logits, t, rank + 1).get(rank).map(|&(id, _)| id);
+                Some(
+                    picked
+                        .ok_or_else(|| Error::Invalid(format!("no next token of rank {rank}")))?,
+                )
+            }
+            None => None,
+        };
+        let written = self.session.write_step(&request.settings, request.step, forced)?;
+        let all = self.session.latest().and_then(|t| t.token_ids.as_deref()).unwrap_or(&[]);
+        // The written part as the whole decodes it (a SentencePiece decoder
+        // drops the space before a text's first word, not before a later one).
+        let (model, cut) = (self.session.model(), prompt_tokens.min(all.len()));
+        let (whole, before) = (model.decode(all)?, model.decode(&all[..cut])?);
+        let after = match whole.strip_prefix(&before) {
+            Some(after) => after.to_string(),
+            None => model.decode(&all[cut..])?,
+        };
+        Ok(WriteReply { written, text: format!("{}{after}", request.prompt), prompt_tokens })
+    }
+
+    fn latest_upto(&self, n: usize) -> Option<ModelTrace> {
+        self.session.latest_upto(n)
     }
 
     fn threads(&self, cached: bool, tokens: usize) -> (usize, Option<String>) {

@@ -95,6 +95,7 @@ impl OpenTrace {
             threads: 1,
             alone: None,
             translation: None,
+            written: None,
         })
     }
 

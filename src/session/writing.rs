@@ -1,0 +1,70 @@
+//! Writing in the session: a step of a decoder's generation, and an
+//! earlier step shown again from the timeline. Both leave a latest trace
+//! that every view then asks about, as a typed run does.
+
+use super::messages::{RunSummary, WriteRequest};
+use super::summary::Summarize;
+use super::{runners, Latest, Session};
+use crate::error::{Error, Result};
+use crate::trace::ModelId;
+
+impl Session {
+    /// One step of writing with `model` ([`WriteRequest`]).
+    pub(super) fn write(
+        &mut self,
+        id: u64,
+        model: ModelId,
+        request: WriteRequest,
+        now_ms: &dyn Fn() -> f64,
+    ) -> Result<RunSummary> {
+        let start = now_ms();
+        let runner = self.runners.get_mut(&model).ok_or_else(|| runners::missing(model))?;
+        let reply = runner.write(&request)?;
+        self.last = Some((id, Latest::InRunner(model)));
+        let run = Summarize {
+            id,
+            start,
+            cut: false,
+            cached: true,
+            ran_head_notes: Vec::new(),
+            translation: None,
+        };
+        let mut summary = self.summarize(model, run, now_ms)?;
+        summary.written = Some(Box::new(reply));
+        Ok(summary)
+    }
+
+    /// `model`'s latest run as it was at its first `tokens` tokens; all of
+    /// them shows the run itself again.
+    pub(super) fn show(
+        &mut self,
+        id: u64,
+        model: ModelId,
+        tokens: usize,
+        now_ms: &dyn Fn() -> f64,
+    ) -> Result<RunSummary> {
+        let start = now_ms();
+        let runner = self.runners.get(&model).ok_or_else(|| runners::missing(model))?;
+        let whole = runner.latest().map_or(0, |t| t.tokens.len());
+        let latest = if tokens == whole && whole > 0 {
+            Latest::InRunner(model)
+        } else {
+            let cut = runner.latest_upto(tokens).ok_or_else(|| {
+                Error::Invalid(format!(
+                    "there is no step with {tokens} tokens to show (the text has {whole})"
+                ))
+            })?;
+            Latest::Here(Box::new(cut))
+        };
+        self.last = Some((id, latest));
+        let run = Summarize {
+            id,
+            start,
+            cut: false,
+            cached: true,
+            ran_head_notes: Vec::new(),
+            translation: None,
+        };
+        self.summarize(model, run, now_ms)
+    }
+}
