@@ -81,14 +81,26 @@ impl DecoderSession {
         if n == 0 || n > trace.tokens.len() {
             return None;
         }
-        let mut cut = trace.clone();
-        cut.layers = cut.layers.into_iter().map(|l| truncate(l, n)).collect();
-        cut.tokens.truncate(n);
-        if let Some(ids) = &mut cut.token_ids {
-            ids.truncate(n);
-        }
-        cut.top_next = None;
-        Some(cut)
+        // A layer at a time, each let go of what it cut: a copy of the whole
+        // trace first would double the worker's memory, which never shrinks.
+        let layers = trace
+            .layers
+            .iter()
+            .map(|l| {
+                let mut cut = truncate(l.clone(), n);
+                each_matrix(&mut cut, |m| m.data.shrink_to_fit(), |m| m.data.shrink_to_fit());
+                cut
+            })
+            .collect();
+        Some(ModelTrace {
+            info: trace.info.clone(),
+            tokens: trace.tokens[..n].to_vec(),
+            token_ids: trace.token_ids.as_ref().map(|ids| ids[..n].to_vec()),
+            layers,
+            notice: None,
+            sentence_embedding: None,
+            top_next: None,
+        })
     }
 
     /// As [`Decoder::run_with_temperature`], reusing the longest common

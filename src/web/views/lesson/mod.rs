@@ -7,6 +7,7 @@
 #[cfg(test)]
 mod tests;
 pub mod vectors;
+pub mod writing;
 
 use crate::state::{Results, Selection};
 use crate::url_state::{Stage, View};
@@ -23,7 +24,8 @@ use attnscope::session::{HeadDetail, RunSummary};
 use leptos::prelude::*;
 use vectors::VectorStrips;
 
-pub const STEPS: usize = 8;
+/// Eight steps through attention, then four of the chapter on writing.
+pub const STEPS: usize = 12;
 
 /// What a step shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,6 +35,8 @@ pub enum Picture {
     Grids,
     Lines,
     Overview,
+    /// The next-token distribution as bars (the chapter on writing).
+    Next,
 }
 
 /// A step: its title, its picture and the stage that picture starts at.
@@ -45,7 +49,8 @@ pub fn step(k: usize) -> (&'static str, Picture, Option<Stage>) {
         4 => ("Softmax: scores become weights", Picture::Heatmap, Some(Stage::Weights)),
         5 => ("The causal mask and −∞", Picture::Grids, Some(Stage::Masked)),
         6 => ("The weighted sum, and E + ΔE", Picture::Lines, None),
-        _ => ("Many heads, and heads that share keys", Picture::Overview, None),
+        7 => ("Many heads, and heads that share keys", Picture::Overview, None),
+        _ => writing::step(k),
     }
 }
 
@@ -118,6 +123,9 @@ impl<'a> Facts<'a> {
 
     /// What the step says, in a sentence or two.
     pub fn says(&self, k: usize) -> String {
+        if k >= writing::FIRST {
+            return self.writing_says(k);
+        }
         let (s, d, q) = (self.summary, self.detail, self.word(self.query));
         let name = &s.info.name;
         match k {
@@ -189,6 +197,9 @@ impl<'a> Facts<'a> {
 
     /// The step's numbers, as (id, label, value), all from the trace.
     pub fn numbers(&self, k: usize) -> Vec<(&'static str, String, String)> {
+        if k >= writing::FIRST {
+            return self.writing_numbers(k);
+        }
         let (s, d, q) = (self.summary, self.detail, self.word(self.query));
         let row = |m: &attnscope::Matrix, r: usize| {
             if r < m.rows {
@@ -344,6 +355,7 @@ fn try_this(k: usize) -> (&'static str, Option<AnyView>) {
         ),
         5 => ("Press Play: the crosses (−∞) become weights of exactly 0.", None),
         6 => ("Click a word on the left to follow another query.", None),
+        k if k >= writing::FIRST => writing::try_this(k),
         _ => ("Click a tile to open that head in every view; with SmolLM2, compare heads under one bracket.", None),
     }
 }
@@ -553,6 +565,7 @@ pub fn LessonView() -> impl IntoView {
         .into_any(),
         Picture::Lines => view! { <Lines fill=true /> }.into_any(),
         Picture::Overview => view! { <Overview /> }.into_any(),
+        Picture::Next => view! { <writing::NextBars /> }.into_any(),
     };
     view! {
         <div

@@ -25,7 +25,7 @@ async fn every_lesson_step_shows_the_models_numbers() {
         )
     };
     let short = |v: &[f32]| if v.len() > 4 { preview(v) } else { vector(v) };
-    assert_eq!(text_of(&root, "#lesson-count"), "Step 2 of 8");
+    assert_eq!(text_of(&root, "#lesson-count"), format!("Step 2 of {STEPS}"));
     assert_eq!(text_of(&root, "#lesson-x"), short(d.input.row(i)));
     assert_eq!(text_of(&root, "#lesson-q"), short(d.q.row(i)));
     assert_eq!(text_of(&root, "#lesson-k"), short(d.k.row(i)));
@@ -94,20 +94,61 @@ async fn every_lesson_step_shows_the_models_numbers() {
     click(&root, "#lesson-next");
     settle("step 8 shown", || exists(&root, "#lesson-heads")).await;
     assert_eq!(text_of(&root, "#lesson-heads"), "1 × 5");
+
+    // The chapter on writing: the teaching model reads and says so, with a
+    // way to a model that writes; its last step has no next.
+    click(&root, "#lesson-next");
+    settle("step 9 shown", || exists(&root, "#lesson-use-smollm2")).await;
+    assert!(text_of(&root, ".lesson-says").contains("has no next token to choose"));
+    for _ in 9..STEPS {
+        click(&root, "#lesson-next");
+    }
+    settle("the last step", || {
+        text_of(&root, "#lesson-count") == format!("Step {STEPS} of {STEPS}")
+    })
+    .await;
     assert!(
         find::<web_sys::HtmlButtonElement>(&root, "#lesson-next").disabled(),
         "the last step has no next"
     );
-    assert_eq!(text_of(&root, "#lesson-count"), format!("Step {STEPS} of {STEPS}"));
 
     // Back, and the first step by its dot.
     click(&root, "#lesson-back");
-    settle("step 7 again", || exists(&root, "#lesson-z")).await;
+    settle("step 11 again", || text_of(&root, "#lesson-count").starts_with("Step 11 ")).await;
     click(&root, ".lesson-dot");
     settle("step 1", || {
-        exists(&root, "#lesson-count") && text_of(&root, "#lesson-count") == "Step 1 of 8"
+        exists(&root, "#lesson-count")
+            && text_of(&root, "#lesson-count") == format!("Step 1 of {STEPS}")
     })
     .await;
     assert_eq!(text_of(&root, "#lesson-query"), "3: creature");
     root.remove();
+}
+
+/// The chapter on writing counts what the key/value cache computes and
+/// reuses from the model's sizes, and names the next token the run lists.
+#[wasm_bindgen_test]
+fn the_chapter_on_writing_counts_what_the_cache_saves() {
+    use crate::views::lesson::Facts;
+    use attnscope::session::ModelId;
+    let (mut s, d) = engine_head(DEFAULT_TEXT, RunOptions::default(), 0);
+    let mut summary =
+        s.run(1, ModelId::Teaching, DEFAULT_TEXT, RunOptions::default(), &|| 0.0).unwrap();
+    // A decoder's sizes (SmolLM2's) and its list of next tokens.
+    summary.top_next = Some(vec![(" forest".into(), 0.5), (" sea".into(), 0.25)]);
+    (summary.info.n_layers, summary.info.n_heads) = (30, 9);
+    (summary.info.n_kv_heads, summary.info.d_head) = (3, 64);
+    let tokens = summary.tokens.clone();
+    let n = tokens.len();
+    let f = Facts::new(&summary, &d, &tokens, n - 1).unwrap();
+    let cache = f.numbers(11);
+    assert_eq!(cache[0].2, (30 * (9 + 2 * 3) * 64).to_string(), "{cache:?}");
+    assert_eq!(cache[1].2, (30 * 2 * 3 * 64 * n).to_string(), "{cache:?}");
+    assert!(f.says(11).contains("share 3 key/value heads"), "{}", f.says(11));
+    assert!(f.says(8).contains("“ forest”, 50.0%"), "{}", f.says(8));
+    assert_eq!(f.numbers(9)[2].2, "75.0%", "the listed tokens' probability together");
+    // Without a list of next tokens the chapter says the model does not write.
+    summary.top_next = None;
+    let f = Facts::new(&summary, &d, &tokens, n - 1).unwrap();
+    assert!(f.says(10).contains("has no next token to choose") && f.numbers(10).is_empty());
 }
