@@ -129,7 +129,10 @@ pub fn generate(args: GenerateArgs) -> Result<(), Error> {
         );
     }
     if args.greedy && (args.temperature.is_some() || args.top_k.is_some() || args.top_p.is_some()) {
-        eprintln!("attnscope: note: --greedy takes the most likely token; the temperature, top-k and top-p are not used");
+        eprintln!(
+            "attnscope: note: --greedy takes the most likely token; the temperature, top-k and \
+             top-p are not used"
+        );
     }
     let mut model = load(&args)?;
     let info = model.info();
@@ -159,7 +162,7 @@ pub fn generate(args: GenerateArgs) -> Result<(), Error> {
     let n_prompt = ids.len() - steps.len();
     if steps.is_empty() {
         eprintln!(
-            "attnscope: note: the prompt fills {}'s context of {} tokens: there is no room to write",
+            "attnscope: note: the prompt fills {}'s context of {} tokens: no room to write",
             info.name, info.max_tokens
         );
     }
@@ -259,7 +262,9 @@ fn export(g: &Generation) -> Result<Value, Error> {
                 .candidates
                 .iter()
                 .zip(&w.candidates)
-                .map(|(k, token)| json!({"token": token, "id": k.id, "p": short(k.p), "kept": k.kept}))
+                .map(|(k, token)| {
+                    json!({"token": token, "id": k.id, "p": short(k.p), "kept": k.kept})
+                })
                 .collect();
             json!({
                 "step": w.step,
