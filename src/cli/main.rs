@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 mod analyze;
+mod generate;
 mod trace_file;
 mod translate;
 
@@ -42,6 +43,10 @@ enum Command {
     /// What a checkpoint is, from its header and configuration alone, as JSON: architecture,
     /// layers, heads, key/value heads, parameters, file size and the memory it needs.
     Describe(DescribeArgs),
+    /// A decoder writes: a continuation token by token, greedy or sampled (temperature, top-k,
+    /// top-p, seed), with each step's distribution and each new token's attention (table, JSON,
+    /// PNG, SVG).
+    Generate(generate::GenerateArgs),
     /// Every step of a worked example, from X to Z, as JSON; or, with --out, a model's attention as
     /// a trace file.
     Trace(TraceArgs),
@@ -201,6 +206,7 @@ fn main() -> ExitCode {
         Command::Analyze(args) => analyze::analyze(args),
         Command::Attention(args) => attention(args),
         Command::Describe(args) => describe(args),
+        Command::Generate(args) => generate::generate(args),
         Command::Trace(args) => trace(args),
         Command::Translate(args) => translate::translate(args),
     };
