@@ -41,6 +41,9 @@ fn bench(c: &mut Criterion) {
     assert_eq!(prompt.len(), PROMPT_TOKENS, "the benchmark prompt's tokens");
     let written = s.generate(PROMPT, WRITE, &greedy).unwrap();
     assert_eq!(written.len(), WRITE, "SmolLM2 ended its text before {WRITE} tokens");
+    // Printed to be read beside PyTorch's: the same 64 tokens.
+    let ids: Vec<u32> = written.iter().map(|w| w.choice.id).collect();
+    let text = s.model().decode(&ids).unwrap();
 
     // Back to the prompt (its last token recomputed, as the cache keeps only
     // the last position's logits), then one step timed.
@@ -72,7 +75,8 @@ fn bench(c: &mut Criterion) {
     println!(
         "attnscope natively, one thread, SmolLM2-135M (Q4_1 GGUF), CPU: {}\n  \
          one write step after {PROMPT_TOKENS} tokens: {:.2} ms ({:.1} tokens/s)\n  \
-         {WRITE} greedy tokens after {PROMPT_TOKENS}: {:.0} ms ({:.1} tokens/s, the prompt's run included)",
+         {WRITE} greedy tokens after {PROMPT_TOKENS}: {:.0} ms ({:.1} tokens/s, the prompt's run included)\n  \
+         text: {text:?}",
         cpu(),
         one.as_secs_f64() * 1e3,
         1.0 / one.as_secs_f64(),
