@@ -81,6 +81,15 @@ try {
     let writing = false;
     let redraws = 0;
     const stepsAt = [];
+    // The worker's own time for each step, as the status line says it.
+    const computed = [];
+    const status = document.querySelector('#status');
+    const ran = new MutationObserver(() => {
+      const ms = Number(status.textContent.match(/computed in ([\d.]+) ms/)?.[1]);
+      if (writing && status.dataset.run !== lastRun && Number.isFinite(ms)) computed.push(ms);
+      lastRun = status.dataset.run;
+    });
+    let lastRun = status.dataset.run;
     const t0 = performance.now();
     const timer = setTimeout(() => finish(new Error(`not done after 300 s: ${card.dataset.state}, ${card.dataset.steps} steps`)), 300_000);
     const seen = new MutationObserver(() => {
@@ -99,12 +108,14 @@ try {
       clearTimeout(timer);
       seen.disconnect();
       drawn.disconnect();
+      ran.disconnect();
       if (error) return fail(error);
       const gaps = stepsAt.slice(1).map((t, i) => t - stepsAt[i]);
-      done({ ms, steps, first: stepsAt[0] - t0, gaps, redraws });
+      done({ ms, steps, first: stepsAt[0] - t0, gaps, redraws, computed });
     }
     seen.observe(card, { attributes: true, attributeFilter: ['data-state', 'data-steps'] });
     drawn.observe(heatmap, { attributes: true, childList: true, subtree: true });
+    ran.observe(status, { attributes: true, childList: true, characterData: true, subtree: true });
     document.querySelector('#write-go').click();
   }), TOKENS);
   // WARMUP generations not counted, then ROUNDS timed; reported by their median.
@@ -127,6 +138,7 @@ try {
     report(`${name}: ${steps} greedy tokens written, heatmap shown`, median(runs.map((r) => (r.steps * 1000) / r.ms)), 'tokens/s', target);
     report(`${name}: the click to the first token written`, median(runs.map((r) => r.first)), 'ms');
     report(`${name}: one step (median time between tokens)`, median(runs.flatMap((r) => r.gaps)), 'ms');
+    report(`${name}: the worker's compute per step (the status line's)`, median(runs.flatMap((r) => r.computed)), 'ms');
     report(`${name}: heatmap redraws per token written`, median(runs.map((r) => r.redraws / r.steps)), '×');
     if (before && after) report(`${name}: worker memory after the prompt → after ${steps} tokens`, after - before, 'MB more');
     const bars = await page.locator('#write-bars > *').count();
