@@ -12,9 +12,15 @@
 #      an output (scripts/reference/minilm_onnx_export.py; the run fails if
 #      its attention differs from ours), and SmolLM2 beside PyTorch natively
 #      (scripts/reference/smollm2_torch_timing.py). Installs the peers once
-#      into .tools (a Python venv with PyTorch, a few GB; onnxruntime-web).
+#      into .tools (a Python venv with PyTorch, a few GB; onnxruntime-web);
+#   4. writing (issue 56): SmolLM2's greedy loop natively on one thread
+#      (benches/generate.rs) beside PyTorch's own on one thread
+#      (scripts/reference/smollm2_generate_timing.py), as tokens per second
+#      and their ratio; writing in the page is timed in the second part
+#      (scripts/bench_write.mjs).
 # `scripts/bench.sh browser` runs only the second part, `scripts/bench.sh
-# peers` only the third, on the release build already in dist/ (DIST=… for
+# peers` only the third, `scripts/bench.sh generate` only the fourth; the
+# browser parts use the release build already in dist/ (DIST=… for
 # another; `trunk build --release` first if there is none).
 SCRIPT_NAME=bench
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
@@ -22,29 +28,36 @@ source "$ROOT/scripts/lib/install.sh"
 
 STAGE="${1:-all}"
 case "$STAGE" in
-    all | browser | peers) ;;
-    *) die "unknown stage '$STAGE' (all, browser or peers)" ;;
+    all | browser | peers | generate) ;;
+    *) die "unknown stage '$STAGE' (all, browser, peers or generate)" ;;
 esac
 
-if [[ "$STAGE" != peers ]]; then
+if [[ "$STAGE" == all || "$STAGE" == browser ]]; then
     ensure_web_build_tools
 fi
-ensure_chromium
-ensure_e2e_deps
+if [[ "$STAGE" != generate ]]; then
+    ensure_chromium
+    ensure_e2e_deps
+fi
 ensure_models
+# The criterion run's output, where the writing part finds the native figure.
+NATIVE_LOG="$(mktemp)"
+trap 'rm -f "$NATIVE_LOG"' EXIT
 
-if [[ "$STAGE" != peers ]]; then
+if [[ "$STAGE" == all || "$STAGE" == browser ]]; then
     cargo fetch --locked --quiet
     if [[ "$STAGE" == all ]]; then
         log "── criterion benchmarks (native, one thread)"
-        cargo bench --locked -- --warm-up-time 1 --measurement-time 5
+        cargo bench --locked -- --warm-up-time 1 --measurement-time 5 | tee "$NATIVE_LOG"
     fi
     log "── the page in headless Chromium"
     trunk build --release
     node tests/e2e/bench.mjs
+    log "── writing in the page (SmolLM2; Qwen2.5 0.5B when models-extra/ has it)"
+    node scripts/bench_write.mjs
 fi
 
-if [[ "$STAGE" != browser ]]; then
+if [[ "$STAGE" == all || "$STAGE" == peers ]]; then
     ensure_bench_peers
     DIST="${DIST:-$ROOT/dist}"
     [[ -f "$DIST/index.html" ]] || die "no release build in $DIST: run \`trunk build --release\` first (or DIST=…)"
@@ -56,4 +69,28 @@ if [[ "$STAGE" != browser ]]; then
     fi
     log "── attnscope beside onnxruntime-web and PyTorch"
     DIST="$DIST" ONNX_MODEL="$ONNX_MODEL" BENCH_PYTHON="$BENCH_VENV/bin/python" node scripts/bench_peers.mjs
+fi
+
+if [[ "$STAGE" == all || "$STAGE" == generate ]]; then
+    ensure_bench_peers
+    log "── writing: attnscope natively beside PyTorch's greedy loop, one thread each"
+    if [[ "$STAGE" == generate ]]; then
+        cargo bench --locked --bench generate -- --warm-up-time 1 --measurement-time 5 | tee "$NATIVE_LOG"
+    fi
+    TORCH_LOG="$(mktemp)"
+    "$BENCH_VENV/bin/python" scripts/reference/smollm2_generate_timing.py | tee "$TORCH_LOG"
+    # The last JSON line of each: tokens per second.
+    figure() { grep -o "\"$2\": [0-9.]*" "$1" | tail -1 | awk '{print $2}'; }
+    ours="$(figure "$NATIVE_LOG" attnscope_generate_tokens_per_s)"
+    plain="$(figure "$TORCH_LOG" torch_generate_tokens_per_s)"
+    kept="$(figure "$TORCH_LOG" torch_manual_attn_tokens_per_s)"
+    rm -f "$TORCH_LOG"
+    [[ -n "$ours" && -n "$plain" && -n "$kept" ]] || die "a writing figure is missing (attnscope '$ours', PyTorch '$plain' / '$kept')"
+    cpu="$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+    awk -v ours="$ours" -v plain="$plain" -v kept="$kept" -v cpu="$cpu" 'BEGIN {
+        printf "SmolLM2-135M, 64 greedy tokens after 10, one thread, on %s:\n", cpu
+        printf "  attnscope natively         %7.1f tokens/s\n", ours
+        printf "  PyTorch model.generate     %7.1f tokens/s   attnscope / PyTorch = %.2f\n", plain, ours / plain
+        printf "  PyTorch with attentions    %7.1f tokens/s   attnscope / PyTorch = %.2f\n", kept, ours / kept
+    }'
 fi
