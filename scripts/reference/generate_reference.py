@@ -27,7 +27,6 @@ Run from the repository root with the benchmark venv:
     .tools/bench-venv/bin/python scripts/reference/generate_reference.py
 """
 import base64
-import hashlib
 import json
 import os
 import sys
@@ -43,10 +42,11 @@ import transformers  # noqa: E402
 from tokenizers import pre_tokenizers  # noqa: E402
 from transformers import AutoModelForCausalLM, AutoTokenizer  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
-MODEL_DIR = ROOT / "www" / "models" / "smollm2"
-GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
-OUT = ROOT / "tests" / "fixtures" / "smollm2"
+# The model's file, the fixtures' folder, how a token is shown and the
+# file's checksum are the ones the reading reference uses.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from smollm2_reference import GGUF, MODEL_DIR, OUT, ROOT, sha256  # noqa: E402
+from smollm2_reference import display as shown  # noqa: E402
 
 # (fixture name, prompt, tokens to write).
 CASES = [
@@ -54,48 +54,6 @@ CASES = [
     ("generate_story", "Once upon a time, there was a", 20),
     ("generate_code", "x = 3 * 4\nprint(x)", 16),
 ]
-
-
-def byte_decoder():
-    """GPT-2's byte-level alphabet, inverted: vocabulary character -> byte."""
-    printable = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1), *range(ord("®"), ord("ÿ") + 1)]
-    chars, extra = dict(zip(printable, printable)), 0
-    for b in range(256):
-        if b not in chars:
-            chars[b] = 256 + extra
-            extra += 1
-    return {chr(c): b for b, c in chars.items()}
-
-
-BYTES = byte_decoder()
-
-
-def shown(piece: str, special: bool) -> str:
-    """A token as the app shows it: its text, with any byte that is not a whole
-    UTF-8 character by itself written <0xNN> (src/models/smollm2.rs)."""
-    if special:
-        return piece
-    raw, out, i = bytes(BYTES[ch] for ch in piece), [], 0
-    while i < len(raw):
-        for width in (1, 2, 3, 4):
-            try:
-                out.append(raw[i : i + width].decode("utf-8"))
-                i += width
-                break
-            except UnicodeDecodeError:
-                pass
-        else:
-            out.append(f"<0x{raw[i]:02X}>")
-            i += 1
-    return "".join(out)
-
-
-def sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def rows_base64(attentions) -> str:

@@ -20,6 +20,21 @@ pub(super) struct Summarize {
     pub translation: Option<Box<TranslationSummary>>,
 }
 
+impl Summarize {
+    /// A run on a key/value cache that the session made itself (a step of
+    /// writing, a step shown again): no text cut, no notes.
+    pub fn cached(id: u64, start: f64) -> Summarize {
+        Summarize {
+            id,
+            start,
+            cut: false,
+            cached: true,
+            ran_head_notes: Vec::new(),
+            translation: None,
+        }
+    }
+}
+
 impl Session {
     /// The summary of the latest run, which `model` computed. A trace with a
     /// NaN or an infinity is refused (and its cache forgotten).

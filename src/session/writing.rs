@@ -21,15 +21,7 @@ impl Session {
         let runner = self.runners.get_mut(&model).ok_or_else(|| runners::missing(model))?;
         let reply = runner.write(&request)?;
         self.last = Some((id, Latest::InRunner(model)));
-        let run = Summarize {
-            id,
-            start,
-            cut: false,
-            cached: true,
-            ran_head_notes: Vec::new(),
-            translation: None,
-        };
-        let mut summary = self.summarize(model, run, now_ms)?;
+        let mut summary = self.summarize(model, Summarize::cached(id, start), now_ms)?;
         summary.written = Some(Box::new(reply));
         Ok(summary)
     }
@@ -57,14 +49,6 @@ impl Session {
             Latest::Here(Box::new(cut))
         };
         self.last = Some((id, latest));
-        let run = Summarize {
-            id,
-            start,
-            cut: false,
-            cached: true,
-            ran_head_notes: Vec::new(),
-            translation: None,
-        };
-        self.summarize(model, run, now_ms)
+        self.summarize(model, Summarize::cached(id, start), now_ms)
     }
 }
