@@ -21,13 +21,6 @@
 
 #[cfg(feature = "pretrained")]
 pub mod decoder;
-/// Without the models (the page's own wasm), only what writing's messages
-/// carry: the settings of a generation and a step written.
-#[cfg(not(feature = "pretrained"))]
-pub mod decoder {
-    pub mod sampling;
-    pub use sampling::{Sampling, Written};
-}
 #[cfg(feature = "pretrained")]
 pub mod encoder;
 #[cfg(feature = "pretrained")]

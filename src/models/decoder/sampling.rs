@@ -212,19 +212,6 @@ fn kept_count(order: &[u32], s: &Sampling, p: &dyn Fn(u32) -> f64) -> usize {
     order.len()
 }
 
-/// One step of writing: the choice, the token, and why writing ends here.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Written {
-    /// The step's number, from 0 (the draw of step s depends on s alone).
-    pub step: u64,
-    pub choice: Choice,
-    /// How the chosen token and the candidates are shown.
-    pub token: String,
-    pub candidates: Vec<String>,
-    /// Set when this token ends the generation (an end-of-text token).
-    pub stop: Option<String>,
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
