@@ -13,6 +13,8 @@
 //! - [`marian`]: Bergamot's tiny en↔pt translation models, an
 //!   encoder–decoder with cross-attention (a `Translation`, not a trace);
 //! - [`norm`]: LayerNorm and RMSNorm;
+//! - [`sampling`]: how a decoder picks the next token, and what a step of
+//!   writing reports (built everywhere: the page's messages carry it);
 //! - [`two_threads`]: a model's products and heads shared with a second
 //!   thread, which holds half of every matrix's rows.
 //!
@@ -33,6 +35,7 @@ pub mod llama;
 pub mod marian;
 #[cfg(feature = "pretrained")]
 pub mod norm;
+pub mod sampling;
 pub mod seed;
 pub mod teaching;
 #[cfg(feature = "pretrained")]

@@ -23,7 +23,7 @@ mod summary;
 pub mod warm;
 mod writing;
 
-pub use crate::models::decoder::{Sampling, Written};
+pub use crate::models::sampling::{Sampling, Written};
 pub use messages::{
     AnalysisReply, AnalysisRequest, CrossHead, FromWorker, HeadDetail, RunOptions, RunSummary,
     ToWorker, TranslationSummary, WriteReply, WriteRequest,

@@ -10,30 +10,11 @@
 //!   until  an end-of-text token, the context's end, or N tokens
 //! ```
 
-use super::sampling::{self, Choice, Sampling};
 use super::{Decoder, DecoderSession, Tokens};
 use crate::error::{Error, Result};
+use crate::models::sampling::{self, Sampling};
+pub use crate::models::sampling::{Written, MAX_WRITE, SHOWN};
 use crate::trace::ModelTrace;
-use serde::{Deserialize, Serialize};
-
-/// How many of the most likely tokens a step reports.
-pub const SHOWN: usize = 10;
-
-/// The most tokens one generation writes.
-pub const MAX_WRITE: usize = 256;
-
-/// One step of writing: the choice, the token, and why writing ends here.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Written {
-    /// The step's number, from 0 (the draw of step s depends on s alone).
-    pub step: u64,
-    pub choice: Choice,
-    /// How the chosen token and the candidates are shown.
-    pub token: String,
-    pub candidates: Vec<String>,
-    /// Set when this token ends the generation (an end-of-text token).
-    pub stop: Option<String>,
-}
 
 impl Decoder {
     /// The tokens of `ids` as shown, as [`Decoder::tokenize`] makes them.

@@ -19,11 +19,9 @@ pub mod cache;
 pub mod generate;
 mod layered;
 pub mod parts;
-pub mod sampling;
 
+pub use crate::models::sampling::{self, Sampling, Written};
 pub use cache::DecoderSession;
-pub use generate::Written;
-pub use sampling::Sampling;
 
 use crate::attention::Mask;
 use crate::error::{Error, Result};

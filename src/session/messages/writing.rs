@@ -1,7 +1,7 @@
 //! The messages of writing: one step asked for, one step answered (with
 //! the run's summary, as any run).
 
-use crate::models::decoder::{Sampling, Written};
+use crate::models::sampling::{Sampling, Written};
 use serde::{Deserialize, Serialize};
 
 /// One step of writing after the tokens the page shows.

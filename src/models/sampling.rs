@@ -65,6 +65,25 @@ impl Sampling {
     }
 }
 
+/// How many of the most likely tokens a step reports.
+pub const SHOWN: usize = 10;
+
+/// The most tokens one generation writes.
+pub const MAX_WRITE: usize = 256;
+
+/// One step of writing: the choice, the token, and why writing ends here.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Written {
+    /// The step's number, from 0 (the draw of step s depends on s alone).
+    pub step: u64,
+    pub choice: Choice,
+    /// How the chosen token and the candidates are shown.
+    pub token: String,
+    pub candidates: Vec<String>,
+    /// Set when this token ends the generation (an end-of-text token).
+    pub stop: Option<String>,
+}
+
 /// One token of the distribution shown.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Candidate {
