@@ -4,6 +4,7 @@
 //! a link holds is tested and fuzzed outside the browser (fuzz/); the page
 //! (src/web/url_state.rs) maps the checked values onto its own state.
 
+use crate::models::sampling::MAX_WRITE;
 use crate::trace::ModelId;
 
 /// Longest text, in characters, that the page computes: a URL's text and a
@@ -61,9 +62,6 @@ pub struct UrlParams {
     pub seed: Option<u64>,
     pub n: Option<usize>,
 }
-
-/// The most tokens a link asks one generation to write.
-pub const MAX_WRITE: usize = 256;
 
 fn hex_value(b: u8) -> Option<u8> {
     (b as char).to_digit(16).map(|d| d as u8)

@@ -5,7 +5,7 @@
 //! Anything malformed or hostile in a URL falls back to the defaults: the
 //! text is only ever shown as text.
 
-use attnscope::models::decoder::Sampling;
+use attnscope::session::Sampling;
 use attnscope::session::{ModelId, RunOptions};
 use attnscope::url_params::{cut_text, UrlParams};
 

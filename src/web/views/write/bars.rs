@@ -69,7 +69,7 @@ pub fn StepBars(step: Step) -> impl IntoView {
         }
     );
     view! {
-        <div id="write-bars" class="write-bars" data-step=step.written.step + 1>
+        <div id="write-bars" class="write-bars" data-step=step.written.step + 1 data-chosen=c.id>
             <p class="chosen-note">{chosen}</p>
             <ol>{rows}</ol>
             <p class="note kept">{kept}</p>

@@ -96,11 +96,14 @@ pub fn WriteCard() -> impl IntoView {
                         "Choose"
                         <select
                             id="write-mode"
-                            prop:value=move || if w.sample.get() { "sample" } else { "greedy" }
                             on:change=move |ev| w.sample.set(event_target_value(&ev) == "sample")
                         >
-                            <option value="greedy">"greedy"</option>
-                            <option value="sample">"sample"</option>
+                            <option value="greedy" prop:selected=move || !w.sample.get()>
+                                "greedy"
+                            </option>
+                            <option value="sample" prop:selected=move || w.sample.get()>
+                                "sample"
+                            </option>
                         </select>
                     </label>
                     <label>

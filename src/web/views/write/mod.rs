@@ -22,8 +22,8 @@ mod tests;
 use crate::compute::Engine;
 use crate::state::{Results, Selection, Step, WriteState, Writing};
 use attnscope::attention::Mask;
+use attnscope::models::sampling::MAX_WRITE;
 use attnscope::session::{ModelId, RunSummary, ToWorker, WriteRequest};
-use attnscope::url_params::MAX_WRITE;
 use leptos::prelude::*;
 
 /// Whether a model writes here; otherwise why not (None: nothing is said,
