@@ -5,7 +5,7 @@
 
 use super::bars::{Bars, KvCache};
 use super::{offered, Ask, Flow};
-use crate::state::WriteState;
+use crate::state::{Appearance, WriteState};
 use leptos::prelude::*;
 
 /// A number typed into a settings box, or `fallback` when it is not one.
@@ -16,6 +16,8 @@ fn number<T: std::str::FromStr>(ev: &leptos::ev::Event, fallback: T) -> T {
 #[component]
 pub fn WriteCard() -> impl IntoView {
     let flow = Flow::from_context();
+    // On a projector the settings start folded, so that the bars are in sight.
+    let app = expect_context::<Appearance>();
     let (sel, res, w) = (flow.sel, flow.res, flow.w);
     // A memo: the card is built again only when the model changes kind, not at every run.
     let why = Memo::new(move |_| {
@@ -80,74 +82,80 @@ pub fn WriteCard() -> impl IntoView {
                         "Stop"
                     </button>
                 </div>
-                <div class="write-settings">
-                    <label>
-                        "Tokens"
-                        <input
-                            id="write-count"
-                            type="number"
-                            min="1"
-                            max="256"
-                            prop:value=move || w.count.get().to_string()
-                            on:change=move |ev| w.count.set(number(&ev, 20).clamp(1, 256))
-                        />
-                    </label>
-                    <label>
-                        "Choose"
-                        <select
-                            id="write-mode"
-                            on:change=move |ev| w.sample.set(event_target_value(&ev) == "sample")
-                        >
-                            <option value="greedy" prop:selected=move || !w.sample.get()>
-                                "greedy"
-                            </option>
-                            <option value="sample" prop:selected=move || w.sample.get()>
-                                "sample"
-                            </option>
-                        </select>
-                    </label>
-                    <label>
-                        "top-k"
-                        <input
-                            id="write-top-k"
-                            type="number"
-                            min="0"
-                            prop:value=move || w.top_k.get().to_string()
-                            on:change=move |ev| w.top_k.set(number(&ev, 0))
-                        />
-                    </label>
-                    <label>
-                        "top-p"
-                        <input
-                            id="write-top-p"
-                            type="number"
-                            min="0"
-                            max="1"
-                            step="0.05"
-                            prop:value=move || w.top_p.get().to_string()
-                            on:change=move |ev| w.top_p.set(number(&ev, 1.0))
-                        />
-                    </label>
-                    <label>
-                        "seed"
-                        <input
-                            id="write-seed"
-                            type="number"
-                            min="0"
-                            prop:value=move || w.seed.get().to_string()
-                            on:change=move |ev| w.seed.set(number(&ev, 0))
-                        />
-                    </label>
-                </div>
-                <p class="note">
-                    {move || {
-                        if w.sample.get() {
-                            "Draws from the bars below at the temperature above (0 off for top-k, 1 off for top-p); the seed replays the same draws."
-                        } else {
-                            "Greedy: the most likely token each time."
-                        }
-                    }}
-                </p>
+                <details class="write-settings" prop:open=move || !app.present.get()>
+                    <summary>"Settings"</summary>
+                    <div class="write-fields">
+                        <label>
+                            "Tokens"
+                            <input
+                                id="write-count"
+                                type="number"
+                                min="1"
+                                max="256"
+                                prop:value=move || w.count.get().to_string()
+                                on:change=move |ev| w.count.set(number(&ev, 20).clamp(1, 256))
+                            />
+                        </label>
+                        <label>
+                            "Choose"
+                            <select
+                                id="write-mode"
+                                on:change=move |ev| {
+                                    w.sample.set(event_target_value(&ev) == "sample")
+                                }
+                            >
+                                <option value="greedy" prop:selected=move || !w.sample.get()>
+                                    "greedy"
+                                </option>
+                                <option value="sample" prop:selected=move || w.sample.get()>
+                                    "sample"
+                                </option>
+                            </select>
+                        </label>
+                        <label>
+                            "top-k"
+                            <input
+                                id="write-top-k"
+                                type="number"
+                                min="0"
+                                prop:value=move || w.top_k.get().to_string()
+                                on:change=move |ev| w.top_k.set(number(&ev, 0))
+                            />
+                        </label>
+                        <label>
+                            "top-p"
+                            <input
+                                id="write-top-p"
+                                type="number"
+                                min="0"
+                                max="1"
+                                step="0.05"
+                                prop:value=move || w.top_p.get().to_string()
+                                on:change=move |ev| w.top_p.set(number(&ev, 1.0))
+                            />
+                        </label>
+                        <label>
+                            "seed"
+                            <input
+                                id="write-seed"
+                                type="number"
+                                min="0"
+                                prop:value=move || w.seed.get().to_string()
+                                on:change=move |ev| w.seed.set(number(&ev, 0))
+                            />
+                        </label>
+                    </div>
+                    <p class="note">
+                        {move || {
+                            if w.sample.get() {
+                                "Draws from the bars below at the temperature above (0 off for top-k, 1 off for top-p); the seed replays the same draws."
+                            } else {
+                                "Greedy: the most likely token each time."
+                            }
+                        }}
+                    </p>
+                </details>
+
                 <p class="note" id="write-message" hidden=move || w.message.with(String::is_empty)>
                     {move || w.message.get()}
                 </p>

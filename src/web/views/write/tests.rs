@@ -6,7 +6,7 @@ use super::bars::Bars;
 use super::card::WriteCard;
 use super::timeline::Timeline;
 use crate::compute::Engine;
-use crate::state::{Results, Selection, Step, WriteState, Writing};
+use crate::state::{Appearance, Results, Selection, Step, WriteState, Writing};
 use crate::test_support::*;
 use crate::url_state::UrlState;
 use attnscope::attention::Mask;
@@ -39,6 +39,7 @@ fn mount_with<V: IntoView + 'static>(query: &str, view: fn() -> V) -> (HtmlEleme
         provide_context(sel);
         provide_context(res);
         provide_context(w);
+        provide_context(Appearance::new(&start));
         provide_context(Engine::empty());
         keep.set(Some((sel, res, w)));
         view()
@@ -129,8 +130,10 @@ async fn the_timeline_spans_the_steps_and_now() {
     assert_eq!((range.min(), range.max(), range.value()), ("1".into(), "4".into(), "4".into()));
     range.set_value("2");
     fire(&range, "input");
-    settle("step 2 shown", || w.at.get_untracked() == Some(2)).await;
-    assert!(text_of(&root, ".write-timeline").contains("step 2 of 3"));
+    settle("step 2 shown", || {
+        w.at.get_untracked() == Some(2) && text_of(&root, ".write-timeline").contains("step 2 of 3")
+    })
+    .await;
     range.set_value("4");
     fire(&range, "input");
     settle("now again", || w.at.get_untracked().is_none()).await;
