@@ -4,6 +4,7 @@
 //! a link holds is tested and fuzzed outside the browser (fuzz/); the page
 //! (src/web/url_state.rs) maps the checked values onto its own state.
 
+use crate::models::sampling::MAX_WRITE;
 use crate::trace::ModelId;
 
 /// Longest text, in characters, that the page computes: a URL's text and a
@@ -53,6 +54,13 @@ pub struct UrlParams {
     pub embed: Option<bool>,
     /// The exact weights as published (MiniLM's f32 file, not its f16 copy).
     pub exact: Option<bool>,
+    /// Writing's settings: draw (else greedy), top-k (below [`MAX_POSITION`]), top-p (0..=1, to
+    /// 3 decimals), the seed, and how many tokens (1..=[`MAX_WRITE`]).
+    pub sample: Option<bool>,
+    pub topk: Option<usize>,
+    pub topp: Option<f32>,
+    pub seed: Option<u64>,
+    pub n: Option<usize>,
 }
 
 fn hex_value(b: u8) -> Option<u8> {
@@ -144,6 +152,12 @@ fn factor(v: &str) -> Option<f32> {
     v.parse::<f32>().ok().filter(|f| f.is_finite() && (0.1..=10.0).contains(f))
 }
 
+/// A share in 0..=1, rounded to the 3 decimals the URL keeps (so it reads back exactly).
+fn share(v: &str) -> Option<f32> {
+    let f = v.parse::<f32>().ok().filter(|f| (0.0..=1.0).contains(f))?;
+    Some((f * 1000.0).round() / 1000.0)
+}
+
 fn flag(v: &str) -> Option<bool> {
     match v {
         "1" | "true" | "on" => Some(true),
@@ -192,6 +206,11 @@ impl UrlParams {
                 "present" => p.present = flag(v),
                 "embed" => p.embed = flag(v),
                 "exact" => p.exact = flag(v),
+                "sample" => p.sample = flag(v),
+                "topk" => p.topk = below(v, MAX_POSITION),
+                "topp" => p.topp = share(v),
+                "seed" => p.seed = v.parse().ok(),
+                "n" => p.n = below(v, MAX_WRITE + 1).filter(|&n| n >= 1),
                 _ => {}
             }
         }
@@ -229,6 +248,11 @@ impl UrlParams {
         put("present", self.present.map(write_flag));
         put("embed", self.embed.map(write_flag));
         put("exact", self.exact.map(write_flag));
+        put("sample", self.sample.map(write_flag));
+        put("topk", self.topk.map(|x| x.to_string()));
+        put("topp", self.topp.map(|f| format!("{f:.3}")));
+        put("seed", self.seed.map(|x| x.to_string()));
+        put("n", self.n.map(|x| x.to_string()));
         put("text", self.text.clone());
         pairs
     }
@@ -297,5 +321,21 @@ mod tests {
         let q = p.to_query();
         assert_eq!(q, "?model=smollm2&layer=2&head=7&view=lesson&step=4&temp=2.500&pos=0&dark=1&text=x+%3D+1+%26+y+%E2%9C%93+%2B%25");
         assert_eq!(UrlParams::parse(&q), p);
+    }
+
+    #[test]
+    fn writing_settings_round_trip_and_stay_in_range() {
+        let p = UrlParams::parse("?sample=1&topk=40&topp=0.95&seed=7&n=12&ntemp=0.8");
+        assert_eq!(
+            (p.sample, p.topk, p.topp, p.seed, p.n),
+            (Some(true), Some(40), Some(0.95), Some(7), Some(12))
+        );
+        assert_eq!(UrlParams::parse(&p.to_query()), p);
+        let bad = UrlParams::parse("?topp=1.5&n=0&seed=-1&topk=x");
+        assert_eq!((bad.topp, bad.n, bad.seed, bad.topk), (None, None, None, None));
+        assert_eq!(UrlParams::parse("?n=999").n, None);
+        // A long top-p is rounded to what the URL writes, so it reads back the same.
+        let q = UrlParams::parse("?topp=0.12345");
+        assert_eq!(UrlParams::parse(&q.to_query()), q);
     }
 }

@@ -200,7 +200,9 @@ impl Compute {
             }
         }
         let to = match &msg {
-            ToWorker::Run { model, .. } => {
+            ToWorker::Run { model, .. }
+            | ToWorker::Write { model, .. }
+            | ToWorker::Show { model, .. } => {
                 self.latest.set(home(*model));
                 home(*model)
             }

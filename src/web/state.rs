@@ -8,6 +8,7 @@ use crate::url_state::{Stage, UrlState, View};
 use attnscope::analysis::HeadMatch;
 use attnscope::attention::Mask;
 use attnscope::session::{HeadDetail, ModelId, RunOptions, RunSummary};
+use attnscope::session::{Sampling, Written};
 use attnscope::Matrix;
 use leptos::prelude::*;
 use std::collections::HashMap;
@@ -267,5 +268,115 @@ impl Results {
     /// The run shown has tokens (an analysis of an empty text has nothing to show).
     pub fn has_tokens(&self) -> bool {
         self.summary.with(|s| s.as_ref().is_some_and(|s| !s.tokens.is_empty()))
+    }
+}
+
+/// Where a generation stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WriteState {
+    Idle,
+    Writing,
+    Paused,
+    Done,
+}
+
+impl WriteState {
+    pub fn slug(self) -> &'static str {
+        match self {
+            WriteState::Idle => "idle",
+            WriteState::Writing => "writing",
+            WriteState::Paused => "paused",
+            WriteState::Done => "done",
+        }
+    }
+}
+
+/// One token written: the step's choice, and the text's token count after it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    pub written: Written,
+    pub tokens: usize,
+}
+
+/// Writing (`views/write/`): the settings, kept in the URL, and the
+/// generation, from its prompt to the steps written. Its temperature is
+/// the next-token temperature ([`RunOptions::next_token_temperature`]).
+#[derive(Clone, Copy)]
+pub struct Writing {
+    pub sample: RwSignal<bool>,
+    pub top_k: RwSignal<usize>,
+    pub top_p: RwSignal<f32>,
+    pub seed: RwSignal<u64>,
+    /// Tokens one press of Write asks for.
+    pub count: RwSignal<usize>,
+    pub prompt: RwSignal<String>,
+    pub prompt_tokens: RwSignal<usize>,
+    pub steps: RwSignal<Vec<Step>>,
+    pub state: RwSignal<WriteState>,
+    /// Why the generation ended (an end-of-text token, Stop, an error).
+    pub message: RwSignal<String>,
+    /// The timeline's step shown, from 1 (None: now).
+    pub at: RwSignal<Option<usize>>,
+    /// Writing goes on until this many steps are written; true: a press of
+    /// Write (done at the end), false: a single step (paused at the end).
+    pub target: StoredValue<(usize, bool)>,
+    /// The token ids after the latest step (the next step starts from them).
+    pub ids: StoredValue<Vec<u32>>,
+    /// The text the latest step wrote into the text box: its run is already
+    /// computed, so the text box's change asks for no run.
+    pub produced: StoredValue<Option<String>>,
+}
+
+impl Writing {
+    pub fn new(start: &UrlState) -> Self {
+        let w = start.writing;
+        Self {
+            sample: RwSignal::new(!w.greedy),
+            top_k: RwSignal::new(w.top_k),
+            top_p: RwSignal::new(w.top_p),
+            seed: RwSignal::new(w.seed),
+            count: RwSignal::new(start.write_count),
+            prompt: RwSignal::new(String::new()),
+            prompt_tokens: RwSignal::new(0),
+            steps: RwSignal::new(Vec::new()),
+            state: RwSignal::new(WriteState::Idle),
+            message: RwSignal::new(String::new()),
+            at: RwSignal::new(None),
+            target: StoredValue::new((0, false)),
+            ids: StoredValue::new(Vec::new()),
+            produced: StoredValue::new(None),
+        }
+    }
+
+    /// The settings of the next step, at the temperature `temperature`.
+    pub fn sampling(&self, temperature: f32) -> Sampling {
+        Sampling {
+            greedy: !self.sample.get_untracked(),
+            temperature,
+            top_k: self.top_k.get_untracked(),
+            top_p: self.top_p.get_untracked(),
+            seed: self.seed.get_untracked(),
+        }
+    }
+
+    /// The URL's share of the settings (the temperature is the run options').
+    pub fn settings(&self) -> Sampling {
+        Sampling {
+            greedy: !self.sample.get(),
+            temperature: 1.0,
+            top_k: self.top_k.get(),
+            top_p: self.top_p.get(),
+            seed: self.seed.get(),
+        }
+    }
+
+    /// Forgets the generation (another text or model).
+    pub fn clear(&self) {
+        self.steps.set(Vec::new());
+        self.state.set(WriteState::Idle);
+        self.message.set(String::new());
+        self.at.set(None);
+        self.ids.set_value(Vec::new());
+        self.produced.set_value(None);
     }
 }

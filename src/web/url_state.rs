@@ -5,8 +5,12 @@
 //! Anything malformed or hostile in a URL falls back to the defaults: the
 //! text is only ever shown as text.
 
+use attnscope::session::Sampling;
 use attnscope::session::{ModelId, RunOptions};
 use attnscope::url_params::{cut_text, UrlParams};
+
+/// Tokens one press of Write asks for, unless the URL says otherwise.
+pub const WRITE_COUNT: usize = 20;
 
 pub const DEFAULT_TEXT: &str = "a fluffy blue creature roamed the verdant forest";
 
@@ -152,6 +156,9 @@ pub struct UrlState {
     pub embed: bool,
     /// Download the exact weights (MiniLM's f32 file) instead of the smaller copy.
     pub exact: bool,
+    /// Writing's settings (its temperature is `options.next_token_temperature`) and its count.
+    pub writing: Sampling,
+    pub write_count: usize,
 }
 
 impl Default for UrlState {
@@ -171,6 +178,8 @@ impl Default for UrlState {
             present: false,
             embed: false,
             exact: false,
+            writing: Sampling::default(),
+            write_count: WRITE_COUNT,
         }
     }
 }
@@ -204,6 +213,14 @@ impl UrlState {
             present: p.present.unwrap_or(false),
             embed: p.embed.unwrap_or(false),
             exact: p.exact.unwrap_or(false),
+            writing: Sampling {
+                greedy: !p.sample.unwrap_or(false),
+                temperature: 1.0,
+                top_k: p.topk.unwrap_or(0),
+                top_p: p.topp.unwrap_or(1.0),
+                seed: p.seed.unwrap_or(0),
+            },
+            write_count: p.n.unwrap_or(WRITE_COUNT),
         }
     }
 
@@ -232,6 +249,11 @@ impl UrlState {
             present: self.present.then_some(true),
             embed: self.embed.then_some(true),
             exact: self.exact.then_some(true),
+            sample: (!self.writing.greedy).then_some(true),
+            topk: (self.writing.top_k != 0).then_some(self.writing.top_k),
+            topp: (self.writing.top_p != 1.0).then_some(self.writing.top_p),
+            seed: (self.writing.seed != 0).then_some(self.writing.seed),
+            n: (self.write_count != WRITE_COUNT).then_some(self.write_count),
         }
         .to_query()
     }

@@ -10,7 +10,7 @@ use super::panel::{Rail, TokenList};
 use crate::canvas::Look;
 use crate::compute::{model_name, Engine};
 use crate::downloads;
-use crate::state::{Appearance, Found, LoadState, Results, Selection};
+use crate::state::{Appearance, Found, LoadState, Results, Selection, Writing};
 use crate::url_state::{UrlState, View};
 use crate::views::catalog::CatalogView;
 use crate::views::common::stages::StageMotion;
@@ -20,7 +20,7 @@ use crate::views::head::heatmap::HeadView;
 use crate::views::lesson::LessonView;
 use crate::views::model::overview::OverviewView;
 use crate::views::worked::WorkedExampleView;
-use attnscope::session::{FromWorker, ToWorker};
+use attnscope::session::{FromWorker, ModelId, RunOptions, ToWorker};
 use leptos::prelude::*;
 use std::time::Duration;
 
@@ -44,6 +44,7 @@ pub fn Page(
     let sel = Selection::new(&start);
     let app = Appearance::new(&start);
     let res = Results::new();
+    let writing = Writing::new(&start);
     let engine = Engine::empty();
     let offline = OfflineState::new();
     let opened = super::open_model::OpenModel::new();
@@ -53,13 +54,14 @@ pub fn Page(
     provide_context(app.look);
     provide_context(res);
     provide_context(engine);
+    provide_context(writing);
     provide_context(offline);
     provide_context(StageMotion::new(sel));
     crate::views::beyond::Analysis::provide(res);
 
     engine.set(in_page, on_reply(sel, res, engine, offline, opened));
     compute_on_change(sel, res, engine);
-    keep_url(sel, app);
+    keep_url(sel, app, writing);
     restyle(app);
     crate::views::translation::translate::follow_model(sel);
     if !in_page {
@@ -79,6 +81,7 @@ pub fn Page(
             {(!app.embed).then(|| view! { <ControlBar /> })}
             <StageHeader />
             <TokenList />
+            <crate::views::write::timeline::Timeline />
             <main class="stage-area" id="stage">
                 <RunProgress />
                 <StageView />
@@ -136,6 +139,7 @@ fn on_reply(
     opened: super::open_model::OpenModel,
 ) -> impl Fn(FromWorker) + 'static {
     let analysis = expect_context::<crate::views::beyond::Analysis>();
+    let writing = crate::views::write::Flow::from_context();
     move |msg: FromWorker| match msg {
         FromWorker::Ready => res.worker_ready.set(true),
         FromWorker::Progress { model, loaded, total } => res.loads.update(|m| {
@@ -175,9 +179,15 @@ fn on_reply(
                 head: sel.head.get_untracked(),
                 with_layer: true,
             });
+            // After the head: a next step of writing computes while this one is drawn.
+            writing.take(&s);
             res.summary.set(Some(*s));
         }
-        FromWorker::Head(mut d) if d.id == engine.latest() => {
+        // Also the run shown's, while writing asks for the next run.
+        FromWorker::Head(mut d)
+            if d.id == engine.latest()
+                || Some(d.id) == res.summary.with_untracked(|s| s.as_ref().map(|s| s.id)) =>
+        {
             if d.layer_left_out && !res.lend_layer(&mut d) {
                 // The head before, whose layer this one shares, was replaced meanwhile: ask again
                 // for the whole.
@@ -203,6 +213,7 @@ fn on_reply(
         }
         FromWorker::Failed { id, message } if id == 0 || id == engine.latest() => {
             analysis.failed(&message);
+            writing.failed();
             res.error.set(message)
         }
         FromWorker::Custom(reply) => opened.receive(reply, sel, res),
@@ -214,21 +225,24 @@ fn on_reply(
 /// model); the selected head changed: fetch its detail; the comparison
 /// follows its text, the head and every run.
 fn compute_on_change(sel: Selection, res: Results, engine: Engine) {
-    Effect::new(move |_| {
+    let writing = crate::views::write::Flow::from_context();
+    Effect::new(move |prev: Option<Option<(ModelId, RunOptions, bool)>>| {
         if !res.worker_ready.get() {
-            return;
+            return None;
         }
-        let m = sel.model.get();
-        match res.load_state(m) {
+        let (m, text, options) = (sel.model.get(), sel.text.get(), sel.options.get());
+        let now = Some((m, options, sel.exact.get()));
+        let state = res.load_state(m);
+        // The text a step of writing put in the box: that step's run is the latest already.
+        if prev.flatten() == now && writing.w.produced.with_value(|p| p.as_deref() == Some(&text)) {
+            return now;
+        }
+        writing.interrupt(&text, prev.flatten().is_none_or(|p| p.0 == m));
+        match state {
             LoadState::Ready => {
                 let id = engine.next_run();
                 res.asked.set(id);
-                engine.send(ToWorker::Run {
-                    id,
-                    model: m,
-                    text: sel.text.get(),
-                    options: sel.options.get(),
-                });
+                engine.send(ToWorker::Run { id, model: m, text, options });
             }
             LoadState::NotLoaded => {
                 let exact = sel.exact.get();
@@ -242,6 +256,7 @@ fn compute_on_change(sel: Selection, res: Results, engine: Engine) {
             }
             _ => {}
         }
+        now
     });
     Effect::new(move |prev: Option<(usize, usize)>| {
         let now = (sel.layer.get(), sel.head.get());
@@ -284,7 +299,7 @@ fn compute_on_change(sel: Selection, res: Results, engine: Engine) {
 /// the favicon again, 15–25 ms of work in the browser and the page per
 /// keystroke (measured in headless Chromium) that would compete with the
 /// worker computing that keystroke. Back and forward restore the state.
-fn keep_url(sel: Selection, app: Appearance) {
+fn keep_url(sel: Selection, app: Appearance, writing: Writing) {
     // The theme goes into the URL only where it is not the system's.
     let system_dark = web_sys::window()
         .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
@@ -310,6 +325,8 @@ fn keep_url(sel: Selection, app: Appearance) {
             present: app.present.get(),
             embed: app.embed,
             exact: sel.exact.get(),
+            writing: writing.settings(),
+            write_count: writing.count.get(),
         };
         if let Some(p) = &prev {
             // An embedded page never adds entries to its host's history.
@@ -344,6 +361,11 @@ fn keep_url(sel: Selection, app: Appearance) {
         if let Some(d) = s.dark {
             app.dark.set(d);
         }
+        writing.sample.set(!s.writing.greedy);
+        writing.top_k.set(s.writing.top_k);
+        writing.top_p.set(s.writing.top_p);
+        writing.seed.set(s.writing.seed);
+        writing.count.set(s.write_count);
         sel.apply(s);
     });
     on_cleanup(move || {

@@ -10,6 +10,7 @@ use crate::compute::Engine;
 use crate::downloads;
 use crate::state::{Results, Selection};
 use crate::views::explain::switches::NextTokenTemperature;
+use crate::views::write::{Ask, Flow};
 use attnscope::session::{ModelId, ToWorker};
 use leptos::prelude::*;
 
@@ -36,6 +37,7 @@ pub fn Rail() -> impl IntoView {
                     <OfflineBadge />
                 </div>
                 <NextTokens />
+                <crate::views::write::card::WriteCard />
                 <PresetNote />
                 <HeadNote />
                 <ModelNote />
@@ -236,16 +238,26 @@ fn HeadNote() -> impl IntoView {
 #[component]
 fn NextTokens() -> impl IntoView {
     let res = expect_context::<Results>();
+    let flow = Flow::from_context();
     let has = move || res.summary.with(|s| s.as_ref().is_some_and(|s| s.top_next.is_some()));
     let list = move || {
+        let offered = flow.offered();
         res.summary.with(|s| {
             let top = s.as_ref().and_then(|s| s.top_next.clone()).unwrap_or_default();
             top.into_iter()
                 .take(5)
-                .map(|(t, p)| {
+                .enumerate()
+                .map(|(rank, (t, p))| {
                     view! {
                         <li>
-                            <code>{format!("{t:?}")}</code>
+                            <button
+                                class="pick"
+                                disabled=!offered
+                                title="Append this token"
+                                on:click=move |_| flow.begin(Ask::Pick(rank))
+                            >
+                                {format!("{t:?}")}
+                            </button>
                             <span class="bar" style=format!("width: {:.1}%", p * 60.0)></span>
                             <span class="pct">{format!("{:.1}%", p * 100.0)}</span>
                         </li>
@@ -258,6 +270,9 @@ fn NextTokens() -> impl IntoView {
         <Show when=has>
             <section class="card next" id="next-tokens">
                 <h2>"Most likely next tokens"</h2>
+                <p class="note" hidden=move || !flow.offered()>
+                    "Click one to append it."
+                </p>
                 <ol>{list}</ol>
                 <NextTokenTemperature />
             </section>

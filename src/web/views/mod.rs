@@ -11,6 +11,7 @@
 //! - `lesson/`: the guided lesson, which shows the other tabs' pictures;
 //! - `worked/`: seed 003's worked example;
 //! - `translation/`: a translation model's cross-attention;
+//! - `write/`: writing: the card in the rail, the step's bars, the timeline;
 //! - `common/`: what several tabs share (axes, cells, stages, readout, numbers).
 //!
 //! Tabs use `common/` and each other's components (the lesson shows the
@@ -26,3 +27,4 @@ pub mod lesson;
 pub mod model;
 pub mod translation;
 pub mod worked;
+pub mod write;
