@@ -287,3 +287,18 @@ fn writing_stops_at_the_context_limit_with_a_message() {
     let err = d.write_step(&Sampling::default(), 0, None).unwrap_err().to_string();
     assert!(err.contains("limit"), "{err}");
 }
+
+#[test]
+fn written_tokens_decode_as_the_tokenizers_library_decodes_them() {
+    let texts = ["the quick brown fox", "Olá, café! 😀 naïve — 12345", "  two  spaces\nand a line"];
+    for path in DECODERS.iter().chain(&["tiny/gguf/qwen2-q8_0.gguf"]) {
+        let d = decoder(path);
+        let model = d.model();
+        for text in texts {
+            let ids = model.tokenize(text).unwrap().ids;
+            let ours = model.decode(&ids).unwrap();
+            let theirs = model.tokenizer().inner().decode(&ids, true).unwrap();
+            assert_eq!(ours, theirs, "{path}: {text:?} as {ids:?}");
+        }
+    }
+}

@@ -173,13 +173,24 @@ fn byte_of_char() -> HashMap<char, u8> {
         .collect()
 }
 
+thread_local! { static BYTES_OF: HashMap<char, u8> = byte_of_char(); }
+
+/// The bytes a byte-level piece stands for; a piece outside the byte
+/// alphabet (an added token's) is its own text.
+pub fn byte_level_bytes(piece: &str) -> Vec<u8> {
+    BYTES_OF
+        .with(|bytes_of| {
+            piece.chars().map(|c| bytes_of.get(&c).copied()).collect::<Option<Vec<u8>>>()
+        })
+        .unwrap_or_else(|| piece.as_bytes().to_vec())
+}
+
 /// A byte-level piece as shown: its bytes as text, and any byte that is
 /// not part of a whole UTF-8 character within the piece (one piece of an
 /// emoji split over several tokens) as `<0xF0>`; a character outside the
 /// byte alphabet (an added token's) as it is. The reference scripts write
 /// tokens the same way.
 pub fn display_byte_level(piece: &str) -> String {
-    thread_local! { static BYTES_OF: HashMap<char, u8> = byte_of_char(); }
     BYTES_OF.with(|bytes_of| {
         if !piece.chars().all(|c| bytes_of.contains_key(&c)) {
             return piece.to_string();

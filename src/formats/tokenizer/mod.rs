@@ -142,11 +142,39 @@ impl TextTokenizer {
         self.ends.contains(&id)
     }
 
-    /// The text of `ids`, special tokens left out.
+    /// The text of `ids`, special tokens left out: the pieces' bytes joined
+    /// (byte-level BPE), `▁` as a space and `<0xNN>` as its byte
+    /// (SentencePiece, whose first space is the one it adds), WordPiece's
+    /// `##` joined to the word before. Written here rather than through the
+    /// `tokenizers` decoders, whose code would weigh on the worker's wasm.
     pub fn decode(&self, ids: &[u32]) -> Result<String> {
-        self.inner
-            .decode(ids, true)
-            .map_err(|e| Error::Tokenizer(format!("could not decode the tokens: {e}")))
+        let mut bytes = Vec::new();
+        for &id in ids.iter().filter(|id| !self.special.contains(id)) {
+            let piece = self.inner.id_to_token(id).ok_or_else(|| {
+                Error::Tokenizer(format!("token id {id} is outside the vocabulary"))
+            })?;
+            match self.shown {
+                Shown::ByteLevel => bytes.extend(gguf::byte_level_bytes(&piece)),
+                Shown::Metaspace => match byte_fallback(&piece) {
+                    Some(b) => bytes.push(b),
+                    None => bytes.extend(piece.replace('\u{2581}', " ").bytes()),
+                },
+                Shown::AsIs => match piece.strip_prefix("##") {
+                    Some(rest) => bytes.extend(rest.bytes()),
+                    None => {
+                        if !bytes.is_empty() {
+                            bytes.push(b' ');
+                        }
+                        bytes.extend(piece.bytes());
+                    }
+                },
+            }
+        }
+        let text = String::from_utf8_lossy(&bytes);
+        Ok(match self.shown {
+            Shown::Metaspace => text.strip_prefix(' ').unwrap_or(&text).to_string(),
+            _ => text.into_owned(),
+        })
     }
 
     /// Adds `bos` (an id in the vocabulary) before every text.
@@ -206,6 +234,12 @@ impl TextTokenizer {
             Shown::Metaspace => piece.replace('\u{2581}', " "),
         }
     }
+}
+
+/// The byte a SentencePiece byte-fallback piece (`<0xE2>`) stands for.
+fn byte_fallback(piece: &str) -> Option<u8> {
+    let hex = piece.strip_prefix("<0x")?.strip_suffix('>')?;
+    (hex.len() == 2).then(|| u8::from_str_radix(hex, 16).ok()).flatten()
 }
 
 /// How `tokenizer.json`'s decoder says its pieces are written.

@@ -52,6 +52,11 @@ impl Decoder {
         self.tokenizer.decode(ids)
     }
 
+    /// The model's tokenizer.
+    pub fn tokenizer(&self) -> &crate::formats::tokenizer::TextTokenizer {
+        &self.tokenizer
+    }
+
     /// Whether `id` ends a text.
     pub fn is_end(&self, id: u32) -> bool {
         self.tokenizer.is_end(id)
