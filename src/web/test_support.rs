@@ -18,9 +18,9 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, HtmlElement, HtmlText
 // Once for the whole binary: every test of every `tests.rs` runs in the browser.
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// Mounts the whole app into a fresh element of its own, at `query` (its URL).
-pub fn mount_at(query: &str) -> HtmlElement {
-    // The page keeps its state in the URL: start every test from a known one.
+/// A fresh element of its own in the document, with the URL at `query`:
+/// the page keeps its state in the URL, so every test starts from a known one.
+pub fn root_at(query: &str) -> HtmlElement {
     web_sys::window()
         .unwrap()
         .history()
@@ -30,6 +30,12 @@ pub fn mount_at(query: &str) -> HtmlElement {
     let document = web_sys::window().unwrap().document().unwrap();
     let root: HtmlElement = document.create_element("div").unwrap().dyn_into().unwrap();
     document.body().unwrap().append_child(&root).unwrap();
+    root
+}
+
+/// Mounts the whole app into a fresh element of its own, at `query` (its URL).
+pub fn mount_at(query: &str) -> HtmlElement {
+    let root = root_at(query);
     // In the page's own thread: the test runner serves no worker script.
     leptos::mount::mount_to(root.clone(), || leptos::view! { <Page in_page=true /> }).forget();
     root

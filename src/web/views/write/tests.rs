@@ -22,15 +22,7 @@ type Contexts = (Selection, Results, Writing);
 
 /// Mounts `view` with the page's contexts (no worker: the engine answers nothing).
 fn mount_with<V: IntoView + 'static>(query: &str, view: fn() -> V) -> (HtmlElement, Contexts) {
-    web_sys::window()
-        .unwrap()
-        .history()
-        .unwrap()
-        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(query))
-        .unwrap();
-    let document = web_sys::window().unwrap().document().unwrap();
-    let root: HtmlElement = document.create_element("div").unwrap().dyn_into().unwrap();
-    document.body().unwrap().append_child(&root).unwrap();
+    let root = root_at(query);
     let state = std::rc::Rc::new(std::cell::Cell::new(None::<Contexts>));
     let keep = state.clone();
     leptos::mount::mount_to(root.clone(), move || {
