@@ -14,7 +14,6 @@ use attnscope::models::sampling::Written;
 use attnscope::models::sampling::{choose, Sampling};
 use attnscope::session::{ModelId, RunOptions, RunSummary, Session};
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 use wasm_bindgen_test::wasm_bindgen_test;
 use web_sys::{HtmlElement, HtmlInputElement};
 
