@@ -3,7 +3,8 @@
 //! the key/value cache and gives what a full run of the same tokens gives;
 //! greedy takes the full run's most likely token; a seed replays the same
 //! text; the timeline's earlier steps are the full run's first rows; and
-//! what cannot be written says why.
+//! what cannot be written says why. The catalog each step adds its new
+//! row's share to equals the one measured afresh.
 
 use attnscope::checkpoint::Checkpoint;
 use attnscope::models::decoder::DecoderSession;
@@ -101,6 +102,16 @@ fn each_step_appends_one_token_and_equals_a_full_run() {
                 assert!(worst < 1e-5, "{path}: layer {l} head {h} differs by {worst}");
             }
         }
+        // The catalog a step added its row's share to is the one measured afresh on the same
+        // trace (shown again, nothing reused), to the bit.
+        let last = steps.last().unwrap();
+        let again =
+            result(s.handle(ToWorker::Show { id: 99, model: ModelId::Custom, tokens: n }, &|| 0.0));
+        assert_eq!(last.catalog, again.catalog, "{path}: the kept sums and a fresh measure");
+        assert_eq!(
+            again.catalog.len(),
+            full.layers.iter().map(|l| l.attention.heads.len()).sum::<usize>()
+        );
         // Greedy took the most likely token of the run before each step.
         for k in 1..steps.len() {
             let before = &steps[k - 1].token_ids.as_ref().unwrap();

@@ -41,6 +41,8 @@ pub struct Session {
     last: Option<(u64, Latest)>,
     /// The importance map under way (`analysis.rs`).
     importance: Option<analysis::Job>,
+    /// The latest catalog's sums, for a run that appends to it.
+    sums: summary::KeptSums,
 }
 
 /// Where the latest run's trace is.
@@ -59,7 +61,12 @@ impl Default for Session {
 
 impl Session {
     pub fn new() -> Self {
-        Self { runners: runners::built_in(), last: None, importance: None }
+        Self {
+            runners: runners::built_in(),
+            last: None,
+            importance: None,
+            sums: Default::default(),
+        }
     }
 
     /// Runs `text`; `now_ms` is the clock of whoever calls (performance.now()
