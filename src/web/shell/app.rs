@@ -140,6 +140,15 @@ fn on_reply(
 ) -> impl Fn(FromWorker) + 'static {
     let analysis = expect_context::<crate::views::beyond::Analysis>();
     let writing = crate::views::write::Flow::from_context();
+    // A step of writing waits here for its head's detail, so that the views
+    // change once a token, with the new run and its head together.
+    let held = StoredValue::new(None::<attnscope::session::RunSummary>);
+    let held_id = move || held.with_value(|h| h.as_ref().map(|s| s.id));
+    let show_held = move || {
+        if let Some(s) = held.try_update_value(Option::take).flatten() {
+            res.summary.set(Some(s));
+        }
+    };
     move |msg: FromWorker| match msg {
         FromWorker::Ready => res.worker_ready.set(true),
         FromWorker::Progress { model, loaded, total } => res.loads.update(|m| {
@@ -181,13 +190,23 @@ fn on_reply(
             });
             // After the head: a next step of writing computes while this one is drawn.
             writing.take(&s);
-            res.summary.set(Some(*s));
+            // A step held before is overtaken (its head failed to come).
+            show_held();
+            if s.written.is_some() {
+                held.set_value(Some(*s));
+            } else {
+                res.summary.set(Some(*s));
+            }
         }
-        // Also the run shown's, while writing asks for the next run.
+        // Also the run shown's (or held), while writing asks for the next run.
         FromWorker::Head(mut d)
             if d.id == engine.latest()
+                || Some(d.id) == held_id()
                 || Some(d.id) == res.summary.with_untracked(|s| s.as_ref().map(|s| s.id)) =>
         {
+            if Some(d.id) == held_id() {
+                show_held();
+            }
             if d.layer_left_out && !res.lend_layer(&mut d) {
                 // The head before, whose layer this one shares, was replaced meanwhile: ask again
                 // for the whole.
@@ -211,7 +230,13 @@ fn on_reply(
         FromWorker::Export { json, .. } => {
             downloads::save("attention.json", "application/json", &json)
         }
+        // The head of a step held: the step is shown without it.
+        FromWorker::Failed { id, message } if Some(id) == held_id() && id != engine.latest() => {
+            show_held();
+            res.error.set(message)
+        }
         FromWorker::Failed { id, message } if id == 0 || id == engine.latest() => {
+            show_held();
             analysis.failed(&message);
             writing.failed();
             res.error.set(message)
