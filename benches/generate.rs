@@ -5,6 +5,12 @@
 //! - `generate/greedy_64`: 64 greedy tokens after the same prompt, the
 //!   CLI's loop (`DecoderSession::generate`).
 //!
+//! - the worker's loop as the page drives it (not criterion): each step a
+//!   `ToWorker::Write` through the session, its reply encoded as the worker
+//!   posts it, then the shown head's detail asked and encoded; the median
+//!   of each part over 64 tokens, so the time a step spends beside the
+//!   model is in view.
+//!
 //! Then the tokens per second of both, measured again outside criterion
 //! (the median of a few runs), on one line each with the CPU, for
 //! scripts/bench.sh's ratio to PyTorch's own greedy loop
@@ -14,6 +20,7 @@
 
 use attnscope::checkpoint::smollm2::{SmolLm2, SmolLm2Session};
 use attnscope::models::decoder::Sampling;
+use attnscope::session::{FromWorker, ModelId, Session, ToWorker, WriteRequest};
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::time::{Duration, Instant};
 
@@ -84,6 +91,85 @@ fn bench(c: &mut Criterion) {
         WRITE as f64 / whole.as_secs_f64()
     );
     println!("{{\"attnscope_generate_tokens_per_s\": {:.2}}}", WRITE as f64 / whole.as_secs_f64());
+    page_loop(&greedy);
+}
+
+/// Milliseconds since `t0`.
+fn ms(t0: Instant) -> f64 {
+    t0.elapsed().as_secs_f64() * 1e3
+}
+
+/// An encoded message's size: its JSON and the buffers posted beside it.
+fn encoded(msg: &FromWorker) -> usize {
+    let beside = std::rc::Rc::new(std::cell::Cell::new(0));
+    let count = beside.clone();
+    let json = attnscope::tensor::wire::to_json_sending_buffers(msg, move |b| {
+        count.set(count.get() + b.len())
+    })
+    .unwrap();
+    json.len() + beside.get()
+}
+
+/// The worker's loop as the page drives it, timed by part (see the top).
+fn page_loop(greedy: &Sampling) {
+    let gguf = std::fs::read(attnscope::testing::smollm2_gguf()).unwrap();
+    let mut s = Session::new();
+    s.install(ModelId::SmolLm2, vec![gguf]).unwrap();
+    let clock = Instant::now();
+    let now = || clock.elapsed().as_secs_f64() * 1e3;
+    let (mut ids, mut prompt_tokens) = (Vec::new(), 0);
+    let mut parts: [Vec<f64>; 5] = Default::default();
+    let mut sizes = (0, 0);
+    for step in 0..WRITE as u64 {
+        let request = WriteRequest {
+            ids: ids.clone(),
+            prompt: PROMPT.into(),
+            prompt_tokens,
+            settings: *greedy,
+            step,
+            pick: None,
+        };
+        let t0 = Instant::now();
+        let reply =
+            s.handle(ToWorker::Write { id: step + 1, model: ModelId::SmolLm2, request }, &now);
+        let handled = ms(t0);
+        let t1 = Instant::now();
+        sizes.0 = encoded(&reply);
+        let encode = ms(t1);
+        let FromWorker::Result(summary) = reply else { panic!("step {step}: {reply:?}") };
+        let t2 = Instant::now();
+        let head =
+            s.handle(ToWorker::Head { id: step + 1, layer: 0, head: 0, with_layer: false }, &now);
+        sizes.1 = encoded(&head);
+        let detail = ms(t2);
+        let written = summary.written.unwrap();
+        (ids, prompt_tokens) = (summary.token_ids.unwrap(), written.prompt_tokens);
+        if step > 0 {
+            let model = summary.compute_ms;
+            for (part, x) in parts.iter_mut().zip([model, handled - model, encode, detail, ms(t0)])
+            {
+                part.push(x);
+            }
+        }
+    }
+    let med = |xs: &mut Vec<f64>| {
+        xs.sort_by(f64::total_cmp);
+        xs[xs.len() / 2]
+    };
+    let [mut model, mut summary, mut encode, mut detail, mut whole] = parts;
+    println!(
+        "the worker's loop as the page drives it, natively ({WRITE} greedy tokens after {PROMPT_TOKENS}; medians a step; CPU: {}):\n  \
+         the step (choose, run on the cache, decode): {:.2} ms; the summary: {:.2} ms; its encoding: {:.2} ms ({} bytes at the end); \
+         the head's detail asked and encoded: {:.2} ms ({} bytes); in all {:.2} ms",
+        cpu(),
+        med(&mut model),
+        med(&mut summary),
+        med(&mut encode),
+        sizes.0,
+        med(&mut detail),
+        sizes.1,
+        med(&mut whole),
+    );
 }
 
 criterion_group!(benches, bench);
