@@ -98,10 +98,13 @@ fn hann() -> Vec<f32> {
 /// The 30 s the encoder reads: the first 30 s of `audio` (16 kHz mono,
 /// samples in −1 … 1), zero-padded, with N_FFT / 2 samples reflected at
 /// both ends (the reflection leaves out the edge sample itself, as numpy's
-/// and torch's "reflect" do).
+/// and torch's "reflect" do). A sample that is not a number is read as
+/// silence: one NaN would otherwise spread through the clamp's maximum to
+/// every value of the spectrogram.
 fn padded(audio: &[f32]) -> Vec<f32> {
     let half = N_FFT / 2;
-    let mut chunk = audio[..audio.len().min(N_SAMPLES)].to_vec();
+    let finite = |x: &f32| if x.is_finite() { *x } else { 0.0 };
+    let mut chunk: Vec<f32> = audio[..audio.len().min(N_SAMPLES)].iter().map(finite).collect();
     chunk.resize(N_SAMPLES, 0.0);
     let mut out = Vec::with_capacity(N_SAMPLES + 2 * half);
     out.extend((1..=half).rev().map(|i| chunk[i]));
@@ -192,6 +195,8 @@ mod tests {
         // log10(1e-10) = −10 everywhere, so the clamp changes nothing: (−10 + 4) / 4.
         assert!(mel.data.iter().all(|&x| x == -1.5));
         assert_eq!(log_mel(&[]).data, mel.data);
+        // Samples that are not numbers are silence too, not NaN everywhere.
+        assert_eq!(log_mel(&[f32::NAN, f32::INFINITY, 0.0]).data, mel.data);
     }
 
     #[test]
