@@ -19,6 +19,10 @@ until <|endoftext|> or 224 tokens; each step runs the whole sequence again
 (no cache), the simplest correct decoder. The cross-attention is then one run
 over the whole sequence with output_attentions=True.
 
+A second engine checks the tokens: where the venv has PyPI's `ctranslate2`
+(pip install ctranslate2), CTranslate2 itself, greedy on the same features,
+must write the same tokens, or the script stops (4.8.5 did, on all three clips).
+
 For each token, layer and head the fixture keeps the attention over the
 frames that hold speech and ten more, every 50th frame after them, and the
 sum over all frames after them (a row sums to 1, so this checks the rest).
@@ -139,6 +143,23 @@ def read_wav(path: Path) -> np.ndarray:
         return np.frombuffer(w.readframes(w.getnframes()), dtype="<i2").astype(np.float32) / 32768.0
 
 
+def second_engine(features: np.ndarray, ids: list, eot: int, name: str) -> None:
+    """CTranslate2's own greedy decoding of the same features, where it is installed."""
+    try:
+        import ctranslate2
+    except ImportError:
+        print(f"{name}: ctranslate2 is not installed; the tokens are not checked by a second engine")
+        return
+    model = ctranslate2.models.Whisper(str(MODEL), device="cpu", compute_type="float32")
+    result = model.generate(ctranslate2.StorageView.from_array(features), [ids[:2]], beam_size=1,
+                            max_length=MAX_NEW_TOKENS, suppress_blank=True)
+    # CTranslate2 leaves out the final <|endoftext|>.
+    written = ids[2:-1] if ids[-1] == eot else ids[2:]
+    if result[0].sequences_ids[0] != written:
+        sys.exit(f"{name}: CTranslate2 writes {result[0].sequences_ids[0]}, transformers {written}")
+    print(f"{name}: CTranslate2 {ctranslate2.__version__} writes the same tokens")
+
+
 def main() -> None:
     if not (MODEL / "model.bin").exists():
         sys.exit(f"{MODEL / 'model.bin'} is absent: run scripts/fetch_models.py --extra first")
@@ -193,6 +214,7 @@ def main() -> None:
             # [layer][head][token]: the attention over frames kept .. 1500
             "rest": np.round(cross[..., kept:].astype(np.float64).sum(-1), 5).tolist(),
         })
+        second_engine(features.numpy(), ids, eot, name)
         print(f"{name}: {text!r} ({len(ids)} tokens)")
     out = {
         "reference": f"transformers {transformers.__version__} WhisperForConditionalGeneration (eager, float32), torch {torch.__version__}",
