@@ -116,3 +116,22 @@ fn silence_and_a_clip_over_30_seconds_transcribe_without_nan() {
         assert!(t.mel.data.iter().all(|x| x.is_finite()), "{what}");
     }
 }
+
+#[test]
+fn the_decoder_refuses_tokens_it_cannot_place() {
+    let Some(speech) = speech() else { return };
+    let m = &speech.model;
+    let audio = m.audio_keys(&attnscope::Matrix::zeros(m.audio_frames(), m.d));
+    let mut cache = m.empty_cache();
+    assert!(m.decode(&[], &mut cache, &audio).is_err(), "no tokens");
+    assert!(
+        m.decode(&[m.vocabulary() as u32], &mut cache, &audio).is_err(),
+        "outside the vocabulary"
+    );
+    assert!(cache.is_empty(), "a refused run adds nothing to the cache");
+    let too_many = vec![220; m.max_tokens() + 1];
+    assert!(m.decode(&too_many, &mut cache, &audio).is_err(), "past the 448 positions");
+    let step = m.decode(&[50_257, 50_362], &mut cache, &audio).unwrap();
+    assert_eq!((cache.len(), step.logits.len()), (2, m.vocabulary()));
+    assert!(step.logits.iter().all(|l| l.is_finite()));
+}

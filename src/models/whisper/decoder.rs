@@ -74,7 +74,10 @@ impl Whisper {
     /// Runs `ids` after the tokens in `cache` (adding theirs to it).
     pub fn decode(&self, ids: &[u32], cache: &mut Cache, audio: &AudioKeys) -> Result<Step> {
         let first = cache.len;
-        if ids.is_empty() || first + ids.len() > self.max_tokens() {
+        if ids.is_empty() {
+            return Err(Error::Invalid("the decoder was given no tokens to run".into()));
+        }
+        if first + ids.len() > self.max_tokens() {
             return Err(Error::Invalid(format!(
                 "the decoder places at most {} tokens, not {}",
                 self.max_tokens(),
