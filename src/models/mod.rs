@@ -12,6 +12,8 @@
 //!   SmolLM, Qwen2), [`gpt2`] and [`gemma3`];
 //! - [`marian`]: Bergamot's tiny en↔pt translation models, an
 //!   encoder–decoder with cross-attention (a `Translation`, not a trace);
+//! - [`whisper`]: OpenAI's Whisper (tiny.en), speech to text, whose
+//!   decoder's cross-attention goes from each word to the sound;
 //! - [`norm`]: LayerNorm and RMSNorm;
 //! - [`sampling`]: how a decoder picks the next token, and what a step of
 //!   writing reports (built everywhere: the page's messages carry it);
@@ -40,3 +42,5 @@ pub mod seed;
 pub mod teaching;
 #[cfg(feature = "pretrained")]
 pub mod two_threads;
+#[cfg(feature = "pretrained")]
+pub mod whisper;
