@@ -20,7 +20,12 @@ impl LayerNorm {
     }
 
     pub fn load_named(w: &Weights, weight: &str, bias: &str, d: usize, eps: f32) -> Result<Self> {
-        Ok(Self { weight: w.vector(weight, d)?, bias: w.vector(bias, d)?, eps })
+        Ok(Self::new(w.vector(weight, d)?, w.vector(bias, d)?, eps))
+    }
+
+    /// From values read elsewhere (CTranslate2 names them gamma and beta).
+    pub fn new(weight: Vec<f32>, bias: Vec<f32>, eps: f32) -> Self {
+        Self { weight, bias, eps }
     }
 
     pub fn forward_in_place(&self, x: &mut Matrix) {

@@ -41,29 +41,8 @@ impl Linear {
     }
 }
 
-/// LayerNorm with CTranslate2's gamma and beta. (`models::norm::LayerNorm`
-/// loads only from safetensors or GGUF names; the arithmetic is the same.)
-pub struct Norm {
-    gamma: Vec<f32>,
-    beta: Vec<f32>,
-}
-
-impl Norm {
-    pub fn forward(&self, x: &Matrix) -> Matrix {
-        let mut out = x.clone();
-        let n = x.cols as f32;
-        for i in 0..out.rows {
-            let row = out.row_mut(i);
-            let mean = tensor::sum(row) / n;
-            row.iter_mut().for_each(|v| *v -= mean);
-            let inv_std = 1.0 / (tensor::dot(row, row) / n + EPS).sqrt();
-            for ((v, g), b) in row.iter_mut().zip(&self.gamma).zip(&self.beta) {
-                *v = *v * inv_std * g + b;
-            }
-        }
-        out
-    }
-}
+/// LayerNorm with CTranslate2's gamma and beta.
+pub use crate::models::norm::LayerNorm as Norm;
 
 /// The feed-forward block: fc2(GELU(fc1(LayerNorm(x)))).
 pub struct Ffn {
@@ -164,10 +143,8 @@ impl Loader<'_> {
     }
 
     fn norm(&self, prefix: &str, d: usize) -> Result<Norm> {
-        Ok(Norm {
-            gamma: self.vector(&format!("{prefix}/gamma"), d)?,
-            beta: self.vector(&format!("{prefix}/beta"), d)?,
-        })
+        let gamma = self.vector(&format!("{prefix}/gamma"), d)?;
+        Ok(Norm::new(gamma, self.vector(&format!("{prefix}/beta"), d)?, EPS))
     }
 
     fn ffn(&self, prefix: &str, d: usize) -> Result<Ffn> {
