@@ -42,5 +42,7 @@ pub mod seed;
 pub mod teaching;
 #[cfg(feature = "pretrained")]
 pub mod two_threads;
-#[cfg(feature = "pretrained")]
+// Native only (the CLI) until the page has its Speech tab: the workers, whose
+// size the first visit pays for, do not carry it yet.
+#[cfg(all(feature = "pretrained", not(target_arch = "wasm32")))]
 pub mod whisper;
