@@ -12,7 +12,6 @@ use attnscope::attention::Mask;
 use attnscope::checkpoint::{Checkpoint, Model};
 use attnscope::testing::fixture_path;
 use serde::Deserialize;
-use std::path::PathBuf;
 
 /// transformers dequantizes a GGUF's blocks to the same f32 weights as
 /// attnscope, so only the order of float operations differs.
@@ -46,20 +45,6 @@ struct Case {
     /// [the layers of `Reference::layers`][head][query][key].
     attention: Vec<Vec<Vec<Vec<f32>>>>,
     top_next_id: Option<u32>,
-}
-
-/// `models-extra/<name>/<file>`, or None with a message when it is absent.
-fn extra(name: &str, file: &str) -> Option<PathBuf> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models-extra").join(name).join(file);
-    if path.exists() {
-        Some(path)
-    } else {
-        eprintln!(
-            "SKIPPED: {} is absent; `python3 scripts/fetch_models.py --extra` fetches it",
-            path.display()
-        );
-        None
-    }
 }
 
 /// Loads `path`, checks it against `tests/fixtures/extra/<name>.json` and
@@ -147,7 +132,7 @@ fn check(name: &str, path: &std::path::Path) -> (Model, Reference, f32) {
 
 #[test]
 fn gemma3_270m_q4_k_m() {
-    let Some(path) = extra("gemma3-270m", "gemma-3-270m-q4_k_m.gguf") else { return };
+    let Some(path) = common::extra("gemma3-270m", "gemma-3-270m-q4_k_m.gguf") else { return };
     let (model, reference, _) = check("gemma3-270m", &path);
     let trace = model.run("The capital of France is").unwrap();
     let masks: Vec<Mask> = trace.layers.iter().map(|l| l.attention.heads[0].mask).collect();
@@ -174,7 +159,8 @@ fn gemma3_270m_q4_k_m() {
 
 #[test]
 fn qwen2_5_coder_0_5b_q4_k_m() {
-    let Some(path) = extra("qwen2.5-0.5b", "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf") else {
+    let Some(path) = common::extra("qwen2.5-0.5b", "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf")
+    else {
         return;
     };
     let (model, _, _) = check("qwen2.5-0.5b", &path);
@@ -184,7 +170,7 @@ fn qwen2_5_coder_0_5b_q4_k_m() {
 
 #[test]
 fn all_mpnet_base_v2() {
-    let Some(weights) = extra("all-mpnet-base-v2", "model.safetensors") else { return };
+    let Some(weights) = common::extra("all-mpnet-base-v2", "model.safetensors") else { return };
     let (model, _, _) = check("all-mpnet-base-v2", weights.parent().unwrap());
     let trace = model.run("the quick fox").unwrap();
     assert!(

@@ -7,18 +7,10 @@ use attnscope::formats::ctranslate2::{Ct2File, DType};
 use attnscope::formats::source::File;
 use std::path::PathBuf;
 
+mod common;
+
 fn model_bin() -> Option<PathBuf> {
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models-extra/whisper-tiny-en/model.bin");
-    if path.exists() {
-        Some(path)
-    } else {
-        eprintln!(
-            "SKIPPED: {} is absent; `python3 scripts/fetch_models.py --extra` fetches it",
-            path.display()
-        );
-        None
-    }
+    common::extra("whisper-tiny-en", "model.bin")
 }
 
 #[test]

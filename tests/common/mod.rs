@@ -166,3 +166,21 @@ pub fn heads_within(
     }
     worst
 }
+
+/// A file of `models-extra/NAME/` (`python3 scripts/fetch_models.py --extra`),
+/// or None, said on stderr, when it is absent.
+pub fn extra(name: &str, file: &str) -> Option<std::path::PathBuf> {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("models-extra")
+        .join(name)
+        .join(file);
+    if path.exists() {
+        Some(path)
+    } else {
+        eprintln!(
+            "SKIPPED: {} is absent; `python3 scripts/fetch_models.py --extra` fetches it",
+            path.display()
+        );
+        None
+    }
+}
