@@ -123,36 +123,34 @@ pub fn TokenList() -> impl IntoView {
             node_ref=list
             aria-label="Tokens: choose one to follow it in every view"
         >
-            // Keyed by place and text: a token written at the end adds its chip
-            // and leaves the others as they are.
-            <For
-                each=move || res.tokens.get().into_iter().enumerate()
-                key=|(i, t)| (*i, t.clone())
-                let:pair
-            >
-                {
-                    let (i, t) = pair;
-                    view! {
-                        <li>
-                            <button
-                                class="token"
-                                class:hovered=move || sel.hovered.get() == Some(i)
-                                aria-pressed=move || (sel.token.get() == Some(i)).to_string()
-                                on:mouseenter=move |_| sel.hovered.set(Some(i))
-                                on:mouseleave=move |_| sel.hovered.set(None)
-                                on:focus=move |_| sel.hovered.set(Some(i))
-                                on:blur=move |_| sel.hovered.set(None)
-                                on:click=move |_| {
-                                    sel.token
-                                        .update(|t| *t = if *t == Some(i) { None } else { Some(i) })
-                                }
-                            >
-                                {t}
-                            </button>
-                        </li>
-                    }
-                }
-            </For>
+            {move || {
+                res.tokens
+                    .get()
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, t)| {
+                        view! {
+                            <li>
+                                <button
+                                    class="token"
+                                    class:hovered=move || sel.hovered.get() == Some(i)
+                                    aria-pressed=move || (sel.token.get() == Some(i)).to_string()
+                                    on:mouseenter=move |_| sel.hovered.set(Some(i))
+                                    on:mouseleave=move |_| sel.hovered.set(None)
+                                    on:focus=move |_| sel.hovered.set(Some(i))
+                                    on:blur=move |_| sel.hovered.set(None)
+                                    on:click=move |_| {
+                                        sel.token
+                                            .update(|t| *t = if *t == Some(i) { None } else { Some(i) })
+                                    }
+                                >
+                                    {t}
+                                </button>
+                            </li>
+                        }
+                    })
+                    .collect_view()
+            }}
         </ol>
     }
 }
