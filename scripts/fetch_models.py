@@ -116,7 +116,7 @@ def safetensors_f16(data: bytes) -> bytes:
     to a multiple of 8 bytes, so the result is the same bytes on every
     machine and can be pinned by sha256. attnscope widens the values back to
     f32 as it loads them: MiniLM downloads half the bytes, and its attention
-    stays within 2e-3 of the f32 file's (tests/minilm_reference.rs checks it).
+    stays within 2e-3 of the f32 file's (tests/minilm/reference.rs checks it).
     """
     import struct
 

@@ -21,7 +21,7 @@ checked against `model.generate(max_new_tokens=N, do_sample=False)`.
 
 The rows are stored as base64 of little-endian float32, [layer][head][key]
 (key = 0 .. position of the token, inclusive), to keep the files small.
-tests/smollm2_generate.rs compares the Rust generation with these files.
+tests/smollm2/generate.rs compares the Rust generation with these files.
 
 Run from the repository root with the benchmark venv:
     .tools/bench-venv/bin/python scripts/reference/generate_reference.py

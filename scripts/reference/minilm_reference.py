@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write the reference numbers tests/minilm_reference.rs checks the Rust MiniLM against.
+"""Write the reference numbers tests/minilm/reference.rs checks the Rust MiniLM against.
 
 Attention weights come from Hugging Face transformers (eager attention, float32,
 so that the softmax is computed the textbook way and returned); the sentence

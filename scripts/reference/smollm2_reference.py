@@ -5,7 +5,7 @@ transformers loads the very GGUF file the app loads (`gguf_file=`), dequantizes
 Q4_1 / Q8_0 to float32 and un-permutes attn_q / attn_k back to its own layout
 (RoPE on halves, x[i] with x[i+32]). We run it with eager attention so that the
 attention weights A come out, and write small JSON fixtures that
-tests/smollm2_reference.rs compares the Rust model with.
+tests/smollm2/reference.rs compares the Rust model with.
 
 Tokenizer: transformers rebuilds the tokenizer from the GGUF metadata, but for
 the pre-tokenizer type "smollm" it falls back to plain GPT-2 splitting, which

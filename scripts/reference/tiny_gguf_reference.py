@@ -7,7 +7,7 @@ builds it from the file's own vocabulary.
 
 The reference is transformers loading the very same GGUF (`gguf_file=`,
 dequantized to float32, its tokenizer rebuilt from the metadata), eager
-attention: tests/tiny_reference.rs compares the Rust model with it.
+attention: tests/tiny/reference.rs compares the Rust model with it.
 
 Run: /work/venv/bin/python scripts/reference/tiny_gguf_reference.py
 (after tiny_reference.py; needs gguf, accelerate, torch, transformers).

@@ -7,7 +7,7 @@ the app opens (config.json, tokenizer.json, model.safetensors or its shards
 with their index) and reference.json: the tokens and ids of the `tokenizers`
 library, the attention weights of every layer and head (eager attention,
 float32) and, for decoders, the id of the most likely next token.
-tests/tiny_reference.rs compares the Rust models with them.
+tests/tiny/reference.rs compares the Rust models with them.
 
 The widths are tiny and the vocabulary is a few hundred tokens trained on a
 few sentences, so that the fixtures stay small; the tokenizer is not what is

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Trace files written by the attnscope Python package from numpy arrays, and
 the same arrays saved by the safetensors library itself, for
-tests/tracefile_python.rs (which reads both and compares).
+tests/tracefile/python.rs (which reads both and compares).
 
 The arrays are made from integers by exactly rounded divisions, so every
 machine writes the same bytes: python/tests/test_writer.py checks that the

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The trace of SmolLM2-135M written by the attnscope Python package, with
 transformers loading the very GGUF file the app loads (dequantized to
-float32, eager attention), for tests/tracefile_smollm2.rs, which checks it
+float32, eager attention), for tests/tracefile/smollm2.rs, which checks it
 against the attention attnscope computes for the same text (within 1e-3).
 
 The tokenizer gets SmolLM2's own digit splitting, as in

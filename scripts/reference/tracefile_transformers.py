@@ -10,7 +10,7 @@ ones, its own query_pre_attn_scalar scale; SmolLM2's tokenizer again).
 
 Writes, into tests/fixtures/tracefile/:
 - tiny_bert.safetensors, tiny_llama.safetensors, tiny_gemma3.safetensors:
-  float32 traces with queries and keys (tests/tracefile_python.rs recomputes
+  float32 traces with queries and keys (tests/tracefile/python.rs recomputes
   the weights from them with attnscope's formula);
 - transformers_roundtrip.json: what was checked and measured.
 Fails (exit 1) if any check fails. Needs torch and transformers (not run by

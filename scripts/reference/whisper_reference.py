@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write the transcripts and cross-attention tests/whisper_reference.rs checks attnscope's Whisper against.
+"""Write the transcripts and cross-attention tests/whisper/reference.rs checks attnscope's Whisper against.
 
 The reference is transformers' WhisperForConditionalGeneration with tiny.en's
 configuration (d_model 384, 4 + 4 layers of 6 heads, 1,500 source and 448

@@ -1,6 +1,6 @@
 //! Whisper's front end: 30 s of 16 kHz audio → an 80 × 3,000 log-mel
 //! spectrogram, as OpenAI's whisper and transformers' `WhisperFeatureExtractor`
-//! compute it (tests/whisper_mel.rs checks it against the latter).
+//! compute it (tests/whisper/mel.rs checks it against the latter).
 //!
 //! 1. The audio is cut to, or zero-padded to, 30 s (480,000 samples) before
 //!    anything else: the padding is part of what the model was trained on,

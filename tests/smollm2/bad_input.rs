@@ -2,7 +2,7 @@
 //! scripts, special-token strings, a missing, truncated or wrong model file.
 //! Each gives a result or a clear `Error`, never a panic.
 
-mod common;
+use crate::common;
 
 use attnscope::checkpoint::smollm2::{SmolLm2, SmolLm2Session, MAX_TOKENS};
 use attnscope::session::{FromWorker, ModelId, RunOptions, Session, ToWorker};
@@ -131,7 +131,7 @@ fn truncated_or_wrong_files_are_model_file_errors() {
         }
     }
     // Not a GGUF at all.
-    let toml = include_bytes!("../Cargo.toml");
+    let toml = include_bytes!("../../Cargo.toml");
     assert!(matches!(SmolLm2::from_gguf_bytes(toml), Err(Error::ModelFile(_))));
     // A GGUF with its magic intact but garbage after it.
     let mut junk = b[..4].to_vec();

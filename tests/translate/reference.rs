@@ -9,7 +9,7 @@
 //! files are required (`python3 scripts/fetch_models.py`): without them these
 //! tests fail, they never skip.
 
-mod common;
+use crate::common;
 
 use attnscope::models::marian::translate::{MAX_LENGTH_FACTOR, MAX_SOURCE_TOKENS};
 use attnscope::models::marian::{Direction, Stop, Translation, Translator};

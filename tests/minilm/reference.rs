@@ -6,7 +6,7 @@
 //! scripts/reference/minilm_reference.py; no Python runs here. The model
 //! files are required: without them these tests fail (they never skip).
 
-mod common;
+use crate::common;
 
 use attnscope::checkpoint::minilm::MiniLm;
 use attnscope::Mask;

@@ -4,7 +4,7 @@
 //! head that transformers computes (eager, float32), the tokens and ids of the
 //! `tokenizers` library and, for decoders, the most likely next token.
 
-mod common;
+use crate::common;
 
 use attnscope::attention::Mask;
 use attnscope::checkpoint::{Checkpoint, Model};

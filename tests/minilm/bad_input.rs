@@ -2,7 +2,7 @@
 //! (a panic in WebAssembly kills the page). Needs the real model files and
 //! fails, pointing at `python3 scripts/fetch_models.py`, without them.
 
-mod common;
+use crate::common;
 
 use attnscope::checkpoint::minilm::MiniLm;
 use attnscope::{Error, ModelTrace};

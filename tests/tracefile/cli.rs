@@ -5,7 +5,7 @@ use serde_json::Value;
 use std::path::PathBuf;
 use std::process::Output;
 
-mod common;
+use crate::common;
 
 use common::{attnscope, temp};
 

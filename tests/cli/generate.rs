@@ -4,9 +4,9 @@
 //! (the tokens the page's end-to-end test expects) is what the CLI writes today.
 //!
 //! The fixture is written again with
-//! `ATTNSCOPE_WRITE_FIXTURES=1 cargo test --test cli_generate write_cli_fixture`.
+//! `ATTNSCOPE_WRITE_FIXTURES=1 cargo test --test cli generate::write_cli_fixture`.
 
-mod common;
+use crate::common;
 
 use attnscope::models::decoder::{DecoderSession, Sampling};
 use common::{attnscope, fixture_path, smollm2_owned};
@@ -141,7 +141,7 @@ fn write_cli_fixture_is_what_the_cli_writes() {
         have,
         want,
         "{} differs from what the CLI writes now; if the change is right, write it again with \
-         ATTNSCOPE_WRITE_FIXTURES=1 cargo test --test cli_generate write_cli_fixture",
+         ATTNSCOPE_WRITE_FIXTURES=1 cargo test --test cli generate::write_cli_fixture",
         path.display()
     );
 }

@@ -1,6 +1,6 @@
 //! The command-line tool end to end: real files written, parsed back.
 
-mod common;
+use crate::common;
 
 use common::{attnscope, temp};
 

@@ -7,7 +7,7 @@
 //! `DecoderSession::generate`, temperature 0 against greedy, and a seeded
 //! sampled run against itself.
 
-mod common;
+use crate::common;
 
 use attnscope::checkpoint::smollm2::{SmolLm2, SmolLm2Session};
 use attnscope::models::decoder::{sampling::uniform, Sampling, Written};

@@ -3,7 +3,7 @@
 //! corrupted model and tokenizer files. Each is a clear error or a notice,
 //! never a panic, and a model that loaded keeps working after another failed.
 
-mod common;
+use crate::common;
 
 use attnscope::models::marian::translate::MAX_SOURCE_TOKENS;
 use attnscope::models::marian::{Direction, Stop, Translator};

@@ -4,7 +4,7 @@
 //! tokens, every weight within 1e-3, the same queries and keys, the same
 //! next tokens. Then our own writer's trace of the same text, read back.
 
-mod common;
+use crate::common;
 
 use attnscope::tracefile::{
     write_model_trace, Element, MaskSpec, SeekSource, TraceReader, WriteOptions,

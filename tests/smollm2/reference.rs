@@ -3,7 +3,7 @@
 //! stored attention weight within 1e-3, Q and K in the reference layout, the
 //! next-token distribution; and the key/value cache against full recompute.
 
-mod common;
+use crate::common;
 
 use attnscope::checkpoint::smollm2::{SmolLm2Session, MAX_TOKENS};
 use attnscope::session::{FromWorker, ModelId, RunOptions, Session, ToWorker};

@@ -7,7 +7,7 @@ use attnscope::formats::ctranslate2::{Ct2File, DType};
 use attnscope::formats::source::File;
 use std::path::PathBuf;
 
-mod common;
+use crate::common;
 
 fn model_bin() -> Option<PathBuf> {
     common::extra("whisper-tiny-en", "model.bin")

@@ -1,6 +1,6 @@
 //! `attnscope translate` end to end: real files written and parsed back.
 
-mod common;
+use crate::common;
 
 use common::{attnscope, temp};
 

@@ -1,0 +1,11 @@
+//! Trace files (src/tracefile/), in one test binary: each binary links the whole crate and
+//! loads its models once, so the files below share one link and one load.
+//! Each module's own comment says what it checks.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod bad;
+mod cli;
+mod python;
+mod smollm2;
