@@ -1,6 +1,5 @@
-//! The command-line tool end to end, in one test binary: each binary links the whole crate and
-//! loads its models once, so the files below share one link and one load.
-//! Each module's own comment says what it checks.
+//! The command-line tool end to end: one test binary, since each links the whole crate. Each
+//! module's own comment says what it checks.
 
 #[path = "../common/mod.rs"]
 mod common;

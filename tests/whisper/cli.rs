@@ -2,21 +2,15 @@
 //! (tests/fixtures/whisper/transcribe.json), its JSON read back, and bad input refused with a
 //! message rather than a panic. Skipped, saying so, when models-extra/whisper-tiny-en is absent.
 
+use crate::common::{self, temp};
 use attnscope::testing::fixture_path;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
+/// The model's folder, or None (the skip said on stderr) when `model.bin` is absent.
 fn model_dir() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models-extra/whisper-tiny-en");
-    if dir.join("model.bin").exists() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "SKIPPED: {} is absent; `python3 scripts/fetch_models.py --extra` fetches it",
-            dir.join("model.bin").display()
-        );
-        None
-    }
+    common::extra("whisper-tiny-en", "model.bin")
+        .and_then(|bin| bin.parent().map(Path::to_path_buf))
 }
 
 fn transcribe(audio: &Path, model: &Path, json: Option<&Path>) -> Output {
@@ -26,13 +20,6 @@ fn transcribe(audio: &Path, model: &Path, json: Option<&Path>) -> Output {
         cmd.arg("--json").arg(json);
     }
     cmd.output().unwrap()
-}
-
-/// A fresh folder under the system's temporary one, for this test's files.
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("attnscope-whisper-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
 }
 
 #[test]
