@@ -23,6 +23,15 @@ A second engine checks the tokens: where the venv has PyPI's `ctranslate2`
 (pip install ctranslate2), CTranslate2 itself, greedy on the same features,
 must write the same tokens, or the script stops (4.8.5 did, on all three clips).
 
+The words' times follow OpenAI's whisper (`timing.py`, `find_alignment`): the
+alignment heads' rows that chose each text token and <|endoftext|>, over the
+first len(audio) // 320 frames and renormalised there (the softmax of the
+scores over those frames), standardised over the rows, median-filtered along
+the frames (width 7, transformers' `_median_filter`), averaged over the heads,
+dynamic time warping of its negative (transformers' `_dynamic_time_warping`),
+and a word's start and end the first frames of its first token and of the
+next word's. Words are joined as whisper's `split_tokens_on_spaces` joins them.
+
 For each token, layer and head the fixture keeps the attention over the
 frames that hold speech and ten more, every 50th frame after them, and the
 sum over all frames after them (a row sums to 1, so this checks the rest).
@@ -35,6 +44,7 @@ Run from the repository root with the benchmark venv (scripts/lib/install.sh
 It writes tests/fixtures/whisper/transcribe.json.
 """
 import json
+import string
 import struct
 import sys
 import wave
@@ -45,6 +55,7 @@ import torch
 import transformers
 from transformers import WhisperConfig, WhisperFeatureExtractor, WhisperForConditionalGeneration
 from tokenizers import Tokenizer
+from transformers.models.whisper.generation_whisper import _dynamic_time_warping, _median_filter
 
 ROOT = Path(__file__).resolve().parents[2]
 MODEL = ROOT / "models-extra" / "whisper-tiny-en"
@@ -143,6 +154,44 @@ def read_wav(path: Path) -> np.ndarray:
         return np.frombuffer(w.readframes(w.getnframes()), dtype="<i2").astype(np.float32) / 32768.0
 
 
+def split_words(text: list, tok: Tokenizer) -> list:
+    """whisper's split_tokens_on_unicode, then split_tokens_on_spaces: [(word, [tokens])]."""
+    full = tok.decode(text, skip_special_tokens=False)
+    pieces, current, offset = [], [], 0
+    for token in text:
+        current.append(token)
+        decoded = tok.decode(current, skip_special_tokens=False)
+        if "\ufffd" not in decoded or full[offset + decoded.index("\ufffd")] == "\ufffd":
+            pieces.append((decoded, current))
+            current, offset = [], offset + len(decoded)
+    words = []
+    for piece, tokens in pieces:
+        if piece.startswith(" ") or piece.strip() in string.punctuation or not words:
+            words.append((piece, list(tokens)))
+        else:
+            words[-1] = (words[-1][0] + piece, words[-1][1] + tokens)
+    return words
+
+
+def word_times(cross: np.ndarray, ids: list, samples: int, heads: list, tok: Tokenizer, eot: int) -> list:
+    """[[word, start, end]] in seconds, as whisper's find_alignment times them."""
+    written = len(ids) - (ids[-1] == eot)
+    text = ids[2:written]
+    if not text:
+        return []
+    n = max(1, min(samples // 320, 1500))
+    w = torch.stack([torch.from_numpy(cross[l, h]) for l, h in heads])[:, 1:written, :n].double()
+    w = w / w.sum(-1, keepdim=True)
+    std, mean = torch.std_mean(w, dim=-2, keepdim=True, unbiased=False)
+    w = _median_filter((w - mean) / std, 7)
+    text_indices, time_indices = _dynamic_time_warping(-w.mean(0).numpy())
+    jumps = np.pad(np.diff(text_indices), (1, 0), constant_values=1).astype(bool)
+    jump_times = time_indices[jumps] / 50
+    words = split_words(text, tok)
+    bounds = np.pad(np.cumsum([len(t) for _, t in words]), (1, 0))
+    return [[word, float(jump_times[a]), float(jump_times[b])] for (word, _), a, b in zip(words, bounds[:-1], bounds[1:])]
+
+
 def second_engine(features: np.ndarray, ids: list, eot: int, name: str) -> None:
     """CTranslate2's own greedy decoding of the same features, where it is installed."""
     try:
@@ -209,6 +258,8 @@ def main() -> None:
             "speech_frames": speech,
             "frames": frames,
             "kept": kept,
+            "samples": len(audio),
+            "words": word_times(cross, ids, len(audio), settings["alignment_heads"], tok, eot),
             # [layer][head][token][i]: the attention over frames[i]
             "cross_attention": np.round(cross[..., frames].astype(np.float64), 4).tolist(),
             # [layer][head][token]: the attention over frames kept .. 1500

@@ -1,9 +1,10 @@
 //! Whisper tiny.en (src/models/whisper/) against transformers' WhisperForConditionalGeneration
 //! with the same weights (tests/fixtures/whisper/transcribe.json, made by
 //! scripts/reference/whisper_reference.py) on the committed clips: the tokens written exactly,
-//! the text, and every layer's and head's cross-attention within [`TOLERANCE`] (the fixture rounds to 1e-4) over the frames
-//! the fixture keeps (the speech, ten frames more, every 50th after them) and summed over the
-//! rest. Compared with the reference's tokens, not the sentence spoken: tiny.en mishears
+//! the text, every layer's and head's cross-attention within [`TOLERANCE`] (the fixture rounds
+//! to 1e-4) over the frames the fixture keeps (the speech, ten frames more, every 50th after
+//! them) and summed over the rest, and the words' times from the alignment heads, frame for
+//! frame. Compared with the reference's tokens, not the sentence spoken: tiny.en mishears
 //! synthesized speech. Skipped, saying so, when models-extra/whisper-tiny-en is absent.
 
 use attnscope::formats::source::File;
@@ -32,6 +33,10 @@ struct Clip {
     cross_attention: Vec<Vec<Vec<Vec<f32>>>>,
     /// [layer][head][token], summed over the frames from `kept` on.
     rest: Vec<Vec<Vec<f32>>>,
+    /// The clip's samples.
+    samples: usize,
+    /// (word, start, end) as whisper's find_alignment times them, in seconds.
+    words: Vec<(String, f64, f64)>,
 }
 
 fn speech() -> Option<Speech> {
@@ -94,6 +99,17 @@ fn transcripts_and_cross_attention_match_transformers() {
             }
         }
         eprintln!("{}: {:?}, largest difference {worst:.2e}", clip.file, t.text);
+        assert_eq!(t.samples, clip.samples, "{}", clip.file);
+        // The words and their times: the same frames (50 a second) as whisper's alignment.
+        let words = speech.word_times(&t).unwrap();
+        let frame = |s: f64| (s * 50.0).round() as i64;
+        let got: Vec<_> =
+            words.iter().map(|w| (w.word.as_str(), frame(w.start), frame(w.end))).collect();
+        let want: Vec<_> =
+            clip.words.iter().map(|(w, a, b)| (w.as_str(), frame(*a), frame(*b))).collect();
+        assert_eq!(got, want, "{}", clip.file);
+        let spoken: String = words.iter().map(|w| w.word.as_str()).collect();
+        assert_eq!(spoken, t.text, "{}: the words are the text", clip.file);
     }
 }
 

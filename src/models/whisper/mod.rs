@@ -9,7 +9,9 @@
 //! - [`encoder`]: the spectrogram → 1,500 vectors of 20 ms;
 //! - [`decoder`]: tokens and the audio → the next token's logits, with
 //!   causal self-attention and cross-attention to the audio;
-//! - [`transcribe`]: greedy decoding and the transcript's attention.
+//! - [`transcribe`]: greedy decoding and the transcript's attention;
+//! - [`words`]: the words' times, by dynamic time warping over the
+//!   alignment heads' cross-attention.
 
 pub mod decoder;
 pub mod encoder;
@@ -17,3 +19,4 @@ pub mod mel;
 pub mod model;
 pub mod transcribe;
 pub mod wav;
+pub mod words;

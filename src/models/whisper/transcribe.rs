@@ -46,7 +46,7 @@ pub struct Speech {
     suppress_begin: Vec<u32>,
     start: u32,
     no_timestamps: u32,
-    end: u32,
+    pub(super) end: u32,
 }
 
 /// A clip transcribed, with its attention.
@@ -61,6 +61,8 @@ pub struct Transcript {
     pub mel: crate::tensor::Matrix,
     /// Audio frames (20 ms each) that hold the clip; the rest of the 1,500 are its padding.
     pub speech_frames: usize,
+    /// Samples of the clip read (16 kHz; at most 30 s of them).
+    pub samples: usize,
     /// Per layer, the encoder's self-attention (heads let go of: see `encoder`).
     pub encoder: Vec<MultiHeadTrace>,
     /// Per layer, the decoder's causal self-attention over `ids`.
@@ -155,6 +157,7 @@ impl Speech {
             text,
             mel,
             speech_frames,
+            samples,
             encoder,
             self_attention,
             cross_attention,
