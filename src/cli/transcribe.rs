@@ -1,12 +1,16 @@
 //! `attnscope transcribe`: speech to text with Whisper tiny.en, and the
 //! cross-attention from every token of the transcript to the audio's frames,
-//! as JSON.
+//! as JSON (with the words' times) or drawn as a token × time heatmap.
 
+use super::translate::Pick;
 use super::write;
+use attnscope::attention::Mask;
+use attnscope::draw::{heatmap_png, heatmap_svg, Heatmap, ValueKind};
 use attnscope::formats::source::File;
 use attnscope::models::whisper::transcribe::{Speech, Transcript};
 use attnscope::models::whisper::wav;
-use attnscope::Error;
+use attnscope::models::whisper::words::WordTime;
+use attnscope::{Error, Matrix};
 use clap::Args;
 use std::path::{Path, PathBuf};
 
@@ -19,10 +23,30 @@ pub struct TranscribeArgs {
     /// its first 30 s are read.
     #[arg(long, value_name = "FILE.wav")]
     audio: PathBuf,
-    /// Write tokens, token_ids, text, frames, speech_frames, alignment_heads and
-    /// cross_attentions [layer][head][token][frame] as JSON ("-" for stdout).
+    /// Write tokens, token_ids, text, frames, speech_frames, alignment_heads, words (each with
+    /// its start and end in seconds) and cross_attentions [layer][head][token][frame] as JSON
+    /// ("-" for stdout).
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
+    /// Draw the chosen cross-attention as a PNG heatmap: the tokens down, the frames that hold
+    /// the clip across (20 ms each; the padding after them is left out).
+    #[arg(long, value_name = "FILE")]
+    png: Option<PathBuf>,
+    /// The same heatmap as SVG.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+    /// Decoder layer to draw, from 0, "avg" for the mean over all layers, or "align" for the
+    /// mean of the alignment heads (the heads that time the words; then --head is not read).
+    #[arg(long, default_value = "align")]
+    layer: String,
+    /// Head to draw, from 0, or "avg" for the mean over all heads.
+    #[arg(long, default_value = "avg")]
+    head: Pick,
+    /// Add encoder_attentions [layer][head][frame][frame] to the JSON: the encoder's
+    /// self-attention among the frames that hold the clip (the whole 1,500 × 1,500 of all
+    /// heads would be some 400 MB of JSON).
+    #[arg(long)]
+    encoder_attention: bool,
     /// Folder holding model.bin, config.json and tokenizer.json (default: models-extra/whisper-tiny-en).
     #[arg(long, value_name = "DIR")]
     model_dir: Option<PathBuf>,
@@ -63,15 +87,137 @@ pub fn transcribe(args: TranscribeArgs) -> Result<(), Error> {
             "attnscope: note: the clip is longer than 30 s; only its first 30 s are transcribed"
         );
     }
+    // Checked before the transcript is made, so a wrong layer costs nothing.
+    let layer = layer_pick(&args.layer, speech.model.decoder.len())?;
     let t = speech.transcribe(&clip.samples)?;
-    match &args.json {
-        Some(path) => write(path, export(&t, &speech).to_string().as_bytes())?,
-        None => println!("{}", t.text.trim()),
+    let words = speech.word_times(&t)?;
+    if let Some(path) = &args.json {
+        let mut json = export(&t, &speech, &words);
+        if args.encoder_attention {
+            json["encoder_attentions"] = encoder_attentions(&t);
+        }
+        write(path, json.to_string().as_bytes())?;
+    }
+    if args.png.is_some() || args.svg.is_some() {
+        let (values, what) = chosen(&t, &speech, layer, args.head)?;
+        let times: Vec<String> =
+            (0..values.cols).map(|f| format!("{:.2} s", f as f32 / 50.0)).collect();
+        let figure = Heatmap {
+            title: format!("whisper-tiny-en: {:?}\n{what}", t.text.trim()),
+            row_labels: &t.tokens,
+            col_labels: &times,
+            values: &values,
+            kind: ValueKind::Weights,
+            mask: Mask::None,
+        };
+        if let Some(path) = &args.svg {
+            write(path, heatmap_svg(&figure)?.as_bytes())?;
+        }
+        if let Some(path) = &args.png {
+            write(path, &heatmap_png(&figure)?)?;
+        }
+    }
+    if args.json.is_none() && args.png.is_none() && args.svg.is_none() {
+        println!("{}", t.text.trim());
     }
     Ok(())
 }
 
-fn export(t: &Transcript, speech: &Speech) -> serde_json::Value {
+/// A decoder layer, all of them, or the alignment heads.
+#[derive(Clone, Copy)]
+enum LayerPick {
+    Layers(Pick),
+    Alignment,
+}
+
+fn layer_pick(s: &str, layers: usize) -> Result<LayerPick, Error> {
+    if s == "align" || s == "alignment" {
+        return Ok(LayerPick::Alignment);
+    }
+    let pick: Pick = s.parse().map_err(|_| {
+        Error::Invalid(format!(
+            "--layer: expected a number from 0, \"avg\" or \"align\", not {s:?}"
+        ))
+    })?;
+    match pick {
+        Pick::One(l) if l >= layers => Err(Error::Invalid(format!(
+            "Whisper's decoder has layers 0–{}; asked for layer {l}",
+            layers - 1
+        ))),
+        p => Ok(LayerPick::Layers(p)),
+    }
+}
+
+/// The cross-attention to draw, over the frames that hold the clip, and a line saying which.
+fn chosen(
+    t: &Transcript,
+    speech: &Speech,
+    layer: LayerPick,
+    head: Pick,
+) -> Result<(Matrix, String), Error> {
+    let n_heads = speech.model.n_heads;
+    let heads: Vec<usize> = match head {
+        Pick::Average => (0..n_heads).collect(),
+        Pick::One(h) if h < n_heads => vec![h],
+        Pick::One(h) => {
+            return Err(Error::Invalid(format!(
+                "Whisper's decoder has heads 0–{}; asked for head {h}",
+                n_heads - 1
+            )))
+        }
+    };
+    let (pairs, what): (Vec<(usize, usize)>, String) = match layer {
+        LayerPick::Alignment => (
+            speech.alignment_heads.clone(),
+            format!("mean of the {} alignment heads", speech.alignment_heads.len()),
+        ),
+        LayerPick::Layers(p) => {
+            let layers: Vec<usize> = match p {
+                Pick::Average => (0..t.cross_attention.len()).collect(),
+                Pick::One(l) => vec![l],
+            };
+            let name = |p: Pick, what: &str| match p {
+                Pick::Average => format!("mean of all {what}s"),
+                Pick::One(i) => format!("{what} {i}"),
+            };
+            let pairs = layers.iter().flat_map(|&l| heads.iter().map(move |&h| (l, h))).collect();
+            (pairs, format!("{} · {}", name(p, "layer"), name(head, "head")))
+        }
+    };
+    let frames = t.speech_frames.max(1);
+    let cropped: Vec<Matrix> = pairs
+        .iter()
+        .map(|&(l, h)| {
+            let w = &t.cross_attention[l].heads[h].weights;
+            w.cols_range(0, frames.min(w.cols))
+        })
+        .collect();
+    let values = Matrix::mean_of(&cropped.iter().collect::<Vec<_>>())
+        .ok_or_else(|| Error::Invalid("there is no attention to draw".into()))?;
+    Ok((values, format!("cross-attention (token × 20 ms frame) · {what}")))
+}
+
+/// [layer][head][frame][frame], the encoder's self-attention among the frames that hold the clip.
+fn encoder_attentions(t: &Transcript) -> serde_json::Value {
+    let n = t.speech_frames.max(1);
+    let layers: Vec<Vec<Vec<Vec<f32>>>> = t
+        .encoder
+        .iter()
+        .map(|layer| {
+            (0..layer.heads.len())
+                .map(|h| {
+                    let head = layer.head(h);
+                    (0..n.min(head.weights.rows))
+                        .map(|r| head.weights.row(r)[..n].to_vec())
+                        .collect()
+                })
+                .collect()
+        })
+        .collect();
+    serde_json::json!(layers)
+}
+
+fn export(t: &Transcript, speech: &Speech, words: &[WordTime]) -> serde_json::Value {
     let cross: Vec<Vec<Vec<Vec<f32>>>> = t
         .cross_attention
         .iter()
@@ -86,6 +232,7 @@ fn export(t: &Transcript, speech: &Speech) -> serde_json::Value {
         "speech_frames": t.speech_frames,
         "frame_seconds": 0.02,
         "alignment_heads": speech.alignment_heads,
+        "words": words,
         "cross_attentions": cross,
     })
 }

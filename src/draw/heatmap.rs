@@ -43,22 +43,28 @@ const HATCH: RGBColor = RGBColor(150, 150, 150);
 
 /// Where everything goes, decided once from the label lengths and the size.
 struct Layout {
-    cell: u32,
+    /// A cell's width and height: square, unless the matrix is at least four
+    /// times wider than tall (a transcript's tokens over the frames of a clip),
+    /// where the rows keep a readable height.
+    cell_w: u32,
+    cell_h: u32,
     label_px: u32,
     left: u32,
     top: u32,
     bar_x: u32,
     width: u32,
     height: u32,
-    /// Show every `label_every`-th label so that labels never overlap.
-    label_every: usize,
+    /// Show every n-th label so that labels never overlap.
+    col_label_every: usize,
+    row_label_every: usize,
     numbers: bool,
 }
 
 fn layout(h: &Heatmap<'_>) -> Layout {
-    let n = h.values.rows.max(h.values.cols).max(1) as u32;
-    let cell = (760 / n).clamp(4, 56);
-    let label_px = if cell >= 16 { 14 } else { 12 };
+    let (rows, cols) = (h.values.rows.max(1) as u32, h.values.cols.max(1) as u32);
+    let cell_w = (760 / rows.max(cols)).clamp(4, 56);
+    let cell_h = if cols >= 4 * rows { (400 / rows).clamp(cell_w, 28) } else { cell_w };
+    let label_px = if cell_h >= 16 { 14 } else { 12 };
     let longest = h
         .row_labels
         .iter()
@@ -71,14 +77,26 @@ fn layout(h: &Heatmap<'_>) -> Layout {
     let left = label_room + 24;
     let title_lines = h.title.lines().count().max(1) as u32;
     let top = 12 + title_lines * (TITLE_PX + 6) + 18 + label_room;
-    let bar_x = left + h.values.cols as u32 * cell + 28;
+    let bar_x = left + h.values.cols as u32 * cell_w + 28;
     let title_width =
         h.title.lines().map(|l| l.chars().count() as u32).max().unwrap_or(0) * TITLE_PX * 6 / 10
             + 24;
     let width = (bar_x + 90).max(title_width);
-    let height = (top + h.values.rows as u32 * cell + 24).max(top + 200);
-    let label_every = ((label_px + 2) as f32 / cell as f32).ceil().max(1.0) as usize;
-    Layout { cell, label_px, left, top, bar_x, width, height, label_every, numbers: cell >= 34 }
+    let height = (top + h.values.rows as u32 * cell_h + 24).max(top + 200);
+    let every = |cell: u32| ((label_px + 2) as f32 / cell as f32).ceil().max(1.0) as usize;
+    Layout {
+        cell_w,
+        cell_h,
+        label_px,
+        left,
+        top,
+        bar_x,
+        width,
+        height,
+        col_label_every: every(cell_w),
+        row_label_every: every(cell_h),
+        numbers: cell_w.min(cell_h) >= 34,
+    }
 }
 
 fn colour(kind: ValueKind, v: f32, range: f32) -> RGBColor {
@@ -119,15 +137,16 @@ fn draw<DB: DrawingBackend>(
     }
     let range = signed_range(h.values);
     let label_font = (FONT, l.label_px).into_font();
-    let (left, top, cell) = (l.left as i32, l.top as i32, l.cell as i32);
+    let (left, top) = (l.left as i32, l.top as i32);
+    let (cell_w, cell_h) = (l.cell_w as i32, l.cell_h as i32);
 
     // Axis names.
     let axis = (FONT, 13).into_font().color(&RGBColor(90, 90, 90));
     root.draw(&Text::new("keys →", (left - 60, top - 18), axis.clone()))?;
-    root.draw(&Text::new("queries ↓", (12, top + 4 + h.values.rows as i32 * cell), axis))?;
+    root.draw(&Text::new("queries ↓", (12, top + 4 + h.values.rows as i32 * cell_h), axis))?;
 
     for (j, label) in h.col_labels.iter().enumerate().take(h.values.cols) {
-        if j % l.label_every == 0 {
+        if j % l.col_label_every == 0 {
             let style = label_font
                 .clone()
                 .transform(FontTransform::Rotate270)
@@ -135,17 +154,17 @@ fn draw<DB: DrawingBackend>(
                 .pos(Pos::new(HPos::Left, VPos::Center));
             root.draw(&Text::new(
                 short(label),
-                (left + j as i32 * cell + cell / 2, top - 6),
+                (left + j as i32 * cell_w + cell_w / 2, top - 6),
                 style,
             ))?;
         }
     }
     for (i, label) in h.row_labels.iter().enumerate().take(h.values.rows) {
-        if i % l.label_every == 0 {
+        if i % l.row_label_every == 0 {
             let style = label_font.clone().color(&BLACK).pos(Pos::new(HPos::Right, VPos::Center));
             root.draw(&Text::new(
                 short(label),
-                (left - 6, top + i as i32 * cell + cell / 2),
+                (left - 6, top + i as i32 * cell_h + cell_h / 2),
                 style,
             ))?;
         }
@@ -154,16 +173,16 @@ fn draw<DB: DrawingBackend>(
     for i in 0..h.values.rows {
         for j in 0..h.values.cols {
             let v = h.values[(i, j)];
-            let (x0, y0) = (left + j as i32 * cell, top + i as i32 * cell);
+            let (x0, y0) = (left + j as i32 * cell_w, top + i as i32 * cell_h);
             let hidden =
                 h.kind == ValueKind::Weights && !h.mask.allows(i, j, h.values.rows, h.values.cols);
             let masked = hidden || v == f32::NEG_INFINITY;
             let fill = if masked { MASKED_GREY } else { colour(h.kind, v, range) };
-            root.draw(&Rectangle::new([(x0, y0), (x0 + cell, y0 + cell)], fill.filled()))?;
-            if masked && cell >= 10 {
+            root.draw(&Rectangle::new([(x0, y0), (x0 + cell_w, y0 + cell_h)], fill.filled()))?;
+            if masked && cell_w.min(cell_h) >= 10 {
                 // Hatch masked cells so they read as "hidden", not as a colour.
                 root.draw(&PathElement::new(
-                    vec![(x0 + 2, y0 + cell - 2), (x0 + cell - 2, y0 + 2)],
+                    vec![(x0 + 2, y0 + cell_h - 2), (x0 + cell_w - 2, y0 + 2)],
                     HATCH,
                 ))?;
             }
@@ -175,14 +194,14 @@ fn draw<DB: DrawingBackend>(
                     .into_font()
                     .color(&RGBColor(r, g, b))
                     .pos(Pos::new(HPos::Center, VPos::Center));
-                root.draw(&Text::new(text, (x0 + cell / 2, y0 + cell / 2), style))?;
+                root.draw(&Text::new(text, (x0 + cell_w / 2, y0 + cell_h / 2), style))?;
             }
         }
     }
 
     // Colour bar with five ticks.
     let bar_top = top;
-    let bar_h = (h.values.rows as i32 * cell).max(160);
+    let bar_h = (h.values.rows as i32 * cell_h).max(160);
     let (lo, hi) = match h.kind {
         ValueKind::Weights => (0.0, 1.0),
         ValueKind::Signed => (-range, range),

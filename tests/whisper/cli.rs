@@ -14,12 +14,16 @@ fn model_dir() -> Option<PathBuf> {
 }
 
 fn transcribe(audio: &Path, model: &Path, json: Option<&Path>) -> Output {
+    transcribe_with(audio, model, json, &[])
+}
+
+fn transcribe_with(audio: &Path, model: &Path, json: Option<&Path>, more: &[&str]) -> Output {
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_attnscope"));
     cmd.args(["transcribe", "--audio"]).arg(audio).arg("--model-dir").arg(model);
     if let Some(json) = json {
         cmd.arg("--json").arg(json);
     }
-    cmd.output().unwrap()
+    cmd.args(more).output().unwrap()
 }
 
 #[test]
@@ -57,10 +61,76 @@ fn transcribe_writes_the_reference_transcript_and_its_cross_attention() {
         }
     }
     assert_eq!(v["alignment_heads"].as_array().unwrap().len(), 8);
+    // The words, as the reference times them, in seconds.
+    let words: Vec<_> = v["words"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| (w["word"].clone(), w["start"].as_f64().unwrap(), w["end"].as_f64().unwrap()))
+        .collect();
+    let want: Vec<_> = clip["words"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| (w[0].clone(), w[1].as_f64().unwrap(), w[2].as_f64().unwrap()))
+        .collect();
+    assert_eq!(words.len(), want.len());
+    for ((word, a, b), (want_word, want_a, want_b)) in words.iter().zip(&want) {
+        assert_eq!(word, want_word);
+        assert!((a - want_a).abs() < 1e-9 && (b - want_b).abs() < 1e-9, "{word}: {a}–{b}");
+    }
     // Without --json the text alone is printed.
     let out = transcribe(&audio, &model, None);
     assert!(out.status.success());
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), clip["text"].as_str().unwrap().trim());
+}
+
+#[test]
+fn transcribe_draws_a_head_and_exports_the_encoder_attention() {
+    let Some(model) = model_dir() else { return };
+    let audio = fixture_path("whisper/attention.wav");
+    let (json, png, svg) = (temp("enc.json"), temp("cross.png"), temp("cross.svg"));
+    let out = transcribe_with(
+        &audio,
+        &model,
+        Some(&json),
+        &["--encoder-attention", "--layer", "2", "--head", "3", "--png"],
+    );
+    // --png needs its file: clap says so, no panic.
+    assert!(!out.status.success());
+    let mut more = vec!["--encoder-attention", "--layer", "2", "--head", "3"];
+    let (png_s, svg_s) = (png.to_str().unwrap(), svg.to_str().unwrap());
+    more.extend(["--png", png_s, "--svg", svg_s]);
+    let out = transcribe_with(&audio, &model, Some(&json), &more);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let frames = v["speech_frames"].as_u64().unwrap() as usize;
+    let encoder = v["encoder_attentions"].as_array().unwrap();
+    assert_eq!(encoder.len(), 4);
+    for head in encoder.iter().flat_map(|l| l.as_array().unwrap()) {
+        let rows = head.as_array().unwrap();
+        assert_eq!(rows.len(), frames);
+        // Over the speech frames alone a row sums to at most 1 (the padding has the rest).
+        for row in rows {
+            let row = row.as_array().unwrap();
+            assert_eq!(row.len(), frames);
+            let sum: f64 = row.iter().map(|w| w.as_f64().unwrap()).sum();
+            assert!(sum > 0.0 && sum <= 1.0 + 1e-4, "{sum}");
+        }
+    }
+    let png = std::fs::read(&png).unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+    let svg = std::fs::read_to_string(&svg).unwrap();
+    assert!(svg.contains("layer 2 · head 3"), "the figure says which head");
+    // A layer or head the model does not have is a message.
+    for bad in [["--layer", "4"], ["--head", "6"], ["--layer", "x"]] {
+        let mut args = bad.to_vec();
+        args.extend(["--png", png_s]);
+        let out = transcribe_with(&audio, &model, None, &args);
+        assert!(!out.status.success(), "{bad:?}");
+        let e = String::from_utf8_lossy(&out.stderr);
+        assert!(!e.contains("panicked") && (e.contains("layer") || e.contains("head")), "{e}");
+    }
 }
 
 #[test]
