@@ -95,3 +95,24 @@ fn a_cut_or_damaged_model_bin_is_a_clear_error() {
     let e = Ct2File::parse(&damaged).unwrap_err().to_string();
     assert!(e.contains("type 9"), "{e}");
 }
+
+/// The fuzz target's seed (fuzz/corpus/ctranslate2/tiny-whisper.bin, d 4, one layer a side, 8
+/// tokens) is a Whisper the loader accepts and that decodes: the fuzzer starts from a valid model.
+#[test]
+fn the_fuzz_seed_is_a_whisper_that_loads_and_decodes() {
+    use attnscope::formats::source::Bytes;
+    use attnscope::models::whisper::model::Whisper;
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/ctranslate2/tiny-whisper.bin");
+    let bytes = std::fs::read(path).unwrap();
+    let src = Bytes::new("model.bin", &bytes);
+    let file = Ct2File::read(&src).unwrap();
+    let model = Whisper::load(&file, &src).unwrap();
+    assert_eq!((model.d, model.n_heads, model.vocabulary(), model.audio_frames()), (4, 2, 8, 4));
+    let encoded = model.encode(&attnscope::Matrix::zeros(2, 8));
+    let audio = model.audio_keys(&encoded.audio);
+    let mut cache = model.empty_cache();
+    let step = model.decode(&[0, 1], &mut cache, &audio).unwrap();
+    assert_eq!(step.logits.len(), 8);
+    assert!(step.logits.iter().all(|l| l.is_finite()));
+}
