@@ -19,8 +19,8 @@ const MODEL: &str = "models-extra/whisper-tiny-en";
 
 #[derive(Args)]
 pub struct TranscribeArgs {
-    /// The speech: a WAV file, 16 kHz (8- to 32-bit PCM or 32-bit float, channels averaged); only
-    /// its first 30 s are read.
+    /// The speech: a WAV file (8- to 32-bit PCM or 32-bit float, channels averaged, any rate,
+    /// resampled to 16 kHz); only its first 30 s are read.
     #[arg(long, value_name = "FILE.wav")]
     audio: PathBuf,
     /// Write tokens, token_ids, text, frames, speech_frames, alignment_heads, words (each with
@@ -82,14 +82,20 @@ pub fn transcribe(args: TranscribeArgs) -> Result<(), Error> {
         &read(&dir.join("config.json"))?,
         &read(&dir.join("tokenizer.json"))?,
     )?;
-    if clip.samples.len() > attnscope::models::whisper::mel::N_SAMPLES {
+    if clip.seconds() > 30.0 {
         eprintln!(
             "attnscope: note: the clip is longer than 30 s; only its first 30 s are transcribed"
         );
     }
+    if clip.sample_rate != 16_000 {
+        eprintln!(
+            "attnscope: note: the clip is at {} Hz; it is resampled to the 16,000 Hz Whisper reads",
+            clip.sample_rate
+        );
+    }
     // Checked before the transcript is made, so a wrong layer costs nothing.
     let layer = layer_pick(&args.layer, speech.model.decoder.len())?;
-    let t = speech.transcribe(&clip.samples)?;
+    let t = speech.transcribe(&clip.for_whisper())?;
     let words = speech.word_times(&t)?;
     if let Some(path) = &args.json {
         let mut json = export(&t, &speech, &words);

@@ -134,6 +134,33 @@ fn transcribe_draws_a_head_and_exports_the_encoder_attention() {
 }
 
 #[test]
+fn a_clip_at_another_rate_is_resampled_to_16_khz() {
+    use attnscope::models::whisper::{resample::resample, wav};
+    let Some(model) = model_dir() else { return };
+    let fixture: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(fixture_path("whisper/transcribe.json")).unwrap())
+            .unwrap();
+    let clip = &fixture["clips"][2];
+    let bytes = std::fs::read(fixture_path("whisper/listen.wav")).unwrap();
+    let samples = wav::read(&bytes).unwrap().samples;
+    // 44.1 kHz, as a phone or a laptop records: the reference's tokens, with a note.
+    let cd = temp("listen-44k.wav");
+    std::fs::write(&cd, wav::write_pcm16(&resample(&samples, 16_000, 44_100), 44_100)).unwrap();
+    let json = temp("listen-44k.json");
+    let out = transcribe(&cd, &model, Some(&json));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("44100 Hz"));
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(v["token_ids"], clip["ids"]);
+    // 8 kHz (a telephone's band): transcribed, whatever tiny.en makes of it.
+    let phone = temp("listen-8k.wav");
+    std::fs::write(&phone, wav::write_pcm16(&resample(&samples, 16_000, 8_000), 8_000)).unwrap();
+    let out = transcribe(&phone, &model, None);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!String::from_utf8_lossy(&out.stdout).trim().is_empty());
+}
+
+#[test]
 fn bad_audio_and_a_damaged_model_are_messages_not_panics() {
     let Some(model) = model_dir() else { return };
     let fail = |out: Output| {
@@ -146,13 +173,13 @@ fn bad_audio_and_a_damaged_model_are_messages_not_panics() {
     // Not audio at all.
     let e = fail(transcribe(&fixture_path("whisper/mel.json"), &model, None));
     assert!(e.contains("not a WAV file"), "{e}");
-    // 44.1 kHz: the message says what rate is needed.
+    // A header that says 0 Hz: the message says what rates are read.
     let mut wav = std::fs::read(&clip).unwrap();
-    wav[24..28].copy_from_slice(&44_100u32.to_le_bytes());
-    let resampled = temp("44k.wav");
-    std::fs::write(&resampled, &wav).unwrap();
-    let e = fail(transcribe(&resampled, &model, None));
-    assert!(e.contains("16,000 Hz"), "{e}");
+    wav[24..28].copy_from_slice(&0u32.to_le_bytes());
+    let zero = temp("0hz.wav");
+    std::fs::write(&zero, &wav).unwrap();
+    let e = fail(transcribe(&zero, &model, None));
+    assert!(e.contains("0 Hz") && e.contains("768,000"), "{e}");
     // A model.bin cut short: refused before anything runs.
     let damaged = temp("damaged");
     std::fs::create_dir_all(&damaged).unwrap();

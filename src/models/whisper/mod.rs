@@ -2,7 +2,8 @@
 //! CTranslate2 (`crate::formats::ctranslate2`): speech in, a transcript
 //! out, and the decoder's cross-attention from each token to the sound.
 //!
-//! - [`wav`]: WAV files → 16 kHz mono samples (the command line's audio);
+//! - [`wav`]: WAV files → mono samples (the command line's audio), and
+//!   [`resample`] to the 16 kHz Whisper reads;
 //! - [`mel`]: the front end, samples → the 80 × 3,000 log-mel spectrogram
 //!   the encoder reads;
 //! - [`model`]: the weights, by CTranslate2's names;
@@ -17,6 +18,7 @@ pub mod decoder;
 pub mod encoder;
 pub mod mel;
 pub mod model;
+pub mod resample;
 pub mod transcribe;
 pub mod wav;
 pub mod words;

@@ -6,9 +6,8 @@
 //! a u32 length and that many bytes (padded to an even length). `fmt `
 //! gives the encoding, `data` the interleaved samples; others are skipped.
 //! Read: 8-, 16-, 24- and 32-bit integer PCM and 32-bit float, any number
-//! of channels (averaged into one). Only 16 kHz is taken: resampling is not
-//! done here, and a clip at another rate is refused with a message that
-//! says how to convert it.
+//! of channels (averaged into one), at any rate: [`Clip::for_whisper`]
+//! brings it to 16 kHz (`resample`).
 
 use crate::error::{Error, Result};
 
@@ -115,11 +114,13 @@ pub fn read(bytes: &[u8]) -> Result<Clip> {
     Err(bad("it has no `data` chunk"))
 }
 
+/// Sample rates a recording has: telephone's 8 kHz and below down to 1 kHz, studio rates up to 768 kHz.
+const RATES: std::ops::RangeInclusive<u32> = 1_000..=768_000;
+
 fn clip(data: &[u8], f: &Format) -> Result<Clip> {
-    if f.rate != 16_000 {
-        return Err(Error::Invalid(format!(
-            "the clip is at {} Hz; Whisper reads 16,000 Hz (convert it first, e.g. \
-             `sox in.wav -r 16000 out.wav` or `ffmpeg -i in.wav -ar 16000 out.wav`)",
+    if !RATES.contains(&f.rate) {
+        return Err(bad(&format!(
+            "it says its sample rate is {} Hz (1,000 to 768,000 are read)",
             f.rate
         )));
     }
@@ -139,6 +140,20 @@ fn clip(data: &[u8], f: &Format) -> Result<Clip> {
         })
         .collect();
     Ok(Clip { sample_rate: f.rate, samples })
+}
+
+impl Clip {
+    /// The clip as Whisper reads it: its first 30 s, at 16 kHz.
+    pub fn for_whisper(&self) -> Vec<f32> {
+        let first = (self.sample_rate as usize * 30).min(self.samples.len());
+        let mut x = super::resample::resample(&self.samples[..first], self.sample_rate, 16_000);
+        x.truncate(super::mel::N_SAMPLES);
+        x
+    }
+
+    pub fn seconds(&self) -> f64 {
+        self.samples.len() as f64 / f64::from(self.sample_rate)
+    }
 }
 
 /// A 16-bit PCM mono WAV file of `samples` at `rate` (for tests and examples).
@@ -193,9 +208,13 @@ mod tests {
     }
 
     #[test]
-    fn other_rates_and_broken_files_are_clear_errors() {
-        let e = read(&write_pcm16(&[0.0; 4], 44_100)).unwrap_err().to_string();
-        assert!(e.contains("44100 Hz") && e.contains("16000"), "{e}");
+    fn other_rates_are_resampled_and_broken_files_are_clear_errors() {
+        let c = read(&write_pcm16(&[0.0; 441], 44_100)).unwrap();
+        assert_eq!((c.sample_rate, c.for_whisper().len()), (44_100, 160));
+        let e = read(&write_pcm16(&[0.0; 4], 0)).unwrap_err().to_string();
+        assert!(e.contains("0 Hz"), "{e}");
+        let long = Clip { sample_rate: 8_000, samples: vec![0.0; 8_000 * 31] };
+        assert_eq!(long.for_whisper().len(), 16_000 * 30, "only the first 30 s");
         let good = write_pcm16(&[0.1; 8], 16_000);
         // Every truncation: an error or, once `data` has begun, fewer samples; never a panic.
         for cut in 0..good.len() {
