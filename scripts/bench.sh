@@ -17,9 +17,14 @@
 #      (benches/generate.rs) beside PyTorch's own on one thread
 #      (scripts/reference/smollm2_generate_timing.py), as tokens per second
 #      and their ratio; writing in the page is timed in the second part
-#      (scripts/bench_write.mjs).
+#      (scripts/bench_write.mjs);
+#   5. speech (issue 57): Whisper tiny.en natively on one thread on a 5 s
+#      clip (benches/transcribe.rs) beside CTranslate2 on one thread, float32
+#      (scripts/reference/whisper_timing.py; CTranslate2 is installed into the
+#      bench venv, pinned, when this part runs), as milliseconds and their ratio.
 # `scripts/bench.sh browser` runs only the second part, `scripts/bench.sh
-# peers` only the third, `scripts/bench.sh generate` only the fourth; the
+# peers` only the third, `scripts/bench.sh generate` only the fourth,
+# `scripts/bench.sh speech` only the fifth; the
 # browser parts use the release build already in dist/ (DIST=… for
 # another; `trunk build --release` first if there is none).
 SCRIPT_NAME=bench
@@ -28,14 +33,14 @@ source "$ROOT/scripts/lib/install.sh"
 
 STAGE="${1:-all}"
 case "$STAGE" in
-    all | browser | peers | generate) ;;
-    *) die "unknown stage '$STAGE' (all, browser, peers or generate)" ;;
+    all | browser | peers | generate | speech) ;;
+    *) die "unknown stage '$STAGE' (all, browser, peers, generate or speech)" ;;
 esac
 
 if [[ "$STAGE" == all || "$STAGE" == browser ]]; then
     ensure_web_build_tools
 fi
-if [[ "$STAGE" != generate ]]; then
+if [[ "$STAGE" != generate && "$STAGE" != speech ]]; then
     ensure_chromium
     ensure_e2e_deps
 fi
@@ -92,5 +97,33 @@ if [[ "$STAGE" == all || "$STAGE" == generate ]]; then
         printf "  attnscope natively         %7.1f tokens/s\n", ours
         printf "  PyTorch model.generate     %7.1f tokens/s   attnscope / PyTorch = %.2f\n", plain, ours / plain
         printf "  PyTorch with attentions    %7.1f tokens/s   attnscope / PyTorch = %.2f\n", kept, ours / kept
+    }'
+fi
+
+if [[ "$STAGE" == all || "$STAGE" == speech ]]; then
+    ensure_bench_peers
+    python3 scripts/fetch_models.py whisper-tiny-en
+    if ! "$BENCH_VENV/bin/python" -c "import ctranslate2, sys; sys.exit(ctranslate2.__version__ != '${CT2_VERSION}')" 2>/dev/null; then
+        log "installing ctranslate2==$CT2_VERSION into the bench venv"
+        "$BENCH_VENV/bin/pip" install --quiet "ctranslate2==$CT2_VERSION" || die "pip could not install ctranslate2==$CT2_VERSION"
+    fi
+    log "── speech: attnscope natively beside CTranslate2, one thread each"
+    if [[ "$STAGE" == speech ]]; then
+        cargo bench --locked --bench transcribe -- --warm-up-time 1 --measurement-time 5 | tee "$NATIVE_LOG"
+    fi
+    CT2_LOG="$(mktemp)"
+    "$BENCH_VENV/bin/python" scripts/reference/whisper_timing.py | tee "$CT2_LOG"
+    figure() { grep -o "\"$2\": [0-9.]*" "$1" | tail -1 | awk '{print $2}'; }
+    ours="$(figure "$NATIVE_LOG" attnscope_transcribe_5s_ms)"
+    transcript="$(figure "$CT2_LOG" ct2_transcript_5s_ms)"
+    timed="$(figure "$CT2_LOG" ct2_with_times_5s_ms)"
+    rm -f "$CT2_LOG"
+    [[ -n "$ours" && -n "$transcript" && -n "$timed" ]] || die "a speech figure is missing (attnscope '$ours', CTranslate2 '$transcript' / '$timed')"
+    cpu="$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+    awk -v ours="$ours" -v transcript="$transcript" -v timed="$timed" -v cpu="$cpu" 'BEGIN {
+        printf "Whisper tiny.en, a 5 s clip, one thread, on %s:\n", cpu
+        printf "  attnscope (transcript, every head, words)  %7.0f ms\n", ours
+        printf "  CTranslate2 transcript                     %7.0f ms   attnscope / CTranslate2 = %.2f\n", transcript, ours / transcript
+        printf "  CTranslate2 transcript and words          %7.0f ms   attnscope / CTranslate2 = %.2f\n", timed, ours / timed
     }'
 fi

@@ -194,6 +194,8 @@ ensure_python_test_deps() {
 # the CUDA libraries as dependencies (a few GB, unused on a CPU machine).
 # Exports BENCH_VENV. The venv is made anew when the pins change.
 BENCH_PYTHON_PINS="torch==2.15.0 transformers==5.24.0 accelerate==1.15.0 gguf==0.19.0 onnx==1.23.2 onnxscript==0.7.2 numpy==2.4.6"
+# The speech benchmark's peer (scripts/bench.sh speech), installed into the bench venv only there.
+CT2_VERSION="4.8.5"
 ONNXRUNTIME_WEB_VERSION="1.30.0"
 ensure_bench_peers() {
     ensure_node
