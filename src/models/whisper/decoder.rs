@@ -11,7 +11,10 @@
 //!
 //! Tokens are added to a [`Cache`] of each layer's keys and values, so a
 //! token written is run alone; the cross-attention's keys and values
-//! ([`AudioKeys`]) are made once per clip. Both attentions go through
+//! ([`AudioKeys`]) are made once per clip, and a step that keeps no
+//! attention ([`Whisper::step`]) lends them to the cross-attention rather
+//! than copying them (1,500 frames × d, twice per layer, each step). Both
+//! attentions go through
 //! [`multi_head`], cross-attention being its queries from one sequence and
 //! keys from another.
 
@@ -24,6 +27,13 @@ use crate::tensor::Matrix;
 pub struct AudioKeys {
     k: Vec<Vec<Matrix>>,
     v: Vec<Vec<Matrix>>,
+}
+
+/// The audio's keys and values as a run has them: shared with the trace
+/// (copied into it), or lent for a step that keeps none.
+enum Keys<'a> {
+    Shared(&'a AudioKeys),
+    Lent(&'a mut AudioKeys),
 }
 
 /// The keys and values of the tokens run so far, per layer and head.
@@ -71,8 +81,19 @@ impl Whisper {
         Cache { k: empty(), v: empty(), len: 0 }
     }
 
-    /// Runs `ids` after the tokens in `cache` (adding theirs to it).
+    /// Runs `ids` after the tokens in `cache` (adding theirs to it), with
+    /// every layer's attention.
     pub fn decode(&self, ids: &[u32], cache: &mut Cache, audio: &AudioKeys) -> Result<Step> {
+        self.run(ids, cache, Keys::Shared(audio))
+    }
+
+    /// Runs `ids` after the tokens in `cache` (adding theirs to it) for the
+    /// next token's logits alone: the greedy loop's step.
+    pub fn step(&self, ids: &[u32], cache: &mut Cache, audio: &mut AudioKeys) -> Result<Vec<f32>> {
+        Ok(self.run(ids, cache, Keys::Lent(audio))?.logits)
+    }
+
+    fn run(&self, ids: &[u32], cache: &mut Cache, mut audio: Keys<'_>) -> Result<Step> {
         let first = cache.len;
         if ids.is_empty() {
             return Err(Error::Invalid("the decoder was given no tokens to run".into()));
@@ -115,15 +136,20 @@ impl Whisper {
             );
             x = x.add(&layer.self_out.forward(&own.concat));
             let q = layer.cross_q.forward(&layer.cross_norm.forward(&x)); //           n × d
-            let cross = multi_head(
-                &q,
-                heads,
-                audio.k[l].clone(),
-                audio.v[l].clone(),
-                AttendHeads::new(Mask::None, Scale::InvSqrtDk),
-            );
+            let (k, v) = match &mut audio {
+                Keys::Shared(a) => (a.k[l].clone(), a.v[l].clone()),
+                Keys::Lent(a) => (std::mem::take(&mut a.k[l]), std::mem::take(&mut a.v[l])),
+            };
+            let mut cross =
+                multi_head(&q, heads, k, v, AttendHeads::new(Mask::None, Scale::InvSqrtDk));
             x = x.add(&layer.cross_out.forward(&cross.concat));
             x = x.add(&layer.ffn.forward(&x));
+            if let Keys::Lent(a) = &mut audio {
+                // Given back: this step keeps no trace.
+                a.k[l] = std::mem::take(&mut cross.k);
+                a.v[l] = std::mem::take(&mut cross.v);
+                continue;
+            }
             self_attention.push(own);
             cross_attention.push(cross);
         }

@@ -13,10 +13,13 @@
 //!   decoder/layer_i/ffn, decoder/layer_norm
 //! ```
 //!
-//! Matrices stay in the file's float16 (half the memory of f32) and are
-//! multiplied by the quantized-matrix kernels, which widen them to f32 as
-//! they read them (exactly: every f16 is an f32); vectors are widened at
-//! load. Every shape is checked against the one the layer needs.
+//! The decoder's matrices stay in the file's float16 (half the memory of
+//! f32) and are multiplied by the quantized-matrix kernels, which widen them
+//! to f32 as they read them (exactly: every f16 is an f32). Those that
+//! multiply the clip's frames (the encoder's, and the cross-attention's K
+//! and V) are widened once at load (34 MB for tiny.en) and multiplied by
+//! gemm. Vectors are widened at load. Every shape is checked against the one
+//! the layer needs.
 
 use crate::error::{Error, Result};
 use crate::formats::ctranslate2::{Ct2File, DType};
@@ -27,15 +30,26 @@ use crate::tensor::{self, Matrix};
 /// LayerNorm's ε in Whisper (PyTorch's default).
 const EPS: f32 = 1e-5;
 
-/// y = x Wᵀ + b with W kept as the file stores it.
+/// y = x Wᵀ + b.
 pub struct Linear {
-    pub weight: QMatrix,
+    pub weight: Weight,
     pub bias: Vec<f32>,
+}
+
+/// A layer's W: as the file stores it, for products with a token or a few,
+/// or widened to f32 for the clip's 1,500 or 3,000 frames, where gemm's
+/// blocked product beats the row-by-row kernels (docs/performance.md).
+pub enum Weight {
+    Kept(QMatrix),
+    Widened(Matrix),
 }
 
 impl Linear {
     pub fn forward(&self, x: &Matrix) -> Matrix {
-        let mut y = self.weight.forward(x);
+        let mut y = match &self.weight {
+            Weight::Kept(w) => w.forward(x),
+            Weight::Widened(w) => x.matmul_t(w),
+        };
         y.add_row_vector(&self.bias);
         y
     }
@@ -138,8 +152,14 @@ impl Loader<'_> {
     }
 
     fn linear(&self, prefix: &str, rows: usize, cols: usize) -> Result<Linear> {
-        let weight = self.matrix(&format!("{prefix}/weight"), &[rows, cols])?;
+        let weight = Weight::Kept(self.matrix(&format!("{prefix}/weight"), &[rows, cols])?);
         Ok(Linear { weight, bias: self.vector(&format!("{prefix}/bias"), rows)? })
+    }
+
+    /// A layer that multiplies the clip's frames: W widened to f32 (`shape`: [rows, …]).
+    fn wide(&self, prefix: &str, shape: &[usize]) -> Result<Linear> {
+        let weight = Weight::Widened(self.matrix(&format!("{prefix}/weight"), shape)?.dequantize());
+        Ok(Linear { weight, bias: self.vector(&format!("{prefix}/bias"), shape[0])? })
     }
 
     fn norm(&self, prefix: &str, d: usize) -> Result<Norm> {
@@ -147,12 +167,21 @@ impl Loader<'_> {
         Ok(Norm::new(gamma, self.vector(&format!("{prefix}/beta"), d)?, EPS))
     }
 
-    fn ffn(&self, prefix: &str, d: usize) -> Result<Ffn> {
+    fn wide_or_kept(&self, wide: bool, prefix: &str, rows: usize, cols: usize) -> Result<Linear> {
+        if wide {
+            self.wide(prefix, &[rows, cols])
+        } else {
+            self.linear(prefix, rows, cols)
+        }
+    }
+
+    /// The feed-forward block; `wide` for the encoder's, which runs on every frame.
+    fn ffn(&self, prefix: &str, d: usize, wide: bool) -> Result<Ffn> {
         let hidden = self.file.variable(&format!("{prefix}/linear_0/bias"))?.elements();
         Ok(Ffn {
             norm: self.norm(&format!("{prefix}/layer_norm"), d)?,
-            fc1: self.linear(&format!("{prefix}/linear_0"), hidden, d)?,
-            fc2: self.linear(&format!("{prefix}/linear_1"), d, hidden)?,
+            fc1: self.wide_or_kept(wide, &format!("{prefix}/linear_0"), hidden, d)?,
+            fc2: self.wide_or_kept(wide, &format!("{prefix}/linear_1"), d, hidden)?,
         })
     }
 
@@ -195,9 +224,9 @@ impl Whisper {
                 let p = format!("encoder/layer_{i}");
                 Ok(EncoderLayer {
                     attn_norm: l.norm(&format!("{p}/self_attention/layer_norm"), d)?,
-                    qkv: l.linear(&format!("{p}/self_attention/linear_0"), 3 * d, d)?,
-                    out: l.linear(&format!("{p}/self_attention/linear_1"), d, d)?,
-                    ffn: l.ffn(&format!("{p}/ffn"), d)?,
+                    qkv: l.wide(&format!("{p}/self_attention/linear_0"), &[3 * d, d])?,
+                    out: l.wide(&format!("{p}/self_attention/linear_1"), &[d, d])?,
+                    ffn: l.ffn(&format!("{p}/ffn"), d, true)?,
                 })
             })
             .collect::<Result<Vec<_>>>()?;
@@ -210,9 +239,9 @@ impl Whisper {
                     self_out: l.linear(&format!("{p}/self_attention/linear_1"), d, d)?,
                     cross_norm: l.norm(&format!("{p}/attention/layer_norm"), d)?,
                     cross_q: l.linear(&format!("{p}/attention/linear_0"), d, d)?,
-                    cross_kv: l.linear(&format!("{p}/attention/linear_1"), 2 * d, d)?,
+                    cross_kv: l.wide(&format!("{p}/attention/linear_1"), &[2 * d, d])?,
                     cross_out: l.linear(&format!("{p}/attention/linear_2"), d, d)?,
-                    ffn: l.ffn(&format!("{p}/ffn"), d)?,
+                    ffn: l.ffn(&format!("{p}/ffn"), d, false)?,
                 })
             })
             .collect::<Result<Vec<_>>>()?;
@@ -230,14 +259,8 @@ impl Whisper {
             d,
             n_heads,
             n_mels,
-            conv1: Linear {
-                weight: l.matrix("encoder/conv1/weight", &[d, n_mels, 3])?,
-                bias: l.vector("encoder/conv1/bias", d)?,
-            },
-            conv2: Linear {
-                weight: l.matrix("encoder/conv2/weight", &[d, d, 3])?,
-                bias: l.vector("encoder/conv2/bias", d)?,
-            },
+            conv1: l.wide("encoder/conv1", &[d, n_mels, 3])?,
+            conv2: l.wide("encoder/conv2", &[d, d, 3])?,
             encoder_positions: l.table(
                 "encoder/position_encodings/encodings",
                 frames.unwrap_or(0),

@@ -130,17 +130,17 @@ impl Speech {
     pub fn transcribe(&self, audio: &[f32]) -> Result<Transcript> {
         let mel = mel::log_mel(audio);
         let Encoded { audio: encoded, layers: encoder } = self.model.encode(&mel);
-        let keys = self.model.audio_keys(&encoded);
+        let mut keys = self.model.audio_keys(&encoded);
         let mut ids = vec![self.start, self.no_timestamps];
         let mut cache = self.model.empty_cache();
-        let mut step = self.model.decode(&ids, &mut cache, &keys)?;
+        let mut logits = self.model.step(&ids, &mut cache, &mut keys)?;
         for n in 0..MAX_NEW_TOKENS.min(self.model.max_tokens() - ids.len()) {
-            let next = self.choose(&mut step.logits, n == 0);
+            let next = self.choose(&mut logits, n == 0);
             ids.push(next);
             if next == self.end || ids.len() == self.model.max_tokens() {
                 break;
             }
-            step = self.model.decode(&[next], &mut cache, &keys)?;
+            logits = self.model.step(&[next], &mut cache, &mut keys)?;
         }
         // One run over the whole transcript for its attention.
         let Step { self_attention, cross_attention, .. } =
