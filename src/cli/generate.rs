@@ -2,9 +2,9 @@
 //! ([`DecoderSession::generate`]), and each step's distribution, choice and
 //! the new token's attention are reported, as a table, JSON, PNG or SVG.
 
-use super::{load_smollm2, models_dir, write, ModelArg};
+use super::{load_smollm2, models_dir, write, write_figure, ModelArg};
 use attnscope::checkpoint::{Checkpoint, Model};
-use attnscope::draw::{heatmap_png, heatmap_svg, Heatmap, ValueKind};
+use attnscope::draw::{Heatmap, ValueKind};
 use attnscope::models::decoder::generate::{Written, MAX_WRITE};
 use attnscope::models::decoder::sampling::Sampling;
 use attnscope::models::decoder::{Decoder, DecoderSession};
@@ -363,12 +363,7 @@ fn draw(g: &Generation, args: &GenerateArgs) -> Result<(), Error> {
         kind: ValueKind::Weights,
         mask: head.mask,
     };
-    if let Some(path) = &args.svg {
-        write(path, heatmap_svg(&figure)?.as_bytes())?;
-    }
-    if let Some(path) = &args.png {
-        write(path, &heatmap_png(&figure)?)?;
-    }
+    write_figure(&figure, args.svg.as_deref(), args.png.as_deref())?;
     Ok(())
 }
 

@@ -390,12 +390,7 @@ fn attention(args: AttentionArgs) -> Result<(), Error> {
         kind,
         mask: head.mask,
     };
-    if let Some(path) = &args.svg {
-        write(path, heatmap_svg(&figure)?.as_bytes())?;
-    }
-    if let Some(path) = &args.png {
-        write(path, &heatmap_png(&figure)?)?;
-    }
+    write_figure(&figure, args.svg.as_deref(), args.png.as_deref())?;
     if let Some(path) = &args.csv {
         write(path, attnscope::export::head_csv(&trace.tokens, &values).as_bytes())?;
     }
@@ -449,6 +444,17 @@ fn finite_or_null(x: f32) -> serde_json::Value {
     } else {
         serde_json::Value::Null
     }
+}
+
+/// A heatmap drawn as SVG and as PNG, to whichever of the two paths are given.
+fn write_figure(figure: &Heatmap<'_>, svg: Option<&Path>, png: Option<&Path>) -> Result<(), Error> {
+    if let Some(path) = svg {
+        write(path, heatmap_svg(figure)?.as_bytes())?;
+    }
+    if let Some(path) = png {
+        write(path, &heatmap_png(figure)?)?;
+    }
+    Ok(())
 }
 
 fn write(path: &Path, bytes: &[u8]) -> Result<(), Error> {

@@ -2,10 +2,12 @@
 //! `attention --trace FILE` draws and exports from a file as from a model, and
 //! `trace --model M --text T --out FILE` writes one from our own models.
 
-use super::{print_matrix, run_checkpoint, run_model, write, AttentionArgs, ModelArg, StageArg};
+use super::{
+    print_matrix, run_checkpoint, run_model, write, write_figure, AttentionArgs, ModelArg, StageArg,
+};
 use attnscope::attention::{apply_mask, softmax_rows, Mask};
 use attnscope::checkpoint::Checkpoint;
-use attnscope::draw::{heatmap_png, heatmap_svg, Heatmap, ValueKind};
+use attnscope::draw::{Heatmap, ValueKind};
 use attnscope::tracefile::{
     write_model_trace, Element, MaskSpec, SeekSource, TraceReader, WriteOptions,
 };
@@ -140,12 +142,7 @@ pub fn attention_from_file(args: &AttentionArgs, path: &Path) -> Result<(), Erro
         kind,
         mask,
     };
-    if let Some(svg) = &args.svg {
-        write(svg, heatmap_svg(&figure)?.as_bytes())?;
-    }
-    if let Some(png) = &args.png {
-        write(png, &heatmap_png(&figure)?)?;
-    }
+    write_figure(&figure, args.svg.as_deref(), args.png.as_deref())?;
     if args.json.is_none() && args.svg.is_none() && args.png.is_none() {
         print_matrix(&d.tokens, &values);
     }

@@ -3,9 +3,9 @@
 //! as JSON (with the words' times) or drawn as a token × time heatmap.
 
 use super::translate::Pick;
-use super::write;
+use super::{write, write_figure};
 use attnscope::attention::Mask;
-use attnscope::draw::{heatmap_png, heatmap_svg, Heatmap, ValueKind};
+use attnscope::draw::{Heatmap, ValueKind};
 use attnscope::formats::source::File;
 use attnscope::models::whisper::transcribe::{Speech, Transcript};
 use attnscope::models::whisper::wav;
@@ -116,12 +116,7 @@ pub fn transcribe(args: TranscribeArgs) -> Result<(), Error> {
             kind: ValueKind::Weights,
             mask: Mask::None,
         };
-        if let Some(path) = &args.svg {
-            write(path, heatmap_svg(&figure)?.as_bytes())?;
-        }
-        if let Some(path) = &args.png {
-            write(path, &heatmap_png(&figure)?)?;
-        }
+        write_figure(&figure, args.svg.as_deref(), args.png.as_deref())?;
     }
     if args.json.is_none() && args.png.is_none() && args.svg.is_none() {
         println!("{}", t.text.trim());

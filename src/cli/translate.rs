@@ -2,9 +2,9 @@
 //! cross-attention that produced it (each target token over the source
 //! tokens), as JSON, PNG or SVG.
 
-use super::{models_dir, write};
+use super::{models_dir, write, write_figure};
 use attnscope::attention::Mask;
-use attnscope::draw::{heatmap_png, heatmap_svg, Heatmap, ValueKind};
+use attnscope::draw::{Heatmap, ValueKind};
 use attnscope::export::TranslationExport;
 use attnscope::models::marian::{Direction, Stop, Translation, Translator};
 use attnscope::{Error, Matrix};
@@ -115,12 +115,7 @@ pub fn translate(args: TranslateArgs) -> Result<(), Error> {
             kind: ValueKind::Weights,
             mask: Mask::None,
         };
-        if let Some(path) = &args.svg {
-            write(path, heatmap_svg(&figure)?.as_bytes())?;
-        }
-        if let Some(path) = &args.png {
-            write(path, &heatmap_png(&figure)?)?;
-        }
+        write_figure(&figure, args.svg.as_deref(), args.png.as_deref())?;
     }
     if args.json.is_none() && args.png.is_none() && args.svg.is_none() {
         println!("{}", t.text);
