@@ -96,7 +96,11 @@ pub fn transcribe(args: TranscribeArgs) -> Result<(), Error> {
     // Checked before the transcript is made, so a wrong layer costs nothing.
     let layer = layer_pick(&args.layer, speech.model.decoder.len())?;
     let t = speech.transcribe(&clip.for_whisper())?;
-    let words = speech.word_times(&t)?;
+    // A checkpoint without alignment heads still transcribes; its words are not timed.
+    let words = speech.word_times(&t).unwrap_or_else(|e| {
+        eprintln!("attnscope: note: {e}");
+        Vec::new()
+    });
     if let Some(path) = &args.json {
         let mut json = export(&t, &speech, &words);
         if args.encoder_attention {

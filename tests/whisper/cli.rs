@@ -161,6 +161,28 @@ fn a_clip_at_another_rate_is_resampled_to_16_khz() {
 }
 
 #[test]
+fn a_config_without_alignment_heads_transcribes_with_untimed_words() {
+    let Some(model) = model_dir() else { return };
+    let dir = temp("no-alignment-heads");
+    std::fs::create_dir_all(&dir).unwrap();
+    for f in ["model.bin", "tokenizer.json"] {
+        let _ = std::fs::remove_file(dir.join(f));
+        std::os::unix::fs::symlink(model.join(f), dir.join(f)).unwrap();
+    }
+    let mut config: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(model.join("config.json")).unwrap()).unwrap();
+    config.as_object_mut().unwrap().remove("alignment_heads");
+    std::fs::write(dir.join("config.json"), config.to_string()).unwrap();
+    let json = temp("no-alignment-heads.json");
+    let out = transcribe(&fixture_path("whisper/listen.wav"), &dir, Some(&json));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no alignment heads"));
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(v["words"], serde_json::json!([]));
+    assert!(!v["text"].as_str().unwrap().trim().is_empty());
+}
+
+#[test]
 fn bad_audio_and_a_damaged_model_are_messages_not_panics() {
     let Some(model) = model_dir() else { return };
     let fail = |out: Output| {
