@@ -45,7 +45,9 @@ if [[ "$STAGE" != generate && "$STAGE" != speech ]]; then
     ensure_e2e_deps
 fi
 ensure_models
-# The criterion run's output, where the writing part finds the native figure.
+# A figure from a run's output: the last JSON line's value of key $2 in file $1.
+figure() { grep -o "\"$2\": [0-9.]*" "$1" | tail -1 | awk '{print $2}'; }
+# The criterion run's output, where the writing and speech parts find the native figures.
 NATIVE_LOG="$(mktemp)"
 trap 'rm -f "$NATIVE_LOG"' EXIT
 
@@ -84,8 +86,6 @@ if [[ "$STAGE" == all || "$STAGE" == generate ]]; then
     fi
     TORCH_LOG="$(mktemp)"
     "$BENCH_VENV/bin/python" scripts/reference/smollm2_generate_timing.py | tee "$TORCH_LOG"
-    # The last JSON line of each: tokens per second.
-    figure() { grep -o "\"$2\": [0-9.]*" "$1" | tail -1 | awk '{print $2}'; }
     ours="$(figure "$NATIVE_LOG" attnscope_generate_tokens_per_s)"
     plain="$(figure "$TORCH_LOG" torch_generate_tokens_per_s)"
     kept="$(figure "$TORCH_LOG" torch_manual_attn_tokens_per_s)"
@@ -113,7 +113,6 @@ if [[ "$STAGE" == all || "$STAGE" == speech ]]; then
     fi
     CT2_LOG="$(mktemp)"
     "$BENCH_VENV/bin/python" scripts/reference/whisper_timing.py | tee "$CT2_LOG"
-    figure() { grep -o "\"$2\": [0-9.]*" "$1" | tail -1 | awk '{print $2}'; }
     ours="$(figure "$NATIVE_LOG" attnscope_transcribe_5s_ms)"
     transcript="$(figure "$CT2_LOG" ct2_transcript_5s_ms)"
     timed="$(figure "$CT2_LOG" ct2_with_times_5s_ms)"

@@ -144,13 +144,9 @@ fn layer_pick(s: &str, layers: usize) -> Result<LayerPick, Error> {
             "--layer: expected a number from 0, \"avg\" or \"align\", not {s:?}"
         ))
     })?;
-    match pick {
-        Pick::One(l) if l >= layers => Err(Error::Invalid(format!(
-            "Whisper's decoder has layers 0–{}; asked for layer {l}",
-            layers - 1
-        ))),
-        p => Ok(LayerPick::Layers(p)),
-    }
+    // Checked here, before the clip is transcribed.
+    pick.indices(layers, "layers")?;
+    Ok(LayerPick::Layers(pick))
 }
 
 /// The cross-attention to draw, over the frames that hold the clip, and a line saying which.
@@ -160,33 +156,16 @@ fn chosen(
     layer: LayerPick,
     head: Pick,
 ) -> Result<(Matrix, String), Error> {
-    let n_heads = speech.model.n_heads;
-    let heads: Vec<usize> = match head {
-        Pick::Average => (0..n_heads).collect(),
-        Pick::One(h) if h < n_heads => vec![h],
-        Pick::One(h) => {
-            return Err(Error::Invalid(format!(
-                "Whisper's decoder has heads 0–{}; asked for head {h}",
-                n_heads - 1
-            )))
-        }
-    };
+    let heads = head.indices(speech.model.n_heads, "heads")?;
     let (pairs, what): (Vec<(usize, usize)>, String) = match layer {
         LayerPick::Alignment => (
             speech.alignment_heads.clone(),
             format!("mean of the {} alignment heads", speech.alignment_heads.len()),
         ),
         LayerPick::Layers(p) => {
-            let layers: Vec<usize> = match p {
-                Pick::Average => (0..t.cross_attention.len()).collect(),
-                Pick::One(l) => vec![l],
-            };
-            let name = |p: Pick, what: &str| match p {
-                Pick::Average => format!("mean of all {what}s"),
-                Pick::One(i) => format!("{what} {i}"),
-            };
+            let layers = p.indices(t.cross_attention.len(), "layers")?;
             let pairs = layers.iter().flat_map(|&l| heads.iter().map(move |&h| (l, h))).collect();
-            (pairs, format!("{} · {}", name(p, "layer"), name(head, "head")))
+            (pairs, format!("{} · {}", p.describe("layer"), head.describe("head")))
         }
     };
     let frames = t.speech_frames.max(1);

@@ -69,6 +69,28 @@ impl FromStr for Pick {
     }
 }
 
+impl Pick {
+    /// The indices picked out of `n` (`what`: "layers" or "heads"), or a message.
+    pub fn indices(self, n: usize, what: &str) -> Result<Vec<usize>, Error> {
+        match self {
+            Pick::Average => Ok((0..n).collect()),
+            Pick::One(i) if i < n => Ok(vec![i]),
+            Pick::One(i) => Err(Error::Invalid(format!(
+                "the model has {what} 0–{}; asked for {what} {i}",
+                n.saturating_sub(1)
+            ))),
+        }
+    }
+
+    /// How a figure's title says it (`what`: "layer" or "head").
+    pub fn describe(self, what: &str) -> String {
+        match self {
+            Pick::Average => format!("mean of all {what}s"),
+            Pick::One(i) => format!("{what} {i}"),
+        }
+    }
+}
+
 #[derive(Clone, Copy, ValueEnum, PartialEq)]
 enum Part {
     Cross,
@@ -156,28 +178,16 @@ fn chosen(t: &Translation, part: Part, layer: Pick, head: Pick) -> Result<(Matri
         Part::Encoder => &t.encoder,
     };
     let (n_layers, n_heads) = (layers.len(), layers.first().map_or(0, |l| l.attention.heads.len()));
-    let pick = |p: Pick, n: usize, what: &str| match p {
-        Pick::Average => Ok((0..n).collect::<Vec<_>>()),
-        Pick::One(i) if i < n => Ok(vec![i]),
-        Pick::One(i) => Err(Error::Invalid(format!(
-            "the model has {what} 0–{}; asked for {what} {i}",
-            n.saturating_sub(1)
-        ))),
-    };
-    let (ls, hs) = (pick(layer, n_layers, "layers")?, pick(head, n_heads, "heads")?);
+    let (ls, hs) = (layer.indices(n_layers, "layers")?, head.indices(n_heads, "heads")?);
     let weights: Vec<&Matrix> = ls
         .iter()
         .flat_map(|&l| hs.iter().map(move |&h| &layers[l].attention.heads[h].weights))
         .collect();
     let values = Matrix::mean_of(&weights)
         .ok_or_else(|| Error::Invalid("there is no attention to draw".into()))?;
-    let name = |p: Pick, what: &str| match p {
-        Pick::Average => format!("mean of all {what}s"),
-        Pick::One(i) => format!("{what} {i}"),
-    };
     let kind = match part {
         Part::Cross => "cross-attention (target × source)",
         Part::Encoder => "encoder self-attention",
     };
-    Ok((values, format!("{kind} · {} · {}", name(layer, "layer"), name(head, "head"))))
+    Ok((values, format!("{kind} · {} · {}", layer.describe("layer"), head.describe("head"))))
 }

@@ -13,6 +13,13 @@ fn model_dir() -> Option<PathBuf> {
         .and_then(|bin| bin.parent().map(Path::to_path_buf))
 }
 
+/// The reference's record of listen.wav (tests/fixtures/whisper/transcribe.json).
+fn listen() -> serde_json::Value {
+    let path = fixture_path("whisper/transcribe.json");
+    let fixture: serde_json::Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    fixture["clips"][2].clone()
+}
+
 fn transcribe(audio: &Path, model: &Path, json: Option<&Path>) -> Output {
     transcribe_with(audio, model, json, &[])
 }
@@ -29,10 +36,7 @@ fn transcribe_with(audio: &Path, model: &Path, json: Option<&Path>, more: &[&str
 #[test]
 fn transcribe_writes_the_reference_transcript_and_its_cross_attention() {
     let Some(model) = model_dir() else { return };
-    let fixture: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(fixture_path("whisper/transcribe.json")).unwrap())
-            .unwrap();
-    let clip = &fixture["clips"][2];
+    let clip = &listen();
     let audio = fixture_path(&format!("whisper/{}", clip["file"].as_str().unwrap()));
     let json = temp("listen.json");
     let out = transcribe(&audio, &model, Some(&json));
@@ -137,10 +141,7 @@ fn transcribe_draws_a_head_and_exports_the_encoder_attention() {
 fn a_clip_at_another_rate_is_resampled_to_16_khz() {
     use attnscope::models::whisper::{resample::resample, wav};
     let Some(model) = model_dir() else { return };
-    let fixture: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(fixture_path("whisper/transcribe.json")).unwrap())
-            .unwrap();
-    let clip = &fixture["clips"][2];
+    let clip = &listen();
     let bytes = std::fs::read(fixture_path("whisper/listen.wav")).unwrap();
     let samples = wav::read(&bytes).unwrap().samples;
     // 44.1 kHz, as a phone or a laptop records: the reference's tokens, with a note.

@@ -17,9 +17,10 @@ pub fn resample(x: &[f32], from: u32, to: u32) -> Vec<f32> {
     }
     let mut planner = RealFftPlanner::<f32>::new();
     let mut input = x.to_vec();
-    let mut spectrum = planner.plan_fft_forward(n).make_output_vec();
+    let forward = planner.plan_fft_forward(n);
+    let mut spectrum = forward.make_output_vec();
     // Lengths match by construction, so the transforms cannot fail.
-    let _ = planner.plan_fft_forward(n).process(&mut input, &mut spectrum);
+    let _ = forward.process(&mut input, &mut spectrum);
     let inverse = planner.plan_fft_inverse(m);
     let mut kept = inverse.make_input_vec();
     let shorter = n.min(m);

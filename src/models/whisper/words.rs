@@ -183,27 +183,20 @@ fn dtw(m: &Matrix) -> Vec<(usize, usize)> {
             step[at(i, j)] = s;
         }
     }
+    // Back from the end. Row 1 only ever steps left and column 1 only up, each
+    // towards (1, 1), whose diagonal step reaches the start: the path never
+    // leaves the cells.
     let (mut i, mut j) = (n, f);
     let mut path = Vec::with_capacity(n + f);
-    while i > 0 || j > 0 {
-        path.push((i.saturating_sub(1), j.saturating_sub(1)));
-        // Along the top row only columns remain, along the left column only rows.
-        let s = if i == 0 {
-            2
-        } else if j == 0 {
-            1
-        } else {
-            step[at(i, j)]
-        };
-        match s {
+    while i > 0 && j > 0 {
+        path.push((i - 1, j - 1));
+        match step[at(i, j)] {
             0 => (i, j) = (i - 1, j - 1),
             1 => i -= 1,
             _ => j -= 1,
         }
     }
     path.reverse();
-    // The start's own entry (row −1 or column −1) is not a cell.
-    path.retain(|&(r, c)| r < n && c < f);
     path
 }
 
