@@ -10,7 +10,7 @@
 //! for scripts/bench.sh's ratio to CTranslate2 on the same clip
 //! (scripts/reference/whisper_timing.py).
 //!
-//! Run: `cargo bench --bench transcribe`. Needs models-extra/whisper-tiny-en
+//! Run: `cargo bench --bench transcribe`. Needs www/models/whisper-tiny-en
 //! (`python3 scripts/fetch_models.py --extra`).
 
 use attnscope::formats::source::File;
@@ -43,7 +43,7 @@ fn clip() -> Vec<f32> {
 }
 
 fn speech() -> Speech {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("models-extra/whisper-tiny-en");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("www/models/whisper-tiny-en");
     let model = File::open(&dir.join("model.bin"))
         .unwrap_or_else(|e| panic!("{e}: run `python3 scripts/fetch_models.py --extra`"));
     let read = |f: &str| std::fs::read(dir.join(f)).unwrap();

@@ -58,8 +58,7 @@ ensure_chromium
 ensure_e2e_deps
 ensure_models
 # The real Gemma 3 270M, Qwen2.5 0.5B and all-mpnet-base-v2 files, for
-# tests/extra_reference.rs, and Whisper tiny.en's, for tests/whisper/
-# (about 1.3 GB into models-extra/; a minute).
+# tests/extra_reference.rs (about 1.2 GB into models-extra/; a minute).
 python3 "$ROOT/scripts/fetch_models.py" --extra
 ensure_python_test_deps
 ensure_cargo_fuzz

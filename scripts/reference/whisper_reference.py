@@ -4,7 +4,7 @@
 The reference is transformers' WhisperForConditionalGeneration with tiny.en's
 configuration (d_model 384, 4 + 4 layers of 6 heads, 1,500 source and 448
 target positions, vocabulary 51,864), eager attention, float32, holding the
-weights of models-extra/whisper-tiny-en/model.bin (`scripts/fetch_models.py
+weights of www/models/whisper-tiny-en/model.bin (`scripts/fetch_models.py
 --extra`): CTranslate2's float16 values widened to float32 and mapped to
 transformers' names, the fused matrices split (self-attention's linear_0 is
 [W_Q; W_K; W_V], cross-attention's linear_1 is [W_K; W_V]; the keys' biases,
@@ -58,7 +58,7 @@ from tokenizers import Tokenizer
 from transformers.models.whisper.generation_whisper import _dynamic_time_warping, _median_filter
 
 ROOT = Path(__file__).resolve().parents[2]
-MODEL = ROOT / "models-extra" / "whisper-tiny-en"
+MODEL = ROOT / "www" / "models" / "whisper-tiny-en"
 FIXTURES = ROOT / "tests" / "fixtures" / "whisper"
 CLIPS = ["fox.wav", "attention.wav", "listen.wav"]
 MAX_NEW_TOKENS = 224

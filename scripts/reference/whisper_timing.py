@@ -6,7 +6,7 @@ a report, nothing passes or fails).
 The clip is the benchmark's: tests/fixtures/whisper/fox.wav then
 attention.wav, cut at 5 s. The spectrogram is transformers'
 WhisperFeatureExtractor (numpy; CTranslate2 takes a spectrogram, it does not
-make one). CTranslate2 loads models-extra/whisper-tiny-en with
+make one). CTranslate2 loads www/models/whisper-tiny-en with
 compute_type="float32", intra_threads=1, and
 
 - `encode`: the encoder, once (its output is given to the two others, as
@@ -47,7 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from smollm2_torch_timing import cpu  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-MODEL = ROOT / "models-extra" / "whisper-tiny-en"
+MODEL = ROOT / "www" / "models" / "whisper-tiny-en"
 FIXTURES = ROOT / "tests" / "fixtures" / "whisper"
 SAMPLES = 80_000
 ROUNDS = int(os.environ.get("ROUNDS", 5))

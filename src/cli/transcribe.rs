@@ -15,7 +15,7 @@ use clap::Args;
 use std::path::{Path, PathBuf};
 
 /// The folder `scripts/fetch_models.py --extra` fills.
-const MODEL: &str = "models-extra/whisper-tiny-en";
+const MODEL: &str = "www/models/whisper-tiny-en";
 
 #[derive(Args)]
 pub struct TranscribeArgs {
@@ -47,7 +47,7 @@ pub struct TranscribeArgs {
     /// heads would be some 400 MB of JSON).
     #[arg(long)]
     encoder_attention: bool,
-    /// Folder holding model.bin, config.json and tokenizer.json (default: models-extra/whisper-tiny-en).
+    /// Folder holding model.bin, config.json and tokenizer.json (default: www/models/whisper-tiny-en).
     #[arg(long, value_name = "DIR")]
     model_dir: Option<PathBuf>,
 }

@@ -42,7 +42,7 @@ pub mod seed;
 pub mod teaching;
 #[cfg(feature = "pretrained")]
 pub mod two_threads;
-// Native only (the CLI) until the page has its Speech tab: the workers, whose
-// size the first visit pays for, do not carry it yet.
-#[cfg(all(feature = "pretrained", not(target_arch = "wasm32")))]
+// In the CLI and the extra worker (the Speech tab): the default workers,
+// whose size the first visit pays for, leave it out.
+#[cfg(all(feature = "pretrained", any(feature = "extras", not(target_arch = "wasm32"))))]
 pub mod whisper;

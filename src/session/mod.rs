@@ -25,8 +25,9 @@ mod writing;
 
 pub use crate::models::sampling::{Sampling, Written};
 pub use messages::{
-    AnalysisReply, AnalysisRequest, CrossHead, FromWorker, HeadDetail, RunOptions, RunSummary,
-    ToWorker, TranslationSummary, WriteReply, WriteRequest,
+    AnalysisReply, AnalysisRequest, CrossHead, FromWorker, HeadDetail, HeardWord, Recording,
+    RunOptions, RunSummary, SpeechSummary, ToWorker, TranslationSummary, WriteReply, WriteRequest,
+    MAX_SECONDS,
 };
 // The session's messages carry these ground-floor types; the shells name them from here.
 pub use crate::trace::{ModelFile, ModelId, Thumbnail};
@@ -350,6 +351,10 @@ impl Session {
             },
             ToWorker::Analyze { id, model, text, request } => match self.analyze(id, model, &text, request) {
                 Ok(reply) => FromWorker::Analysis { id, reply: Box::new(reply) },
+                Err(e) => FromWorker::Failed { id, message: e.to_string() },
+            },
+            ToWorker::Listen { id, model, recording } => match self.listen(model, &recording, now_ms) {
+                Ok(speech) => FromWorker::Heard { id, speech: Box::new(speech) },
                 Err(e) => FromWorker::Failed { id, message: e.to_string() },
             },
             // Loading needs the network: the worker shell fetches the files and calls `install`.

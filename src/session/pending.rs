@@ -19,6 +19,7 @@ enum Kind {
     Write,
     Show,
     Analyze(usize),
+    Listen,
 }
 
 fn kind(msg: &ToWorker) -> Kind {
@@ -33,6 +34,7 @@ fn kind(msg: &ToWorker) -> Kind {
         ToWorker::Write { .. } => Kind::Write,
         ToWorker::Show { .. } => Kind::Show,
         ToWorker::Analyze { request, .. } => Kind::Analyze(request.kind()),
+        ToWorker::Listen { .. } => Kind::Listen,
     }
 }
 

@@ -6,8 +6,8 @@
 use std::borrow::Cow;
 
 use super::messages::{
-    AnalysisRequest, FromWorker, RunOptions, RunSummary, ToWorker, TranslationSummary, WriteReply,
-    WriteRequest,
+    AnalysisRequest, FromWorker, Recording, RunOptions, RunSummary, SpeechSummary, ToWorker,
+    TranslationSummary, WriteReply, WriteRequest,
 };
 use crate::attention::Scale;
 use crate::error::{Error, Result};
@@ -47,6 +47,15 @@ pub trait Runner {
             "Writing is offered for decoders (SmolLM2, or a GPT-2, Llama, Qwen2 or Gemma 3 you open): {} {}",
             self.info().name,
             "reads the whole text at once and has no next token to choose."
+        )))
+    }
+
+    /// Transcribes a clip (speech models only); the session's latest run
+    /// stays what it was: the Speech tab draws the reply itself.
+    fn listen(&mut self, _recording: &Recording) -> Result<SpeechSummary> {
+        Err(Error::Invalid(format!(
+            "{} reads text; a clip is transcribed by the speech model (Whisper).",
+            self.info().name
         )))
     }
 

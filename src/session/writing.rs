@@ -1,8 +1,9 @@
 //! Writing in the session: a step of a decoder's generation, and an
 //! earlier step shown again from the timeline. Both leave a latest trace
-//! that every view then asks about, as a typed run does.
+//! that every view then asks about, as a typed run does. And listening: a
+//! clip transcribed, which leaves the latest trace as it was.
 
-use super::messages::{RunSummary, WriteRequest};
+use super::messages::{Recording, RunSummary, SpeechSummary, WriteRequest};
 use super::summary::Summarize;
 use super::{runners, Latest, Session};
 use crate::error::{Error, Result};
@@ -24,6 +25,20 @@ impl Session {
         let mut summary = self.summarize(model, Summarize::cached(id, start), now_ms)?;
         summary.written = Some(Box::new(reply));
         Ok(summary)
+    }
+
+    /// A clip transcribed by `model` (a speech model), timed.
+    pub(super) fn listen(
+        &mut self,
+        model: ModelId,
+        recording: &Recording,
+        now_ms: &dyn Fn() -> f64,
+    ) -> Result<SpeechSummary> {
+        let start = now_ms();
+        let runner = self.runners.get_mut(&model).ok_or_else(|| runners::missing(model))?;
+        let mut heard = runner.listen(recording)?;
+        heard.compute_ms = now_ms() - start;
+        Ok(heard)
     }
 
     /// `model`'s latest run as it was at its first `tokens` tokens; all of

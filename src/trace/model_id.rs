@@ -17,6 +17,9 @@ pub enum ModelId {
     /// Bergamot's tiny English→Portuguese model (session/translate.rs).
     TranslateEnPt,
     TranslatePtEn,
+    /// OpenAI's Whisper tiny.en, speech to text (not in `ALL`: the Speech
+    /// tab chooses it; it listens to audio rather than reading the text box).
+    Whisper,
 }
 
 impl ModelId {
@@ -38,6 +41,7 @@ impl ModelId {
             ModelId::Trace => "trace",
             ModelId::TranslateEnPt => "translate-enpt",
             ModelId::TranslatePtEn => "translate-pten",
+            ModelId::Whisper => "whisper-tiny-en",
         }
     }
 

@@ -126,9 +126,11 @@ fn home(model: ModelId) -> Home {
     match model {
         ModelId::Teaching => Home::Page,
         ModelId::MiniLm | ModelId::SmolLm2 => Home::Worker,
-        ModelId::Custom | ModelId::Trace | ModelId::TranslateEnPt | ModelId::TranslatePtEn => {
-            Home::Extra
-        }
+        ModelId::Custom
+        | ModelId::Trace
+        | ModelId::TranslateEnPt
+        | ModelId::TranslatePtEn
+        | ModelId::Whisper => Home::Extra,
     }
 }
 
@@ -320,6 +322,7 @@ pub fn model_name(m: ModelId) -> &'static str {
         ModelId::Trace => "The trace file",
         ModelId::TranslateEnPt => "Translate: English → Portuguese",
         ModelId::TranslatePtEn => "Translate: Portuguese → English",
+        ModelId::Whisper => "Whisper tiny.en (speech)",
     }
 }
 

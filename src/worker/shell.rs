@@ -50,6 +50,9 @@ fn run_next() {
             summary.memory_bytes = Some(super::wasm_memory_bytes() + helper);
             summary.memory_workers = if helper > 0 { 2 } else { 1 };
         }
+        if let FromWorker::Heard { speech, .. } = &mut reply {
+            speech.memory_bytes = Some(super::wasm_memory_bytes());
+        }
         post(&reply);
         #[cfg(feature = "extras")]
         super::open_files::keep_waiting();

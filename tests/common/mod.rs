@@ -170,10 +170,26 @@ pub fn heads_within(
 /// A file of `models-extra/NAME/` (`python3 scripts/fetch_models.py --extra`),
 /// or None, said on stderr, when it is absent.
 pub fn extra(name: &str, file: &str) -> Option<std::path::PathBuf> {
-    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("models-extra")
-        .join(name)
-        .join(file);
+    present(
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("models-extra")
+            .join(name)
+            .join(file),
+    )
+}
+
+/// A file of the page's model `NAME` (`www/models/NAME/`, which
+/// `python3 scripts/fetch_models.py` fetches), or None, said on stderr.
+pub fn page_model(name: &str, file: &str) -> Option<std::path::PathBuf> {
+    present(
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("www/models")
+            .join(name)
+            .join(file),
+    )
+}
+
+fn present(path: std::path::PathBuf) -> Option<std::path::PathBuf> {
     if path.exists() {
         Some(path)
     } else {

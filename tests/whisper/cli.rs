@@ -1,6 +1,6 @@
 //! `attnscope transcribe` end to end: a committed clip transcribed as the reference transcribes it
 //! (tests/fixtures/whisper/transcribe.json), its JSON read back, and bad input refused with a
-//! message rather than a panic. Skipped, saying so, when models-extra/whisper-tiny-en is absent.
+//! message rather than a panic. Skipped, saying so, when www/models/whisper-tiny-en is absent.
 
 use crate::common::{self, temp};
 use attnscope::testing::fixture_path;
@@ -9,7 +9,7 @@ use std::process::Output;
 
 /// The model's folder, or None (the skip said on stderr) when `model.bin` is absent.
 fn model_dir() -> Option<PathBuf> {
-    common::extra("whisper-tiny-en", "model.bin")
+    common::page_model("whisper-tiny-en", "model.bin")
         .and_then(|bin| bin.parent().map(Path::to_path_buf))
 }
 

@@ -1,5 +1,5 @@
 //! The CTranslate2 reader (src/formats/ctranslate2.rs) on the real Whisper tiny.en `model.bin`
-//! of models-extra/whisper-tiny-en (`scripts/fetch_models.py --extra`, which the test command
+//! of www/models/whisper-tiny-en (`scripts/fetch_models.py`, which the test command
 //! runs): its header, every variable read and widened, the alias, and values numpy reads from
 //! the same bytes (`np.frombuffer(…, "<f2")`). Skipped, saying so, when the file is absent.
 
@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use crate::common;
 
 fn model_bin() -> Option<PathBuf> {
-    common::extra("whisper-tiny-en", "model.bin")
+    common::page_model("whisper-tiny-en", "model.bin")
 }
 
 #[test]

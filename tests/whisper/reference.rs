@@ -5,7 +5,7 @@
 //! to 1e-4) over the frames the fixture keeps (the speech, ten frames more, every 50th after
 //! them) and summed over the rest, and the words' times from the alignment heads, frame for
 //! frame. Compared with the reference's tokens, not the sentence spoken: tiny.en mishears
-//! synthesized speech. Skipped, saying so, when models-extra/whisper-tiny-en is absent.
+//! synthesized speech. Skipped, saying so, when www/models/whisper-tiny-en is absent.
 
 use attnscope::formats::source::File;
 use attnscope::models::whisper::transcribe::Speech;
@@ -40,7 +40,7 @@ struct Clip {
 }
 
 fn speech() -> Option<Speech> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models-extra/whisper-tiny-en");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("www/models/whisper-tiny-en");
     if !dir.join("model.bin").exists() {
         eprintln!(
             "SKIPPED: {} is absent; `python3 scripts/fetch_models.py --extra` fetches it",

@@ -1,10 +1,12 @@
 //! The messages between the page and its worker, and what they carry.
 
 mod analysis;
+mod speech;
 mod translation;
 mod writing;
 
 pub use analysis::{AnalysisReply, AnalysisRequest};
+pub use speech::{HeardWord, Recording, SpeechSummary, MAX_SECONDS};
 pub use translation::{CrossHead, TranslationSummary};
 pub use writing::{WriteReply, WriteRequest};
 
@@ -184,6 +186,12 @@ pub enum ToWorker {
         text: String,
         request: AnalysisRequest,
     },
+    /// A clip for a speech model (Whisper) to transcribe; answered by `Heard`.
+    Listen {
+        id: u64,
+        model: ModelId,
+        recording: Recording,
+    },
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -237,5 +245,10 @@ pub enum FromWorker {
     Analysis {
         id: u64,
         reply: Box<super::AnalysisReply>,
+    },
+    /// The answer to `Listen`: the transcript and its attention.
+    Heard {
+        id: u64,
+        speech: Box<SpeechSummary>,
     },
 }

@@ -16,6 +16,8 @@
 pub mod decoder;
 #[cfg(feature = "pretrained")]
 pub mod encoder;
+#[cfg(feature = "extras")]
+pub mod listener;
 pub mod teaching;
 #[cfg(any(feature = "extras", feature = "tracefile"))]
 pub mod trace_file;
@@ -61,6 +63,8 @@ pub(super) fn from_files(model: ModelId, files: &[Vec<u8>]) -> Result<Option<Box
         ModelId::TranslateEnPt | ModelId::TranslatePtEn => {
             Box::new(translator::TranslatorRunner::from_files(model, files)?)
         }
+        #[cfg(feature = "extras")]
+        ModelId::Whisper => Box::new(listener::Listener::from_files(files)?),
         ModelId::Custom => {
             return Err(Error::Invalid(
                 "a model of your own is opened from its files (`Session::install_custom`)".into(),
@@ -88,7 +92,9 @@ pub(super) fn missing(model: ModelId) -> Error {
         #[cfg(feature = "pretrained")]
         ModelId::MiniLm | ModelId::SmolLm2 => not_loaded(model),
         #[cfg(feature = "extras")]
-        ModelId::Custom | ModelId::TranslateEnPt | ModelId::TranslatePtEn => not_loaded(model),
+        ModelId::Custom | ModelId::TranslateEnPt | ModelId::TranslatePtEn | ModelId::Whisper => {
+            not_loaded(model)
+        }
         _ => not_built(model),
     }
 }

@@ -69,9 +69,13 @@ impl OfflineState {
             let Ok(cache) = JsFuture::from(caches.open(MODELS_CACHE)).await else { return };
             let Ok(cache) = cache.dyn_into::<web_sys::Cache>() else { return };
             let mut found = Vec::new();
-            for model in
-                [ModelId::MiniLm, ModelId::SmolLm2, ModelId::TranslateEnPt, ModelId::TranslatePtEn]
-            {
+            for model in [
+                ModelId::MiniLm,
+                ModelId::SmolLm2,
+                ModelId::TranslateEnPt,
+                ModelId::TranslatePtEn,
+                ModelId::Whisper,
+            ] {
                 let mut all = true;
                 for file in model.files() {
                     let hit = JsFuture::from(cache.match_with_str(&model.url(&file))).await;

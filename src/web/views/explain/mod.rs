@@ -84,6 +84,7 @@ pub fn projection_note(model: ModelId) -> &'static str {
         ModelId::TranslateEnPt | ModelId::TranslatePtEn => {
             "   (+ a bias b_Q; the translation model's encoder, x after the previous layer's LayerNorm)"
         }
+        ModelId::Whisper => "   (+ a bias b_Q; x is E after the layer's LayerNorm)",
     }
 }
 

@@ -1,0 +1,269 @@
+//! Whisper's runner: it listens rather than reads. A clip from the Speech
+//! tab becomes a [`SpeechSummary`]: the transcript, the spectrogram the
+//! encoder read, every decoder head's cross-attention over the clip's
+//! frames (the padding's share summed), the alignment heads' mean, the
+//! words' times and the decoder's causal self-attention. Typed text is not
+//! its input: a run says so.
+
+use super::super::messages::{HeardWord, Recording, SpeechSummary, MAX_SECONDS};
+use super::super::runner::{no_analyses, Ran, Runner};
+use super::super::RunOptions;
+use crate::attention::{Mask, MultiHeadTrace};
+use crate::error::{Error, Result};
+use crate::formats::source::Bytes;
+use crate::models::whisper::transcribe::Speech;
+use crate::models::whisper::wav::Clip;
+use crate::tensor::Matrix;
+use crate::trace::layered::Layered;
+use crate::trace::{ModelId, ModelInfo};
+
+/// The highest sample rate a recording may claim (as the WAV reader's).
+const MAX_RATE: u32 = 768_000;
+
+pub struct Listener {
+    speech: Speech,
+}
+
+impl Listener {
+    /// From `model.bin`, `config.json` and `tokenizer.json`, in `ModelId::files()` order.
+    pub fn from_files(files: &[Vec<u8>]) -> Result<Self> {
+        let [model, config, tokenizer] = files else {
+            return Err(Error::ModelFile(format!(
+                "Whisper needs 3 files (model.bin, config.json, tokenizer.json), got {}",
+                files.len()
+            )));
+        };
+        let speech = Speech::load(&Bytes::new("model.bin", model), config, tokenizer)?;
+        Ok(Listener { speech })
+    }
+}
+
+impl Runner for Listener {
+    /// The decoder, whose tokens the transcript's views are about.
+    fn info(&self) -> ModelInfo {
+        let m = &self.speech.model;
+        ModelInfo {
+            id: ModelId::Whisper.slug().into(),
+            name: "Whisper tiny.en (decoder)".into(),
+            n_layers: m.decoder.len(),
+            n_heads: m.n_heads,
+            n_kv_heads: m.n_heads,
+            d_model: m.d,
+            d_head: m.d / m.n_heads.max(1),
+            mask: Mask::Causal,
+            max_tokens: m.max_tokens(),
+        }
+    }
+
+    fn run(&mut self, _text: &str, _options: &RunOptions, _cached: bool) -> Result<Ran> {
+        Err(Error::Invalid(
+            "Whisper listens to sound: record or open a clip in the Speech tab.".into(),
+        ))
+    }
+
+    fn layered(&self) -> Result<&dyn Layered> {
+        Err(no_analyses(ModelId::Whisper))
+    }
+
+    fn listen(&mut self, recording: &Recording) -> Result<SpeechSummary> {
+        hear(&self.speech, recording)
+    }
+}
+
+/// Transcribes `recording` and gathers what the Speech tab draws.
+pub fn hear(speech: &Speech, recording: &Recording) -> Result<SpeechSummary> {
+    if recording.rate == 0 || recording.rate > MAX_RATE {
+        return Err(Error::Invalid(format!(
+            "the clip's sample rate ({} Hz) is not one Whisper can be given: 1 Hz to 768 kHz",
+            recording.rate
+        )));
+    }
+    if recording.samples.is_empty() {
+        return Err(Error::Invalid("the clip is empty: record or open some sound".into()));
+    }
+    let clip = Clip { sample_rate: recording.rate, samples: recording.to_f32() };
+    let mut notices = Vec::new();
+    if clip.seconds() > f64::from(MAX_SECONDS) {
+        notices.push(format!(
+            "The clip is {:.1} s long: Whisper hears its first 30 s.",
+            clip.seconds()
+        ));
+    }
+    let audio = clip.for_whisper();
+    if audio.iter().all(|x| x.abs() < 1e-3) {
+        notices.push("The clip is silent (or nearly): Whisper may write nothing, or invent words from the noise.".into());
+    }
+    let t = speech.transcribe(&audio)?;
+    let words = speech.word_times(&t).unwrap_or_else(|e| {
+        notices.push(e.to_string());
+        Vec::new()
+    });
+    let frames = t.speech_frames.max(1);
+    let (cross, padding) = cross_attention(&t.cross_attention, frames);
+    let picked: Vec<&Matrix> =
+        speech.alignment_heads.iter().filter_map(|&(l, h)| cross.get(l)?.get(h)).collect();
+    let self_attention = t
+        .self_attention
+        .iter()
+        .map(|layer| (0..layer.heads.len()).map(|h| layer.head(h).weights.clone()).collect())
+        .collect();
+    Ok(SpeechSummary {
+        tokens: t.tokens.clone(),
+        text: t.text.trim().to_string(),
+        seconds: t.samples as f32 / crate::models::whisper::mel::SAMPLE_RATE as f32,
+        frames,
+        mel: t.mel.cols_range(0, (2 * frames).min(t.mel.cols)),
+        align: Matrix::mean_of(&picked),
+        alignment_heads: speech.alignment_heads.clone(),
+        cross,
+        padding,
+        self_attention,
+        words: words
+            .into_iter()
+            .map(|w| HeardWord {
+                word: w.word,
+                tokens: (w.tokens.start, w.tokens.end),
+                start: w.start as f32,
+                end: w.end as f32,
+            })
+            .collect(),
+        scale: t.cross_attention.first().and_then(|l| l.heads.first()).map_or(1.0, |h| h.scale),
+        notices,
+        compute_ms: 0.0,
+        memory_bytes: None,
+    })
+}
+
+/// [layer][head]: each head's weights over the clip's first `frames`
+/// frames, and per token the weight the padding's frames took.
+fn cross_attention(
+    layers: &[MultiHeadTrace],
+    frames: usize,
+) -> (Vec<Vec<Matrix>>, Vec<Vec<Vec<f32>>>) {
+    layers
+        .iter()
+        .map(|layer| {
+            (0..layer.heads.len())
+                .map(|h| {
+                    let a = &layer.head(h).weights;
+                    let n = frames.min(a.cols);
+                    let padding = (0..a.rows).map(|i| a.row(i)[n..].iter().sum()).collect();
+                    (a.cols_range(0, n), padding)
+                })
+                .unzip()
+        })
+        .unzip()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::models::whisper::wav;
+    use crate::session::{FromWorker, Session, ToWorker};
+
+    fn files() -> Option<Vec<Vec<u8>>> {
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("www/models/whisper-tiny-en");
+        ModelId::Whisper.files().iter().map(|f| std::fs::read(dir.join(&f.name)).ok()).collect()
+    }
+
+    fn clip(name: &str) -> Recording {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/whisper")
+            .join(name);
+        let c = wav::read(&std::fs::read(path).unwrap()).unwrap();
+        Recording::from_f32(&c.samples, c.sample_rate)
+    }
+
+    #[test]
+    fn a_clip_heard_through_the_session_gives_the_transcript_and_its_attention() {
+        let Some(files) = files() else {
+            eprintln!("skipped: run scripts/fetch_models.py whisper-tiny-en");
+            return;
+        };
+        let mut s = Session::new();
+        s.install(ModelId::Whisper, files).unwrap();
+        let recording = clip("listen.wav");
+        let msg = ToWorker::Listen { id: 7, model: ModelId::Whisper, recording: recording.clone() };
+        let msg: ToWorker = serde_json::from_str(&serde_json::to_string(&msg).unwrap()).unwrap();
+        let FromWorker::Heard { id: 7, speech } = s.handle(msg, &|| 0.0) else {
+            panic!("expected Heard")
+        };
+        let h: SpeechSummary =
+            serde_json::from_str(&serde_json::to_string(&speech).unwrap()).unwrap();
+        // The same transcript and attention as the model's own, the padding's share apart.
+        let speech = Listener::from_files(&self::files().unwrap()).unwrap().speech;
+        let c = Clip { sample_rate: recording.rate, samples: recording.to_f32() };
+        let t = speech.transcribe(&c.for_whisper()).unwrap();
+        assert_eq!(h.tokens, t.tokens);
+        assert_eq!(h.text, t.text.trim());
+        assert_eq!(h.frames, t.speech_frames);
+        assert_eq!(h.mel.shape(), (80, 2 * h.frames));
+        assert_eq!((h.cross.len(), h.cross[0].len()), (4, 6));
+        let n = h.tokens.len();
+        for (l, layer) in h.cross.iter().enumerate() {
+            for (hd, w) in layer.iter().enumerate() {
+                assert_eq!(w.shape(), (n, h.frames));
+                let full = &t.cross_attention[l].head(hd).weights;
+                for i in 0..n {
+                    let kept: f32 = w.row(i).iter().sum();
+                    assert!((kept + h.padding[l][hd][i] - 1.0).abs() < 1e-4);
+                    assert_eq!(w.row(i), &full.row(i)[..h.frames]);
+                }
+            }
+        }
+        assert_eq!(h.self_attention[3][5].shape(), (n, n));
+        assert_eq!(h.self_attention[3][5][(0, 1)], 0.0, "causal: no weight on a later token");
+        let align = h.align.as_ref().expect("tiny.en names alignment heads");
+        assert_eq!(align.shape(), (n, h.frames));
+        assert_eq!(h.weights(None), Some(align));
+        let words: String = h.words.iter().map(|w| w.word.as_str()).collect();
+        assert_eq!(words.trim(), h.text);
+        assert!(h.words.iter().all(|w| w.start <= w.end && w.end <= h.seconds + 0.02));
+        assert!(h.notices.is_empty(), "{:?}", h.notices);
+        // A text run is not Whisper's input: a clear message.
+        let FromWorker::Failed { message, .. } = s.handle(
+            ToWorker::Run {
+                id: 8,
+                model: ModelId::Whisper,
+                text: "hello".into(),
+                options: Default::default(),
+            },
+            &|| 0.0,
+        ) else {
+            panic!("expected a failure")
+        };
+        assert!(message.contains("Speech tab"), "{message}");
+    }
+
+    #[test]
+    fn bad_clips_are_clear_messages_or_notices() {
+        let Some(files) = files() else {
+            eprintln!("skipped: run scripts/fetch_models.py whisper-tiny-en");
+            return;
+        };
+        let l = Listener::from_files(&files).unwrap();
+        let e = hear(&l.speech, &Recording { rate: 16_000, samples: vec![] }).unwrap_err();
+        assert!(e.to_string().contains("empty"), "{e}");
+        let e = hear(&l.speech, &Recording { rate: 0, samples: vec![1; 100] }).unwrap_err();
+        assert!(e.to_string().contains("sample rate"), "{e}");
+        // Silence: transcribed, with a notice, and no NaN anywhere.
+        let h = hear(&l.speech, &Recording { rate: 8_000, samples: vec![0; 8_000] }).unwrap();
+        assert!(h.notices.iter().any(|n| n.contains("silent")), "{:?}", h.notices);
+        assert_eq!(h.frames, 50);
+        let finite = |m: &Matrix| m.data.iter().all(|x| x.is_finite());
+        assert!(h.cross.iter().flatten().all(finite) && finite(&h.mel));
+        // Longer than 30 s: the first 30 s, with a notice.
+        let long = Recording::from_f32(&vec![0.01; 16_000 * 40], 16_000);
+        assert_eq!(long.samples.len(), 16_000 * 30 + 8_000, "a message carries at most 30.5 s");
+        let h = hear(&l.speech, &long).unwrap();
+        assert!(h.notices.iter().any(|n| n.contains("first 30 s")), "{:?}", h.notices);
+        assert_eq!((h.frames, h.mel.cols), (1_500, 3_000));
+        // The wrong files: a clear error.
+        let e = Listener::from_files(&[vec![0; 10]]).err().unwrap();
+        assert!(e.to_string().contains("3 files"), "{e}");
+        let e =
+            Listener::from_files(&[vec![0; 64], files[1].clone(), files[2].clone()]).err().unwrap();
+        assert!(!e.to_string().is_empty());
+    }
+}
