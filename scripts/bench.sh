@@ -21,7 +21,9 @@
 #   5. speech (issue 57): Whisper tiny.en natively on one thread on a 5 s
 #      clip (benches/transcribe.rs) beside CTranslate2 on one thread, float32
 #      (scripts/reference/whisper_timing.py; CTranslate2 is installed into the
-#      bench venv, pinned, when this part runs), as milliseconds and their ratio.
+#      bench venv, pinned, when this part runs), as milliseconds and their ratio;
+#      then the same clip in the page's Speech tab in Chromium
+#      (scripts/bench_speech.mjs, the release build in dist/).
 # `scripts/bench.sh browser` runs only the second part, `scripts/bench.sh
 # peers` only the third, `scripts/bench.sh generate` only the fourth,
 # `scripts/bench.sh speech` only the fifth; the
@@ -40,7 +42,7 @@ esac
 if [[ "$STAGE" == all || "$STAGE" == browser ]]; then
     ensure_web_build_tools
 fi
-if [[ "$STAGE" != generate && "$STAGE" != speech ]]; then
+if [[ "$STAGE" != generate ]]; then
     ensure_chromium
     ensure_e2e_deps
 fi
@@ -117,12 +119,22 @@ if [[ "$STAGE" == all || "$STAGE" == speech ]]; then
     transcript="$(figure "$CT2_LOG" ct2_transcript_5s_ms)"
     timed="$(figure "$CT2_LOG" ct2_with_times_5s_ms)"
     rm -f "$CT2_LOG"
-    [[ -n "$ours" && -n "$transcript" && -n "$timed" ]] || die "a speech figure is missing (attnscope '$ours', CTranslate2 '$transcript' / '$timed')"
+    DIST="${DIST:-$ROOT/dist}"
+    [[ -f "$DIST/index.html" ]] || die "no release build in $DIST: run \`trunk build --release\` first (or DIST=…)"
+    log "── speech in the page: the same clip opened in the Speech tab"
+    PAGE_LOG="$(mktemp)"
+    DIST="$DIST" node scripts/bench_speech.mjs | tee "$PAGE_LOG"
+    page="$(figure "$PAGE_LOG" page_transcribe_5s_ms)"
+    inworker="$(figure "$PAGE_LOG" worker_transcribe_5s_ms)"
+    rm -f "$PAGE_LOG"
+    [[ -n "$ours" && -n "$transcript" && -n "$timed" && -n "$page" ]] || die "a speech figure is missing (attnscope '$ours', page '$page', CTranslate2 '$transcript' / '$timed')"
     cpu="$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
-    awk -v ours="$ours" -v transcript="$transcript" -v timed="$timed" -v cpu="$cpu" 'BEGIN {
+    awk -v ours="$ours" -v transcript="$transcript" -v timed="$timed" -v page="$page" -v inworker="$inworker" -v cpu="$cpu" 'BEGIN {
         printf "Whisper tiny.en, a 5 s clip, one thread, on %s:\n", cpu
         printf "  attnscope (transcript, every head, words)  %7.0f ms\n", ours
         printf "  CTranslate2 transcript                     %7.0f ms   attnscope / CTranslate2 = %.2f\n", transcript, ours / transcript
         printf "  CTranslate2 transcript and words          %7.0f ms   attnscope / CTranslate2 = %.2f\n", timed, ours / timed
+        printf "  the page, file to pictures (Chromium)      %7.0f ms   page / CTranslate2 with words = %.2f\n", page, page / timed
+        printf "    of which the worker computed         %7.0f ms\n", inworker
     }'
 fi

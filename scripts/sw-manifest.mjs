@@ -26,9 +26,10 @@ const hash = createHash('sha256');
 for (const name of files) hash.update(name).update('\0').update(readFileSync(join(dir, name)));
 const version = hash.digest('hex').slice(0, 16);
 
-// The worker with the extras (index.html) is kept once the page first
-// fetches it, not at install: a first visit does not download it.
-const lazy = files.filter((f) => f.startsWith('attnscope-worker-extra'));
+// The worker with the extras (index.html) and the Speech tab's example
+// clips are kept once the page first fetches them, not at install: a first
+// visit does not download them.
+const lazy = files.filter((f) => f.startsWith('attnscope-worker-extra') || f.startsWith('audio/'));
 const eager = files.filter((f) => !lazy.includes(f));
 
 const sw = join(dir, 'sw.js');

@@ -60,12 +60,32 @@ from transformers.models.whisper.generation_whisper import _dynamic_time_warping
 ROOT = Path(__file__).resolve().parents[2]
 MODEL = ROOT / "www" / "models" / "whisper-tiny-en"
 FIXTURES = ROOT / "tests" / "fixtures" / "whisper"
-CLIPS = ["fox.wav", "attention.wav", "listen.wav"]
+CLIPS = ["fox.wav", "attention.wav", "listen.wav", "listen_pause.wav"]
+# listen.wav with a second of silence before and after: the clip the page's
+# end-to-end test plays through Chromium's fake microphone, whose first
+# moments a recording may miss (written by `pause()` below when absent).
+PAUSED = ("listen.wav", "listen_pause.wav", 16000)
 MAX_NEW_TOKENS = 224
 # Audio frames (20 ms) kept whole past the last that holds speech, and the
 # stride of the frames kept after them.
 MARGIN, STRIDE = 10, 50
 
+
+
+def pause():
+    """Writes listen_pause.wav (16-bit PCM, 16 kHz mono) from listen.wav if it is absent."""
+    import wave
+    src, dst, pad = PAUSED
+    if (FIXTURES / dst).exists():
+        return
+    with wave.open(str(FIXTURES / src), "rb") as w:
+        assert (w.getnchannels(), w.getsampwidth(), w.getframerate()) == (1, 2, 16000)
+        frames = w.readframes(w.getnframes())
+    with wave.open(str(FIXTURES / dst), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(16000)
+        w.writeframes(bytes(2 * pad) + frames + bytes(2 * pad))
 
 def read_ct2(path: Path) -> dict:
     """CTranslate2's model.bin, binary version 6: {name: float32 or int array}, aliases resolved."""
@@ -230,6 +250,7 @@ def main() -> None:
     sot, no_ts, eot = (tok.token_to_id(s) for s in ("<|startoftranscript|>", "<|notimestamps|>", "<|endoftext|>"))
     fe = WhisperFeatureExtractor(feature_size=80, sampling_rate=16000, hop_length=160, chunk_length=30, n_fft=400)
 
+    pause()
     clips = []
     for name in CLIPS:
         audio = read_wav(FIXTURES / name)

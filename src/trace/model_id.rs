@@ -76,6 +76,10 @@ pub struct ModelFile {
     /// place unless the exact weights are asked for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replaces: Option<String>,
+    /// Read only by the Python peers (CTranslate2 loads Whisper's
+    /// `vocabulary.txt`): fetched by scripts/fetch_models.py, never by the page.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub peers_only: bool,
 }
 
 impl ModelFile {
@@ -145,7 +149,7 @@ impl ModelId {
         let copy_of =
             |f: &ModelFile| all.iter().find(|c| c.replaces.as_deref() == Some(&f.name)).cloned();
         all.iter()
-            .filter(|f| f.replaces.is_none())
+            .filter(|f| f.replaces.is_none() && !f.peers_only)
             .map(|f| if exact { f.clone() } else { copy_of(f).unwrap_or_else(|| f.clone()) })
             .collect()
     }
@@ -193,6 +197,9 @@ mod tests {
         assert_eq!(ModelId::MiniLm.download_bytes_for(true), 90_868_376 + 466_247 + 612);
         assert_eq!(ModelId::MiniLm.download_bytes(), 45_504_152 + 466_247 + 612);
         assert!(ModelId::MiniLm.has_smaller_copy() && !ModelId::SmolLm2.has_smaller_copy());
+        // Whisper's vocabulary.txt is for CTranslate2 (the benchmark's peer), not the page.
+        let whisper: Vec<String> = ModelId::Whisper.files().into_iter().map(|f| f.name).collect();
+        assert_eq!(whisper, ["model.bin", "config.json", "tokenizer.json"]);
     }
 
     #[test]
@@ -204,6 +211,7 @@ mod tests {
             bytes: bytes.len() as u64,
             sha256,
             replaces: None,
+            peers_only: false,
         };
         assert_eq!(file.verify(&bytes), Ok(()));
         // Same length, one byte changed: what a length check alone let through.

@@ -217,7 +217,7 @@ impl Compute {
                 }
                 to
             }
-            ToWorker::Compare { model, .. } => home(*model),
+            ToWorker::Compare { model, .. } | ToWorker::Listen { model, .. } => home(*model),
             // Which model the storage keeps is asked at every visit: the
             // default worker answers, so that the other one is not started for it.
             ToWorker::Custom(CustomRequest::Saved) => Home::Worker,
@@ -236,7 +236,7 @@ impl Compute {
                         model,
                         message: format!("{} needs the background worker, which could not start in this browser", model_name(model)),
                     },
-                    ToWorker::Compare { id, model, .. } => FromWorker::Failed {
+                    ToWorker::Compare { id, model, .. } | ToWorker::Listen { id, model, .. } => FromWorker::Failed {
                         id,
                         message: format!("{} needs the background worker, which could not start in this browser", model_name(model)),
                     },

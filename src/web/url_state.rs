@@ -33,10 +33,12 @@ pub enum View {
     Beyond,
     /// A translation model's cross-attention (`views/translation/`).
     Translate,
+    /// Speech heard by Whisper, its cross-attention over the sound (`views/speech/`).
+    Speech,
 }
 
 impl View {
-    pub const ALL: [View; 9] = [
+    pub const ALL: [View; 10] = [
         View::Head,
         View::Grid,
         View::Overview,
@@ -46,6 +48,7 @@ impl View {
         View::Lesson,
         View::Beyond,
         View::Translate,
+        View::Speech,
     ];
 
     pub fn slug(self) -> &'static str {
@@ -59,6 +62,7 @@ impl View {
             View::Lesson => "lesson",
             View::Beyond => "beyond",
             View::Translate => "translate",
+            View::Speech => "speech",
         }
     }
 
@@ -73,6 +77,7 @@ impl View {
             View::Lesson => "Lesson",
             View::Beyond => "Beyond weights",
             View::Translate => "Translation",
+            View::Speech => "Speech",
         }
     }
 }

@@ -129,13 +129,14 @@ export const keystroke = (page, text) => page.evaluate((text) => new Promise((do
   box.dispatchEvent(new Event('input', { bubbles: true }));
 }), text);
 
-export async function start(dist, artifacts) {
+// `args`: more Chromium switches (the Speech test's fake microphone).
+export async function start(dist, artifacts, args = []) {
   await stat(join(dist, 'index.html')).catch(() => {
     throw new Error(`no ${dist}/index.html: run \`trunk build --release\` first`);
   });
   mkdirSync(artifacts, { recursive: true });
   const server = await serve(dist);
-  return { server, baseUrl: `http://127.0.0.1:${server.address().port}/`, browser: await launch() };
+  return { server, baseUrl: `http://127.0.0.1:${server.address().port}/`, browser: await launch(args) };
 }
 
 // A test file's `after`: even when an assertion failed, the browser and the server go away.

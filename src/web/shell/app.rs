@@ -58,8 +58,9 @@ pub fn Page(
     provide_context(offline);
     provide_context(StageMotion::new(sel));
     crate::views::beyond::Analysis::provide(res);
+    let speech = crate::views::speech::Speech::provide();
 
-    engine.set(in_page, on_reply(sel, res, engine, offline, opened));
+    engine.set(in_page, on_reply(sel, res, engine, offline, opened, speech));
     compute_on_change(sel, res, engine);
     keep_url(sel, app, writing);
     restyle(app);
@@ -137,6 +138,7 @@ fn on_reply(
     engine: Engine,
     offline: OfflineState,
     opened: super::open_model::OpenModel,
+    speech: crate::views::speech::Speech,
 ) -> impl Fn(FromWorker) + 'static {
     let analysis = expect_context::<crate::views::beyond::Analysis>();
     let writing = crate::views::write::Flow::from_context();
@@ -230,6 +232,7 @@ fn on_reply(
         FromWorker::Export { json, .. } => {
             downloads::save("attention.json", "application/json", &json)
         }
+        FromWorker::Failed { id, message } if speech.owns(id) => speech.failed(id, message),
         // The head of a step held: the step is shown without it.
         FromWorker::Failed { id, message } if Some(id) == held_id() && id != engine.latest() => {
             show_held();
@@ -242,6 +245,7 @@ fn on_reply(
             res.error.set(message)
         }
         FromWorker::Custom(reply) => opened.receive(reply, sel, res),
+        FromWorker::Heard { id, speech: heard } => speech.take(id, *heard),
         _ => {} // a reply about text that has since changed
     }
 }
@@ -506,5 +510,6 @@ fn StageView() -> impl IntoView {
         View::Translate => {
             view! { <crate::views::translation::translate::TranslateView /> }.into_any()
         }
+        View::Speech => view! { <crate::views::speech::SpeechView /> }.into_any(),
     }
 }

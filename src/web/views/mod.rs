@@ -11,6 +11,7 @@
 //! - `lesson/`: the guided lesson, which shows the other tabs' pictures;
 //! - `worked/`: seed 003's worked example;
 //! - `translation/`: a translation model's cross-attention;
+//! - `speech/`: a clip heard by Whisper, its cross-attention over the sound;
 //! - `write/`: writing: the card in the rail, the step's bars, the timeline;
 //! - `common/`: what several tabs share (axes, cells, stages, readout, numbers).
 //!
@@ -25,6 +26,7 @@ pub mod grid;
 pub mod head;
 pub mod lesson;
 pub mod model;
+pub mod speech;
 pub mod translation;
 pub mod worked;
 pub mod write;

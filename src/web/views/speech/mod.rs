@@ -1,0 +1,291 @@
+//! The Speech tab: a clip (recorded, opened or one of the examples,
+//! `capture.rs`) goes to Whisper in the extra worker, and its transcript
+//! comes back with the decoder's cross-attention over the sound: drawn over
+//! the spectrogram for one chosen token, with the words' times as spans
+//! (`sound.rs`), and as a token × time heatmap (`heatmap.rs`).
+//!
+//! The tab keeps its own state ([`Speech`], by context): a clip is not the
+//! text being typed, so the other tabs keep showing that text's run.
+
+pub mod capture;
+pub mod heatmap;
+pub mod sound;
+#[cfg(test)]
+mod tests;
+
+use crate::compute::Engine;
+use crate::state::{LoadState, Results};
+use attnscope::session::{ModelId, Recording, SpeechSummary, ToWorker};
+use leptos::prelude::*;
+use std::sync::Arc;
+
+/// Speech requests' ids start here, apart from the text runs' (which the
+/// rest of the page compares with `Engine::latest`).
+const FIRST_ID: u64 = 1 << 40;
+
+/// What the tab is doing.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Status {
+    Idle,
+    /// Recording from the microphone: seconds so far and the level (0 … 1).
+    Recording {
+        seconds: f32,
+        level: f32,
+    },
+    /// Decoding a file or an example.
+    Reading,
+    /// Waiting for Whisper (its download, then the transcript).
+    Listening,
+    Failed(String),
+}
+
+/// The tab's state, provided by context.
+#[derive(Clone, Copy)]
+pub struct Speech {
+    pub heard: RwSignal<Option<Arc<SpeechSummary>>>,
+    pub status: RwSignal<Status>,
+    /// The chosen token (row of the cross-attention).
+    pub token: RwSignal<Option<usize>>,
+    /// The chosen (layer, head); None: the mean of the alignment heads.
+    pub pick: RwSignal<Option<(usize, usize)>>,
+    /// The clip as heard, for playing a word back: mono samples and their rate.
+    pub clip: StoredValue<Option<(Vec<f32>, f32)>, LocalStorage>,
+    /// The id of the latest clip sent; replies to older ones are dropped.
+    asked: StoredValue<u64>,
+    /// The clip waiting for Whisper's download to finish.
+    waiting: StoredValue<Option<Recording>>,
+    /// Kept from the page's context: a clip arrives in an async task, which has none.
+    res: Results,
+    engine: Engine,
+}
+
+impl Speech {
+    pub fn provide() -> Speech {
+        let s = Speech {
+            res: expect_context::<Results>(),
+            engine: expect_context::<Engine>(),
+            heard: RwSignal::new(None),
+            status: RwSignal::new(Status::Idle),
+            token: RwSignal::new(None),
+            pick: RwSignal::new(None),
+            clip: StoredValue::new_local(None),
+            asked: StoredValue::new(FIRST_ID),
+            waiting: StoredValue::new(None),
+        };
+        provide_context(s);
+        s.send_when_loaded();
+        s
+    }
+
+    /// Sends `samples` (mono, at `rate`) to Whisper, loading it first if it is not.
+    pub fn hear(&self, samples: Vec<f32>, rate: f32) {
+        let recording = Recording::from_f32(&samples, rate.round() as u32);
+        self.clip.set_value(Some((samples, rate)));
+        self.status.set(Status::Listening);
+        match self.res.load_state(ModelId::Whisper) {
+            LoadState::Ready => self.send(recording),
+            LoadState::Loading { .. } => self.waiting.set_value(Some(recording)),
+            LoadState::NotLoaded | LoadState::Failed(_) => {
+                self.waiting.set_value(Some(recording));
+                self.engine.send(ToWorker::Load { model: ModelId::Whisper, exact: false });
+            }
+        }
+    }
+
+    fn send(&self, recording: Recording) {
+        let id = self.asked.get_value() + 1;
+        self.asked.set_value(id);
+        self.engine.send(ToWorker::Listen { id, model: ModelId::Whisper, recording });
+    }
+
+    /// A clip waiting for the model goes once it is loaded; a failed load is
+    /// the tab's message too.
+    fn send_when_loaded(self) {
+        Effect::new(move |_| match self.res.load_state(ModelId::Whisper) {
+            LoadState::Ready => {
+                if let Some(r) = self.waiting.try_update_value(Option::take).flatten() {
+                    self.send(r)
+                }
+            }
+            LoadState::Failed(message) if self.waiting.with_value(Option::is_some) => {
+                self.waiting.set_value(None);
+                self.status.set(Status::Failed(format!("Whisper could not be loaded: {message}")));
+            }
+            _ => {}
+        });
+    }
+
+    /// Whether reply `id` is about a clip (any, not only the latest).
+    pub fn owns(&self, id: u64) -> bool {
+        id > FIRST_ID
+    }
+
+    /// The worker's transcript of clip `id`.
+    pub fn take(&self, id: u64, heard: SpeechSummary) {
+        if id != self.asked.get_value() {
+            return;
+        }
+        // The first word's first token, so that a picture shows at once.
+        let first = heard.words.first().map(|w| w.tokens.0).filter(|&t| t < heard.tokens.len());
+        self.token.set(first);
+        self.pick.update(|p| {
+            if p.is_some_and(|(l, h)| heard.cross.get(l).and_then(|l| l.get(h)).is_none()) {
+                *p = None
+            }
+        });
+        self.heard.set(Some(Arc::new(heard)));
+        self.status.set(Status::Idle);
+    }
+
+    pub fn failed(&self, id: u64, message: String) {
+        if id == self.asked.get_value() {
+            self.status.set(Status::Failed(message));
+        }
+    }
+
+    /// "layer 3, head 2" or "the alignment heads' mean", for captions.
+    pub fn which(&self) -> String {
+        match self.pick.get() {
+            Some((l, h)) => format!("decoder layer {}, head {}", l + 1, h + 1),
+            None => "the mean of the alignment heads".into(),
+        }
+    }
+}
+
+/// How a token reads on screen (Whisper's byte-level pieces: Ġ is a space).
+pub fn token_text(t: &str) -> String {
+    t.replace('Ġ', " ").replace('Ċ', "⏎")
+}
+
+/// The tab.
+#[component]
+pub fn SpeechView() -> impl IntoView {
+    let speech = expect_context::<Speech>();
+    view! {
+        <div class="view-document speech" id="view-speech">
+            <p class="speech-intro">
+                "Say a sentence, open a sound file or pick an example. Whisper (tiny.en) writes what it hears; "
+                "each token it writes has a query that looks at the sound's keys: its "
+                <em>"cross-attention"</em> ", softmax(qKᵀ/√d_k) over 20 ms frames of audio."
+            </p>
+            <capture::Inputs />
+            <Transcript />
+            <Show when=move || speech.heard.with(Option::is_some)>
+                <HeadChoice />
+                <sound::Spectrogram />
+                <heatmap::TokenTime />
+            </Show>
+        </div>
+    }
+}
+
+/// The transcript, its tokens as buttons, the notices and the time it took.
+#[component]
+fn Transcript() -> impl IntoView {
+    let speech = expect_context::<Speech>();
+    let tokens = move || {
+        let heard = speech.heard.get()?;
+        Some(
+            heard
+                .tokens
+                .iter()
+                .enumerate()
+                .map(|(i, t)| {
+                    let label = token_text(t);
+                    view! {
+                        <button
+                            class="token speech-token"
+                            aria-pressed=move || (speech.token.get() == Some(i)).to_string()
+                            on:click=move |_| speech.token.set(Some(i))
+                        >
+                            {label}
+                        </button>
+                    }
+                })
+                .collect_view(),
+        )
+    };
+    view! {
+        <Show when=move || speech.heard.with(Option::is_some)>
+            <p class="speech-text" id="speech-text">
+                {move || speech.heard.get().map(|h| h.text.clone())}
+            </p>
+            <p class="speech-facts">
+                {move || {
+                    speech
+                        .heard
+                        .get()
+                        .map(|h| {
+                            let memory = h
+                                .memory_bytes
+                                .map(|b| format!(", worker memory {:.0} MB", b as f64 / 1e6))
+                                .unwrap_or_default();
+                            format!(
+                                "{:.1} s of sound, {} frames of 20 ms; {} tokens; heard in {:.0} ms{memory}.",
+                                h.seconds,
+                                h.frames,
+                                h.tokens.len(),
+                                h.compute_ms,
+                            )
+                        })
+                }}
+            </p>
+            <ul class="notices">
+                {move || {
+                    speech
+                        .heard
+                        .get()
+                        .map(|h| {
+                            h.notices.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view()
+                        })
+                }}
+            </ul>
+            <div class="token-row speech-tokens" role="group" aria-label="The transcript's tokens">
+                {tokens}
+            </div>
+        </Show>
+    }
+}
+
+/// The decoder layer and head whose cross-attention is drawn.
+#[component]
+fn HeadChoice() -> impl IntoView {
+    let speech = expect_context::<Speech>();
+    let options = move || {
+        let heard = speech.heard.get()?;
+        let mut all = vec![("align".to_string(), "Alignment heads (mean)".to_string())];
+        for (l, layer) in heard.cross.iter().enumerate() {
+            for h in 0..layer.len() {
+                let star = if heard.alignment_heads.contains(&(l, h)) { " ★" } else { "" };
+                all.push((format!("{l}-{h}"), format!("Layer {} · head {}{star}", l + 1, h + 1)));
+            }
+        }
+        Some(
+            all.into_iter()
+                .map(|(value, label)| view! { <option value=value>{label}</option> })
+                .collect_view(),
+        )
+    };
+    let value = move || match speech.pick.get() {
+        Some((l, h)) => format!("{l}-{h}"),
+        None => "align".into(),
+    };
+    view! {
+        <label class="speech-head">
+            "Cross-attention of "
+            <select
+                id="speech-head"
+                prop:value=value
+                on:change=move |ev| {
+                    let v = event_target_value(&ev);
+                    let pick = v
+                        .split_once('-')
+                        .and_then(|(l, h)| Some((l.parse().ok()?, h.parse().ok()?)));
+                    speech.pick.set(pick);
+                }
+            >
+                {options}
+            </select>
+        </label>
+    }
+}

@@ -1,0 +1,125 @@
+//! The Speech tab in the browser with a made-up clip (the component tests
+//! have no Whisper: only the teaching model computes in the page): the
+//! transcript, the readout's numbers from the summary, the token and head
+//! choices, and the pictures drawn.
+
+use super::{Speech, SpeechView, FIRST_ID};
+use crate::compute::Engine;
+use crate::state::{Appearance, Results, Selection};
+use crate::test_support::*;
+use crate::url_state::UrlState;
+use attnscope::session::{HeardWord, SpeechSummary};
+use attnscope::tensor::Matrix;
+use leptos::prelude::*;
+use wasm_bindgen_test::wasm_bindgen_test;
+use web_sys::{HtmlCanvasElement, HtmlElement, HtmlSelectElement};
+
+fn mount() -> (HtmlElement, Speech) {
+    let root = root_at("?view=speech");
+    let state = std::rc::Rc::new(std::cell::Cell::new(None::<Speech>));
+    let keep = state.clone();
+    leptos::mount::mount_to(root.clone(), move || {
+        let start = UrlState::current();
+        provide_context(Selection::new(&start));
+        provide_context(Results::new());
+        provide_context(Appearance::new(&start));
+        provide_context(Engine::empty());
+        keep.set(Some(Speech::provide()));
+        view! { <SpeechView /> }
+    })
+    .forget();
+    (root, state.get().unwrap())
+}
+
+/// Three tokens over ten frames; token t listens around frame 3t + 1, with
+/// `pad` of its weight left to the padding.
+fn clip() -> SpeechSummary {
+    let pad = [0.1f32, 0.2, 0.05];
+    let head = |shift: usize| {
+        let rows: Vec<Vec<f32>> = (0..3)
+            .map(|t| {
+                let mut r = vec![0.0f32; 10];
+                let at = (3 * t + 1 + shift) % 10;
+                r[at] = 0.6 * (1.0 - pad[t]);
+                r[(at + 1) % 10] = 0.4 * (1.0 - pad[t]);
+                r
+            })
+            .collect();
+        Matrix::from_rows(&rows)
+    };
+    let cross = vec![vec![head(0), head(2)], vec![head(1), head(0)]];
+    let mel = Matrix::from_rows(
+        &(0..80)
+            .map(|b| (0..20).map(|c| ((b + c) % 7) as f32 / 7.0).collect::<Vec<_>>())
+            .collect::<Vec<_>>(),
+    );
+    SpeechSummary {
+        tokens: vec!["<|startoftranscript|>".into(), "ĠHello".into(), "Ġworld".into()],
+        text: "Hello world".into(),
+        seconds: 0.2,
+        frames: 10,
+        mel,
+        padding: vec![vec![pad.to_vec(); 2]; 2],
+        alignment_heads: vec![(0, 0), (1, 1)],
+        align: Some(head(0)),
+        self_attention: vec![vec![Matrix::zeros(3, 3); 2]; 2],
+        words: vec![
+            HeardWord { word: " Hello".into(), tokens: (1, 2), start: 0.0, end: 0.1 },
+            HeardWord { word: " world".into(), tokens: (2, 3), start: 0.1, end: 0.2 },
+        ],
+        cross,
+        scale: 0.125,
+        notices: vec!["A notice.".into()],
+        compute_ms: 12.0,
+        memory_bytes: Some(300_000_000),
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_clip_heard_is_drawn_and_read_out_from_its_numbers() {
+    let (root, speech) = mount();
+    assert!(!exists(&root, "#speech-spectrogram"), "nothing drawn before a clip");
+    speech.take(FIRST_ID, clip());
+    settle("the transcript", || exists(&root, "#speech-spectrogram")).await;
+    assert_eq!(text_of(&root, "#speech-text"), "Hello world");
+    assert!(text_of(&root, ".speech-facts").contains("10 frames of 20 ms; 3 tokens"));
+    assert!(text_of(&root, ".notices").contains("A notice."));
+    let tokens: Vec<String> =
+        select_all(&root, ".speech-token").iter().map(|b| b.text_content().unwrap()).collect();
+    assert_eq!(tokens, ["<|startoftranscript|>", " Hello", " world"]);
+    // The first word's first token is chosen: its weights peak at frame 4 (0.6 × 0.8 = 0.48).
+    settle("the readout", || text_of(&root, "#speech-readout").contains("“Hello”")).await;
+    let r = text_of(&root, "#speech-readout");
+    assert!(r.contains("peak at 0.480 on 0.08–0.10 s"), "{r}");
+    assert!(r.contains("80.0% of them fall on the clip, 20.0% on the silence"), "{r}");
+    let spectrogram: HtmlCanvasElement = find(&root, "#speech-spectrogram");
+    assert!(spectrogram.width() > 0 && spectrogram.height() > 0);
+    let heatmap: HtmlCanvasElement = find(&root, "#speech-heatmap");
+    assert_eq!(heatmap.get_attribute("data-rows").as_deref(), Some("3"));
+    assert_eq!(heatmap.get_attribute("data-cols").as_deref(), Some("10"));
+    // Another token, then one head: the readout follows, with that head's padding share.
+    find::<HtmlElement>(&root, ".speech-token:nth-child(3)").click();
+    settle("world", || text_of(&root, "#speech-readout").contains("“world”")).await;
+    assert!(text_of(&root, "#speech-readout").contains("peak at 0.570 on 0.14–0.16 s"));
+    let select: HtmlSelectElement = find(&root, "#speech-head");
+    assert_eq!(select.length(), 5, "the alignment heads' mean and four heads");
+    select.set_value("0-1");
+    fire(&select, "change");
+    settle("head 2", || text_of(&root, ".speech-caption").contains("decoder layer 1, head 2"))
+        .await;
+    let r = text_of(&root, "#speech-readout");
+    assert!(r.contains("on 0.18–0.20 s") && r.contains("5.0% on the silence"), "{r}");
+    assert!(select.inner_text().contains("Layer 2 · head 2 ★"));
+}
+
+#[wasm_bindgen_test]
+async fn replies_to_an_older_clip_and_failures_of_others_are_dropped() {
+    let (root, speech) = mount();
+    speech.take(FIRST_ID + 5, clip());
+    sleep_ms(50).await;
+    assert!(!exists(&root, "#speech-text"), "a reply to a clip not asked for is dropped");
+    assert!(speech.owns(FIRST_ID + 1) && !speech.owns(3));
+    speech.failed(FIRST_ID, "Whisper could not hear it".into());
+    settle("the message", || text_of(&root, "#speech-status").contains("could not hear")).await;
+    assert!(find::<HtmlElement>(&root, "#speech-status").class_list().contains("error"));
+}

@@ -1,0 +1,132 @@
+// End-to-end test of the Speech tab (issue #57) in the built page: Whisper
+// tiny.en downloaded into the extra worker and run there on a clip from
+// Chromium's fake microphone (a committed clip played as the capture
+// device), from a file, and from an example; the transcript compared with
+// the reference's (transformers, tests/fixtures/whisper/transcribe.json),
+// a chosen word's attention drawn over the spectrogram, and bad input
+// answered with a message while the rest of the page keeps working.
+//
+// Run: node --test --test-reporter=spec tests/e2e/speech.test.mjs
+// Env: DIST (default: <repo>/dist), CHROMIUM (default: chromium on PATH).
+
+import { test, before, after, beforeEach, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { start, stop, watch } from './harness.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = join(HERE, '..', '..');
+const DIST = resolve(process.env.DIST ?? join(ROOT, 'dist'));
+const ARTIFACTS = join(HERE, 'artifacts');
+const CLIPS = join(ROOT, 'tests', 'fixtures', 'whisper');
+const DOWNLOAD = { timeout: 240_000 };
+const reference = Object.fromEntries(
+  JSON.parse(readFileSync(join(CLIPS, 'transcribe.json'), 'utf8')).clips.map((c) => [c.file, c.text.trim()]),
+);
+
+let server, browser, baseUrl;
+let page, problems;
+
+before(async () => {
+  ({ server, baseUrl, browser } = await start(DIST, ARTIFACTS, [
+    '--use-fake-ui-for-media-stream',
+    '--use-fake-device-for-media-stream',
+    // listen.wav with a second of silence around it: a recording may miss the device's first moments.
+    `--use-file-for-fake-audio-capture=${join(CLIPS, 'listen_pause.wav')}%noloop`,
+    '--autoplay-policy=no-user-gesture-required',
+  ]));
+});
+
+after(async () => {
+  await stop(server, browser);
+});
+
+beforeEach(async () => {
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  problems = watch(page, { failedRequests: true });
+  await page.goto(`${baseUrl}?view=speech`);
+  await page.locator('#view-speech').waitFor();
+});
+
+afterEach(async (t) => {
+  await page.screenshot({ path: join(ARTIFACTS, `speech-${t.name.replace(/\W+/g, '-')}.png`), fullPage: true });
+  await page.close();
+  assert.deepEqual(problems, [], 'the page logged errors');
+});
+
+const heard = (text) =>
+  page.waitForFunction((w) => document.querySelector('#speech-text')?.textContent === w, text, DOWNLOAD);
+
+// Pixels of the page's focus colour in the spectrogram: the chosen token's attention curve.
+const focusPixels = () =>
+  page.evaluate(() => {
+    const c = document.querySelector('#speech-spectrogram');
+    const d = c.getContext('2d').getImageData(0, 0, c.width, Math.round(c.height * 0.68)).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i] > 180 && d[i + 1] < 120 && d[i + 2] > 60 && d[i + 2] < 170) n++;
+    return n;
+  });
+
+test('the microphone: a clip recorded through the capture device gives the reference transcript', async () => {
+  await page.click('#speech-record');
+  await page.waitForFunction(() => document.querySelector('#speech-record').textContent.includes('Stop'));
+  // The clip lasts 4.5 s; the fake device then sends silence.
+  await page.waitForTimeout(4800);
+  assert.match(await page.locator('#speech-status').textContent(), /Recording… \d/);
+  await page.click('#speech-record');
+  await heard(reference['listen_pause.wav']);
+  assert.match(await page.locator('#speech-readout').textContent(), /peak at/);
+  assert.ok((await focusPixels()) > 50, 'the first word\'s attention is drawn');
+  assert.match(await page.locator('.speech-facts').textContent(), /frames of 20 ms/);
+});
+
+test('a file: decoded, transcribed as the reference, a chosen token\'s attention drawn over the spectrogram', async () => {
+  await page.setInputFiles('#speech-file', join(CLIPS, 'fox.wav'));
+  await heard(reference['fox.wav']);
+  // Choose the token " lazy" and read where it listened.
+  const lazy = page.locator('.speech-token', { hasText: 'lazy' });
+  await lazy.click();
+  await page.waitForFunction(() => /“lazy”/.test(document.querySelector('#speech-readout').textContent));
+  assert.ok((await focusPixels()) > 50);
+  const readout = await page.locator('#speech-readout').textContent();
+  const [, start, end] = readout.match(/on (\d+\.\d+)–(\d+\.\d+) s/).map(Number);
+  assert.ok(end - start > 0.019 && end <= 3.3, readout);
+  // One head instead of the alignment heads' mean: the caption and the pictures follow.
+  await page.selectOption('#speech-head', '2-3');
+  await page.waitForFunction(() => /layer 3, head 4/.test(document.querySelector('.speech-caption').textContent));
+  const rows = await page.locator('#speech-heatmap').getAttribute('data-rows');
+  assert.equal(Number(rows), await page.locator('.speech-token').count());
+});
+
+test('an example clip, then bad files: a message, and the tab and the page keep working', async () => {
+  await page.click('#speech-example-0');
+  await heard(reference['listen.wav']);
+  const notSound = join(ARTIFACTS, 'not-sound.wav');
+  writeFileSync(notSound, 'this is text, not a WAV file\n'.repeat(50));
+  await page.setInputFiles('#speech-file', notSound);
+  await page.waitForFunction(() => /not sound the browser can decode/.test(document.querySelector('#speech-status').textContent));
+  // The transcript before stays, and another clip still works.
+  assert.equal(await page.locator('#speech-text').textContent(), reference['listen.wav']);
+  await page.setInputFiles('#speech-file', join(CLIPS, 'attention.wav'));
+  await heard(reference['attention.wav']);
+  // The other tabs still draw the typed text.
+  await page.click('#tab-head');
+  await page.waitForFunction(() => document.querySelector('#heatmap')?.width > 0);
+});
+
+test('no microphone (a browser without one): recording says why, the file still works', async () => {
+  const { launch } = await import('./harness.mjs');
+  const plain = await launch();
+  try {
+    const p = await plain.newPage();
+    await p.goto(`${baseUrl}?view=speech`);
+    await p.click('#speech-record');
+    await p.waitForFunction(() => /microphone/.test(document.querySelector('#speech-status').textContent), null, { timeout: 20_000 });
+    assert.match(await p.locator('#speech-status').textContent(), /files and the examples still work/);
+    assert.equal(await p.locator('#speech-file').isDisabled(), false);
+  } finally {
+    await plain.close();
+  }
+});
