@@ -5,7 +5,7 @@
 
 use super::{token_text, Speech};
 use crate::canvas::{
-    blank, cell_color, cell_image, label_width, prepare, use_canvas_box, CanvasBox,
+    blank, cell_color, cell_image, label, label_width, prepare, use_canvas_box, CanvasBox,
 };
 use leptos::prelude::*;
 
@@ -36,14 +36,17 @@ pub fn TokenTime() -> impl IntoView {
             if w.rows == 0 || w.cols == 0 {
                 return Ok(None);
             }
-            let labels: Vec<String> = h.tokens.iter().map(|t| token_text(t)).collect();
+            // Cut as the other maps cut a long token ("<|startoftranscri…").
+            let labels: Vec<String> = h.tokens.iter().map(|t| label(&token_text(t))).collect();
             let ctx = crate::canvas::paint::context(&el)?;
             ctx.set_font(&look.font());
             let left = label_width(&ctx, &labels, look) + 8.0;
             let row = (look.label_px + 6.0).round();
             let rows = Rows { top: 4.0, row, count: w.rows };
             let height = rows.top + row * w.rows as f64 + 22.0;
+            // Sizing the canvas resets its state: the font again.
             let ctx = prepare(&el, width, height)?;
+            ctx.set_font(&look.font());
             let plot = (width - left - GAP_PX - PADDING_PX - 4.0).max(40.0);
             // Each row scaled to its own peak: a row sums to 1 over 1,500 frames, so
             // its weights are small, and where it listens is what the picture says.
