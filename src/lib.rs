@@ -12,12 +12,14 @@
 //! 4. [`models`]: the architectures;
 //! 5. `checkpoint`: a checkpoint's files opened as the right architecture;
 //! 6. [`analysis`], [`export`], `tracefile`, [`url_params`]: readers of traces;
-//! 7. [`session`]: what the page's worker does, as plain messages.
+//! 7. [`session`]: what the page's worker does, as plain messages; [`classroom`]: a class
+//!    led by a teacher's page, its messages and rules.
 
 pub mod analysis;
 pub mod attention;
 #[cfg(feature = "pretrained")]
 pub mod checkpoint;
+pub mod classroom;
 pub mod draw;
 pub mod error;
 pub mod export;

@@ -18,6 +18,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 mod analyze;
+#[cfg(feature = "classroom")]
+mod classroom;
 mod generate;
 mod trace_file;
 mod transcribe;
@@ -41,6 +43,10 @@ enum Command {
     Analyze(analyze::AnalyzeArgs),
     /// Run a model on a text and export its attention (JSON, PNG, SVG).
     Attention(AttentionArgs),
+    /// Serve the page and its models to a room, and relay a class: the teacher's page leads,
+    /// students follow on their phones and answer.
+    #[cfg(feature = "classroom")]
+    Classroom(classroom::ClassroomArgs),
     /// What a checkpoint is, from its header and configuration alone, as JSON: architecture,
     /// layers, heads, key/value heads, parameters, file size and the memory it needs.
     Describe(DescribeArgs),
@@ -208,6 +214,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Analyze(args) => analyze::analyze(args),
         Command::Attention(args) => attention(args),
+        #[cfg(feature = "classroom")]
+        Command::Classroom(args) => classroom::classroom(args),
         Command::Describe(args) => describe(args),
         Command::Generate(args) => generate::generate(args),
         Command::Trace(args) => trace(args),

@@ -4,5 +4,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+#[cfg(feature = "classroom")]
+mod classroom;
 mod commands;
 mod generate;

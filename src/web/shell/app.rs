@@ -59,6 +59,7 @@ pub fn Page(
     provide_context(StageMotion::new(sel));
     crate::views::beyond::Analysis::provide(res);
     let speech = crate::views::speech::Speech::provide();
+    super::classroom::Class::provide(sel, app, writing);
 
     engine.set(in_page, on_reply(sel, res, engine, offline, opened, speech));
     compute_on_change(sel, res, engine);
@@ -80,6 +81,7 @@ pub fn Page(
             }
         >
             {(!app.embed).then(|| view! { <ControlBar /> })}
+            <super::classroom::FollowBanner />
             <StageHeader />
             <TokenList />
             <crate::views::write::timeline::Timeline />
@@ -88,6 +90,8 @@ pub fn Page(
                 <StageView />
             </main>
             {(!app.embed).then(|| view! { <Rail /> })}
+            <super::classroom::JoinCode />
+            <super::classroom::QuestionCard />
             {app
                 .embed
                 .then(|| {
@@ -339,24 +343,7 @@ fn keep_url(sel: Selection, app: Appearance, writing: Writing) {
         pending.try_update_value(Option::take).flatten().map(|handle| handle.clear()).is_some()
     };
     Effect::new(move |prev: Option<UrlState>| {
-        let state = UrlState {
-            text: sel.text.get(),
-            model: sel.model.get(),
-            layer: sel.layer.get(),
-            head: sel.head.get(),
-            view: sel.view.get(),
-            token: sel.token.get(),
-            stage: sel.stage.get(),
-            step: sel.step.get(),
-            options: sel.options.get(),
-            columns_are_queries: app.columns_are_queries.get(),
-            dark: Some(app.dark.get()).filter(|&d| d != system_dark),
-            present: app.present.get(),
-            embed: app.embed,
-            exact: sel.exact.get(),
-            writing: writing.settings(),
-            write_count: writing.count.get(),
-        };
+        let state = super::page_state::current(sel, app, writing, system_dark);
         if let Some(p) = &prev {
             // An embedded page never adds entries to its host's history.
             if p.is_navigation_to(&state) && !app.embed {
@@ -384,18 +371,7 @@ fn keep_url(sel: Selection, app: Appearance, writing: Writing) {
         // Too late to record what was typed just before: the address is
         // already the entry navigated to, which must not take it.
         cancel();
-        let s = UrlState::current();
-        app.columns_are_queries.set(s.columns_are_queries);
-        app.present.set(s.present);
-        if let Some(d) = s.dark {
-            app.dark.set(d);
-        }
-        writing.sample.set(!s.writing.greedy);
-        writing.top_k.set(s.writing.top_k);
-        writing.top_p.set(s.writing.top_p);
-        writing.seed.set(s.writing.seed);
-        writing.count.set(s.write_count);
-        sel.apply(s);
+        super::page_state::apply(UrlState::current(), sel, app, writing, true);
     });
     on_cleanup(move || {
         on_pop.remove();

@@ -40,6 +40,7 @@ pub fn Controls() -> impl IntoView {
             <PresetPicker />
             <HeadPicker />
             <Settings />
+            <super::classroom::ClassControls />
         </section>
     }
 }

@@ -2,10 +2,12 @@
 //! and tokens, the side panel, presets and offline use.
 
 pub mod app;
+pub mod classroom;
 pub mod controls;
 pub mod offline;
 pub mod open_model;
 pub mod open_trace;
+pub mod page_state;
 pub mod panel;
 pub mod presets;
 #[cfg(test)]

@@ -1,0 +1,171 @@
+// A class in Chromium against the real `attnscope classroom` (the test build of the CLI,
+// serving dist/ on 127.0.0.1): a teacher's context and two students'. The students follow a
+// change of text, view, head and lesson step; one explores on their own and comes back; a
+// student's page reloaded mid-class rejoins; a question is answered by both and counted on the
+// teacher's screen; a student's attempt to drive is refused.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launch, watch } from './harness.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const dist = process.env.DIST ?? join(root, 'dist');
+const cli = join(root, 'target', 'debug', 'attnscope');
+let server;
+let url;
+let browser;
+
+before(async () => {
+  assert.ok(existsSync(join(dist, 'index.html')), `no ${dist}/index.html: run \`trunk build --release\` first`);
+  assert.ok(existsSync(cli), `no ${cli}: run \`cargo build --bin attnscope\` first`);
+  server = spawn(cli, ['classroom', '--dist', dist, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const first = await new Promise((ok, fail) => {
+    createInterface({ input: server.stdout }).once('line', ok);
+    server.once('exit', (code) => fail(new Error(`attnscope classroom exited (${code})`)));
+  });
+  url = first.match(/http:\/\/\S+\//)[0];
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill();
+});
+
+// A page in a context of its own (a phone, a laptop), watched for errors.
+async function open(address) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const problems = watch(page);
+  await page.goto(address);
+  await page.waitForSelector('.tabs');
+  return { page, problems };
+}
+
+const textOf = (page) => page.locator('textarea#text').inputValue();
+const viewOf = (page) => page.locator('.shell').getAttribute('data-view');
+const followed = (page, expected, read) => waitFor(async () => (await read(page)) === expected, `${expected}`);
+
+async function waitFor(check, what, ms = 15000) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return;
+    await new Promise((ok) => setTimeout(ok, 100));
+  }
+  assert.fail(`timed out waiting for ${what}`);
+}
+
+test('a teacher leads, students follow, explore on their own and come back', async () => {
+  const teacher = await open(`${url}?text=the+animal+was+tired`);
+  await teacher.page.click('#class-open');
+  await teacher.page.click('#class-start');
+  await waitFor(async () => /^[0-9A-Z]{10}$/.test(await teacher.page.locator('#class-code').textContent()), 'a code');
+  const code = await teacher.page.locator('#class-code').textContent();
+
+  // The join code, large, with its QR code drawn.
+  await teacher.page.click('#class-show');
+  const qr = teacher.page.locator('#join-code img');
+  await waitFor(() => qr.evaluate((img) => img.complete && img.naturalWidth > 0), 'the QR code');
+  assert.match(await teacher.page.locator('.join-link').textContent(), new RegExp(`\\?class=${code}$`));
+  await teacher.page.click('#join-close');
+
+  const students = [await open(`${url}?class=${code}`), await open(`${url}?class=${code.toLowerCase()}`)];
+  for (const s of students) await followed(s.page, 'the animal was tired', textOf);
+  await waitFor(async () => (await teacher.page.locator('#class-followers').textContent()) === '2 students follow', 'two followers');
+  for (const s of students) assert.equal(await s.page.locator('#class-status').textContent(), 'Following the teacher');
+
+  // Text, view and head.
+  await teacher.page.fill('textarea#text', 'the cat sat on the mat because it was warm');
+  await teacher.page.click('#tab-grid');
+  await teacher.page.selectOption('select#head', '1');
+  for (const s of students) {
+    await followed(s.page, 'the cat sat on the mat because it was warm', textOf);
+    await followed(s.page, 'grid', viewOf);
+    await followed(s.page, '1', (p) => p.locator('select#head').inputValue());
+  }
+
+  // One explores on their own; the other keeps following.
+  const [alone, other] = students;
+  await alone.page.click('#class-detach');
+  assert.equal(await alone.page.locator('#class-status').textContent(), 'Exploring on your own');
+  await teacher.page.click('#tab-lesson');
+  await teacher.page.click('#lesson-next');
+  const step = (p) => p.locator('.shell').getAttribute('data-lesson-step');
+  await followed(other.page, '2', step);
+  await new Promise((ok) => setTimeout(ok, 500));
+  assert.equal(await viewOf(alone.page), 'grid');
+  await alone.page.click('#class-rejoin');
+  await followed(alone.page, '2', step);
+  assert.equal(await alone.page.locator('#class-status').textContent(), 'Following the teacher');
+
+  // A student's page reloaded rejoins, at the teacher's state now.
+  await teacher.page.click('#lesson-next');
+  await other.page.reload();
+  await followed(other.page, '3', step);
+  await waitFor(async () => (await teacher.page.locator('#class-followers').textContent()) === '2 students follow', 'two followers again');
+
+  // A teacher's reload keeps the class: same code, students still follow.
+  await teacher.page.reload();
+  await waitFor(async () => (await teacher.page.locator('#class-code').textContent()) === code, 'the same code');
+  await teacher.page.click('#tab-head');
+  for (const s of students) await followed(s.page, 'head', viewOf);
+
+  // A question to the room: both answer (one changes their mind), the teacher sees the count
+  // and reveals the model's own answer.
+  await teacher.page.click('#ask-room summary');
+  await teacher.page.click('#ask-send');
+  for (const s of students) await s.page.waitForSelector('#class-question');
+  await alone.page.click('#class-question [data-option="0"]');
+  await alone.page.click('#class-question [data-option="2"]');
+  await other.page.click('#class-question [data-option="2"]');
+  await waitFor(async () => (await teacher.page.locator('#class-answered').textContent()) === '2 answers', 'two answers');
+  assert.equal(await teacher.page.locator('.tally-bars li[data-option="2"] .tally-count').textContent(), '2');
+  assert.equal(await teacher.page.locator('.tally-bars li[data-option="0"] .tally-count').textContent(), '0');
+  await teacher.page.click('#class-reveal');
+  assert.match(await teacher.page.locator('#class-model-answer').textContent(), /^The model: “.+”/);
+  await teacher.page.click('#class-end-question');
+  for (const s of students) await waitFor(async () => (await s.page.locator('#class-question').count()) === 0, 'the question closed');
+
+  // A student's page that tries to lead is refused, and the class goes on.
+  const reply = await alone.page.evaluate((code) => new Promise((done) => {
+    const socket = new WebSocket(new URL('classroom/ws', location.href).href.replace(/^http/, 'ws'));
+    socket.onopen = () => {
+      socket.send(JSON.stringify({ type: 'join', code, student: 'a-student-who-tries' }));
+      socket.send(JSON.stringify({ type: 'state', state: '?text=taken+over' }));
+    };
+    socket.onmessage = (e) => { if (JSON.parse(e.data).type === 'refused') done(JSON.parse(e.data).reason); };
+    setTimeout(() => done('no answer'), 5000);
+  }), code);
+  assert.equal(reply, 'only the teacher leads the class');
+  await new Promise((ok) => setTimeout(ok, 300));
+  for (const s of students) assert.equal(await textOf(s.page), 'the cat sat on the mat because it was warm');
+
+  for (const p of [teacher, ...students]) assert.deepEqual(p.problems, []);
+});
+
+test('without the class server the page says how to start one', async () => {
+  // The same page from a plain static host: the harness's server, no /classroom/.
+  const { serve } = await import('./harness.mjs');
+  const plain = await serve(dist);
+  try {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`http://127.0.0.1:${plain.address().port}/?class=0123456789`);
+    await page.waitForSelector('#class-none');
+    assert.equal(await page.locator('#class-open').count(), 0);
+    // A visitor who asks for a class there is told how to hold one.
+    const fresh = await (await browser.newContext()).newPage();
+    await fresh.goto(`http://127.0.0.1:${plain.address().port}/`);
+    await fresh.click('#class-open');
+    await fresh.waitForSelector('#class-none');
+    assert.match(await page.locator('#class-none').textContent(), /attnscope classroom/);
+    assert.equal(await page.locator('#class-banner').count(), 0);
+  } finally {
+    await new Promise((ok) => plain.close(ok));
+  }
+});
