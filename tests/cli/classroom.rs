@@ -331,7 +331,9 @@ async fn load(server: &Server, pid: u32, students: usize, seconds: u64) -> LoadR
     // The teacher's tallies: the most answers seen for each question.
     let tallies = tokio::spawn(async move {
         let mut most: std::collections::BTreeMap<u64, u64> = Default::default();
-        while let Some(Ok(Message::Text(text))) = from_room.next().await {
+        while let Some(Ok(message)) = from_room.next().await {
+            // Pings come every 20 s.
+            let Message::Text(text) = message else { continue };
             let message: Value = serde_json::from_str(text.as_str()).unwrap();
             if message["type"] == "answers" {
                 let counted: u64 =
@@ -384,6 +386,7 @@ async fn load(server: &Server, pid: u32, students: usize, seconds: u64) -> LoadR
     rss.push(rss_kb(pid));
     to_room.send(Message::Close(None)).await.unwrap();
     let most = tallies.await.unwrap();
+    assert_eq!(most.len() as u64, ticks.div_ceil(10), "a question's tally never came");
     let finals = finals.lock().unwrap().clone();
     assert!(finals.iter().all(|f| f.starts_with("?text=final")), "a student ended elsewhere");
     let mut l = latencies.lock().unwrap().clone();

@@ -1,7 +1,7 @@
 // A class in Chromium against the real `attnscope classroom` (the test build of the CLI,
 // serving dist/ on 127.0.0.1): a teacher's context and two students'. The students follow a
 // change of text, view, head and lesson step; one explores on their own and comes back; a
-// student's page reloaded mid-class rejoins; a question is answered by both and counted on the
+// student's page reloaded mid-class rejoins, and every page rejoins a server that restarted; a question is answered by both and counted on the
 // teacher's screen; a student's attempt to drive is refused.
 
 import { test, before, after } from 'node:test';
@@ -23,14 +23,21 @@ let browser;
 before(async () => {
   assert.ok(existsSync(join(dist, 'index.html')), `no ${dist}/index.html: run \`trunk build --release\` first`);
   assert.ok(existsSync(cli), `no ${cli}: run \`cargo build --bin attnscope\` first`);
-  server = spawn(cli, ['classroom', '--dist', dist, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const first = await new Promise((ok, fail) => {
-    createInterface({ input: server.stdout }).once('line', ok);
-    server.once('exit', (code) => fail(new Error(`attnscope classroom exited (${code})`)));
-  });
-  url = first.match(/http:\/\/\S+\//)[0];
+  server = await startServer(['--port', '0']);
   browser = await launch();
 });
+
+// `attnscope classroom` on dist/, once it says where it listens (`url`).
+async function startServer(args) {
+  const child = spawn(cli, ['classroom', '--dist', dist, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const first = await new Promise((ok, fail) => {
+    createInterface({ input: child.stdout }).once('line', ok);
+    child.once('exit', (code) => fail(new Error(`attnscope classroom exited (${code})`)));
+  });
+  child.stdout.resume();
+  url = first.match(/http:\/\/\S+\//)[0];
+  return child;
+}
 
 after(async () => {
   await browser?.close();
@@ -131,6 +138,18 @@ test('a teacher leads, students follow, explore on their own and come back', asy
   await teacher.page.click('#class-end-question');
   for (const s of students) await waitFor(async () => (await s.page.locator('#class-question').count()) === 0, 'the question closed');
 
+  // The lesson step's ready question: √d_k, three choices, the right one revealed.
+  await teacher.page.click('#tab-lesson');
+  await teacher.page.click('#lesson-next');
+  await followed(other.page, '4', step);
+  await teacher.page.click('#ask-lesson');
+  await teacher.page.click('#ask-send');
+  await other.page.click('#class-question [data-option="2"]');
+  await waitFor(async () => (await teacher.page.locator('#class-answered').textContent()) === '1 answer', 'one answer');
+  await teacher.page.click('#class-reveal');
+  assert.equal(await teacher.page.locator('#class-model-answer').textContent(), 'The answer: “sharper: nearly all on one key”');
+  await teacher.page.click('#class-end-question');
+
   // A student's page that tries to lead is refused, and the class goes on.
   const reply = await alone.page.evaluate((code) => new Promise((done) => {
     const socket = new WebSocket(new URL('classroom/ws', location.href).href.replace(/^http/, 'ws'));
@@ -146,6 +165,20 @@ test('a teacher leads, students follow, explore on their own and come back', asy
   for (const s of students) assert.equal(await textOf(s.page), 'the cat sat on the mat because it was warm');
 
   for (const p of [teacher, ...students]) assert.deepEqual(p.problems, []);
+
+  // The server stops and starts again on the same port: the pages come back by themselves,
+  // the teacher's with the class's secret and the state it holds.
+  const port = new URL(url).port;
+  server.kill();
+  await new Promise((ok) => server.once('exit', ok));
+  await waitFor(async () => /Reconnecting/.test(await other.page.locator('#class-status').textContent()), 'the lost connection shown');
+  server = await startServer(['--port', port]);
+  for (const s of students) {
+    await waitFor(async () => (await s.page.locator('#class-status').textContent()) === 'Following the teacher', 'following again');
+  }
+  await teacher.page.fill('textarea#text', 'after the server came back');
+  for (const s of students) await followed(s.page, 'after the server came back', textOf);
+  await waitFor(async () => (await teacher.page.locator('#class-followers').textContent()) === '2 students follow', 'two followers after the restart');
 });
 
 test('without the class server the page says how to start one', async () => {

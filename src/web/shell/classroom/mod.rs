@@ -79,6 +79,8 @@ pub struct Class {
     pub mine: RwSignal<Option<u32>>,
     /// The teacher's tally: a count per option, and how many answered.
     pub answers: RwSignal<Option<(Vec<u32>, u32)>>,
+    /// The right choice of a ready question the teacher asked (never sent).
+    pub key: RwSignal<Option<usize>>,
     socket: StoredValue<Option<Connection>, LocalStorage>,
     /// The teacher's state waiting to go out, and whether a send is scheduled.
     outgoing: StoredValue<(Option<String>, bool)>,
@@ -107,6 +109,7 @@ impl Class {
             question: RwSignal::new(None),
             mine: RwSignal::new(None),
             answers: RwSignal::new(None),
+            key: RwSignal::new(None),
             socket: StoredValue::new_local(None),
             outgoing: StoredValue::new((None, false)),
             page: StoredValue::new((sel, app, writing)),

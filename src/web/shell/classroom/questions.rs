@@ -4,6 +4,7 @@
 
 use super::Class;
 use crate::state::{Results, Selection};
+use crate::url_state::View;
 use attnscope::classroom::{Question, QuestionKind};
 use leptos::prelude::*;
 
@@ -35,6 +36,63 @@ fn models_answer(sel: Selection, res: Results, question: &Question) -> Option<us
     })
 }
 
+/// The lesson step's ready question: its kind, prompt (`{q}` is the chosen token), choices and
+/// which of them is right (a token or head question is answered by the model itself).
+fn lesson_question(step: usize) -> (Kind, &'static str, &'static [&'static str], Option<usize>) {
+    match step {
+        1 => (
+            Kind::Choice,
+            "A token's q, k and v are…",
+            &[
+                "three different tokens",
+                "three projections of the same x",
+                "the same vector, three times",
+            ],
+            Some(1),
+        ),
+        2 => (Kind::Token, "Which key gives “{q}” its largest score q · k?", &[], None),
+        3 => (
+            Kind::Choice,
+            "Without ÷ √d_k, the softmax of large scores becomes…",
+            &["flatter: the same weight everywhere", "unchanged", "sharper: nearly all on one key"],
+            Some(2),
+        ),
+        5 => (
+            Kind::Choice,
+            "With the causal mask, a token attends to…",
+            &["itself and the tokens before it", "only the tokens after it", "every token"],
+            Some(0),
+        ),
+        6 => (Kind::Token, "Whose value adds most to the output of “{q}”?", &[], None),
+        7 => (Kind::Head, "Which head looks most at the previous token?", &[], None),
+        8 => (
+            Kind::Choice,
+            "Which row of A is used to pick the next token?",
+            &["the first token's", "the last token's", "every row votes"],
+            Some(1),
+        ),
+        9 => (
+            Kind::Choice,
+            "A higher temperature makes the next-token distribution…",
+            &["sharper", "unchanged", "flatter"],
+            Some(2),
+        ),
+        10 => (
+            Kind::Choice,
+            "With the same seed and settings, sampling writes…",
+            &["the same text", "a different text each time"],
+            Some(0),
+        ),
+        11 => (
+            Kind::Choice,
+            "For each new token, the key/value cache saves recomputing…",
+            &["the new token's q", "nothing", "every earlier token's k and v"],
+            Some(2),
+        ),
+        _ => (Kind::Token, "Which token does “{q}” attend to most?", &[], None),
+    }
+}
+
 #[derive(Clone, Copy, PartialEq)]
 enum Kind {
     Token,
@@ -52,6 +110,21 @@ pub fn AskRoom() -> impl IntoView {
     let kind = RwSignal::new(Kind::Token);
     let prompt = RwSignal::new(String::new());
     let choices = RwSignal::new(String::new());
+    // The right choice of a ready question (kept on the teacher's page; never sent).
+    let key = RwSignal::new(None::<usize>);
+    let chosen_token = move || {
+        let tokens = res.tokens.get();
+        tokens
+            .get(sel.query(tokens.len()))
+            .map_or("this token".to_string(), |t| t.trim().to_string())
+    };
+    let from_lesson = move |_| {
+        let (k, text, options, right) = lesson_question(sel.step.get_untracked());
+        kind.set(k);
+        prompt.set(text.replace("{q}", &untrack(chosen_token)));
+        choices.set(options.join("\n"));
+        key.set(right);
+    };
     // The proposed prompt follows the chosen token and head until the teacher edits it.
     let proposed = move || {
         let tokens = res.tokens.get();
@@ -70,7 +143,8 @@ pub fn AskRoom() -> impl IntoView {
         let text = prompt.get_untracked();
         let text = if text.trim().is_empty() { untrack(proposed) } else { text };
         let info = res.summary.with_untracked(|s| s.as_ref().map(|s| s.info.clone()));
-        let kind = match kind.get_untracked() {
+        let is_choice = kind.get_untracked() == Kind::Choice;
+        let asked = match kind.get_untracked() {
             Kind::Token => QuestionKind::Token { tokens: res.tokens.get_untracked().len() as u32 },
             Kind::Head => QuestionKind::Head {
                 layers: info.as_ref().map_or(0, |i| i.n_layers as u32),
@@ -87,10 +161,13 @@ pub fn AskRoom() -> impl IntoView {
             },
         };
         let prompt_text: String = text.chars().take(300).collect();
-        let question = Question { prompt: prompt_text, kind };
+        let question = Question { prompt: prompt_text, kind: asked };
         if question.options() >= 2 {
+            let right = key.get_untracked().filter(|_| is_choice);
+            class.key.set(right);
             class.ask_room(question);
             prompt.set(String::new());
+            key.set(None);
         }
     };
     let kinds =
@@ -130,12 +207,20 @@ pub fn AskRoom() -> impl IntoView {
                     rows="3"
                     placeholder="One choice a line (two to eight)"
                     prop:value=move || choices.get()
-                    on:input=move |ev| choices.set(event_target_value(&ev))
+                    on:input=move |ev| {
+                        choices.set(event_target_value(&ev));
+                        key.set(None);
+                    }
                 ></textarea>
             </Show>
             <button id="ask-send" on:click=ask>
                 "Ask"
             </button>
+            <Show when=move || sel.view.get() == View::Lesson>
+                <button id="ask-lesson" on:click=from_lesson>
+                    "This step's question"
+                </button>
+            </Show>
         </details>
         <Tally />
     }
@@ -161,7 +246,8 @@ fn Tally() -> impl IntoView {
         };
         let names = labels(&question, &res.tokens.get());
         let most = counts.iter().copied().max().unwrap_or(0).max(1);
-        let answer = models_answer(sel, res, &question);
+        // The model's own answer to a token question; the right one of a ready question.
+        let answer = models_answer(sel, res, &question).or(class.key.get());
         let is_token = matches!(question.kind, QuestionKind::Token { .. });
         // Many options (a long text's tokens, a model's heads): only those answered are listed.
         let shown: Vec<usize> = if counts.len() > 12 {
@@ -200,11 +286,16 @@ fn Tally() -> impl IntoView {
                         })
                         .collect_view()}
                 </ol>
-                {(is_token && answer.is_some())
+                {answer
+                    .is_some()
                     .then(|| {
                         view! {
                             <button id="class-reveal" on:click=move |_| revealed.set(true)>
-                                "Reveal the model's answer"
+                                {if is_token {
+                                    "Reveal the model's answer"
+                                } else {
+                                    "Reveal the answer"
+                                }}
                             </button>
                         }
                     })}
@@ -212,12 +303,15 @@ fn Tally() -> impl IntoView {
                     .then(|| {
                         answer
                             .map(|i| {
-                                view! {
-                                    <p id="class-model-answer">
-                                        "The model: “" {names.get(i).cloned().unwrap_or_default()}
-                                        "”, the largest weight of the row"
-                                    </p>
-                                }
+                                let name = names.get(i).cloned().unwrap_or_default();
+                                let said = if is_token {
+                                    format!(
+                                        "The model: “{name}”, the largest weight of the row",
+                                    )
+                                } else {
+                                    format!("The answer: “{name}”")
+                                };
+                                view! { <p id="class-model-answer">{said}</p> }
                             })
                     })}
                 <button id="class-end-question" on:click=move |_| class.end_question()>
