@@ -132,12 +132,12 @@ async fn next(socket: &mut Socket) -> Option<Value> {
     }
 }
 
-/// The next message of `kind`, skipping others.
+/// The next message of `kind` (its fields), skipping others.
 async fn next_of(socket: &mut Socket, kind: &str) -> Value {
     loop {
         let message = next(socket).await.unwrap_or_else(|| panic!("closed before a {kind}"));
-        if message["type"] == kind {
-            return message;
+        if let Some(fields) = message.get(kind) {
+            return fields.clone();
         }
     }
 }
@@ -149,7 +149,7 @@ async fn followers(teacher: &mut Socket, count: usize) {
 
 async fn closed(socket: &mut Socket) -> bool {
     while let Some(message) = next(socket).await {
-        if message["type"] == "refused" {
+        if message.get("refused").is_some() {
             continue;
         }
     }
@@ -165,38 +165,36 @@ fn the_teacher_leads_and_students_follow_and_cannot_lead() {
     let server = server("class", &[]);
     run(async {
         let mut teacher = open(&server).await;
-        say(&mut teacher, json!({"type": "start"})).await;
+        say(&mut teacher, json!({"start": {}})).await;
         let started = next_of(&mut teacher, "started").await;
         let code = started["code"].as_str().unwrap().to_string();
-        say(&mut teacher, json!({"type": "state", "state": "?text=one&view=grid"})).await;
+        say(&mut teacher, json!({"state": {"state": "?text=one&view=grid"}})).await;
 
         let mut student = open(&server).await;
         let name = "a-students-page-name";
-        say(&mut student, json!({"type": "join", "code": code.to_lowercase(), "student": name}))
-            .await;
+        say(&mut student, json!({"join": {"code": code.to_lowercase(), "student": name}})).await;
         assert_eq!(next_of(&mut student, "joined").await["code"], code.as_str());
         assert_eq!(next_of(&mut student, "state").await["state"], "?text=one&view=grid");
         followers(&mut teacher, 1).await;
 
         // A student who tries to drive is refused and let go; the class goes on.
-        say(&mut student, json!({"type": "state", "state": "?text=mine"})).await;
+        say(&mut student, json!({"state": {"state": "?text=mine"}})).await;
         let refused = next_of(&mut student, "refused").await;
         assert_eq!(refused["reason"], "only the teacher leads the class");
         assert!(closed(&mut student).await);
         followers(&mut teacher, 0).await;
 
         let mut other = open(&server).await;
-        say(&mut other, json!({"type": "join", "code": code, "student": "another-students-name"}))
-            .await;
+        say(&mut other, json!({"join": {"code": code, "student": "another-students-name"}})).await;
         assert_eq!(next_of(&mut other, "state").await["state"], "?text=one&view=grid");
-        say(&mut teacher, json!({"type": "state", "state": "?text=two"})).await;
+        say(&mut teacher, json!({"state": {"state": "?text=two"}})).await;
         assert_eq!(next_of(&mut other, "state").await["state"], "?text=two");
 
         // A second connection with the secret (the teacher's page reloaded) leads too.
         let mut again = open(&server).await;
-        say(&mut again, json!({"type": "teach", "secret": started["secret"]})).await;
+        say(&mut again, json!({"teach": {"secret": started["secret"]}})).await;
         assert_eq!(next_of(&mut again, "teaching").await["code"], code.as_str());
-        say(&mut again, json!({"type": "state", "state": "?text=three"})).await;
+        say(&mut again, json!({"state": {"state": "?text=three"}})).await;
         assert_eq!(next_of(&mut other, "state").await["state"], "?text=three");
     });
 }
@@ -206,11 +204,11 @@ fn bad_messages_close_their_own_connection_only() {
     let server = server("limits", &["--max-connections", "4"]);
     run(async {
         let mut teacher = open(&server).await;
-        say(&mut teacher, json!({"type": "start"})).await;
+        say(&mut teacher, json!({"start": {}})).await;
         let code = next_of(&mut teacher, "started").await["code"].as_str().unwrap().to_string();
 
         let mut malformed = open(&server).await;
-        malformed.send(Message::text("{\"type\":\"join\",\"code\":")).await.unwrap();
+        malformed.send(Message::text("{\"join\":{\"code\":")).await.unwrap();
         assert!(next_of(&mut malformed, "refused").await["reason"]
             .as_str()
             .unwrap()
@@ -224,20 +222,14 @@ fn bad_messages_close_their_own_connection_only() {
         // Longer than any message may be: the connection ends (the frame is refused unread).
         let mut huge = open(&server).await;
         let state = "x".repeat(70 * 1024);
-        let _ =
-            huge.send(Message::text(json!({"type": "state", "state": state}).to_string())).await;
+        let _ = huge.send(Message::text(json!({"state": {"state": state}}).to_string())).await;
         assert!(closed(&mut huge).await);
 
         // Faster than the limit: refused.
         let mut flood = open(&server).await;
-        say(&mut flood, json!({"type": "join", "code": code, "student": "a-flooding-student"}))
-            .await;
+        say(&mut flood, json!({"join": {"code": code, "student": "a-flooding-student"}})).await;
         for _ in 0..200 {
-            if flood
-                .send(Message::text(r#"{"type":"answer","question":1,"choice":0}"#))
-                .await
-                .is_err()
-            {
+            if flood.send(Message::text(r#"{"answer":{"question":1,"choice":0}}"#)).await.is_err() {
                 break;
             }
         }
@@ -246,10 +238,9 @@ fn bad_messages_close_their_own_connection_only() {
         drop(flood);
 
         // Through all of it, the teacher's connection stayed.
-        say(&mut teacher, json!({"type": "state", "state": "?text=still"})).await;
+        say(&mut teacher, json!({"state": {"state": "?text=still"}})).await;
         let mut student = open(&server).await;
-        say(&mut student, json!({"type": "join", "code": code, "student": "a-patient-student"}))
-            .await;
+        say(&mut student, json!({"join": {"code": code, "student": "a-patient-student"}})).await;
         assert_eq!(next_of(&mut student, "state").await["state"], "?text=still");
 
         // At most four connections: a fifth is turned away before it opens.
@@ -289,7 +280,7 @@ async fn load(server: &Server, pid: u32, students: usize, seconds: u64) -> LoadR
     use std::sync::{Arc, Mutex};
     let start = std::time::Instant::now();
     let mut teacher = open(server).await;
-    say(&mut teacher, json!({"type": "start"})).await;
+    say(&mut teacher, json!({"start": {}})).await;
     let code = next_of(&mut teacher, "started").await["code"].as_str().unwrap().to_string();
     let latencies = Arc::new(Mutex::new(Vec::<f64>::new()));
     let finals = Arc::new(Mutex::new(Vec::<String>::new()));
@@ -297,7 +288,7 @@ async fn load(server: &Server, pid: u32, students: usize, seconds: u64) -> LoadR
     for i in 0..students {
         let mut socket = open(server).await;
         let name = format!("load-test-student-{i:04}");
-        say(&mut socket, json!({"type": "join", "code": code, "student": name})).await;
+        say(&mut socket, json!({"join": {"code": code, "student": name}})).await;
         let (latencies, finals) = (latencies.clone(), finals.clone());
         tasks.push(tokio::spawn(async move {
             let (mut sink, mut stream) = socket.split();
@@ -305,22 +296,17 @@ async fn load(server: &Server, pid: u32, students: usize, seconds: u64) -> LoadR
             while let Some(Ok(message)) = stream.next().await {
                 let Message::Text(text) = message else { continue };
                 let message: Value = serde_json::from_str(text.as_str()).unwrap();
-                match message["type"].as_str() {
-                    Some("state") => {
-                        last = message["state"].as_str().unwrap().to_string();
-                        let sent: f64 = last.split("sent=").nth(1).unwrap().parse().unwrap();
-                        let now = start.elapsed().as_secs_f64() * 1e3;
-                        latencies.lock().unwrap().push(now - sent);
-                        if last.starts_with("?text=final") {
-                            break;
-                        }
+                if let Some(state) = message.get("state") {
+                    last = state["state"].as_str().unwrap().to_string();
+                    let sent: f64 = last.split("sent=").nth(1).unwrap().parse().unwrap();
+                    let now = start.elapsed().as_secs_f64() * 1e3;
+                    latencies.lock().unwrap().push(now - sent);
+                    if last.starts_with("?text=final") {
+                        break;
                     }
-                    Some("asked") => {
-                        let answer =
-                            json!({"type": "answer", "question": message["id"], "choice": i % 3});
-                        sink.send(Message::text(answer.to_string())).await.unwrap();
-                    }
-                    _ => {}
+                } else if let Some(asked) = message.get("asked") {
+                    let answer = json!({"answer": {"question": asked["id"], "choice": i % 3}});
+                    sink.send(Message::text(answer.to_string())).await.unwrap();
                 }
             }
             finals.lock().unwrap().push(last);
@@ -335,7 +321,7 @@ async fn load(server: &Server, pid: u32, students: usize, seconds: u64) -> LoadR
             // Pings come every 20 s.
             let Message::Text(text) = message else { continue };
             let message: Value = serde_json::from_str(text.as_str()).unwrap();
-            if message["type"] == "answers" {
+            if let Some(message) = message.get("answers") {
                 let counted: u64 =
                     message["counts"].as_array().unwrap().iter().map(|c| c.as_u64().unwrap()).sum();
                 assert_eq!(counted, message["answered"].as_u64().unwrap());
@@ -349,19 +335,15 @@ async fn load(server: &Server, pid: u32, students: usize, seconds: u64) -> LoadR
     let mut rss = vec![rss_kb(pid)];
     let ticks = seconds * 10;
     let mut every = tokio::time::interval(Duration::from_millis(100));
-    let question =
-        json!({"prompt": "Which?", "kind": {"kind": "choice", "choices": ["a", "b", "c"]}});
+    let question = json!({"prompt": "Which?", "kind": {"choice": {"choices": ["a", "b", "c"]}}});
     for tick in 0..ticks {
         every.tick().await;
         let sent = start.elapsed().as_secs_f64() * 1e3;
         let state = format!("?text=step{tick}&sent={sent:.3}");
-        to_room
-            .send(Message::text(json!({"type": "state", "state": state}).to_string()))
-            .await
-            .unwrap();
+        to_room.send(Message::text(json!({"state": {"state": state}}).to_string())).await.unwrap();
         if tick % 10 == 0 {
             to_room
-                .send(Message::text(json!({"type": "ask", "question": question}).to_string()))
+                .send(Message::text(json!({"ask": {"question": question}}).to_string()))
                 .await
                 .unwrap();
         }
@@ -373,10 +355,7 @@ async fn load(server: &Server, pid: u32, students: usize, seconds: u64) -> LoadR
     tokio::time::sleep(Duration::from_millis(500)).await;
     let sent = start.elapsed().as_secs_f64() * 1e3;
     let state = format!("?text=final&sent={sent:.3}");
-    to_room
-        .send(Message::text(json!({"type": "state", "state": state}).to_string()))
-        .await
-        .unwrap();
+    to_room.send(Message::text(json!({"state": {"state": state}}).to_string())).await.unwrap();
     for task in tasks {
         tokio::time::timeout(Duration::from_secs(20), task)
             .await

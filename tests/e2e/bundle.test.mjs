@@ -1,5 +1,5 @@
 // The first visit's download (issue #31): the page with the default
-// sentence fetches its own wasm and one worker's, together at most 1.6 MB
+// sentence fetches its own wasm and one worker's, together at most 1.65 MB
 // gzipped (gzip -9 of the very files the browser asked for), and the worker
 // with the extras (translation, opened models and traces) is fetched by no
 // one, service worker included, until translation asks for it.
@@ -23,7 +23,7 @@ const ARTIFACTS = join(HERE, 'artifacts');
 // docs/performance.md, session 22, has the sizes. 1.56 MB until the Speech
 // tab (issue #57: its inputs, pictures and messages, +35 KB to the page;
 // session 26).
-const BUDGET = 1.6e6;
+const BUDGET = 1_650_000;
 const EXTRA = /attnscope-worker-extra/;
 
 let server, browser, baseUrl;
@@ -91,14 +91,16 @@ test('a first visit downloads the page and one worker, and the extra worker only
 // Zoom (the page) and long texts (the worker) took these past the budget
 // (1.513 and 1.528 MB); wasm-opt's --reorder-functions-by-name (index.html)
 // brought them to 1.466 and 1.482 MB by this zlib (docs/performance.md,
-// 2026-11-27).
-test('the first visit (page + fma worker wasm) within 1.6 MB gzipped', () => {
+// 2026-11-27). The classroom (the page's class box, join code, banner, questions and its
+// messages) took the page from 0.605 to 0.643 MB: the budget went from 1.6 to 1.65 MB
+// (docs/performance.md, 2026-12-06, session 27).
+test('the first visit (page + fma worker wasm) within 1.65 MB gzipped', () => {
   assert.ok(firstVisit, 'the first test measured the first visit');
   assert.ok(firstVisit.total <= BUDGET, `page + worker wasm ${firstVisit.total} bytes gzipped, over the ${BUDGET} budget`);
 });
 
 // Browsers without relaxed SIMD (Safari) download the plain worker instead.
-test('page + plain worker wasm within 1.6 MB gzipped', () => {
+test('page + plain worker wasm within 1.65 MB gzipped', () => {
   assert.ok(firstVisit, 'the first test measured the first visit');
   assert.ok(firstVisit.plain <= BUDGET, `page + plain worker wasm ${firstVisit.plain} bytes gzipped, over the ${BUDGET} budget`);
 });

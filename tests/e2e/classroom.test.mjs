@@ -154,10 +154,10 @@ test('a teacher leads, students follow, explore on their own and come back', asy
   const reply = await alone.page.evaluate((code) => new Promise((done) => {
     const socket = new WebSocket(new URL('classroom/ws', location.href).href.replace(/^http/, 'ws'));
     socket.onopen = () => {
-      socket.send(JSON.stringify({ type: 'join', code, student: 'a-student-who-tries' }));
-      socket.send(JSON.stringify({ type: 'state', state: '?text=taken+over' }));
+      socket.send(JSON.stringify({ join: { code, student: 'a-student-who-tries' } }));
+      socket.send(JSON.stringify({ state: { state: '?text=taken+over' } }));
     };
-    socket.onmessage = (e) => { if (JSON.parse(e.data).type === 'refused') done(JSON.parse(e.data).reason); };
+    socket.onmessage = (e) => { const m = JSON.parse(e.data); if (m.refused) done(m.refused.reason); };
     setTimeout(() => done('no answer'), 5000);
   }), code);
   assert.equal(reply, 'only the teacher leads the class');

@@ -359,8 +359,13 @@ async fn served_here() -> Option<String> {
         return None;
     }
     let text = JsFuture::from(response.text().ok()?).await.ok()?.as_string()?;
-    let info: serde_json::Value = serde_json::from_str(&text).ok()?;
-    (info["classroom"] == 1).then(|| info["url"].as_str().map(String::from)).flatten()
+    #[derive(serde::Deserialize)]
+    struct Info {
+        classroom: u32,
+        url: String,
+    }
+    let info: Info = serde_json::from_str(&text).ok()?;
+    (info.classroom == 1).then_some(info.url)
 }
 
 /// The class of the join link the page was opened from (`?class=CODE`).
