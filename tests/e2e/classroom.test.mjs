@@ -152,13 +152,18 @@ test('a teacher leads, students follow, explore on their own and come back', asy
 
   // A student's page that tries to lead is refused, and the class goes on.
   const reply = await alone.page.evaluate((code) => new Promise((done) => {
+    const heard = [];
     const socket = new WebSocket(new URL('classroom/ws', location.href).href.replace(/^http/, 'ws'));
-    socket.onopen = () => {
-      socket.send(JSON.stringify({ join: { code, student: 'a-student-who-tries' } }));
-      socket.send(JSON.stringify({ state: { state: '?text=taken+over' } }));
+    socket.onopen = () => socket.send(JSON.stringify({ join: { code, student: 'a-student-who-tries' } }));
+    socket.onmessage = (e) => {
+      const m = JSON.parse(e.data);
+      heard.push(Object.keys(m)[0]);
+      // Joined: now it tries to lead.
+      if (m.joined) socket.send(JSON.stringify({ state: { state: '?text=taken+over' } }));
+      if (m.refused) done(m.refused.reason);
     };
-    socket.onmessage = (e) => { const m = JSON.parse(e.data); if (m.refused) done(m.refused.reason); };
-    setTimeout(() => done('no answer'), 5000);
+    socket.onclose = (e) => heard.push(`closed ${e.code}`);
+    setTimeout(() => done(`no refusal in 15 s; heard: ${heard.join(', ')}`), 15000);
   }), code);
   assert.equal(reply, 'only the teacher leads the class');
   await new Promise((ok) => setTimeout(ok, 300));
