@@ -31,7 +31,10 @@ fuzz_target!(|data: &[u8]| {
                     // Every delivery writes as JSON and reads back.
                     assert_eq!(FromRoom::parse(&m.to_json()).as_ref(), Ok(m));
                     if matches!(m, FromRoom::State { .. }) {
-                        assert!(is_state || out.iter().any(|(_, m)| matches!(m, FromRoom::Joined { .. })));
+                        assert!(
+                            is_state
+                                || out.iter().any(|(_, m)| matches!(m, FromRoom::Joined { .. }))
+                        );
                     }
                 }
             }
