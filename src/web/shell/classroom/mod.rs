@@ -133,13 +133,14 @@ impl Class {
                 }
             });
         }
-        // The teacher's state goes out as it changes.
+        // The teacher's state goes out as it changes. Only a teacher's page reads it: every
+        // other page's keystrokes make no query string (it tracks the role alone until it leads).
         Effect::new(move |_| {
-            let state = page_state::shared(page_state::current(sel, app, writing, false));
-            let query = state.to_query();
-            if matches!(class.role.get_untracked(), Role::Teacher { .. }) {
-                class.send_state(query);
+            if !matches!(class.role.get(), Role::Teacher { .. }) {
+                return;
             }
+            let state = page_state::shared(page_state::current(sel, app, writing, false));
+            class.send_state(state.to_query());
         });
         class
     }
