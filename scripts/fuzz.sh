@@ -7,9 +7,10 @@
 # learns goes to target/fuzz-corpus/<target>/, a finding to
 # fuzz/artifacts/<target>/ (both gitignored). A finding becomes a
 # regression test with its input (see fuzz/README.md).
-# Env: SANITIZER (cargo fuzz's -s: address by default; the test command's
-# short run uses none, whose build takes two thirds of the time: panics and
-# hangs are still found, memory errors in unsafe code only by the long runs).
+# Env: SANITIZER (cargo fuzz's -s: address by default; none builds in two
+# thirds of the time and still finds panics and hangs, not memory errors in
+# unsafe code). The test command does not fuzz: tests/fuzz_corpus.rs replays
+# the committed seeds through the same bodies (fuzz/src/).
 SCRIPT_NAME=fuzz
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 source "$ROOT/scripts/lib/install.sh"

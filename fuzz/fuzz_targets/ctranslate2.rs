@@ -1,27 +1,5 @@
-//! Any bytes as CTranslate2's `model.bin`: read, every variable widened to
-//! f32, and loaded as Whisper; a model that loads decodes one token against
-//! silent audio. Never a panic or an allocation beyond `-rss_limit_mb`; what
-//! loads gives finite logits or a message.
+//! The fuzz target `ctranslate2`: its body is `attnscope_fuzz::ctranslate2::run` (fuzz/src/ctranslate2.rs),
+//! which the test command also runs over the committed seeds (tests/fuzz_corpus.rs).
 #![no_main]
 
-use attnscope::formats::ctranslate2::Ct2File;
-use attnscope::formats::source::Bytes;
-use attnscope::models::whisper::model::Whisper;
-use attnscope::Matrix;
-use libfuzzer_sys::fuzz_target;
-
-fuzz_target!(|data: &[u8]| {
-    let src = Bytes::new("model.bin", data);
-    let Ok(file) = Ct2File::read(&src) else { return };
-    for v in &file.variables {
-        if let Ok(values) = file.f32s(&src, &v.name) {
-            assert_eq!(values.len(), v.elements(), "{}", v.name);
-        }
-    }
-    let Ok(model) = Whisper::load(&file, &src) else { return };
-    let audio = model.audio_keys(&Matrix::zeros(model.audio_frames().min(4), model.d));
-    let mut cache = model.empty_cache();
-    if let Ok(step) = model.decode(&[0], &mut cache, &audio) {
-        assert_eq!(step.logits.len(), model.vocabulary());
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| attnscope_fuzz::ctranslate2::run(data));

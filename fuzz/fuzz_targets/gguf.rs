@@ -1,24 +1,5 @@
-//! Any bytes as a GGUF file: parsed, described, loaded and, when that
-//! works, run on a short text. Never a panic or an allocation beyond
-//! `-rss_limit_mb`; a run the app accepts is valid attention.
+//! The fuzz target `gguf`: its body is `attnscope_fuzz::gguf::run` (fuzz/src/gguf.rs),
+//! which the test command also runs over the committed seeds (tests/fuzz_corpus.rs).
 #![no_main]
 
-use attnscope::checkpoint::Checkpoint;
-use attnscope::formats::gguf::Gguf;
-use attnscope::formats::source::Bytes;
-use libfuzzer_sys::fuzz_target;
-
-fuzz_target!(|data: &[u8]| {
-    if Gguf::parse(data).is_err() {
-        return;
-    }
-    let checkpoint = Checkpoint::Gguf(Box::new(Bytes::new("fuzz.gguf", data)));
-    if checkpoint.describe().is_err() {
-        return;
-    }
-    if let Ok(model) = checkpoint.load("fuzz") {
-        if let Ok(trace) = model.run("the cat sat") {
-            attnscope_fuzz::assert_drawable(&trace);
-        }
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| attnscope_fuzz::gguf::run(data));

@@ -1,30 +1,5 @@
-//! Any bytes as the `model.safetensors` of a small Llama folder (the tiny
-//! test checkpoint's config and tokenizer): described, loaded, run. Never a
-//! panic; a run the app accepts is valid attention.
+//! The fuzz target `safetensors`: its body is `attnscope_fuzz::safetensors::run` (fuzz/src/safetensors.rs),
+//! which the test command also runs over the committed seeds (tests/fuzz_corpus.rs).
 #![no_main]
 
-use attnscope::checkpoint::{Checkpoint, Folder, TokenizerFiles};
-use attnscope::formats::source::Bytes;
-use libfuzzer_sys::fuzz_target;
-
-const CONFIG: &[u8] = include_bytes!("../../tests/fixtures/tiny/llama/config.json");
-const TOKENIZER: &[u8] = include_bytes!("../../tests/fixtures/tiny/llama/tokenizer.json");
-
-fuzz_target!(|data: &[u8]| {
-    let folder = Folder {
-        name: "fuzz".into(),
-        config: CONFIG.to_vec(),
-        tokenizer: TokenizerFiles::Json(TOKENIZER.to_vec()),
-        sentence_bert_config: None,
-        weights: vec![Box::new(Bytes::new("model.safetensors", data))],
-    };
-    let checkpoint = Checkpoint::Folder(folder);
-    if checkpoint.describe().is_err() {
-        return;
-    }
-    if let Ok(model) = checkpoint.load("fuzz") {
-        if let Ok(trace) = model.run("the cat sat") {
-            attnscope_fuzz::assert_drawable(&trace);
-        }
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| attnscope_fuzz::safetensors::run(data));

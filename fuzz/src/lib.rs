@@ -1,4 +1,15 @@
-//! What the fuzz targets assert about anything the page would draw or export.
+//! The fuzz targets' bodies, one module each (`run` takes one input), and what they assert
+//! about anything the page would draw or export. The targets in fuzz_targets/ call `run` under
+//! libFuzzer; tests/fuzz_corpus.rs includes this file and calls it on every committed seed.
+
+pub mod classroom;
+pub mod ctranslate2;
+pub mod exports;
+pub mod gguf;
+pub mod safetensors;
+pub mod session;
+pub mod tokenizer;
+pub mod url;
 
 use attnscope::{Matrix, ModelTrace};
 
