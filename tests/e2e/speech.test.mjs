@@ -12,6 +12,7 @@
 import { test, before, after, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { start, stop, watch } from './harness.mjs';
@@ -98,6 +99,34 @@ test('a file: decoded, transcribed as the reference, a chosen token\'s attention
   await page.waitForFunction(() => /layer 3, head 4/.test(document.querySelector('.speech-caption').textContent));
   const rows = await page.locator('#speech-heatmap').getAttribute('data-rows');
   assert.equal(Number(rows), await page.locator('.speech-token').count());
+
+  // The encoder's self-attention, layer 2 head 5, in blocks of frames: a hovered cell's value
+  // is the CLI's (`transcribe --encoder-attention`), pooled the same way here.
+  const cli = JSON.parse(execFileSync(join(ROOT, 'target', 'debug', 'attnscope'),
+    ['transcribe', '--audio', join(CLIPS, 'fox.wav'), '--json', '-', '--encoder-attention'],
+    { encoding: 'utf8', maxBuffer: 1 << 28 }));
+  const a = cli.encoder_attentions[1][4];
+  const frames = a.length;
+  const map = page.locator('#speech-encoder');
+  await page.selectOption('#speech-encoder-layer', { value: '1' });
+  await page.selectOption('#speech-encoder-head', { value: '4' });
+  const block = Number(await map.getAttribute('data-block'));
+  const cells = Number(await map.getAttribute('data-cells'));
+  assert.equal(block, Math.ceil(frames / 125));
+  assert.equal(cells, Math.ceil(frames / block));
+  const box = await map.boundingBox();
+  const side = box.height - 40;
+  for (const [i, j] of [[3, 3], [Math.floor(cells / 2), 5]]) {
+    await map.hover({ position: { x: 44 + (j + 0.5) * side / cells, y: 6 + (i + 0.5) * side / cells } });
+    await page.waitForFunction(() => /Queries/.test(document.querySelector('#speech-encoder-readout').textContent));
+    const readout = await page.locator('#speech-encoder-readout').textContent();
+    const shown = Number(readout.match(/ s (\d\.\d{4}) of their attention/)[1]);
+    const queries = [];
+    for (let q = i * block; q < Math.min((i + 1) * block, frames); q++) queries.push(q);
+    let cell = 0;
+    for (const q of queries) for (let k = j * block; k < Math.min((j + 1) * block, frames); k++) cell += a[q][k] / queries.length;
+    assert.ok(Math.abs(shown - cell) < 6e-5, `cell (${i}, ${j}): the page shows ${shown}, the CLI's pooled ${cell}: ${readout}`);
+  }
 });
 
 test('an example clip, then bad files: a message, and the tab and the page keep working', async () => {

@@ -79,6 +79,14 @@ pub struct SpeechSummary {
     pub align: Option<Matrix>,
     /// [layer][head]: the decoder's causal self-attention (token × token).
     pub self_attention: Vec<Vec<Matrix>>,
+    /// Frames (20 ms) per block of `encoder`.
+    #[serde(default)]
+    pub encoder_block: usize,
+    /// [layer][head]: the encoder's self-attention among the clip's frames, in blocks of
+    /// `encoder_block` frames a side (each cell a block of queries' mean weight on a block of
+    /// keys; a row sums to the share that stayed on the clip).
+    #[serde(default)]
+    pub encoder: Vec<Vec<Matrix>>,
     pub words: Vec<HeardWord>,
     /// The factor applied to the scores (1/√d_k).
     pub scale: f32,

@@ -2,8 +2,9 @@
 //! tab becomes a [`SpeechSummary`]: the transcript, the spectrogram the
 //! encoder read, every decoder head's cross-attention over the clip's
 //! frames (the padding's share summed), the alignment heads' mean, the
-//! words' times and the decoder's causal self-attention. Typed text is not
-//! its input: a run says so.
+//! words' times, the decoder's causal self-attention and the encoder's
+//! self-attention among the clip's frames, pooled into blocks of frames.
+//! Typed text is not its input: a run says so.
 
 use super::super::messages::{HeardWord, Recording, SpeechSummary, MAX_SECONDS};
 use super::super::runner::{no_analyses, Ran, Runner};
@@ -19,6 +20,10 @@ use crate::trace::{ModelId, ModelInfo};
 
 /// The highest sample rate a recording may claim (as the WAV reader's).
 const MAX_RATE: u32 = 768_000;
+
+/// The encoder's self-attention is sent as at most this many blocks of frames a side: 30 s is
+/// 1,500 frames, and 24 heads of 1,500 × 1,500 would be 216 MB.
+pub const ENCODER_CELLS: usize = 125;
 
 pub struct Listener {
     speech: Speech,
@@ -107,6 +112,16 @@ pub fn hear(speech: &Speech, recording: &Recording) -> Result<SpeechSummary> {
         .iter()
         .map(|layer| (0..layer.heads.len()).map(|h| layer.head(h).weights.clone()).collect())
         .collect();
+    let encoder_block = frames.div_ceil(ENCODER_CELLS);
+    let encoder = t
+        .encoder
+        .iter()
+        .map(|layer| {
+            (0..layer.heads.len())
+                .map(|h| pooled(&layer.head(h).weights, frames, encoder_block))
+                .collect()
+        })
+        .collect();
     Ok(SpeechSummary {
         tokens: t.tokens.clone(),
         text: t.text.trim().to_string(),
@@ -118,6 +133,8 @@ pub fn hear(speech: &Speech, recording: &Recording) -> Result<SpeechSummary> {
         cross,
         padding,
         self_attention,
+        encoder_block,
+        encoder,
         words: words
             .into_iter()
             .map(|w| HeardWord {
@@ -153,6 +170,27 @@ fn cross_attention(
                 .unzip()
         })
         .unzip()
+}
+
+/// The encoder's self-attention `a` (1,500 × 1,500) among its first `frames` frames, in blocks
+/// of `block` frames a side: cell (I, J) is the mean, over the queries of block I, of the weight
+/// they give the keys of block J. A row of cells sums to the share of attention that stayed on
+/// the clip (the padding's frames take the rest).
+fn pooled(a: &Matrix, frames: usize, block: usize) -> Matrix {
+    let n = frames.min(a.rows).min(a.cols);
+    let cells = n.div_ceil(block.max(1));
+    let block = block.max(1);
+    let mut out = Matrix::zeros(cells, cells);
+    for bi in 0..cells {
+        let queries = bi * block..((bi + 1) * block).min(n);
+        let count = queries.len() as f32;
+        for i in queries {
+            for (j, &w) in a.row(i)[..n].iter().enumerate() {
+                out[(bi, j / block)] += w / count;
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -209,6 +247,34 @@ mod tests {
                     let kept: f32 = w.row(i).iter().sum();
                     assert!((kept + h.padding[l][hd][i] - 1.0).abs() < 1e-4);
                     assert_eq!(w.row(i), &full.row(i)[..h.frames]);
+                }
+            }
+        }
+        // The encoder's self-attention, pooled: one cell checked against the full matrix, and
+        // every row of cells a share of attention.
+        let block = h.frames.div_ceil(ENCODER_CELLS);
+        let cells = h.frames.div_ceil(block);
+        assert_eq!((h.encoder.len(), h.encoder[0].len(), h.encoder_block), (4, 6, block));
+        let full = &t.encoder[2].head(4).weights;
+        let (bi, bj) = (cells / 2, cells / 3);
+        let mut cell = 0.0f64;
+        for i in bi * block..(bi + 1) * block {
+            for j in bj * block..(bj + 1) * block {
+                cell += f64::from(full[(i, j)]) / block as f64;
+            }
+        }
+        let pooled = &h.encoder[2][4];
+        assert_eq!(pooled.shape(), (cells, cells));
+        assert!(
+            (f64::from(pooled[(bi, bj)]) - cell).abs() < 1e-5,
+            "{} vs {cell}",
+            pooled[(bi, bj)]
+        );
+        for layer in &h.encoder {
+            for m in layer {
+                for i in 0..cells {
+                    let sum: f32 = m.row(i).iter().sum();
+                    assert!(sum > 0.0 && sum <= 1.0 + 1e-4, "a row of cells sums to {sum}");
                 }
             }
         }

@@ -2,12 +2,14 @@
 //! `capture.rs`) goes to Whisper in the extra worker, and its transcript
 //! comes back with the decoder's cross-attention over the sound: drawn over
 //! the spectrogram for one chosen token, with the words' times as spans
-//! (`sound.rs`), and as a token × time heatmap (`heatmap.rs`).
+//! (`sound.rs`), as a token × time heatmap (`heatmap.rs`), and the
+//! encoder's own self-attention among the frames (`encoder.rs`).
 //!
 //! The tab keeps its own state ([`Speech`], by context): a clip is not the
 //! text being typed, so the other tabs keep showing that text's run.
 
 pub mod capture;
+pub mod encoder;
 pub mod heatmap;
 pub mod sound;
 #[cfg(test)]
@@ -48,6 +50,9 @@ pub struct Speech {
     pub token: RwSignal<Option<usize>>,
     /// The chosen (layer, head); None: the mean of the alignment heads.
     pub pick: RwSignal<Option<(usize, usize)>>,
+    /// The encoder layer and head whose self-attention is drawn.
+    pub encoder_layer: RwSignal<usize>,
+    pub encoder_head: RwSignal<usize>,
     /// The clip as heard, for playing a word back: mono samples and their rate.
     pub clip: StoredValue<Option<(Vec<f32>, f32)>, LocalStorage>,
     /// The id of the latest clip sent; replies to older ones are dropped.
@@ -68,6 +73,8 @@ impl Speech {
             status: RwSignal::new(Status::Idle),
             token: RwSignal::new(None),
             pick: RwSignal::new(None),
+            encoder_layer: RwSignal::new(0),
+            encoder_head: RwSignal::new(0),
             clip: StoredValue::new_local(None),
             asked: StoredValue::new(FIRST_ID),
             waiting: StoredValue::new(None),
@@ -174,6 +181,7 @@ pub fn SpeechView() -> impl IntoView {
                 <HeadChoice />
                 <sound::Spectrogram />
                 <heatmap::TokenTime />
+                <encoder::EncoderMap />
             </Show>
         </div>
     }

@@ -11,6 +11,7 @@ use crate::url_state::UrlState;
 use attnscope::session::{HeardWord, SpeechSummary};
 use attnscope::tensor::Matrix;
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::wasm_bindgen_test;
 use web_sys::{HtmlCanvasElement, HtmlElement, HtmlSelectElement};
 
@@ -63,6 +64,8 @@ fn clip() -> SpeechSummary {
         alignment_heads: vec![(0, 0), (1, 1)],
         align: Some(head(0)),
         self_attention: vec![vec![Matrix::zeros(3, 3); 2]; 2],
+        encoder_block: 2,
+        encoder: (0..2).map(|l| (0..3).map(|h| encoder_cells(l, h)).collect()).collect(),
         words: vec![
             HeardWord { word: " Hello".into(), tokens: (1, 2), start: 0.0, end: 0.1 },
             HeardWord { word: " world".into(), tokens: (2, 3), start: 0.1, end: 0.2 },
@@ -73,6 +76,59 @@ fn clip() -> SpeechSummary {
         compute_ms: 12.0,
         memory_bytes: Some(300_000_000),
     }
+}
+
+/// The encoder's self-attention in blocks of two frames (5 × 5 for 10 frames): each row's
+/// weights sum to 0.9 (a tenth went to the padding), `0.5 + 0.1 · (layer + head)` on the
+/// diagonal.
+fn encoder_cells(layer: usize, head: usize) -> Matrix {
+    let diagonal = 0.5 + 0.1 * (layer + head) as f32;
+    Matrix::from_rows(
+        &(0..5)
+            .map(|i| {
+                (0..5).map(|j| if i == j { diagonal } else { (0.9 - diagonal) / 4.0 }).collect()
+            })
+            .collect::<Vec<Vec<f32>>>(),
+    )
+}
+
+#[wasm_bindgen_test]
+async fn the_encoders_self_attention_is_drawn_for_the_chosen_layer_and_head() {
+    let (root, speech) = mount();
+    speech.take(FIRST_ID, clip());
+    settle("the encoder's map", || exists(&root, "#speech-encoder[data-cells]")).await;
+    let canvas: HtmlCanvasElement = find(&root, "#speech-encoder");
+    assert_eq!(canvas.get_attribute("data-cells").as_deref(), Some("5"));
+    assert_eq!(canvas.get_attribute("data-block").as_deref(), Some("2"));
+    assert!(root
+        .text_content()
+        .unwrap()
+        .contains("Each cell is a block of 2 frames (40 ms) a side"));
+    let layers: HtmlSelectElement = find(&root, "#speech-encoder-layer");
+    let heads: HtmlSelectElement = find(&root, "#speech-encoder-head");
+    assert_eq!((layers.length(), heads.length()), (2, 3));
+    // Layer 2, head 3: its diagonal is 0.5 + 0.1 · 3. The square starts 44 px in and 6 px
+    // down; the cell (1, 1) is read out where the pointer is.
+    layers.set_value("1");
+    fire(&layers, "change");
+    heads.set_value("2");
+    fire(&heads, "change");
+    let side = canvas.get_bounding_client_rect().height() - 40.0;
+    let cell = side / 5.0;
+    let el: HtmlElement = canvas.clone().unchecked_into();
+    mouse(&el, "mousemove", "MouseEvent", 44.0 + 1.5 * cell, 6.0 + 1.5 * cell);
+    settle("the readout", || text_of(&root, "#speech-encoder-readout").contains("0.8000")).await;
+    let r = text_of(&root, "#speech-encoder-readout");
+    assert!(r.contains("Queries 0.04–0.08 s give keys 0.04–0.08 s 0.8000"), "{r}");
+    assert!(r.contains("90.0 % of it stays on the clip"), "{r}");
+    // Off the diagonal, then off the square.
+    mouse(&el, "mousemove", "MouseEvent", 44.0 + 3.5 * cell, 6.0 + 1.5 * cell);
+    settle("another cell", || {
+        text_of(&root, "#speech-encoder-readout").contains("0.12–0.16 s 0.0250")
+    })
+    .await;
+    mouse(&el, "mouseleave", "MouseEvent", 1.0, 1.0);
+    settle("no cell", || text_of(&root, "#speech-encoder-readout").contains("Hover a cell")).await;
 }
 
 #[wasm_bindgen_test]
