@@ -128,6 +128,7 @@ fn page_loop(greedy: &Sampling) {
             settings: *greedy,
             step,
             pick: None,
+            follow: None,
         };
         let t0 = Instant::now();
         let reply =

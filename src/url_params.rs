@@ -61,6 +61,13 @@ pub struct UrlParams {
     pub topp: Option<f32>,
     pub seed: Option<u64>,
     pub n: Option<usize>,
+    /// A class's writing, sent by the teacher's page so that students' pages write the same
+    /// tokens (`src/web/shell/classroom/`): the prompt's length in characters (the text's
+    /// start, at most [`MAX_TEXT_CHARS`]), the token ids written after it (1 to [`MAX_WRITE`],
+    /// comma-separated), and the timeline's step shown (1 to [`MAX_WRITE`]; absent: now).
+    pub wp: Option<usize>,
+    pub wids: Option<Vec<u32>>,
+    pub wat: Option<usize>,
 }
 
 fn hex_value(b: u8) -> Option<u8> {
@@ -173,6 +180,12 @@ fn slug(v: &str) -> Option<String> {
     .then(|| v.to_string())
 }
 
+/// Comma-separated token ids, 1 to [`MAX_WRITE`] of them; anything else is unusable.
+fn ids(v: &str) -> Option<Vec<u32>> {
+    let ids: Vec<u32> = v.split(',').map(|x| x.parse().ok()).collect::<Option<_>>()?;
+    (1..=MAX_WRITE).contains(&ids.len()).then_some(ids)
+}
+
 fn write_flag(b: bool) -> String {
     if b { "1" } else { "0" }.to_string()
 }
@@ -211,6 +224,9 @@ impl UrlParams {
                 "topp" => p.topp = share(v),
                 "seed" => p.seed = v.parse().ok(),
                 "n" => p.n = below(v, MAX_WRITE + 1).filter(|&n| n >= 1),
+                "wp" => p.wp = below(v, MAX_TEXT_CHARS + 1),
+                "wids" => p.wids = ids(v),
+                "wat" => p.wat = below(v, MAX_WRITE + 1).filter(|&n| n >= 1),
                 _ => {}
             }
         }
@@ -253,6 +269,14 @@ impl UrlParams {
         put("topp", self.topp.map(|f| format!("{f:.3}")));
         put("seed", self.seed.map(|x| x.to_string()));
         put("n", self.n.map(|x| x.to_string()));
+        put("wp", self.wp.map(|x| x.to_string()));
+        put(
+            "wids",
+            self.wids
+                .as_ref()
+                .map(|ids| ids.iter().map(u32::to_string).collect::<Vec<_>>().join(",")),
+        );
+        put("wat", self.wat.map(|x| x.to_string()));
         put("text", self.text.clone());
         pairs
     }
@@ -337,5 +361,19 @@ mod tests {
         // A long top-p is rounded to what the URL writes, so it reads back the same.
         let q = UrlParams::parse("?topp=0.12345");
         assert_eq!(UrlParams::parse(&q.to_query()), q);
+    }
+
+    #[test]
+    fn a_class_writing_round_trips_and_stays_in_range() {
+        let p = UrlParams::parse("?wp=24&wids=12%2C345%2C0&wat=2&text=x");
+        assert_eq!((p.wp, p.wids.as_deref(), p.wat), (Some(24), Some(&[12, 345, 0][..]), Some(2)));
+        assert_eq!(UrlParams::parse(&p.to_query()), p);
+        let bad = UrlParams::parse("?wp=10001&wids=1,,2&wat=0");
+        assert_eq!((bad.wp, bad.wids, bad.wat), (None, None, None));
+        assert_eq!(UrlParams::parse("?wids=").wids, None);
+        assert_eq!(UrlParams::parse("?wids=4294967296").wids, None, "beyond u32");
+        let many = vec!["7"; MAX_WRITE + 1].join(",");
+        assert_eq!(UrlParams::parse(&format!("?wids={many}")).wids, None);
+        assert_eq!(UrlParams::parse("?wat=257").wat, None);
     }
 }

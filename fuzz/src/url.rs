@@ -2,6 +2,7 @@
 //! limits, and what the page writes back reads as the same state (numbers
 //! rounded to the 3 decimals the URL keeps, once; after that exactly).
 
+use attnscope::models::sampling::MAX_WRITE;
 use attnscope::url_params::{UrlParams, MAX_INDEX, MAX_POSITION, MAX_TEXT_CHARS};
 
 /// One input of the fuzz target `url` (fuzz/fuzz_targets/url.rs).
@@ -14,6 +15,9 @@ pub fn run(data: &[u8]) {
         p.token.is_none_or(|x| x < MAX_POSITION)
             && p.step.is_none_or(|x| (1..MAX_POSITION).contains(&x))
     );
+    assert!(p.wp.is_none_or(|x| x <= MAX_TEXT_CHARS));
+    assert!(p.wids.as_ref().is_none_or(|ids| (1..=MAX_WRITE).contains(&ids.len())));
+    assert!(p.wat.is_none_or(|x| (1..=MAX_WRITE).contains(&x)));
     for f in [p.temp, p.ntemp].into_iter().flatten() {
         assert!(f.is_finite() && (0.1..=10.0).contains(&f));
     }

@@ -4,7 +4,7 @@
 //! takes the struct it needs with `expect_context` instead of a chain of props.
 
 use crate::canvas::Look;
-use crate::url_state::{Stage, UrlState, View};
+use crate::url_state::{FollowedWriting, Stage, UrlState, View};
 use attnscope::analysis::HeadMatch;
 use attnscope::attention::Mask;
 use attnscope::session::{HeadDetail, ModelId, RunOptions, RunSummary};
@@ -325,6 +325,8 @@ pub struct Writing {
     /// The text the latest step wrote into the text box: its run is already
     /// computed, so the text box's change asks for no run.
     pub produced: StoredValue<Option<String>>,
+    /// A class's teacher's writing, which this page (a student's) writes again.
+    pub following: RwSignal<Option<FollowedWriting>>,
 }
 
 impl Writing {
@@ -345,6 +347,7 @@ impl Writing {
             target: StoredValue::new((0, false)),
             ids: StoredValue::new(Vec::new()),
             produced: StoredValue::new(None),
+            following: RwSignal::new(None),
         }
     }
 
@@ -368,6 +371,11 @@ impl Writing {
             top_p: self.top_p.get(),
             seed: self.seed.get(),
         }
+    }
+
+    /// The token ids written so far, in order.
+    pub fn written_ids(&self) -> Vec<u32> {
+        self.steps.with(|v| v.iter().map(|s| s.written.choice.id).collect())
     }
 
     /// Forgets the generation (another text or model).

@@ -164,6 +164,19 @@ pub struct UrlState {
     /// Writing's settings (its temperature is `options.next_token_temperature`) and its count.
     pub writing: Sampling,
     pub write_count: usize,
+    /// A class's teacher's writing, for students' pages to write again (only in a class's
+    /// state: the page's own address never holds it).
+    pub follow: Option<FollowedWriting>,
+}
+
+/// What a student's page needs to write the teacher's generation itself: the prompt (the
+/// text's first `prompt_chars` characters), the tokens written after it, and the timeline's
+/// step the teacher shows (None: now).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FollowedWriting {
+    pub prompt_chars: usize,
+    pub ids: Vec<u32>,
+    pub at: Option<usize>,
 }
 
 impl Default for UrlState {
@@ -185,6 +198,7 @@ impl Default for UrlState {
             exact: false,
             writing: Sampling::default(),
             write_count: WRITE_COUNT,
+            follow: None,
         }
     }
 }
@@ -226,6 +240,12 @@ impl UrlState {
                 seed: p.seed.unwrap_or(0),
             },
             write_count: p.n.unwrap_or(WRITE_COUNT),
+            follow: match (p.wp, p.wids) {
+                (Some(prompt_chars), Some(ids)) => {
+                    Some(FollowedWriting { prompt_chars, ids, at: p.wat })
+                }
+                _ => None,
+            },
         }
     }
 
@@ -259,6 +279,9 @@ impl UrlState {
             topp: (self.writing.top_p != 1.0).then_some(self.writing.top_p),
             seed: (self.writing.seed != 0).then_some(self.writing.seed),
             n: (self.write_count != WRITE_COUNT).then_some(self.write_count),
+            wp: self.follow.as_ref().map(|f| f.prompt_chars),
+            wids: self.follow.as_ref().map(|f| f.ids.clone()),
+            wat: self.follow.as_ref().and_then(|f| f.at),
         }
         .to_query()
     }

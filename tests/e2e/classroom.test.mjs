@@ -2,7 +2,9 @@
 // serving dist/ on 127.0.0.1): a teacher's context and two students'. The students follow a
 // change of text, view, head and lesson step; one explores on their own and comes back; a
 // student's page reloaded mid-class rejoins, and every page rejoins a server that restarted; a question is answered by both and counted on the
-// teacher's screen; a student's attempt to drive is refused.
+// teacher's screen; a student's attempt to drive is refused. The teacher's SmolLM2 writes
+// (sampled, seeded): a student's page writes the same tokens itself, with the same
+// distributions, and shows the step of the timeline the teacher shows.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -184,6 +186,65 @@ test('a teacher leads, students follow, explore on their own and come back', asy
   await teacher.page.fill('textarea#text', 'after the server came back');
   for (const s of students) await followed(s.page, 'after the server came back', textOf);
   await waitFor(async () => (await teacher.page.locator('#class-followers').textContent()) === '2 students follow', 'two followers after the restart');
+});
+
+// The writing card as its data attributes say it.
+const card = (page) => page.locator('#write-card').evaluate((c) => ({
+  state: c.dataset.state,
+  steps: Number(c.dataset.steps),
+  ids: c.dataset.ids ? c.dataset.ids.split(',').map(Number) : [],
+  full: document.querySelector('#text').value,
+})).catch(() => null);
+
+const bars = (page) => page.locator('#write-bars').evaluate((b) => ({
+  step: b.dataset.step,
+  chosen: Number(b.dataset.chosen),
+  text: b.querySelector('li.chosen')?.textContent,
+})).catch(() => null);
+
+test('a student\'s page writes the teacher\'s tokens itself and shows the teacher\'s step', async () => {
+  const prompt = 'The capital of France is';
+  const teacher = await open(`${url}?model=smollm2&sample=1&topk=40&seed=11&n=6&text=${encodeURIComponent(prompt)}`);
+  await teacher.page.click('#class-open');
+  await teacher.page.click('#class-start');
+  await waitFor(async () => /^[0-9A-Z]{10}$/.test(await teacher.page.locator('#class-code').textContent()), 'a code');
+  const code = await teacher.page.locator('#class-code').textContent();
+  const student = await open(`${url}?class=${code}`);
+  await followed(student.page, prompt, textOf);
+  await teacher.page.locator('#write-go').waitFor({ timeout: 300_000 });
+  await teacher.page.waitForFunction(() => document.querySelector('#status').textContent.includes('computed in'), null, { timeout: 300_000 });
+
+  await teacher.page.click('#write-go');
+  await teacher.page.waitForFunction(() => document.querySelector('#write-card').dataset.state === 'done', null, { timeout: 300_000 });
+  const written = await card(teacher.page);
+  assert.equal(written.steps, 6);
+  await waitFor(async () => (await card(student.page))?.steps === 6, 'the student\'s six steps', 300_000);
+  const mine = await card(student.page);
+  assert.deepEqual(mine.ids, written.ids);
+  assert.equal(mine.full, written.full);
+  assert.deepEqual(await bars(student.page), await bars(teacher.page), 'the last step\'s bars');
+
+  // The teacher shows step 3 of the timeline: so does the student, with the same bars.
+  await teacher.page.locator('#write-timeline').evaluate((r) => { r.value = '3'; r.dispatchEvent(new Event('input', { bubbles: true })); });
+  await teacher.page.waitForFunction(() => document.querySelector('#write-bars')?.dataset.step === '3', null, { timeout: 60_000 });
+  await waitFor(async () => (await bars(student.page))?.step === '3', 'the student at step 3', 60_000);
+  const atThree = await bars(student.page);
+  assert.equal(atThree.chosen, written.ids[2]);
+  assert.deepEqual(atThree, await bars(teacher.page));
+  assert.match(await student.page.locator('.write-timeline').textContent(), /step 3 of 6/);
+
+  // Back to now, and one more token (Step): the student writes it too.
+  await teacher.page.locator('#write-timeline').evaluate((r) => { r.value = r.max; r.dispatchEvent(new Event('input', { bubbles: true })); });
+  await waitFor(async () => (await bars(student.page))?.step === '6', 'the student back at now', 60_000);
+  await teacher.page.click('#write-step');
+  await teacher.page.waitForFunction(() => document.querySelector('#write-card').dataset.steps === '7', null, { timeout: 120_000 });
+  await waitFor(async () => (await card(student.page))?.steps === 7, 'the student\'s seventh step', 120_000);
+  assert.deepEqual((await card(student.page)).ids, (await card(teacher.page)).ids);
+
+  assert.deepEqual(teacher.problems, []);
+  assert.deepEqual(student.problems, []);
+  await teacher.page.context().close();
+  await student.page.context().close();
 });
 
 test('without the class server the page says how to start one', async () => {

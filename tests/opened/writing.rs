@@ -55,6 +55,7 @@ fn write(s: &mut Session, text: &str, settings: Sampling, n: usize) -> Vec<RunSu
             settings,
             step,
             pick: None,
+            follow: None,
         };
         let id = 10 + step;
         let summary =
@@ -197,6 +198,7 @@ fn what_cannot_be_written_says_why_and_the_session_goes_on() {
         settings,
         step: 0,
         pick: None,
+        follow: None,
     };
     // An encoder reads; it has no next token to choose.
     let mut bert = opened("tiny/bert");

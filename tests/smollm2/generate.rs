@@ -171,6 +171,17 @@ fn greedy_code_matches_transformers() {
 /// does (each step sends the ids shown so far); returns the steps and the
 /// text of the last reply.
 fn write_in_session(prompt: &str, n: usize, settings: Sampling) -> (Vec<Written>, String) {
+    write_following(prompt, n, settings, &[])
+}
+
+/// The same, each step following the token `follow` holds for it (a class's student's page
+/// writing its teacher's tokens).
+fn write_following(
+    prompt: &str,
+    n: usize,
+    settings: Sampling,
+    follow: &[u32],
+) -> (Vec<Written>, String) {
     let mut s = Session::new();
     s.install(ModelId::SmolLm2, vec![common::smollm2_bytes().to_vec()]).unwrap();
     let (mut ids, mut prompt_tokens, mut steps, mut text) = (Vec::new(), 0, Vec::new(), None);
@@ -182,6 +193,7 @@ fn write_in_session(prompt: &str, n: usize, settings: Sampling) -> (Vec<Written>
             settings,
             step,
             pick: None,
+            follow: follow.get(step as usize).copied(),
         };
         let reply =
             s.handle(ToWorker::Write { id: step + 1, model: ModelId::SmolLm2, request }, &|| 0.0);
@@ -198,6 +210,28 @@ fn write_in_session(prompt: &str, n: usize, settings: Sampling) -> (Vec<Written>
         steps.push(written.written);
     }
     (steps, text.unwrap())
+}
+
+/// A student's page given its teacher's tokens writes them with the same draws and
+/// distributions; a token its own draw would not give (a near tie on other arithmetic, here
+/// made up) is taken as it is, and the steps after it go on from it.
+#[test]
+fn a_page_following_another_writes_its_tokens() {
+    let prompt = "The capital of France is";
+    let sampled = Sampling { greedy: false, temperature: 0.8, top_k: 40, top_p: 0.9, seed: 7 };
+    let (teacher, text) = write_in_session(prompt, 6, sampled);
+    let (student, followed) = write_following(prompt, 6, sampled, &ids(&teacher));
+    assert_eq!((&student, &followed), (&teacher, &text), "the same steps, draws included");
+    assert!(student.iter().all(|w| w.choice.draw.is_some()), "each token drawn, not forced");
+    // Step 3 follows the second most likely token instead of the one drawn.
+    let mut other = ids(&teacher);
+    let second = teacher[3].choice.candidates.iter().map(|c| c.id).find(|&id| id != other[3]);
+    other[3] = second.expect("a second candidate");
+    let (student, _) = write_following(prompt, 6, sampled, &other);
+    assert_eq!(ids(&student), other);
+    assert_eq!(student[..3], teacher[..3]);
+    assert_eq!(student[3].choice.draw, None, "taken as it is");
+    assert_eq!(student[3].choice.candidates, teacher[3].choice.candidates, "the same distribution");
 }
 
 #[test]

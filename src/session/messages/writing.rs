@@ -19,6 +19,11 @@ pub struct WriteRequest {
     /// Take the next-token list's entry of this rank (a click) rather than draw.
     #[serde(default)]
     pub pick: Option<usize>,
+    /// The token another page wrote at this step (a class's teacher's, followed by a
+    /// student's page): drawn as usual when the draw gives it, taken as it is when a near tie
+    /// fell the other way on this device's arithmetic.
+    #[serde(default)]
+    pub follow: Option<u32>,
 }
 
 /// What a step wrote, beside the run's summary.

@@ -12,6 +12,7 @@ use super::super::runner::{apply_what_if, check_what_if, lost_input, what_if, Ra
 use super::super::RunOptions;
 use crate::error::{Error, Result};
 use crate::models::decoder::{top_k, Decoder, DecoderSession};
+use crate::models::sampling;
 use crate::tensor::Matrix;
 use crate::trace::layered::Layered;
 use crate::trace::{LayerTrace, ModelInfo, ModelTrace};
@@ -85,7 +86,14 @@ impl Runner for DecoderRunner {
                         .ok_or_else(|| Error::Invalid(format!("no next token of rank {rank}")))?,
                 )
             }
-            None => None,
+            None => match request.follow {
+                Some(id) => {
+                    let logits = self.session.latest_logits().unwrap_or(&[]);
+                    let drawn = sampling::choose(logits, &request.settings, request.step, 1, None)?;
+                    (drawn.id != id).then_some(id)
+                }
+                None => None,
+            },
         };
         let written = self.session.write_step(&request.settings, request.step, forced)?;
         let all = self.session.latest().and_then(|t| t.token_ids.as_deref()).unwrap_or(&[]);

@@ -63,6 +63,7 @@ pub fn Page(
 
     engine.set(in_page, on_reply(sel, res, engine, offline, opened, speech));
     compute_on_change(sel, res, engine);
+    crate::views::write::follow::follow(crate::views::write::Flow::from_context());
     keep_url(sel, app, writing);
     restyle(app);
     crate::views::translation::translate::follow_model(sel);

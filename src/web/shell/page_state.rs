@@ -3,7 +3,7 @@
 //! following their teacher (`classroom/`) all go through these two.
 
 use crate::state::{Appearance, Selection, Writing};
-use crate::url_state::UrlState;
+use crate::url_state::{FollowedWriting, UrlState};
 use leptos::prelude::*;
 
 /// Everything the address keeps, as the page holds it now. The theme is kept only where it is
@@ -26,6 +26,7 @@ pub fn current(sel: Selection, app: Appearance, writing: Writing, system_dark: b
         exact: sel.exact.get(),
         writing: writing.settings(),
         write_count: writing.count.get(),
+        follow: None,
     }
 }
 
@@ -48,10 +49,19 @@ pub fn apply(s: UrlState, sel: Selection, app: Appearance, writing: Writing, loo
     sel.apply(s);
 }
 
-/// The state a class's students follow: the teacher's, without the teacher's screen's look.
-pub fn shared(mut s: UrlState) -> UrlState {
+/// The state a class's students follow: the teacher's, without the teacher's screen's look,
+/// and with the teacher's writing (its prompt, tokens and timeline step), which students' pages
+/// write again themselves (`views::write::follow`).
+pub fn shared(mut s: UrlState, writing: Writing) -> UrlState {
     s.dark = None;
     s.present = false;
     s.embed = false;
+    s.follow = writing.steps.with(|steps| {
+        (!steps.is_empty()).then(|| FollowedWriting {
+            prompt_chars: writing.prompt.with(|p| p.chars().count()),
+            ids: steps.iter().map(|s| s.written.choice.id).collect(),
+            at: writing.at.get(),
+        })
+    });
     s
 }

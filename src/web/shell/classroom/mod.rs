@@ -139,8 +139,14 @@ impl Class {
             if !matches!(class.role.get(), Role::Teacher { .. }) {
                 return;
             }
-            let state = page_state::shared(page_state::current(sel, app, writing, false));
+            let state = page_state::shared(page_state::current(sel, app, writing, false), writing);
             class.send_state(state.to_query());
+        });
+        // A page that does not follow a teacher writes nothing of theirs.
+        Effect::new(move |_| {
+            if !class.following.get() || !matches!(class.role.get(), Role::Student { .. }) {
+                writing.following.set(None);
+            }
         });
         class
     }
@@ -304,8 +310,9 @@ impl Class {
         self.role.set(Role::Teacher { code: Some(code) });
         self.link.set(Link::Open);
         let (sel, app, writing) = self.page.get_value();
-        let state = untrack(|| page_state::current(sel, app, writing, false));
-        self.send_state(page_state::shared(state).to_query());
+        let state =
+            untrack(|| page_state::shared(page_state::current(sel, app, writing, false), writing));
+        self.send_state(state.to_query());
     }
 
     /// The teacher's state, sent at most every [`SEND_EVERY`] (the latest one wins).
@@ -341,10 +348,13 @@ impl Class {
         });
     }
 
-    /// A student's page takes the teacher's state, keeping its own look.
+    /// A student's page takes the teacher's state, keeping its own look; the teacher's writing
+    /// it writes again itself (`views::write::follow`).
     fn take(&self, state: &str) {
         let (sel, app, writing) = self.page.get_value();
-        page_state::apply(UrlState::parse(state), sel, app, writing, false);
+        let state = UrlState::parse(state);
+        crate::views::write::follow::expect(&state, writing);
+        page_state::apply(state, sel, app, writing, false);
     }
 }
 

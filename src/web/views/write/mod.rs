@@ -14,6 +14,7 @@
 
 pub mod bars;
 pub mod card;
+pub mod follow;
 pub mod timeline;
 
 #[cfg(test)]
@@ -121,19 +122,21 @@ impl Flow {
         });
     }
 
-    /// Asks for the next step.
+    /// Asks for the next step (the teacher's token for it, when following a class's teacher).
     fn send(&self, pick: Option<usize>) {
         let (w, sel) = (self.w, self.sel);
         let id = self.engine.next_run();
         self.res.asked.set(id);
         let temperature = sel.options.with_untracked(|o| o.next_token_temperature);
+        let step = w.steps.with_untracked(Vec::len);
         let request = WriteRequest {
             ids: w.ids.get_value(),
             prompt: w.prompt.get_untracked(),
             prompt_tokens: w.prompt_tokens.get_untracked(),
             settings: w.sampling(temperature),
-            step: w.steps.with_untracked(Vec::len) as u64,
+            step: step as u64,
             pick,
+            follow: w.following.with_untracked(|f| f.as_ref()?.ids.get(step).copied()),
         };
         self.engine.send(ToWorker::Write { id, model: sel.model.get_untracked(), request });
     }
