@@ -372,30 +372,30 @@ test('accessibility: no serious or critical axe violation on any view', async ()
 test('lesson: every step by URL and keyboard, with the numbers of the trace', async () => {
   const { context, page, problems } = await open({ viewport: { width: 1440, height: 900 } });
   const titles = [];
-  for (let k = 1; k <= 12; k++) {
+  for (let k = 1; k <= 14; k++) {
     await page.goto(`${baseUrl}?view=lesson&step=${k}`);
-    await page.locator('#lesson-count').filter({ hasText: `Step ${k} of 12` }).waitFor();
+    await page.locator('#lesson-count').filter({ hasText: `Step ${k} of 14` }).waitFor();
     titles.push(await page.locator('#lesson-title').textContent());
     await page.waitForFunction(() => document.querySelector('#lesson-numbers') || document.querySelector('.lesson-says'));
   }
-  assert.equal(new Set(titles).size, 12, `twelve different steps (eight, then four on writing): ${titles}`);
+  assert.equal(new Set(titles).size, 14, `fourteen different steps (eight, four on writing, two on listening): ${titles}`);
 
   await page.goto(`${baseUrl}?view=lesson`);
-  await page.locator('#lesson-count').filter({ hasText: 'Step 1 of 12' }).waitFor();
+  await page.locator('#lesson-count').filter({ hasText: 'Step 1 of 14' }).waitFor();
   await page.locator('#lesson-title').click();
-  for (let k = 2; k <= 12; k++) {
+  for (let k = 2; k <= 14; k++) {
     await page.keyboard.press('ArrowRight');
-    await page.locator('#lesson-count').filter({ hasText: `Step ${k} of 12` }).waitFor();
+    await page.locator('#lesson-count').filter({ hasText: `Step ${k} of 14` }).waitFor();
     assert.equal(await page.locator('#lesson-title').textContent(), titles[k - 1]);
     await page.waitForFunction((k) => new URLSearchParams(location.search).get('step') === String(k), k);
     // (The picture eases from one stage to the next: let it settle for the artifact.)
     if (k === 3) await page.waitForTimeout(1000).then(() => page.screenshot({ path: join(SHOTS, 'lesson-step-3.png') }));
   }
   await page.keyboard.press('ArrowLeft');
-  await page.locator('#lesson-count').filter({ hasText: 'Step 11 of 12' }).waitFor();
+  await page.locator('#lesson-count').filter({ hasText: 'Step 13 of 14' }).waitFor();
   // Back goes back through the steps in the history too.
   await page.goBack();
-  await page.locator('#lesson-count').filter({ hasText: 'Step 12 of 12' }).waitFor();
+  await page.locator('#lesson-count').filter({ hasText: 'Step 14 of 14' }).waitFor();
 
   const text = 'The animal didn\'t cross the street because it was too tired';
   await page.goto(`${baseUrl}?model=minilm&exact=1&view=lesson&step=5&token=8&text=${encodeURIComponent(text)}`);

@@ -127,6 +127,16 @@ test('a file: decoded, transcribed as the reference, a chosen token\'s attention
     for (const q of queries) for (let k = j * block; k < Math.min((j + 1) * block, frames); k++) cell += a[q][k] / queries.length;
     assert.ok(Math.abs(shown - cell) < 6e-5, `cell (${i}, ${j}): the page shows ${shown}, the CLI's pooled ${cell}: ${readout}`);
   }
+
+  // The lesson's chapter on listening reads this clip, with the token and head chosen here.
+  await page.click('#tab-lesson');
+  await page.locator('.lesson-dot').nth(12).click();
+  await page.locator('#lesson-listen-peak').waitFor();
+  const says = await page.locator('.lesson-says').textContent();
+  assert.ok(says.includes(`Whisper heard “${reference['fox.wav']}”`) && says.includes('(decoder layer 3, head 4) the query of “lazy”'), says);
+  await page.click('#lesson-next');
+  await page.locator('#lesson-listen-heads').waitFor();
+  assert.equal(await page.locator('.lesson-speech #speech-heatmap').count(), 1);
 });
 
 test('an example clip, then bad files: a message, and the tab and the page keep working', async () => {

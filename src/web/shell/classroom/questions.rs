@@ -89,6 +89,18 @@ fn lesson_question(step: usize) -> (Kind, &'static str, &'static [&'static str],
             &["the new token's q", "nothing", "every earlier token's k and v"],
             Some(2),
         ),
+        12 => (
+            Kind::Choice,
+            "In Whisper's cross-attention, the keys and values come from…",
+            &["the words written so far", "the encoder's frames of sound", "the next word"],
+            Some(1),
+        ),
+        13 => (
+            Kind::Choice,
+            "The words' times come from…",
+            &["every head equally", "the few alignment heads", "the encoder's last layer"],
+            Some(1),
+        ),
         _ => (Kind::Token, "Which token does “{q}” attend to most?", &[], None),
     }
 }

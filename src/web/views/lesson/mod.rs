@@ -1,9 +1,11 @@
 //! The guided lesson: eight steps through attention with the live model
-//! and the sentence in the box. Each step shows the view it talks about,
+//! and the sentence in the box, four on how a model writes (`writing.rs`)
+//! and two on cross-attention with speech (`listening.rs`). Each step shows the view it talks about,
 //! puts a light on the part that matters, says it in a sentence or two with
 //! numbers from the model's trace, and offers one thing to try. Next and
 //! Back (or the arrow keys) move through it; the URL keeps the step.
 
+pub mod listening;
 #[cfg(test)]
 mod tests;
 pub mod vectors;
@@ -19,13 +21,14 @@ use crate::views::explain::switches::{TemperatureSlider, UnscaledSwitch};
 use crate::views::grid::dotgrid::DotGrids;
 use crate::views::head::heatmap::{Heatmap, Legend};
 use crate::views::model::overview::Overview;
+use crate::views::speech::Speech;
 use attnscope::attention::Mask;
 use attnscope::session::{HeadDetail, RunSummary};
 use leptos::prelude::*;
 use vectors::VectorStrips;
 
-/// Eight steps through attention, then four of the chapter on writing.
-pub const STEPS: usize = 12;
+/// Eight steps through attention, four of the chapter on writing, two on listening.
+pub const STEPS: usize = 14;
 
 /// What a step shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,6 +40,9 @@ pub enum Picture {
     Overview,
     /// The next-token distribution as bars (the chapter on writing).
     Next,
+    /// The spectrogram with a token's cross-attention, and the token × time map (listening).
+    Listen,
+    Timing,
 }
 
 /// A step: its title, its picture and the stage that picture starts at.
@@ -50,6 +56,7 @@ pub fn step(k: usize) -> (&'static str, Picture, Option<Stage>) {
         5 => ("The causal mask and −∞", Picture::Grids, Some(Stage::Masked)),
         6 => ("The weighted sum, and E + ΔE", Picture::Lines, None),
         7 => ("Many heads, and heads that share keys", Picture::Overview, None),
+        k if k >= listening::FIRST => listening::step(k),
         _ => writing::step(k),
     }
 }
@@ -355,6 +362,7 @@ fn try_this(k: usize) -> (&'static str, Option<AnyView>) {
         ),
         5 => ("Press Play: the crosses (−∞) become weights of exactly 0.", None),
         6 => ("Click a word on the left to follow another query.", None),
+        k if k >= listening::FIRST => listening::try_this(k),
         k if k >= writing::FIRST => writing::try_this(k),
         _ => ("Click a tile to open that head in every view; with SmolLM2, compare heads under one bracket.", None),
     }
@@ -377,8 +385,22 @@ fn LessonCard() -> impl IntoView {
             })
         })
     };
+    // The chapter on listening reads the clip the Speech tab heard last.
+    let speech = expect_context::<Speech>();
+    let heard = move |f: &dyn Fn(&listening::Heard) -> AnyView| -> Option<AnyView> {
+        speech.heard.with(|h| {
+            let heard = listening::Heard::new(h.as_ref()?, speech.token.get(), speech.pick.get())?;
+            Some(f(&heard))
+        })
+    };
     let says = move || {
         let k = k();
+        if k >= listening::FIRST {
+            return heard(&|h| view! { <p class="lesson-says">{h.says(k)}</p> }.into_any())
+                .unwrap_or_else(|| {
+                    view! { <p class="lesson-says">{listening::NO_CLIP}</p> }.into_any()
+                });
+        }
         facts(&|f| view! { <p class="lesson-says">{f.says(k)}</p> }.into_any()).unwrap_or_else(
             || {
                 let waiting = res.summary.with(Option::is_none)
@@ -394,9 +416,7 @@ fn LessonCard() -> impl IntoView {
     };
     let numbers = move || {
         let k = k();
-        facts(&|f| {
-            let rows = f.numbers(k);
-            let list = f.row_list(k);
+        let listed = move |rows: Vec<(&'static str, String, String)>| {
             view! {
                 <dl class="lesson-numbers" id="lesson-numbers">
                     {rows
@@ -411,6 +431,15 @@ fn LessonCard() -> impl IntoView {
                         })
                         .collect_view()}
                 </dl>
+            }
+        };
+        if k >= listening::FIRST {
+            return heard(&|h| listed(h.numbers(k)).into_any());
+        }
+        facts(&|f| {
+            let list = f.row_list(k);
+            view! {
+                {listed(f.numbers(k))}
                 {list
                     .map(|(id, items)| {
                         view! {
@@ -566,6 +595,8 @@ pub fn LessonView() -> impl IntoView {
         Picture::Lines => view! { <Lines fill=true /> }.into_any(),
         Picture::Overview => view! { <Overview /> }.into_any(),
         Picture::Next => view! { <writing::NextBars /> }.into_any(),
+        Picture::Listen => view! { <listening::ListenPicture timing=false /> }.into_any(),
+        Picture::Timing => view! { <listening::ListenPicture timing=true /> }.into_any(),
     };
     view! {
         <div

@@ -114,7 +114,11 @@ async fn every_lesson_step_shows_the_models_numbers() {
 
     // Back, and the first step by its dot.
     click(&root, "#lesson-back");
-    settle("step 11 again", || text_of(&root, "#lesson-count").starts_with("Step 11 ")).await;
+    let before_last = format!("Step {} ", STEPS - 1);
+    settle("the step before the last", || {
+        text_of(&root, "#lesson-count").starts_with(&before_last)
+    })
+    .await;
     click(&root, ".lesson-dot");
     settle("step 1", || {
         exists(&root, "#lesson-count")
@@ -151,4 +155,44 @@ fn the_chapter_on_writing_counts_what_the_cache_saves() {
     summary.top_next = None;
     let f = Facts::new(&summary, &d, &tokens, n - 1).unwrap();
     assert!(f.says(10).contains("has no next token to choose") && f.numbers(10).is_empty());
+}
+
+/// The chapter on listening reads the clip heard last: where the chosen token's query listened
+/// most, the share on the clip, the alignment heads and the chosen word's span.
+#[wasm_bindgen_test]
+fn the_chapter_on_listening_reads_the_clip_heard() {
+    use crate::views::lesson::listening::{Heard, FIRST};
+    // " Hello" (token 1) listens around frame 4: 0.6 × 0.8 there, a fifth to the padding.
+    let h = crate::views::speech::tests::clip();
+    let heard = Heard::new(&h, Some(1), None).unwrap();
+    let says = heard.says(FIRST);
+    assert!(says.contains("wrote it as 3 tokens") && says.contains("fills 10 of them"), "{says}");
+    assert!(says.contains("the query of “Hello” puts its largest weight"), "{says}");
+    assert!(says.contains(&format!("{}, on 0.08–0.10 s", num(0.48))), "{says}");
+    let numbers = heard.numbers(FIRST);
+    let value = |id: &str| numbers.iter().find(|n| n.0 == id).map(|n| n.2.clone());
+    assert_eq!(value("lesson-listen-peak"), Some(format!("{} at 0.08 s", num(0.48))));
+    assert_eq!(value("lesson-listen-clip").as_deref(), Some("80.0%"));
+    assert_eq!(value("lesson-listen-scale"), Some(num(0.125)));
+    let timing = heard.says(FIRST + 1);
+    assert!(timing.contains("2 alignment heads (layer.head 1.1, 2.2)"), "{timing}");
+    assert!(timing.contains("“Hello” was said from 0.00 s to 0.10 s."), "{timing}");
+    let numbers = heard.numbers(FIRST + 1);
+    assert_eq!(numbers.last().map(|n| n.2.as_str()), Some("0.00–0.10 s"));
+    // One head: its own row; a token past the transcript: nothing to say.
+    let one = Heard::new(&h, Some(2), Some((0, 1))).unwrap();
+    assert!(one.says(FIRST).contains("(decoder layer 1, head 2)"));
+    assert!(Heard::new(&h, Some(3), None).is_none());
+}
+
+/// Without a clip, a step of the chapter says so and offers the examples in its picture.
+#[wasm_bindgen_test]
+async fn the_chapter_on_listening_offers_a_clip_first() {
+    use crate::views::lesson::{listening, STEPS};
+    let root = mount_at("?view=lesson&step=13");
+    settle("the examples", || exists(&root, ".lesson-speech #speech-example-0")).await;
+    assert_eq!(text_of(&root, "#lesson-count"), format!("Step 13 of {STEPS}"));
+    assert_eq!(text_of(&root, ".lesson-says"), listening::NO_CLIP);
+    assert_eq!(text_of(&root, "#lesson-title"), "Cross-attention: a word listens to the sound");
+    root.remove();
 }

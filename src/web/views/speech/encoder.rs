@@ -6,7 +6,7 @@
 //! cell reads its exact value out.
 
 use super::Speech;
-use crate::canvas::{blank, cell_color, cell_image, prepare, use_canvas_box, CanvasBox};
+use crate::canvas::{blank, prepare, use_canvas_box, CanvasBox};
 use leptos::prelude::*;
 
 /// Where the square is drawn, in CSS pixels.
@@ -42,15 +42,8 @@ pub fn EncoderMap() -> impl IntoView {
             let side = (width - left - 8.0).clamp(120.0, 520.0);
             let ctx = prepare(&el, width, top + side + 34.0)?;
             ctx.set_font(&look.font_scaled(0.85, false));
-            // Each row scaled to its own peak, as the cross-attention's: a frame's query
-            // spreads over many frames, and where it looks most is what the picture says.
-            let peaks: Vec<f32> = (0..w.rows)
-                .map(|i| w.row(i).iter().cloned().fold(0.0f32, f32::max).max(1e-9))
-                .collect();
-            let image = cell_image(w.rows, w.cols, |k| {
-                let [r, g, b] = cell_color(w.data[k] / peaks[k / w.cols]);
-                [r, g, b, 255]
-            })?;
+            // A frame's query spreads over many frames.
+            let image = super::rows_to_their_peaks(w)?;
             ctx.set_image_smoothing_enabled(false);
             ctx.draw_image_with_html_canvas_element_and_dw_and_dh(&image, left, top, side, side)?;
             ctx.set_fill_style_str(&look.muted);

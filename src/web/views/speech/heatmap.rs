@@ -4,9 +4,7 @@
 //! row's weight that went there). A click chooses the row's token.
 
 use super::{token_text, Speech};
-use crate::canvas::{
-    blank, cell_color, cell_image, label, label_width, prepare, use_canvas_box, CanvasBox,
-};
+use crate::canvas::{blank, label, label_width, prepare, use_canvas_box, CanvasBox};
 use leptos::prelude::*;
 
 /// The padding's column, and the gap before it, in CSS pixels.
@@ -48,15 +46,8 @@ pub fn TokenTime() -> impl IntoView {
             let ctx = prepare(&el, width, height)?;
             ctx.set_font(&look.font());
             let plot = (width - left - GAP_PX - PADDING_PX - 4.0).max(40.0);
-            // Each row scaled to its own peak: a row sums to 1 over 1,500 frames, so
-            // its weights are small, and where it listens is what the picture says.
-            let peaks: Vec<f32> = (0..w.rows)
-                .map(|i| w.row(i).iter().cloned().fold(0.0f32, f32::max).max(1e-9))
-                .collect();
-            let image = cell_image(w.rows, w.cols, |k| {
-                let [r, g, b] = cell_color(w.data[k] / peaks[k / w.cols]);
-                [r, g, b, 255]
-            })?;
+            // A row sums to 1 over 1,500 frames, so its weights are small.
+            let image = super::rows_to_their_peaks(w)?;
             ctx.set_image_smoothing_enabled(false);
             ctx.draw_image_with_html_canvas_element_and_dw_and_dh(
                 &image,

@@ -13,11 +13,12 @@ pub mod encoder;
 pub mod heatmap;
 pub mod sound;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use crate::compute::Engine;
 use crate::state::{LoadState, Results};
 use attnscope::session::{ModelId, Recording, SpeechSummary, ToWorker};
+use attnscope::Matrix;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -164,6 +165,18 @@ pub fn token_text(t: &str) -> String {
     t.replace('Ġ', " ").replace('Ċ', "⏎")
 }
 
+/// `w` as an image of one pixel a cell, each row scaled to its own peak: where a row of
+/// attention over sound looks most is what the tab's pictures say, not how small its weights
+/// are.
+fn rows_to_their_peaks(w: &Matrix) -> Result<web_sys::HtmlCanvasElement, wasm_bindgen::JsValue> {
+    let peaks: Vec<f32> =
+        (0..w.rows).map(|i| w.row(i).iter().cloned().fold(0.0f32, f32::max).max(1e-9)).collect();
+    crate::canvas::cell_image(w.rows, w.cols, |k| {
+        let [r, g, b] = crate::canvas::cell_color(w.data[k] / peaks[k / w.cols]);
+        [r, g, b, 255]
+    })
+}
+
 /// The tab.
 #[component]
 pub fn SpeechView() -> impl IntoView {
@@ -257,7 +270,7 @@ fn Transcript() -> impl IntoView {
 
 /// The decoder layer and head whose cross-attention is drawn.
 #[component]
-fn HeadChoice() -> impl IntoView {
+pub fn HeadChoice() -> impl IntoView {
     let speech = expect_context::<Speech>();
     let options = move || {
         let heard = speech.heard.get()?;

@@ -34,7 +34,7 @@ fn mount() -> (HtmlElement, Speech) {
 
 /// Three tokens over ten frames; token t listens around frame 3t + 1, with
 /// `pad` of its weight left to the padding.
-fn clip() -> SpeechSummary {
+pub(crate) fn clip() -> SpeechSummary {
     let pad = [0.1f32, 0.2, 0.05];
     let head = |shift: usize| {
         let rows: Vec<Vec<f32>> = (0..3)
