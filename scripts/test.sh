@@ -2,22 +2,21 @@
 # Run every test of attnscope; exit non-zero if any fails. Installs what is
 # missing first (CI starts from a fresh machine), then:
 #   1. style: `cargo fmt --check` (also of fuzz/) and `leptosfmt --check src/web`
-#   2. `trunk build --release` starts in the background: its release builds
-#      lock target/release-*/ only, and the fat-LTO links of its five wasm
-#      builds leave a core idle for minutes, which the native stages use
-#   3. meanwhile, natively: clippy with `-D warnings` (all targets), `cargo test`
-#      (the core, the CLI, the kernel checks on every instruction set the CPU
-#      has, every fuzz target's committed seeds; model tests use www/models/),
-#      pytest on the Python package (python/tests, numpy only, in a venv of its
-#      own: .tools/python-venv), and the benchmarks compile (`cargo test
-#      --benches --no-run`, sharing the tests' build; scripts/bench.sh runs them)
-#   4. when the build is done (its output is printed then): clippy for each
-#      wasm build trunk makes (index.html: the page without the real models,
-#      the worker, the fma worker, the extra workers), then wasm-bindgen-test
-#      in headless Chromium: the kernel checks as the plain worker builds the
-#      kernels (simd128) and as the fma worker does (relaxed SIMD), and the web
-#      components
-#   5. the end-to-end test of dist/ in Chromium
+#   2. natively, linted: `cargo test` (the core, the CLI, the kernel checks on
+#      every instruction set the CPU has, every fuzz target's committed seeds;
+#      model tests use www/models/) and the benchmarks' build (`cargo test
+#      --benches --no-run`; scripts/bench.sh runs them), both compiled through
+#      clippy-driver with `-D warnings` (below), which lints every target
+#      `cargo clippy --all-targets` would
+#   3. pytest on the Python package (python/tests, numpy only, in a venv of its
+#      own: .tools/python-venv)
+#   4. clippy with `-D warnings` for each wasm build trunk makes (index.html:
+#      the page without the real models, the worker, the fma worker, the extra
+#      workers)
+#   5. wasm-bindgen-test in headless Chromium: the kernel checks as the plain
+#      worker builds the kernels (simd128) and as the fma worker does (relaxed
+#      SIMD), and the web components
+#   6. `trunk build --release`, then the end-to-end test of dist/ in Chromium
 # Every stage runs even when one fails; the e2e test needs the build.
 # Fuzzing proper (libFuzzer, minutes to hours) is scripts/fuzz.sh.
 # The output ends with the e2e runner's summary when everything passed.
@@ -75,33 +74,40 @@ if [[ -n "${CI:-}" ]]; then export CARGO_TERM_COLOR=never CARGO_TERM_PROGRESS_WH
 stage "formatting (cargo fmt --check)" cargo fmt --check || true
 stage "formatting of the fuzz crate (cargo fmt --check, fuzz/)" cargo fmt --check --manifest-path fuzz/Cargo.toml || true
 stage "formatting of the page's view! macros (leptosfmt --check src/web)" leptosfmt --check src/web || true
-# The build in the background; `cat` shows its output when it is done.
-TRUNK_LOG="$ROOT/target/trunk-build.log"
-mkdir -p "$ROOT/target"
-log "── web build (trunk build --release), in the background beside the native stages (output: target/trunk-build.log)"
-TRUNK_T0=$(now)
-trunk build --release >"$TRUNK_LOG" 2>&1 &
-TRUNK_PID=$!
+# Native lints as the tests build. `cargo clippy` is `cargo check` with
+# clippy-driver as the workspace's rustc wrapper; the same wrapper on `cargo
+# test` lints the same code while building it, so the dependencies are compiled
+# once instead of also being checked (about 2 minutes here). The arguments
+# reach clippy-driver as cargo-clippy passes them (CLIPPY_ARGS); a snippet with
+# a lint first proves that they still do, so this can never pass silently.
+CLIPPY_DRIVER="$(rustup which clippy-driver)"
+CLIPPY_DENY="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
+LINTED=(env RUSTC_WORKSPACE_WRAPPER="$CLIPPY_DRIVER" CLIPPY_ARGS="$CLIPPY_DENY")
+clippy_wrapper_denies() {
+    local dir
+    dir="$(mktemp -d)"
+    printf 'fn main() {\n    let v = vec![1];\n    println!("{}", v.len() == 0);\n}\n' >"$dir/lint.rs"
+    if CLIPPY_ARGS="$CLIPPY_DENY" "$CLIPPY_DRIVER" "$(rustup which rustc)" --edition 2021 \
+        --crate-name lint "$dir/lint.rs" -o "$dir/lint" 2>"$dir/out"; then
+        rm -rf "$dir"
+        echo "clippy-driver compiled a len() == 0 comparison without an error: it no longer reads CLIPPY_ARGS" >&2
+        return 1
+    fi
+    grep -q 'len_zero' "$dir/out" || { cat "$dir/out" >&2; rm -rf "$dir"; return 1; }
+    rm -rf "$dir"
+}
+stage "clippy-driver denies a lint when run as below" clippy_wrapper_denies || true
 
-stage "lints, native (cargo clippy --all-targets)" cargo clippy --locked --all-targets -- -D warnings || true
-stage "native tests (cargo test)" cargo test --locked || true
+stage "native tests, linted (cargo test through clippy-driver, -D warnings)" "${LINTED[@]}" cargo test --locked || true
 stage "Python package tests (pytest)" "$PYTHON_TEST_VENV/bin/python" -m pytest -q -p no:cacheprovider python/tests || true
 # Built in the test profile, whose library and dependencies the native tests
 # just built: `cargo bench --no-run` would build them all again in release.
-stage "benchmarks compile (cargo test --benches --no-run)" cargo test --locked --benches --no-run || true
+stage "benchmarks compile, linted (cargo test --benches --no-run through clippy-driver)" \
+    "${LINTED[@]}" cargo test --locked --benches --no-run || true
 
-log "── waiting for the web build"
-TRUNK_RC=0
-wait "$TRUNK_PID" || TRUNK_RC=$?
-cat "$TRUNK_LOG" >&2
-if ((TRUNK_RC == 0)); then
-    log "── web build (trunk build --release): ok ($(($(now) - TRUNK_T0)) s, beside the native stages)"
-else
-    log "── web build (trunk build --release): FAILED with exit code $TRUNK_RC ($(($(now) - TRUNK_T0)) s)"
-    FAILED+=("web build (trunk build --release)")
-fi
-
-# Each wasm build as index.html has trunk make it.
+# Each wasm build as index.html has trunk make it. (The wrapper would not save
+# time here: each feature set below needs its own lints, and the checks share
+# the dependencies that a build would compile again.)
 stage "lints, the page's wasm (clippy --no-default-features)" \
     cargo clippy --locked --target "$WASM_TARGET" --bin attnscope-web --no-default-features -- -D warnings || true
 stage "lints, the worker's wasm (clippy --no-default-features --features pretrained)" \
@@ -121,7 +127,7 @@ stage "kernel checks in Chromium, relaxed SIMD (wasm-bindgen-test, --features fm
 stage "web component tests in Chromium (wasm-bindgen-test)" \
     env CHROMEDRIVER="$CHROMEDRIVER" cargo test --locked --target "$WASM_TARGET" --bin attnscope-web || true
 
-if ((TRUNK_RC == 0)); then
+if stage "web build (trunk build --release)" trunk build --release; then
     if [[ ${#FAILED[@]} -gt 0 ]]; then
         stage "end-to-end test of dist/ in Chromium" node --test --test-reporter=spec tests/e2e/*.test.mjs || true
     else
