@@ -177,9 +177,8 @@ fn cross_attention(
 /// they give the keys of block J. A row of cells sums to the share of attention that stayed on
 /// the clip (the padding's frames take the rest).
 fn pooled(a: &Matrix, frames: usize, block: usize) -> Matrix {
-    let n = frames.min(a.rows).min(a.cols);
-    let cells = n.div_ceil(block.max(1));
-    let block = block.max(1);
+    let (n, block) = (frames.min(a.rows).min(a.cols), block.max(1));
+    let cells = n.div_ceil(block);
     let mut out = Matrix::zeros(cells, cells);
     for bi in 0..cells {
         let queries = bi * block..((bi + 1) * block).min(n);
