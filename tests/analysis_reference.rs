@@ -12,6 +12,7 @@ use attnscope::analysis::knockout::{
     importance, knockout, Ablation, Effect, HeadRef, ImportanceJob,
 };
 use attnscope::analysis::logit_lens::{logit_lens, logit_lens_of_trace};
+use attnscope::analysis::patching::{patching, PatchJob, Site};
 use attnscope::analysis::rollout::rollout;
 use attnscope::analysis::value_norms::value_norms;
 use attnscope::trace::layered::Layered;
@@ -22,6 +23,8 @@ const MINILM: f32 = 1e-4;
 const SMOLLM2: f32 = 1e-3;
 const KNOCKOUT: f32 = 1e-3;
 const DETECTORS: f32 = 1e-4;
+/// Raw logit differences of patched runs (the fixture has 5 decimals).
+const PATCHING: f32 = 1e-3;
 
 fn fixture(name: &str) -> Value {
     serde_json::from_str(&common::fixture_text(&format!("analysis/{name}.json"))).unwrap()
@@ -453,4 +456,105 @@ fn a_typed_detector_prompt_is_its_tokens_twice() {
         let one = Prompt::from_text(model, "cat").unwrap_err().to_string();
         assert!(one.contains("at least 2 tokens"), "{one}");
     }
+}
+
+#[test]
+fn smollm2_patching_matches_transformers() {
+    let model: &dyn Layered = &**common::smollm2();
+    let f = fixture("smollm2_patching");
+    let s = |k: &str| f[k].as_str().unwrap();
+    assert_eq!(model.tokens(s("clean")).unwrap().0, ids(&f["clean_ids"]));
+    assert_eq!(model.tokens(s("corrupt")).unwrap().0, ids(&f["corrupt_ids"]));
+    let sites = [Site::Residual, Site::Heads, Site::Attention, Site::FeedForward];
+    let run = |last_only| {
+        let prompts = (s("clean"), s("corrupt"));
+        patching(model, prompts, (s("right"), s("wrong")), &sites, last_only, &mut |_, _| true)
+            .unwrap()
+            .unwrap()
+    };
+    let (r, last) = (run(false), run(true));
+    assert_eq!(
+        (r.right.id as u64, r.wrong.id as u64),
+        (f["right_id"].as_u64().unwrap(), f["wrong_id"].as_u64().unwrap())
+    );
+    assert_eq!(r.differ_at, vec![9]);
+    let gap = r.clean_logit_diff - r.corrupt_logit_diff;
+    check(
+        "patching: clean and corrupted d",
+        max_diff(
+            "d",
+            &[r.clean_logit_diff, r.corrupt_logit_diff],
+            &floats(&f["clean_logit_diff"])
+                .into_iter()
+                .chain(floats(&f["corrupt_logit_diff"]))
+                .collect::<Vec<_>>(),
+        ),
+        PATCHING,
+    );
+    let maps = [
+        ("residual", &r.maps[0]),
+        ("heads", &r.maps[1]),
+        ("heads_last", &last.maps[1]),
+        ("attention", &r.maps[2]),
+        ("feed_forward", &r.maps[3]),
+    ];
+    for (name, map) in maps {
+        let got: Vec<f32> = map.logit_diff.iter().flatten().copied().collect();
+        check(&format!("patching {name}"), max_diff(name, &got, &floats(&f[name])), PATCHING);
+        // The effect is the normalized d, 0 for the corrupted run and 1 for the clean.
+        for (e, d) in map.effect.iter().flatten().zip(&got) {
+            assert!((e - (d - r.corrupt_logit_diff) / gap).abs() < 1e-5);
+        }
+    }
+    // Patching the residual at the differing position of layer 0 is the clean run.
+    assert!((r.maps[0].effect[0][9] - 1.0).abs() < 1e-4, "{}", r.maps[0].effect[0][9]);
+}
+
+#[test]
+fn patching_bad_input_gets_a_clear_message() {
+    let model: &dyn Layered = &**common::smollm2();
+    let start = |clean, corrupt, right, wrong| {
+        PatchJob::start(model, (clean, corrupt), (right, wrong), &[Site::Residual], false)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default()
+    };
+    let e = start("The cat sat", "The big cat sat", " on", " in");
+    assert!(e.contains("3 tokens") && e.contains("4") && e.contains("position 1"), "{e}");
+    let e = start("The cat sat", "The cat sat", " on", " in");
+    assert!(e.contains("the same"), "{e}");
+    let e = start("The cat sat", "The dog sat", " on", " on");
+    assert!(e.contains("same token"), "{e}");
+    let e = start("The cat sat", "The dog sat", "", " on");
+    assert!(e.contains("no tokens"), "{e}");
+    let e = start("", "", " on", " in");
+    assert!(e.contains("no tokens"), "{e}");
+    let encoder: &dyn Layered = &**common::minilm();
+    let e = PatchJob::start(encoder, ("a cat", "a dog"), ("x", "y"), &[Site::Residual], false)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("encoder"), "{e}");
+    // An answer of several tokens: its first, with a note.
+    let job = PatchJob::start(
+        model,
+        ("The cat sat on the", "The dog sat on the"),
+        (" mat of doom", " floor"),
+        &[Site::Residual],
+        false,
+    )
+    .unwrap();
+    let r = job.finish();
+    assert_eq!(r.right.token, " mat");
+    assert!(r.right.note.as_deref().unwrap_or_default().contains("first"), "{:?}", r.right);
+    assert!(r.wrong.note.is_none());
+    // Cancelled after the first step: no result.
+    let mut calls = 0;
+    let prompts = ("The cat sat on the", "The dog sat on the");
+    let cancelled =
+        patching(model, prompts, (" mat", " floor"), &[Site::Heads], false, &mut |_, _| {
+            calls += 1;
+            false
+        });
+    assert!(cancelled.unwrap().is_none() && calls == 1);
 }

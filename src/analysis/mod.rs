@@ -6,6 +6,7 @@
 //! - [`rollout`]: attention rollout through the layers (Abnar & Zuidema 2020);
 //! - [`logit_lens`]: each layer's residual stream read through the output (decoders);
 //! - [`knockout`]: heads removed and the model run again, and the importance map;
+//! - [`patching`]: activation patching, a clean run's activation copied into a corrupted run;
 //! - [`detectors`]: induction, duplicate-, previous- and first-token heads on a prompt
 //!   of random tokens repeated twice (Olsson et al. 2022).
 //!
@@ -18,6 +19,7 @@ mod forward;
 pub mod knockout;
 pub mod logit_lens;
 pub mod measures;
+pub mod patching;
 pub mod rollout;
 pub mod value_norms;
 

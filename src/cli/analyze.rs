@@ -1,8 +1,9 @@
 //! `attnscope analyze`: what a run means beyond its attention weights
 //! (src/analysis/): value-weighted attention, rollout, the logit lens, head
-//! knockout and the importance map, head detectors, as JSON.
+//! knockout and the importance map, activation patching, head detectors, as JSON.
 
-use attnscope::analysis::{detectors, knockout, logit_lens, rollout, value_norms};
+use attnscope::analysis::{detectors, knockout, logit_lens, patching, rollout, value_norms};
+use attnscope::checkpoint::{Checkpoint, Model};
 use attnscope::trace::layered::Layered;
 use attnscope::Error;
 use clap::{Args, ValueEnum};
@@ -17,6 +18,7 @@ fn definitions() -> String {
         format!("logit-lens:  {}", logit_lens::DEFINITION),
         format!("knockout:    {}", knockout::DEFINITION),
         format!("importance:  {}", knockout::IMPORTANCE_DEFINITION),
+        format!("patch-*:     {}", patching::DEFINITION),
     ];
     lines.extend(detectors::DEFINITIONS.iter().map(|(_, d)| format!("detectors:   {d}")));
     format!(
@@ -29,9 +31,13 @@ fn definitions() -> String {
 #[command(after_help = definitions())]
 pub struct AnalyzeArgs {
     /// Which model (its files must be fetched first: `python3 scripts/fetch_models.py`).
-    #[arg(long, value_enum)]
-    model: AnalyzedModel,
-    /// The text to run (not needed for detectors, which run on random tokens or --prompt-text).
+    #[arg(long, value_enum, required_unless_present = "model_path")]
+    model: Option<AnalyzedModel>,
+    /// Analyze your own checkpoint instead: a Hugging Face folder or a .gguf file.
+    #[arg(long, value_name = "PATH", conflicts_with = "model")]
+    model_path: Option<PathBuf>,
+    /// The text to run (not needed for detectors, which run on random tokens or --prompt-text);
+    /// for patching, the clean prompt.
     #[arg(long, default_value = "")]
     text: String,
     /// What to compute (definitions below).
@@ -53,6 +59,18 @@ pub struct AnalyzeArgs {
     /// logit-lens, knockout: how many tokens to list.
     #[arg(long, default_value_t = 5)]
     top_k: usize,
+    /// patch-*: the corrupted prompt (as many tokens as --text).
+    #[arg(long, value_name = "TEXT")]
+    corrupt: Option<String>,
+    /// patch-*: the answer the clean prompt should give (its first token is used).
+    #[arg(long, value_name = "TOKEN")]
+    right: Option<String>,
+    /// patch-*: the answer the corrupted prompt gives instead.
+    #[arg(long, value_name = "TOKEN")]
+    wrong: Option<String>,
+    /// patch-heads: patch each head at the last position only (default: at every position).
+    #[arg(long)]
+    last_position: bool,
     /// detectors: random tokens per copy (the prompt is these, twice).
     #[arg(long, default_value_t = 16)]
     period: usize,
@@ -86,6 +104,12 @@ enum What {
     Knockout,
     Importance,
     Detectors,
+    /// The residual stream entering each layer at each position (layers × positions).
+    PatchResidual,
+    /// Each head's output (layers × heads).
+    PatchHeads,
+    /// The attention block's and the feed-forward block's outputs (layers × positions, two maps).
+    PatchBlocks,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -105,7 +129,14 @@ struct Report<'a, T: Serialize> {
 
 pub fn analyze(args: AnalyzeArgs) -> Result<(), Error> {
     let dir = super::models_dir(args.models_dir.clone());
-    match args.model {
+    if let Some(path) = &args.model_path {
+        let name = path.file_name().map_or("model".into(), |n| n.to_string_lossy().into_owned());
+        return match Checkpoint::open(path)?.load(&name)? {
+            Model::Encoder(m) => run(&args, &*m, &|t| m.run(t)),
+            Model::Decoder(m) => run(&args, &*m, &|t| m.run(t)),
+        };
+    }
+    match args.model.expect("clap requires --model without --model-path") {
         AnalyzedModel::Minilm => {
             let m = super::load_minilm(&dir)?;
             run(&args, &*m, &|t| m.run(t))
@@ -189,6 +220,38 @@ fn run(
                 knockout::IMPORTANCE_DEFINITION.into(),
                 value(serde_json::to_value(r))?,
             )
+        }
+        What::PatchResidual | What::PatchHeads | What::PatchBlocks => {
+            let (what, sites) = match args.what {
+                What::PatchResidual => ("patch-residual", &[patching::Site::Residual][..]),
+                What::PatchHeads => ("patch-heads", &[patching::Site::Heads][..]),
+                _ => {
+                    ("patch-blocks", &[patching::Site::Attention, patching::Site::FeedForward][..])
+                }
+            };
+            let needed = |v: &Option<String>, flag: &str| {
+                v.clone().ok_or_else(|| Error::Invalid(format!("{what} needs {flag}")))
+            };
+            let corrupt = needed(&args.corrupt, "--corrupt TEXT (the corrupted prompt)")?;
+            let right = needed(&args.right, "--right TOKEN (the clean prompt's answer)")?;
+            let wrong = needed(&args.wrong, "--wrong TOKEN (the corrupted prompt's answer)")?;
+            let r = patching::patching(
+                model,
+                (text, &corrupt),
+                (&right, &wrong),
+                sites,
+                args.last_position,
+                &mut |done, total| {
+                    eprint!("\rattnscope: {done}/{total} layers patched");
+                    true
+                },
+            )?;
+            eprintln!();
+            let r = r.ok_or_else(|| Error::Invalid("cancelled".into()))?;
+            for note in [&r.right.note, &r.wrong.note].into_iter().flatten() {
+                eprintln!("attnscope: note: {note}");
+            }
+            out(what, patching::DEFINITION.into(), value(serde_json::to_value(r))?)
         }
         What::Detectors => {
             let prompt = match &args.prompt_text {

@@ -304,6 +304,41 @@ impl Gemma3 {
             config,
         })
     }
+
+    /// [`Net::block`], with `edit` applied to the heads' outputs before W_O.
+    #[allow(clippy::too_many_arguments)]
+    fn run_block(
+        &self,
+        l: usize,
+        h: &Matrix,
+        start: usize,
+        past: Option<&mut LayerTrace>,
+        last_only: bool,
+        mm: &mut Products,
+        edit: Option<&dyn Fn(&mut Matrix)>,
+    ) -> (LayerTrace, Matrix) {
+        let (b, c) = (&self.blocks[l], &self.config);
+        let x = self.attention_input(l, h);
+        let [mut q, mut k, v] = b.attn.qkv(&x, mm);
+        b.attn_q_norm.forward_chunks(&mut q, c.d_head);
+        b.attn_k_norm.forward_chunks(&mut k, c.d_head);
+        let rope = if c.local[l] { &self.local_rope } else { &self.global_rope };
+        rope.apply(&mut q, c.d_head, start);
+        rope.apply(&mut k, c.d_head, start);
+        let scale = Scale::Factor((1.0 / c.query_pre_attn_scalar.sqrt()) as f32);
+        let new = Projections { q: &q, k: &k, v: &v, n_heads: c.n_heads, n_kv_heads: c.n_kv_heads };
+        let mut attention = attend_cached(new, past, c.mask(l), scale, mm);
+        if let Some(edit) = edit {
+            edit(&mut attention.concat); // [Z_1 | … | Z_H] edited before W_O
+        }
+        let delta = b.post_attention_norm.forward(&b.attn.output(&attention.concat, mm));
+        let residual = h.add(&delta);
+        let r =
+            if last_only { residual.rows_range(residual.rows - 1, 1) } else { residual.clone() };
+        let down = b.ffn.forward(&b.ffn_norm.forward(&r), gelu_tanh_times, mm);
+        let out = r.add(&b.post_ffw_norm.forward(&down));
+        (LayerTrace::new(x, attention, delta, residual), out)
+    }
 }
 
 impl Net for Gemma3 {
@@ -330,24 +365,17 @@ impl Net for Gemma3 {
         last_only: bool,
         mm: &mut Products,
     ) -> (LayerTrace, Matrix) {
-        let (b, c) = (&self.blocks[l], &self.config);
-        let x = self.attention_input(l, h);
-        let [mut q, mut k, v] = b.attn.qkv(&x, mm);
-        b.attn_q_norm.forward_chunks(&mut q, c.d_head);
-        b.attn_k_norm.forward_chunks(&mut k, c.d_head);
-        let rope = if c.local[l] { &self.local_rope } else { &self.global_rope };
-        rope.apply(&mut q, c.d_head, start);
-        rope.apply(&mut k, c.d_head, start);
-        let scale = Scale::Factor((1.0 / c.query_pre_attn_scalar.sqrt()) as f32);
-        let new = Projections { q: &q, k: &k, v: &v, n_heads: c.n_heads, n_kv_heads: c.n_kv_heads };
-        let attention = attend_cached(new, past, c.mask(l), scale, mm);
-        let delta = b.post_attention_norm.forward(&b.attn.output(&attention.concat, mm));
-        let residual = h.add(&delta);
-        let r =
-            if last_only { residual.rows_range(residual.rows - 1, 1) } else { residual.clone() };
-        let down = b.ffn.forward(&b.ffn_norm.forward(&r), gelu_tanh_times, mm);
-        let out = r.add(&b.post_ffw_norm.forward(&down));
-        (LayerTrace::new(x, attention, delta, residual), out)
+        self.run_block(l, h, start, past, last_only, mm, None)
+    }
+
+    fn block_edited(
+        &self,
+        l: usize,
+        h: &Matrix,
+        edit: &dyn Fn(&mut Matrix),
+        mm: &mut Products,
+    ) -> Option<(LayerTrace, Matrix)> {
+        Some(self.run_block(l, h, 0, None, false, mm, Some(edit)))
     }
 
     fn logits(&self, h_last: &Matrix, mm: &mut Products) -> Vec<f32> {

@@ -242,3 +242,82 @@ fn two_threads_write_the_one_thread_json() {
     let out = attnscope(&["attention", "--model", "minilm", "--text", "hi", "--threads", "3"]);
     assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("1..=2"));
 }
+
+#[test]
+fn analyze_patches_every_decoder_family_opened_from_files() {
+    for family in ["llama", "gpt2", "gemma3", "qwen2"] {
+        let folder = tiny(family);
+        let patch = |what: &str, clean: &str, corrupt: &str| {
+            attnscope(&[
+                "analyze",
+                "--model-path",
+                &folder,
+                "--what",
+                what,
+                "--text",
+                clean,
+                "--corrupt",
+                corrupt,
+                "--right",
+                " the",
+                "--wrong",
+                " fox",
+            ])
+        };
+        let (clean, corrupt) = ("the quick brown fox jumps", "the quick brown fix jumps");
+        for what in ["patch-residual", "patch-heads", "patch-blocks"] {
+            let out = patch(what, clean, corrupt);
+            assert!(
+                out.status.success(),
+                "{family} {what}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            let r = &v["result"];
+            let n = r["clean_tokens"].as_array().unwrap().len();
+            let at = r["differ_at"][0].as_u64().unwrap() as usize;
+            for map in r["maps"].as_array().unwrap() {
+                let effect = map["effect"].as_array().unwrap();
+                let width = effect[0].as_array().unwrap().len();
+                assert_eq!(width == n, map["columns"] == "position", "{family} {what}");
+                assert!(effect.iter().flat_map(|r| r.as_array().unwrap()).all(|x| x.is_f64()));
+                // The clean embedding at the one differing position is the clean run.
+                if map["site"] == "residual" {
+                    let e = effect[0][at].as_f64().unwrap();
+                    assert!((e - 1.0).abs() < 1e-3, "{family}: residual 0.{at} = {e}");
+                }
+            }
+        }
+        let out = patch("patch-residual", clean, "the quick brown fox jumped over");
+        let e = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && e.contains("same number of tokens"), "{family}: {e}");
+    }
+    let out = attnscope(&[
+        "analyze",
+        "--model-path",
+        &tiny("bert"),
+        "--what",
+        "patch-heads",
+        "--text",
+        "a b",
+        "--corrupt",
+        "a c",
+        "--right",
+        "x",
+        "--wrong",
+        "y",
+    ]);
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && e.contains("encoder"), "{e}");
+    let out = attnscope(&[
+        "analyze",
+        "--model-path",
+        &tiny("llama"),
+        "--what",
+        "patch-heads",
+        "--text",
+        "a b",
+    ]);
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && e.contains("--corrupt"), "{e}");
+}
