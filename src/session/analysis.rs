@@ -2,8 +2,9 @@
 //! attention and rollout of the latest run, and, on the page's text, the logit
 //! lens, head knockout, the importance map and the head detectors.
 //!
-//! The importance map knocks out every head in turn, which takes seconds on
-//! SmolLM2: it is a job the worker advances a slice at a time between other
+//! The importance map knocks out every head in turn, and activation patching
+//! runs the model again for every layer and position, which take seconds on
+//! SmolLM2: each is a job the worker advances a slice at a time between other
 //! messages ([`Session::continue_analysis`]), so typing is never blocked and a
 //! cancel or a newer run stops it.
 
@@ -12,6 +13,7 @@ use super::{ModelId, Session, Thumbnail};
 use crate::analysis::detectors::{detectors, Prompt};
 use crate::analysis::knockout::{knockout, ImportanceJob};
 use crate::analysis::logit_lens::{logit_lens, logit_lens_of_trace};
+use crate::analysis::patching::PatchJob;
 use crate::analysis::rollout::rollout;
 use crate::analysis::value_norms::{head_norms, layer_norms, per_row, value_lengths};
 use crate::error::{Error, Result};
@@ -27,11 +29,51 @@ const SLICE_MS: f64 = 30.0;
 /// Tokens listed per layer by the logit lens and before/after by a knockout.
 const TOP_K: usize = 5;
 
-/// The importance map under way: the run it belongs to and the model.
+/// A map under way: the run it belongs to, the model and the job.
 pub(super) struct Job {
     id: u64,
     model: ModelId,
-    job: ImportanceJob,
+    job: Work,
+}
+
+/// The two jobs that run a slice at a time.
+enum Work {
+    Importance(ImportanceJob),
+    Patch(PatchJob),
+}
+
+impl Work {
+    fn step(&mut self, m: &dyn Layered) -> Result<()> {
+        match self {
+            Work::Importance(j) => j.step(m),
+            Work::Patch(j) => j.step(m),
+        }
+    }
+
+    fn progress(&self) -> (usize, usize) {
+        match self {
+            Work::Importance(j) => (j.done(), j.total()),
+            Work::Patch(j) => (j.done(), j.total()),
+        }
+    }
+
+    fn is_finished(&self) -> bool {
+        let (done, total) = self.progress();
+        done >= total
+    }
+
+    /// The reply: the result when finished, else the progress.
+    fn reply(self) -> std::result::Result<AnalysisReply, (Work, AnalysisReply)> {
+        let (done, total) = self.progress();
+        match self {
+            _ if done < total => Err(match self {
+                Work::Importance(_) => (self, AnalysisReply::ImportanceProgress { done, total }),
+                Work::Patch(_) => (self, AnalysisReply::PatchProgress { done, total }),
+            }),
+            Work::Importance(j) => Ok(AnalysisReply::Importance(j.finish())),
+            Work::Patch(j) => Ok(AnalysisReply::Patch(j.finish())),
+        }
+    }
 }
 
 impl Session {
@@ -71,7 +113,9 @@ impl Session {
         };
         let own_text = matches!(
             request,
-            AnalysisRequest::Detectors { text: None, .. } | AnalysisRequest::CancelImportance
+            AnalysisRequest::Detectors { text: None, .. }
+                | AnalysisRequest::CancelImportance
+                | AnalysisRequest::CancelPatch
         );
         if let Some((_, trace)) =
             self.latest().filter(|(_, t)| !own_text && t.tokens.len() > KEEP_WEIGHTS_UP_TO)
@@ -138,12 +182,26 @@ impl Session {
                 nonempty()?;
                 let job = ImportanceJob::start(self.layered(model)?, text, ablation)?;
                 let total = job.total();
-                self.importance = Some(Job { id, model, job });
+                self.importance = Some(Job { id, model, job: Work::Importance(job) });
                 Ok(AnalysisReply::ImportanceProgress { done: 0, total })
             }
             AnalysisRequest::CancelImportance => {
                 self.importance = None;
                 Ok(AnalysisReply::ImportanceCancelled)
+            }
+            AnalysisRequest::Patch { corrupt, right, wrong, sites, last_only } => {
+                self.patch = None;
+                nonempty()?;
+                let (corrupt, _) = cut_text(&corrupt);
+                let m = self.layered(model)?;
+                let job = PatchJob::start(m, (text, corrupt), (&right, &wrong), &sites, last_only)?;
+                let total = job.total();
+                self.patch = Some(Job { id, model, job: Work::Patch(job) });
+                Ok(AnalysisReply::PatchProgress { done: 0, total })
+            }
+            AnalysisRequest::CancelPatch => {
+                self.patch = None;
+                Ok(AnalysisReply::PatchCancelled)
             }
             AnalysisRequest::AllValueNorms => {
                 let m = self.layered(model)?;
@@ -165,16 +223,19 @@ impl Session {
         }
     }
 
-    /// Whether an importance map is under way.
+    /// Whether an importance map or patching is under way.
     pub fn analysis_busy(&self) -> bool {
-        self.importance.is_some()
+        self.importance.is_some() || self.patch.is_some()
     }
 
-    /// Advances the importance map by one slice (at least one head, then
-    /// until `SLICE_MS` have passed): progress, or the map when it is done.
-    /// A newer run than the map's drops it unanswered (its reply would be stale).
+    /// Advances the importance map, else the patching, by one slice (at least
+    /// one step, then until `SLICE_MS` have passed): progress, or the map when
+    /// it is done. A newer run than the map's drops it unanswered (its reply
+    /// would be stale).
     pub fn continue_analysis(&mut self, now_ms: &dyn Fn() -> f64) -> Option<super::FromWorker> {
-        let Job { id, model, mut job } = self.importance.take()?;
+        let is_patch = self.importance.is_none();
+        let slot = if is_patch { &mut self.patch } else { &mut self.importance };
+        let Job { id, model, mut job } = slot.take()?;
         if self.last.as_ref().map(|(last, _)| *last) != Some(id) {
             return None;
         }
@@ -188,13 +249,15 @@ impl Session {
                 }
             }
         })();
-        let reply = match step {
-            Err(e) => return Some(super::FromWorker::Failed { id, message: e.to_string() }),
-            Ok(()) if job.is_finished() => AnalysisReply::Importance(job.finish()),
-            Ok(()) => {
-                let (done, total) = (job.done(), job.total());
-                self.importance = Some(Job { id, model, job });
-                AnalysisReply::ImportanceProgress { done, total }
+        if let Err(e) = step {
+            return Some(super::FromWorker::Failed { id, message: e.to_string() });
+        }
+        let reply = match job.reply() {
+            Ok(done) => done,
+            Err((job, progress)) => {
+                let slot = if is_patch { &mut self.patch } else { &mut self.importance };
+                *slot = Some(Job { id, model, job });
+                progress
             }
         };
         Some(super::FromWorker::Analysis { id, reply: Box::new(reply) })

@@ -42,6 +42,8 @@ pub struct Session {
     last: Option<(u64, Latest)>,
     /// The importance map under way (`analysis.rs`).
     importance: Option<analysis::Job>,
+    /// The activation patching under way (`analysis.rs`).
+    patch: Option<analysis::Job>,
     /// The latest catalog's sums, for a run that appends to it.
     sums: summary::KeptSums,
 }
@@ -66,6 +68,7 @@ impl Session {
             runners: runners::built_in(),
             last: None,
             importance: None,
+            patch: None,
             sums: Default::default(),
         }
     }

@@ -78,8 +78,12 @@ pub trait Runner {
     /// Whether this runner can answer `request`: rollout reads the trace
     /// alone, the others need [`Runner::layered`].
     fn can_analyse(&self, request: &AnalysisRequest) -> bool {
-        matches!(request, AnalysisRequest::Rollout | AnalysisRequest::CancelImportance)
-            || self.layered().is_ok()
+        matches!(
+            request,
+            AnalysisRequest::Rollout
+                | AnalysisRequest::CancelImportance
+                | AnalysisRequest::CancelPatch
+        ) || self.layered().is_ok()
     }
 
     /// E of `layer` computed again (a long text's layer keeps h, not E):

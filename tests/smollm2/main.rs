@@ -6,4 +6,5 @@ mod common;
 
 mod bad_input;
 mod generate;
+mod patching;
 mod reference;

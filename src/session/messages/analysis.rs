@@ -5,6 +5,7 @@
 use crate::analysis::detectors::Detectors;
 use crate::analysis::knockout::{Ablation, HeadRef, Importance, Knockout};
 use crate::analysis::logit_lens::LogitLens;
+use crate::analysis::patching::{Patching, Site};
 use crate::tensor::Matrix;
 use crate::trace::Thumbnail;
 use serde::{Deserialize, Serialize};
@@ -35,6 +36,18 @@ pub enum AnalysisRequest {
     },
     /// ‖a_ij f(x_j)‖ of every head of the latest run, as overview thumbnails.
     AllValueNorms,
+    /// Starts activation patching with the page's text as the clean prompt
+    /// (replacing patching under way): the maps of `sites`.
+    Patch {
+        corrupt: String,
+        right: String,
+        wrong: String,
+        sites: Vec<Site>,
+        /// Heads patched at the last position only.
+        last_only: bool,
+    },
+    /// Stops the patching under way.
+    CancelPatch,
 }
 
 impl AnalysisRequest {
@@ -49,6 +62,7 @@ impl AnalysisRequest {
             AnalysisRequest::Importance { .. } | AnalysisRequest::CancelImportance => 4,
             AnalysisRequest::Detectors { .. } => 5,
             AnalysisRequest::AllValueNorms => 6,
+            AnalysisRequest::Patch { .. } | AnalysisRequest::CancelPatch => 7,
         }
     }
 }
@@ -86,4 +100,10 @@ pub enum AnalysisReply {
     AllValueNorms {
         overview: Vec<Vec<Thumbnail>>,
     },
+    PatchProgress {
+        done: usize,
+        total: usize,
+    },
+    Patch(Patching),
+    PatchCancelled,
 }
