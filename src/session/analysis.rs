@@ -38,8 +38,8 @@ pub(super) struct Job {
 
 /// The two jobs that run a slice at a time.
 enum Work {
-    Importance(ImportanceJob),
-    Patch(PatchJob),
+    Importance(Box<ImportanceJob>),
+    Patch(Box<PatchJob>),
 }
 
 impl Work {
@@ -62,16 +62,20 @@ impl Work {
         done >= total
     }
 
-    /// The reply: the result when finished, else the progress.
-    fn reply(self) -> std::result::Result<AnalysisReply, (Work, AnalysisReply)> {
+    /// Where the job stands, as the page is told.
+    fn progress_reply(&self) -> AnalysisReply {
         let (done, total) = self.progress();
         match self {
-            _ if done < total => Err(match self {
-                Work::Importance(_) => (self, AnalysisReply::ImportanceProgress { done, total }),
-                Work::Patch(_) => (self, AnalysisReply::PatchProgress { done, total }),
-            }),
-            Work::Importance(j) => Ok(AnalysisReply::Importance(j.finish())),
-            Work::Patch(j) => Ok(AnalysisReply::Patch(j.finish())),
+            Work::Importance(_) => AnalysisReply::ImportanceProgress { done, total },
+            Work::Patch(_) => AnalysisReply::PatchProgress { done, total },
+        }
+    }
+
+    /// The finished map.
+    fn finish(self) -> AnalysisReply {
+        match self {
+            Work::Importance(j) => AnalysisReply::Importance(j.finish()),
+            Work::Patch(j) => AnalysisReply::Patch(j.finish()),
         }
     }
 }
@@ -182,7 +186,7 @@ impl Session {
                 nonempty()?;
                 let job = ImportanceJob::start(self.layered(model)?, text, ablation)?;
                 let total = job.total();
-                self.importance = Some(Job { id, model, job: Work::Importance(job) });
+                self.importance = Some(Job { id, model, job: Work::Importance(Box::new(job)) });
                 Ok(AnalysisReply::ImportanceProgress { done: 0, total })
             }
             AnalysisRequest::CancelImportance => {
@@ -196,7 +200,7 @@ impl Session {
                 let m = self.layered(model)?;
                 let job = PatchJob::start(m, (text, corrupt), (&right, &wrong), &sites, last_only)?;
                 let total = job.total();
-                self.patch = Some(Job { id, model, job: Work::Patch(job) });
+                self.patch = Some(Job { id, model, job: Work::Patch(Box::new(job)) });
                 Ok(AnalysisReply::PatchProgress { done: 0, total })
             }
             AnalysisRequest::CancelPatch => {
@@ -252,13 +256,13 @@ impl Session {
         if let Err(e) = step {
             return Some(super::FromWorker::Failed { id, message: e.to_string() });
         }
-        let reply = match job.reply() {
-            Ok(done) => done,
-            Err((job, progress)) => {
-                let slot = if is_patch { &mut self.patch } else { &mut self.importance };
-                *slot = Some(Job { id, model, job });
-                progress
-            }
+        let reply = if job.is_finished() {
+            job.finish()
+        } else {
+            let progress = job.progress_reply();
+            let slot = if is_patch { &mut self.patch } else { &mut self.importance };
+            *slot = Some(Job { id, model, job });
+            progress
         };
         Some(super::FromWorker::Analysis { id, reply: Box::new(reply) })
     }
