@@ -1,10 +1,12 @@
 //! "Beyond weights": what attention weights alone do not say. Value-weighted
 //! attention of the selected head, attention rollout, the logit lens
-//! (decoders), head knockout and the importance map; each quantity with its
+//! (decoders), head knockout and the importance map, activation patching
+//! (decoders); each quantity with its
 //! one-line definition. The numbers come from the worker (`session/analysis.rs`).
 
 pub mod knockout;
 pub mod logit_lens;
+pub mod patching;
 pub mod rollout;
 
 use crate::canvas::{
@@ -22,6 +24,7 @@ use attnscope::Matrix;
 use knockout::{ImportancePanel, KnockoutPanel};
 use leptos::prelude::*;
 use logit_lens::LogitLensPanel;
+use patching::{PatchForm, PatchState, PatchingPanel};
 use rollout::RolloutPanel;
 
 /// Where the importance map stands.
@@ -57,6 +60,10 @@ pub struct Analysis {
     /// "All heads": clicks on a tile choose heads to knock out instead of opening them.
     pub knock_mode: RwSignal<bool>,
     pub ablation: RwSignal<Ablation>,
+    /// Activation patching: where it stands, for which run, and the form.
+    pub patch: RwSignal<PatchState>,
+    pub patch_of: RwSignal<u64>,
+    pub patch_form: PatchForm,
     /// The last analysis that failed, and why.
     pub error: RwSignal<String>,
 }
@@ -84,6 +91,9 @@ impl Analysis {
             knocked: RwSignal::new(Vec::new()),
             knock_mode: RwSignal::new(false),
             ablation: RwSignal::new(Ablation::Zero),
+            patch: RwSignal::new(PatchState::Idle),
+            patch_of: RwSignal::new(0),
+            patch_form: PatchForm::new(),
             error: RwSignal::new(String::new()),
         }
     }
@@ -131,7 +141,21 @@ impl Analysis {
                     self.importance.set(ImportanceState::Done(Box::new(map)))
                 }
             }
-            AnalysisReply::ImportanceCancelled => {}
+            AnalysisReply::ImportanceCancelled | AnalysisReply::PatchCancelled => {}
+            AnalysisReply::PatchProgress { done, total } => {
+                if id == self.patch_of.get_untracked()
+                    && matches!(self.patch.get_untracked(), PatchState::Running { .. })
+                {
+                    self.patch.set(PatchState::Running { done, total })
+                }
+            }
+            AnalysisReply::Patch(p) => {
+                if id == self.patch_of.get_untracked()
+                    && matches!(self.patch.get_untracked(), PatchState::Running { .. })
+                {
+                    self.patch.set(PatchState::Done(Box::new(p)))
+                }
+            }
             AnalysisReply::Detectors(d) => self.detectors.set(Some(d)),
             AnalysisReply::AllValueNorms { overview } => self.all_norms.set(Some((id, overview))),
         }
@@ -142,6 +166,9 @@ impl Analysis {
         self.error.set(message.to_string());
         if matches!(self.importance.get_untracked(), ImportanceState::Running { .. }) {
             self.importance.set(ImportanceState::Idle);
+        }
+        if matches!(self.patch.get_untracked(), PatchState::Running { .. }) {
+            self.patch.set(PatchState::Idle);
         }
     }
 
@@ -400,6 +427,7 @@ pub fn BeyondView() -> impl IntoView {
             <LogitLensPanel />
             <KnockoutPanel />
             <ImportancePanel />
+            <PatchingPanel />
         </div>
     }
 }

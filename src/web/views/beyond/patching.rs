@@ -1,0 +1,383 @@
+//! Activation patching (decoders): the page's text is the clean prompt; a
+//! corrupted prompt of the same length, a right and a wrong answer, and the
+//! maps of how much of the clean answer each patched activation restores,
+//! computed by the worker a slice at a time (`session/analysis.rs`).
+
+use super::{Analysis, Definition};
+use crate::canvas::paint::{css, signed_color};
+use crate::compute::Engine;
+use crate::state::{Results, Selection};
+use crate::views::common::format::num;
+use attnscope::analysis::patching::{self, PatchMap, Patching, Site};
+use attnscope::attention::Mask;
+use attnscope::session::AnalysisRequest;
+use leptos::prelude::*;
+
+/// Where patching stands.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PatchState {
+    Idle,
+    Running { done: usize, total: usize },
+    Done(Box<Patching>),
+    Cancelled,
+}
+
+/// What the visitor asked for: kept in the analyses' context, so a tab
+/// switched to and back keeps it.
+#[derive(Clone, Copy)]
+pub struct PatchForm {
+    pub corrupt: RwSignal<String>,
+    pub right: RwSignal<String>,
+    pub wrong: RwSignal<String>,
+    /// "residual", "heads", "heads-last" or "blocks".
+    pub what: RwSignal<String>,
+}
+
+impl PatchForm {
+    pub fn new() -> Self {
+        let p = &PRESETS[0];
+        PatchForm {
+            corrupt: RwSignal::new(p.corrupt.into()),
+            right: RwSignal::new(p.right.into()),
+            wrong: RwSignal::new(p.wrong.into()),
+            what: RwSignal::new("residual".into()),
+        }
+    }
+}
+
+impl Default for PatchForm {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// A prompt pair to start from, with what to look for.
+struct Preset {
+    name: &'static str,
+    clean: &'static str,
+    corrupt: &'static str,
+    right: &'static str,
+    wrong: &'static str,
+    note: &'static str,
+}
+
+const PRESETS: [Preset; 3] = [
+    Preset {
+        name: "Indirect object",
+        clean: "When Mary and John went to the store, John gave a drink to",
+        corrupt: "When Mary and John went to the store, Mary gave a drink to",
+        right: " Mary",
+        wrong: " John",
+        note: "The second name decides the answer. In the residual map, the early layers carry it at that name's position; in the middle layers it moves to the last position: the heads that move it light up in the heads map.",
+    },
+    Preset {
+        name: "Factual recall",
+        clean: "The Eiffel Tower is in the city of",
+        corrupt: "The Colosseum is in the city of",
+        right: " Paris",
+        wrong: " Rome",
+        note: "The landmark's tokens decide the city. The residual map shows the fact read at the landmark's last token in the early and middle layers, then carried to the last position.",
+    },
+    Preset {
+        name: "Repeated sequence",
+        clean: "Harry Potter went home. Harry",
+        corrupt: "Harry Smith went home. Harry",
+        right: " Potter",
+        wrong: " Smith",
+        note: "The answer is copied from the first time the name appeared (induction). The heads that copy it, induction heads, light up in the heads map (last position).",
+    },
+];
+
+/// The sites of a choice of the form.
+fn sites(what: &str) -> (Vec<Site>, bool) {
+    match what {
+        "heads" => (vec![Site::Heads], false),
+        "heads-last" => (vec![Site::Heads], true),
+        "blocks" => (vec![Site::Attention, Site::FeedForward], false),
+        _ => (vec![Site::Residual], false),
+    }
+}
+
+#[component]
+pub fn PatchingPanel() -> impl IntoView {
+    let sel = expect_context::<Selection>();
+    let res = expect_context::<Results>();
+    let engine = expect_context::<Engine>();
+    let an = expect_context::<Analysis>();
+    let form = an.patch_form;
+    let decoder =
+        move || res.summary.with(|s| s.as_ref().is_some_and(|s| s.info.mask != Mask::None));
+    let start = move |_| {
+        let (sites, last_only) = sites(&form.what.get_untracked());
+        an.patch_of.set(engine.latest());
+        an.patch.set(PatchState::Running { done: 0, total: 0 });
+        Analysis::ask(
+            engine,
+            sel,
+            AnalysisRequest::Patch {
+                corrupt: form.corrupt.get_untracked(),
+                right: form.right.get_untracked(),
+                wrong: form.wrong.get_untracked(),
+                sites,
+                last_only,
+            },
+        );
+    };
+    let cancel = move |_| {
+        an.patch.set(PatchState::Cancelled);
+        Analysis::ask(engine, sel, AnalysisRequest::CancelPatch);
+    };
+    // A newer run (the text changed) makes the patching under way stale: the worker drops it.
+    Effect::new(move |_| {
+        let run = res.run_id();
+        if matches!(an.patch.get_untracked(), PatchState::Running { .. })
+            && run != Some(an.patch_of.get_untracked())
+        {
+            an.patch.set(PatchState::Idle);
+        }
+    });
+    let preset = move |ev| {
+        let Some(p) = PRESETS.iter().find(|p| p.name == event_target_value(&ev)) else { return };
+        form.corrupt.set(p.corrupt.into());
+        form.right.set(p.right.into());
+        form.wrong.set(p.wrong.into());
+        sel.text.set(p.clean.into());
+    };
+    let note = move || {
+        let text = sel.text.get();
+        PRESETS.iter().find(|p| p.clean == text).map(|p| p.note)
+    };
+    let running = move || matches!(an.patch.get(), PatchState::Running { .. });
+    let status = move || match an.patch.get() {
+        PatchState::Idle => "Not computed yet.".to_string(),
+        PatchState::Running { done, total } => format!("Patching: step {done} of {total}…"),
+        PatchState::Cancelled => "Cancelled.".to_string(),
+        PatchState::Done(p) => {
+            let at: Vec<String> =
+                p.differ_at.iter().map(|&i| format!("{i} “{}”", p.clean_tokens[i])).collect();
+            let notes: Vec<String> =
+                [&p.right.note, &p.wrong.note].into_iter().flatten().cloned().collect();
+            format!(
+                "Done. The prompts differ at position {}. d = logit({:?}) − logit({:?}): {} on the clean prompt, {} on the corrupted one.{}",
+                at.join(", "),
+                p.right.token,
+                p.wrong.token,
+                num(p.clean_logit_diff),
+                num(p.corrupt_logit_diff),
+                notes.iter().map(|n| format!(" Note: {n}.")).collect::<String>()
+            )
+        }
+    };
+    let progress = move || match an.patch.get() {
+        PatchState::Running { done, total } if total > 0 => {
+            (done as f64 / total as f64).to_string()
+        }
+        _ => "0".into(),
+    };
+    let maps = move || match an.patch.get() {
+        PatchState::Done(p) => p
+            .maps
+            .iter()
+            .enumerate()
+            .map(|(k, m)| view! { <PatchTable p=p.clone() map=m.clone() k /> })
+            .collect_view()
+            .into_any(),
+        _ => ().into_any(),
+    };
+    let text_input = |id: &'static str, label: &'static str, value: RwSignal<String>| {
+        view! {
+            <label class="patch-field">
+                {label}
+                <input
+                    id=id
+                    type="text"
+                    maxlength="2000"
+                    prop:value=move || value.get()
+                    on:input=move |ev| value.set(event_target_value(&ev))
+                />
+            </label>
+        }
+    };
+    view! {
+        <section class="analysis" id="patching">
+            <h2>"Activation patching"</h2>
+            <Definition text=patching::DEFINITION />
+            <Show
+                when=decoder
+                fallback=|| {
+                    view! {
+                        <p class="note" id="patch-decoders-only">
+                            "Patching compares the next token's logits, which an encoder such as MiniLM does not give: choose SmolLM2 or a decoder opened from files."
+                        </p>
+                    }
+                }
+            >
+                <p class="note">
+                    "The clean prompt is the text above. Change one word of it in the corrupted prompt (the same number of tokens)."
+                </p>
+                <div class="patch-form">
+                    <label class="patch-field">
+                        "Preset" <select id="patch-preset" on:change=preset>
+                            <option value="">"Choose…"</option>
+                            {PRESETS
+                                .iter()
+                                .map(|p| view! { <option value=p.name>{p.name}</option> })
+                                .collect_view()}
+                        </select>
+                    </label>
+                    {text_input("patch-corrupt", "Corrupted prompt", form.corrupt)}
+                    {text_input("patch-right", "Right answer", form.right)}
+                    {text_input("patch-wrong", "Wrong answer", form.wrong)}
+                    <label class="patch-field">
+                        "Patch"
+                        <select
+                            id="patch-what"
+                            prop:value=move || form.what.get()
+                            on:change=move |ev| form.what.set(event_target_value(&ev))
+                        >
+                            <option value="residual">
+                                "the residual stream (layer × position)"
+                            </option>
+                            <option value="heads">
+                                "each head, every position (layer × head)"
+                            </option>
+                            <option value="heads-last">
+                                "each head, last position (layer × head)"
+                            </option>
+                            <option value="blocks">
+                                "attention and feed-forward blocks (layer × position)"
+                            </option>
+                        </select>
+                    </label>
+                </div>
+                {move || {
+                    note()
+                        .map(|n| {
+                            view! {
+                                <p class="note" id="patch-note">
+                                    {n}
+                                </p>
+                            }
+                        })
+                }}
+                <div class="switch-row">
+                    <button id="patch-run" on:click=start disabled=running>
+                        "Patch"
+                    </button>
+                    <button id="patch-cancel" on:click=cancel disabled=move || !running()>
+                        "Cancel"
+                    </button>
+                    <progress
+                        id="patch-progress"
+                        max="1"
+                        value=progress
+                        aria-label="Patching done so far"
+                    ></progress>
+                </div>
+                <p id="patch-status" role="status">
+                    {status}
+                </p>
+                {maps}
+            </Show>
+        </section>
+    }
+}
+
+/// `s` as HTML text (tokens are the visitor's text: `<script>` stays text).
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// The table's HTML, written as one string: a map of 30 × 14 cells as
+/// reactive nodes would cost the page's bundle far more than it draws.
+fn table_html(p: &Patching, map: &PatchMap) -> String {
+    let heads = map.columns == "head";
+    let mut html = String::from("<thead><tr><th scope=\"col\">Layer</th>");
+    for c in 0..map.effect.first().map_or(0, Vec::len) {
+        let (label, differs) = if heads {
+            (c.to_string(), false)
+        } else {
+            (escape(&p.clean_tokens[c]), p.differ_at.contains(&c))
+        };
+        let class = if differs { " class=\"differs\"" } else { "" };
+        html += &format!("<th scope=\"col\"{class}>{label}</th>");
+    }
+    html += "</tr></thead><tbody>";
+    for (l, row) in map.effect.iter().enumerate() {
+        html += &format!("<tr><th scope=\"row\">{l}</th>");
+        for (c, &e) in row.iter().enumerate() {
+            let colour = css(signed_color(e.clamp(-1.0, 1.0), 1.0));
+            html += &format!("<td data-at=\"{l},{c}\" style=\"background:{colour}\"></td>");
+        }
+        html += "</tr>";
+    }
+    html + "</tbody>"
+}
+
+/// One map as a table: a row per layer, a column per position or head, each
+/// cell coloured by its effect (red restores the clean answer, white
+/// nothing, blue pushes away from it) and read out exactly on hover or tap.
+#[component]
+fn PatchTable(p: Box<Patching>, map: PatchMap, k: usize) -> impl IntoView {
+    let picked = RwSignal::new(None::<(usize, usize)>);
+    let effects: Vec<String> = map
+        .effect
+        .iter()
+        .map(|r| r.iter().map(|e| format!("{e:.6}")).collect::<Vec<_>>().join(","))
+        .collect();
+    let title = format!("{}: layer × {}", map.site.name(), map.columns);
+    let html = table_html(&p, &map);
+    let readout = move || match picked.get() {
+        Some((l, c)) => {
+            let column = if map.columns == "head" {
+                format!("head {c}")
+            } else {
+                format!("{c} “{}”", p.clean_tokens[c])
+            };
+            format!(
+                "Layer {l}, {column}: effect {} (d = {})",
+                num(map.effect[l][c]),
+                num(map.logit_diff[l][c])
+            )
+        }
+        None => "Point at a cell, or tap it, for its effect and d.".into(),
+    };
+    // One listener for every cell: the cell pointed at says where it is.
+    let pick = move |ev: web_sys::Event| {
+        use wasm_bindgen::JsCast;
+        let Some(td) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else {
+            return;
+        };
+        let Some(at) = td.get_attribute("data-at") else { return };
+        let Some((l, c)) = at.split_once(',') else { return };
+        if let (Ok(l), Ok(c)) = (l.parse(), c.parse()) {
+            if let Some(table) = td.closest("table").ok().flatten() {
+                if let Ok(Some(old)) = table.query_selector("td.picked") {
+                    let _ = old.class_list().remove_1("picked");
+                }
+            }
+            let _ = td.class_list().add_1("picked");
+            picked.set(Some((l, c)));
+        }
+    };
+    let id = format!("patch-map-{k}");
+    view! {
+        <h3>{title}</h3>
+        <div class="lens-grid-box">
+            <table
+                class="patch-map"
+                id=id.clone()
+                data-effect=effects.join(";")
+                inner_html=html
+                on:pointerover=move |ev| pick(ev.into())
+                on:click=move |ev| pick(ev.into())
+            ></table>
+        </div>
+        <p class="readout" id=format!("{id}-readout")>
+            {readout}
+        </p>
+        <p class="caption">
+            "Red: the patch restores the clean answer (1 fully); white: nothing (0); blue: it pushes further from it."
+        </p>
+    }
+}
