@@ -466,13 +466,13 @@ fn smollm2_patching_matches_transformers() {
     assert_eq!(model.tokens(s("clean")).unwrap().0, ids(&f["clean_ids"]));
     assert_eq!(model.tokens(s("corrupt")).unwrap().0, ids(&f["corrupt_ids"]));
     let sites = [Site::Residual, Site::Heads, Site::Attention, Site::FeedForward];
-    let run = |last_only| {
+    let run = |sites: &[Site], last_only| {
         let prompts = (s("clean"), s("corrupt"));
-        patching(model, prompts, (s("right"), s("wrong")), &sites, last_only, &mut |_, _| true)
+        patching(model, prompts, (s("right"), s("wrong")), sites, last_only, &mut |_, _| true)
             .unwrap()
             .unwrap()
     };
-    let (r, last) = (run(false), run(true));
+    let (r, last) = (run(&sites, false), run(&[Site::Heads], true));
     assert_eq!(
         (r.right.id as u64, r.wrong.id as u64),
         (f["right_id"].as_u64().unwrap(), f["wrong_id"].as_u64().unwrap())
@@ -494,7 +494,7 @@ fn smollm2_patching_matches_transformers() {
     let maps = [
         ("residual", &r.maps[0]),
         ("heads", &r.maps[1]),
-        ("heads_last", &last.maps[1]),
+        ("heads_last", &last.maps[0]),
         ("attention", &r.maps[2]),
         ("feed_forward", &r.maps[3]),
     ];
