@@ -36,6 +36,29 @@ pub fn layer_masks(model: Mask, layers: impl IntoIterator<Item = Mask>) -> Optio
     masks.iter().any(|&m| m != model).then(|| masks.into_iter().map(LayerMask::from).collect())
 }
 
+/// The weights a JSON export of `trace` writes: every head's n_q × n_k.
+pub fn export_weights(trace: &ModelTrace) -> u64 {
+    let n = trace.tokens.len() as u64;
+    trace.layers.iter().map(|l| l.attention.heads.len() as u64 * n * n).sum()
+}
+
+/// Refuses, before anything is built, a JSON of every head with more than
+/// `max` weights (`heads` heads over `n` tokens), naming what works at that
+/// length: one head as CSV, PNG or SVG, or a text short enough.
+pub fn check_export_size(n: usize, heads: usize, max: u64) -> crate::error::Result<()> {
+    let weights = heads as u64 * (n as u64).pow(2);
+    if weights <= max {
+        return Ok(());
+    }
+    let fits = ((max / heads.max(1) as u64) as f64).sqrt() as u64;
+    Err(crate::Error::Invalid(format!(
+        "the JSON of every head at {n} tokens is {:.0} million weights ({heads} heads × {n}²; about {:.1} GB as text), more than the {} million written at once: write one head with --csv FILE (or --png / --svg) and --layer / --head, or shorten the text to at most {fits} tokens",
+        weights as f64 / 1e6,
+        weights as f64 * 10.0 / 1e9,
+        max >> 20,
+    )))
+}
+
 /// `attentions` is indexed [layer][head][query][key].
 #[derive(Serialize)]
 pub struct AttentionExport {
@@ -97,6 +120,11 @@ impl AttentionExport {
 
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).expect("numbers and strings always serialise")
+    }
+
+    /// The JSON written to `w` as it is made, without the whole text in memory.
+    pub fn write_json(&self, w: impl std::io::Write) -> std::io::Result<()> {
+        serde_json::to_writer(w, self).map_err(std::io::Error::other)
     }
 }
 
@@ -176,6 +204,17 @@ pub fn spreadsheet_safe(cell: &str) -> std::borrow::Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_head_of_a_long_text_is_refused_with_what_works() {
+        // SmolLM2 at 2,048 tokens: 270 heads × 2,048² weights.
+        let e = check_export_size(2048, 270, 64 << 20).unwrap_err().to_string();
+        let named =
+            e.contains("1132 million") && e.contains("--csv") && e.contains("at most 498 tokens");
+        assert!(named, "{e}");
+        assert!(check_export_size(498, 270, 64 << 20).is_ok());
+        assert!(check_export_size(14, 270, 64 << 20).is_ok());
+    }
 
     #[test]
     fn layer_masks_are_listed_only_when_a_layer_differs() {

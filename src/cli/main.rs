@@ -239,6 +239,11 @@ fn missing(what: &str, dir: &Path) -> Error {
     ))
 }
 
+/// The most weights `attention --json` writes (every head, as numbers in
+/// memory and then as text): about 270 MB and 700 MB of JSON, within a
+/// 3 GiB address space with the model loaded.
+const JSON_MAX_WEIGHTS: u64 = 64 << 20;
+
 /// MiniLM from the models folder `dir` (`scripts/fetch_models.py` fills it).
 fn load_minilm(dir: &Path) -> Result<MiniLm, Error> {
     let d = dir.join("minilm");
@@ -370,7 +375,19 @@ fn attention(args: AttentionArgs) -> Result<(), Error> {
         )));
     }
     if let Some(path) = &args.json {
-        write(path, AttentionExport::from_trace(&trace).to_json().as_bytes())?;
+        let heads = trace.layers.iter().map(|l| l.attention.heads.len()).sum();
+        attnscope::export::check_export_size(trace.tokens.len(), heads, JSON_MAX_WEIGHTS)?;
+        let export = AttentionExport::from_trace(&trace);
+        if path.as_os_str() == "-" {
+            write(path, export.to_json().as_bytes())?;
+        } else {
+            let failed =
+                |e: std::io::Error| Error::Invalid(format!("cannot write {}: {e}", path.display()));
+            let file = std::fs::File::create(path).map_err(failed)?;
+            let mut w = std::io::BufWriter::new(file);
+            export.write_json(&mut w).map_err(failed)?;
+            std::io::Write::flush(&mut w).map_err(failed)?;
+        }
     }
     let head = trace.layers[args.layer].attention.head(args.head);
     let (values, kind, stage) = match args.stage {

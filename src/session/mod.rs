@@ -317,11 +317,11 @@ impl Session {
                 Err(e) => FromWorker::Failed { id, message: e.to_string() },
             },
             ToWorker::Export { id } => match self.latest() {
-                Some((_, trace)) if export_weights(trace) > EXPORT_MAX_WEIGHTS => FromWorker::Failed {
+                Some((_, trace)) if crate::export::export_weights(trace) > EXPORT_MAX_WEIGHTS => FromWorker::Failed {
                     id,
                     message: format!(
                         "This text's attention is {:.0} million weights, too many for a JSON file in the browser: shorten the text, or export it with the command line (`attnscope attention`).",
-                        export_weights(trace) as f64 / 1e6
+                        crate::export::export_weights(trace) as f64 / 1e6
                     ),
                 },
                 Some((_, trace)) => FromWorker::Export { id, json: crate::export::AttentionExport::from_trace(trace).to_json() },
@@ -373,12 +373,6 @@ impl Session {
 /// Above this many weights the JSON export is refused: as text it would
 /// outgrow a browser tab's memory.
 pub const EXPORT_MAX_WEIGHTS: u64 = 16 << 20;
-
-/// The weights a JSON export of `trace` writes: every head's n_q × n_k.
-fn export_weights(trace: &ModelTrace) -> u64 {
-    let n = trace.tokens.len() as u64;
-    trace.layers.iter().map(|l| l.attention.heads.len() as u64 * n * n).sum()
-}
 
 fn cut_notice() -> String {
     format!("Text cut to its first {MAX_TEXT_CHARS} characters.")
