@@ -36,7 +36,7 @@ use crate::models::decoder::parts::{
     attend_cached, embed_rows, gated_block_matrices, gelu_tanh_times, rope_from_hf, Attn, GatedFfn,
     Linear, Names, Products, Rope, RopeScaling, ATTENTION_MATRICES, GATED_BLOCK_MATRICES,
 };
-use crate::models::decoder::{Net, Shape};
+use crate::models::decoder::{BlockRows, Net, Shape};
 use crate::models::norm::RmsNorm;
 use crate::tensor::Matrix;
 use crate::trace::LayerTrace;
@@ -304,19 +304,32 @@ impl Gemma3 {
             config,
         })
     }
+}
 
-    /// [`Net::block`], with `edit` applied to the heads' outputs before W_O.
-    #[allow(clippy::too_many_arguments)]
-    fn run_block(
+impl Net for Gemma3 {
+    fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
+    fn embed(&self, ids: &[u32], _start: usize) -> Result<Matrix> {
+        let mut h = embed_rows(&self.token_embd, ids);
+        h.data.iter_mut().for_each(|x| *x *= self.embedding_scale);
+        Ok(h)
+    }
+
+    fn attention_input(&self, l: usize, h: &Matrix) -> Matrix {
+        self.blocks[l].attn_norm.forward(h)
+    }
+
+    fn block_rows(
         &self,
         l: usize,
         h: &Matrix,
-        start: usize,
-        past: Option<&mut LayerTrace>,
-        last_only: bool,
+        rows: BlockRows<'_>,
         mm: &mut Products,
         edit: Option<&dyn Fn(&mut Matrix)>,
     ) -> (LayerTrace, Matrix) {
+        let BlockRows { start, past, last_only } = rows;
         let (b, c) = (&self.blocks[l], &self.config);
         let x = self.attention_input(l, h);
         let [mut q, mut k, v] = b.attn.qkv(&x, mm);
@@ -338,44 +351,6 @@ impl Gemma3 {
         let down = b.ffn.forward(&b.ffn_norm.forward(&r), gelu_tanh_times, mm);
         let out = r.add(&b.post_ffw_norm.forward(&down));
         (LayerTrace::new(x, attention, delta, residual), out)
-    }
-}
-
-impl Net for Gemma3 {
-    fn shape(&self) -> &Shape {
-        &self.shape
-    }
-
-    fn embed(&self, ids: &[u32], _start: usize) -> Result<Matrix> {
-        let mut h = embed_rows(&self.token_embd, ids);
-        h.data.iter_mut().for_each(|x| *x *= self.embedding_scale);
-        Ok(h)
-    }
-
-    fn attention_input(&self, l: usize, h: &Matrix) -> Matrix {
-        self.blocks[l].attn_norm.forward(h)
-    }
-
-    fn block(
-        &self,
-        l: usize,
-        h: &Matrix,
-        start: usize,
-        past: Option<&mut LayerTrace>,
-        last_only: bool,
-        mm: &mut Products,
-    ) -> (LayerTrace, Matrix) {
-        self.run_block(l, h, start, past, last_only, mm, None)
-    }
-
-    fn block_edited(
-        &self,
-        l: usize,
-        h: &Matrix,
-        edit: &dyn Fn(&mut Matrix),
-        mm: &mut Products,
-    ) -> Option<(LayerTrace, Matrix)> {
-        Some(self.run_block(l, h, 0, None, false, mm, Some(edit)))
     }
 
     fn logits(&self, h_last: &Matrix, mm: &mut Products) -> Vec<f32> {

@@ -23,7 +23,7 @@ use crate::formats::hparams::{split_evenly, Hparams};
 use crate::formats::weights::Weights;
 use crate::kernels::quant::{QMatrix, QType};
 use crate::models::decoder::parts::{attend_cached, embed_rows, gelu_tanh, Linear, Products};
-use crate::models::decoder::{Net, Shape};
+use crate::models::decoder::{BlockRows, Net, Shape};
 use crate::models::norm::LayerNorm;
 use crate::tensor::Matrix;
 use crate::trace::LayerTrace;
@@ -238,46 +238,6 @@ impl Gpt2 {
             config,
         })
     }
-
-    /// [`Net::block`], with `edit` applied to the heads' outputs before W_O.
-    #[allow(clippy::too_many_arguments)]
-    fn run_block(
-        &self,
-        l: usize,
-        h: &Matrix,
-        _start: usize,
-        past: Option<&mut LayerTrace>,
-        last_only: bool,
-        mm: &mut Products,
-        edit: Option<&dyn Fn(&mut Matrix)>,
-    ) -> (LayerTrace, Matrix) {
-        let (b, d) = (&self.h[l], self.shape.d_model);
-        let x = self.attention_input(l, h);
-        let [qkv] = mm.linear([&b.attn.c_attn], &x);
-        let (q, k, v) = (qkv.cols_range(0, d), qkv.cols_range(d, d), qkv.cols_range(2 * d, d));
-        let scale = if self.config.scaled { Scale::InvSqrtDk } else { Scale::None };
-        let new = Projections {
-            q: &q,
-            k: &k,
-            v: &v,
-            n_heads: self.shape.n_heads,
-            n_kv_heads: self.shape.n_heads,
-        };
-        let mut attention = attend_cached(new, past, Mask::Causal, scale, mm);
-        if let Some(edit) = edit {
-            edit(&mut attention.concat); // [Z_1 | … | Z_H] edited before W_O
-        }
-        let [delta] = mm.linear([&b.attn.c_proj], &attention.concat);
-        let residual = h.add(&delta);
-        let r =
-            if last_only { residual.rows_range(residual.rows - 1, 1) } else { residual.clone() };
-        let y = b.ln_2.forward(&r);
-        let [mut up] = mm.linear([&b.mlp.c_fc], &y);
-        up.data.iter_mut().for_each(|x| *x = gelu_tanh(*x));
-        let [down] = mm.linear([&b.mlp.c_proj], &up);
-        let out = r.add(&down);
-        (LayerTrace::new(x, attention, delta, residual), out)
-    }
 }
 
 impl Net for Gpt2 {
@@ -304,26 +264,41 @@ impl Net for Gpt2 {
         self.h[l].ln_1.forward(h)
     }
 
-    fn block(
+    fn block_rows(
         &self,
         l: usize,
         h: &Matrix,
-        start: usize,
-        past: Option<&mut LayerTrace>,
-        last_only: bool,
+        rows: BlockRows<'_>,
         mm: &mut Products,
+        edit: Option<&dyn Fn(&mut Matrix)>,
     ) -> (LayerTrace, Matrix) {
-        self.run_block(l, h, start, past, last_only, mm, None)
-    }
-
-    fn block_edited(
-        &self,
-        l: usize,
-        h: &Matrix,
-        edit: &dyn Fn(&mut Matrix),
-        mm: &mut Products,
-    ) -> Option<(LayerTrace, Matrix)> {
-        Some(self.run_block(l, h, 0, None, false, mm, Some(edit)))
+        let BlockRows { past, last_only, .. } = rows;
+        let (b, d) = (&self.h[l], self.shape.d_model);
+        let x = self.attention_input(l, h);
+        let [qkv] = mm.linear([&b.attn.c_attn], &x);
+        let (q, k, v) = (qkv.cols_range(0, d), qkv.cols_range(d, d), qkv.cols_range(2 * d, d));
+        let scale = if self.config.scaled { Scale::InvSqrtDk } else { Scale::None };
+        let new = Projections {
+            q: &q,
+            k: &k,
+            v: &v,
+            n_heads: self.shape.n_heads,
+            n_kv_heads: self.shape.n_heads,
+        };
+        let mut attention = attend_cached(new, past, Mask::Causal, scale, mm);
+        if let Some(edit) = edit {
+            edit(&mut attention.concat); // [Z_1 | … | Z_H] edited before W_O
+        }
+        let [delta] = mm.linear([&b.attn.c_proj], &attention.concat);
+        let residual = h.add(&delta);
+        let r =
+            if last_only { residual.rows_range(residual.rows - 1, 1) } else { residual.clone() };
+        let y = b.ln_2.forward(&r);
+        let [mut up] = mm.linear([&b.mlp.c_fc], &y);
+        up.data.iter_mut().for_each(|x| *x = gelu_tanh(*x));
+        let [down] = mm.linear([&b.mlp.c_proj], &up);
+        let out = r.add(&down);
+        (LayerTrace::new(x, attention, delta, residual), out)
     }
 
     fn logits(&self, h_last: &Matrix, mm: &mut Products) -> Vec<f32> {

@@ -33,7 +33,7 @@ use crate::models::decoder::parts::{
     attend_cached, embed_rows, gated_block_matrices, rope_from_hf, silu_times, Attn, GatedFfn,
     Linear, Names, Products, Rope, RopeScaling, ATTENTION_MATRICES, GATED_BLOCK_MATRICES,
 };
-use crate::models::decoder::{Net, Shape};
+use crate::models::decoder::{BlockRows, Net, Shape};
 use crate::models::norm::RmsNorm;
 use crate::tensor::Matrix;
 use crate::trace::LayerTrace;
@@ -306,14 +306,6 @@ pub struct Llama {
     rope: Rope,
 }
 
-/// The rows a block runs on: their first position, the cached positions
-/// before them, and whether only the last row goes on.
-struct BlockRows<'p> {
-    start: usize,
-    past: Option<&'p mut LayerTrace>,
-    last_only: bool,
-}
-
 impl Llama {
     pub fn load(w: &Weights, names: Names, config: Config, tied: bool) -> Result<Llama> {
         let c = &config;
@@ -348,9 +340,22 @@ impl Llama {
     pub fn config(&self) -> &Config {
         &self.config
     }
+}
 
-    /// [`Net::block`], with `edit` applied to the heads' outputs before W_O.
-    fn run_block(
+impl Net for Llama {
+    fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
+    fn embed(&self, ids: &[u32], _start: usize) -> Result<Matrix> {
+        Ok(embed_rows(&self.token_embd, ids))
+    }
+
+    fn attention_input(&self, l: usize, h: &Matrix) -> Matrix {
+        self.blocks[l].attn_norm.forward(h)
+    }
+
+    fn block_rows(
         &self,
         l: usize,
         h: &Matrix,
@@ -378,48 +383,6 @@ impl Llama {
         let down = b.ffn.forward(&b.ffn_norm.forward(&r), silu_times, mm);
         let out = r.add(&down);
         (LayerTrace::new(x, attention, delta, residual), out)
-    }
-}
-
-impl Net for Llama {
-    fn shape(&self) -> &Shape {
-        &self.shape
-    }
-
-    fn embed(&self, ids: &[u32], _start: usize) -> Result<Matrix> {
-        Ok(embed_rows(&self.token_embd, ids))
-    }
-
-    fn attention_input(&self, l: usize, h: &Matrix) -> Matrix {
-        self.blocks[l].attn_norm.forward(h)
-    }
-
-    fn block(
-        &self,
-        l: usize,
-        h: &Matrix,
-        start: usize,
-        past: Option<&mut LayerTrace>,
-        last_only: bool,
-        mm: &mut Products,
-    ) -> (LayerTrace, Matrix) {
-        self.run_block(l, h, BlockRows { start, past, last_only }, mm, None)
-    }
-
-    fn block_edited(
-        &self,
-        l: usize,
-        h: &Matrix,
-        edit: &dyn Fn(&mut Matrix),
-        mm: &mut Products,
-    ) -> Option<(LayerTrace, Matrix)> {
-        Some(self.run_block(
-            l,
-            h,
-            BlockRows { start: 0, past: None, last_only: false },
-            mm,
-            Some(edit),
-        ))
     }
 
     fn block_runs(

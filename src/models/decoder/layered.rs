@@ -82,12 +82,7 @@ impl Layered for Decoder {
         let mut mm = self.products(l * self.net.matrices_per_block(), h.rows);
         match edit {
             None => Ok(self.net.block(l, h, 0, None, false, &mut mm)),
-            Some(edit) => self.net.block_edited(l, h, edit, &mut mm).ok_or_else(|| {
-                Error::Invalid(format!(
-                    "{}: editing a head's output is not implemented for this family",
-                    self.identity.name
-                ))
-            }),
+            Some(edit) => Ok(self.net.block_edited(l, h, edit, &mut mm)),
         }
     }
 

@@ -86,6 +86,14 @@ pub struct Shape {
     pub vocab_size: usize,
 }
 
+/// The rows a block runs on: their first position, the cached positions
+/// before them, and whether only the last row goes on.
+pub struct BlockRows<'p> {
+    pub start: usize,
+    pub past: Option<&'p mut LayerTrace>,
+    pub last_only: bool,
+}
+
 /// One family's computation.
 pub trait Net: Send + Sync {
     fn shape(&self) -> &Shape;
@@ -98,13 +106,25 @@ pub trait Net: Send + Sync {
     /// computes E again from it when a view asks).
     fn attention_input(&self, l: usize, h: &Matrix) -> Matrix;
 
-    /// Block `l` on new rows `h` (positions `start ..`), attending to the
-    /// cached keys and values of `past` (the first `start` positions) and
-    /// to their own ([`parts::attend_cached`]). Returns the block's trace for
-    /// the new rows and its output: for every new row, or with `last_only`
-    /// for the last one alone (the trace stops before the feed-forward, so
-    /// after the last block only the last position, which predicts the next
-    /// token, needs it).
+    /// Block `l` on new rows `h` (positions `rows.start ..`), attending to
+    /// the cached keys and values of `rows.past` (the first `start`
+    /// positions) and to their own ([`parts::attend_cached`]), with `edit`,
+    /// if any, applied to the heads' outputs [Z_1 | … | Z_H] before W_O (head
+    /// knockout and activation patching, `crate::analysis`). Returns the
+    /// block's trace for the new rows and its output: for every new row, or
+    /// with `rows.last_only` for the last one alone (the trace stops before
+    /// the feed-forward, so after the last block only the last position,
+    /// which predicts the next token, needs it).
+    fn block_rows(
+        &self,
+        l: usize,
+        h: &Matrix,
+        rows: BlockRows<'_>,
+        mm: &mut Products,
+        edit: Option<&dyn Fn(&mut Matrix)>,
+    ) -> (LayerTrace, Matrix);
+
+    /// [`Net::block_rows`] unedited.
     fn block(
         &self,
         l: usize,
@@ -113,7 +133,9 @@ pub trait Net: Send + Sync {
         past: Option<&mut LayerTrace>,
         last_only: bool,
         mm: &mut Products,
-    ) -> (LayerTrace, Matrix);
+    ) -> (LayerTrace, Matrix) {
+        self.block_rows(l, h, BlockRows { start, past, last_only }, mm, None)
+    }
 
     /// The next token's logits from the last position's output.
     fn logits(&self, h_last: &Matrix, mm: &mut Products) -> Vec<f32>;
@@ -129,16 +151,16 @@ pub trait Net: Send + Sync {
     fn attention_matrices(&self) -> usize;
 
     /// Block `l` on every row of `h` from position 0 without a cache, with
-    /// `edit` applied to the heads' outputs [Z_1 | … | Z_H] before W_O (head
-    /// knockout, `crate::analysis`); None where the family has no such hook.
+    /// `edit` applied to the heads' outputs before W_O.
     fn block_edited(
         &self,
-        _l: usize,
-        _h: &Matrix,
-        _edit: &dyn Fn(&mut Matrix),
-        _mm: &mut Products,
-    ) -> Option<(LayerTrace, Matrix)> {
-        None
+        l: usize,
+        h: &Matrix,
+        edit: &dyn Fn(&mut Matrix),
+        mm: &mut Products,
+    ) -> (LayerTrace, Matrix) {
+        let rows = BlockRows { start: 0, past: None, last_only: false };
+        self.block_rows(l, h, rows, mm, Some(edit))
     }
 
     /// Block `l` on runs of `n` rows of `h`, each run its own text from
