@@ -12,7 +12,7 @@ use attnscope::analysis::knockout::{
     importance, knockout, Ablation, Effect, HeadRef, ImportanceJob,
 };
 use attnscope::analysis::logit_lens::{logit_lens, logit_lens_of_trace};
-use attnscope::analysis::patching::{patching, PatchJob, Site};
+use attnscope::analysis::patching::{patching, Fit, PatchJob, Site};
 use attnscope::analysis::rollout::rollout;
 use attnscope::analysis::value_norms::value_norms;
 use attnscope::trace::layered::Layered;
@@ -468,9 +468,17 @@ fn smollm2_patching_matches_transformers() {
     let sites = [Site::Residual, Site::Heads, Site::Attention, Site::FeedForward];
     let run = |sites: &[Site], last_only| {
         let prompts = (s("clean"), s("corrupt"));
-        patching(model, prompts, (s("right"), s("wrong")), sites, last_only, &mut |_, _| true)
-            .unwrap()
-            .unwrap()
+        patching(
+            model,
+            prompts,
+            (s("right"), s("wrong")),
+            sites,
+            last_only,
+            Fit::Exact,
+            &mut |_, _| true,
+        )
+        .unwrap()
+        .unwrap()
     };
     let (r, last) = (run(&sites, false), run(&[Site::Heads], true));
     assert_eq!(
@@ -514,10 +522,17 @@ fn smollm2_patching_matches_transformers() {
 fn patching_bad_input_gets_a_clear_message() {
     let model: &dyn Layered = &**common::smollm2();
     let start = |clean, corrupt, right, wrong| {
-        PatchJob::start(model, (clean, corrupt), (right, wrong), &[Site::Residual], false)
-            .err()
-            .map(|e| e.to_string())
-            .unwrap_or_default()
+        PatchJob::start(
+            model,
+            (clean, corrupt),
+            (right, wrong),
+            &[Site::Residual],
+            false,
+            Fit::Exact,
+        )
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default()
     };
     let e = start("The cat sat", "The big cat sat", " on", " in");
     assert!(e.contains("3 tokens") && e.contains("4") && e.contains("position 1"), "{e}");
@@ -530,10 +545,17 @@ fn patching_bad_input_gets_a_clear_message() {
     let e = start("", "", " on", " in");
     assert!(e.contains("no tokens"), "{e}");
     let encoder: &dyn Layered = &**common::minilm();
-    let e = PatchJob::start(encoder, ("a cat", "a dog"), ("x", "y"), &[Site::Residual], false)
-        .err()
-        .unwrap()
-        .to_string();
+    let e = PatchJob::start(
+        encoder,
+        ("a cat", "a dog"),
+        ("x", "y"),
+        &[Site::Residual],
+        false,
+        Fit::Exact,
+    )
+    .err()
+    .unwrap()
+    .to_string();
     assert!(e.contains("encoder"), "{e}");
     // An answer of several tokens: its first, with a note.
     let job = PatchJob::start(
@@ -542,6 +564,7 @@ fn patching_bad_input_gets_a_clear_message() {
         (" mat of doom", " floor"),
         &[Site::Residual],
         false,
+        Fit::Exact,
     )
     .unwrap();
     let r = job.finish();
@@ -551,10 +574,17 @@ fn patching_bad_input_gets_a_clear_message() {
     // Cancelled after the first step: no result.
     let mut calls = 0;
     let prompts = ("The cat sat on the", "The dog sat on the");
-    let cancelled =
-        patching(model, prompts, (" mat", " floor"), &[Site::Heads], false, &mut |_, _| {
+    let cancelled = patching(
+        model,
+        prompts,
+        (" mat", " floor"),
+        &[Site::Heads],
+        false,
+        Fit::Exact,
+        &mut |_, _| {
             calls += 1;
             false
-        });
+        },
+    );
     assert!(cancelled.unwrap().is_none() && calls == 1);
 }

@@ -15,10 +15,11 @@
 //! its layer from the corrupted run's kept input ([`Forward`]), and a layer's
 //! variants run together ([`Layered::layer_runs`]) where the model can.
 
-use super::forward::{forward, Forward};
+use super::forward::{forward, run_from, Forward};
 use crate::error::{Error, Result};
 use crate::tensor::Matrix;
 use crate::trace::layered::{Edit, Layered, Readout};
+use crate::trace::LayerTrace;
 use serde::{Deserialize, Serialize};
 
 /// One line, for the page and the CLI's help.
@@ -48,6 +49,20 @@ impl Site {
             Site::FeedForward => "feed-forward block",
         }
     }
+}
+
+/// What is done with two prompts of different token lengths.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Fit {
+    /// Nothing: they must have the same length (else a message saying where they part).
+    #[default]
+    Exact,
+    /// The shorter one gets filler tokens (a space) where its differing words end, so the words
+    /// after them line up.
+    Pad,
+    /// The longer one's differing words lose their last tokens.
+    Trim,
 }
 
 /// An answer token, as asked for and as the model reads it.
@@ -86,7 +101,22 @@ pub struct Patching {
     pub corrupt_logit_diff: f32,
     /// Heads patched at the last position only (else at every position).
     pub heads_last_only: bool,
+    /// What padding or trimming made the lengths equal, if any did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fitted: Option<String>,
     pub maps: Vec<PatchMap>,
+}
+
+/// One cell's patched run, whole: the corrupted run's layers below the
+/// patched one, then the layers run again with the patch.
+#[derive(Clone, Debug)]
+pub struct PatchedRun {
+    pub tokens: Vec<String>,
+    /// `layers[l]`: layer l's trace in the patched run.
+    pub layers: Vec<LayerTrace>,
+    /// d of the patched run and its effect (the map's cell).
+    pub logit_diff: f32,
+    pub effect: f32,
 }
 
 /// Variants run together at most: 64 runs of a 256-token text are 16,384
@@ -136,6 +166,72 @@ pub fn differences(clean: &[String], corrupt: &[String]) -> Result<Vec<usize>> {
     Ok(at)
 }
 
+/// Token lists (ids with their tokens) made the same length as `fit` says:
+/// the two lists, and a sentence on what was changed (None when nothing).
+/// The change is made where the differing tokens end (after the longest
+/// common start and end), so the shared words after them keep their
+/// positions.
+#[allow(clippy::type_complexity)]
+pub fn fit_lengths(
+    clean: (Vec<u32>, Vec<String>),
+    corrupt: (Vec<u32>, Vec<String>),
+    fit: Fit,
+    filler: Option<(u32, String)>,
+) -> Result<((Vec<u32>, Vec<String>), (Vec<u32>, Vec<String>), Option<String>)> {
+    let (n_clean, n_corrupt) = (clean.0.len(), corrupt.0.len());
+    if n_clean == n_corrupt || fit == Fit::Exact {
+        return Ok((clean, corrupt, None));
+    }
+    let clean_is_short = n_clean < n_corrupt;
+    let (mut short, mut long) = if clean_is_short { (clean, corrupt) } else { (corrupt, clean) };
+    let (ns, nl) = (short.0.len(), long.0.len());
+    let k = nl - ns;
+    let start = (0..ns).take_while(|&i| short.0[i] == long.0[i]).count();
+    let end = (0..ns - start).take_while(|&i| short.0[ns - 1 - i] == long.0[nl - 1 - i]).count();
+    let (short_name, long_name) =
+        if clean_is_short { ("clean", "corrupted") } else { ("corrupted", "clean") };
+    let plural = |k: usize| if k == 1 { "token" } else { "tokens" };
+    let note = match fit {
+        Fit::Pad => {
+            let Some((id, token)) = filler else {
+                return Err(Error::Invalid(
+                    "this tokenizer has no one-token filler to pad with: trim instead".into(),
+                ));
+            };
+            let at = ns - end;
+            short.0.splice(at..at, std::iter::repeat_n(id, k));
+            short.1.splice(at..at, std::iter::repeat_n(token.clone(), k));
+            format!(
+                "{k} filler {} {token:?} put into the {short_name} prompt at position {at}, so both have {nl} tokens",
+                plural(k)
+            )
+        }
+        Fit::Trim => {
+            let cut = nl - end - k..nl - end;
+            let gone: Vec<String> = long.1.drain(cut.clone()).collect();
+            long.0.drain(cut.clone());
+            format!(
+                "the {long_name} prompt's {k} {} at position {} ({}) left out, so both have {ns} tokens",
+                plural(k),
+                cut.start,
+                gone.iter().map(|t| format!("{t:?}")).collect::<Vec<_>>().join(", ")
+            )
+        }
+        Fit::Exact => unreachable!("returned above"),
+    };
+    let (clean, corrupt) = if clean_is_short { (short, long) } else { (long, short) };
+    Ok((clean, corrupt, Some(note)))
+}
+
+/// The token a prompt is padded with: a space, where it is one token.
+fn filler(model: &dyn Layered) -> Result<Option<(u32, String)>> {
+    let (ids, tokens) = model.tokens(" ")?;
+    let (before, after) = model.special_ids()?;
+    let from = before.len().min(ids.len());
+    let to = ids.len().saturating_sub(after.len()).max(from);
+    Ok((to == from + 1).then(|| (ids[from], tokens[from].clone())))
+}
+
 /// The maps of a prompt pair computed a layer (or a part of one) at a time,
 /// so that the page's worker can report progress and stop between steps.
 pub struct PatchJob {
@@ -147,6 +243,7 @@ pub struct PatchJob {
     clean_diff: f32,
     corrupt_diff: f32,
     heads_last_only: bool,
+    fitted: Option<String>,
     maps: Vec<PatchMap>,
     /// The steps, each a site, a layer and the columns it runs.
     steps: Vec<(usize, usize, std::ops::Range<usize>)>,
@@ -154,14 +251,15 @@ pub struct PatchJob {
 }
 
 impl PatchJob {
-    /// Runs both prompts once, keeping each layer's input, and plans the
-    /// maps of `sites`.
+    /// Runs both prompts once (made the same length as `fit` says), keeping
+    /// each layer's input, and plans the maps of `sites`.
     pub fn start(
         model: &dyn Layered,
         (clean, corrupt): (&str, &str),
         (right, wrong): (&str, &str),
         sites: &[Site],
         heads_last_only: bool,
+        fit: Fit,
     ) -> Result<PatchJob> {
         let info = model.info();
         if info.mask == crate::Mask::None {
@@ -176,10 +274,20 @@ impl PatchJob {
         if clean.is_empty() || corrupt.is_empty() {
             return Err(Error::Invalid("a prompt has no tokens: type some text".into()));
         }
-        let (clean_ids, clean_tokens) = model.tokens(clean)?;
-        let (corrupt_ids, corrupt_tokens) = model.tokens(corrupt)?;
-        if clean_ids.is_empty() || corrupt_ids.is_empty() {
+        let (clean, corrupt) = (model.tokens(clean)?, model.tokens(corrupt)?);
+        if clean.0.is_empty() || corrupt.0.is_empty() {
             return Err(Error::Invalid("a prompt has no tokens: type some text".into()));
+        }
+        let filler = if fit == Fit::Pad { filler(model)? } else { None };
+        let ((clean_ids, clean_tokens), (corrupt_ids, corrupt_tokens), fitted) =
+            fit_lengths(clean, corrupt, fit, filler)?;
+        if clean_ids.len() > info.max_tokens {
+            return Err(Error::Invalid(format!(
+                "padded, the prompts have {} tokens; {} reads at most {}",
+                clean_ids.len(),
+                info.name,
+                info.max_tokens
+            )));
         }
         let differ_at = differences(&clean_tokens, &corrupt_tokens)?;
         let (right, wrong) = (answer(model, right, "right")?, answer(model, wrong, "wrong")?);
@@ -231,6 +339,7 @@ impl PatchJob {
             clean_diff,
             corrupt_diff,
             heads_last_only,
+            fitted,
             maps,
             steps,
             done: 0,
@@ -301,67 +410,108 @@ impl PatchJob {
         }
     }
 
-    /// The corrupted residual entering layer `l`, with row `p` taken from the
-    /// clean run, for each `p` of `positions`: runs of n rows.
-    fn residual(&self, model: &dyn Layered, l: usize, positions: &[usize]) -> Result<Matrix> {
-        let (clean, corrupt) = (&self.clean.inputs[l], &self.corrupt.inputs[l]);
-        let runs: Vec<Matrix> =
-            positions.iter().map(|&p| with_row(corrupt, p, clean.row(p))).collect();
-        last_rows_from(model, l, &Matrix::concat_rows(&runs), corrupt.rows)
+    /// The corrupted residual entering layer `l` with row `p` taken from the
+    /// clean run.
+    fn residual_patched(&self, l: usize, p: usize) -> Matrix {
+        with_row(&self.corrupt.inputs[l], p, self.clean.inputs[l].row(p))
     }
 
-    /// Layer `l` of the corrupted run with head h's Z_h taken from the clean
-    /// run, for each h of `heads`.
-    fn heads(&self, model: &dyn Layered, l: usize, heads: &[usize]) -> Result<Matrix> {
-        let d_head = model.info().d_head;
-        let clean = &self.clean.layers[l].attention.concat; //        [Z_1 | … | Z_H]   (n × H·d_head)
-        let rows = if self.heads_last_only { clean.rows - 1..clean.rows } else { 0..clean.rows };
-        let patches: Vec<_> = heads
-            .iter()
-            .map(|&h| {
-                let (cols, rows) = (h * d_head..(h + 1) * d_head, rows.clone());
-                move |z: &mut Matrix| {
-                    for i in rows.clone() {
-                        z.row_mut(i)[cols.clone()].copy_from_slice(&clean.row(i)[cols.clone()]);
-                    }
-                }
-            })
-            .collect();
-        let edits: Vec<Edit> = patches.iter().map(|e| e as Edit).collect();
-        edited_from(model, l, &self.corrupt.inputs[l], &edits)
-    }
-
-    /// Layer `l` of the corrupted run with every head's output at position p
-    /// taken from the clean run (so the attention block's output there is the
-    /// clean run's: W_O acts on each row alone), for each `p` of `positions`.
-    fn attention(&self, model: &dyn Layered, l: usize, positions: &[usize]) -> Result<Matrix> {
+    /// Copies head h's Z_h of layer `l` from the clean run (at every position,
+    /// or at the last) into a run's [Z_1 | … | Z_H] (n × H·d_head).
+    fn head_patch(&self, l: usize, h: usize) -> impl Fn(&mut Matrix) + '_ {
         let clean = &self.clean.layers[l].attention.concat;
-        let patches: Vec<_> = positions
-            .iter()
-            .map(|&p| move |z: &mut Matrix| z.row_mut(p).copy_from_slice(clean.row(p)))
-            .collect();
-        let edits: Vec<Edit> = patches.iter().map(|e| e as Edit).collect();
-        edited_from(model, l, &self.corrupt.inputs[l], &edits)
+        let d_head = clean.cols / self.clean.layers[l].attention.heads.len();
+        let rows = if self.heads_last_only { clean.rows - 1..clean.rows } else { 0..clean.rows };
+        let cols = h * d_head..(h + 1) * d_head;
+        move |z: &mut Matrix| {
+            for i in rows.clone() {
+                z.row_mut(i)[cols.clone()].copy_from_slice(&clean.row(i)[cols.clone()]);
+            }
+        }
     }
 
-    /// The corrupted residual leaving layer `l` with the feed-forward's
-    /// output at position p taken from the clean run, for each `p` of
-    /// `positions`. A decoder's layer leaves h + ΔE + f(h + ΔE), each row
-    /// alone, so the patched row is the corrupted h + ΔE plus the clean f.
-    fn feed_forward(&self, model: &dyn Layered, l: usize, positions: &[usize]) -> Result<Matrix> {
+    /// Copies every head's output at position p of layer `l` from the clean
+    /// run (so the attention block's output there is the clean run's: W_O
+    /// acts on each row alone).
+    fn attention_patch(&self, l: usize, p: usize) -> impl Fn(&mut Matrix) + '_ {
+        let clean = &self.clean.layers[l].attention.concat;
+        move |z: &mut Matrix| z.row_mut(p).copy_from_slice(clean.row(p))
+    }
+
+    /// The corrupted residual leaving layer `l` with the feed-forward's output
+    /// at position p taken from the clean run. A decoder's layer leaves
+    /// h + ΔE + f(h + ΔE), each row alone, so the patched row is the corrupted
+    /// h + ΔE plus the clean f.
+    fn feed_forward_patched(&self, l: usize, p: usize) -> Matrix {
         let (clean, corrupt) = (&self.clean, &self.corrupt);
         let (clean_mid, corrupt_mid) = (&clean.layers[l].residual, &corrupt.layers[l].residual);
         let (clean_out, corrupt_out) = (clean.after(l), corrupt.after(l));
-        let runs = positions
-            .iter()
-            .map(|&p| {
-                let row: Vec<f32> = (0..corrupt_out.cols)
-                    .map(|j| corrupt_mid[(p, j)] + (clean_out[(p, j)] - clean_mid[(p, j)]))
-                    .collect();
-                with_row(corrupt_out, p, &row)
-            })
-            .collect::<Vec<_>>();
-        last_rows_from(model, l + 1, &Matrix::concat_rows(&runs), corrupt_out.rows)
+        let row: Vec<f32> = (0..corrupt_out.cols)
+            .map(|j| corrupt_mid[(p, j)] + (clean_out[(p, j)] - clean_mid[(p, j)]))
+            .collect();
+        with_row(corrupt_out, p, &row)
+    }
+
+    /// The residual map's runs of layer `l`: the last rows.
+    fn residual(&self, model: &dyn Layered, l: usize, positions: &[usize]) -> Result<Matrix> {
+        let runs: Vec<Matrix> = positions.iter().map(|&p| self.residual_patched(l, p)).collect();
+        last_rows_from(model, l, &Matrix::concat_rows(&runs), self.corrupt.inputs[l].rows)
+    }
+
+    /// The heads map's runs of layer `l`: the last rows.
+    fn heads(&self, model: &dyn Layered, l: usize, heads: &[usize]) -> Result<Matrix> {
+        let patches: Vec<_> = heads.iter().map(|&h| self.head_patch(l, h)).collect();
+        let edits: Vec<Edit> = patches.iter().map(|e| e as Edit).collect();
+        edited_from(model, l, &self.corrupt.inputs[l], &edits)
+    }
+
+    /// The attention block's runs of layer `l`: the last rows.
+    fn attention(&self, model: &dyn Layered, l: usize, positions: &[usize]) -> Result<Matrix> {
+        let patches: Vec<_> = positions.iter().map(|&p| self.attention_patch(l, p)).collect();
+        let edits: Vec<Edit> = patches.iter().map(|e| e as Edit).collect();
+        edited_from(model, l, &self.corrupt.inputs[l], &edits)
+    }
+
+    /// The feed-forward block's runs of layer `l`: the last rows.
+    fn feed_forward(&self, model: &dyn Layered, l: usize, positions: &[usize]) -> Result<Matrix> {
+        let runs: Vec<Matrix> =
+            positions.iter().map(|&p| self.feed_forward_patched(l, p)).collect();
+        last_rows_from(model, l + 1, &Matrix::concat_rows(&runs), self.corrupt.inputs[l].rows)
+    }
+
+    /// The run of one cell of a map (`site`, layer `l`, column `c`), every
+    /// layer kept: what the page draws beside the clean run.
+    pub fn patched_run(
+        &self,
+        model: &dyn Layered,
+        site: Site,
+        l: usize,
+        c: usize,
+    ) -> Result<PatchedRun> {
+        let info = model.info();
+        let width = if site == Site::Heads { info.n_heads } else { self.corrupt.tokens.len() };
+        if l >= info.n_layers || c >= width {
+            return Err(Error::Invalid(format!("no cell ({l}, {c}) in the {} map", site.name())));
+        }
+        let head = self.head_patch(l, c);
+        let block = self.attention_patch(l, c);
+        let (from, input, edit): (usize, Matrix, Option<Edit>) = match site {
+            Site::Residual => (l, self.residual_patched(l, c), None),
+            Site::Heads => (l, self.corrupt.inputs[l].clone(), Some(&head)),
+            Site::Attention => (l, self.corrupt.inputs[l].clone(), Some(&block)),
+            Site::FeedForward => (l + 1, self.feed_forward_patched(l, c), None),
+        };
+        let (out, above) = run_from(model, from, &input, |m| if m == l { edit } else { None })?;
+        let last = out.rows_range(out.rows - 1, 1);
+        let logit_diff = logit_diffs(model, &last, &self.right, &self.wrong)?[0];
+        let mut layers = self.corrupt.layers[..from].to_vec();
+        layers.extend(above);
+        Ok(PatchedRun {
+            tokens: self.corrupt.tokens.clone(),
+            layers,
+            logit_diff,
+            effect: (logit_diff - self.corrupt_diff) / (self.clean_diff - self.corrupt_diff),
+        })
     }
 
     /// The maps so far (steps not yet run are 0).
@@ -375,6 +525,7 @@ impl PatchJob {
             clean_logit_diff: self.clean_diff,
             corrupt_logit_diff: self.corrupt_diff,
             heads_last_only: self.heads_last_only,
+            fitted: self.fitted,
             maps: self.maps,
         }
     }
@@ -461,9 +612,10 @@ pub fn patching(
     answers: (&str, &str),
     sites: &[Site],
     heads_last_only: bool,
+    fit: Fit,
     progress: &mut dyn FnMut(usize, usize) -> bool,
 ) -> Result<Option<Patching>> {
-    let mut job = PatchJob::start(model, prompts, answers, sites, heads_last_only)?;
+    let mut job = PatchJob::start(model, prompts, answers, sites, heads_last_only, fit)?;
     while !job.is_finished() {
         job.step(model)?;
         if !progress(job.done(), job.total()) {
@@ -486,5 +638,33 @@ mod tests {
         let e = differences(&t("a b"), &t("a x y")).unwrap_err().to_string();
         assert!(e.contains("position 1"), "{e}");
         assert!(differences(&t("a b"), &t("a b")).unwrap_err().to_string().contains("the same"));
+    }
+
+    /// Ids 1…, tokens their words: "the Eiffel Tower is" and "the Colosseum is".
+    fn toks(words: &str) -> (Vec<u32>, Vec<String>) {
+        let ws: Vec<String> = words.split(' ').map(String::from).collect();
+        let id = |w: &String| w.bytes().map(u32::from).sum::<u32>();
+        (ws.iter().map(id).collect(), ws)
+    }
+
+    #[test]
+    fn different_lengths_are_padded_or_trimmed_where_the_words_differ() {
+        let (clean, corrupt) = (toks("the Eiffel Tower is in"), toks("the Colosseum is in"));
+        let (a, b, note) = fit_lengths(clean.clone(), corrupt.clone(), Fit::Exact, None).unwrap();
+        assert_eq!((a.1.len(), b.1.len(), note), (5, 4, None));
+        let pad = Some((0, "_".to_string()));
+        let (a, b, note) = fit_lengths(clean.clone(), corrupt.clone(), Fit::Pad, pad).unwrap();
+        assert_eq!(a, clean);
+        assert_eq!(b.1, ["the", "Colosseum", "_", "is", "in"]);
+        assert_eq!(b.0[2], 0);
+        assert!(note.unwrap().contains("corrupted prompt at position 2"));
+        let (a, b, note) = fit_lengths(clean.clone(), corrupt.clone(), Fit::Trim, None).unwrap();
+        assert_eq!((a.1, b), (toks("the Eiffel is in").1, corrupt.clone()));
+        assert!(note.unwrap().contains("clean prompt's 1 token at position 2 (\"Tower\")"));
+        // The corrupted prompt the longer, the change at the end of the text.
+        let (a, b, _) =
+            fit_lengths(toks("a b c"), toks("a b c d e"), Fit::Pad, Some((0, "_".into()))).unwrap();
+        assert_eq!((a.1.join(" "), b.1.len()), ("a b c _ _".to_string(), 5));
+        assert!(fit_lengths(clean, corrupt, Fit::Pad, None).is_err());
     }
 }

@@ -59,9 +59,13 @@ pub struct AnalyzeArgs {
     /// logit-lens, knockout: how many tokens to list.
     #[arg(long, default_value_t = 5)]
     top_k: usize,
-    /// patch-*: the corrupted prompt (as many tokens as --text).
+    /// patch-*: the corrupted prompt (as many tokens as --text, or see --fit).
     #[arg(long, value_name = "TEXT")]
     corrupt: Option<String>,
+    /// patch-*: prompts of different lengths: pad the shorter with spaces, or trim the longer,
+    /// where their words differ (default: refuse).
+    #[arg(long, value_enum, default_value_t = FitArg::Exact)]
+    fit: FitArg,
     /// patch-*: the answer the clean prompt should give (its first token is used).
     #[arg(long, value_name = "TOKEN")]
     right: Option<String>,
@@ -110,6 +114,13 @@ enum What {
     PatchHeads,
     /// The attention block's and the feed-forward block's outputs (layers × positions, two maps).
     PatchBlocks,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum FitArg {
+    Exact,
+    Pad,
+    Trim,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -241,6 +252,11 @@ fn run(
                 (&right, &wrong),
                 sites,
                 args.last_position,
+                match args.fit {
+                    FitArg::Exact => patching::Fit::Exact,
+                    FitArg::Pad => patching::Fit::Pad,
+                    FitArg::Trim => patching::Fit::Trim,
+                },
                 &mut |done, total| {
                     eprint!("\rattnscope: {done}/{total} layers patched");
                     true
@@ -248,7 +264,7 @@ fn run(
             )?;
             eprintln!();
             let r = r.ok_or_else(|| Error::Invalid("cancelled".into()))?;
-            for note in [&r.right.note, &r.wrong.note].into_iter().flatten() {
+            for note in [&r.right.note, &r.wrong.note, &r.fitted].into_iter().flatten() {
                 eprintln!("attnscope: note: {note}");
             }
             out(what, patching::DEFINITION.into(), value(serde_json::to_value(r))?)

@@ -8,12 +8,12 @@
 //! messages ([`Session::continue_analysis`]), so typing is never blocked and a
 //! cancel or a newer run stops it.
 
-use super::messages::{AnalysisReply, AnalysisRequest};
+use super::messages::{AnalysisReply, AnalysisRequest, HeadDetail};
 use super::{ModelId, Session, Thumbnail};
 use crate::analysis::detectors::{detectors, Prompt};
 use crate::analysis::knockout::{knockout, ImportanceJob};
 use crate::analysis::logit_lens::{logit_lens, logit_lens_of_trace};
-use crate::analysis::patching::PatchJob;
+use crate::analysis::patching::{PatchJob, PatchedRun};
 use crate::analysis::rollout::rollout;
 use crate::analysis::value_norms::{head_norms, layer_norms, per_row, value_lengths};
 use crate::error::{Error, Result};
@@ -34,6 +34,24 @@ pub(super) struct Job {
     id: u64,
     model: ModelId,
     job: Work,
+}
+
+/// A patched run kept for the page: the run and model it belongs to, the
+/// request that made it (its layer and head aside) and the run.
+pub(super) struct KeptRun {
+    id: u64,
+    model: ModelId,
+    request: AnalysisRequest,
+    run: PatchedRun,
+}
+
+/// `request` with its layer and head set aside: what a kept run is the run of.
+fn run_key(request: &AnalysisRequest) -> AnalysisRequest {
+    let mut key = request.clone();
+    if let AnalysisRequest::PatchedHead { layer, head, .. } = &mut key {
+        (*layer, *head) = (0, 0);
+    }
+    key
 }
 
 /// The two jobs that run a slice at a time.
@@ -193,12 +211,13 @@ impl Session {
                 self.importance = None;
                 Ok(AnalysisReply::ImportanceCancelled)
             }
-            AnalysisRequest::Patch { corrupt, right, wrong, sites, last_only } => {
+            AnalysisRequest::Patch { corrupt, right, wrong, sites, last_only, fit } => {
                 self.patch = None;
                 nonempty()?;
                 let (corrupt, _) = cut_text(&corrupt);
                 let m = self.layered(model)?;
-                let job = PatchJob::start(m, (text, corrupt), (&right, &wrong), &sites, last_only)?;
+                let job =
+                    PatchJob::start(m, (text, corrupt), (&right, &wrong), &sites, last_only, fit)?;
                 let total = job.total();
                 self.patch = Some(Job { id, model, job: Work::Patch(Box::new(job)) });
                 Ok(AnalysisReply::PatchProgress { done: 0, total })
@@ -206,6 +225,41 @@ impl Session {
             AnalysisRequest::CancelPatch => {
                 self.patch = None;
                 Ok(AnalysisReply::PatchCancelled)
+            }
+            AnalysisRequest::PatchedHead { layer, head, .. } => {
+                nonempty()?;
+                let key = run_key(&request);
+                let kept = self
+                    .patched
+                    .take()
+                    .filter(|k| (k.id, k.model, &k.request) == (id, model, &key));
+                let kept = match kept {
+                    Some(kept) => kept,
+                    None => KeptRun {
+                        id,
+                        model,
+                        run: self.patched_run(model, text, &key)?,
+                        request: key,
+                    },
+                };
+                let AnalysisRequest::PatchedHead { site, cell, .. } = kept.request else {
+                    unreachable!("a PatchedHead key")
+                };
+                let l = kept
+                    .run
+                    .layers
+                    .get(layer)
+                    .ok_or_else(|| Error::Invalid(format!("no layer {layer}")))?;
+                let reply = AnalysisReply::PatchedHead {
+                    site,
+                    cell,
+                    tokens: kept.run.tokens.clone(),
+                    detail: Box::new(HeadDetail::of(id, l, (layer, head), None)?),
+                    logit_diff: kept.run.logit_diff,
+                    effect: kept.run.effect,
+                };
+                self.patched = Some(kept);
+                Ok(reply)
             }
             AnalysisRequest::AllValueNorms => {
                 let m = self.layered(model)?;
@@ -225,6 +279,25 @@ impl Session {
                 Ok(AnalysisReply::Detectors(detectors(m, &prompt)?))
             }
         }
+    }
+
+    /// The run of the cell a `PatchedHead` request names, on `text` as the clean prompt.
+    fn patched_run(
+        &self,
+        model: ModelId,
+        text: &str,
+        request: &AnalysisRequest,
+    ) -> Result<PatchedRun> {
+        let AnalysisRequest::PatchedHead {
+            corrupt, right, wrong, last_only, fit, site, cell, ..
+        } = request
+        else {
+            return Err(Error::Invalid("not a patched run".into()));
+        };
+        let m = self.layered(model)?;
+        let (corrupt, _) = cut_text(corrupt);
+        let job = PatchJob::start(m, (text, corrupt), (right, wrong), &[*site], *last_only, *fit)?;
+        job.patched_run(m, *site, cell.0, cell.1)
     }
 
     /// Whether an importance map or patching is under way.

@@ -7,7 +7,6 @@
 //! A, pooled down when the text is long) and, on request, the full detail of
 //! one head. That keeps messages small however many heads a model has.
 
-use crate::attention::Mask;
 use crate::error::{Error, Result};
 use crate::trace::ModelTrace;
 use crate::url_params::{cut_text, MAX_TEXT_CHARS};
@@ -44,6 +43,9 @@ pub struct Session {
     importance: Option<analysis::Job>,
     /// The activation patching under way (`analysis.rs`).
     patch: Option<analysis::Job>,
+    /// The patched run of the map's cell the page shows (`analysis.rs`), kept while the
+    /// visitor picks its layers and heads.
+    patched: Option<analysis::KeptRun>,
     /// The latest catalog's sums, for a run that appends to it.
     sums: summary::KeptSums,
 }
@@ -69,6 +71,7 @@ impl Session {
             last: None,
             importance: None,
             patch: None,
+            patched: None,
             sums: Default::default(),
         }
     }
@@ -153,44 +156,15 @@ impl Session {
             self.latest().ok_or_else(|| Error::Invalid("nothing has been computed yet".into()))?;
         let l =
             trace.layers.get(layer).ok_or_else(|| Error::Invalid(format!("no layer {layer}")))?;
-        if head >= l.attention.heads.len() {
-            return Err(Error::Invalid(format!("no head {head}")));
-        }
-        // A long text's head is computed again from its Q and K (and is then
-        // moved, not copied, into the detail).
-        let h = l.attention.head(head).into_owned();
-        let kv = l.attention.kv_head_of[head];
-        let what_if_mask = if h.mask == Mask::None { Mask::Causal } else { Mask::None };
-        let (input, residual, delta) = match with_layer {
-            true => (
+        let parts = match with_layer {
+            true => Some((
                 self.layer_input(trace, layer)?.into_owned(),
                 l.residual_rows(0, l.delta.rows),
                 l.delta.clone(),
-            ),
-            false => {
-                (crate::Matrix::zeros(0, 0), crate::Matrix::zeros(0, 0), crate::Matrix::zeros(0, 0))
-            }
+            )),
+            false => None,
         };
-        Ok(HeadDetail {
-            id,
-            layer,
-            head,
-            kv_head: kv,
-            scale: h.scale,
-            mask: h.mask,
-            what_if_mask,
-            what_if_weights: h.reweighed(what_if_mask, h.scale),
-            q: l.attention.q[head].clone(),
-            k: l.attention.k[kv].clone(),
-            v: l.attention.v[kv].clone(),
-            output: h.output,
-            scores: h.scores,
-            weights: h.weights,
-            input,
-            residual,
-            delta,
-            layer_left_out: !with_layer,
-        })
+        HeadDetail::of(id, l, (layer, head), parts)
     }
 
     /// E of `layer` of `trace`: held, or computed again from its h by the
@@ -381,6 +355,7 @@ fn cut_notice() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Mask;
 
     fn clock() -> f64 {
         0.0

@@ -291,6 +291,20 @@ fn analyze_patches_every_decoder_family_opened_from_files() {
         let out = patch("patch-residual", clean, "the quick brown fox jumped over");
         let e = String::from_utf8_lossy(&out.stderr);
         assert!(!out.status.success() && e.contains("same number of tokens"), "{family}: {e}");
+        // Trimmed where the words differ, the pair is patched, and the note says what went.
+        let mut args = vec!["analyze", "--model-path", &folder, "--what", "patch-residual"];
+        args.extend(["--text", clean, "--corrupt", "the quick brown fox jumped over"]);
+        args.extend(["--right", " the", "--wrong", " fox", "--fit", "trim"]);
+        let out = attnscope(&args);
+        let e = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success() && e.contains("left out"), "{family}: {e}");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let r = &v["result"];
+        assert_eq!(
+            r["clean_tokens"].as_array().unwrap().len(),
+            r["corrupt_tokens"].as_array().unwrap().len()
+        );
+        assert!(r["fitted"].as_str().unwrap().contains("corrupted prompt's"), "{family}: {r}");
     }
     let out = attnscope(&[
         "analyze",

@@ -3,7 +3,7 @@
 //! and a newer run drops them unanswered.
 
 use super::common;
-use attnscope::analysis::patching::{patching, Site};
+use attnscope::analysis::patching::{patching, Fit, Site};
 use attnscope::session::{
     AnalysisReply, AnalysisRequest, FromWorker, ModelId, RunOptions, Session, ToWorker,
 };
@@ -22,7 +22,41 @@ fn patch(sites: Vec<Site>) -> AnalysisRequest {
         wrong: " John".into(),
         sites,
         last_only: false,
+        fit: Fit::Exact,
     }
+}
+
+fn patched_head(
+    site: Site,
+    cell: (usize, usize),
+    (layer, head): (usize, usize),
+) -> AnalysisRequest {
+    AnalysisRequest::PatchedHead {
+        corrupt: CORRUPT.into(),
+        right: " Mary".into(),
+        wrong: " John".into(),
+        last_only: false,
+        fit: Fit::Exact,
+        site,
+        cell,
+        layer,
+        head,
+    }
+}
+
+/// Two weight matrices equal to within rounding (the session's runs and the analyses' take
+/// different kernels).
+fn close(a: &attnscope::Matrix, b: &attnscope::Matrix) -> bool {
+    a.shape() == b.shape() && a.data.iter().zip(&b.data).all(|(x, y)| (x - y).abs() < 1e-5)
+}
+
+/// The head of a patched run the session answers with, and the run's effect.
+fn patched(s: &mut Session, request: AnalysisRequest) -> (Vec<String>, attnscope::Matrix, f32) {
+    let FromWorker::Analysis { reply, .. } = ask(s, 1, CLEAN, request) else {
+        panic!("a patched head is answered")
+    };
+    let AnalysisReply::PatchedHead { tokens, detail, effect, .. } = *reply else { panic!() };
+    (tokens, detail.weights, effect)
 }
 
 #[test]
@@ -56,11 +90,45 @@ fn patching_runs_in_slices_and_stops_when_asked() {
     assert!(!s.analysis_busy());
     let model =
         attnscope::checkpoint::smollm2::SmolLm2::from_gguf_bytes(common::smollm2_bytes()).unwrap();
-    let at_once =
-        patching(&*model, (CLEAN, CORRUPT), (" Mary", " John"), &sites, false, &mut |_, _| true)
-            .unwrap()
-            .unwrap();
+    let at_once = patching(
+        &*model,
+        (CLEAN, CORRUPT),
+        (" Mary", " John"),
+        &sites,
+        false,
+        Fit::Exact,
+        &mut |_, _| true,
+    )
+    .unwrap()
+    .unwrap();
     assert_eq!(map, at_once);
+
+    // A cell's patched run, head by head. The residual at the differing position of layer 0 is
+    // the clean run's whole input: every head is the clean run's, the effect 1.
+    let clean = |s: &Session, l, h| s.head(l, h).unwrap().weights;
+    let (tokens, w, effect) = patched(&mut s, patched_head(Site::Residual, (0, 9), (7, 3)));
+    assert_eq!((tokens.len(), tokens[9].as_str()), (14, " Mary"));
+    assert_eq!(effect, 1.0);
+    assert!(close(&w, &clean(&s, 7, 3)));
+    // One head's output patched: its own weights are the corrupted run's, those of the layers
+    // above differ from both runs; the effect is the map's.
+    let corrupted = |s: &mut Session, l, h| {
+        s.run(9, ModelId::SmolLm2, CORRUPT, RunOptions::default(), &|| 0.0).unwrap();
+        let w = s.head(l, h).unwrap().weights;
+        s.run(1, ModelId::SmolLm2, CLEAN, RunOptions::default(), &|| 0.0).unwrap();
+        w
+    };
+    let (_, at_layer, _) = patched(&mut s, patched_head(Site::Attention, (12, 13), (12, 0)));
+    let (_, above, effect) = patched(&mut s, patched_head(Site::Attention, (12, 13), (20, 4)));
+    assert!(close(&at_layer, &corrupted(&mut s, 12, 0)));
+    assert!(!close(&above, &corrupted(&mut s, 20, 4)) && !close(&above, &clean(&s, 20, 4)));
+    assert!((effect - at_once.maps[0].effect[12][13]).abs() < 1e-4, "{effect}");
+    let FromWorker::Failed { message, .. } =
+        ask(&mut s, 1, CLEAN, patched_head(Site::Heads, (3, 99), (3, 0)))
+    else {
+        panic!("a cell off the map fails")
+    };
+    assert!(message.contains("no cell (3, 99)"), "{message}");
 
     // Cancelled: nothing more comes.
     ask(&mut s, 1, CLEAN, patch(vec![Site::Residual]));
@@ -84,10 +152,22 @@ fn patching_runs_in_slices_and_stops_when_asked() {
         wrong: " John".into(),
         sites: vec![Site::Residual],
         last_only: false,
+        fit: Fit::Exact,
     };
-    let FromWorker::Failed { message, .. } = ask(&mut s, 2, "When Mary and John", different) else {
+    let FromWorker::Failed { message, .. } =
+        ask(&mut s, 2, "When Mary and John", different.clone())
+    else {
         panic!("a pair of different lengths fails")
     };
     assert!(message.contains("same number of tokens"), "{message}");
     assert!(!s.analysis_busy());
+    // Padded where the words differ, it runs.
+    let AnalysisRequest::Patch { corrupt, right, wrong, sites, last_only, .. } = different else {
+        unreachable!()
+    };
+    let padded = AnalysisRequest::Patch { corrupt, right, wrong, sites, last_only, fit: Fit::Pad };
+    let FromWorker::Analysis { reply, .. } = ask(&mut s, 2, "When Mary and John", padded) else {
+        panic!("padded, the pair is patched")
+    };
+    assert!(matches!(*reply, AnalysisReply::PatchProgress { .. }), "{reply:?}");
 }

@@ -2,10 +2,11 @@
 //! (`AnalysisRequest`) and what the worker answers (`AnalysisReply`).
 //! `super::super::analysis` computes them.
 
+use super::HeadDetail;
 use crate::analysis::detectors::Detectors;
 use crate::analysis::knockout::{Ablation, HeadRef, Importance, Knockout};
 use crate::analysis::logit_lens::LogitLens;
-use crate::analysis::patching::{Patching, Site};
+use crate::analysis::patching::{Fit, Patching, Site};
 use crate::tensor::Matrix;
 use crate::trace::Thumbnail;
 use serde::{Deserialize, Serialize};
@@ -45,9 +46,26 @@ pub enum AnalysisRequest {
         sites: Vec<Site>,
         /// Heads patched at the last position only.
         last_only: bool,
+        /// What is done when the prompts' lengths differ.
+        #[serde(default)]
+        fit: Fit,
     },
     /// Stops the patching under way.
     CancelPatch,
+    /// One head of the run of one cell of a patching map (the `Patch` request's prompts,
+    /// answers and choices, the cell's site, layer and column), to draw beside the clean run's.
+    PatchedHead {
+        corrupt: String,
+        right: String,
+        wrong: String,
+        last_only: bool,
+        #[serde(default)]
+        fit: Fit,
+        site: Site,
+        cell: (usize, usize),
+        layer: usize,
+        head: usize,
+    },
 }
 
 impl AnalysisRequest {
@@ -63,6 +81,7 @@ impl AnalysisRequest {
             AnalysisRequest::Detectors { .. } => 5,
             AnalysisRequest::AllValueNorms => 6,
             AnalysisRequest::Patch { .. } | AnalysisRequest::CancelPatch => 7,
+            AnalysisRequest::PatchedHead { .. } => 8,
         }
     }
 }
@@ -106,4 +125,14 @@ pub enum AnalysisReply {
     },
     Patch(Patching),
     PatchCancelled,
+    /// A head of a patched run: its tokens (the corrupted prompt's), the head, and the run's d
+    /// and effect.
+    PatchedHead {
+        site: Site,
+        cell: (usize, usize),
+        tokens: Vec<String>,
+        detail: Box<HeadDetail>,
+        logit_diff: f32,
+        effect: f32,
+    },
 }

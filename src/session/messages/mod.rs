@@ -88,7 +88,7 @@ fn one() -> usize {
 }
 
 /// Everything the head, dot-grid and step-by-step views need for one head.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct HeadDetail {
     pub id: u64,
     pub layer: usize,
@@ -115,6 +115,49 @@ pub struct HeadDetail {
     /// (`ToWorker::Head`'s `with_layer`); a long text's are 7 MB.
     #[serde(default)]
     pub layer_left_out: bool,
+}
+
+impl HeadDetail {
+    /// Head `head` of `l`, layer `layer` of run `id`, with the layer's E, E + ΔE and ΔE
+    /// (`parts`) or without them.
+    pub fn of(
+        id: u64,
+        l: &crate::trace::LayerTrace,
+        (layer, head): (usize, usize),
+        parts: Option<(Matrix, Matrix, Matrix)>,
+    ) -> crate::error::Result<HeadDetail> {
+        if head >= l.attention.heads.len() {
+            return Err(crate::error::Error::Invalid(format!("no head {head}")));
+        }
+        // A long text's head is computed again from its Q and K (and is then
+        // moved, not copied, into the detail).
+        let h = l.attention.head(head).into_owned();
+        let kv = l.attention.kv_head_of[head];
+        let what_if_mask = if h.mask == Mask::None { Mask::Causal } else { Mask::None };
+        let layer_left_out = parts.is_none();
+        let (input, residual, delta) = parts
+            .unwrap_or_else(|| (Matrix::zeros(0, 0), Matrix::zeros(0, 0), Matrix::zeros(0, 0)));
+        Ok(HeadDetail {
+            id,
+            layer,
+            head,
+            kv_head: kv,
+            scale: h.scale,
+            mask: h.mask,
+            what_if_mask,
+            what_if_weights: h.reweighed(what_if_mask, h.scale),
+            q: l.attention.q[head].clone(),
+            k: l.attention.k[kv].clone(),
+            v: l.attention.v[kv].clone(),
+            output: h.output,
+            scores: h.scores,
+            weights: h.weights,
+            input,
+            residual,
+            delta,
+            layer_left_out,
+        })
+    }
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
