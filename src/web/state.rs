@@ -40,8 +40,15 @@ pub struct Found {
     pub heads: Vec<HeadMatch>,
 }
 
-/// The second text's tokens and the selected head on it.
-pub type Compared = (Vec<String>, HeadDetail);
+/// The selected head on a second run, drawn beside the page's: another
+/// sentence, or a run of activation patching.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Compared {
+    pub tokens: Vec<String>,
+    pub detail: HeadDetail,
+    /// What the second run is, for the caption ("The other sentence").
+    pub what: String,
+}
 
 /// What the visitor chose. Selecting a token, head or layer in one view
 /// selects it in every view.

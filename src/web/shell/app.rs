@@ -231,7 +231,11 @@ fn on_reply(
             res.found.set(Some(Found { id, query, key, heads }))
         }
         FromWorker::Compared { id, tokens, detail } if id == engine.latest() => {
-            res.compared.set(Some((tokens, *detail)))
+            res.compared.set(Some(crate::state::Compared {
+                tokens,
+                detail: *detail,
+                what: "The other sentence".into(),
+            }))
         }
         FromWorker::Analysis { id, reply } if id == engine.latest() => analysis.take(id, *reply),
         FromWorker::Export { json, .. } => {
@@ -306,11 +310,16 @@ fn compute_on_change(sel: Selection, res: Results, engine: Engine) {
         }
         now
     });
+    let analysis = expect_context::<crate::views::beyond::Analysis>();
     Effect::new(move |_| {
         let text = sel.compare_text.get();
         let (layer, head, options, model) =
             (sel.layer.get(), sel.head.get(), sel.options.get(), sel.model.get());
         let run = res.run_id();
+        // A patched run opened from a map takes the place of the other sentence.
+        if analysis.ask_patched_head(engine, sel, run, (layer, head)) {
+            return;
+        }
         if text.trim().is_empty() {
             res.compared.set(None);
         } else if run.is_some() && res.load_state(model) == LoadState::Ready {

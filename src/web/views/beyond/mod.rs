@@ -14,7 +14,7 @@ use crate::canvas::{
     use_canvas_box, CanvasBox, Focus, Layout,
 };
 use crate::compute::Engine;
-use crate::state::{Results, Selection};
+use crate::state::{Compared, Results, Selection};
 use attnscope::analysis::detectors::Detectors;
 use attnscope::analysis::knockout::{Ablation, HeadRef, Importance, Knockout};
 use attnscope::analysis::logit_lens::LogitLens;
@@ -24,7 +24,7 @@ use attnscope::Matrix;
 use knockout::{ImportancePanel, KnockoutPanel};
 use leptos::prelude::*;
 use logit_lens::LogitLensPanel;
-use patching::{PatchForm, PatchState, PatchingPanel};
+use patching::{OpenCell, PatchForm, PatchState, PatchingPanel};
 use rollout::RolloutPanel;
 
 /// Where the importance map stands.
@@ -64,6 +64,12 @@ pub struct Analysis {
     pub patch: RwSignal<PatchState>,
     pub patch_of: RwSignal<u64>,
     pub patch_form: PatchForm,
+    /// The patching request the maps shown answer (its prompts and answers open a cell).
+    pub patch_asked: StoredValue<Option<AnalysisRequest>>,
+    /// The map cell whose run the head view draws beside the page's.
+    pub patch_open: RwSignal<Option<OpenCell>>,
+    /// The head view's second map (the page's `Results::compared`).
+    pub compared: RwSignal<Option<Compared>>,
     /// The last analysis that failed, and why.
     pub error: RwSignal<String>,
 }
@@ -94,6 +100,9 @@ impl Analysis {
             patch: RwSignal::new(PatchState::Idle),
             patch_of: RwSignal::new(0),
             patch_form: PatchForm::new(),
+            patch_asked: StoredValue::new(None),
+            patch_open: RwSignal::new(None),
+            compared: RwSignal::new(None),
             error: RwSignal::new(String::new()),
         }
     }
@@ -101,7 +110,7 @@ impl Analysis {
     /// Provides the analyses' context; a model of another shape drops the chosen heads (once, for
     /// every view).
     pub fn provide(res: Results) -> Self {
-        let an = Self::new();
+        let an = Self { compared: res.compared, ..Self::new() };
         provide_context(an);
         knockout::keep_heads_of_model(res, an);
         an
@@ -155,6 +164,9 @@ impl Analysis {
                 {
                     self.patch.set(PatchState::Done(Box::new(p)))
                 }
+            }
+            AnalysisReply::PatchedHead { site, cell, tokens, detail, .. } => {
+                self.show_patched(site, cell, tokens, *detail)
             }
             AnalysisReply::Detectors(d) => self.detectors.set(Some(d)),
             AnalysisReply::AllValueNorms { overview } => self.all_norms.set(Some((id, overview))),

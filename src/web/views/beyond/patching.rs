@@ -1,16 +1,18 @@
 //! Activation patching (decoders): the page's text is the clean prompt; a
 //! corrupted prompt of the same length, a right and a wrong answer, and the
 //! maps of how much of the clean answer each patched activation restores,
-//! computed by the worker a slice at a time (`session/analysis.rs`).
+//! computed by the worker a slice at a time (`session/analysis.rs`). A cell
+//! of a map opens its patched run in the head view, beside the clean run.
 
 use super::{Analysis, Definition};
 use crate::canvas::paint::{css, signed_color};
 use crate::compute::Engine;
-use crate::state::{Results, Selection};
+use crate::state::{Compared, Results, Selection};
+use crate::url_state::View;
 use crate::views::common::format::num;
-use attnscope::analysis::patching::{self, PatchMap, Patching, Site};
+use attnscope::analysis::patching::{self, Fit, PatchMap, Patching, Site};
 use attnscope::attention::Mask;
-use attnscope::session::AnalysisRequest;
+use attnscope::session::{AnalysisRequest, HeadDetail};
 use leptos::prelude::*;
 
 /// Where patching stands.
@@ -31,6 +33,11 @@ pub struct PatchForm {
     pub wrong: RwSignal<String>,
     /// "residual", "heads", "heads-last" or "blocks".
     pub what: RwSignal<String>,
+    /// "exact", "pad" or "trim": prompts of different lengths.
+    pub fit: RwSignal<String>,
+    /// The visitor typed in the prompts or answers since the last preset: the
+    /// form no longer follows the page's text.
+    pub typed: RwSignal<bool>,
 }
 
 impl PatchForm {
@@ -41,7 +48,123 @@ impl PatchForm {
             right: RwSignal::new(p.right.into()),
             wrong: RwSignal::new(p.wrong.into()),
             what: RwSignal::new("residual".into()),
+            fit: RwSignal::new("exact".into()),
+            typed: RwSignal::new(false),
         }
+    }
+
+    /// Follows the page's text until the visitor types in the form: a
+    /// preset's own prompt pair, or else the text itself as the corrupted
+    /// prompt (to change a word of) and the model's two likeliest next tokens
+    /// as the answers.
+    fn follow(&self, text: &str, top_next: Option<&[(String, f32)]>) {
+        if self.typed.get_untracked() {
+            return;
+        }
+        let set = |signal: RwSignal<String>, value: &str| {
+            if signal.get_untracked() != value {
+                signal.set(value.to_string())
+            }
+        };
+        if let Some(p) = PRESETS.iter().find(|p| p.clean == text) {
+            set(self.corrupt, p.corrupt);
+            set(self.right, p.right);
+            set(self.wrong, p.wrong);
+            return;
+        }
+        set(self.corrupt, text);
+        if let Some([(right, _), (wrong, _), ..]) = top_next {
+            set(self.right, right);
+            set(self.wrong, wrong);
+        }
+    }
+}
+
+/// A map cell whose patched run the head view shows: the run of the page it
+/// belongs to, the request (its layer and head set at each ask) and a
+/// sentence on what was patched.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpenCell {
+    pub run: u64,
+    pub request: AnalysisRequest,
+    pub what: String,
+}
+
+impl Analysis {
+    /// Opens the run of cell (`l`, `c`) of a `site` map in the head view, the
+    /// cell's layer (and, for a head, the head) selected.
+    fn open_patched(&self, sel: Selection, site: Site, (l, c): (usize, usize), what: String) {
+        let Some(AnalysisRequest::Patch { corrupt, right, wrong, last_only, fit, .. }) =
+            self.patch_asked.get_value()
+        else {
+            return;
+        };
+        let request = AnalysisRequest::PatchedHead {
+            corrupt,
+            right,
+            wrong,
+            last_only,
+            fit,
+            site,
+            cell: (l, c),
+            layer: l,
+            head: 0,
+        };
+        self.compared.set(None);
+        self.patch_open.set(Some(OpenCell { run: self.patch_of.get_untracked(), request, what }));
+        sel.layer.set(l);
+        if site == Site::Heads {
+            sel.head.set(c);
+        }
+        sel.view.set(View::Head);
+    }
+
+    /// Asks for head (`layer`, `head`) of the patched run open, if one is and
+    /// it belongs to `run` (the page's latest): whether it asked. A run of
+    /// another text is closed.
+    pub fn ask_patched_head(
+        &self,
+        engine: Engine,
+        sel: Selection,
+        run: Option<u64>,
+        (layer, head): (usize, usize),
+    ) -> bool {
+        match self.patch_open.get() {
+            Some(open) if Some(open.run) == run => {
+                let mut request = open.request;
+                if let AnalysisRequest::PatchedHead { layer: l, head: h, .. } = &mut request {
+                    (*l, *h) = (layer, head);
+                }
+                Analysis::ask(engine, sel, request);
+                true
+            }
+            Some(_) if run.is_some() => {
+                self.patch_open.set(None);
+                false
+            }
+            _ => false,
+        }
+    }
+
+    /// A head of the patched run open arrived: the head view draws it.
+    pub(super) fn show_patched(
+        &self,
+        site: Site,
+        cell: (usize, usize),
+        tokens: Vec<String>,
+        detail: HeadDetail,
+    ) {
+        let Some(open) = self.patch_open.get_untracked() else { return };
+        let AnalysisRequest::PatchedHead { site: s, cell: c, .. } = open.request else { return };
+        if (s, c) == (site, cell) {
+            self.compared.set(Some(Compared { tokens, detail, what: open.what }));
+        }
+    }
+
+    /// Closes the patched run open.
+    pub fn close_patched(&self) {
+        self.patch_open.set(None);
+        self.compared.set(None);
     }
 }
 
@@ -88,6 +211,15 @@ const PRESETS: [Preset; 3] = [
     },
 ];
 
+/// The fit of a choice of the form.
+fn fit(choice: &str) -> Fit {
+    match choice {
+        "pad" => Fit::Pad,
+        "trim" => Fit::Trim,
+        _ => Fit::Exact,
+    }
+}
+
 /// The sites of a choice of the form.
 fn sites(what: &str) -> (Vec<Site>, bool) {
     match what {
@@ -111,17 +243,16 @@ pub fn PatchingPanel() -> impl IntoView {
         let (sites, last_only) = sites(&form.what.get_untracked());
         an.patch_of.set(engine.latest());
         an.patch.set(PatchState::Running { done: 0, total: 0 });
-        Analysis::ask(
-            engine,
-            sel,
-            AnalysisRequest::Patch {
-                corrupt: form.corrupt.get_untracked(),
-                right: form.right.get_untracked(),
-                wrong: form.wrong.get_untracked(),
-                sites,
-                last_only,
-            },
-        );
+        let request = AnalysisRequest::Patch {
+            corrupt: form.corrupt.get_untracked(),
+            right: form.right.get_untracked(),
+            wrong: form.wrong.get_untracked(),
+            sites,
+            last_only,
+            fit: fit(&form.fit.get_untracked()),
+        };
+        an.patch_asked.set_value(Some(request.clone()));
+        Analysis::ask(engine, sel, request);
     };
     let cancel = move |_| {
         an.patch.set(PatchState::Cancelled);
@@ -136,8 +267,14 @@ pub fn PatchingPanel() -> impl IntoView {
             an.patch.set(PatchState::Idle);
         }
     });
+    // The form follows the text (and its next tokens) until the visitor types in it.
+    Effect::new(move |_| {
+        let text = sel.text.get();
+        res.summary.with(|s| form.follow(&text, s.as_ref().and_then(|s| s.top_next.as_deref())));
+    });
     let preset = move |ev| {
         let Some(p) = PRESETS.iter().find(|p| p.name == event_target_value(&ev)) else { return };
+        form.typed.set(false);
         form.corrupt.set(p.corrupt.into());
         form.right.set(p.right.into());
         form.wrong.set(p.wrong.into());
@@ -157,8 +294,9 @@ pub fn PatchingPanel() -> impl IntoView {
                 p.differ_at.iter().map(|&i| format!("{i} “{}”", p.clean_tokens[i])).collect();
             let notes: Vec<String> =
                 [&p.right.note, &p.wrong.note].into_iter().flatten().cloned().collect();
+            let notes: Vec<String> = notes.into_iter().chain(p.fitted.clone()).collect();
             format!(
-                "Done. The prompts differ at position {}. d = logit({:?}) − logit({:?}): {} on the clean prompt, {} on the corrupted one.{}",
+                "Done. The prompts differ at position {}. d = logit({:?}) − logit({:?}): {} on the clean prompt, {} on the corrupted one.{} Tap a cell, then “Open”, to see its patched run beside the clean one in the heatmap.",
                 at.join(", "),
                 p.right.token,
                 p.wrong.token,
@@ -184,7 +322,7 @@ pub fn PatchingPanel() -> impl IntoView {
             .into_any(),
         _ => ().into_any(),
     };
-    let text_input = |id: &'static str, label: &'static str, value: RwSignal<String>| {
+    let text_input = move |id: &'static str, label: &'static str, value: RwSignal<String>| {
         view! {
             <label class="patch-field">
                 {label}
@@ -193,7 +331,10 @@ pub fn PatchingPanel() -> impl IntoView {
                     type="text"
                     maxlength="2000"
                     prop:value=move || value.get()
-                    on:input=move |ev| value.set(event_target_value(&ev))
+                    on:input=move |ev| {
+                        form.typed.set(true);
+                        value.set(event_target_value(&ev));
+                    }
                 />
             </label>
         }
@@ -213,7 +354,7 @@ pub fn PatchingPanel() -> impl IntoView {
                 }
             >
                 <p class="note">
-                    "The clean prompt is the text above. Change one word of it in the corrupted prompt (the same number of tokens)."
+                    "The clean prompt is the text above. Change one word of it in the corrupted prompt (the same number of tokens, or choose to pad or trim)."
                 </p>
                 <div class="patch-form">
                     <label class="patch-field">
@@ -247,6 +388,18 @@ pub fn PatchingPanel() -> impl IntoView {
                             <option value="blocks">
                                 "attention and feed-forward blocks (layer × position)"
                             </option>
+                        </select>
+                    </label>
+                    <label class="patch-field">
+                        "If their lengths differ"
+                        <select
+                            id="patch-fit"
+                            prop:value=move || form.fit.get()
+                            on:change=move |ev| form.fit.set(event_target_value(&ev))
+                        >
+                            <option value="exact">"say where, and stop"</option>
+                            <option value="pad">"pad the shorter (spaces)"</option>
+                            <option value="trim">"trim the longer"</option>
                         </select>
                     </label>
                 </div>
@@ -319,7 +472,13 @@ fn table_html(p: &Patching, map: &PatchMap) -> String {
 /// nothing, blue pushes away from it) and read out exactly on hover or tap.
 #[component]
 fn PatchTable(p: Box<Patching>, map: PatchMap, k: usize) -> impl IntoView {
+    let sel = expect_context::<Selection>();
+    let an = expect_context::<Analysis>();
     let picked = RwSignal::new(None::<(usize, usize)>);
+    // The cell clicked or tapped last (pointing alone reads out): the one "Open" opens.
+    let chosen = RwSignal::new(None::<(usize, usize)>);
+    // Each cell's effect and d, read out and carried to the run it opens.
+    let cells = StoredValue::new((map.effect.clone(), map.logit_diff.clone()));
     let effects: Vec<String> = map
         .effect
         .iter()
@@ -327,23 +486,28 @@ fn PatchTable(p: Box<Patching>, map: PatchMap, k: usize) -> impl IntoView {
         .collect();
     let title = format!("{}: layer × {}", map.site.name(), map.columns);
     let html = table_html(&p, &map);
+    let heads = map.columns == "head";
+    let tokens = StoredValue::new(p.clean_tokens.clone());
+    let column = move |c: usize| {
+        if heads {
+            format!("head {c}")
+        } else {
+            tokens.with_value(|t| format!("position {c} “{}”", t[c]))
+        }
+    };
     let readout = move || match picked.get() {
         Some((l, c)) => {
-            let column = if map.columns == "head" {
-                format!("head {c}")
-            } else {
-                format!("{c} “{}”", p.clean_tokens[c])
-            };
+            let column = column(c);
             format!(
                 "Layer {l}, {column}: effect {} (d = {})",
-                num(map.effect[l][c]),
-                num(map.logit_diff[l][c])
+                num(cells.with_value(|(e, _)| e[l][c])),
+                num(cells.with_value(|(_, d)| d[l][c]))
             )
         }
         None => "Point at a cell, or tap it, for its effect and d.".into(),
     };
     // One listener for every cell: the cell pointed at says where it is.
-    let pick = move |ev: web_sys::Event| {
+    let pick = move |ev: web_sys::Event, click: bool| {
         use wasm_bindgen::JsCast;
         let Some(td) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else {
             return;
@@ -358,7 +522,28 @@ fn PatchTable(p: Box<Patching>, map: PatchMap, k: usize) -> impl IntoView {
             }
             let _ = td.class_list().add_1("picked");
             picked.set(Some((l, c)));
+            if click {
+                chosen.set(Some((l, c)));
+            }
         }
+    };
+    let site = map.site;
+    let open = move |_| {
+        let Some((l, c)) = chosen.get_untracked() else { return };
+        // The cell's numbers as the map gave them (the run computed again alone may differ
+        // from the map's batched runs in the last bits).
+        let what = format!(
+            "This map is the patched run: the {} of layer {l} at {} copied from the clean run (the other map) into the corrupted one; effect {} (d = {})",
+            site.name(),
+            column(c),
+            num(cells.with_value(|(e, _)| e[l][c])),
+            num(cells.with_value(|(_, d)| d[l][c]))
+        );
+        an.open_patched(sel, site, (l, c), what);
+    };
+    let open_label = move || match chosen.get() {
+        Some((l, c)) => format!("Open layer {l}, {} in the heatmap", column(c)),
+        None => "Tap a cell to open its run".into(),
     };
     let id = format!("patch-map-{k}");
     view! {
@@ -369,13 +554,21 @@ fn PatchTable(p: Box<Patching>, map: PatchMap, k: usize) -> impl IntoView {
                 id=id.clone()
                 data-effect=effects.join(";")
                 inner_html=html
-                on:pointerover=move |ev| pick(ev.into())
-                on:click=move |ev| pick(ev.into())
+                on:pointerover=move |ev| pick(ev.into(), false)
+                on:click=move |ev| pick(ev.into(), true)
             ></table>
         </div>
         <p class="readout" id=format!("{id}-readout")>
             {readout}
         </p>
+        <button
+            class="patch-open"
+            id=format!("{id}-open")
+            disabled=move || chosen.with(Option::is_none)
+            on:click=open
+        >
+            {open_label}
+        </button>
         <p class="caption">
             "Red: the patch restores the clean answer (1 fully); white: nothing (0); blue: it pushes further from it."
         </p>

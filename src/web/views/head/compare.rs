@@ -4,7 +4,7 @@
 
 use super::picture::{draw, Picture};
 use crate::canvas::{blank, use_canvas_box, CanvasBox};
-use crate::state::{Appearance, Results, Selection};
+use crate::state::{Appearance, Compared, Results, Selection};
 use crate::url_state::Stage;
 use crate::views::common::axes::Axes;
 use crate::views::common::stages::Frame;
@@ -37,12 +37,13 @@ pub fn CompareText() -> impl IntoView {
 pub fn CompareMap() -> impl IntoView {
     let app = expect_context::<Appearance>();
     let res = expect_context::<Results>();
+    let an = expect_context::<crate::views::beyond::Analysis>();
     let CanvasBox { canvas, boxed, room, look } = use_canvas_box();
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };
         let transposed = app.columns_are_queries.get();
         let drawn = res.compared.with(|c| match c {
-            Some((tokens, d)) => {
+            Some(Compared { tokens, detail: d, .. }) => {
                 let axes = Axes::of(&d.weights, transposed);
                 let (rows, cols) = axes.labels(tokens);
                 let weights = axes.orient(&d.weights);
@@ -89,17 +90,25 @@ pub fn CompareMap() -> impl IntoView {
                     res.compared
                         .with(|c| {
                             c.as_ref()
-                                .map(|(t, d)| {
+                                .map(|c| {
                                     format!(
-                                        "The other sentence ({} tokens), layer {} head {}",
-                                        t.len(),
-                                        d.layer,
-                                        d.head,
+                                        "{} ({} tokens), layer {} head {}",
+                                        c.what,
+                                        c.tokens.len(),
+                                        c.detail.layer,
+                                        c.detail.head,
                                     )
                                 })
                         })
                 }}
             </figcaption>
+            <button
+                id="compare-close"
+                hidden=move || an.patch_open.with(Option::is_none)
+                on:click=move |_| an.close_patched()
+            >
+                "Close the patched run"
+            </button>
         </figure>
     }
 }
