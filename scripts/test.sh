@@ -10,13 +10,13 @@
 #      `cargo clippy --all-targets` would
 #   3. pytest on the Python package (python/tests, numpy only, in a venv of its
 #      own: .tools/python-venv)
-#   4. clippy with `-D warnings` for each wasm build trunk makes (index.html:
-#      the page without the real models, the worker, the fma worker, the extra
-#      workers)
-#   5. wasm-bindgen-test in headless Chromium: the kernel checks as the plain
+#   4. wasm-bindgen-test in headless Chromium: the kernel checks as the plain
 #      worker builds the kernels (simd128) and as the fma worker does (relaxed
 #      SIMD), and the web components
-#   6. `trunk build --release`, then the end-to-end test of dist/ in Chromium
+#   5. `trunk build --release`, each wasm build (index.html: the page without
+#      the real models, the worker, the fma worker, the extra workers) linted
+#      through the same clippy-driver wrapper with `-D warnings` as it is
+#      built, then the end-to-end test of dist/ in Chromium
 # Every stage runs even when one fails; the e2e test needs the build.
 # Fuzzing proper (libFuzzer, minutes to hours) is scripts/fuzz.sh.
 # The output ends with the e2e runner's summary when everything passed.
@@ -105,19 +105,6 @@ stage "Python package tests (pytest)" "$PYTHON_TEST_VENV/bin/python" -m pytest -
 stage "benchmarks compile, linted (cargo test --benches --no-run through clippy-driver)" \
     "${LINTED[@]}" cargo test --locked --benches --no-run || true
 
-# Each wasm build as index.html has trunk make it. (The wrapper would not save
-# time here: each feature set below needs its own lints, and the checks share
-# the dependencies that a build would compile again.)
-stage "lints, the page's wasm (clippy --no-default-features)" \
-    cargo clippy --locked --target "$WASM_TARGET" --bin attnscope-web --no-default-features -- -D warnings || true
-stage "lints, the worker's wasm (clippy --no-default-features --features pretrained)" \
-    cargo clippy --locked --target "$WASM_TARGET" --bin attnscope-worker --no-default-features --features pretrained -- -D warnings || true
-stage "lints, the fma worker's wasm (clippy --no-default-features --features fma)" \
-    cargo clippy --locked --target "$WASM_TARGET" --bin attnscope-worker-fma --no-default-features --features fma -- -D warnings || true
-stage "lints, the extra worker's wasm (clippy --features extras)" \
-    cargo clippy --locked --target "$WASM_TARGET" --bin attnscope-worker-extra --features extras -- -D warnings || true
-stage "lints, the extra fma worker's wasm (clippy --features extras,fma)" \
-    cargo clippy --locked --target "$WASM_TARGET" --bin attnscope-worker-extra-fma --features extras,fma -- -D warnings || true
 # The kernel checks (src/kernel_checks/) once per wasm build of the kernels:
 # simd128 (the plain worker) and relaxed SIMD (the fma worker).
 stage "kernel checks in Chromium, simd128 (wasm-bindgen-test)" \
@@ -127,7 +114,11 @@ stage "kernel checks in Chromium, relaxed SIMD (wasm-bindgen-test, --features fm
 stage "web component tests in Chromium (wasm-bindgen-test)" \
     env CHROMEDRIVER="$CHROMEDRIVER" cargo test --locked --target "$WASM_TARGET" --bin attnscope-web || true
 
-if stage "web build (trunk build --release)" trunk build --release; then
+# The wasm builds are linted as trunk makes them (index.html: the page, the
+# worker, the fma worker, the extra worker and its fma build): the same
+# clippy-driver wrapper as the native tests, so each build's code is linted
+# with its own features without a separate check of every dependency.
+if stage "web build, linted (trunk build --release through clippy-driver, -D warnings)" "${LINTED[@]}" trunk build --release; then
     if [[ ${#FAILED[@]} -gt 0 ]]; then
         stage "end-to-end test of dist/ in Chromium" node --test --test-reporter=spec tests/e2e/*.test.mjs || true
     else
