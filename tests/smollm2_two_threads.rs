@@ -158,3 +158,39 @@ fn the_analyses_on_two_threads_are_those_on_one() {
     assert_eq!(map(a), map(b), "the importance map");
     assert!(delivered.load(Ordering::Relaxed) > 0, "the helper delivered pieces");
 }
+
+#[test]
+fn patching_on_two_threads_gives_the_one_thread_map_bit_for_bit() {
+    use attnscope::analysis::patching::{patching, Fit, Site};
+    let whole = load();
+    let (halves, delivered) = with_helper(1);
+    let prompts = (
+        "When Mary and John went to the store, John gave a drink to",
+        "When Mary and John went to the store, Mary gave a drink to",
+    );
+    let map = |m: &SmolLm2| {
+        patching(
+            &**m,
+            prompts,
+            (" Mary", " John"),
+            &[Site::Residual],
+            false,
+            Fit::Exact,
+            &mut |_, _| true,
+        )
+        .unwrap()
+        .unwrap()
+    };
+    let (one, two) = (map(&whole), map(&halves));
+    assert!(delivered.load(Ordering::Relaxed) > 0, "the helper delivered pieces");
+    let bits = |m: &attnscope::analysis::patching::Patching| -> Vec<u32> {
+        m.maps[0].logit_diff.iter().flatten().map(|d| d.to_bits()).collect()
+    };
+    assert_eq!(bits(&one), bits(&two));
+    assert_eq!(one, two);
+    // Patched where the clean run equals the corrupted one (before the changed name): nothing
+    // changes, 0 exactly; the changed name's embedding (the whole difference) restores 1.
+    let effect = &one.maps[0].effect;
+    assert!(effect.iter().all(|row| row[..9].iter().all(|&e| e == 0.0)));
+    assert!((effect[0][9] - 1.0).abs() < 1e-5, "{}", effect[0][9]);
+}
