@@ -93,7 +93,21 @@ pub struct OpenCell {
 impl Analysis {
     /// Opens the run of cell (`l`, `c`) of a `site` map in the head view, the
     /// cell's layer (and, for a head, the head) selected.
-    fn open_patched(&self, sel: Selection, site: Site, (l, c): (usize, usize), what: String) {
+    /// Maps of a text since changed are not opened (their run is not the page's): it says so.
+    fn open_patched(
+        &self,
+        (sel, run): (Selection, Option<u64>),
+        site: Site,
+        (l, c): (usize, usize),
+        what: String,
+    ) {
+        if run != Some(self.patch_of.get_untracked()) {
+            self.error.set(
+                "The text has changed since these maps were computed: press Patch again to open its cells."
+                    .into(),
+            );
+            return;
+        }
         let Some(AnalysisRequest::Patch { corrupt, right, wrong, last_only, fit, .. }) =
             self.patch_asked.get_value()
         else {
@@ -473,6 +487,7 @@ fn table_html(p: &Patching, map: &PatchMap) -> String {
 #[component]
 fn PatchTable(p: Box<Patching>, map: PatchMap, k: usize) -> impl IntoView {
     let sel = expect_context::<Selection>();
+    let res = expect_context::<Results>();
     let an = expect_context::<Analysis>();
     let picked = RwSignal::new(None::<(usize, usize)>);
     // The cell clicked or tapped last (pointing alone reads out): the one "Open" opens.
@@ -539,7 +554,7 @@ fn PatchTable(p: Box<Patching>, map: PatchMap, k: usize) -> impl IntoView {
             num(cells.with_value(|(e, _)| e[l][c])),
             num(cells.with_value(|(_, d)| d[l][c]))
         );
-        an.open_patched(sel, site, (l, c), what);
+        an.open_patched((sel, res.run_id()), site, (l, c), what);
     };
     let open_label = move || match chosen.get() {
         Some((l, c)) => format!("Open layer {l}, {} in the heatmap", column(c)),
