@@ -166,18 +166,20 @@ pub fn differences(clean: &[String], corrupt: &[String]) -> Result<Vec<usize>> {
     Ok(at)
 }
 
+/// A prompt's token ids and their tokens.
+pub type Tokens = (Vec<u32>, Vec<String>);
+
 /// Token lists (ids with their tokens) made the same length as `fit` says:
 /// the two lists, and a sentence on what was changed (None when nothing).
 /// The change is made where the differing tokens end (after the longest
 /// common start and end), so the shared words after them keep their
 /// positions.
-#[allow(clippy::type_complexity)]
 pub fn fit_lengths(
-    clean: (Vec<u32>, Vec<String>),
-    corrupt: (Vec<u32>, Vec<String>),
+    clean: Tokens,
+    corrupt: Tokens,
     fit: Fit,
     filler: Option<(u32, String)>,
-) -> Result<((Vec<u32>, Vec<String>), (Vec<u32>, Vec<String>), Option<String>)> {
+) -> Result<(Tokens, Tokens, Option<String>)> {
     let (n_clean, n_corrupt) = (clean.0.len(), corrupt.0.len());
     if n_clean == n_corrupt || fit == Fit::Exact {
         return Ok((clean, corrupt, None));

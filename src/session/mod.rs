@@ -156,6 +156,10 @@ impl Session {
             self.latest().ok_or_else(|| Error::Invalid("nothing has been computed yet".into()))?;
         let l =
             trace.layers.get(layer).ok_or_else(|| Error::Invalid(format!("no layer {layer}")))?;
+        // Checked before E is computed again for a long text.
+        if head >= l.attention.heads.len() {
+            return Err(Error::Invalid(format!("no head {head}")));
+        }
         let parts = match with_layer {
             true => Some((
                 self.layer_input(trace, layer)?.into_owned(),

@@ -225,6 +225,21 @@ const PRESETS: [Preset; 3] = [
     },
 ];
 
+/// The form's "Patch" choices: the sites of [`sites`].
+const WHAT: [(&str, &str); 4] = [
+    ("residual", "the residual stream (layer × position)"),
+    ("heads", "each head, every position (layer × head)"),
+    ("heads-last", "each head, last position (layer × head)"),
+    ("blocks", "attention and feed-forward blocks (layer × position)"),
+];
+
+/// The form's length choices: the fits of [`fit`].
+const FIT: [(&str, &str); 3] = [
+    ("exact", "say where, and stop"),
+    ("pad", "pad the shorter (spaces)"),
+    ("trim", "trim the longer"),
+];
+
 /// The fit of a choice of the form.
 fn fit(choice: &str) -> Fit {
     match choice {
@@ -353,6 +368,27 @@ pub fn PatchingPanel() -> impl IntoView {
             </label>
         }
     };
+    // A select bound to `value`, its options (value, label).
+    let choice = |id: &'static str,
+                  label: &'static str,
+                  value: RwSignal<String>,
+                  options: &'static [(&'static str, &'static str)]| {
+        view! {
+            <label class="patch-field">
+                {label}
+                <select
+                    id=id
+                    prop:value=move || value.get()
+                    on:change=move |ev| value.set(event_target_value(&ev))
+                >
+                    {options
+                        .iter()
+                        .map(|&(v, text)| view! { <option value=v>{text}</option> })
+                        .collect_view()}
+                </select>
+            </label>
+        }
+    };
     view! {
         <section class="analysis" id="patching">
             <h2>"Activation patching"</h2>
@@ -383,39 +419,8 @@ pub fn PatchingPanel() -> impl IntoView {
                     {text_input("patch-corrupt", "Corrupted prompt", form.corrupt)}
                     {text_input("patch-right", "Right answer", form.right)}
                     {text_input("patch-wrong", "Wrong answer", form.wrong)}
-                    <label class="patch-field">
-                        "Patch"
-                        <select
-                            id="patch-what"
-                            prop:value=move || form.what.get()
-                            on:change=move |ev| form.what.set(event_target_value(&ev))
-                        >
-                            <option value="residual">
-                                "the residual stream (layer × position)"
-                            </option>
-                            <option value="heads">
-                                "each head, every position (layer × head)"
-                            </option>
-                            <option value="heads-last">
-                                "each head, last position (layer × head)"
-                            </option>
-                            <option value="blocks">
-                                "attention and feed-forward blocks (layer × position)"
-                            </option>
-                        </select>
-                    </label>
-                    <label class="patch-field">
-                        "If their lengths differ"
-                        <select
-                            id="patch-fit"
-                            prop:value=move || form.fit.get()
-                            on:change=move |ev| form.fit.set(event_target_value(&ev))
-                        >
-                            <option value="exact">"say where, and stop"</option>
-                            <option value="pad">"pad the shorter (spaces)"</option>
-                            <option value="trim">"trim the longer"</option>
-                        </select>
-                    </label>
+                    {choice("patch-what", "Patch", form.what, &WHAT)}
+                    {choice("patch-fit", "If their lengths differ", form.fit, &FIT)}
                 </div>
                 {move || {
                     note()
