@@ -16,6 +16,12 @@ fn matrix(n: usize, d: usize) -> impl Strategy<Value = Matrix> {
         .prop_map(move |data| Matrix::from_vec(n, d, data))
 }
 
+/// n × d matrices of the size real queries and keys have (after their norms).
+fn small(n: usize, d: usize) -> impl Strategy<Value = Matrix> {
+    proptest::collection::vec(-4.0f32..4.0, n * d)
+        .prop_map(move |data| Matrix::from_vec(n, d, data))
+}
+
 /// Q, K, V for one head of self-attention: n tokens, width d.
 fn qkv() -> impl Strategy<Value = (Matrix, Matrix, Matrix)> {
     (1usize..24, 1usize..17).prop_flat_map(|(n, d)| (matrix(n, d), matrix(n, d), matrix(n, d)))
@@ -46,6 +52,22 @@ proptest! {
                 prop_assert_eq!(a[(i, j)].to_bits(), 0.0f32.to_bits(), "A[{}][{}]", i, j);
             }
         }
+    }
+
+    /// AttentionViz's key translation (analysis::geometry): every key moved by
+    /// mean(Q) − mean(K) adds q_i·c to all of row i's scores, which softmax does
+    /// not see. Exact in real numbers; in f32 within 1e-5 for entries of the size
+    /// real queries and keys have.
+    #[test]
+    fn translating_the_keys_leaves_every_weight_unchanged(
+        (q, k) in (2usize..24, 1usize..65).prop_flat_map(|(n, d)| (small(n, d), small(n, d))),
+        mask in mask(),
+    ) {
+        let (moved, _) = attnscope::analysis::geometry::translate_keys(&q, &k);
+        let options = Attend::new(mask, Scale::InvSqrtDk);
+        let before = attend(&q, &k, &k, options).weights;
+        let after = attend(&q, &moved, &k, options).weights;
+        prop_assert!(before.max_abs_diff(&after) <= 1e-5, "{}", before.max_abs_diff(&after));
     }
 
     /// Whatever the later tokens' keys and values are, a causal query's

@@ -15,7 +15,7 @@ Each quantity is computed here on its own, from transformers' modules:
 - head detectors on random tokens repeated twice (Olsson et al. 2022).
 
 Writes tests/fixtures/analysis/{minilm,smollm2}_<name>.json, checked by
-tests/analysis_reference.rs. Run:
+tests/analysis_reference/main.rs. Run:
     /work/venv/bin/python scripts/reference/analysis_reference.py
 """
 import json

@@ -16,7 +16,7 @@ Metric: d = logit[right] − logit[wrong] at the last position,
 effect = (d − d_corrupt) / (d_clean − d_corrupt).
 
 Writes tests/fixtures/analysis/smollm2_patching.json (checked by
-tests/analysis_reference.rs) and prints the time of the residual and heads
+tests/analysis_reference/main.rs) and prints the time of the residual and heads
 maps on one thread (the peer of scripts/bench_analysis.mjs). Run:
     .tools/bench-venv/bin/python scripts/reference/patching_reference.py
 """

@@ -7,6 +7,7 @@
 //! - [`logit_lens`]: each layer's residual stream read through the output (decoders);
 //! - [`knockout`]: heads removed and the model run again, and the importance map;
 //! - [`patching`]: activation patching, a clean run's activation copied into a corrupted run;
+//! - [`geometry`]: queries and keys as points of one space, and heads that resemble each other;
 //! - [`detectors`]: induction, duplicate-, previous- and first-token heads on a prompt
 //!   of random tokens repeated twice (Olsson et al. 2022).
 //!
@@ -16,6 +17,7 @@
 
 pub mod detectors;
 mod forward;
+pub mod geometry;
 pub mod knockout;
 pub mod logit_lens;
 pub mod measures;

@@ -2,7 +2,9 @@
 //! (src/analysis/): value-weighted attention, rollout, the logit lens, head
 //! knockout and the importance map, activation patching, head detectors, as JSON.
 
-use attnscope::analysis::{detectors, knockout, logit_lens, patching, rollout, value_norms};
+use attnscope::analysis::{
+    detectors, geometry, knockout, logit_lens, patching, rollout, value_norms,
+};
 use attnscope::checkpoint::{Checkpoint, Model};
 use attnscope::trace::layered::Layered;
 use attnscope::Error;
@@ -19,6 +21,8 @@ fn definitions() -> String {
         format!("knockout:    {}", knockout::DEFINITION),
         format!("importance:  {}", knockout::IMPORTANCE_DEFINITION),
         format!("patch-*:     {}", patching::DEFINITION),
+        format!("qk:          {}", geometry::QK_DEFINITION),
+        format!("similar-heads: {}", geometry::SIMILAR_DEFINITION),
     ];
     lines.extend(detectors::DEFINITIONS.iter().map(|(_, d)| format!("detectors:   {d}")));
     format!(
@@ -75,6 +79,18 @@ pub struct AnalyzeArgs {
     /// patch-heads: patch each head at the last position only (default: at every position).
     #[arg(long)]
     last_position: bool,
+    /// qk: the layer (from 0).
+    #[arg(long, default_value_t = 0)]
+    layer: usize,
+    /// qk: the query head (from 0).
+    #[arg(long, default_value_t = 0)]
+    head: usize,
+    /// qk: move every key by mean(Q) − mean(K) (A is unchanged; the two clouds share a centre).
+    #[arg(long)]
+    translate_keys: bool,
+    /// similar-heads: how many clusters to group the heads into.
+    #[arg(long, default_value_t = 6)]
+    clusters: usize,
     /// detectors: random tokens per copy (the prompt is these, twice).
     #[arg(long, default_value_t = 16)]
     period: usize,
@@ -114,6 +130,10 @@ enum What {
     PatchHeads,
     /// The attention block's and the feed-forward block's outputs (layers × positions, two maps).
     PatchBlocks,
+    /// One head's queries and keys on their two principal axes (--layer, --head).
+    Qk,
+    /// The distance between every two heads, the heads' map and clusters.
+    SimilarHeads,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -268,6 +288,27 @@ fn run(
                 eprintln!("attnscope: note: {note}");
             }
             out(what, patching::DEFINITION.into(), value(serde_json::to_value(r))?)
+        }
+        What::Qk => {
+            let trace = checked(text)?;
+            let r = geometry::qk_space(&trace, args.layer, args.head, args.translate_keys)?;
+            let mut v = value(serde_json::to_value(r))?;
+            v["tokens"] = serde_json::json!(trace.tokens);
+            out("qk", geometry::QK_DEFINITION.into(), v)
+        }
+        What::SimilarHeads => {
+            let trace = checked(text)?;
+            let r = geometry::similar_heads(&trace, args.clusters, &mut |done, total| {
+                if done % 10 == 0 || done == total {
+                    eprint!("\rattnscope: {done}/{total} heads compared");
+                }
+                true
+            })?;
+            eprintln!();
+            let r = r.ok_or_else(|| Error::Invalid("cancelled".into()))?;
+            let mut v = value(serde_json::to_value(r))?;
+            v["tokens"] = serde_json::json!(trace.tokens);
+            out("similar-heads", geometry::SIMILAR_DEFINITION.into(), v)
         }
         What::Detectors => {
             let prompt = match &args.prompt_text {

@@ -335,3 +335,74 @@ fn analyze_patches_every_decoder_family_opened_from_files() {
     let e = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && e.contains("--corrupt"), "{e}");
 }
+
+#[test]
+fn analyze_places_queries_and_keys_and_maps_the_heads_of_every_family() {
+    for family in ["llama", "gpt2", "gemma3", "qwen2", "bert"] {
+        let folder = tiny(family);
+        let run = |args: &[&str]| {
+            let mut all =
+                vec!["analyze", "--model-path", &folder, "--text", "the quick brown fox jumps"];
+            all.extend(args);
+            attnscope(&all)
+        };
+        let json = |out: std::process::Output| -> serde_json::Value {
+            assert!(out.status.success(), "{family}: {}", String::from_utf8_lossy(&out.stderr));
+            serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()["result"].clone()
+        };
+        let map = json(run(&["--what", "similar-heads", "--clusters", "3"]));
+        let heads = map["heads"].as_array().unwrap();
+        let d = map["distance"].as_array().unwrap();
+        assert_eq!((d.len(), map["map"].as_array().unwrap().len()), (heads.len(), heads.len()));
+        for (g, row) in d.iter().enumerate() {
+            for (h, x) in row.as_array().unwrap().iter().enumerate() {
+                let x = x.as_f64().unwrap();
+                assert!(
+                    (0.0..=1.0).contains(&x) && (g != h || x == 0.0),
+                    "{family}: d[{g}][{h}] = {x}"
+                );
+                assert_eq!(x, d[h][g].as_f64().unwrap(), "{family}: d is symmetric");
+            }
+        }
+        assert!(map["clusters"].as_array().unwrap().iter().all(|c| c.as_u64().unwrap() < 3));
+        let [layer, head] =
+            [&heads.last().unwrap()[0], &heads.last().unwrap()[1]].map(|v| v.to_string());
+        for translate in [false, true] {
+            let mut args = vec!["--what", "qk", "--layer", &layer, "--head", &head];
+            if translate {
+                args.push("--translate-keys");
+            }
+            let r = json(run(&args));
+            let n = r["tokens"].as_array().unwrap().len();
+            assert_eq!(r["queries"].as_array().unwrap().len(), n, "{family}");
+            assert_eq!(r["keys"].as_array().unwrap().len(), n, "{family}");
+            let explained: Vec<f64> =
+                r["explained"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+            assert!(
+                explained[0] >= explained[1] && explained[0] + explained[1] <= 1.0 + 1e-6,
+                "{family}: {explained:?}"
+            );
+            assert_eq!(r["translated"], translate);
+            for (i, near) in r["nearest"].as_array().unwrap().iter().enumerate() {
+                for key in ["weightiest", "angle", "plane"] {
+                    let j = near[key].as_u64().unwrap() as usize;
+                    assert!(
+                        j < n && (family == "bert" || j <= i),
+                        "{family}: query {i}'s {key} key is {j}"
+                    );
+                }
+            }
+        }
+        let out = run(&["--what", "qk", "--layer", "0", "--head", "99"]);
+        let e = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && e.contains("head 99 is not there"), "{family}: {e}");
+    }
+    let long = "word ".repeat(200);
+    let out =
+        attnscope(&["analyze", "--model", "minilm", "--what", "similar-heads", "--text", &long]);
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && e.contains("up to 128 tokens"), "{e}");
+    let out = attnscope(&["analyze", "--model-path", &tiny("gpt2"), "--what", "qk", "--text", "a"]);
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && e.contains("one token"), "{e}");
+}

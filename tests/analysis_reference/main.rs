@@ -5,7 +5,9 @@
 //! (SmolLM2); knockout probabilities within 1e-3; detector scores within
 //! 1e-4. The model files are required: without them these tests fail.
 
+#[path = "../common/mod.rs"]
 mod common;
+mod geometry;
 
 use attnscope::analysis::detectors::{detectors, Prompt};
 use attnscope::analysis::knockout::{
@@ -26,11 +28,11 @@ const DETECTORS: f32 = 1e-4;
 /// Raw logit differences of patched runs (the fixture has 5 decimals).
 const PATCHING: f32 = 1e-3;
 
-fn fixture(name: &str) -> Value {
+pub(crate) fn fixture(name: &str) -> Value {
     serde_json::from_str(&common::fixture_text(&format!("analysis/{name}.json"))).unwrap()
 }
 
-fn floats(v: &Value) -> Vec<f32> {
+pub(crate) fn floats(v: &Value) -> Vec<f32> {
     match v {
         Value::Array(a) => a.iter().flat_map(floats).collect(),
         Value::Number(n) => vec![n.as_f64().unwrap() as f32],
@@ -38,17 +40,17 @@ fn floats(v: &Value) -> Vec<f32> {
     }
 }
 
-fn ids(v: &Value) -> Vec<u32> {
+pub(crate) fn ids(v: &Value) -> Vec<u32> {
     v.as_array().unwrap().iter().map(|x| x.as_u64().unwrap() as u32).collect()
 }
 
 /// Largest |a − b|, the lengths checked equal.
-fn max_diff(what: &str, got: &[f32], want: &[f32]) -> f32 {
+pub(crate) fn max_diff(what: &str, got: &[f32], want: &[f32]) -> f32 {
     assert_eq!(got.len(), want.len(), "{what}: sizes");
     got.iter().zip(want).map(|(g, w)| (g - w).abs()).fold(0.0, f32::max)
 }
 
-fn check(what: &str, diff: f32, tolerance: f32) {
+pub(crate) fn check(what: &str, diff: f32, tolerance: f32) {
     println!("{what}: max |ours − transformers| = {diff:.2e} (tolerance {tolerance:.0e})");
     assert!(diff <= tolerance, "{what}: differs by {diff} > {tolerance}");
 }

@@ -1,0 +1,185 @@
+//! The Q·K space and the map of heads, computed where the models run
+//! (feature `pretrained`): the eigendecompositions are nalgebra's ([`super::linalg`]).
+
+use super::linalg;
+use super::{average_linkage, head_distances, Nearest, QkSpace, SimilarHeads, MAX_SIMILAR_TOKENS};
+use crate::attention::Mask;
+use crate::error::Error;
+use crate::tensor::Matrix;
+use crate::trace::ModelTrace;
+
+/// The key of `candidates` with the largest `score`.
+fn argmax(candidates: impl Iterator<Item = usize>, score: impl Fn(usize) -> f64) -> usize {
+    candidates
+        .map(|j| (j, score(j)))
+        .fold((0, f64::NEG_INFINITY), |b, c| if c.1 > b.1 { c } else { b })
+        .0
+}
+
+fn dot(a: &[f32], b: &[f32]) -> f64 {
+    a.iter().zip(b).map(|(&x, &y)| x as f64 * y as f64).sum()
+}
+
+/// A head's Q·K space from its queries Q (n_q × d_k), keys K (n_k × d_k), its
+/// weights A (n_q × n_k) and mask. `head` and `layer` only label the result.
+pub fn qk_space_of(
+    (layer, head, kv_head): (usize, usize, usize),
+    q: &Matrix,
+    k: &Matrix,
+    weights: &Matrix,
+    mask: Mask,
+    translate: bool,
+) -> Result<QkSpace, Error> {
+    if q.cols == 0 || k.cols != q.cols || weights.shape() != (q.rows, k.rows) {
+        return Err(Error::Invalid(
+            "this run has no queries and keys for the head: the Q·K space needs them (a trace file written with them, or a model)".into(),
+        ));
+    }
+    if q.rows < 2 {
+        return Err(Error::Invalid(
+            "one token: one query and one key are nothing to project; type a text of two tokens or more".into(),
+        ));
+    }
+    let (placed, shift) =
+        if translate { super::translate_keys(q, k) } else { (k.clone(), vec![0.0; k.cols]) };
+    let points: Vec<&[f32]> =
+        (0..q.rows).map(|i| q.row(i)).chain((0..k.rows).map(|j| placed.row(j))).collect();
+    let (coords, shares) = linalg::principal_axes(&points, 2).ok_or_else(|| {
+        Error::Invalid(
+            "every query and key of this head is the same point: there is nothing to spread out"
+                .into(),
+        )
+    })?;
+    let xy = |c: &Vec<f64>| [c[0] as f32, c[1] as f32];
+    let (queries, keys): (Vec<[f32; 2]>, Vec<[f32; 2]>) =
+        (coords[..q.rows].iter().map(xy).collect(), coords[q.rows..].iter().map(xy).collect());
+    let nearest = (0..q.rows)
+        .map(|i| {
+            let seen = || (0..k.rows).filter(move |&j| mask.allows(i, j, q.rows, k.rows));
+            let norm = |j: usize| dot(placed.row(j), placed.row(j)).sqrt().max(f64::MIN_POSITIVE);
+            let plane = |j: usize| {
+                let (a, b) = (queries[i], keys[j]);
+                -((a[0] - b[0]) as f64).hypot((a[1] - b[1]) as f64)
+            };
+            Nearest {
+                weightiest: argmax(seen(), |j| weights[(i, j)] as f64),
+                angle: argmax(seen(), |j| dot(q.row(i), placed.row(j)) / norm(j)),
+                plane: argmax(seen(), plane),
+            }
+        })
+        .collect();
+    Ok(QkSpace {
+        layer,
+        head,
+        kv_head,
+        queries,
+        keys,
+        explained: [shares[0] as f32, shares[1] as f32],
+        translated: translate,
+        shift: dot(&shift, &shift).sqrt() as f32,
+        nearest,
+    })
+}
+
+/// Head `head` of layer `layer` of a run, in its Q·K space.
+pub fn qk_space(
+    trace: &ModelTrace,
+    layer: usize,
+    head: usize,
+    translate: bool,
+) -> Result<QkSpace, Error> {
+    let at = &trace
+        .layers
+        .get(layer)
+        .ok_or_else(|| {
+            Error::Invalid(format!(
+                "layer {layer} is not there: the model has {} layers (from 0)",
+                trace.layers.len()
+            ))
+        })?
+        .attention;
+    if head >= at.q.len() {
+        return Err(Error::Invalid(format!(
+            "head {head} is not there: layer {layer} has {} heads (from 0)",
+            at.q.len()
+        )));
+    }
+    let kv = at.kv_head_of[head];
+    let h = at.head(head);
+    qk_space_of((layer, head, kv), &at.q[head], &at.k[kv], &h.weights, h.mask, translate)
+}
+
+/// Every head of a run compared with every other, mapped and clustered into
+/// `clusters` groups; `progress` as in [`head_distances`] (None: stopped).
+pub fn similar_heads(
+    trace: &ModelTrace,
+    clusters: usize,
+    progress: &mut dyn FnMut(usize, usize) -> bool,
+) -> Result<Option<SimilarHeads>, Error> {
+    let n = trace.tokens.len();
+    if n > MAX_SIMILAR_TOKENS {
+        return Err(Error::Invalid(format!(
+            "similar heads compares every two heads row by row: texts up to {MAX_SIMILAR_TOKENS} tokens (this one has {n}); shorten it"
+        )));
+    }
+    let mut labels = Vec::new();
+    let mut weights = Vec::new();
+    for (l, layer) in trace.layers.iter().enumerate() {
+        for h in 0..layer.attention.heads.len() {
+            labels.push([l, h]);
+            weights.push(layer.attention.head(h).into_owned().weights);
+        }
+    }
+    if n == 0 || weights.len() < 2 || weights.iter().any(|a| a.shape() != (n, n)) {
+        return Err(Error::Invalid(
+            "similar heads needs two heads or more, each with its weights over the text's tokens"
+                .into(),
+        ));
+    }
+    let refs: Vec<&Matrix> = weights.iter().collect();
+    let Some(d) = head_distances(&refs, progress) else { return Ok(None) };
+    let map = linalg::classical_mds(&d, 2);
+    Ok(Some(SimilarHeads {
+        heads: labels,
+        distance: d.iter().map(|r| r.iter().map(|&x| x as f32).collect()).collect(),
+        map: map.iter().map(|c| [c[0] as f32, c[1] as f32]).collect(),
+        clusters: average_linkage(&d, clusters),
+        rows: n,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_token_and_one_point_are_refused_with_a_reason() {
+        let one = Matrix::from_rows(&[[1.0, 2.0]]);
+        let a = Matrix::from_rows(&[[1.0]]);
+        let e = qk_space_of((0, 0, 0), &one, &one, &a, Mask::None, false).unwrap_err();
+        assert!(e.to_string().contains("one token"), "{e}");
+        let same = Matrix::from_rows(&[[1.0, 2.0], [1.0, 2.0]]);
+        let a = Matrix::from_rows(&[[0.5, 0.5], [0.5, 0.5]]);
+        let e = qk_space_of((0, 0, 0), &same, &same, &a, Mask::None, false).unwrap_err();
+        assert!(e.to_string().contains("same point"), "{e}");
+    }
+
+    #[test]
+    fn points_on_a_line_are_all_on_the_first_axis() {
+        let q = Matrix::from_rows(&[[1.0, 1.0], [2.0, 2.0]]);
+        let k = Matrix::from_rows(&[[3.0, 3.0], [4.0, 4.0]]);
+        let a = Matrix::from_rows(&[[1.0, 0.0], [0.5, 0.5]]);
+        let s = qk_space_of((0, 0, 0), &q, &k, &a, Mask::Causal, false).unwrap();
+        assert!(
+            (s.explained[0] - 1.0).abs() < 1e-6 && s.explained[1].abs() < 1e-6,
+            "{:?}",
+            s.explained
+        );
+        let x: Vec<f32> = s.queries.iter().chain(&s.keys).map(|p| p[0]).collect();
+        let step = 2f32.sqrt();
+        for (got, want) in x.iter().zip([-1.5 * step, -0.5 * step, 0.5 * step, 1.5 * step]) {
+            assert!((got - want).abs() < 1e-5, "{x:?}");
+        }
+        assert_eq!(s.nearest[0], Nearest { weightiest: 0, angle: 0, plane: 0 });
+    }
+}

@@ -1,0 +1,96 @@
+//! Attention as geometry (src/analysis/geometry/) against transformers and numpy
+//! (fixtures from scripts/reference/geometry_reference.py): a head's queries and
+//! keys on their principal axes, each axis up to its sign, within 2e-5 of the
+//! points' spread (the shares of variance within 1e-5), the weightiest key of
+//! every query the same; the distance between every two heads within 1e-5; the
+//! heads’ map, each axis up to its sign, within 2e-5 of its spread.
+
+use super::{check, fixture, floats, ids, max_diff};
+use attnscope::analysis::geometry::{qk_space, similar_heads, QkSpace};
+use attnscope::ModelTrace;
+use serde_json::Value;
+
+const SPREAD: f32 = 2e-5;
+const SHARE: f32 = 1e-5;
+const DISTANCE: f32 = 1e-5;
+
+/// `got` (x, y) pairs against `want`'s, each axis turned to `want`'s sign;
+/// the largest difference as a share of the largest |coordinate|.
+fn axes_diff(what: &str, got: &[[f32; 2]], want: &Value) -> f32 {
+    let want: Vec<[f32; 2]> = floats(want).chunks(2).map(|c| [c[0], c[1]]).collect();
+    assert_eq!(got.len(), want.len(), "{what}: points");
+    let spread = want.iter().flatten().fold(0f32, |a, x| a.max(x.abs()));
+    (0..2)
+        .map(|axis| {
+            let agree: f32 = got.iter().zip(&want).map(|(g, w)| g[axis] * w[axis]).sum();
+            let sign = if agree < 0.0 { -1.0 } else { 1.0 };
+            let g: Vec<f32> = got.iter().map(|p| sign * p[axis]).collect();
+            let w: Vec<f32> = want.iter().map(|p| p[axis]).collect();
+            max_diff(what, &g, &w) / spread
+        })
+        .fold(0.0, f32::max)
+}
+
+fn check_space(name: &str, s: &QkSpace, want: &Value) {
+    let points: Vec<[f32; 2]> = s.queries.iter().chain(&s.keys).copied().collect();
+    let mut all = want["queries"].as_array().unwrap().clone();
+    all.extend(want["keys"].as_array().unwrap().iter().cloned());
+    check(
+        &format!("{name}: points on the axes (share of spread)"),
+        axes_diff(name, &points, &Value::Array(all)),
+        SPREAD,
+    );
+    check(
+        &format!("{name}: shares of variance"),
+        max_diff(name, &s.explained, &floats(&want["explained"])),
+        SHARE,
+    );
+}
+
+fn case(name: &str, trace: &ModelTrace, f: &Value) {
+    assert_eq!(trace.token_ids.as_deref(), Some(&ids(&f["token_ids"])[..]), "{name}: token ids");
+    for head in f["heads"].as_array().unwrap() {
+        let (l, h) =
+            (head["layer"].as_u64().unwrap() as usize, head["head"].as_u64().unwrap() as usize);
+        let plain = qk_space(trace, l, h, false).unwrap();
+        check_space(&format!("{name} {l}.{h}"), &plain, &head["plain"]);
+        let moved = qk_space(trace, l, h, true).unwrap();
+        check_space(&format!("{name} {l}.{h} keys translated"), &moved, &head["translated"]);
+        let weightiest: Vec<u32> = plain.nearest.iter().map(|n| n.weightiest as u32).collect();
+        assert_eq!(weightiest, ids(&head["weightiest"]), "{name} {l}.{h}: weightiest keys");
+        if let Some(kv) = head.get("kv_head") {
+            assert_eq!(
+                plain.kv_head as u64,
+                kv.as_u64().unwrap(),
+                "{name} {l}.{h}: key/value head"
+            );
+        }
+    }
+    let similar = similar_heads(trace, 6, &mut |_, _| true).unwrap().unwrap();
+    let count = similar.heads.len();
+    let upper: Vec<f32> = (0..count).flat_map(|g| similar.distance[g][g + 1..].to_vec()).collect();
+    check(
+        &format!("{name}: distances between heads"),
+        max_diff(name, &upper, &floats(&f["distance_upper"])),
+        DISTANCE,
+    );
+    check(
+        &format!("{name}: map of the heads (share of spread)"),
+        axes_diff(name, &similar.map, &f["map"]),
+        SPREAD,
+    );
+}
+
+#[test]
+fn minilm_geometry_matches_numpy_on_transformers_queries_and_keys() {
+    let f = fixture("../geometry/minilm");
+    let trace = super::common::minilm().run(f["text"].as_str().unwrap()).unwrap();
+    case("minilm", &trace, &f);
+}
+
+#[test]
+fn smollm2_geometry_matches_numpy_on_transformers_queries_and_keys() {
+    let f = fixture("../geometry/smollm2");
+    let trace = super::common::smollm2().run(f["text"].as_str().unwrap()).unwrap();
+    case("smollm2", &trace, &f);
+}
