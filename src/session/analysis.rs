@@ -11,6 +11,7 @@
 use super::messages::{AnalysisReply, AnalysisRequest, HeadDetail};
 use super::{ModelId, Session, Thumbnail};
 use crate::analysis::detectors::{detectors, Prompt};
+use crate::analysis::geometry::qk_space;
 use crate::analysis::knockout::{knockout, ImportanceJob};
 use crate::analysis::logit_lens::{logit_lens, logit_lens_of_trace};
 use crate::analysis::patching::{PatchJob, PatchedRun};
@@ -226,6 +227,12 @@ impl Session {
                 self.patch = None;
                 Ok(AnalysisReply::PatchCancelled)
             }
+            AnalysisRequest::QkSpace { layer, head, translate } => {
+                let trace = self.latest_of(id)?;
+                let space = qk_space(trace, layer, head, translate)?;
+                let weights = trace.layers[layer].attention.head(head).into_owned().weights;
+                Ok(AnalysisReply::QkSpace { space: Box::new(space), weights })
+            }
             AnalysisRequest::PatchedHead { layer, head, .. } => {
                 nonempty()?;
                 let key = run_key(&request);
@@ -373,6 +380,18 @@ mod tests {
         for i in 0..4 {
             assert!((layers[0].row(i).iter().sum::<f32>() - 1.0).abs() < 1e-5);
         }
+        // The Q·K space reads the trace alone, as rollout does: the teaching model has one.
+        let space = |s: &mut Session, head| {
+            let request = AnalysisRequest::QkSpace { layer: 0, head, translate: true };
+            s.analyze(3, ModelId::Teaching, text, request)
+        };
+        let Ok(AnalysisReply::QkSpace { space: got, weights }) = space(&mut s, 0) else {
+            panic!("expected the Q·K space")
+        };
+        assert_eq!(*got, qk_space(s.latest().unwrap().1, 0, 0, true).unwrap());
+        assert_eq!((got.queries.len(), weights.shape()), (4, (4, 4)));
+        let e = space(&mut s, 99).unwrap_err().to_string();
+        assert!(e.contains("head 99 is not there"), "{e}");
         let msg = ToWorker::Analyze {
             id: 3,
             model: ModelId::Teaching,

@@ -75,12 +75,13 @@ pub trait Runner {
     /// (knockout, logit lens, value norms, the importance map, detectors).
     fn layered(&self) -> Result<&dyn Layered>;
 
-    /// Whether this runner can answer `request`: rollout reads the trace
+    /// Whether this runner can answer `request`: rollout and the Q·K space read the trace
     /// alone, the others need [`Runner::layered`].
     fn can_analyse(&self, request: &AnalysisRequest) -> bool {
         matches!(
             request,
             AnalysisRequest::Rollout
+                | AnalysisRequest::QkSpace { .. }
                 | AnalysisRequest::CancelImportance
                 | AnalysisRequest::CancelPatch
         ) || self.layered().is_ok()

@@ -22,6 +22,8 @@ pub enum View {
     Grid,
     /// One query's path through the formula, number by number, with the lessons.
     Explain,
+    /// A head's queries and keys as points of one plane (`views/space/`).
+    Space,
     /// The head catalog and "find heads".
     Catalog,
     /// Seed 003's 3×4 example, editable.
@@ -38,11 +40,12 @@ pub enum View {
 }
 
 impl View {
-    pub const ALL: [View; 10] = [
+    pub const ALL: [View; 11] = [
         View::Head,
         View::Grid,
         View::Overview,
         View::Explain,
+        View::Space,
         View::Catalog,
         View::Worked,
         View::Lesson,
@@ -57,6 +60,7 @@ impl View {
             View::Head => "head",
             View::Grid => "grid",
             View::Explain => "explain",
+            View::Space => "space",
             View::Catalog => "catalog",
             View::Worked => "worked",
             View::Lesson => "lesson",
@@ -72,6 +76,7 @@ impl View {
             View::Head => "Heatmap",
             View::Grid => "Dot grid",
             View::Explain => "Step by step",
+            View::Space => "Q·K space",
             View::Catalog => "Catalog",
             View::Worked => "Worked 3×4",
             View::Lesson => "Lesson",

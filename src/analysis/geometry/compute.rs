@@ -1,5 +1,5 @@
-//! The Q·K space and the map of heads, computed where the models run
-//! (feature `pretrained`): the eigendecompositions are nalgebra's ([`super::linalg`]).
+//! The Q·K space and the map of heads from a run; the eigendecompositions
+//! are nalgebra's ([`super::linalg`]).
 
 use super::linalg;
 use super::{average_linkage, head_distances, Nearest, QkSpace, SimilarHeads, MAX_SIMILAR_TOKENS};
@@ -20,6 +20,10 @@ fn dot(a: &[f32], b: &[f32]) -> f64 {
     a.iter().zip(b).map(|(&x, &y)| x as f64 * y as f64).sum()
 }
 
+fn no_queries_keys() -> Error {
+    Error::Invalid("this run has no queries and keys for the head: the Q·K space needs them (a model, or a trace file written with them)".into())
+}
+
 /// A head's Q·K space from its queries Q (n_q × d_k), keys K (n_k × d_k), its
 /// weights A (n_q × n_k) and mask. `head` and `layer` only label the result.
 pub fn qk_space_of(
@@ -31,9 +35,7 @@ pub fn qk_space_of(
     translate: bool,
 ) -> Result<QkSpace, Error> {
     if q.cols == 0 || k.cols != q.cols || weights.shape() != (q.rows, k.rows) {
-        return Err(Error::Invalid(
-            "this run has no queries and keys for the head: the Q·K space needs them (a trace file written with them, or a model)".into(),
-        ));
+        return Err(no_queries_keys());
     }
     if q.rows < 2 {
         return Err(Error::Invalid(
@@ -98,15 +100,21 @@ pub fn qk_space(
             ))
         })?
         .attention;
-    if head >= at.q.len() {
+    if head >= at.heads.len() {
         return Err(Error::Invalid(format!(
             "head {head} is not there: layer {layer} has {} heads (from 0)",
-            at.q.len()
+            at.heads.len()
         )));
     }
-    let kv = at.kv_head_of[head];
+    let kv = at.kv_head_of.get(head).copied().unwrap_or(usize::MAX);
+    let (Some(q), Some(k)) = (at.q.get(head), at.k.get(kv)) else {
+        return Err(no_queries_keys());
+    };
+    if q.cols == 0 || k.cols != q.cols {
+        return Err(no_queries_keys());
+    }
     let h = at.head(head);
-    qk_space_of((layer, head, kv), &at.q[head], &at.k[kv], &h.weights, h.mask, translate)
+    qk_space_of((layer, head, kv), q, k, &h.weights, h.mask, translate)
 }
 
 /// Every head of a run compared with every other, mapped and clustered into
@@ -125,9 +133,17 @@ pub fn similar_heads(
     let mut labels = Vec::new();
     let mut weights = Vec::new();
     for (l, layer) in trace.layers.iter().enumerate() {
-        for h in 0..layer.attention.heads.len() {
+        let at = &layer.attention;
+        for h in 0..at.heads.len() {
             labels.push([l, h]);
-            weights.push(layer.attention.head(h).into_owned().weights);
+            // A head let go of is computed again from its Q and K, where the run has them.
+            let kept = at.heads[h].weights.shape() == (n, n);
+            let again = at.q.get(h).is_some_and(|q| q.rows == n && q.cols > 0)
+                && at.kv_head_of.get(h).is_some_and(|&kv| kv < at.k.len());
+            weights.push(match kept || !again {
+                true => at.heads[h].weights.clone(),
+                false => at.head(h).into_owned().weights,
+            });
         }
     }
     if n == 0 || weights.len() < 2 || weights.iter().any(|a| a.shape() != (n, n)) {

@@ -8,16 +8,12 @@
 //!   Jensen–Shannon distance of their rows of A), the heads on a 2-D map and
 //!   in clusters.
 //!
-//! What is computed from a run is in `compute`, and its eigendecompositions
-//! (nalgebra) in `linalg`, both built where the models run (feature
-//! `pretrained`: the worker and the CLI); the page has the types and draws them.
+//! What is computed from a run is in `compute`, its eigendecompositions
+//! (nalgebra) in `linalg`; the worker and the CLI compute, the page draws.
 
-#[cfg(feature = "pretrained")]
 mod compute;
-#[cfg(feature = "pretrained")]
 mod linalg;
 
-#[cfg(feature = "pretrained")]
 pub use compute::{qk_space, qk_space_of, similar_heads};
 
 use crate::tensor::Matrix;

@@ -4,6 +4,7 @@
 
 use super::HeadDetail;
 use crate::analysis::detectors::Detectors;
+use crate::analysis::geometry::QkSpace;
 use crate::analysis::knockout::{Ablation, HeadRef, Importance, Knockout};
 use crate::analysis::logit_lens::LogitLens;
 use crate::analysis::patching::{Fit, Patching, Site};
@@ -66,6 +67,9 @@ pub enum AnalysisRequest {
         layer: usize,
         head: usize,
     },
+    /// One head of the latest run in its Q·K space (`translate`: the keys moved by
+    /// mean(Q) − mean(K)).
+    QkSpace { layer: usize, head: usize, translate: bool },
 }
 
 impl AnalysisRequest {
@@ -82,6 +86,7 @@ impl AnalysisRequest {
             AnalysisRequest::AllValueNorms => 6,
             AnalysisRequest::Patch { .. } | AnalysisRequest::CancelPatch => 7,
             AnalysisRequest::PatchedHead { .. } => 8,
+            AnalysisRequest::QkSpace { .. } => 9,
         }
     }
 }
@@ -134,5 +139,10 @@ pub enum AnalysisReply {
         detail: Box<HeadDetail>,
         logit_diff: f32,
         effect: f32,
+    },
+    /// The head's queries and keys as points, and its weights (the lines from a query).
+    QkSpace {
+        space: Box<QkSpace>,
+        weights: Matrix,
     },
 }

@@ -477,13 +477,14 @@ fn StageView() -> impl IntoView {
     let (trace, no_qk) = super::open_trace::trace_shown();
     move || match view.get() {
         View::Lesson if trace.get() => view! { <super::open_trace::NeedsLiveModel /> }.into_any(),
-        View::Explain if no_qk.get() => {
+        View::Explain | View::Space if no_qk.get() => {
             view! { <super::open_trace::NeedsQueriesKeys /> }.into_any()
         }
         View::Head => view! { <HeadView /> }.into_any(),
         View::Grid => view! { <GridView /> }.into_any(),
         View::Overview => view! { <OverviewView /> }.into_any(),
         View::Explain => view! { <ExplainView /> }.into_any(),
+        View::Space => view! { <crate::views::space::SpaceView /> }.into_any(),
         View::Catalog => view! { <CatalogView /> }.into_any(),
         View::Worked => view! {
             <div class="view-document" id="view-worked">

@@ -175,7 +175,7 @@ pub fn NeedsQueriesKeys() -> impl IntoView {
         <div class="view-document needs-live" id="needs-queries-keys">
             <p class="note">
                 "This trace file holds the attention weights only, no queries and keys, so step by step cannot follow a token "
-                "through q·k. Write it with queries and keys (attnscope.trace(…, queries_keys=True), or `attnscope trace --out` "
+                "through q·k and the Q·K space has no points to place. Write it with queries and keys (attnscope.trace(…, queries_keys=True), or `attnscope trace --out` "
                 "without --no-queries-keys) to see them. The heatmap, dot grids, overview and head catalog show its weights."
             </p>
         </div>

@@ -6,6 +6,7 @@
 //! - `grid/`: the dot grids;
 //! - `model/`: the whole model, every head at once (all heads);
 //! - `explain/`: step by step, with the lines and the lessons' switches;
+//! - `space/`: the Q·K space, a head's queries and keys as points of one plane;
 //! - `catalog/`: the head catalog, find heads and the detectors;
 //! - `beyond/`: beyond the weights: value norms, rollout, logit lens, knockout;
 //! - `lesson/`: the guided lesson, which shows the other tabs' pictures;
@@ -26,6 +27,7 @@ pub mod grid;
 pub mod head;
 pub mod lesson;
 pub mod model;
+pub mod space;
 pub mod speech;
 pub mod translation;
 pub mod worked;

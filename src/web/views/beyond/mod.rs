@@ -70,6 +70,8 @@ pub struct Analysis {
     pub patch_open: RwSignal<Option<OpenCell>>,
     /// The head view's second map (the page's `Results::compared`).
     pub compared: RwSignal<Option<Compared>>,
+    /// The Q·K space of the head asked for last (`views/space/`).
+    pub space: RwSignal<Option<crate::views::space::Space>>,
     /// The last analysis that failed, and why.
     pub error: RwSignal<String>,
 }
@@ -103,6 +105,7 @@ impl Analysis {
             patch_asked: StoredValue::new(None),
             patch_open: RwSignal::new(None),
             compared: RwSignal::new(None),
+            space: RwSignal::new(None),
             error: RwSignal::new(String::new()),
         }
     }
@@ -122,6 +125,9 @@ impl Analysis {
         match reply {
             AnalysisReply::ValueNorms { layer, head, norms, .. } => {
                 self.norms.set(Some((id, layer, head, norms)))
+            }
+            AnalysisReply::QkSpace { space, weights } => {
+                self.space.set(Some(crate::views::space::Space { run: id, space: *space, weights }))
             }
             AnalysisReply::Rollout { layers, grouped_query } => {
                 self.rollout.set(Some((id, layers, grouped_query)))
