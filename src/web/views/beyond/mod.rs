@@ -16,6 +16,7 @@ use crate::canvas::{
 use crate::compute::Engine;
 use crate::state::{Compared, Results, Selection};
 use attnscope::analysis::detectors::Detectors;
+use attnscope::analysis::geometry::QkSpace;
 use attnscope::analysis::knockout::{Ablation, HeadRef, Importance, Knockout};
 use attnscope::analysis::logit_lens::LogitLens;
 use attnscope::analysis::value_norms::{self, per_row};
@@ -71,7 +72,7 @@ pub struct Analysis {
     /// The head view's second map (the page's `Results::compared`).
     pub compared: RwSignal<Option<Compared>>,
     /// The Q·K space of the head asked for last (`views/space/`).
-    pub space: RwSignal<Option<crate::views::space::Space>>,
+    pub space: RwSignal<Option<Space>>,
     /// The last analysis that failed, and why.
     pub error: RwSignal<String>,
 }
@@ -127,7 +128,7 @@ impl Analysis {
                 self.norms.set(Some((id, layer, head, norms)))
             }
             AnalysisReply::QkSpace { space, weights } => {
-                self.space.set(Some(crate::views::space::Space { run: id, space: *space, weights }))
+                self.space.set(Some(Space { run: id, space: *space, weights }))
             }
             AnalysisReply::Rollout { layers, grouped_query } => {
                 self.rollout.set(Some((id, layers, grouped_query)))
@@ -199,6 +200,15 @@ impl Analysis {
             request,
         });
     }
+}
+
+/// A Q·K space the page holds (`views/space/` draws it): the run, the head and the
+/// translation it answers, and the head's weights.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Space {
+    pub run: u64,
+    pub space: QkSpace,
+    pub weights: Matrix,
 }
 
 /// What a [`MatrixMap`] draws: exact values (the readout) and their colour share (0…1).

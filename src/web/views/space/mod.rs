@@ -11,11 +11,10 @@ mod tests;
 
 use crate::compute::Engine;
 use crate::state::{Results, Selection};
-use crate::views::beyond::{Analysis, Definition};
+use crate::views::beyond::{Analysis, Definition, Space};
 use crate::views::common::format::num;
 use attnscope::analysis::geometry::{QkSpace, QK_DEFINITION};
 use attnscope::session::AnalysisRequest;
-use attnscope::Matrix;
 use leptos::prelude::*;
 
 /// The plot's box in SVG units; the page scales it to its width.
@@ -24,14 +23,6 @@ const HEIGHT: f32 = 620.0;
 const MARGIN: f32 = 48.0;
 /// Above this many tokens only the chosen query and the keys it weighs are labelled.
 const LABEL_ALL_UP_TO: usize = 40;
-
-/// A Q·K space the page holds: the run, the head and the translation it answers.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Space {
-    pub run: u64,
-    pub space: QkSpace,
-    pub weights: Matrix,
-}
 
 /// What the points are coloured by.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
