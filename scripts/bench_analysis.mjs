@@ -1,7 +1,7 @@
 // Times "Beyond weights" in headless Chromium on the built page (dist/):
 // the importance map (MiniLM 72 heads, SmolLM2 270 heads, 16 tokens), the
-// value-weighted switch, and the logit lens for one position across 30
-// layers. A report, not a test: it prints a table and writes
+// value-weighted switch, the logit lens for one position across 30
+// layers, and the Q·K space of a newly chosen SmolLM2 head on a 40-token text. A report, not a test: it prints a table and writes
 // tests/e2e/artifacts/bench_analysis.json.
 //
 // Run: node scripts/bench_analysis.mjs   (after trunk build --release; uses tests/e2e/node_modules)
@@ -18,6 +18,7 @@ const RUNS = Number(process.env.RUNS ?? 3);
 // 16 tokens for both models (MiniLM adds [CLS] and [SEP]).
 const MINILM_TEXT = 'the quick brown fox jumps over the lazy dog while the cat sleeps';
 const SMOLLM2_TEXT = 'The quick brown fox jumps over the lazy dog while the cat sleeps on the';
+const SPACE_TEXT = 'The quick brown fox jumps over the lazy dog while the cat sleeps on the warm mat, and the children play in the garden behind the old house by the river.';
 
 
 async function timed(page, act, done) {
@@ -107,6 +108,29 @@ try {
   }
   rows.push({ what: `logit lens, SmolLM2, one position, 30 layers, ${tokens} tokens, timed in the page`, ms: median(lensInPage), target_ms: 100 });
   rows.push({ what: `importance map, SmolLM2, 270 heads, ${tokens} tokens`, ms: await importance(page, 270), target_ms: 10000 });
+
+  // The Q·K space: from choosing a head in the panel to its points drawn (the
+  // worker projects the head's queries and keys, the page draws the SVG), timed in the page.
+  await page.goto(`${base}?model=smollm2&view=space&layer=5&head=0&text=${encodeURIComponent(SPACE_TEXT)}`);
+  await page.locator('#space-caption', { hasText: 'head 0' }).waitFor({ timeout: 300_000 });
+  const spaceTokens = await page.locator('#space-plot g.space-query').count();
+  const space = [];
+  for (let r = 0; r < RUNS; r++) {
+    const head = 1 + (r % 8);
+    await page.waitForTimeout(300);
+    space.push(await page.evaluate((head) => new Promise((done) => {
+      const t0 = performance.now();
+      setTimeout(() => done(NaN), 20_000);
+      const shown = () => document.querySelector('#space-caption')?.textContent.includes(`head ${head} `)
+        && document.querySelectorAll('#space-plot g.space-query').length > 0;
+      const wait = () => (shown() ? done(performance.now() - t0) : requestAnimationFrame(wait));
+      const select = document.querySelector('select#head');
+      select.value = String(head);
+      select.dispatchEvent(new Event('change', { bubbles: true }));
+      wait();
+    }), head));
+  }
+  rows.push({ what: `Q·K space, SmolLM2, a head chosen, ${spaceTokens} tokens, timed in the page`, ms: median(space), target_ms: 50 });
 } finally {
   await browser.close();
   server.close();

@@ -1,5 +1,5 @@
 // The first visit's download (issue #31): the page with the default
-// sentence fetches its own wasm and one worker's, together at most 1.71 MB
+// sentence fetches its own wasm and one worker's, together at most 1.74 MB
 // gzipped (gzip -9 of the very files the browser asked for), and the worker
 // with the extras (translation, opened models and traces) is fetched by no
 // one, service worker included, until translation asks for it.
@@ -26,8 +26,10 @@ const ARTIFACTS = join(HERE, 'artifacts');
 // maps and messages, +20 KB to the page, its job +10 KB to the worker;
 // session 29). 1.69 MB until a patching map's cell opened its run (the
 // patched run kept whole and its heads, the prompts' fitting: +3 KB to the
-// page, +18 KB to the worker; session 30).
-const BUDGET = 1_710_000;
+// page, +18 KB to the worker; session 30). 1.71 MB until the Q·K space
+// (issue #59: its tab, drawing and readout, +28 KB to the page, which also
+// computes the teaching model's; its projection +2 KB to the worker; session 31).
+const BUDGET = 1_740_000;
 const EXTRA = /attnscope-worker-extra/;
 
 let server, browser, baseUrl;
@@ -98,13 +100,13 @@ test('a first visit downloads the page and one worker, and the extra worker only
 // 2026-11-27). The classroom (the page's class box, join code, banner, questions and its
 // messages) took the page from 0.605 to 0.643 MB: the budget went from 1.6 to 1.65 MB
 // (docs/performance.md, 2026-12-06, session 27).
-test('the first visit (page + fma worker wasm) within 1.71 MB gzipped', () => {
+test('the first visit (page + fma worker wasm) within 1.74 MB gzipped', () => {
   assert.ok(firstVisit, 'the first test measured the first visit');
   assert.ok(firstVisit.total <= BUDGET, `page + worker wasm ${firstVisit.total} bytes gzipped, over the ${BUDGET} budget`);
 });
 
 // Browsers without relaxed SIMD (Safari) download the plain worker instead.
-test('page + plain worker wasm within 1.71 MB gzipped', () => {
+test('page + plain worker wasm within 1.74 MB gzipped', () => {
   assert.ok(firstVisit, 'the first test measured the first visit');
   assert.ok(firstVisit.plain <= BUDGET, `page + plain worker wasm ${firstVisit.plain} bytes gzipped, over the ${BUDGET} budget`);
 });

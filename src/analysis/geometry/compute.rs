@@ -1,5 +1,5 @@
-//! The Q·K space and the map of heads from a run; the eigendecompositions
-//! are nalgebra's ([`super::linalg`]).
+//! The Q·K space and the map of heads from a run (the eigendecompositions
+//! are [`super::linalg`]'s).
 
 use super::linalg;
 use super::{average_linkage, head_distances, Nearest, QkSpace, SimilarHeads, MAX_SIMILAR_TOKENS};

@@ -8,8 +8,8 @@
 //!   Jensen–Shannon distance of their rows of A), the heads on a 2-D map and
 //!   in clusters.
 //!
-//! What is computed from a run is in `compute`, its eigendecompositions
-//! (nalgebra) in `linalg`; the worker and the CLI compute, the page draws.
+//! What is computed from a run is in `compute`, its eigendecompositions in
+//! `linalg`.
 
 mod compute;
 mod linalg;

@@ -118,7 +118,6 @@ pub fn SpaceView() -> impl IntoView {
             <h2>"Queries and keys in one space"</h2>
             <Definition text=QK_DEFINITION />
             <div class="space-controls">
-                <QueryChoice />
                 <label class="switch">
                     <input
                         type="checkbox"
@@ -166,149 +165,140 @@ pub fn SpaceView() -> impl IntoView {
                 }}
             </p>
             {move || {
-                shown
-                    .get()
-                    .map(|s| {
-                        view! {
-                            <Plot s=s.clone() colour=colour.into() />
-                            <Readout s />
-                        }
-                            .into_any()
-                    })
+                shown.get().map(|s| { view! { <Plot s colour=colour.into() /> }.into_any() })
             }}
         </div>
     }
 }
 
-/// The query the lines start from (the page's chosen token).
-#[component]
-fn QueryChoice() -> impl IntoView {
-    let sel = expect_context::<Selection>();
-    let res = expect_context::<Results>();
-    let query = move || sel.query(res.tokens.with(Vec::len));
-    view! {
-        <label for="space-query">"Query"</label>
-        <select
-            id="space-query"
-            on:change=move |ev| sel.token.set(event_target_value(&ev).parse().ok())
-        >
-            {move || {
-                res.tokens
-                    .get()
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, t)| {
-                        view! {
-                            <option value=i.to_string() prop:selected=move || query() == i>
-                                {format!("{i}: {t}")}
-                            </option>
-                        }
-                    })
-                    .collect_view()
-            }}
-        </select>
+/// `text` safe inside SVG markup, as text or an attribute's value.
+fn escaped(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
     }
+    out
 }
 
-/// The points: queries as circles, keys as squares; the chosen query's lines.
+/// The lines and points as SVG markup: the chosen query's lines to the keys it
+/// weighs (at least 1 %), the keys as squares, the queries as circles, each
+/// labelled (all of them up to 40 tokens, else the chosen query and its
+/// weightiest key). One string for the whole layer: a reactive node per point
+/// cost the page's wasm about 30 KB gzipped (docs/performance.md, session 31).
+fn markup(s: &Space, tokens: &[String], query: usize, colour: Colour) -> String {
+    use std::fmt::Write;
+    let (space, n) = (&s.space, tokens.len().min(s.space.queries.len()));
+    let (frame, near) = (Frame::of(space), space.nearest[query]);
+    let label_all = n <= LABEL_ALL_UP_TO;
+    let mut svg = String::new();
+    let from = frame.at(space.queries[query]);
+    for j in (0..space.keys.len()).filter(|&j| s.weights[(query, j)] >= 0.01) {
+        let (to, w) = (frame.at(space.keys[j]), s.weights[(query, j)]);
+        let _ = write!(
+            svg,
+            r#"<line class="space-line" x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke-width="{:.2}" stroke-opacity="{:.2}"><title>{} → {}: A = {}</title></line>"#,
+            from.0,
+            from.1,
+            to.0,
+            to.1,
+            0.8 + 9.0 * w,
+            0.25 + 0.6 * w,
+            escaped(&tokens[query]),
+            escaped(&tokens[j]),
+            num(w)
+        );
+    }
+    for (j, token) in tokens.iter().enumerate().take(n) {
+        let ((x, y), t) = (frame.at(space.keys[j]), escaped(token));
+        let chosen = j == near.weightiest;
+        let _ = write!(
+            svg,
+            r#"<g class="space-key" data-position="{j}" data-xy="{},{}"><rect x="{:.1}" y="{:.1}" width="12" height="12" fill="{}"{}><title>key {j}: {t}</title></rect>"#,
+            space.keys[j][0],
+            space.keys[j][1],
+            x - 6.0,
+            y - 6.0,
+            fill(colour, token, j, n),
+            if chosen { r#" class="weightiest""# } else { "" }
+        );
+        if label_all || chosen {
+            let _ = write!(
+                svg,
+                r#"<text class="space-label" x="{:.1}" y="{:.1}">{t}</text>"#,
+                x + 9.0,
+                y + 4.0
+            );
+        }
+        svg.push_str("</g>");
+    }
+    for (q, token) in tokens.iter().enumerate().take(n) {
+        let ((x, y), t) = (frame.at(space.queries[q]), escaped(token));
+        let _ = write!(
+            svg,
+            r#"<g class="space-query" data-position="{q}" data-xy="{},{}"{}><circle cx="{x:.1}" cy="{y:.1}" r="{}" fill="{}"><title>query {q}: {t} (click to choose)</title></circle>"#,
+            space.queries[q][0],
+            space.queries[q][1],
+            if q == query { r#" aria-current="true""# } else { "" },
+            if q == query { 10 } else { 7 },
+            fill(colour, token, q, n)
+        );
+        if label_all || q == query {
+            let _ = write!(
+                svg,
+                r#"<text class="space-label" x="{:.1}" y="{:.1}">{t}</text>"#,
+                x + 9.0,
+                y - 6.0
+            );
+        }
+        svg.push_str("</g>");
+    }
+    svg
+}
+
+/// The plot: axes, their shares of the spread, and the points' layer.
 #[component]
 fn Plot(s: Space, colour: Signal<Colour>) -> impl IntoView {
     let sel = expect_context::<Selection>();
     let res = expect_context::<Results>();
     let tokens = res.tokens.get_untracked();
     let n = tokens.len().min(s.space.queries.len());
-    let frame = Frame::of(&s.space);
-    let query = move || sel.query(n);
     let [x_share, y_share] = s.space.explained.map(|e| 100.0 * e);
-    let (space, weights) = (s.space.clone(), s.weights.clone());
-    let lines = {
-        let (space, tokens) = (space.clone(), tokens.clone());
-        move || {
-            let i = query();
-            let from = frame.at(space.queries[i]);
-            (0..space.keys.len())
-                .filter(|&j| weights[(i, j)] >= 0.01)
-                .map(|j| {
-                    let to = frame.at(space.keys[j]);
-                    let w = weights[(i, j)];
-                    view! {
-                        <line
-                            class="space-line"
-                            x1=from.0
-                            y1=from.1
-                            x2=to.0
-                            y2=to.1
-                            stroke-width=0.8 + 9.0 * w
-                            stroke-opacity=0.25 + 0.6 * w
-                        >
-                            <title>
-                                {format!("{} → {}: A = {}", tokens[i], tokens[j], num(w))}
-                            </title>
-                        </line>
-                    }
-                })
-                .collect_view()
+    let caption = format!(
+        "● queries, ■ keys of layer {}, head {}{}. The two axes keep {:.1} % of the points' spread; the rest is out of the picture. Click a circle, or a token above, to choose the query.",
+        s.space.layer,
+        s.space.head,
+        if s.space.kv_head != s.space.head {
+            format!(" (keys of key/value head {})", s.space.kv_head)
+        } else {
+            String::new()
+        },
+        x_share + y_share,
+    );
+    // A click on a query's circle chooses that query.
+    let choose = move |ev: web_sys::MouseEvent| {
+        use wasm_bindgen::JsCast;
+        let picked = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|e| e.closest("g.space-query").ok().flatten())
+            .and_then(|g| g.get_attribute("data-position"))
+            .and_then(|p| p.parse::<usize>().ok());
+        if let Some(q) = picked.filter(|&q| q < n) {
+            sel.token.set(Some(q));
         }
     };
-    let points = move || {
-        let (i, c) = (query(), colour.get());
-        let near = space.nearest[i];
-        let label_all = n <= LABEL_ALL_UP_TO;
-        let keys = (0..n).map(|j| {
-            let (x, y) = frame.at(space.keys[j]);
-            let chosen = j == near.weightiest;
-            let label = (label_all || chosen).then(|| {
-                view! {
-                    <text class="space-label" x=x + 9.0 y=y + 4.0>
-                        {tokens[j].clone()}
-                    </text>
-                }
-            });
-            view! {
-                <g class="space-key" data-position=j>
-                    <rect
-                        x=x - 6.0
-                        y=y - 6.0
-                        width="12"
-                        height="12"
-                        fill=fill(c, &tokens[j], j, n)
-                        class:weightiest=chosen
-                    >
-                        <title>{format!("key {j}: {}", tokens[j])}</title>
-                    </rect>
-                    {label}
-                </g>
-            }
-        });
-        let queries = (0..n).map(|q| {
-            let (x, y) = frame.at(space.queries[q]);
-            let label = (label_all || q == i).then(|| {
-                view! {
-                    <text class="space-label" x=x + 9.0 y=y - 6.0>
-                        {tokens[q].clone()}
-                    </text>
-                }
-            });
-            view! {
-                <g class="space-query" data-position=q aria-current=(q == i).then_some("true")>
-                    <circle
-                        cx=x
-                        cy=y
-                        r=if q == i { 10 } else { 7 }
-                        fill=fill(c, &tokens[q], q, n)
-                        on:click=move |_| sel.token.set(Some(q))
-                    >
-                        <title>{format!("query {q}: {} (click to choose)", tokens[q])}</title>
-                    </circle>
-                    {label}
-                </g>
-            }
-        });
-        view! {
-            {keys.collect_view()}
-            {queries.collect_view()}
-        }
+    let described = {
+        let (s, tokens) = (s.clone(), tokens.clone());
+        move || readout(&s, &tokens, sel.query(n))
     };
+    let points = move || markup(&s, &tokens, sel.query(n), colour.get());
     view! {
         <figure class="space-figure">
             <svg
@@ -316,6 +306,7 @@ fn Plot(s: Space, colour: Signal<Colour>) -> impl IntoView {
                 viewBox=format!("0 0 {WIDTH} {HEIGHT}")
                 role="img"
                 aria-label="Queries (circles) and keys (squares) of the head on their two principal axes"
+                on:click=choose
             >
                 <line
                     class="space-axis"
@@ -342,69 +333,42 @@ fn Plot(s: Space, colour: Signal<Colour>) -> impl IntoView {
                 <text class="space-axis-label" x=WIDTH / 2.0 + 8.0 y=MARGIN - 12.0>
                     {format!("axis 2: {y_share:.1} %")}
                 </text>
-                {lines}
-                {points}
+                <g id="space-points" inner_html=points></g>
             </svg>
-            <figcaption id="space-caption">
-                {format!(
-                    "● queries, ■ keys of layer {}, head {}{}. The two axes keep {:.1} % of the points' spread; the rest is out of the picture.",
-                    s.space.layer,
-                    s.space.head,
-                    if s.space.kv_head != s.space.head {
-                        format!(" (keys of key/value head {})", s.space.kv_head)
-                    } else {
-                        String::new()
-                    },
-                    x_share + y_share,
-                )}
-            </figcaption>
+            <figcaption id="space-caption">{caption}</figcaption>
         </figure>
+        <dl class="space-readout" id="space-readout" inner_html=described></dl>
     }
 }
 
-/// The chosen query's keys: weightiest, nearest in angle, nearest in the picture.
-#[component]
-fn Readout(s: Space) -> impl IntoView {
-    let sel = expect_context::<Selection>();
-    let res = expect_context::<Results>();
-    let tokens = res.tokens.get_untracked();
-    let n = tokens.len().min(s.space.queries.len());
-    move || {
-        let i = sel.query(n);
-        let near = s.space.nearest[i];
-        let w = |j: usize| num(s.weights[(i, j)]);
-        let name = |j: usize| format!("“{}” ({j})", tokens[j]);
-        let angle = if near.angle == near.weightiest {
-            "the same key: it points most nearly the query's way.".to_string()
-        } else {
-            format!(
-                "{}, A = {}: a longer key can win with a wider angle, since A follows q·k = ‖q‖‖k‖cos θ.",
-                name(near.angle),
-                w(near.angle)
-            )
-        };
-        let plane = if near.plane == near.weightiest {
-            "the same key: here the picture tells the truth.".to_string()
-        } else {
-            format!(
-                "{}, A = {}: here the picture misleads, as a plane keeps only part of the spread; the numbers are exact.",
-                name(near.plane),
-                w(near.plane)
-            )
-        };
-        view! {
-            <dl class="space-readout" id="space-readout">
-                <dt>"Query"</dt>
-                <dd>{name(i)}</dd>
-                <dt>"Weighs most"</dt>
-                <dd id="space-weightiest">
-                    {format!("{}, A = {}", name(near.weightiest), w(near.weightiest))}
-                </dd>
-                <dt>"Nearest in angle (all dimensions)"</dt>
-                <dd id="space-angle">{angle}</dd>
-                <dt>"Nearest in the picture"</dt>
-                <dd id="space-plane">{plane}</dd>
-            </dl>
-        }
-    }
+/// The chosen query's keys: weightiest, nearest in angle, nearest in the picture (markup, as
+/// the points are).
+fn readout(s: &Space, tokens: &[String], i: usize) -> String {
+    let near = s.space.nearest[i];
+    let w = |j: usize| num(s.weights[(i, j)]);
+    let name = |j: usize| format!("“{}” ({j})", escaped(&tokens[j]));
+    let angle = if near.angle == near.weightiest {
+        "the same key: it points most nearly the query's way.".to_string()
+    } else {
+        format!(
+            "{}, A = {}: a longer key can win with a wider angle, since A follows q·k = ‖q‖‖k‖cos θ.",
+            name(near.angle),
+            w(near.angle)
+        )
+    };
+    let plane = if near.plane == near.weightiest {
+        "the same key: here the picture tells the truth.".to_string()
+    } else {
+        format!(
+            "{}, A = {}: here the picture misleads, as a plane keeps only part of the spread; the numbers are exact.",
+            name(near.plane),
+            w(near.plane)
+        )
+    };
+    format!(
+        r#"<dt>Query</dt><dd>{}</dd><dt>Weighs most</dt><dd id="space-weightiest">{}, A = {}</dd><dt>Nearest in angle (all dimensions)</dt><dd id="space-angle">{angle}</dd><dt>Nearest in the picture</dt><dd id="space-plane">{plane}</dd>"#,
+        name(i),
+        name(near.weightiest),
+        w(near.weightiest)
+    )
 }
