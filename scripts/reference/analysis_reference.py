@@ -191,13 +191,19 @@ def minilm():
     write("minilm_detectors", {"token_ids": det_ids, "prefix": 1, "period": PERIOD, **detector_scores(out.attentions, 1, PERIOD)})
 
 
-def smollm2():
+def smollm2_files():
+    """SmolLM2's tokenizer and model (the GGUF dequantized, float32, eager attention)."""
     tok = AutoTokenizer.from_pretrained(SMOLLM2, gguf_file=GGUF)
     # SmolLM2 splits digits off first (see smollm2_reference.py); fixture texts have none anyway.
     tok.backend_tokenizer.pre_tokenizer = pre_tokenizers.Sequence(
         [pre_tokenizers.Digits(individual_digits=True), pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)]
     )
     model = AutoModelForCausalLM.from_pretrained(SMOLLM2, gguf_file=GGUF, dtype=torch.float32, attn_implementation="eager").eval()
+    return tok, model
+
+
+def smollm2():
+    tok, model = smollm2_files()
     cfg = model.config
     d_head = cfg.hidden_size // cfg.num_attention_heads
     layers = model.model.layers
@@ -251,17 +257,21 @@ def smollm2():
     write("smollm2_detectors", {"token_ids": det_ids, "prefix": 0, "period": PERIOD, **detector_scores(out.attentions, 0, PERIOD)})
 
 
-def write(name, fixture):
-    OUT.mkdir(parents=True, exist_ok=True)
-    path = OUT / f"{name}.json"
+def write(name, fixture, out=OUT):
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{name}.json"
     path.write_text(json.dumps(fixture, ensure_ascii=False, separators=(",", ":")) + "\n")
     print(f"{path.relative_to(ROOT)}: {path.stat().st_size // 1024} KB")
 
 
-if __name__ == "__main__":
+def require_models():
     for d in (MINILM, SMOLLM2):
         if not d.is_dir():
             sys.exit(f"{d} is missing: run python3 scripts/fetch_models.py")
+
+
+if __name__ == "__main__":
+    require_models()
     torch.manual_seed(0)
     torch.set_num_threads(1)
     minilm()

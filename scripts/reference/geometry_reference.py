@@ -18,20 +18,17 @@ Writes tests/fixtures/geometry/{minilm,smollm2}.json, checked by
 tests/analysis_reference/geometry.rs. Run:
     .tools/bench-venv/bin/python scripts/reference/geometry_reference.py
 """
-import json
 import sys
 from pathlib import Path
 
 import numpy as np
 import torch
-from tokenizers import pre_tokenizers
-from transformers import AutoModel, AutoModelForCausalLM, AutoTokenizer
+from transformers import AutoModel, AutoTokenizer
 from transformers.models.llama.modeling_llama import apply_rotary_pos_emb
 
-ROOT = Path(__file__).resolve().parents[2]
-MINILM = ROOT / "www" / "models" / "minilm"
-SMOLLM2 = ROOT / "www" / "models" / "smollm2"
-GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from analysis_reference import MINILM, ROOT, require_models, smollm2_files, write as write_to  # noqa: E402
+
 OUT = ROOT / "tests" / "fixtures" / "geometry"
 DIGITS = 7
 
@@ -140,12 +137,7 @@ def minilm():
 
 
 def smollm2():
-    tok = AutoTokenizer.from_pretrained(SMOLLM2, gguf_file=GGUF)
-    # SmolLM2 splits digits off first (see smollm2_reference.py); the text has none anyway.
-    tok.backend_tokenizer.pre_tokenizer = pre_tokenizers.Sequence(
-        [pre_tokenizers.Digits(individual_digits=True), pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)]
-    )
-    model = AutoModelForCausalLM.from_pretrained(SMOLLM2, gguf_file=GGUF, dtype=torch.float32, attn_implementation="eager").eval()
+    tok, model = smollm2_files()
     cfg = model.config
     d_head = cfg.hidden_size // cfg.num_attention_heads
     got = {}
@@ -173,16 +165,11 @@ def smollm2():
 
 
 def write(name, fixture):
-    OUT.mkdir(parents=True, exist_ok=True)
-    path = OUT / f"{name}.json"
-    path.write_text(json.dumps(fixture, ensure_ascii=False, separators=(",", ":")) + "\n")
-    print(f"{path.relative_to(ROOT)}: {path.stat().st_size // 1024} KB")
+    write_to(name, fixture, OUT)
 
 
 if __name__ == "__main__":
-    for d in (MINILM, SMOLLM2):
-        if not d.is_dir():
-            sys.exit(f"{d} is missing: run python3 scripts/fetch_models.py")
+    require_models()
     torch.set_num_threads(1)
     minilm()
     smollm2()
