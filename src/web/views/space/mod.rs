@@ -80,7 +80,7 @@ impl Frame {
     }
 }
 
-/// "Q·K space": the picker, the switches, the plot and the readout.
+/// "Q·K space": the switches, the plot and the readout (the query is the page's chosen token).
 #[component]
 pub fn SpaceView() -> impl IntoView {
     let sel = expect_context::<Selection>();
