@@ -188,13 +188,15 @@ async fn connect(ws: WebSocketUpgrade, State(hub): State<Arc<Hub>>) -> Response 
             }
         })
         .on_upgrade(move |socket| async move {
-            connection(socket, &hub).await;
+            let socket = connection(socket, &hub).await;
             hub.open.fetch_sub(1, Ordering::SeqCst);
+            closing(socket).await;
         })
 }
 
-/// One page's connection: its messages in, its deliveries out, until either side ends it.
-async fn connection(mut socket: WebSocket, hub: &Hub) {
+/// One page's connection: its messages in, its deliveries out, until either side ends it;
+/// then the refusal (if any) and a Close are sent, and the socket is returned for [`closing`].
+async fn connection(mut socket: WebSocket, hub: &Hub) -> WebSocket {
     let id = hub.next.fetch_add(1, Ordering::SeqCst);
     let (outbox, mut deliveries) = mpsc::channel::<String>(hub.limits.backlog);
     hub.inner.lock().expect("the hub's lock").outboxes.insert(id, outbox);
@@ -239,7 +241,26 @@ async fn connection(mut socket: WebSocket, hub: &Hub) {
         let _ = socket.send(Message::Text(FromRoom::Refused { reason }.to_json().into())).await;
     }
     let _ = socket.send(Message::Close(None)).await;
+    socket
 }
+
+/// The closing handshake, outside the connection count: read (and drop) what the page still
+/// sends until its Close, for at most [`CLOSING`]. A socket closed with unread bytes is reset,
+/// and a reset can discard the refusal before the page reads it (a flooding page has many
+/// messages in flight).
+async fn closing(mut socket: WebSocket) {
+    let _ = tokio::time::timeout(CLOSING, async {
+        while let Some(Ok(message)) = socket.recv().await {
+            if matches!(message, Message::Close(_)) {
+                break;
+            }
+        }
+    })
+    .await;
+}
+
+/// How long a closed connection waits for the page's Close.
+const CLOSING: Duration = Duration::from_secs(2);
 
 /// A token bucket: `per_second` messages a second on average, `burst` at once.
 struct Bucket {
