@@ -70,6 +70,16 @@ impl View {
         }
     }
 
+    /// The label split where a projector's tab row cuts it: the first part always shows, the
+    /// second ("space", "weights") goes in presentation mode, so that every tab fits one row.
+    pub fn label_parts(self) -> (&'static str, &'static str) {
+        match self {
+            View::Space => ("Q·K", " space"),
+            View::Beyond => ("Beyond", " weights"),
+            v => (v.label(), ""),
+        }
+    }
+
     pub fn label(self) -> &'static str {
         match self {
             View::Overview => "All heads",

@@ -454,9 +454,11 @@ fn StageHeader() -> impl IntoView {
                                         }
                                         aria-selected=move || (sel.view.get() == v).to_string()
                                         aria-controls="stage"
+                                        title=v.label()
                                         on:click=move |_| sel.view.set(v)
                                     >
-                                        {v.label()}
+                                        {v.label_parts().0}
+                                        <span class="long">{v.label_parts().1}</span>
                                     </button>
                                 }
                             })
