@@ -7,6 +7,7 @@ use crate::attention::Mask;
 use crate::error::Error;
 use crate::tensor::Matrix;
 use crate::trace::ModelTrace;
+use std::borrow::Cow;
 
 /// The key of `candidates` with the largest `score`.
 fn argmax(candidates: impl Iterator<Item = usize>, score: impl Fn(usize) -> f64) -> usize {
@@ -141,8 +142,8 @@ pub fn similar_heads(
             let again = at.q.get(h).is_some_and(|q| q.rows == n && q.cols > 0)
                 && at.kv_head_of.get(h).is_some_and(|&kv| kv < at.k.len());
             weights.push(match kept || !again {
-                true => at.heads[h].weights.clone(),
-                false => at.head(h).into_owned().weights,
+                true => Cow::Borrowed(&at.heads[h].weights),
+                false => Cow::Owned(at.head(h).into_owned().weights),
             });
         }
     }
@@ -152,7 +153,7 @@ pub fn similar_heads(
                 .into(),
         ));
     }
-    let refs: Vec<&Matrix> = weights.iter().collect();
+    let refs: Vec<&Matrix> = weights.iter().map(|w| w.as_ref()).collect();
     let Some(d) = head_distances(&refs, progress) else { return Ok(None) };
     let map = linalg::classical_mds(&d, 2);
     Ok(Some(SimilarHeads {

@@ -9,7 +9,7 @@ use crate::canvas::paint::{css, signed_color};
 use crate::compute::Engine;
 use crate::state::{Compared, Results, Selection};
 use crate::url_state::View;
-use crate::views::common::format::num;
+use crate::views::common::format::{markup_text, num};
 use attnscope::analysis::patching::{self, Fit, PatchMap, Patching, Site};
 use attnscope::attention::Mask;
 use attnscope::session::{AnalysisRequest, HeadDetail};
@@ -455,11 +455,6 @@ pub fn PatchingPanel() -> impl IntoView {
     }
 }
 
-/// `s` as HTML text (tokens are the visitor's text: `<script>` stays text).
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
-
 /// The table's HTML, written as one string: a map of 30 × 14 cells as
 /// reactive nodes would cost the page's bundle far more than it draws.
 fn table_html(p: &Patching, map: &PatchMap) -> String {
@@ -469,7 +464,7 @@ fn table_html(p: &Patching, map: &PatchMap) -> String {
         let (label, differs) = if heads {
             (c.to_string(), false)
         } else {
-            (escape(&p.clean_tokens[c]), p.differ_at.contains(&c))
+            (markup_text(&p.clean_tokens[c]), p.differ_at.contains(&c))
         };
         let class = if differs { " class=\"differs\"" } else { "" };
         html += &format!("<th scope=\"col\"{class}>{label}</th>");

@@ -26,3 +26,20 @@ pub fn num(x: f32) -> String {
 pub fn vector(v: &[f32]) -> String {
     format!("[{}]", v.iter().map(|&x| num(x)).collect::<Vec<_>>().join(", "))
 }
+
+/// `s` as text inside HTML or SVG markup the page writes as one string (tokens are the
+/// visitor's text: `<script>` stays text, in an element or an attribute's value).
+pub fn markup_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}

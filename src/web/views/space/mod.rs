@@ -12,7 +12,7 @@ mod tests;
 use crate::compute::Engine;
 use crate::state::{Results, Selection};
 use crate::views::beyond::{Analysis, Definition, Space};
-use crate::views::common::format::num;
+use crate::views::common::format::{markup_text, num};
 use attnscope::analysis::geometry::{QkSpace, QK_DEFINITION};
 use attnscope::session::AnalysisRequest;
 use leptos::prelude::*;
@@ -171,22 +171,6 @@ pub fn SpaceView() -> impl IntoView {
     }
 }
 
-/// `text` safe inside SVG markup, as text or an attribute's value.
-fn escaped(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// The lines and points as SVG markup: the chosen query's lines to the keys it
 /// weighs (at least 1 %), the keys as squares, the queries as circles, each
 /// labelled (all of them up to 40 tokens, else the chosen query and its
@@ -210,13 +194,13 @@ fn markup(s: &Space, tokens: &[String], query: usize, colour: Colour) -> String 
             to.1,
             0.8 + 9.0 * w,
             0.25 + 0.6 * w,
-            escaped(&tokens[query]),
-            escaped(&tokens[j]),
+            markup_text(&tokens[query]),
+            markup_text(&tokens[j]),
             num(w)
         );
     }
     for (j, token) in tokens.iter().enumerate().take(n) {
-        let ((x, y), t) = (frame.at(space.keys[j]), escaped(token));
+        let ((x, y), t) = (frame.at(space.keys[j]), markup_text(token));
         let chosen = j == near.weightiest;
         let _ = write!(
             svg,
@@ -239,7 +223,7 @@ fn markup(s: &Space, tokens: &[String], query: usize, colour: Colour) -> String 
         svg.push_str("</g>");
     }
     for (q, token) in tokens.iter().enumerate().take(n) {
-        let ((x, y), t) = (frame.at(space.queries[q]), escaped(token));
+        let ((x, y), t) = (frame.at(space.queries[q]), markup_text(token));
         let _ = write!(
             svg,
             r#"<g class="space-query" data-position="{q}" data-xy="{},{}"{}><circle cx="{x:.1}" cy="{y:.1}" r="{}" fill="{}"><title>query {q}: {t} (click to choose)</title></circle>"#,
@@ -346,7 +330,7 @@ fn Plot(s: Space, colour: Signal<Colour>) -> impl IntoView {
 fn readout(s: &Space, tokens: &[String], i: usize) -> String {
     let near = s.space.nearest[i];
     let w = |j: usize| num(s.weights[(i, j)]);
-    let name = |j: usize| format!("“{}” ({j})", escaped(&tokens[j]));
+    let name = |j: usize| format!("“{}” ({j})", markup_text(&tokens[j]));
     let angle = if near.angle == near.weightiest {
         "the same key: it points most nearly the query's way.".to_string()
     } else {
