@@ -299,9 +299,7 @@ fn run(
         What::SimilarHeads => {
             let trace = checked(text)?;
             let r = geometry::similar_heads(&trace, args.clusters, &mut |done, total| {
-                if done % 10 == 0 || done == total {
-                    eprint!("\rattnscope: {done}/{total} heads compared");
-                }
+                eprint!("\rattnscope: {done}/{total} pairs of heads compared");
                 true
             })?;
             eprintln!();

@@ -2,16 +2,17 @@
 //! attention and rollout of the latest run, and, on the page's text, the logit
 //! lens, head knockout, the importance map and the head detectors.
 //!
-//! The importance map knocks out every head in turn, and activation patching
-//! runs the model again for every layer and position, which take seconds on
-//! SmolLM2: each is a job the worker advances a slice at a time between other
+//! The importance map knocks out every head in turn, activation patching
+//! runs the model again for every layer and position, and similar heads
+//! compares every two heads row by row, which take seconds on SmolLM2: each
+//! is a job the worker advances a slice at a time between other
 //! messages ([`Session::continue_analysis`]), so typing is never blocked and a
 //! cancel or a newer run stops it.
 
 use super::messages::{AnalysisReply, AnalysisRequest, HeadDetail};
 use super::{ModelId, Session, Thumbnail};
 use crate::analysis::detectors::{detectors, Prompt};
-use crate::analysis::geometry::qk_space;
+use crate::analysis::geometry::{qk_space, SimilarJob};
 use crate::analysis::knockout::{knockout, ImportanceJob};
 use crate::analysis::logit_lens::{logit_lens, logit_lens_of_trace};
 use crate::analysis::patching::{PatchJob, PatchedRun};
@@ -55,17 +56,24 @@ fn run_key(request: &AnalysisRequest) -> AnalysisRequest {
     key
 }
 
-/// The two jobs that run a slice at a time.
+/// The jobs that run a slice at a time.
 enum Work {
     Importance(Box<ImportanceJob>),
     Patch(Box<PatchJob>),
+    /// Reads the run's weights alone (so a trace file's too).
+    Similar(Box<SimilarJob<'static>>),
 }
 
 impl Work {
-    fn step(&mut self, m: &dyn Layered) -> Result<()> {
+    /// One step; `model` is asked for only by the jobs that run the model.
+    fn step<'m>(&mut self, model: impl FnOnce() -> Result<&'m dyn Layered>) -> Result<()> {
         match self {
-            Work::Importance(j) => j.step(m),
-            Work::Patch(j) => j.step(m),
+            Work::Importance(j) => j.step(model()?),
+            Work::Patch(j) => j.step(model()?),
+            Work::Similar(j) => {
+                j.step();
+                Ok(())
+            }
         }
     }
 
@@ -73,6 +81,7 @@ impl Work {
         match self {
             Work::Importance(j) => (j.done(), j.total()),
             Work::Patch(j) => (j.done(), j.total()),
+            Work::Similar(j) => (j.done(), j.total()),
         }
     }
 
@@ -87,6 +96,7 @@ impl Work {
         match self {
             Work::Importance(_) => AnalysisReply::ImportanceProgress { done, total },
             Work::Patch(_) => AnalysisReply::PatchProgress { done, total },
+            Work::Similar(_) => AnalysisReply::SimilarProgress { done, total },
         }
     }
 
@@ -95,6 +105,7 @@ impl Work {
         match self {
             Work::Importance(j) => AnalysisReply::Importance(j.finish()),
             Work::Patch(j) => AnalysisReply::Patch(j.finish()),
+            Work::Similar(j) => AnalysisReply::SimilarHeads(Box::new(j.finish())),
         }
     }
 }
@@ -139,6 +150,7 @@ impl Session {
             AnalysisRequest::Detectors { text: None, .. }
                 | AnalysisRequest::CancelImportance
                 | AnalysisRequest::CancelPatch
+                | AnalysisRequest::CancelSimilar
         );
         if let Some((_, trace)) =
             self.latest().filter(|(_, t)| !own_text && t.tokens.len() > KEEP_WEIGHTS_UP_TO)
@@ -233,6 +245,17 @@ impl Session {
                 let weights = trace.layers[layer].attention.head(head).into_owned().weights;
                 Ok(AnalysisReply::QkSpace { space: Box::new(space), weights })
             }
+            AnalysisRequest::SimilarHeads { clusters } => {
+                self.similar = None;
+                let job = SimilarJob::start(self.latest_of(id)?, clusters)?.into_owned();
+                let total = job.total();
+                self.similar = Some(Job { id, model, job: Work::Similar(Box::new(job)) });
+                Ok(AnalysisReply::SimilarProgress { done: 0, total })
+            }
+            AnalysisRequest::CancelSimilar => {
+                self.similar = None;
+                Ok(AnalysisReply::SimilarCancelled)
+            }
             AnalysisRequest::PatchedHead { layer, head, .. } => {
                 nonempty()?;
                 let key = run_key(&request);
@@ -307,27 +330,35 @@ impl Session {
         job.patched_run(m, *site, cell.0, cell.1)
     }
 
-    /// Whether an importance map or patching is under way.
+    /// Whether an importance map, patching or a comparison of heads is under way.
     pub fn analysis_busy(&self) -> bool {
-        self.importance.is_some() || self.patch.is_some()
+        self.importance.is_some() || self.patch.is_some() || self.similar.is_some()
     }
 
-    /// Advances the importance map, else the patching, by one slice (at least
+    /// A job's slot: 0 the importance map, 1 patching, 2 similar heads.
+    fn job_slot(&mut self, which: usize) -> &mut Option<Job> {
+        match which {
+            0 => &mut self.importance,
+            1 => &mut self.patch,
+            _ => &mut self.similar,
+        }
+    }
+
+    /// Advances the importance map, else the patching, else similar heads, by one slice (at least
     /// one step, then until `SLICE_MS` have passed): progress, or the map when
     /// it is done. A newer run than the map's drops it unanswered (its reply
     /// would be stale).
     pub fn continue_analysis(&mut self, now_ms: &dyn Fn() -> f64) -> Option<super::FromWorker> {
-        let is_patch = self.importance.is_none();
-        let slot = if is_patch { &mut self.patch } else { &mut self.importance };
-        let Job { id, model, mut job } = slot.take()?;
+        // The importance map first, then patching, then similar heads.
+        let which = (0..3).find(|&w| self.job_slot(w).is_some())?;
+        let Job { id, model, mut job } = self.job_slot(which).take()?;
         if self.last.as_ref().map(|(last, _)| *last) != Some(id) {
             return None;
         }
         let start = now_ms();
         let step = (|| -> Result<()> {
-            let m = self.layered(model)?;
             loop {
-                job.step(m)?;
+                job.step(|| self.layered(model))?;
                 if job.is_finished() || now_ms() - start >= SLICE_MS {
                     return Ok(());
                 }
@@ -340,8 +371,7 @@ impl Session {
             job.finish()
         } else {
             let progress = job.progress_reply();
-            let slot = if is_patch { &mut self.patch } else { &mut self.importance };
-            *slot = Some(Job { id, model, job });
+            *self.job_slot(which) = Some(Job { id, model, job });
             progress
         };
         Some(super::FromWorker::Analysis { id, reply: Box::new(reply) })
@@ -402,6 +432,57 @@ mod tests {
             panic!("expected a refusal")
         };
         assert!(message.contains("choose MiniLM or SmolLM2"), "{message}");
+    }
+
+    #[test]
+    fn similar_heads_runs_in_slices_from_the_trace_alone_and_stops_when_cancelled_or_overtaken() {
+        let mut s = Session::new();
+        let text = "a fluffy blue creature roamed the verdant forest";
+        s.run(4, ModelId::Teaching, text, RunOptions::default(), &clock).unwrap();
+        let ask = |s: &mut Session, id, request| s.analyze(id, ModelId::Teaching, text, request);
+        // The teaching model's five heads: ten pairs.
+        let start = AnalysisRequest::SimilarHeads { clusters: 2 };
+        let started = ask(&mut s, 4, start.clone()).unwrap();
+        assert_eq!(started, AnalysisReply::SimilarProgress { done: 0, total: 10 });
+        // Each step takes more than a slice on this clock: one head's pairs per answer.
+        let tick = std::cell::Cell::new(0.0);
+        let slow = || {
+            tick.set(tick.get() + SLICE_MS);
+            tick.get()
+        };
+        let mut seen = Vec::new();
+        let map = loop {
+            let Some(FromWorker::Analysis { id: 4, reply }) = s.continue_analysis(&slow) else {
+                panic!("expected an answer about run 4")
+            };
+            match *reply {
+                AnalysisReply::SimilarProgress { done, total: 10 } => seen.push(done),
+                AnalysisReply::SimilarHeads(map) => break map,
+                other => panic!("{other:?}"),
+            }
+        };
+        assert_eq!(seen, [4, 7, 9]);
+        assert!(!s.analysis_busy());
+        let at_once =
+            crate::analysis::geometry::similar_heads(s.latest().unwrap().1, 2, &mut |_, _| true);
+        assert_eq!(*map, at_once.unwrap().unwrap());
+        assert_eq!(map.heads.len(), 5);
+
+        ask(&mut s, 4, start.clone()).unwrap();
+        assert_eq!(
+            ask(&mut s, 4, AnalysisRequest::CancelSimilar).unwrap(),
+            AnalysisReply::SimilarCancelled
+        );
+        assert!(s.continue_analysis(&clock).is_none() && !s.analysis_busy());
+        ask(&mut s, 4, start).unwrap();
+        s.run(5, ModelId::Teaching, "another text", RunOptions::default(), &clock).unwrap();
+        assert!(s.continue_analysis(&clock).is_none() && !s.analysis_busy());
+        // A text too long to compare row by row is refused with its reason.
+        let long = "word ".repeat(200);
+        s.run(6, ModelId::Teaching, &long, RunOptions::default(), &clock).unwrap();
+        let e =
+            s.analyze(6, ModelId::Teaching, &long, AnalysisRequest::SimilarHeads { clusters: 2 });
+        assert!(e.unwrap_err().to_string().contains("texts up to 128 tokens"));
     }
 
     #[cfg(feature = "pretrained")]

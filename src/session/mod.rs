@@ -43,6 +43,8 @@ pub struct Session {
     importance: Option<analysis::Job>,
     /// The activation patching under way (`analysis.rs`).
     patch: Option<analysis::Job>,
+    /// The comparison of every two heads under way (`analysis.rs`).
+    similar: Option<analysis::Job>,
     /// The patched run of the map's cell the page shows (`analysis.rs`), kept while the
     /// visitor picks its layers and heads.
     patched: Option<analysis::KeptRun>,
@@ -71,6 +73,7 @@ impl Session {
             last: None,
             importance: None,
             patch: None,
+            similar: None,
             patched: None,
             sums: Default::default(),
         }

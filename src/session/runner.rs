@@ -75,13 +75,15 @@ pub trait Runner {
     /// (knockout, logit lens, value norms, the importance map, detectors).
     fn layered(&self) -> Result<&dyn Layered>;
 
-    /// Whether this runner can answer `request`: rollout and the Q·K space read the trace
+    /// Whether this runner can answer `request`: rollout, the Q·K space and similar heads read the trace
     /// alone, the others need [`Runner::layered`].
     fn can_analyse(&self, request: &AnalysisRequest) -> bool {
         matches!(
             request,
             AnalysisRequest::Rollout
                 | AnalysisRequest::QkSpace { .. }
+                | AnalysisRequest::SimilarHeads { .. }
+                | AnalysisRequest::CancelSimilar
                 | AnalysisRequest::CancelImportance
                 | AnalysisRequest::CancelPatch
         ) || self.layered().is_ok()

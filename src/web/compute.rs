@@ -249,6 +249,13 @@ impl Compute {
                 leptos::task::spawn_local(async move {
                     let answer = session.borrow_mut().handle(msg, &now_ms);
                     reply(answer);
+                    // A job it started (similar heads of the teaching model's five heads) is a
+                    // few microseconds: finished here, each answer sent as the worker's would be.
+                    loop {
+                        let more = session.borrow_mut().continue_analysis(&now_ms);
+                        let Some(more) = more else { break };
+                        reply(more);
+                    }
                 });
             }
         }

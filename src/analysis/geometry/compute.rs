@@ -2,7 +2,7 @@
 //! are [`super::linalg`]'s).
 
 use super::linalg;
-use super::{average_linkage, head_distances, Nearest, QkSpace, SimilarHeads, MAX_SIMILAR_TOKENS};
+use super::{average_linkage, HeadDistances, Nearest, QkSpace, SimilarHeads, MAX_SIMILAR_TOKENS};
 use crate::attention::Mask;
 use crate::error::Error;
 use crate::tensor::Matrix;
@@ -118,51 +118,101 @@ pub fn qk_space(
     qk_space_of((layer, head, kv), q, k, &h.weights, h.mask, translate)
 }
 
-/// Every head of a run compared with every other, mapped and clustered into
-/// `clusters` groups; `progress` as in [`head_distances`] (None: stopped).
+/// Every head of a run compared with every other, mapped and clustered: a
+/// job of [`HeadDistances`] steps (the worker advances it a slice at a time).
+pub struct SimilarJob<'a> {
+    labels: Vec<[usize; 2]>,
+    distances: HeadDistances<'a>,
+    clusters: usize,
+    rows: usize,
+}
+
+impl<'a> SimilarJob<'a> {
+    /// The heads of `trace` to compare, to be grouped into `clusters` clusters.
+    pub fn start(trace: &'a ModelTrace, clusters: usize) -> Result<Self, Error> {
+        let n = trace.tokens.len();
+        if n > MAX_SIMILAR_TOKENS {
+            return Err(Error::Invalid(format!(
+                "similar heads compares every two heads row by row: texts up to {MAX_SIMILAR_TOKENS} tokens (this one has {n}); shorten it"
+            )));
+        }
+        let mut labels = Vec::new();
+        let mut weights = Vec::new();
+        for (l, layer) in trace.layers.iter().enumerate() {
+            let at = &layer.attention;
+            for h in 0..at.heads.len() {
+                labels.push([l, h]);
+                // A head let go of is computed again from its Q and K, where the run has them.
+                let kept = at.heads[h].weights.shape() == (n, n);
+                let again = at.q.get(h).is_some_and(|q| q.rows == n && q.cols > 0)
+                    && at.kv_head_of.get(h).is_some_and(|&kv| kv < at.k.len());
+                weights.push(match kept || !again {
+                    true => Cow::Borrowed(&at.heads[h].weights),
+                    false => Cow::Owned(at.head(h).into_owned().weights),
+                });
+            }
+        }
+        if n == 0 || weights.len() < 2 || weights.iter().any(|a| a.shape() != (n, n)) {
+            return Err(Error::Invalid(
+                "similar heads needs two heads or more, each with its weights over the text's tokens"
+                    .into(),
+            ));
+        }
+        Ok(Self { labels, distances: HeadDistances::new(weights), clusters, rows: n })
+    }
+
+    /// The same job, owning the weights it compares.
+    pub fn into_owned(self) -> SimilarJob<'static> {
+        SimilarJob { distances: self.distances.into_owned(), ..self }
+    }
+
+    /// Compares one more head with the later ones.
+    pub fn step(&mut self) {
+        self.distances.step()
+    }
+
+    /// Pairs of heads compared, of [`SimilarJob::total`].
+    pub fn done(&self) -> usize {
+        self.distances.done()
+    }
+
+    pub fn total(&self) -> usize {
+        self.distances.total()
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.distances.is_finished()
+    }
+
+    /// The distances, the map and the clusters.
+    pub fn finish(self) -> SimilarHeads {
+        let d = self.distances.finish();
+        let map = linalg::classical_mds(&d, 2);
+        SimilarHeads {
+            heads: self.labels,
+            distance: d.iter().map(|r| r.iter().map(|&x| x as f32).collect()).collect(),
+            map: map.iter().map(|c| [c[0] as f32, c[1] as f32]).collect(),
+            clusters: average_linkage(&d, self.clusters),
+            rows: self.rows,
+        }
+    }
+}
+
+/// [`SimilarJob`] run to the end; `progress(pairs done, pairs)` after each
+/// step, false to stop (then None).
 pub fn similar_heads(
     trace: &ModelTrace,
     clusters: usize,
     progress: &mut dyn FnMut(usize, usize) -> bool,
 ) -> Result<Option<SimilarHeads>, Error> {
-    let n = trace.tokens.len();
-    if n > MAX_SIMILAR_TOKENS {
-        return Err(Error::Invalid(format!(
-            "similar heads compares every two heads row by row: texts up to {MAX_SIMILAR_TOKENS} tokens (this one has {n}); shorten it"
-        )));
-    }
-    let mut labels = Vec::new();
-    let mut weights = Vec::new();
-    for (l, layer) in trace.layers.iter().enumerate() {
-        let at = &layer.attention;
-        for h in 0..at.heads.len() {
-            labels.push([l, h]);
-            // A head let go of is computed again from its Q and K, where the run has them.
-            let kept = at.heads[h].weights.shape() == (n, n);
-            let again = at.q.get(h).is_some_and(|q| q.rows == n && q.cols > 0)
-                && at.kv_head_of.get(h).is_some_and(|&kv| kv < at.k.len());
-            weights.push(match kept || !again {
-                true => Cow::Borrowed(&at.heads[h].weights),
-                false => Cow::Owned(at.head(h).into_owned().weights),
-            });
+    let mut job = SimilarJob::start(trace, clusters)?;
+    while !job.is_finished() {
+        job.step();
+        if !progress(job.done(), job.total()) {
+            return Ok(None);
         }
     }
-    if n == 0 || weights.len() < 2 || weights.iter().any(|a| a.shape() != (n, n)) {
-        return Err(Error::Invalid(
-            "similar heads needs two heads or more, each with its weights over the text's tokens"
-                .into(),
-        ));
-    }
-    let refs: Vec<&Matrix> = weights.iter().map(|w| w.as_ref()).collect();
-    let Some(d) = head_distances(&refs, progress) else { return Ok(None) };
-    let map = linalg::classical_mds(&d, 2);
-    Ok(Some(SimilarHeads {
-        heads: labels,
-        distance: d.iter().map(|r| r.iter().map(|&x| x as f32).collect()).collect(),
-        map: map.iter().map(|c| [c[0] as f32, c[1] as f32]).collect(),
-        clusters: average_linkage(&d, clusters),
-        rows: n,
-    }))
+    Ok(Some(job.finish()))
 }
 
 #[cfg(test)]

@@ -14,10 +14,11 @@
 mod compute;
 mod linalg;
 
-pub use compute::{qk_space, qk_space_of, similar_heads};
+pub use compute::{qk_space, qk_space_of, similar_heads, SimilarJob};
 
 use crate::tensor::Matrix;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
 /// One line, for the page and the CLI's help.
 pub const QK_DEFINITION: &str = "a head's queries and keys (after RoPE where the model turns them, before the 1/√d_k scale) placed together on their two principal axes (PCA); key translation moves every key by c = mean(Q) − mean(K), which adds q_i·c to every score of row i and so leaves A unchanged";
@@ -96,38 +97,85 @@ fn entropy_bits(row: impl Iterator<Item = f64>) -> f64 {
     -row.filter(|&p| p > 0.0).map(|p| p * p.log2()).sum::<f64>()
 }
 
-/// d(g, h) over `rows` (each head's A, n × n): JS(P, Q) = H(M) − ½(H(P) + H(Q)),
-/// M = ½(P + Q), one logarithm per weight; `progress(done, total)` after each
-/// head, false to stop (then None).
-pub fn head_distances(
-    heads: &[&Matrix],
-    progress: &mut dyn FnMut(usize, usize) -> bool,
-) -> Option<Vec<Vec<f64>>> {
-    let count = heads.len();
-    let entropies: Vec<Vec<f64>> = heads
-        .iter()
-        .map(|a| (0..a.rows).map(|i| entropy_bits(a.row(i).iter().map(|&p| p as f64))).collect())
-        .collect();
-    let mut d = vec![vec![0.0f64; count]; count];
-    for g in 0..count {
-        for h in g + 1..count {
-            let (a, b) = (heads[g], heads[h]);
+/// d(g, h) between every two heads (each head's A, n × n), one head's pairs
+/// per [`HeadDistances::step`], so that a caller can stop or yield between
+/// steps (the worker advances it a slice at a time). JS(P, Q) = H(M) − ½(H(P) +
+/// H(Q)), M = ½(P + Q): one logarithm per weight.
+pub struct HeadDistances<'a> {
+    heads: Vec<Cow<'a, Matrix>>,
+    /// H(A_h[i]) of every head and row, computed once.
+    entropies: Vec<Vec<f64>>,
+    d: Vec<Vec<f64>>,
+    /// The head whose pairs with the later heads come next.
+    next: usize,
+}
+
+impl<'a> HeadDistances<'a> {
+    pub fn new(heads: Vec<Cow<'a, Matrix>>) -> Self {
+        let entropies = heads
+            .iter()
+            .map(|a| {
+                (0..a.rows).map(|i| entropy_bits(a.row(i).iter().map(|&p| p as f64))).collect()
+            })
+            .collect();
+        let count = heads.len();
+        Self { heads, entropies, d: vec![vec![0.0; count]; count], next: 0 }
+    }
+
+    /// The same, owning its heads (to outlive the run they came from).
+    pub fn into_owned(self) -> HeadDistances<'static> {
+        HeadDistances {
+            heads: self.heads.into_iter().map(|h| Cow::Owned(h.into_owned())).collect(),
+            entropies: self.entropies,
+            d: self.d,
+            next: self.next,
+        }
+    }
+
+    /// Compares the next head with every later one.
+    pub fn step(&mut self) {
+        let g = self.next;
+        let Some(a) = self.heads.get(g) else { return };
+        for h in g + 1..self.heads.len() {
+            let b = &self.heads[h];
             let sum: f64 = (0..a.rows)
                 .map(|i| {
                     let mixed =
                         a.row(i).iter().zip(b.row(i)).map(|(&p, &q)| 0.5 * (p as f64 + q as f64));
-                    let js = entropy_bits(mixed) - 0.5 * (entropies[g][i] + entropies[h][i]);
+                    let js =
+                        entropy_bits(mixed) - 0.5 * (self.entropies[g][i] + self.entropies[h][i]);
                     js.max(0.0).sqrt()
                 })
                 .sum();
-            d[g][h] = sum / a.rows.max(1) as f64;
-            d[h][g] = d[g][h];
+            self.d[g][h] = sum / a.rows.max(1) as f64;
+            self.d[h][g] = self.d[g][h];
         }
-        if !progress(g + 1, count) {
-            return None;
-        }
+        self.next += 1;
     }
-    Some(d)
+
+    /// Pairs compared so far, of [`HeadDistances::total`].
+    pub fn done(&self) -> usize {
+        let (count, g) = (self.heads.len(), self.next.min(self.heads.len()));
+        // Head k has count − 1 − k later heads.
+        g * count - g * (g + 1) / 2
+    }
+
+    pub fn total(&self) -> usize {
+        let count = self.heads.len();
+        count * count.saturating_sub(1) / 2
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.next >= self.heads.len()
+    }
+
+    /// Every distance (the steps left are taken first).
+    pub fn finish(mut self) -> Vec<Vec<f64>> {
+        while !self.is_finished() {
+            self.step();
+        }
+        self.d
+    }
 }
 
 /// Average-linkage clustering of `d` into `k` clusters (Lance–Williams
@@ -184,7 +232,12 @@ mod tests {
     fn a_head_is_at_distance_zero_from_itself_and_one_from_a_disjoint_head() {
         let first = Matrix::from_rows(&[[1.0, 0.0], [1.0, 0.0]]);
         let last = Matrix::from_rows(&[[0.0, 1.0], [0.0, 1.0]]);
-        let d = head_distances(&[&first, &first, &last], &mut |_, _| true).unwrap();
+        let heads = [&first, &first, &last].map(Cow::Borrowed).to_vec();
+        let mut job = HeadDistances::new(heads);
+        assert_eq!((job.done(), job.total()), (0, 3));
+        job.step();
+        assert_eq!(job.done(), 2);
+        let d = job.finish();
         assert_eq!(d[0][1], 0.0);
         assert!((d[0][2] - 1.0).abs() < 1e-12, "{}", d[0][2]);
         assert_eq!(d[2][0], d[0][2]);

@@ -4,7 +4,7 @@
 
 use super::HeadDetail;
 use crate::analysis::detectors::Detectors;
-use crate::analysis::geometry::QkSpace;
+use crate::analysis::geometry::{QkSpace, SimilarHeads};
 use crate::analysis::knockout::{Ablation, HeadRef, Importance, Knockout};
 use crate::analysis::logit_lens::LogitLens;
 use crate::analysis::patching::{Fit, Patching, Site};
@@ -70,6 +70,11 @@ pub enum AnalysisRequest {
     /// One head of the latest run in its Q·K space (`translate`: the keys moved by
     /// mean(Q) − mean(K)).
     QkSpace { layer: usize, head: usize, translate: bool },
+    /// Starts comparing every two heads of the latest run (replacing a comparison under way):
+    /// their distances, map and `clusters` clusters.
+    SimilarHeads { clusters: usize },
+    /// Stops the comparison under way.
+    CancelSimilar,
 }
 
 impl AnalysisRequest {
@@ -87,6 +92,7 @@ impl AnalysisRequest {
             AnalysisRequest::Patch { .. } | AnalysisRequest::CancelPatch => 7,
             AnalysisRequest::PatchedHead { .. } => 8,
             AnalysisRequest::QkSpace { .. } => 9,
+            AnalysisRequest::SimilarHeads { .. } | AnalysisRequest::CancelSimilar => 10,
         }
     }
 }
@@ -145,4 +151,11 @@ pub enum AnalysisReply {
         space: Box<QkSpace>,
         weights: Matrix,
     },
+    /// Pairs of heads compared so far.
+    SimilarProgress {
+        done: usize,
+        total: usize,
+    },
+    SimilarHeads(Box<SimilarHeads>),
+    SimilarCancelled,
 }

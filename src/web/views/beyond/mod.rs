@@ -16,7 +16,7 @@ use crate::canvas::{
 use crate::compute::Engine;
 use crate::state::{Compared, Results, Selection};
 use attnscope::analysis::detectors::Detectors;
-use attnscope::analysis::geometry::QkSpace;
+use attnscope::analysis::geometry::{QkSpace, SimilarHeads};
 use attnscope::analysis::knockout::{Ablation, HeadRef, Importance, Knockout};
 use attnscope::analysis::logit_lens::LogitLens;
 use attnscope::analysis::value_norms::{self, per_row};
@@ -35,6 +35,14 @@ pub enum ImportanceState {
     Running { done: usize, total: usize },
     Done(Box<Importance>),
     Cancelled,
+}
+
+/// Where the comparison of every two heads stands (`views/catalog/similar.rs`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum SimilarState {
+    Idle,
+    Running { done: usize, total: usize },
+    Done(Box<SimilarHeads>),
 }
 
 /// The analyses' answers and choices, provided by context; each answer keeps
@@ -73,6 +81,9 @@ pub struct Analysis {
     pub compared: RwSignal<Option<Compared>>,
     /// The Q·K space of the head asked for last (`views/space/`).
     pub space: RwSignal<Option<Space>>,
+    /// Similar heads, and the run it is (or was last asked) about.
+    pub similar: RwSignal<SimilarState>,
+    pub similar_of: RwSignal<u64>,
     /// The last analysis that failed, and why.
     pub error: RwSignal<String>,
 }
@@ -107,6 +118,8 @@ impl Analysis {
             patch_open: RwSignal::new(None),
             compared: RwSignal::new(None),
             space: RwSignal::new(None),
+            similar: RwSignal::new(SimilarState::Idle),
+            similar_of: RwSignal::new(0),
             error: RwSignal::new(String::new()),
         }
     }
@@ -157,7 +170,19 @@ impl Analysis {
                     self.importance.set(ImportanceState::Done(Box::new(map)))
                 }
             }
-            AnalysisReply::ImportanceCancelled | AnalysisReply::PatchCancelled => {}
+            AnalysisReply::ImportanceCancelled
+            | AnalysisReply::PatchCancelled
+            | AnalysisReply::SimilarCancelled => {}
+            AnalysisReply::SimilarProgress { done, total } => {
+                if self.similar_running(id) {
+                    self.similar.set(SimilarState::Running { done, total })
+                }
+            }
+            AnalysisReply::SimilarHeads(map) => {
+                if self.similar_running(id) {
+                    self.similar.set(SimilarState::Done(map))
+                }
+            }
             AnalysisReply::PatchProgress { done, total } => {
                 if id == self.patch_of.get_untracked()
                     && matches!(self.patch.get_untracked(), PatchState::Running { .. })
@@ -189,6 +214,16 @@ impl Analysis {
         if matches!(self.patch.get_untracked(), PatchState::Running { .. }) {
             self.patch.set(PatchState::Idle);
         }
+        if matches!(self.similar.get_untracked(), SimilarState::Running { .. }) {
+            self.similar.set(SimilarState::Idle);
+        }
+    }
+
+    /// Whether the comparison of heads for run `id` is under way (an answer to a cancelled one is
+    /// dropped).
+    fn similar_running(&self, id: u64) -> bool {
+        id == self.similar_of.get_untracked()
+            && matches!(self.similar.get_untracked(), SimilarState::Running { .. })
     }
 
     /// Asks the worker about the latest run.

@@ -2,9 +2,10 @@
 //! (`RunSummary::catalog`): one layers × heads map per measure, clickable,
 //! and the sortable table below for exact values; and "find heads": which
 //! heads make one chosen token attend to another (ranked by the worker from
-//! the full A).
+//! the full A); heads that resemble each other (`similar`).
 
 pub mod detectors;
+pub mod similar;
 #[cfg(test)]
 mod tests;
 
@@ -530,13 +531,14 @@ pub fn CatalogMaps() -> impl IntoView {
     }
 }
 
-/// The "Head catalog" view: the maps, the table, find heads.
+/// The "Head catalog" view: the maps, the table, similar heads, find heads, the detectors.
 #[component]
 pub fn CatalogView() -> impl IntoView {
     view! {
         <div class="view-document" id="view-catalog">
             <CatalogMaps />
             <Catalog />
+            <similar::SimilarHeadsPanel />
             <FindHeads />
             <detectors::DetectorsPanel />
         </div>

@@ -103,3 +103,65 @@ async fn find_heads_ranks_heads_in_the_worker() {
     settle("ranking shown", || texts(&root, "#found-heads li") == want).await;
     root.remove();
 }
+
+/// Similar heads: every head on the map where the core places it, the list of
+/// heads like the selected one, a click on a dot selecting that head, and
+/// another count of groups drawn from the same distances.
+#[wasm_bindgen_test]
+async fn similar_heads_map_every_head_and_a_dot_selects_it() {
+    use crate::views::catalog::similar::{most_like, regroup};
+    let root = mount_app();
+    settle("tokens shown", || !token_texts(&root).is_empty()).await;
+    open_tab(&root, "catalog", "#similar").await;
+    let mut s = Session::new();
+    s.run(1, ModelId::Teaching, DEFAULT_TEXT, RunOptions::default(), &|| 0.0).unwrap();
+    // The page's session, asked as the page asks it and run to the end.
+    let ask = attnscope::session::AnalysisRequest::SimilarHeads { clusters: 2 };
+    s.analyze(1, ModelId::Teaching, DEFAULT_TEXT, ask).unwrap();
+    let want = std::iter::from_fn(|| s.continue_analysis(&|| 0.0))
+        .find_map(|m| match m {
+            FromWorker::Analysis { reply, .. } => match *reply {
+                attnscope::session::AnalysisReply::SimilarHeads(map) => Some(map),
+                _ => None,
+            },
+            _ => None,
+        })
+        .unwrap();
+    settle("every head on the map", || select_all(&root, "g.similar-head").len() == 5).await;
+    for (g, &[l, h]) in select_all(&root, "g.similar-head").iter().zip(&want.heads) {
+        let attr = |n: &str| g.get_attribute(n).unwrap();
+        assert_eq!((attr("data-layer"), attr("data-head")), (l.to_string(), h.to_string()));
+        let xy: Vec<f32> = attr("data-xy").split(',').map(|v| v.parse().unwrap()).collect();
+        let (x, y) = (want.map[h][0], want.map[h][1]);
+        assert!((xy[0] - x).abs() < 1e-5 && (xy[1] - y).abs() < 1e-5, "{xy:?} vs {x}, {y}");
+    }
+    // Head 0 is selected: its four others listed nearest first, with their distances.
+    let like: Vec<String> =
+        most_like(&want, 0, 5).into_iter().map(|g| format!("L0 · H{g}")).collect();
+    assert_eq!(texts(&root, "#similar-like button"), like);
+    let d = num(want.distance[0][most_like(&want, 0, 1)[0]]);
+    assert!(texts(&root, "#similar-like li")[0].contains(&format!("d = {d}")));
+
+    // A dot opens its head in every view.
+    let dot: web_sys::Element = find(&root, r#"g.similar-head[data-head="3"] circle"#);
+    fire(&dot, "click");
+    let head: web_sys::HtmlSelectElement = find(&root, "select#head");
+    settle("head 3 selected from the map", || head.value() == "3").await;
+    settle("head 3 ringed", || {
+        exists(&root, r#"g.similar-head[data-head="3"][aria-current="true"]"#)
+    })
+    .await;
+
+    // Four groups: the page's own grouping of the same distances.
+    choose(&root, "select#similar-groups", "4");
+    let groups: Vec<String> = regroup(&want, 4).iter().map(|g| g.to_string()).collect();
+    settle("four groups", || {
+        select_all(&root, "g.similar-head")
+            .iter()
+            .map(|g| g.get_attribute("data-group").unwrap())
+            .collect::<Vec<_>>()
+            == groups
+    })
+    .await;
+    root.remove();
+}
