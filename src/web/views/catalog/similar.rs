@@ -174,9 +174,7 @@ pub fn SimilarHeadsPanel() -> impl IntoView {
             SimilarState::Running { done, total } => view! {
                 <div class="similar-progress">
                     <progress id="similar-progress" max=total.max(1) value=done></progress>
-                    <span>
-                        {format!("Comparing every two heads: {done} of {total} pairs")}
-                    </span>
+                    <span>{format!("Comparing every two heads: {done} of {total} pairs")}</span>
                     <button id="similar-stop" on:click=move |_| stop()>
                         "Stop"
                     </button>
