@@ -56,24 +56,24 @@ fn run_key(request: &AnalysisRequest) -> AnalysisRequest {
     key
 }
 
-/// The jobs that run a slice at a time.
+/// The two jobs that run the model a slice at a time.
 enum Work {
     Importance(Box<ImportanceJob>),
     Patch(Box<PatchJob>),
-    /// Reads the run's weights alone (so a trace file's too).
-    Similar(Box<SimilarJob<'static>>),
+}
+
+/// Similar heads under way: the run it compares (it reads that run's weights
+/// alone, so a trace file's too, and the page runs it for the teaching model).
+pub(super) struct SimilarRun {
+    id: u64,
+    job: Box<SimilarJob<'static>>,
 }
 
 impl Work {
-    /// One step; `model` is asked for only by the jobs that run the model.
-    fn step<'m>(&mut self, model: impl FnOnce() -> Result<&'m dyn Layered>) -> Result<()> {
+    fn step(&mut self, m: &dyn Layered) -> Result<()> {
         match self {
-            Work::Importance(j) => j.step(model()?),
-            Work::Patch(j) => j.step(model()?),
-            Work::Similar(j) => {
-                j.step();
-                Ok(())
-            }
+            Work::Importance(j) => j.step(m),
+            Work::Patch(j) => j.step(m),
         }
     }
 
@@ -81,7 +81,6 @@ impl Work {
         match self {
             Work::Importance(j) => (j.done(), j.total()),
             Work::Patch(j) => (j.done(), j.total()),
-            Work::Similar(j) => (j.done(), j.total()),
         }
     }
 
@@ -96,7 +95,6 @@ impl Work {
         match self {
             Work::Importance(_) => AnalysisReply::ImportanceProgress { done, total },
             Work::Patch(_) => AnalysisReply::PatchProgress { done, total },
-            Work::Similar(_) => AnalysisReply::SimilarProgress { done, total },
         }
     }
 
@@ -105,7 +103,6 @@ impl Work {
         match self {
             Work::Importance(j) => AnalysisReply::Importance(j.finish()),
             Work::Patch(j) => AnalysisReply::Patch(j.finish()),
-            Work::Similar(j) => AnalysisReply::SimilarHeads(Box::new(j.finish())),
         }
     }
 }
@@ -249,7 +246,7 @@ impl Session {
                 self.similar = None;
                 let job = SimilarJob::start(self.latest_of(id)?, clusters)?.into_owned();
                 let total = job.total();
-                self.similar = Some(Job { id, model, job: Work::Similar(Box::new(job)) });
+                self.similar = Some(SimilarRun { id, job: Box::new(job) });
                 Ok(AnalysisReply::SimilarProgress { done: 0, total })
             }
             AnalysisRequest::CancelSimilar => {
@@ -335,30 +332,26 @@ impl Session {
         self.importance.is_some() || self.patch.is_some() || self.similar.is_some()
     }
 
-    /// A job's slot: 0 the importance map, 1 patching, 2 similar heads.
-    fn job_slot(&mut self, which: usize) -> &mut Option<Job> {
-        match which {
-            0 => &mut self.importance,
-            1 => &mut self.patch,
-            _ => &mut self.similar,
-        }
-    }
-
-    /// Advances the importance map, else the patching, else similar heads, by one slice (at least
+    /// Advances the importance map, else the patching, by one slice (at least
     /// one step, then until `SLICE_MS` have passed): progress, or the map when
-    /// it is done. A newer run than the map's drops it unanswered (its reply
-    /// would be stale).
+    /// it is done; with neither under way, similar heads
+    /// ([`Session::continue_similar`]). A newer run than the map's drops it
+    /// unanswered (its reply would be stale).
     pub fn continue_analysis(&mut self, now_ms: &dyn Fn() -> f64) -> Option<super::FromWorker> {
-        // The importance map first, then patching, then similar heads.
-        let which = (0..3).find(|&w| self.job_slot(w).is_some())?;
-        let Job { id, model, mut job } = self.job_slot(which).take()?;
+        if self.importance.is_none() && self.patch.is_none() {
+            return self.continue_similar(now_ms);
+        }
+        let is_patch = self.importance.is_none();
+        let slot = if is_patch { &mut self.patch } else { &mut self.importance };
+        let Job { id, model, mut job } = slot.take()?;
         if self.last.as_ref().map(|(last, _)| *last) != Some(id) {
             return None;
         }
         let start = now_ms();
         let step = (|| -> Result<()> {
+            let m = self.layered(model)?;
             loop {
-                job.step(|| self.layered(model))?;
+                job.step(m)?;
                 if job.is_finished() || now_ms() - start >= SLICE_MS {
                     return Ok(());
                 }
@@ -371,7 +364,33 @@ impl Session {
             job.finish()
         } else {
             let progress = job.progress_reply();
-            *self.job_slot(which) = Some(Job { id, model, job });
+            let slot = if is_patch { &mut self.patch } else { &mut self.importance };
+            *slot = Some(Job { id, model, job });
+            progress
+        };
+        Some(super::FromWorker::Analysis { id, reply: Box::new(reply) })
+    }
+
+    /// Advances similar heads by one slice: progress, or the map when every
+    /// pair is compared. Apart from the model's jobs, so that the page, which
+    /// runs it for the teaching model, links none of them.
+    pub fn continue_similar(&mut self, now_ms: &dyn Fn() -> f64) -> Option<super::FromWorker> {
+        let SimilarRun { id, mut job } = self.similar.take()?;
+        if self.last.as_ref().map(|(last, _)| *last) != Some(id) {
+            return None;
+        }
+        let start = now_ms();
+        loop {
+            job.step();
+            if job.is_finished() || now_ms() - start >= SLICE_MS {
+                break;
+            }
+        }
+        let reply = if job.is_finished() {
+            AnalysisReply::SimilarHeads(Box::new(job.finish()))
+        } else {
+            let progress = AnalysisReply::SimilarProgress { done: job.done(), total: job.total() };
+            self.similar = Some(SimilarRun { id, job });
             progress
         };
         Some(super::FromWorker::Analysis { id, reply: Box::new(reply) })
@@ -461,7 +480,7 @@ mod tests {
                 other => panic!("{other:?}"),
             }
         };
-        assert_eq!(seen, [4, 7, 9]);
+        assert_eq!(seen, [4, 7, 9, 10]);
         assert!(!s.analysis_busy());
         let at_once =
             crate::analysis::geometry::similar_heads(s.latest().unwrap().1, 2, &mut |_, _| true);

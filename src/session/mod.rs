@@ -44,7 +44,7 @@ pub struct Session {
     /// The activation patching under way (`analysis.rs`).
     patch: Option<analysis::Job>,
     /// The comparison of every two heads under way (`analysis.rs`).
-    similar: Option<analysis::Job>,
+    similar: Option<analysis::SimilarRun>,
     /// The patched run of the map's cell the page shows (`analysis.rs`), kept while the
     /// visitor picks its layers and heads.
     patched: Option<analysis::KeptRun>,

@@ -252,7 +252,7 @@ impl Compute {
                     // A job it started (similar heads of the teaching model's five heads) is a
                     // few microseconds: finished here, each answer sent as the worker's would be.
                     loop {
-                        let more = session.borrow_mut().continue_analysis(&now_ms);
+                        let more = session.borrow_mut().continue_similar(&now_ms);
                         let Some(more) = more else { break };
                         reply(more);
                     }

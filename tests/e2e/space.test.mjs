@@ -1,7 +1,8 @@
 // End-to-end test of the Q·K space (issue #59): a head's queries and keys
 // placed by the worker on their principal axes in the real browser, checked
 // against the CLI's `attnscope analyze --what qk` for MiniLM and SmolLM2; the
-// chosen query's lines and readout; key translation; one token refused.
+// chosen query's lines and readout; key translation; the values with a
+// query's output among them; one token refused.
 //
 // Run: node --test --test-reporter=spec tests/e2e/space.test.mjs (after trunk build --release)
 
@@ -86,6 +87,20 @@ test('MiniLM: the points are the CLI\'s, a click chooses the query, its lines an
   // The caption's share of the spread is the CLI's.
   const share = (100 * (want.explained[0] + want.explained[1])).toFixed(1);
   assert.match(await page.locator('#space-caption').innerText(), new RegExp(`keep ${share.replace('.', '\\.')} %`));
+
+  // Values too: every value where the CLI places it, the chosen query's output among them.
+  await page.locator('#space-values').check();
+  await page.locator('#space-values-plot g.space-value').nth(n - 1).waitFor();
+  const values = await page.locator('#space-values-plot g.space-value').evaluateAll((gs) =>
+    gs.map((g) => g.getAttribute('data-xy').split(',').map(Number)));
+  const spread = Math.max(...want.values.values.flat().map(Math.abs));
+  assert.equal(values.length, want.values.values.length);
+  values.forEach((p, j) => [0, 1].forEach((a) => assert.ok(Math.abs(p[a] - want.values.values[j][a]) <= 1e-4 * spread,
+    `value ${j} axis ${a}: ${p[a]} against ${want.values.values[j][a]}`)));
+  const output = page.locator('#space-values-plot g.space-output[data-position="4"]');
+  const o = (await output.getAttribute('data-xy')).split(',').map(Number);
+  [0, 1].forEach((a) => assert.ok(Math.abs(o[a] - want.values.outputs[4][a]) <= 1e-4 * spread, `output axis ${a}`));
+  assert.ok(await page.locator('#space-values-plot line.space-line').count() > 0, 'the output has lines to its values');
 });
 
 test('SmolLM2: a grouped-query head, with and without key translation, as the CLI places it; one token refused', async () => {

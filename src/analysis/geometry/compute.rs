@@ -2,7 +2,9 @@
 //! are [`super::linalg`]'s).
 
 use super::linalg;
-use super::{average_linkage, HeadDistances, Nearest, QkSpace, SimilarHeads, MAX_SIMILAR_TOKENS};
+use super::{
+    average_linkage, HeadDistances, Nearest, QkSpace, SimilarHeads, ValueSpace, MAX_SIMILAR_TOKENS,
+};
 use crate::attention::Mask;
 use crate::error::Error;
 use crate::tensor::Matrix;
@@ -81,6 +83,31 @@ pub fn qk_space_of(
         translated: translate,
         shift: dot(&shift, &shift).sqrt() as f32,
         nearest,
+        values: None,
+    })
+}
+
+/// The values V (n_k × d_v) of a head with weights A (n_q × n_k) on their own
+/// principal axes, each output placed as Σ_j a_ij (the point of v_j); None
+/// where there is nothing to spread (no values, or all one point).
+pub fn value_space(v: &Matrix, weights: &Matrix) -> Option<ValueSpace> {
+    if v.cols == 0 || v.rows < 2 || weights.cols != v.rows {
+        return None;
+    }
+    let rows: Vec<&[f32]> = (0..v.rows).map(|j| v.row(j)).collect();
+    let (coords, shares) = linalg::principal_axes(&rows, 2)?;
+    let outputs = (0..weights.rows)
+        .map(|i| {
+            let a = weights.row(i);
+            [0, 1].map(|axis| {
+                a.iter().zip(&coords).map(|(&w, c)| w as f64 * c[axis]).sum::<f64>() as f32
+            })
+        })
+        .collect();
+    Some(ValueSpace {
+        values: coords.iter().map(|c| [c[0] as f32, c[1] as f32]).collect(),
+        outputs,
+        explained: [shares[0] as f32, shares[1] as f32],
     })
 }
 
@@ -115,7 +142,9 @@ pub fn qk_space(
         return Err(no_queries_keys());
     }
     let h = at.head(head);
-    qk_space_of((layer, head, kv), q, k, &h.weights, h.mask, translate)
+    let mut space = qk_space_of((layer, head, kv), q, k, &h.weights, h.mask, translate)?;
+    space.values = at.v.get(kv).and_then(|v| value_space(v, &h.weights));
+    Ok(space)
 }
 
 /// Every head of a run compared with every other, mapped and clustered: a
@@ -248,5 +277,28 @@ mod tests {
             assert!((got - want).abs() < 1e-5, "{x:?}");
         }
         assert_eq!(s.nearest[0], Nearest { weightiest: 0, angle: 0, plane: 0 });
+    }
+
+    #[test]
+    fn an_output_sits_at_the_weighted_mean_of_the_values_points() {
+        // Values in a plane already: the two axes keep all of it, distances as they are.
+        let v = Matrix::from_rows(&[[0.0, 0.0, 1.0], [4.0, 0.0, 1.0], [0.0, 3.0, 1.0]]);
+        let a = Matrix::from_rows(&[[1.0, 0.0, 0.0], [0.5, 0.5, 0.0], [0.2, 0.3, 0.5]]);
+        let s = value_space(&v, &a).unwrap();
+        assert!((s.explained[0] + s.explained[1] - 1.0).abs() < 1e-6, "{:?}", s.explained);
+        let dist = |p: [f32; 2], q: [f32; 2]| (p[0] - q[0]).hypot(p[1] - q[1]);
+        assert!((dist(s.values[0], s.values[1]) - 4.0).abs() < 1e-5);
+        assert!((dist(s.values[1], s.values[2]) - 5.0).abs() < 1e-5);
+        for i in 0..3 {
+            // o_i = Σ_j a_ij v_j, placed on the same axes, is the weighted mean of the points.
+            let o = (0..3).fold([0.0f32; 2], |o, j| {
+                [o[0] + a[(i, j)] * s.values[j][0], o[1] + a[(i, j)] * s.values[j][1]]
+            });
+            assert!(dist(o, s.outputs[i]) < 1e-5, "{i}: {o:?} against {:?}", s.outputs[i]);
+        }
+        assert_eq!(s.outputs[0], s.values[0]);
+        // Nothing to spread: no plane.
+        let same = Matrix::from_rows(&[[1.0, 2.0], [1.0, 2.0]]);
+        assert!(value_space(&same, &Matrix::from_rows(&[[1.0, 0.0], [0.5, 0.5]])).is_none());
     }
 }

@@ -14,14 +14,14 @@
 mod compute;
 mod linalg;
 
-pub use compute::{qk_space, qk_space_of, similar_heads, SimilarJob};
+pub use compute::{qk_space, qk_space_of, similar_heads, value_space, SimilarJob};
 
 use crate::tensor::Matrix;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
 /// One line, for the page and the CLI's help.
-pub const QK_DEFINITION: &str = "a head's queries and keys (after RoPE where the model turns them, before the 1/√d_k scale) placed together on their two principal axes (PCA); key translation moves every key by c = mean(Q) − mean(K), which adds q_i·c to every score of row i and so leaves A unchanged";
+pub const QK_DEFINITION: &str = "a head's queries and keys (after RoPE where the model turns them, before the 1/√d_k scale) placed together on their two principal axes (PCA); key translation moves every key by c = mean(Q) − mean(K), which adds q_i·c to every score of row i and so leaves A unchanged; the values on their own two axes, where each output o_i = Σ_j a_ij v_j is the weighted mean of the values' points";
 /// One line, for the page and the CLI's help.
 pub const SIMILAR_DEFINITION: &str = "d(g, h) = mean over queries i of √JS(A_g[i,:], A_h[i,:]), the Jensen–Shannon divergence in bits (0 ≤ d ≤ 1); the heads placed by classical multidimensional scaling of d and grouped by average linkage";
 
@@ -48,6 +48,23 @@ pub struct QkSpace {
     /// For each query, among the keys it may see: the one it weighs most, the
     /// one nearest in angle (all dimensions) and the one nearest in the plane.
     pub nearest: Vec<Nearest>,
+    /// The head's values in a plane of their own (None where the run has no values).
+    #[serde(default)]
+    pub values: Option<ValueSpace>,
+}
+
+/// A head's values V (n_k × d_v) on their two principal axes, and each
+/// query's output o_i = Σ_j a_ij v_j in the same plane. A row of A sums to 1,
+/// so o_i lands on Σ_j a_ij (the point of v_j): the output is the weighted mean
+/// of the values, in the picture as in every dimension.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ValueSpace {
+    /// Each value's (x, y), by position.
+    pub values: Vec<[f32; 2]>,
+    /// Each query's output's (x, y), by position.
+    pub outputs: Vec<[f32; 2]>,
+    /// The share of the values' variance on each axis.
+    pub explained: [f32; 2],
 }
 
 /// Three keys of one query (positions): they agree where the picture tells

@@ -70,7 +70,7 @@ fn placer(map: &SimilarHeads) -> impl Fn([f32; 2]) -> (f32, f32) {
 
 /// The map as SVG markup: lines from the selected head to the heads most like
 /// it, then every head as a dot of its group's colour, the selected one ringed
-/// and labelled with its neighbours. One string for all the heads (270 for
+/// and labelled with its neighbours (drawn last, so on top). One string for all the heads (270 for
 /// SmolLM2), as the Q·K space draws its points.
 pub fn markup(map: &SimilarHeads, groups: &[usize], selected: Option<usize>) -> String {
     use std::fmt::Write;
@@ -89,7 +89,16 @@ pub fn markup(map: &SimilarHeads, groups: &[usize], selected: Option<usize>) -> 
         }
     }
     let label = |[l, h]: [usize; 2]| format!("L{l} · H{h}");
-    for (i, &[l, h]) in map.heads.iter().enumerate() {
+    // The selected head and its neighbours last, on top of any dot they overlap.
+    let rank = |i: usize| match () {
+        _ if selected == Some(i) => 2,
+        _ if like.contains(&i) => 1,
+        _ => 0,
+    };
+    let mut order: Vec<usize> = (0..map.heads.len()).collect();
+    order.sort_by_key(|&i| rank(i));
+    for i in order {
+        let [l, h] = map.heads[i];
         let ((x, y), group) = (at(map.map[i]), groups.get(i).copied().unwrap_or(0));
         let chosen = selected == Some(i);
         let _ = write!(

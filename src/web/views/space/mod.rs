@@ -3,7 +3,9 @@
 //! points its way" can be seen. The chosen query's lines go to the keys it may
 //! see, as thick as their weights; the readout says which key it weighs most,
 //! which is nearest in angle and which is nearest in the picture, since a
-//! plane keeps only part of the spread. The points come from the worker
+//! plane keeps only part of the spread. "Values too" adds the head's values
+//! on their own two axes, with the chosen query's output among them (the
+//! weighted mean of the values). The points come from the worker
 //! (`analysis::geometry`).
 
 #[cfg(test)]
@@ -13,7 +15,7 @@ use crate::compute::Engine;
 use crate::state::{Results, Selection};
 use crate::views::beyond::{Analysis, Definition, Space};
 use crate::views::common::format::{markup_text, num};
-use attnscope::analysis::geometry::{QkSpace, QK_DEFINITION};
+use attnscope::analysis::geometry::{ValueSpace, QK_DEFINITION};
 use attnscope::session::AnalysisRequest;
 use leptos::prelude::*;
 
@@ -55,10 +57,9 @@ struct Frame {
 }
 
 impl Frame {
-    fn of(s: &QkSpace) -> Frame {
-        let all = || s.queries.iter().chain(&s.keys);
+    fn of<'a>(points: impl Iterator<Item = &'a [f32; 2]>) -> Frame {
         let (mut lo, mut hi) = ([f32::INFINITY; 2], [f32::NEG_INFINITY; 2]);
-        for p in all() {
+        for p in points {
             for a in 0..2 {
                 lo[a] = lo[a].min(p[a]);
                 hi[a] = hi[a].max(p[a]);
@@ -66,8 +67,9 @@ impl Frame {
         }
         let span = ((hi[0] - lo[0]) / (WIDTH - 2.0 * MARGIN))
             .max((hi[1] - lo[1]) / (HEIGHT - 2.0 * MARGIN));
+        let centre = ((lo[0] + hi[0]) / 2.0, (lo[1] + hi[1]) / 2.0);
         Frame {
-            centre: ((lo[0] + hi[0]) / 2.0, (lo[1] + hi[1]) / 2.0),
+            centre: if centre.0.is_finite() && centre.1.is_finite() { centre } else { (0.0, 0.0) },
             scale: if span > 0.0 && span.is_finite() { 1.0 / span } else { 1.0 },
         }
     }
@@ -89,6 +91,7 @@ pub fn SpaceView() -> impl IntoView {
     let an = expect_context::<Analysis>();
     let translate = RwSignal::new(true);
     let colour = RwSignal::new(Colour::Token);
+    let values = RwSignal::new(false);
     // Ask again when the run, the head or the switch changes.
     Effect::new(move |_| {
         let (layer, head, translate) = (sel.layer.get(), sel.head.get(), translate.get());
@@ -126,6 +129,15 @@ pub fn SpaceView() -> impl IntoView {
                         on:change=move |ev| translate.set(event_target_checked(&ev))
                     />
                     "Key translation"
+                </label>
+                <label class="switch">
+                    <input
+                        type="checkbox"
+                        id="space-values"
+                        prop:checked=move || values.get()
+                        on:change=move |ev| values.set(event_target_checked(&ev))
+                    />
+                    "Values too"
                 </label>
                 <label for="space-colour">"Colour by"</label>
                 <select
@@ -165,7 +177,17 @@ pub fn SpaceView() -> impl IntoView {
                 }}
             </p>
             {move || {
-                shown.get().map(|s| { view! { <Plot s colour=colour.into() /> }.into_any() })
+                shown
+                    .get()
+                    .map(|s| {
+                        view! {
+                            <Plot s=s.clone() colour=colour.into() />
+                            <Show when=move || values.get()>
+                                <ValuesPlot s=s.clone() colour=colour.into() />
+                            </Show>
+                        }
+                            .into_any()
+                    })
             }}
         </div>
     }
@@ -179,7 +201,8 @@ pub fn SpaceView() -> impl IntoView {
 fn markup(s: &Space, tokens: &[String], query: usize, colour: Colour) -> String {
     use std::fmt::Write;
     let (space, n) = (&s.space, tokens.len().min(s.space.queries.len()));
-    let (frame, near) = (Frame::of(space), space.nearest[query]);
+    let frame = Frame::of(space.queries.iter().chain(&space.keys));
+    let near = space.nearest[query];
     let label_all = n <= LABEL_ALL_UP_TO;
     let mut svg = String::new();
     let from = frame.at(space.queries[query]);
@@ -355,4 +378,117 @@ fn readout(s: &Space, tokens: &[String], i: usize) -> String {
         name(near.weightiest),
         w(near.weightiest)
     )
+}
+
+/// The values as SVG markup: the chosen query's lines to the values it weighs
+/// (at least 1 %), each value as a triangle, the query's output as a diamond.
+fn values_markup(
+    v: &ValueSpace,
+    weights: &attnscope::Matrix,
+    tokens: &[String],
+    query: usize,
+    colour: Colour,
+) -> String {
+    use std::fmt::Write;
+    let n = tokens.len().min(v.values.len());
+    let frame = Frame::of(v.values.iter().chain(&v.outputs));
+    let label_all = n <= LABEL_ALL_UP_TO;
+    let mut svg = String::new();
+    let out = frame.at(v.outputs[query]);
+    for j in (0..n).filter(|&j| weights[(query, j)] >= 0.01) {
+        let (to, w) = (frame.at(v.values[j]), weights[(query, j)]);
+        let _ = write!(
+            svg,
+            r#"<line class="space-line" x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke-width="{:.2}" stroke-opacity="{:.2}"><title>{} takes {} of “{}”'s value</title></line>"#,
+            out.0,
+            out.1,
+            to.0,
+            to.1,
+            0.8 + 9.0 * w,
+            0.25 + 0.6 * w,
+            markup_text(&tokens[query]),
+            num(w),
+            markup_text(&tokens[j])
+        );
+    }
+    for (j, token) in tokens.iter().enumerate().take(n) {
+        let ((x, y), t) = (frame.at(v.values[j]), markup_text(token));
+        let _ = write!(
+            svg,
+            r#"<g class="space-value" data-position="{j}" data-xy="{},{}"><path d="M{x:.1},{:.1} L{:.1},{:.1} L{:.1},{:.1} Z" fill="{}"><title>value {j}: {t}</title></path>"#,
+            v.values[j][0],
+            v.values[j][1],
+            y - 8.0,
+            x + 7.0,
+            y + 5.0,
+            x - 7.0,
+            y + 5.0,
+            fill(colour, token, j, n)
+        );
+        if label_all {
+            let _ = write!(
+                svg,
+                r#"<text class="space-label" x="{:.1}" y="{:.1}">{t}</text>"#,
+                x + 9.0,
+                y + 4.0
+            );
+        }
+        svg.push_str("</g>");
+    }
+    let _ = write!(
+        svg,
+        r#"<g class="space-output" data-position="{query}" data-xy="{},{}"><path d="M{:.1},{:.1} L{:.1},{:.1} L{:.1},{:.1} L{:.1},{:.1} Z"><title>output of query {query}: {}</title></path><text class="space-label" x="{:.1}" y="{:.1}">o({})</text></g>"#,
+        v.outputs[query][0],
+        v.outputs[query][1],
+        out.0,
+        out.1 - 11.0,
+        out.0 + 11.0,
+        out.1,
+        out.0,
+        out.1 + 11.0,
+        out.0 - 11.0,
+        out.1,
+        markup_text(&tokens[query]),
+        out.0 + 13.0,
+        out.1 - 8.0,
+        markup_text(&tokens[query])
+    );
+    svg
+}
+
+/// The head's values on their own two axes and the chosen query's output among them.
+#[component]
+fn ValuesPlot(s: Space, colour: Signal<Colour>) -> impl IntoView {
+    let sel = expect_context::<Selection>();
+    let res = expect_context::<Results>();
+    let Some(v) = s.space.values.clone() else {
+        return view! {
+            <p class="note" id="space-values-note">
+                "This run has no value vectors for the head (a trace file written without them), or they are all one point."
+            </p>
+        }
+        .into_any();
+    };
+    let tokens = res.tokens.get_untracked();
+    let n = tokens.len().min(v.values.len());
+    let share = 100.0 * (v.explained[0] + v.explained[1]);
+    let caption = format!(
+        "▲ values of key/value head {} on their own two axes (they keep {share:.1} % of the values' spread); ◆ the chosen query's output o = Σ_j a_j v_j. A row of A sums to 1, so the output is the weighted mean of the values: it sits among the values its query weighs, in the picture as in every dimension.",
+        s.space.kv_head
+    );
+    let points = move || values_markup(&v, &s.weights, &tokens, sel.query(n), colour.get());
+    view! {
+        <figure class="space-figure">
+            <svg
+                id="space-values-plot"
+                viewBox=format!("0 0 {WIDTH} {HEIGHT}")
+                role="img"
+                aria-label="The head's values (triangles) on their own two principal axes and the chosen query's output (diamond)"
+            >
+                <g id="space-values-points" inner_html=points></g>
+            </svg>
+            <figcaption id="space-values-caption">{caption}</figcaption>
+        </figure>
+    }
+    .into_any()
 }

@@ -56,5 +56,23 @@ async fn space_places_every_query_and_key_and_follows_the_chosen_query() {
     let share = format!("{:.1} %", 100.0 * (plain.explained[0] + plain.explained[1]));
     settle("the plain points' caption", || text_of(&root, "#space-caption").contains(&share)).await;
     assert!(!text_of(&root, "#view-space").contains("NaN"));
+
+    // Values too: every value where the session places it, and query 1's output.
+    click(&root, "#space-values");
+    let values = plain.values.clone().expect("the teaching model's values");
+    settle("values drawn", || select_all(&root, "#space-values-plot g.space-value").len() == n)
+        .await;
+    let xy = |g: &web_sys::Element| -> Vec<f32> {
+        g.get_attribute("data-xy").unwrap().split(',').map(|v| v.parse().unwrap()).collect()
+    };
+    for (g, want) in
+        select_all(&root, "#space-values-plot g.space-value").iter().zip(&values.values)
+    {
+        assert_eq!(xy(g), want.to_vec());
+    }
+    let output = select_all(&root, "#space-values-plot g.space-output").remove(0);
+    assert_eq!(output.get_attribute("data-position").as_deref(), Some("1"));
+    assert_eq!(xy(&output), values.outputs[1].to_vec());
+    assert!(text_of(&root, "#space-values-caption").contains("weighted mean of the values"));
     root.remove();
 }
