@@ -9,6 +9,7 @@ use crate::compute::Engine;
 use crate::state::{Results, Selection};
 use crate::views::beyond::{Analysis, Definition, SimilarState};
 use crate::views::common::format::num;
+use crate::views::common::plane::Frame;
 use attnscope::analysis::geometry::{
     average_linkage, SimilarHeads, MAX_SIMILAR_TOKENS, SIMILAR_DEFINITION,
 };
@@ -50,31 +51,14 @@ pub fn regroup(map: &SimilarHeads, k: usize) -> Vec<usize> {
     average_linkage(&d, k)
 }
 
-/// Where a map coordinate lands in the box: one scale for both axes, so that
-/// distances on the map look as they are.
-fn placer(map: &SimilarHeads) -> impl Fn([f32; 2]) -> (f32, f32) {
-    let (mut lo, mut hi) = ([f32::INFINITY; 2], [f32::NEG_INFINITY; 2]);
-    for p in &map.map {
-        for a in 0..2 {
-            lo[a] = lo[a].min(p[a]);
-            hi[a] = hi[a].max(p[a]);
-        }
-    }
-    let span =
-        ((hi[0] - lo[0]) / (WIDTH - 2.0 * MARGIN)).max((hi[1] - lo[1]) / (HEIGHT - 2.0 * MARGIN));
-    let scale = if span > 0.0 && span.is_finite() { 1.0 / span } else { 1.0 };
-    let centre = [(lo[0] + hi[0]) / 2.0, (lo[1] + hi[1]) / 2.0];
-    let centre = centre.map(|c| if c.is_finite() { c } else { 0.0 });
-    move |p| (WIDTH / 2.0 + (p[0] - centre[0]) * scale, HEIGHT / 2.0 - (p[1] - centre[1]) * scale)
-}
-
 /// The map as SVG markup: lines from the selected head to the heads most like
 /// it, then every head as a dot of its group's colour, the selected one ringed
 /// and labelled with its neighbours (drawn last, so on top). One string for all the heads (270 for
 /// SmolLM2), as the Q·K space draws its points.
 pub fn markup(map: &SimilarHeads, groups: &[usize], selected: Option<usize>) -> String {
     use std::fmt::Write;
-    let at = placer(map);
+    let frame = Frame::fit(map.map.iter(), (WIDTH, HEIGHT), MARGIN);
+    let at = |p| frame.at(p);
     let like = selected.map(|s| most_like(map, s, LIKE)).unwrap_or_default();
     let mut svg = String::new();
     if let Some(s) = selected {

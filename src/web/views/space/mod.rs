@@ -15,6 +15,7 @@ use crate::compute::Engine;
 use crate::state::{Results, Selection};
 use crate::views::beyond::{Analysis, Definition, Space};
 use crate::views::common::format::{markup_text, num};
+use crate::views::common::plane::Frame;
 use attnscope::analysis::geometry::{ValueSpace, QK_DEFINITION};
 use attnscope::session::AnalysisRequest;
 use leptos::prelude::*;
@@ -45,40 +46,6 @@ fn fill(colour: Colour, token: &str, i: usize, n: usize) -> String {
             let t = i as f32 / n.saturating_sub(1).max(1) as f32;
             format!("hsl({:.0} 70% {:.0}%)", 200.0 + 80.0 * t, 72.0 - 44.0 * t)
         }
-    }
-}
-
-/// Maps the points' coordinates onto the plot's box, one scale for both axes
-/// (so angles and distances look as they are).
-#[derive(Clone, Copy)]
-struct Frame {
-    centre: (f32, f32),
-    scale: f32,
-}
-
-impl Frame {
-    fn of<'a>(points: impl Iterator<Item = &'a [f32; 2]>) -> Frame {
-        let (mut lo, mut hi) = ([f32::INFINITY; 2], [f32::NEG_INFINITY; 2]);
-        for p in points {
-            for a in 0..2 {
-                lo[a] = lo[a].min(p[a]);
-                hi[a] = hi[a].max(p[a]);
-            }
-        }
-        let span = ((hi[0] - lo[0]) / (WIDTH - 2.0 * MARGIN))
-            .max((hi[1] - lo[1]) / (HEIGHT - 2.0 * MARGIN));
-        let centre = ((lo[0] + hi[0]) / 2.0, (lo[1] + hi[1]) / 2.0);
-        Frame {
-            centre: if centre.0.is_finite() && centre.1.is_finite() { centre } else { (0.0, 0.0) },
-            scale: if span > 0.0 && span.is_finite() { 1.0 / span } else { 1.0 },
-        }
-    }
-
-    fn at(&self, p: [f32; 2]) -> (f32, f32) {
-        (
-            WIDTH / 2.0 + (p[0] - self.centre.0) * self.scale,
-            HEIGHT / 2.0 - (p[1] - self.centre.1) * self.scale,
-        )
     }
 }
 
@@ -201,7 +168,7 @@ pub fn SpaceView() -> impl IntoView {
 fn markup(s: &Space, tokens: &[String], query: usize, colour: Colour) -> String {
     use std::fmt::Write;
     let (space, n) = (&s.space, tokens.len().min(s.space.queries.len()));
-    let frame = Frame::of(space.queries.iter().chain(&space.keys));
+    let frame = Frame::fit(space.queries.iter().chain(&space.keys), (WIDTH, HEIGHT), MARGIN);
     let near = space.nearest[query];
     let label_all = n <= LABEL_ALL_UP_TO;
     let mut svg = String::new();
@@ -391,7 +358,7 @@ fn values_markup(
 ) -> String {
     use std::fmt::Write;
     let n = tokens.len().min(v.values.len());
-    let frame = Frame::of(v.values.iter().chain(&v.outputs));
+    let frame = Frame::fit(v.values.iter().chain(&v.outputs), (WIDTH, HEIGHT), MARGIN);
     let label_all = n <= LABEL_ALL_UP_TO;
     let mut svg = String::new();
     let out = frame.at(v.outputs[query]);
