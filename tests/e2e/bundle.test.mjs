@@ -29,7 +29,7 @@ const ARTIFACTS = join(HERE, 'artifacts');
 // page, +18 KB to the worker; session 30). 1.71 MB until the Q·K space
 // (issue #59: its tab, drawing and readout, +28 KB to the page, which also
 // computes the teaching model's; its projection +2 KB to the worker; session 31).
-const BUDGET = 1_740_000;
+const BUDGET = 1_780_000;
 const EXTRA = /attnscope-worker-extra/;
 
 let server, browser, baseUrl;
@@ -99,14 +99,16 @@ test('a first visit downloads the page and one worker, and the extra worker only
 // brought them to 1.466 and 1.482 MB by this zlib (docs/performance.md,
 // 2026-11-27). The classroom (the page's class box, join code, banner, questions and its
 // messages) took the page from 0.605 to 0.643 MB: the budget went from 1.6 to 1.65 MB
-// (docs/performance.md, 2026-12-06, session 27).
-test('the first visit (page + fma worker wasm) within 1.74 MB gzipped', () => {
+// (docs/performance.md, 2026-12-06, session 27). Similar heads and the values
+// in the Q·K space took the page from 0.713 to 0.738 MB and the worker from 1.008 to
+// 1.020 MB: the budget went from 1.74 to 1.78 MB (docs/performance.md, session 32).
+test('the first visit (page + fma worker wasm) within 1.78 MB gzipped', () => {
   assert.ok(firstVisit, 'the first test measured the first visit');
   assert.ok(firstVisit.total <= BUDGET, `page + worker wasm ${firstVisit.total} bytes gzipped, over the ${BUDGET} budget`);
 });
 
 // Browsers without relaxed SIMD (Safari) download the plain worker instead.
-test('page + plain worker wasm within 1.74 MB gzipped', () => {
+test('page + plain worker wasm within 1.78 MB gzipped', () => {
   assert.ok(firstVisit, 'the first test measured the first visit');
   assert.ok(firstVisit.plain <= BUDGET, `page + plain worker wasm ${firstVisit.plain} bytes gzipped, over the ${BUDGET} budget`);
 });
