@@ -383,6 +383,10 @@ fn analyze_places_queries_and_keys_and_maps_the_heads_of_every_family() {
                 "{family}: {explained:?}"
             );
             assert_eq!(r["translated"], translate);
+            // The values on their own axes, and every query's output among them.
+            let values = &r["values"];
+            assert_eq!(values["values"].as_array().unwrap().len(), n, "{family}");
+            assert_eq!(values["outputs"].as_array().unwrap().len(), n, "{family}");
             for (i, near) in r["nearest"].as_array().unwrap().iter().enumerate() {
                 for key in ["weightiest", "angle", "plane"] {
                     let j = near[key].as_u64().unwrap() as usize;
