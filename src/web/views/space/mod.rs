@@ -49,6 +49,22 @@ fn fill(colour: Colour, token: &str, i: usize, n: usize) -> String {
     }
 }
 
+/// A checkbox bound to `on`.
+#[component]
+fn Switch(id: &'static str, on: RwSignal<bool>, label: &'static str) -> impl IntoView {
+    view! {
+        <label class="switch">
+            <input
+                type="checkbox"
+                id=id
+                prop:checked=move || on.get()
+                on:change=move |ev| on.set(event_target_checked(&ev))
+            />
+            {label}
+        </label>
+    }
+}
+
 /// "Q·K space": the switches, the plot and the readout (the query is the page's chosen token).
 #[component]
 pub fn SpaceView() -> impl IntoView {
@@ -88,24 +104,8 @@ pub fn SpaceView() -> impl IntoView {
             <h2>"Queries and keys in one space"</h2>
             <Definition text=QK_DEFINITION />
             <div class="space-controls">
-                <label class="switch">
-                    <input
-                        type="checkbox"
-                        id="space-translate"
-                        prop:checked=move || translate.get()
-                        on:change=move |ev| translate.set(event_target_checked(&ev))
-                    />
-                    "Key translation"
-                </label>
-                <label class="switch">
-                    <input
-                        type="checkbox"
-                        id="space-values"
-                        prop:checked=move || values.get()
-                        on:change=move |ev| values.set(event_target_checked(&ev))
-                    />
-                    "Values too"
-                </label>
+                <Switch id="space-translate" on=translate label="Key translation" />
+                <Switch id="space-values" on=values label="Values too" />
                 <label for="space-colour">"Colour by"</label>
                 <select
                     id="space-colour"
