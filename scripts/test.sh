@@ -16,7 +16,8 @@
 #   5. `trunk build --release`, each wasm build (index.html: the page without
 #      the real models, the worker, the fma worker, the extra workers) linted
 #      through the same clippy-driver wrapper with `-D warnings` as it is
-#      built, then the end-to-end test of dist/ in Chromium
+#      built (beside stages 2 to 4, into target/web), then the end-to-end test
+#      of dist/ in Chromium
 # Every stage runs even when one fails; the e2e test needs the build.
 # Fuzzing proper (libFuzzer, minutes to hours) is scripts/fuzz.sh.
 # The output ends with the e2e runner's summary when everything passed.
@@ -98,6 +99,27 @@ clippy_wrapper_denies() {
 }
 stage "clippy-driver denies a lint when run as below" clippy_wrapper_denies || true
 
+# The web build runs beside the stages below, in a target dir of its own.
+# Much of both is one core's work (the big crate's front end, each wasm's fat
+# LTO link, wasm-opt, one test binary at a time), so side by side they fill
+# the machine's two cores; cargo locks a target dir for a whole build, so one
+# shared dir would queue them instead. Its output is printed when it ends.
+# The wasm builds are linted as trunk makes them (index.html: the page, the
+# worker, the fma worker, the extra worker and its fma build): the same
+# clippy-driver wrapper as the native tests, so each build's code is linted
+# with its own features without a separate check of every dependency.
+WEB_BUILD="web build, linted (trunk build --release through clippy-driver, -D warnings)"
+WEB_LOG="$(mktemp)"
+log "── $WEB_BUILD: started beside the stages below (its output follows them)"
+(
+    # The stage's own lines name it; keep the script's exit-on-error off in here.
+    set +e
+    export CARGO_TARGET_DIR="$ROOT/target/web"
+    stage "$WEB_BUILD" "${LINTED[@]}" trunk build --release
+) >"$WEB_LOG" 2>&1 &
+WEB_PID=$!
+trap 'kill "$WEB_PID" 2>/dev/null || true' EXIT
+
 stage "native tests, linted (cargo test through clippy-driver, -D warnings)" "${LINTED[@]}" cargo test --locked || true
 stage "Python package tests (pytest)" "$PYTHON_TEST_VENV/bin/python" -m pytest -q -p no:cacheprovider python/tests || true
 # Built in the test profile, whose library and dependencies the native tests
@@ -114,17 +136,21 @@ stage "kernel checks in Chromium, relaxed SIMD (wasm-bindgen-test, --features fm
 stage "web component tests in Chromium (wasm-bindgen-test)" \
     env CHROMEDRIVER="$CHROMEDRIVER" cargo test --locked --target "$WASM_TARGET" --bin attnscope-web || true
 
-# The wasm builds are linted as trunk makes them (index.html: the page, the
-# worker, the fma worker, the extra worker and its fma build): the same
-# clippy-driver wrapper as the native tests, so each build's code is linted
-# with its own features without a separate check of every dependency.
-if stage "web build, linted (trunk build --release through clippy-driver, -D warnings)" "${LINTED[@]}" trunk build --release; then
+WEB_RC=0
+wait "$WEB_PID" || WEB_RC=$?
+trap - EXIT
+log "── the web build's output:"
+cat "$WEB_LOG" >&2
+rm -f "$WEB_LOG"
+if ((WEB_RC == 0)); then
     if [[ ${#FAILED[@]} -gt 0 ]]; then
         stage "end-to-end test of dist/ in Chromium" node --test --test-reporter=spec tests/e2e/*.test.mjs || true
     else
         log "all other stages passed in $(($(now) - START)) s; last, the end-to-end test of dist/:"
         exec node --test --test-reporter=spec tests/e2e/*.test.mjs
     fi
+else
+    FAILED+=("$WEB_BUILD")
 fi
 
 die "failed: $(IFS=,; echo "${FAILED[*]}" | sed 's/,/, /g') (after $(($(now) - START)) s)"
