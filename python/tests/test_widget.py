@@ -150,7 +150,7 @@ def damage(tmp_path, how):
         ("garbage", r"is not a safetensors file"),
         ("not json", r"is not a safetensors file: its header is not JSON"),
         ("extra bytes", r"is damaged: 8 extra bytes"),
-        ("newer", r"format version 2\.0, newer than this attnscope reads \(1\.0\): update attnscope"),
+        ("newer", r"format version 2\.0, newer than this attnscope reads \(1\.x\): update attnscope"),
         ("bad description", r"is damaged: its description is not JSON"),
         ("not a trace", r"is not an attnscope trace"),
         ("tiny", r"is not a safetensors file: only 4 bytes"),

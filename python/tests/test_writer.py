@@ -209,3 +209,67 @@ def test_queries_keys_need_their_scale_and_both_halves(tmp_path):
         attnscope.write_trace(tmp_path / "q.safetensors", softmax_layers(2, 2, 3), queries=q, d_head=4, **minimal())
     with pytest.raises(ValueError, match="queries_keys"):
         attnscope.write_trace(tmp_path / "q.safetensors", softmax_layers(2, 2, 3), queries=q, keys=q, d_head=4, **minimal())
+
+
+def vision(**overrides):
+    """A vision trace's keywords: a class token, then a 2 × 3 grid of patches over a 16 × 24 picture."""
+    picture = np.arange(16 * 24 * 3, dtype=np.uint16).reshape(16, 24, 3) % 256
+    kw = minimal(
+        tokens=["[CLS]"] + [f"{r},{c}" for r in range(2) for c in range(3)],
+        patches={"rows": 2, "cols": 3, "first_patch": 1, "patch_size": 8},
+        image=picture.astype(np.uint8),
+    )
+    kw.update(overrides)
+    return kw
+
+
+def test_a_vision_trace_is_version_1_1_with_its_grid_and_image_first(tmp_path):
+    path = tmp_path / "vit.safetensors"
+    kw = vision()
+    d = attnscope.write_trace(path, softmax_layers(2, 2, 7), **kw)
+    assert d["patches"] == {"rows": 2, "cols": 3, "first_patch": 1, "patch_size": 8}
+    meta, described, tensors = read(path)
+    assert meta["format_version"] == "1.1" and described == d
+    assert tensors["image"].dtype == np.uint8 and np.array_equal(tensors["image"], kw["image"])
+    # The image comes right after the header, before any layer.
+    with open(path, "rb") as f:
+        (n,) = struct.unpack("<Q", f.read(8))
+        header = json.loads(f.read(n))
+    assert header["image"]["data_offsets"][0] == 0
+    # Read back by the package's reader; a text trace stays 1.0 and has no image.
+    trace = attnscope.TraceFile(path)
+    assert trace.patches == d["patches"] and np.array_equal(trace.image(), kw["image"])
+    attnscope.write_trace(tmp_path / "text.safetensors", softmax_layers(2, 2, 3), **minimal())
+    assert read(tmp_path / "text.safetensors")[0]["format_version"] == "1.0"
+    assert attnscope.TraceFile(tmp_path / "text.safetensors").image() is None
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (dict(patches={"rows": 3, "cols": 3, "first_patch": 1}), "needs 10 tokens; the trace has 7"),
+        (dict(patches={"rows": 2, "cols": 3, "first_patch": 2}), "needs 8 tokens"),
+        (dict(patches={"rows": 0, "cols": 3, "first_patch": 1}), "sides must be at least 1"),
+        (dict(patches={"rows": 2}), "must be a dict with rows, cols and first_patch"),
+        (dict(image=None), "needs its image"),
+        (dict(patches=None), "an image needs its patch grid"),
+        (dict(image=np.zeros((16, 24), np.uint8)), "[height, width, 3]"),
+        (dict(image=np.zeros((5000, 2, 3), np.uint8)), "each side must be 1 to 4096"),
+        (dict(image=np.full((4, 4, 3), 300.0)), "0 to 255"),
+        (dict(image=np.full((4, 4, 3), np.nan)), "0 to 255"),
+    ],
+)
+def test_a_bad_grid_or_image_is_refused_and_leaves_no_file(tmp_path, change, message):
+    path = tmp_path / "bad.safetensors"
+    kw = vision(**change)
+    kw = {k: v for k, v in kw.items() if v is not None}
+    with pytest.raises(ValueError) as e:
+        attnscope.write_trace(path, softmax_layers(2, 2, 7), **kw)
+    assert message in str(e.value)
+    assert not path.exists()
+
+
+def test_a_float_image_in_0_to_255_is_rounded_to_levels(tmp_path):
+    picture = np.full((8, 12, 3), 127.6)
+    attnscope.write_trace(tmp_path / "f.safetensors", softmax_layers(2, 2, 7), **vision(image=picture))
+    assert (read(tmp_path / "f.safetensors")[2]["image"] == 128).all()

@@ -100,7 +100,29 @@ def cases():
         dtype="float32",
         thumbnails=False,
     )
-    return [("numpy_f32.safetensors", f32), ("numpy_f16.safetensors", f16), ("numpy_bare.safetensors", bare)], arrays
+
+    # A vision trace (format 1.1): a class token and a register before a 3 × 4 grid of patches,
+    # over a 24 × 32 picture (8-pixel patches).
+    rows, cols = 3, 4
+    vision_tokens = ["[CLS]", "[REG]"] + [f"{r},{c}" for r in range(rows) for c in range(cols)]
+    att_vision = [weights(2, len(vision_tokens), "none", seed=40 + l) for l in range(2)]
+    picture = (integers((rows * 8, cols * 8, 3), seed=50) % 256).astype(np.uint8)
+    vision = dict(
+        model_name="numpy fixture vision",
+        architecture="NumpyViT",
+        tokens=vision_tokens,
+        mask="none",
+        n_layers=2,
+        n_heads=2,
+        attentions=att_vision,
+        patches={"rows": rows, "cols": cols, "first_patch": 2, "patch_size": 8},
+        image=picture,
+        dtype="float32",
+    )
+    arrays.update({f"vision/layers.{l}.attention": a for l, a in enumerate(att_vision)})
+    arrays["vision/image"] = picture
+    files = [("numpy_f32.safetensors", f32), ("numpy_f16.safetensors", f16), ("numpy_bare.safetensors", bare)]
+    return files + [("numpy_vision.safetensors", vision)], arrays
 
 
 def write(out: Path) -> list:

@@ -92,6 +92,10 @@ struct AttentionArgs {
     /// head of a long text, where the JSON of every head would run to gigabytes.
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
+    /// A vision trace only: draw, as --png, where this query looks on the picture: `cls` (the
+    /// class token) or a patch as ROW,COL (0-based).
+    #[arg(long, value_name = "cls|ROW,COL", requires = "trace")]
+    query: Option<String>,
     /// Layer to draw (0-based).
     #[arg(long, default_value_t = 0)]
     layer: usize,

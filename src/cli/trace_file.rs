@@ -7,9 +7,9 @@ use super::{
 };
 use attnscope::attention::{apply_mask, softmax_rows, Mask};
 use attnscope::checkpoint::Checkpoint;
-use attnscope::draw::{Heatmap, ValueKind};
+use attnscope::draw::{patch_overlay_png, Heatmap, PatchOverlay, ValueKind};
 use attnscope::tracefile::{
-    write_model_trace, Element, MaskSpec, SeekSource, TraceReader, WriteOptions,
+    write_model_trace, Element, MaskSpec, PatchGrid, SeekSource, TraceReader, WriteOptions,
 };
 use attnscope::{Error, Matrix};
 use clap::{Args, ValueEnum};
@@ -115,6 +115,12 @@ pub fn attention_from_file(args: &AttentionArgs, path: &Path) -> Result<(), Erro
     }
 
     let (l, h) = (args.layer, args.head);
+    if let Some(query) = &args.query {
+        return patch_overlay(args, &mut reader, query).map_err(|e| match e {
+            Error::Invalid(m) => Error::Invalid(format!("{}: {m}", path.display())),
+            e => e,
+        });
+    }
     let spec = what_if.map_or(reader.index().mask(l), MaskSpec::from);
     let (values, kind, stage) = match args.stage {
         StageArg::Weights => (
@@ -150,6 +156,75 @@ pub fn attention_from_file(args: &AttentionArgs, path: &Path) -> Result<(), Erro
 }
 
 type Reader = TraceReader<SeekSource<File>>;
+
+/// `attention --trace FILE --query cls|ROW,COL --png OUT`: a vision trace's
+/// query, its weights over the patches drawn on the picture.
+fn patch_overlay(args: &AttentionArgs, reader: &mut Reader, query: &str) -> Result<(), Error> {
+    let d = reader.description().clone();
+    let Some(grid) = d.patches else {
+        return Err(Error::Invalid(
+            "--query needs a vision trace (one with a patch grid and an image); this one holds text"
+                .into(),
+        ));
+    };
+    let Some(png) = &args.png else {
+        return Err(Error::Invalid("--query draws a PNG: give --png FILE".into()));
+    };
+    if args.svg.is_some() || args.stage != StageArg::Weights || args.mask.is_some() {
+        return Err(Error::Invalid(
+            "--query draws the weights as stored, as PNG only (no --svg, --stage or --mask)".into(),
+        ));
+    }
+    let token = query_token(query, &grid)?;
+    let image = reader.image()?.ok_or_else(|| Error::Invalid("the trace has no image".into()))?;
+    let a = reader.attention(args.layer, args.head)?; // [T, T]
+    let weights =
+        grid.over_patches(a.row(token)).expect("the grid fits the tokens (checked on opening)");
+    let name = &d.tokens[token];
+    let figure = PatchOverlay {
+        title: format!(
+            "{}\nlayer {} · head {} · query {name} ({} × {} patches)",
+            d.model.name, args.layer, args.head, grid.rows, grid.cols
+        ),
+        rgb: &image.rgb,
+        width: image.width,
+        height: image.height,
+        weights: &weights,
+        query: grid.patch_of(token),
+    };
+    write(png, &patch_overlay_png(&figure)?)
+}
+
+/// The token `--query` names: `cls`, the first token when it comes before the patches, or a
+/// patch as ROW,COL.
+fn query_token(query: &str, grid: &PatchGrid) -> Result<usize, Error> {
+    let q = query.trim();
+    if q.eq_ignore_ascii_case("cls") {
+        return match grid.first_patch {
+            0 => Err(Error::Invalid(
+                "this model has no token before its patches (no class token): choose a patch as ROW,COL".into(),
+            )),
+            _ => Ok(0),
+        };
+    }
+    let parsed = q.split_once(',').and_then(|(r, c)| {
+        Some((r.trim().parse::<usize>().ok()?, c.trim().parse::<usize>().ok()?))
+    });
+    let Some((r, c)) = parsed else {
+        return Err(Error::Invalid(format!(
+            "--query {q:?}: give cls or a patch as ROW,COL, e.g. 3,7"
+        )));
+    };
+    grid.token(r, c).ok_or_else(|| {
+        Error::Invalid(format!(
+            "--query {r},{c} is outside the grid of {} × {} patches (rows 0–{}, columns 0–{})",
+            grid.rows,
+            grid.cols,
+            grid.rows - 1,
+            grid.cols - 1
+        ))
+    })
+}
 
 /// Every head's weights in `layer`: as stored, or recomputed from the stored
 /// queries and keys under a what-if mask that differs from the layer's own.

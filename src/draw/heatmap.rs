@@ -36,7 +36,7 @@ pub struct Heatmap<'a> {
     pub mask: Mask,
 }
 
-const FONT: &str = "sans-serif";
+pub(super) const FONT: &str = "sans-serif";
 const TITLE_PX: u32 = 20;
 const MASKED_GREY: RGBColor = RGBColor(205, 205, 205);
 const HATCH: RGBColor = RGBColor(150, 150, 150);
@@ -271,7 +271,7 @@ fn check(h: &Heatmap<'_>) -> Result<()> {
 /// Natively plotters draws text with ab_glyph from a font we ship (DejaVu
 /// Sans), so figures look the same on every machine.
 #[cfg(not(target_arch = "wasm32"))]
-fn register_font() {
+pub(super) fn register_font() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         let bytes: &'static [u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");

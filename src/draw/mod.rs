@@ -1,12 +1,17 @@
 //! Drawing attention with plotters: the same heatmap becomes an SVG (both
-//! natively and in the browser) or a PNG (natively, for slides).
+//! natively and in the browser) or a PNG (natively, for slides); a vision
+//! model's attention over its picture's patches becomes a PNG.
 
 pub mod colormap;
 pub mod heatmap;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod patches;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub use heatmap::heatmap_png;
 pub use heatmap::{heatmap_svg, Heatmap, ValueKind};
+#[cfg(not(target_arch = "wasm32"))]
+pub use patches::{patch_overlay_png, PatchOverlay};
 
 /// A token as it can be drawn and written into XML: control characters
 /// become their visible control pictures (NUL → ␀, tab → ␉, DEL → ␡), and the

@@ -1,7 +1,7 @@
 //! How numbers cross between the page and its worker
 //! (`#[serde(with = "crate::tensor::wire")]`): [`Matrix`](super::Matrix)
-//! data and the overview's 16-bit thumbnail levels, as their little-endian
-//! bytes.
+//! data, the overview's 16-bit thumbnail levels and a vision trace's
+//! picture, as their little-endian bytes.
 //!
 //! A message is JSON. Encoded with [`to_json_and_buffers`], each array of
 //! at least [`BESIDE_MIN`] bytes goes beside the JSON as a buffer of its
@@ -22,6 +22,7 @@ use std::marker::PhantomData;
 pub trait Le: bytemuck::Pod {}
 impl Le for f32 {}
 impl Le for u16 {}
+impl Le for u8 {}
 
 #[cfg(not(target_endian = "little"))]
 compile_error!("tensor::wire sends numbers as their bytes in memory, which are little-endian only on a little-endian target");

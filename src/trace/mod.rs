@@ -11,10 +11,12 @@
 mod finite;
 pub mod layered;
 pub mod model_id;
+pub mod patches;
 pub mod summary;
 pub mod thumbnail;
 
 pub use model_id::{ModelFile, ModelId};
+pub use patches::PatchGrid;
 pub use summary::{HeadStats, HeadSummary, BLOCK};
 pub use thumbnail::{pool, Thumbnail, THUMB_MAX};
 

@@ -2,12 +2,16 @@
 //! (docs/trace-format.md, "The description").
 
 use crate::attention::Mask;
+pub use crate::trace::PatchGrid;
 use serde::{Deserialize, Serialize};
 
 /// `__metadata__["format"]` of every trace file.
 pub const FORMAT: &str = "attnscope-trace";
-/// The version this build writes; it reads every `1.x`.
-pub const FORMAT_VERSION: &str = "1.0";
+/// The newest version this build knows; it reads every `1.x`. A writer
+/// declares the oldest version that has what the file holds: 1.1 for a vision
+/// trace (`patches` and the `image` tensor), 1.0 for the rest
+/// ([`TraceDescription::version`]).
+pub const FORMAT_VERSION: &str = "1.1";
 /// The major version this build reads.
 pub const MAJOR_VERSION: u32 = 1;
 
@@ -165,9 +169,21 @@ pub struct TraceDescription {
     pub queries_keys: Option<QueriesKeys>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub writer: Option<String>,
+    /// A vision model's patches (1.1): the file then holds the `image` too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub patches: Option<PatchGrid>,
 }
 
 impl TraceDescription {
+    /// The version a writer declares for this description: the oldest that has all it holds.
+    pub fn version(&self) -> &'static str {
+        if self.patches.is_some() {
+            "1.1"
+        } else {
+            "1.0"
+        }
+    }
+
     /// The mask of layer `layer` (checked to exist by [`TraceDescription::check`]).
     pub fn mask(&self, layer: usize) -> MaskSpec {
         match &self.mask {
@@ -229,6 +245,9 @@ impl TraceDescription {
             if !qk.scale.is_finite() {
                 return Err(format!("the queries' scale {} is not a finite number", qk.scale));
             }
+        }
+        if let Some(grid) = &self.patches {
+            grid.check(self.tokens.len())?;
         }
         Ok(())
     }

@@ -9,7 +9,7 @@
 //! wants the whole file in memory and counts offsets in usize.
 
 use super::format::{MaskSpec, TraceDescription, FORMAT, MAJOR_VERSION};
-use super::{attention_name, keys_name, queries_name, TraceFileError, THUMBNAILS_NAME};
+use super::{attention_name, keys_name, queries_name, TraceFileError, IMAGE_NAME, THUMBNAILS_NAME};
 use crate::tensor::Matrix;
 use crate::trace::Thumbnail;
 use safetensors::Dtype;
@@ -25,6 +25,10 @@ pub const MAX_HEADER_LEN: u64 = 100_000_000;
 
 /// Largest weight accepted: a softmax gives at most 1, rounding a little more.
 const MAX_WEIGHT: f32 = 1.001;
+
+/// Longest side of a vision trace's image: a picture to see the patches on,
+/// not the model's input at full size (writers downscale to 448 at most).
+pub const MAX_IMAGE_SIDE: u64 = 4096;
 
 type Result<T> = std::result::Result<T, TraceFileError>;
 
@@ -57,11 +61,14 @@ pub enum Element {
     F32,
     /// Thumbnail levels.
     U16,
+    /// An image's red, green and blue.
+    U8,
 }
 
 impl Element {
     pub fn size(self) -> u64 {
         match self {
+            Self::U8 => 1,
             Self::F16 | Self::U16 => 2,
             Self::F32 => 4,
         }
@@ -72,6 +79,7 @@ impl Element {
             Self::F16 => Dtype::F16,
             Self::F32 => Dtype::F32,
             Self::U16 => Dtype::U16,
+            Self::U8 => Dtype::U8,
         }
     }
 }
@@ -125,6 +133,16 @@ enum Kind {
     Vectors,
     /// Thumbnail levels: any u16.
     Levels,
+    /// An image's pixels: any u8.
+    Pixels,
+}
+
+/// A vision trace's image, `height` rows of `width` pixels, 3 bytes each (red, green, blue).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Image {
+    pub width: usize,
+    pub height: usize,
+    pub rgb: Vec<u8>,
 }
 
 impl TensorSlice {
@@ -154,7 +172,7 @@ impl TensorSlice {
                 .chunks_exact(2)
                 .map(|b| half::f16::from_le_bytes([b[0], b[1]]).to_f32())
                 .collect(),
-            Element::U16 => {
+            Element::U16 | Element::U8 => {
                 return Err(TraceFileError::Invalid(format!(
                     "the {} holds levels, not numbers",
                     self.what
@@ -200,6 +218,15 @@ impl TensorSlice {
             .collect())
     }
 
+    /// The slice's bytes as the image (rows × cols pixels).
+    pub fn decode_image(&self, bytes: &[u8]) -> Result<Image> {
+        self.check_len(bytes)?;
+        if self.kind != Kind::Pixels {
+            return Err(TraceFileError::Invalid(format!("the {} is not an image", self.what)));
+        }
+        Ok(Image { width: self.cols, height: self.rows, rgb: bytes.to_vec() })
+    }
+
     fn check_len(&self, bytes: &[u8]) -> Result<()> {
         if bytes.len() as u64 != self.len {
             return Err(TraceFileError::Io(format!(
@@ -223,6 +250,8 @@ pub struct TraceIndex {
     /// Per layer: queries and keys stored, with their width D.
     d_head: Vec<Option<usize>>,
     thumbnail_size: Option<usize>,
+    /// A vision trace's image: height and width in pixels.
+    image_size: Option<(usize, usize)>,
 }
 
 impl TraceIndex {
@@ -291,8 +320,14 @@ impl TraceIndex {
             TraceFileError::Corrupted(format!("its description is inconsistent: {why}"))
         })?;
 
-        let mut index =
-            Self { description, version, tensors, d_head: Vec::new(), thumbnail_size: None };
+        let mut index = Self {
+            description,
+            version,
+            tensors,
+            d_head: Vec::new(),
+            thumbnail_size: None,
+            image_size: None,
+        };
         index.check_tensors()?;
         Ok(index)
     }
@@ -366,6 +401,29 @@ impl TraceIndex {
                 )));
             }
             self.thumbnail_size = Some(s as usize);
+        }
+        // A vision trace's image: without a patch grid it means nothing and is ignored.
+        if self.description.patches.is_some() {
+            let e = self.tensors.get(IMAGE_NAME).ok_or_else(|| {
+                TraceFileError::Corrupted(
+                    "it has a patch grid but no image (the \"image\" tensor)".into(),
+                )
+            })?;
+            if Element::U8.dtype() != dtype_of(IMAGE_NAME, e)? {
+                return Err(TraceFileError::Corrupted(format!(
+                    "its image is {}, not U8 red, green and blue",
+                    e.dtype
+                )));
+            }
+            let (height, width) =
+                (e.shape.first().copied().unwrap_or(0), e.shape.get(1).copied().unwrap_or(0));
+            expect_shape(IMAGE_NAME, e, &[height, width, 3])?;
+            if !(1..=MAX_IMAGE_SIDE).contains(&height) || !(1..=MAX_IMAGE_SIDE).contains(&width) {
+                return Err(TraceFileError::Corrupted(format!(
+                    "its image is {width} × {height} pixels; each side must be 1 to {MAX_IMAGE_SIDE}"
+                )));
+            }
+            self.image_size = Some((height as usize, width as usize));
         }
         Ok(())
     }
@@ -465,6 +523,22 @@ impl TraceIndex {
             cols: s,
             kind: Kind::Levels,
             what: "thumbnails".into(),
+        })
+    }
+
+    /// A vision trace's image, or None when the file has none.
+    pub fn image(&self) -> Option<TensorSlice> {
+        let (height, width) = self.image_size?;
+        let e = self.tensors.get(IMAGE_NAME)?;
+        Some(TensorSlice {
+            start: e.start,
+            len: e.len,
+            element: Element::U8,
+            matrices: 1,
+            rows: height,
+            cols: width,
+            kind: Kind::Pixels,
+            what: "image".into(),
         })
     }
 

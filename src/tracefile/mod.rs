@@ -30,10 +30,12 @@ mod writer;
 
 pub use error::TraceFileError;
 pub use format::{
-    MaskSpec, ModelDescription, NextToken, QueriesKeys, TraceDescription, FORMAT, FORMAT_VERSION,
-    MAJOR_VERSION,
+    MaskSpec, ModelDescription, NextToken, PatchGrid, QueriesKeys, TraceDescription, FORMAT,
+    FORMAT_VERSION, MAJOR_VERSION,
 };
-pub use index::{header_len, Element, TensorSlice, TraceIndex, MAX_HEADER_LEN, PREFIX_LEN};
+pub use index::{
+    header_len, Element, Image, TensorSlice, TraceIndex, MAX_HEADER_LEN, MAX_IMAGE_SIDE, PREFIX_LEN,
+};
 pub use reader::TraceReader;
 pub use source::{ByteSource, SeekSource};
 pub use writer::{describe, write_model_trace, WriteOptions};
@@ -55,3 +57,6 @@ pub fn keys_name(layer: usize) -> String {
 
 /// Safetensors name of the overview's thumbnails, [layers, heads, S, S] of u16 levels.
 pub const THUMBNAILS_NAME: &str = "thumbnails";
+
+/// Safetensors name of a vision trace's image, [height, width, 3] of u8 (format 1.1).
+pub const IMAGE_NAME: &str = "image";

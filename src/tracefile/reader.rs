@@ -1,5 +1,5 @@
 use super::format::TraceDescription;
-use super::index::{header_len, TensorSlice, TraceIndex, PREFIX_LEN};
+use super::index::{header_len, Image, TensorSlice, TraceIndex, PREFIX_LEN};
 use super::source::{ByteSource, SeekSource};
 use super::TraceFileError;
 use crate::tensor::Matrix;
@@ -94,6 +94,13 @@ impl<S: ByteSource> TraceReader<S> {
                     .collect())
             })
             .collect()
+    }
+
+    /// A vision trace's image, None when the file has none.
+    pub fn image(&mut self) -> Result<Option<Image>> {
+        let Some(slice) = self.index.image() else { return Ok(None) };
+        let bytes = self.bytes(&slice)?;
+        slice.decode_image(&bytes).map(Some)
     }
 
     fn matrices(&mut self, slice: &TensorSlice) -> Result<Vec<Matrix>> {

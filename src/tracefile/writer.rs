@@ -3,7 +3,6 @@
 
 use super::format::{
     MaskSpec, Masks, ModelDescription, NextToken, QueriesKeys, TraceDescription, FORMAT,
-    FORMAT_VERSION,
 };
 use super::index::Element;
 use super::{attention_name, keys_name, queries_name, TraceFileError, THUMBNAILS_NAME};
@@ -113,6 +112,7 @@ pub fn describe(
         }),
         queries_keys,
         writer: Some(format!("attnscope {}", env!("CARGO_PKG_VERSION"))),
+        patches: None,
     })
 }
 
@@ -139,7 +139,7 @@ pub fn write_model_trace(
     options: &WriteOptions,
     path: &Path,
 ) -> Result<(), TraceFileError> {
-    if options.element == Element::U16 {
+    if matches!(options.element, Element::U16 | Element::U8) {
         return Err(TraceFileError::Invalid("weights are written as F16 or F32".into()));
     }
     let description = describe(trace, options)?;
@@ -190,7 +190,7 @@ pub fn write_model_trace(
         serde_json::to_string(&description).expect("strings and numbers always serialise");
     let metadata = HashMap::from([
         ("format".to_string(), FORMAT.to_string()),
-        ("format_version".to_string(), FORMAT_VERSION.to_string()),
+        ("format_version".to_string(), description.version().to_string()),
         ("trace".to_string(), trace_json),
     ]);
     safetensors::serialize_to_file(tensors, Some(metadata), path).map_err(|e| {

@@ -8,3 +8,4 @@ mod bad;
 mod cli;
 mod python;
 mod smollm2;
+mod vision;

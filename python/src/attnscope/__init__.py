@@ -4,6 +4,7 @@ with attnscope (`attnscope attention --trace FILE`).
 
     import attnscope
     attnscope.trace(model, tokenizer, "The capital of France is", "capital.trace.safetensors")
+    attnscope.trace_image(vit, processor, picture, "picture.trace.safetensors")
 
 `write_trace` writes the same file from numpy arrays, with no torch at all.
 """
@@ -15,8 +16,8 @@ import os  # noqa: E402
 from ._format import FORMAT, FORMAT_VERSION, TraceWriter, describe, write_trace  # noqa: E402
 from ._html import to_html  # noqa: E402
 from ._reader import TraceError, TraceFile  # noqa: E402
-# torch and transformers are imported when trace() runs, not here.
-from ._torch import trace  # noqa: E402
+# torch and transformers are imported when trace() or trace_image() runs, not here.
+from ._torch import trace, trace_image  # noqa: E402
 
 
 def show(path_or_outputs, tokens=None, *, layer: int = 0, head: int = 0, mask=None, name: str = "model", dtype: str = "float32"):
@@ -55,6 +56,7 @@ __all__ = [
     "show",
     "to_html",
     "trace",
+    "trace_image",
     "write_trace",
     "__version__",
 ]

@@ -13,13 +13,56 @@ from typing import Any, Iterable, Optional, Sequence
 import numpy as np
 
 FORMAT = "attnscope-trace"
-FORMAT_VERSION = "1.0"
+# The newest version this package knows. A file declares the oldest version that
+# has what it holds: 1.1 for a vision trace (`patches` and the `image`), else 1.0.
+FORMAT_VERSION = "1.1"
 THUMBNAIL_MAX = 48
+# Longest side of a vision trace's image a reader accepts.
+MAX_IMAGE_SIDE = 4096
 # Largest weight a reader accepts: a softmax gives at most 1, rounding a little more.
 MAX_WEIGHT = 1.001
 
 _DTYPES = {"float16": ("F16", np.dtype("<f2")), "float32": ("F32", np.dtype("<f4"))}
 _LEVELS = ("U16", np.dtype("<u2"))
+_PIXELS = ("U8", np.dtype("u1"))
+
+
+def version_of(description: dict) -> str:
+    """The oldest format version that has everything `description` holds."""
+    return "1.1" if "patches" in description else "1.0"
+
+
+def patch_grid(patches: Any, n_tokens: int) -> dict:
+    """A vision trace's patch grid as the format writes it, checked against the
+    token count: {"rows", "cols", "first_patch", "patch_size" (optional)}."""
+    try:
+        g = {k: int(patches[k]) for k in ("rows", "cols", "first_patch")}
+        if patches.get("patch_size") is not None:
+            g["patch_size"] = int(patches["patch_size"])
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise ValueError("patches must be a dict with rows, cols and first_patch (and optionally patch_size)") from None
+    if g["rows"] < 1 or g["cols"] < 1 or g["first_patch"] < 0:
+        raise ValueError(f"a patch grid of {g['rows']} × {g['cols']} from token {g['first_patch']}: sides must be at least 1")
+    if g["first_patch"] + g["rows"] * g["cols"] > n_tokens:
+        raise ValueError(
+            f"a patch grid of {g['rows']} × {g['cols']} from token {g['first_patch']} on needs "
+            f"{g['first_patch'] + g['rows'] * g['cols']} tokens; the trace has {n_tokens}"
+        )
+    return g
+
+
+def image_array(image: Any) -> np.ndarray:
+    """A vision trace's image as uint8 [height, width, 3], checked."""
+    a = np.asarray(image)
+    if a.ndim != 3 or a.shape[2] != 3:
+        raise ValueError(f"the image must be [height, width, 3] (red, green, blue), not {list(a.shape)}")
+    if not (1 <= a.shape[0] <= MAX_IMAGE_SIDE and 1 <= a.shape[1] <= MAX_IMAGE_SIDE):
+        raise ValueError(f"the image is {a.shape[1]} × {a.shape[0]} pixels; each side must be 1 to {MAX_IMAGE_SIDE}")
+    if a.dtype != np.uint8:
+        if not np.issubdtype(a.dtype, np.number) or not np.isfinite(a).all() or a.min() < 0 or a.max() > 255:
+            raise ValueError("the image's values must be 0 to 255 (uint8)")
+        a = np.rint(a).astype(np.uint8)
+    return np.ascontiguousarray(a)
 
 
 def mask_spec(mask: Any) -> dict:
@@ -92,6 +135,7 @@ class TraceWriter:
         d_head: Optional[int] = None,
         qk_layers: Optional[Sequence[int]] = None,
         thumbnails: bool = True,
+        image: Any = None,
     ):
         if dtype not in _DTYPES or qk_dtype not in _DTYPES:
             raise ValueError(f"dtype must be 'float16' or 'float32', not {dtype!r} / {qk_dtype!r}")
@@ -113,6 +157,14 @@ class TraceWriter:
         self._next_layer = 0
         self._plan: list = []  # (name, dtype name, shape, nbytes), in file order
         h, kv, t = self.n_heads, self.n_kv_heads, self.n_tokens
+        if "patches" in d:
+            patch_grid(d["patches"], t)
+            if image is None:
+                raise ValueError("a vision trace (one with patches) needs its image")
+            image = image_array(image)
+            self._plan.append(("image", _PIXELS, image.shape))
+        elif image is not None:
+            raise ValueError("an image needs its patch grid (patches=...)")
         for layer in range(self.n_layers):
             self._plan.append((f"layers.{layer}.attention", self.dtype, (h, t, t)))
             if layer in qk_layers:
@@ -124,7 +176,7 @@ class TraceWriter:
         header: dict = {
             "__metadata__": {
                 "format": FORMAT,
-                "format_version": FORMAT_VERSION,
+                "format_version": version_of(description),
                 "trace": json.dumps(description, ensure_ascii=False, separators=(",", ":"), allow_nan=False),
             }
         }
@@ -141,6 +193,8 @@ class TraceWriter:
         try:
             self._file.write(struct.pack("<Q", len(text)))
             self._file.write(text)
+            if image is not None:
+                self._write("image", image)
         except BaseException:
             self._abort()
             raise
@@ -241,9 +295,11 @@ def describe(
     top_next: Optional[Sequence[dict]] = None,
     queries_keys: Optional[dict] = None,
     writer: Optional[str] = None,
+    patches: Optional[dict] = None,
 ) -> dict:
     """The description (`__metadata__["trace"]`) of a trace, checked.
-    `mask` is one mask for every layer or a list of one per layer."""
+    `mask` is one mask for every layer or a list of one per layer; `patches`
+    a vision model's grid (rows, cols, first_patch, patch_size)."""
     masks = [mask_spec(m) for m in mask] if isinstance(mask, list) else None
     if masks is not None and len(masks) != n_layers:
         raise ValueError(f"{len(masks)} masks for {n_layers} layers")
@@ -278,6 +334,8 @@ def describe(
         d["queries_keys"] = qk
     if writer:
         d["writer"] = str(writer)
+    if patches is not None:
+        d["patches"] = patch_grid(patches, len(d["tokens"]))
     return d
 
 
@@ -299,14 +357,18 @@ def write_trace(
     dtype: str = "float16",
     qk_dtype: str = "float32",
     thumbnails: bool = True,
+    image: Any = None,
     **description: Any,
 ) -> dict:
     """Writes a trace file from per-layer arrays: `attentions` yields each
     layer's weights [H, T, T] (a generator is read one layer at a time, so
     only one layer need exist at once); `queries` and `keys`, if given, yield
     [H, T, D] and [KV, T, D] per layer, with `queries_keys={"scale": …}`.
-    Other keywords go to the description (model_type, token_ids, text,
-    top_next, writer). Returns the description written."""
+    A vision model's trace gives `patches={"rows", "cols", "first_patch",
+    "patch_size"}` (patch tokens row by row from `first_patch` on, the other
+    tokens special) and `image`, uint8 [height, width, 3] as the model saw it
+    (downscaled). Other keywords go to the description (model_type,
+    token_ids, text, top_next, writer). Returns the description written."""
     if (queries is None) != (keys is None):
         raise ValueError("give both queries and keys, or neither")
     if queries is not None and not d_head:
@@ -325,7 +387,13 @@ def write_trace(
         **description,
     )
     with TraceWriter(
-        path, d, dtype=dtype, qk_dtype=qk_dtype, d_head=d_head if queries is not None else None, thumbnails=thumbnails
+        path,
+        d,
+        dtype=dtype,
+        qk_dtype=qk_dtype,
+        d_head=d_head if queries is not None else None,
+        thumbnails=thumbnails,
+        image=image,
     ) as w:
         layers = iter(attentions)
         qs = iter(queries) if queries is not None else None

@@ -12,7 +12,7 @@ from typing import Optional
 
 import numpy as np
 
-from ._format import FORMAT, FORMAT_VERSION, MAX_WEIGHT, THUMBNAIL_MAX, thumbnails_of
+from ._format import FORMAT, FORMAT_VERSION, MAX_IMAGE_SIDE, MAX_WEIGHT, THUMBNAIL_MAX, patch_grid, thumbnails_of
 
 MAX_HEADER = 100_000_000
 _ITEMSIZE = {"F16": 2, "F32": 4, "U16": 2, "BF16": 2, "F64": 8, "I64": 8, "I32": 4, "U8": 1, "I8": 1, "BOOL": 1}
@@ -66,7 +66,7 @@ class TraceFile:
         if int(major) > int(FORMAT_VERSION.split(".")[0]):
             raise TraceError(
                 f"{self.path} is a trace of format version {version}, newer than this attnscope reads "
-                f"({FORMAT_VERSION}): update attnscope"
+                f"({FORMAT_VERSION.split('.')[0]}.x): update attnscope"
             )
         try:
             d = json.loads(meta.get("trace", ""))
@@ -136,6 +136,31 @@ class TraceFile:
             if thumbs["dtype"] != "U16" or len(shape) != 4 or shape[:2] != [self.n_layers, h] or shape[2] != shape[3] or not 1 <= shape[2] <= t:
                 raise damaged(f"thumbnails are {thumbs['dtype']} {shape}, not U16 [{self.n_layers}, {h}, S, S]")
             self.thumbnail_size = shape[2]
+        # A vision trace (format 1.1): the patch grid fits the tokens, and the image is there.
+        self.patches: Optional[dict] = None
+        if "patches" in d:
+            try:
+                self.patches = patch_grid(d["patches"], t)
+            except ValueError as e:
+                raise damaged(str(e)) from None
+            image = header.get("image")
+            if image is None:
+                raise damaged("it has a patch grid but no image")
+            shape = list(image["shape"])
+            if image["dtype"] != "U8" or len(shape) != 3 or shape[2] != 3 or not all(1 <= x <= MAX_IMAGE_SIDE for x in shape[:2]):
+                raise damaged(f"its image is {image['dtype']} {shape}, not U8 [height, width, 3]")
+
+    def image(self) -> Optional[np.ndarray]:
+        """A vision trace's image, uint8 [height, width, 3]; None for other traces."""
+        if self.patches is None:
+            return None
+        t = self.tensors["image"]
+        with open(self.path, "rb") as f:
+            f.seek(self.data_start + t["data_offsets"][0])
+            data = f.read(t["data_offsets"][1] - t["data_offsets"][0])
+        if len(data) != t["data_offsets"][1] - t["data_offsets"][0]:
+            raise TraceError(f"{self.path} is cut short: its image ends early (was the file changed?)")
+        return np.frombuffer(data, dtype=np.uint8).reshape(t["shape"])
 
     @staticmethod
     def _mask(m: dict) -> dict:

@@ -1,5 +1,6 @@
 """attnscope.trace: runs a PyTorch / transformers model on a text with its
-attention weights returned and writes them to a trace file, layer by layer."""
+attention weights returned and writes them to a trace file, layer by layer;
+attnscope.trace_image does the same for a vision transformer on an image."""
 
 from __future__ import annotations
 
@@ -126,6 +127,126 @@ def trace(
                 attentions[layer] = q = k = None
     assert n_tokens == len(token_ids)
     return description
+
+
+def trace_image(
+    model,
+    processor,
+    image,
+    path: str | os.PathLike,
+    *,
+    dtype: str = "float16",
+    queries_keys: bool = False,
+    qk_dtype: str = "float32",
+    thumbnails: bool = True,
+    name: Optional[str] = None,
+    image_side: int = 448,
+) -> dict:
+    """Runs a vision transformer (ViT, DeiT, DINOv2, CLIP's or SigLIP's vision
+    tower: any model whose tokens are special tokens, then a grid of patches
+    row by row) on `image` (anything `processor` takes: a PIL image, a
+    [height, width, 3] array) and writes the attention of every layer and
+    head to `path`, a vision trace (format 1.1): the weights, the patch grid,
+    which tokens are special, and the image as the model saw it (after the
+    processor's resize and crop, its normalization undone), downscaled so
+    that its longest side is at most `image_side` pixels. The other keywords
+    are as for `trace`. Returns the description written.
+    """
+    import numpy as np
+    import torch
+
+    pixels = processor(images=image, return_tensors="pt")["pixel_values"]
+    if pixels.ndim != 4 or pixels.shape[0] != 1 or pixels.shape[1] != 3:
+        raise ValueError(f"the processor gave pixel values of shape {list(pixels.shape)}, not one RGB image [1, 3, H, W]")
+    device = next(model.parameters()).device
+    inputs = {"pixel_values": pixels.to(device=device, dtype=next(model.parameters()).dtype), "output_attentions": True}
+    recorder = _Recorder(keep=queries_keys)
+    with _eager(model), recorder.wrapping(model), torch.inference_mode():
+        out = model(**inputs)
+        attentions = list(getattr(out, "attentions", None) or [])
+        if not attentions:  # CLIP-like models: the vision tower's own output
+            attentions = list(getattr(getattr(out, "vision_model_output", None), "attentions", None) or [])
+        if not attentions or any(a is None for a in attentions):
+            raise ValueError("the model returned no attention weights (output_attentions=True gave none)")
+        del out
+        n_layers, n_heads, n_tokens = len(attentions), attentions[0].shape[1], attentions[0].shape[-1]
+        config = getattr(model.config, "vision_config", None) or model.config
+        patch = getattr(config, "patch_size", None)
+        patch = patch[0] if isinstance(patch, (tuple, list)) else patch
+        if not patch:
+            raise ValueError("the model's config has no patch_size: is it a vision transformer?")
+        height, width = int(pixels.shape[-2]), int(pixels.shape[-1])
+        rows, cols = height // int(patch), width // int(patch)
+        first_patch = n_tokens - rows * cols
+        if rows < 1 or cols < 1 or first_patch < 0:
+            raise ValueError(
+                f"{n_tokens} tokens cannot hold the {rows} × {cols} patches of a {width} × {height} input "
+                f"cut into {patch}-pixel squares"
+            )
+        calls = recorder.calls if len(recorder.calls) == n_layers else None
+        if queries_keys and calls is None:
+            raise ValueError(
+                f"recorded {len(recorder.calls)} attention calls for {n_layers} layers: this model does not go through "
+                "transformers' eager_attention_forward once per layer, so its queries and keys cannot be recorded"
+            )
+        masks = [{"type": "none"}] * n_layers
+        qk = None
+        if queries_keys:
+            scales = {c["scale"] for c in calls}
+            if len(scales) != 1:
+                raise ValueError(f"the layers scale Q·Kᵀ differently ({sorted(scales)}); a trace file has one scale")
+            qk = {"scale": scales.pop(), "positions": "input", "max_abs_error": max(c["error"] for c in calls)}
+        specials = _special_names(first_patch, getattr(config, "model_type", "") or "")
+        tokens = specials + [f"{r},{c}" for r in range(rows) for c in range(cols)]
+        description = describe(
+            model_name=name or _model_name(model),
+            architecture=type(model).__name__,
+            model_type=getattr(model.config, "model_type", None),
+            n_layers=n_layers,
+            n_heads=n_heads,
+            n_kv_heads=calls[0]["kv_heads"] if calls else n_heads,
+            mask=masks,
+            tokens=tokens,
+            queries_keys=qk,
+            patches={"rows": rows, "cols": cols, "first_patch": first_patch, "patch_size": int(patch)},
+            writer=f"attnscope-python {__version__} (transformers {_version('transformers')}, torch {torch.__version__})",
+        )
+        seen = _seen_image(pixels[0], processor, image_side, np)
+        d_head = calls[0]["q"].shape[-1] if queries_keys else None
+        with TraceWriter(
+            path, description, dtype=dtype, qk_dtype=qk_dtype, d_head=d_head, thumbnails=thumbnails, image=seen
+        ) as writer:
+            for layer in range(n_layers):
+                q = k = None
+                if queries_keys:
+                    q, k = _host(calls[layer].pop("q"), qk_dtype), _host(calls[layer].pop("k"), qk_dtype)
+                writer.write_layer(_host(attentions[layer][0], dtype), q, k)
+                attentions[layer] = q = k = None
+    return description
+
+
+def _special_names(count: int, model_type: str) -> list:
+    """Names of the tokens before the patches: the class token, DeiT's
+    distillation token, registers (DINOv2 with registers)."""
+    names = ["[CLS]"] if count else []
+    if count > 1 and model_type == "deit":
+        names.append("[DIST]")
+    names += [f"[REG{i}]" for i in range(count - len(names))]
+    return names
+
+
+def _seen_image(pixels, processor, side: int, np):
+    """The model's input [3, H, W] back to uint8 [H', W', 3], its normalization
+    undone, every pixel kept or dropped (nearest) so the longest side is at most `side`."""
+    x = pixels.detach().float().cpu().numpy().transpose(1, 2, 0)  # [H, W, 3]
+    mean = np.asarray(getattr(processor, "image_mean", None) or [0.0, 0.0, 0.0], dtype=np.float32)
+    std = np.asarray(getattr(processor, "image_std", None) or [1.0, 1.0, 1.0], dtype=np.float32)
+    x = np.clip((x * std + mean) * 255.0, 0.0, 255.0)
+    h, w = x.shape[:2]
+    scale = min(1.0, side / max(h, w))
+    ys = (np.arange(max(1, round(h * scale))) / scale).astype(int).clip(0, h - 1)
+    xs = (np.arange(max(1, round(w * scale))) / scale).astype(int).clip(0, w - 1)
+    return np.rint(x[ys][:, xs]).astype(np.uint8)
 
 
 def _host(t, dtype: str):
