@@ -25,8 +25,8 @@ mod writing;
 pub use crate::models::sampling::{Sampling, Written};
 pub use messages::{
     AnalysisReply, AnalysisRequest, CrossHead, FromWorker, HeadDetail, HeardWord, Recording,
-    RunOptions, RunSummary, SpeechSummary, ToWorker, TranslationSummary, WriteReply, WriteRequest,
-    MAX_SECONDS,
+    RunOptions, RunSummary, SpeechSummary, ToWorker, TranslationSummary, VisionSummary, WriteReply,
+    WriteRequest, MAX_SECONDS,
 };
 // The session's messages carry these ground-floor types; the shells name them from here.
 pub use crate::trace::{ModelFile, ModelId, Thumbnail};

@@ -155,6 +155,7 @@ impl Session {
             alone,
             translation: run.translation,
             written: None,
+            vision: None,
         })
     }
 }

@@ -102,6 +102,18 @@ pub fn fire(target: &web_sys::EventTarget, name: &str) {
     target.dispatch_event(event.unchecked_ref()).unwrap();
 }
 
+/// A key pressed (`keydown`) on `target`, bubbling as a real one does.
+pub fn press(target: &web_sys::EventTarget, key: &str) {
+    let init = js_sys::Object::new();
+    js_sys::Reflect::set(&init, &"key".into(), &key.into()).unwrap();
+    js_sys::Reflect::set(&init, &"bubbles".into(), &true.into()).unwrap();
+    let ctor: js_sys::Function =
+        js_sys::Reflect::get(&js_sys::global(), &"KeyboardEvent".into()).unwrap().into();
+    let event =
+        js_sys::Reflect::construct(&ctor, &js_sys::Array::of2(&"keydown".into(), &init)).unwrap();
+    target.dispatch_event(event.unchecked_ref()).unwrap();
+}
+
 /// A mouse event `name` at (x, y) of `target`'s box, as a pointer would make it.
 pub fn mouse(target: &HtmlElement, name: &str, ctor: &str, x: f64, y: f64) {
     let rect = target.get_bounding_client_rect();

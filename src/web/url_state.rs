@@ -37,10 +37,12 @@ pub enum View {
     Translate,
     /// Speech heard by Whisper, its cross-attention over the sound (`views/speech/`).
     Speech,
+    /// A vision trace's attention over its picture (`views/image/`).
+    Image,
 }
 
 impl View {
-    pub const ALL: [View; 11] = [
+    pub const ALL: [View; 12] = [
         View::Head,
         View::Grid,
         View::Overview,
@@ -52,6 +54,7 @@ impl View {
         View::Beyond,
         View::Translate,
         View::Speech,
+        View::Image,
     ];
 
     pub fn slug(self) -> &'static str {
@@ -67,6 +70,7 @@ impl View {
             View::Beyond => "beyond",
             View::Translate => "translate",
             View::Speech => "speech",
+            View::Image => "image",
         }
     }
 
@@ -93,6 +97,7 @@ impl View {
             View::Beyond => "Beyond weights",
             View::Translate => "Translation",
             View::Speech => "Speech",
+            View::Image => "Image",
         }
     }
 }

@@ -13,7 +13,7 @@ pub use writing::{WriteReply, WriteRequest};
 use crate::analysis::HeadStats;
 use crate::attention::Mask;
 use crate::tensor::Matrix;
-use crate::trace::{ModelId, ModelInfo, Thumbnail};
+use crate::trace::{ModelId, ModelInfo, PatchGrid, Thumbnail};
 use serde::{Deserialize, Serialize};
 
 /// Switches that change the computation (lessons flip them).
@@ -81,6 +81,21 @@ pub struct RunSummary {
     /// A step of writing: what it chose, and the text with it.
     #[serde(default)]
     pub written: Option<Box<WriteReply>>,
+    /// A vision trace: its picture and the patch grid (the Image tab).
+    #[serde(default)]
+    pub vision: Option<Box<VisionSummary>>,
+}
+
+/// A vision trace's picture and how its tokens tile it: what the page's
+/// Image tab draws the chosen head's weights over.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VisionSummary {
+    pub grid: PatchGrid,
+    pub width: usize,
+    pub height: usize,
+    /// `height` rows of `width` pixels, 3 bytes each (red, green, blue).
+    #[serde(with = "crate::tensor::wire")]
+    pub rgb: Vec<u8>,
 }
 
 fn one() -> usize {

@@ -7,7 +7,7 @@
 use super::super::runner::{Held, Ran, Runner};
 use super::super::{
     FromWorker, HeadDetail, Latest, ModelId, RunOptions, RunSummary, Session, Thumbnail, ToWorker,
-    EXPORT_MAX_WEIGHTS,
+    VisionSummary, EXPORT_MAX_WEIGHTS,
 };
 use crate::analysis::{head_stats, HeadMatch, HeadStats};
 use crate::attention::{apply_mask, softmax_rows, Mask};
@@ -36,6 +36,8 @@ pub struct OpenTrace {
     reader: TraceReader<Box<dyn ByteSource>>,
     /// The overview and catalog, read once.
     overview: Option<(Vec<Vec<Thumbnail>>, Vec<HeadStats>)>,
+    /// A vision trace's picture and grid, read once.
+    vision: Option<Box<VisionSummary>>,
 }
 
 type Result<T> = std::result::Result<T, TraceFileError>;
@@ -43,7 +45,7 @@ type Result<T> = std::result::Result<T, TraceFileError>;
 impl OpenTrace {
     /// Reads and checks the header only.
     pub fn open(source: Box<dyn ByteSource>) -> Result<Self> {
-        Ok(Self { reader: TraceReader::open(source)?, overview: None })
+        Ok(Self { reader: TraceReader::open(source)?, overview: None, vision: None })
     }
 
     /// What the page learns about the run: tokens, the overview, the catalog.
@@ -58,10 +60,25 @@ impl OpenTrace {
             self.overview = Some(self.read_overview(catalog_skipped)?);
         }
         let (overview, catalog) = self.overview.clone().unwrap_or_default();
+        if let (Some(grid), None) = (d.patches, &self.vision) {
+            let image = self.reader.image()?.ok_or_else(|| {
+                TraceFileError::Corrupted("it has a patch grid but no image".into())
+            })?;
+            let (width, height, rgb) = (image.width, image.height, image.rgb);
+            self.vision = Some(Box::new(VisionSummary { grid, width, height, rgb }));
+        }
         let mut notes = vec![format!(
             "Trace file{}: its text is fixed; typing, comparing and the switches need a live model.",
             d.writer.as_ref().map(|w| format!(" written by {w}")).unwrap_or_default()
         )];
+        if let Some(grid) = d.patches {
+            notes.push(format!(
+                "A vision trace: {} × {} patches of its picture and {} other tokens; the Image tab draws a query's attention over the picture.",
+                grid.rows,
+                grid.cols,
+                d.tokens.len() - grid.patches()
+            ));
+        }
         if !has_qk {
             notes.push("It holds no queries and keys: only the weights A are shown, under the trace's own mask.".into());
         }
@@ -96,6 +113,7 @@ impl OpenTrace {
             alone: None,
             translation: None,
             written: None,
+            vision: self.vision.clone(),
         })
     }
 
@@ -459,6 +477,31 @@ mod tests {
         };
         assert_eq!(t.weights.rows, 2);
         assert!(matches!(run(&mut s, 5), FromWorker::Result(_)));
+    }
+
+    #[test]
+    fn a_vision_trace_sends_its_picture_and_grid_once_and_across_the_wire_exactly() {
+        let bytes = fixture("numpy_vision.safetensors");
+        let mut s = open(bytes.clone());
+        let FromWorker::Result(r) = run(&mut s, 1) else { panic!("expected a summary") };
+        let mut reader = TraceReader::open(&bytes[..]).unwrap();
+        let image = reader.image().unwrap().unwrap();
+        let v = r.vision.clone().expect("a vision trace's summary has its picture");
+        assert_eq!(Some(v.grid), reader.description().patches);
+        assert_eq!((v.width, v.height, &v.rgb), (image.width, image.height, &image.rgb));
+        assert!(r
+            .notice
+            .as_deref()
+            .unwrap()
+            .contains("3 × 4 patches of its picture and 2 other tokens"));
+        // The picture crosses to the page beside the JSON (2,304 bytes: base64 in it) and back.
+        let (json, buffers) = crate::tensor::wire::to_json_and_buffers(&*r).unwrap();
+        let back: RunSummary = crate::tensor::wire::from_json_and_buffers(&json, buffers).unwrap();
+        assert_eq!(back.vision, r.vision);
+        // A text trace has none.
+        let mut text = open(fixture("numpy_f32.safetensors"));
+        let FromWorker::Result(r) = run(&mut text, 2) else { panic!() };
+        assert!(r.vision.is_none());
     }
 
     #[test]

@@ -67,6 +67,7 @@ pub fn Page(
     keep_url(sel, app, writing);
     restyle(app);
     crate::views::translation::translate::follow_model(sel);
+    crate::views::image::follow_vision(sel, res);
     if !in_page {
         offline.register();
         offline.refresh_saved();
@@ -415,6 +416,7 @@ fn restyle(app: Appearance) {
 fn StageHeader() -> impl IntoView {
     let sel = expect_context::<Selection>();
     let app = expect_context::<Appearance>();
+    let vision = crate::views::image::has_vision();
     let tabs = NodeRef::<leptos::html::Nav>::new();
     // Where the tabs scroll sideways (a phone), the chosen one is scrolled into sight.
     Effect::new(move |_| {
@@ -450,7 +452,8 @@ fn StageHeader() -> impl IntoView {
                                         id=format!("tab-{}", v.slug())
                                         class:lesson=v == View::Lesson
                                         hidden=move || {
-                                            v == View::Translate && !sel.model.get().is_translation()
+                                            (v == View::Translate && !sel.model.get().is_translation())
+                                                || (v == View::Image && !vision.get())
                                         }
                                         aria-selected=move || (sel.view.get() == v).to_string()
                                         aria-controls="stage"
@@ -500,5 +503,6 @@ fn StageView() -> impl IntoView {
             view! { <crate::views::translation::translate::TranslateView /> }.into_any()
         }
         View::Speech => view! { <crate::views::speech::SpeechView /> }.into_any(),
+        View::Image => view! { <crate::views::image::ImageView /> }.into_any(),
     }
 }

@@ -13,6 +13,7 @@
 //! - `worked/`: seed 003's worked example;
 //! - `translation/`: a translation model's cross-attention;
 //! - `speech/`: a clip heard by Whisper, its cross-attention over the sound;
+//! - `image/`: a vision trace's attention over its picture's patches;
 //! - `write/`: writing: the card in the rail, the step's bars, the timeline;
 //! - `common/`: what several tabs share (axes, cells, stages, readout, numbers).
 //!
@@ -25,6 +26,7 @@ pub mod common;
 pub mod explain;
 pub mod grid;
 pub mod head;
+pub mod image;
 pub mod lesson;
 pub mod model;
 pub mod space;

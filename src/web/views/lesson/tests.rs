@@ -4,7 +4,6 @@ use crate::test_support::*;
 use crate::url_state::DEFAULT_TEXT;
 use crate::views::common::format::{num, vector};
 use attnscope::session::RunOptions;
-use wasm_bindgen::JsCast;
 use wasm_bindgen_test::wasm_bindgen_test;
 
 /// Every lesson step is reachable by its URL, by the arrow keys and by
@@ -32,17 +31,7 @@ async fn every_lesson_step_shows_the_models_numbers() {
     assert_eq!(text_of(&root, "#lesson-v"), short(d.v.row(i)));
 
     // The arrow key goes on to the scores: the query's row of S.
-    let key = |k: &str| {
-        let init = js_sys::Object::new();
-        js_sys::Reflect::set(&init, &"key".into(), &k.into()).unwrap();
-        js_sys::Reflect::set(&init, &"bubbles".into(), &true.into()).unwrap();
-        let ctor: js_sys::Function =
-            js_sys::Reflect::get(&js_sys::global(), &"KeyboardEvent".into()).unwrap().into();
-        let event =
-            js_sys::Reflect::construct(&ctor, &js_sys::Array::of2(&"keydown".into(), &init))
-                .unwrap();
-        web_sys::window().unwrap().dispatch_event(event.unchecked_ref()).unwrap();
-    };
+    let key = |k: &str| press(&web_sys::window().unwrap(), k);
     key("ArrowRight");
     settle("step 3 shown", || exists(&root, "#lesson-scores")).await;
     let row_of = |id: &str| texts(&root, &format!("#{id} li .val"));

@@ -1,0 +1,131 @@
+//! The Image tab in the browser, on the committed numpy vision trace
+//! (a class token and a register before 3 × 4 patches) opened by the session
+//! as the worker opens it: the picture, its grid, the caption's share, the
+//! query chosen by a special token's button, a click on a patch and the keys.
+
+use super::ImageView;
+use crate::compute::Engine;
+use crate::state::{Appearance, Results, Selection};
+use crate::test_support::*;
+use crate::url_state::UrlState;
+use attnscope::session::{
+    FromWorker, HeadDetail, ModelId, RunOptions, RunSummary, Session, ToWorker,
+};
+use leptos::prelude::*;
+use wasm_bindgen_test::wasm_bindgen_test;
+use web_sys::{HtmlCanvasElement, HtmlElement};
+
+const VISION: &[u8] =
+    include_bytes!("../../../../tests/fixtures/tracefile/numpy_vision.safetensors");
+
+/// The trace's summary and head (layer 1, head 1), as the session sends them.
+fn opened() -> (RunSummary, HeadDetail) {
+    let mut s = Session::new();
+    let source =
+        attnscope::tracefile::SeekSource::new(std::io::Cursor::new(VISION.to_vec())).unwrap();
+    s.open_trace(Box::new(source)).unwrap();
+    let run = ToWorker::Run {
+        id: 1,
+        model: ModelId::Trace,
+        text: String::new(),
+        options: RunOptions::default(),
+    };
+    let FromWorker::Result(summary) = s.handle(run, &|| 0.0) else { panic!("no summary") };
+    let head = ToWorker::Head { id: 1, layer: 1, head: 1, with_layer: true };
+    let FromWorker::Head(detail) = s.handle(head, &|| 0.0) else { panic!("no head") };
+    (*summary, *detail)
+}
+
+fn mount() -> (HtmlElement, Selection, Results) {
+    let root = root_at("?view=image");
+    let state = std::rc::Rc::new(std::cell::Cell::new(None::<(Selection, Results)>));
+    let keep = state.clone();
+    leptos::mount::mount_to(root.clone(), move || {
+        let start = UrlState::current();
+        let (sel, res) = (Selection::new(&start), Results::new());
+        provide_context(sel);
+        provide_context(res);
+        provide_context(Appearance::new(&start));
+        provide_context(Engine::empty());
+        keep.set(Some((sel, res)));
+        view! {
+            <div style="width: 600px; height: 500px">
+                <ImageView />
+            </div>
+        }
+    })
+    .forget();
+    let (sel, res) = state.get().unwrap();
+    (root, sel, res)
+}
+
+#[wasm_bindgen_test]
+async fn the_picture_is_cut_into_its_patches_and_a_patch_or_a_special_token_is_the_query() {
+    let (root, sel, res) = mount();
+    settle("the note without a vision trace", || exists(&root, "#image-none")).await;
+
+    let (summary, detail) = opened();
+    let row = |q: usize| detail.weights.row(q).to_vec();
+    sel.layer.set(1);
+    sel.head.set(1);
+    res.summary.set(Some(summary));
+    res.detail.set(Some(detail.clone()));
+    settle("the picture drawn", || exists(&root, "#image-overlay[data-query]")).await;
+    let canvas: HtmlCanvasElement = find(&root, "#image-overlay");
+    assert_eq!(canvas.get_attribute("data-rows").as_deref(), Some("3"));
+    assert_eq!(canvas.get_attribute("data-cols").as_deref(), Some("4"));
+    assert_eq!(canvas.get_attribute("data-query").as_deref(), Some("0"));
+    // The caption's share: the class token's weights on tokens 2…13, the patches.
+    let share: f32 = row(0)[2..14].iter().sum();
+    let caption = text_of(&root, "#image-caption");
+    assert!(caption.starts_with("Layer 2 · head 2: where [CLS] looks"), "{caption}");
+    assert!(
+        caption.contains(&format!("{:.0}% of its weight goes to the 12 patches", share * 100.0)),
+        "{caption}"
+    );
+    assert!(caption.contains("the 2 special tokens"), "{caption}");
+    let top = row(0)[2..14].iter().copied().fold(0.0f32, f32::max);
+    assert!(caption.contains(&format!("{top:.3}")), "{caption}");
+
+    // The register's button chooses it.
+    assert_eq!(texts(&root, ".image-special"), ["[CLS]", "[REG]"]);
+    click(&root, "#image-special-1");
+    settle("the register as the query", || sel.token.get_untracked() == Some(1)).await;
+    settle("its caption", || text_of(&root, "#image-caption").contains("where [REG] looks")).await;
+    assert_eq!(
+        find::<HtmlElement>(&root, "#image-special-1").get_attribute("aria-pressed").as_deref(),
+        Some("true")
+    );
+
+    // A click in patch (1, 2) chooses its token, 2 + 1·4 + 2 = 8.
+    let picture: Vec<f64> = canvas
+        .get_attribute("data-picture")
+        .unwrap()
+        .split(',')
+        .map(|v| v.parse().unwrap())
+        .collect();
+    let (x, y, w, h) = (picture[0], picture[1], picture[2], picture[3]);
+    assert!(w > 100.0 && h > 50.0, "{picture:?}");
+    mouse(&canvas, "click", "MouseEvent", x + w * 2.5 / 4.0, y + h * 1.5 / 3.0);
+    settle("patch 1,2 as the query", || sel.token.get_untracked() == Some(8)).await;
+    settle("its caption", || text_of(&root, "#image-caption").contains("where patch 1,2 looks"))
+        .await;
+    // Its readout names the patch it weighs most.
+    let cells = &row(8)[2..14];
+    let most = (0..12).max_by(|&a, &b| cells[a].total_cmp(&cells[b])).unwrap();
+    let readout = text_of(&root, "#image-readout");
+    assert!(
+        readout.starts_with(&format!("Most weight: patch {},{}", most / 4, most % 4)),
+        "{readout}"
+    );
+
+    // The arrow keys move it a patch at a time, and stop at the edge.
+    let key = |name: &str| press(&canvas, name);
+    key("ArrowUp");
+    settle("patch 0,2", || sel.token.get_untracked() == Some(4)).await;
+    key("ArrowUp");
+    key("ArrowLeft");
+    settle("patch 0,1", || sel.token.get_untracked() == Some(3)).await;
+    assert!(!text_of(&root, "#view-image").contains("NaN"));
+    root.remove();
+}
