@@ -31,6 +31,16 @@ fn mixed(weights: &[&Matrix], n: usize) -> Matrix {
     bar
 }
 
+/// Rollout one layer further: R_l from R_(l−1) (None before the first layer)
+/// and layer l's head weights, each n × n.
+pub fn roll(r: Option<&Matrix>, weights: &[&Matrix], n: usize) -> Matrix {
+    let bar = mixed(weights, n);
+    match r {
+        None => bar,                    // R_1 = Ā_1
+        Some(prev) => bar.matmul(prev), // R_l = Ā_l R_(l−1)   (n × n)
+    }
+}
+
 /// Rollout after every layer of `trace`.
 pub fn rollout(trace: &ModelTrace) -> Rollout {
     let n = trace.tokens.len();
@@ -44,11 +54,7 @@ pub fn rollout(trace: &ModelTrace) -> Rollout {
             .map(|h| &h.weights)
             .filter(|w| w.shape() == (n, n))
             .collect();
-        let bar = mixed(&weights, n);
-        let next = match r {
-            None => bar,                     // R_1 = Ā_1
-            Some(prev) => bar.matmul(&prev), // R_l = Ā_l R_(l−1)   (n × n)
-        };
+        let next = roll(r.as_ref(), &weights, n);
         layers.push(next.to_rows());
         r = Some(next);
     }

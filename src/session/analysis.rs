@@ -126,6 +126,14 @@ impl Session {
         }
     }
 
+    /// The model of run `id` when it is the latest and its runner keeps it.
+    fn shown_in_runner(&self, id: u64) -> Option<ModelId> {
+        match self.last {
+            Some((last, super::Latest::InRunner(model))) if last == id => Some(model),
+            _ => None,
+        }
+    }
+
     /// Answers `request` for run `id` of `model` on `text`.
     pub fn analyze(
         &mut self,
@@ -176,6 +184,15 @@ impl Session {
                 })
             }
             AnalysisRequest::Rollout => {
+                // A trace file's run: its runner reads the layers from the file.
+                if self.latest_of(id).is_err() && self.shown_in_runner(id) == Some(model) {
+                    if let Some(layers) = self.runners.get_mut(&model).and_then(|r| r.rollout()) {
+                        return Ok(AnalysisReply::Rollout {
+                            layers: layers?,
+                            grouped_query: false,
+                        });
+                    }
+                }
                 let trace = self.latest_of(id)?;
                 if trace.tokens.is_empty() {
                     return Err(Error::Invalid("the text is empty: type a sentence first".into()));

@@ -8,7 +8,8 @@
 //! one head. That keeps messages small however many heads a model has.
 
 use crate::error::{Error, Result};
-use crate::trace::ModelTrace;
+use crate::tensor::Matrix;
+use crate::trace::{ModelTrace, KEEP_WEIGHTS_UP_TO};
 use crate::url_params::{cut_text, MAX_TEXT_CHARS};
 use runner::{Held, Runners};
 
@@ -315,6 +316,13 @@ impl Session {
                 Some(_) => FromWorker::Failed { id, message: format!("no token {} in this text", query.max(key)) },
                 None => FromWorker::Failed { id, message: "nothing has been computed yet".into() },
             },
+            ToWorker::QueryRows { id, layer, query } => match self.latest() {
+                Some((_, trace)) => match query_rows(trace, layer, query) {
+                    Ok(rows) => FromWorker::QueryRows { id, layer, query, rows },
+                    Err(message) => FromWorker::Failed { id, message },
+                },
+                None => FromWorker::Failed { id, message: "nothing has been computed yet".into() },
+            },
             ToWorker::Compare { id, model, text, options, layer, head } => {
                 let latest = self.last.take();
                 let answer =
@@ -349,6 +357,27 @@ impl Session {
             }
         }
     }
+}
+
+/// Row `query` of every head's weights in `layer` of `trace`: [head][key].
+fn query_rows(
+    trace: &ModelTrace,
+    layer: usize,
+    query: usize,
+) -> std::result::Result<Matrix, String> {
+    let l = trace.layers.get(layer).ok_or_else(|| format!("no layer {layer} in this model"))?;
+    if query >= trace.tokens.len() {
+        return Err(format!("no token {query} in this text"));
+    }
+    if l.summaries.is_some() {
+        return Err(format!(
+            "every head's weights are kept for texts of up to {KEEP_WEIGHTS_UP_TO} tokens; this one has {}",
+            trace.tokens.len()
+        ));
+    }
+    let rows: Vec<Vec<f32>> =
+        l.attention.heads.iter().map(|h| h.weights.row(query).to_vec()).collect();
+    Ok(Matrix::from_rows(&rows))
 }
 
 /// Above this many weights the JSON export is refused: as text it would
@@ -498,6 +527,26 @@ mod tests {
             Session::new().handle(ToWorker::FindHeads { id: 1, query: 0, key: 0 }, &clock),
             FromWorker::Failed { .. }
         ));
+    }
+
+    #[test]
+    fn query_rows_are_each_heads_row_of_the_latest_run() {
+        let mut s = Session::new();
+        s.run(4, ModelId::Teaching, "a fluffy blue creature", RunOptions::default(), &clock)
+            .unwrap();
+        let FromWorker::QueryRows { rows, .. } =
+            s.handle(ToWorker::QueryRows { id: 4, layer: 0, query: 3 }, &clock)
+        else {
+            panic!("expected the rows")
+        };
+        assert_eq!(rows.shape(), (5, 4));
+        for h in 0..5 {
+            assert_eq!(rows.row(h), s.head(0, h).unwrap().weights.row(3));
+        }
+        for bad in [(1, 0), (0, 4)] {
+            let msg = ToWorker::QueryRows { id: 4, layer: bad.0, query: bad.1 };
+            assert!(matches!(s.handle(msg, &clock), FromWorker::Failed { .. }));
+        }
     }
 
     #[test]

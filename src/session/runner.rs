@@ -116,6 +116,13 @@ pub trait Runner {
     fn answer(&mut self, _msg: &ToWorker, _shown: Option<u64>) -> Option<FromWorker> {
         None
     }
+
+    /// Rollout after every layer of the latest run, for a runner that keeps
+    /// that run out of the session's memory (a trace file reads it a layer
+    /// at a time); None where the session holds the trace.
+    fn rollout(&mut self) -> Option<Result<Vec<Matrix>>> {
+        None
+    }
 }
 
 /// What a run gives the session.

@@ -40,6 +40,15 @@ pub struct Found {
     pub heads: Vec<HeadMatch>,
 }
 
+/// Row `query` of every head in `layer` of run `id`, [head][key] (the Image tab's heads side by side).
+#[derive(Clone, Debug, PartialEq)]
+pub struct QueryRows {
+    pub id: u64,
+    pub layer: usize,
+    pub query: usize,
+    pub rows: Matrix,
+}
+
 /// The selected head on a second run, drawn beside the page's: another
 /// sentence, or a run of activation patching.
 #[derive(Clone, Debug, PartialEq)]
@@ -173,6 +182,7 @@ pub struct Results {
     pub summary: RwSignal<Option<RunSummary>>,
     pub detail: RwSignal<Option<HeadDetail>>,
     pub found: RwSignal<Option<Found>>,
+    pub query_rows: RwSignal<Option<QueryRows>>,
     pub compared: RwSignal<Option<Compared>>,
     pub error: RwSignal<String>,
     pub loads: RwSignal<HashMap<ModelId, LoadState>>,
@@ -198,6 +208,7 @@ impl Results {
             summary,
             detail: RwSignal::new(None),
             found: RwSignal::new(None),
+            query_rows: RwSignal::new(None),
             compared: RwSignal::new(None),
             error: RwSignal::new(String::new()),
             loads: RwSignal::new(HashMap::new()),

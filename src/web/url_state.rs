@@ -80,6 +80,7 @@ impl View {
         match self {
             View::Space => ("Q·K", " space"),
             View::Beyond => ("Beyond", " weights"),
+            View::Worked => ("Worked", " 3×4"),
             v => (v.label(), ""),
         }
     }

@@ -29,7 +29,10 @@ const ARTIFACTS = join(HERE, 'artifacts');
 // page, +18 KB to the worker; session 30). 1.71 MB until the Q·K space
 // (issue #59: its tab, drawing and readout, +28 KB to the page, which also
 // computes the teaching model's; its projection +2 KB to the worker; session 31).
-const BUDGET = 1_780_000;
+// 1.78 MB until the Image tab (issue #62: a vision trace's picture, its heads side by
+// side and rollout over it, +21 KB to the page; the picture's and the rows' messages
+// +2 KB to the worker; session 33).
+const BUDGET = 1_800_000;
 const EXTRA = /attnscope-worker-extra/;
 
 let server, browser, baseUrl;
@@ -102,13 +105,14 @@ test('a first visit downloads the page and one worker, and the extra worker only
 // (docs/performance.md, 2026-12-06, session 27). Similar heads and the values
 // in the Q·K space took the page from 0.713 to 0.738 MB and the worker from 1.008 to
 // 1.020 MB: the budget went from 1.74 to 1.78 MB (docs/performance.md, session 32).
-test('the first visit (page + fma worker wasm) within 1.78 MB gzipped', () => {
+// The Image tab took the page to 0.759 MB: 1.78 to 1.80 MB (session 33).
+test('the first visit (page + fma worker wasm) within 1.80 MB gzipped', () => {
   assert.ok(firstVisit, 'the first test measured the first visit');
   assert.ok(firstVisit.total <= BUDGET, `page + worker wasm ${firstVisit.total} bytes gzipped, over the ${BUDGET} budget`);
 });
 
 // Browsers without relaxed SIMD (Safari) download the plain worker instead.
-test('page + plain worker wasm within 1.78 MB gzipped', () => {
+test('page + plain worker wasm within 1.80 MB gzipped', () => {
   assert.ok(firstVisit, 'the first test measured the first visit');
   assert.ok(firstVisit.plain <= BUDGET, `page + plain worker wasm ${firstVisit.plain} bytes gzipped, over the ${BUDGET} budget`);
 });

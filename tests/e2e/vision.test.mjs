@@ -111,6 +111,24 @@ test('a vision trace opens on the Image tab; the query weighs the patches as the
   });
   assert.ok(lit[0] > 200 && lit[1] > 180 && lit[2] < 120, `the sun's yellow, not ${lit}`);
   assert.ok(!(await page.locator('#view-image').textContent()).includes('NaN'));
+
+  // Rollout through every layer instead of one head: computed by the worker from the file.
+  await page.selectOption('#image-source', 'rollout');
+  await page.waitForFunction(() => /^Rollout after all 3 layers, every head averaged: how much of each patch's input reaches patch 3,1/
+    .test(document.querySelector('#image-caption')?.textContent ?? ''));
+  assert.match(await page.locator('#image-readout').textContent(), /^Most weight: patch \d,\d \(0\.\d{4}\)/);
+  await page.selectOption('#image-source', 'head');
+
+  // Every head of the layer side by side (folded at first); a click on the third copy (112 px
+  // wide, 10 apart, 4 or more across at this width) chooses head 3.
+  await page.click('#image-heads-details > summary');
+  await page.locator('#image-heads[data-heads="4"]').waitFor();
+  assert.ok(Number(await page.locator('#image-heads').getAttribute('data-across')) >= 3);
+  const heads = await page.locator('#image-heads').boundingBox();
+  await page.mouse.click(heads.x + 2 * 122 + 50, heads.y + 50);
+  await page.waitForFunction(() => document.querySelector('#head')?.value === '2');
+  await page.waitForFunction(() => /^Layer 3 · head 3: where patch 3,1 looks/.test(document.querySelector('#image-caption')?.textContent ?? ''));
+  await page.screenshot({ path: join(ARTIFACTS, 'vision-heads.png'), fullPage: true });
 });
 
 test('the Image tab at a phone, a projector in presentation mode and a desktop: the picture fits, nothing wider than the screen', async () => {
@@ -129,6 +147,11 @@ test('the Image tab at a phone, a projector in presentation mode and a desktop: 
     assert.ok(fits.page <= viewport.width, `${name}: the page is ${fits.page} px wide`);
     assert.ok(fits.right <= viewport.width + 1 && fits.width > 200, `${name}: ${JSON.stringify(fits)}`);
     if (name !== 'phone') assert.ok(fits.bottom <= viewport.height, `${name}: the picture ends at ${fits.bottom}`);
+    if (name === 'projector') {
+      // Every tab, the Image tab too, on one row at a projector.
+      const tops = await page.$$eval('.tabs [role=tab]:not([hidden])', (tabs) => tabs.map((t) => t.offsetTop));
+      assert.equal(new Set(tops).size, 1, `the tabs wrap: ${tops}`);
+    }
     await page.screenshot({ path: join(ARTIFACTS, `vision-${name}.png`) });
     if (name !== 'desktop') await page.close();
   }

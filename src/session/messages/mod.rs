@@ -210,6 +210,13 @@ pub enum ToWorker {
         query: usize,
         key: usize,
     },
+    /// Row `query` of every head's A in `layer` of the latest run: where
+    /// one query looks in each head (the Image tab's heads side by side).
+    QueryRows {
+        id: u64,
+        layer: usize,
+        query: usize,
+    },
     /// Another text through the same model and options, for a side-by-side
     /// view of one head; the latest run stays the latest.
     Compare {
@@ -287,6 +294,13 @@ pub enum FromWorker {
         query: usize,
         key: usize,
         heads: Vec<crate::analysis::HeadMatch>,
+    },
+    /// The answer to `QueryRows`: [head][key], one row per head of the layer.
+    QueryRows {
+        id: u64,
+        layer: usize,
+        query: usize,
+        rows: Matrix,
     },
     /// The answer to `Compare`: the other text's tokens and that head.
     Compared {

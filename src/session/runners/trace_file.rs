@@ -9,6 +9,7 @@ use super::super::{
     FromWorker, HeadDetail, Latest, ModelId, RunOptions, RunSummary, Session, Thumbnail, ToWorker,
     VisionSummary, EXPORT_MAX_WEIGHTS,
 };
+use crate::analysis::rollout::roll;
 use crate::analysis::{head_stats, HeadMatch, HeadStats};
 use crate::attention::{apply_mask, softmax_rows, Mask};
 use crate::tensor::Matrix;
@@ -238,6 +239,37 @@ impl OpenTrace {
     }
 
     /// Every head ranked by the weight `query` gives `key`, a layer read at a time.
+    /// Rollout after every layer, read a layer at a time (for texts whose
+    /// weights the analyses would keep: it multiplies T × T matrices per layer).
+    fn rollout(&mut self) -> Result<Vec<Matrix>> {
+        let n = self.reader.index().n_tokens();
+        if n > crate::trace::KEEP_WEIGHTS_UP_TO {
+            return Err(TraceFileError::Invalid(format!(
+                "rollout runs on texts of up to {} tokens; this trace has {n}",
+                crate::trace::KEEP_WEIGHTS_UP_TO
+            )));
+        }
+        let mut layers: Vec<Matrix> = Vec::with_capacity(self.reader.index().n_layers());
+        for l in 0..self.reader.index().n_layers() {
+            let heads = self.reader.layer_attention(l)?;
+            let weights: Vec<&Matrix> = heads.iter().collect();
+            let next = roll(layers.last(), &weights, n);
+            layers.push(next);
+        }
+        Ok(layers)
+    }
+
+    /// Row `query` of every head of `layer`, [head][key]: one read of the layer.
+    fn query_rows(&mut self, layer: usize, query: usize) -> Result<Matrix> {
+        let n = self.reader.index().n_tokens();
+        if query >= n {
+            return Err(TraceFileError::Invalid(format!("no token {query} in this text")));
+        }
+        let heads = self.reader.layer_attention(layer)?;
+        let rows: Vec<&[f32]> = heads.iter().map(|a| a.row(query)).collect();
+        Ok(Matrix::from_rows(&rows))
+    }
+
     fn find_heads(&mut self, query: usize, key: usize) -> Result<Vec<HeadMatch>> {
         let mut out = Vec::new();
         for l in 0..self.reader.index().n_layers() {
@@ -308,6 +340,11 @@ impl Runner for TraceFile {
         self.open.is_some()
     }
 
+    fn rollout(&mut self) -> Option<crate::error::Result<Vec<Matrix>>> {
+        let trace = self.open.as_mut()?;
+        Some(trace.rollout().map_err(|e| crate::error::Error::Invalid(e.to_string())))
+    }
+
     fn answer(&mut self, msg: &ToWorker, shown: Option<u64>) -> Option<FromWorker> {
         let failed =
             |id: u64, e: &dyn std::fmt::Display| FromWorker::Failed { id, message: e.to_string() };
@@ -342,6 +379,12 @@ impl Runner for TraceFile {
                 Ok(json) => FromWorker::Export { id: asked, json },
                 Err(e) => failed(asked, &e),
             }),
+            ToWorker::QueryRows { id: asked, layer, query } => {
+                Some(match trace.query_rows(layer, query) {
+                    Ok(rows) => FromWorker::QueryRows { id: asked, layer, query, rows },
+                    Err(e) => failed(asked, &e),
+                })
+            }
             // Ranking reads every head of the file: never for a run no longer shown.
             ToWorker::FindHeads { id: asked, .. } if asked != id => {
                 Some(failed(asked, &"that text is no longer shown"))
@@ -498,6 +541,47 @@ mod tests {
         let (json, buffers) = crate::tensor::wire::to_json_and_buffers(&*r).unwrap();
         let back: RunSummary = crate::tensor::wire::from_json_and_buffers(&json, buffers).unwrap();
         assert_eq!(back.vision, r.vision);
+        // Every head's row for one query, as the file holds them.
+        let FromWorker::QueryRows { rows, layer: 1, query: 8, .. } =
+            s.handle(ToWorker::QueryRows { id: 1, layer: 1, query: 8 }, &clock)
+        else {
+            panic!("expected the rows")
+        };
+        for h in 0..2 {
+            assert_eq!(rows.row(h), reader.attention(1, h).unwrap().row(8));
+        }
+        for bad in [
+            ToWorker::QueryRows { id: 1, layer: 2, query: 0 },
+            ToWorker::QueryRows { id: 1, layer: 0, query: 14 },
+        ] {
+            assert!(matches!(s.handle(bad, &clock), FromWorker::Failed { .. }));
+        }
+        // Rollout from the file, a layer at a time, as of a trace held in memory.
+        let request = crate::session::AnalysisRequest::Rollout;
+        let msg = ToWorker::Analyze { id: 1, model: ModelId::Trace, text: String::new(), request };
+        let FromWorker::Analysis { reply, .. } = s.handle(msg, &clock) else {
+            panic!("expected the rollout")
+        };
+        let crate::session::AnalysisReply::Rollout { layers, .. } = *reply else { panic!() };
+        assert_eq!(layers.len(), 2);
+        let mut held = crate::models::teaching::TeachingModel::new()
+            .run("a b c d e f g h i j k l m n")
+            .unwrap();
+        assert_eq!(held.tokens.len(), 14);
+        held.layers.truncate(1);
+        let mut second = held.layers[0].clone();
+        for (l, layer) in [&mut held.layers[0], &mut second].into_iter().enumerate() {
+            let stored = reader.layer_attention(l).unwrap();
+            layer.attention.heads.truncate(2);
+            for (h, head) in layer.attention.heads.iter_mut().enumerate() {
+                head.weights = stored[h].clone();
+            }
+        }
+        held.layers.push(second);
+        let want = crate::analysis::rollout::rollout(&held);
+        for (l, m) in layers.iter().enumerate() {
+            assert_eq!(m.to_rows(), want.layers[l]);
+        }
         // A text trace has none.
         let mut text = open(fixture("numpy_f32.safetensors"));
         let FromWorker::Result(r) = run(&mut text, 2) else { panic!() };

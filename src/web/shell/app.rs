@@ -231,6 +231,9 @@ fn on_reply(
         FromWorker::Heads { id, query, key, heads } if id == engine.latest() => {
             res.found.set(Some(Found { id, query, key, heads }))
         }
+        FromWorker::QueryRows { id, layer, query, rows } if id == engine.latest() => {
+            res.query_rows.set(Some(crate::state::QueryRows { id, layer, query, rows }))
+        }
         FromWorker::Compared { id, tokens, detail } if id == engine.latest() => {
             res.compared.set(Some(crate::state::Compared {
                 tokens,

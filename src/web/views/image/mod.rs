@@ -5,14 +5,18 @@
 //! or a special token's button ([CLS], registers) chooses the query, which is
 //! the page's chosen token, so every other view follows it.
 
+mod heads;
 #[cfg(test)]
 mod tests;
 
 use crate::canvas::paint::image_canvas;
 use crate::canvas::{blank, cell_color, css, prepare, use_canvas_box, CanvasBox};
+use crate::compute::Engine;
 use crate::state::{Results, Selection};
 use crate::url_state::View;
-use attnscope::session::VisionSummary;
+use crate::views::beyond::Analysis;
+use attnscope::session::{AnalysisRequest, VisionSummary};
+use attnscope::trace::PatchGrid;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -90,6 +94,28 @@ impl Placed {
     }
 }
 
+/// Each patch of the picture at `at` tinted by its weight over `top`, `alpha` of the colour.
+fn tint_patches(
+    ctx: &web_sys::CanvasRenderingContext2d,
+    at: Placed,
+    grid: PatchGrid,
+    cells: &[f32],
+    top: f32,
+    alpha: f64,
+) {
+    ctx.set_global_alpha(alpha);
+    for r in 0..grid.rows {
+        for c in 0..grid.cols {
+            let w = cells[r * grid.cols + c];
+            let t = if top > 0.0 { w / top } else { 0.0 };
+            let (x, y, pw, ph) = at.patch(r, c, grid.rows, grid.cols);
+            ctx.set_fill_style_str(&css(cell_color(t)));
+            ctx.fill_rect(x, y, pw, ph);
+        }
+    }
+    ctx.set_global_alpha(1.0);
+}
+
 /// The query's weights on the patches (rows × cols), their largest, and
 /// the share of the row that went to patches; None when the head shown is
 /// not this run's yet.
@@ -138,11 +164,31 @@ fn Overlay(vision: Arc<VisionSummary>) -> impl IntoView {
         let n = res.tokens.with(Vec::len);
         sel.token.get().filter(|&t| t < n).unwrap_or(0)
     });
+    let heads_vision = vision.clone();
+    let an = expect_context::<Analysis>();
+    let engine = expect_context::<Engine>();
+    let rollout = RwSignal::new(false);
+    // Rollout is asked for once per run, when first shown.
+    Effect::new(move |_| {
+        let run = res.run_id();
+        let have = an.rollout.with_untracked(|r| r.as_ref().map(|r| r.0));
+        if rollout.get() && run.is_some() && have != run {
+            Analysis::ask(engine, sel, AnalysisRequest::Rollout);
+        }
+    });
     let weights = {
         let vision = vision.clone();
         Memo::new(move |_| {
             let q = query.get();
-            let run = res.summary.with(|s| s.as_ref().map(|s| s.id));
+            let run = res.run_id();
+            if rollout.get() {
+                // R after the last layer: row q is how much of each token's input reaches q.
+                return an.rollout.with(|r| {
+                    let (_, layers, _) = r.as_ref().filter(|r| Some(r.0) == run)?;
+                    let last = layers.last().filter(|m| q < m.rows)?;
+                    on_patches(&vision, last.row(q))
+                });
+            }
             let (layer, head) = (sel.layer.get(), sel.head.get());
             res.detail.with(|d| {
                 // The chosen head of this run only: not the one before while the new one comes.
@@ -161,21 +207,13 @@ fn Overlay(vision: Arc<VisionSummary>) -> impl IntoView {
         let drawn = look.with(|look| -> Result<(), wasm_bindgen::JsValue> {
             let ctx = prepare(&el, (at.x * 2.0 + at.w).max(120.0), at.h.max(40.0))?;
             if let Some(p) = picture.with_value(|p| p.clone()) {
-                ctx.set_image_smoothing_enabled(true);
+                // A small picture blown up stays in sharp pixels, as the model saw it; a
+                // larger one is smoothed.
+                ctx.set_image_smoothing_enabled(at.w < 4.0 * width as f64);
                 ctx.draw_image_with_html_canvas_element_and_dw_and_dh(&p, at.x, at.y, at.w, at.h)?;
             }
             if let Some((cells, top, _)) = &shown {
-                ctx.set_global_alpha(alpha);
-                for r in 0..grid.rows {
-                    for c in 0..grid.cols {
-                        let w = cells[r * grid.cols + c];
-                        let t = if *top > 0.0 { w / top } else { 0.0 };
-                        let (x, y, pw, ph) = at.patch(r, c, grid.rows, grid.cols);
-                        ctx.set_fill_style_str(&css(cell_color(t)));
-                        ctx.fill_rect(x, y, pw, ph);
-                    }
-                }
-                ctx.set_global_alpha(1.0);
+                tint_patches(&ctx, at, grid, cells, *top, alpha);
             }
             // The grid, where a patch is wide enough for lines not to hide it.
             if at.w / grid.cols as f64 >= 8.0 && at.h / grid.rows as f64 >= 8.0 {
@@ -249,15 +287,31 @@ fn Overlay(vision: Arc<VisionSummary>) -> impl IntoView {
     };
     let caption = move || {
         let q = query.get();
+        let rest = if n_special == 1 {
+            "the special token".to_string()
+        } else {
+            format!("the {n_special} special tokens")
+        };
+        if rollout.get() {
+            let layers = res.summary.with(|s| s.as_ref().map_or(0, |s| s.info.n_layers));
+            return match weights.get() {
+                None => "Rollout: computing it through every layer…".to_string(),
+                Some((_, top, share)) => format!(
+                    "Rollout after all {layers} layers, every head averaged: how much of each patch's input reaches {}, through attention and the residual path; from 0 to the largest, {top:.3}; {:.0}% comes from the {} patches, the rest from {rest}.",
+                    describe(q),
+                    share * 100.0,
+                    grid.patches(),
+                ),
+            };
+        }
         let head = format!("Layer {} · head {}", sel.layer.get() + 1, sel.head.get() + 1);
         match weights.get() {
             None => format!("{head}: reading the head's weights…"),
             Some((_, top, share)) => format!(
-                "{head}: where {} looks. Each patch is tinted by the weight the query gives it, from 0 to the largest, {top:.3}; {:.0}% of its weight goes to the {} patches, the rest to {}.",
+                "{head}: where {} looks. Each patch is tinted by the weight the query gives it, from 0 to the largest, {top:.3}; {:.0}% of its weight goes to the {} patches, the rest to {rest}.",
                 describe(q),
                 share * 100.0,
                 grid.patches(),
-                if n_special == 1 { "the special token".to_string() } else { format!("the {n_special} special tokens") },
             ),
         }
     };
@@ -287,7 +341,7 @@ fn Overlay(vision: Arc<VisionSummary>) -> impl IntoView {
         (0..res.tokens.with_untracked(Vec::len)).filter(|&t| grid.patch_of(t).is_none()).collect();
     view! {
         <div class="view-picture image-view" id="view-image">
-            <p class="image-caption" id="image-caption">
+            <p class="caption image-caption" id="image-caption">
                 {caption}
             </p>
             <div class="image-controls">
@@ -309,6 +363,20 @@ fn Overlay(vision: Arc<VisionSummary>) -> impl IntoView {
                         .collect_view()}
                     <span class="image-hint">"or click a patch (arrow keys move it)"</span>
                 </div>
+                <label class="image-source">
+                    "Show "
+                    <select
+                        id="image-source"
+                        on:change=move |ev| rollout.set(event_target_value(&ev) == "rollout")
+                    >
+                        <option value="head" selected=move || !rollout.get()>
+                            "the chosen head"
+                        </option>
+                        <option value="rollout" selected=move || rollout.get()>
+                            "rollout through every layer"
+                        </option>
+                    </select>
+                </label>
                 <label class="image-tint">
                     "Tint "
                     <input
@@ -348,6 +416,7 @@ fn Overlay(vision: Arc<VisionSummary>) -> impl IntoView {
             <p class="readout" id="image-readout">
                 {readout}
             </p>
+            <heads::HeadsOfLayer vision=heads_vision query=query picture=picture tint=tint />
         </div>
     }
 }

@@ -8,6 +8,7 @@ use crate::compute::Engine;
 use crate::state::{Appearance, Results, Selection};
 use crate::test_support::*;
 use crate::url_state::UrlState;
+use crate::views::beyond::Analysis;
 use attnscope::session::{
     FromWorker, HeadDetail, ModelId, RunOptions, RunSummary, Session, ToWorker,
 };
@@ -18,8 +19,8 @@ use web_sys::{HtmlCanvasElement, HtmlElement};
 const VISION: &[u8] =
     include_bytes!("../../../../tests/fixtures/tracefile/numpy_vision.safetensors");
 
-/// The trace's summary and head (layer 1, head 1), as the session sends them.
-fn opened() -> (RunSummary, HeadDetail) {
+/// A session with the trace open and run (id 1), as the worker holds it, and the run's summary.
+fn session() -> (Session, RunSummary) {
     let mut s = Session::new();
     let source =
         attnscope::tracefile::SeekSource::new(std::io::Cursor::new(VISION.to_vec())).unwrap();
@@ -31,14 +32,20 @@ fn opened() -> (RunSummary, HeadDetail) {
         options: RunOptions::default(),
     };
     let FromWorker::Result(summary) = s.handle(run, &|| 0.0) else { panic!("no summary") };
-    let head = ToWorker::Head { id: 1, layer: 1, head: 1, with_layer: true };
-    let FromWorker::Head(detail) = s.handle(head, &|| 0.0) else { panic!("no head") };
-    (*summary, *detail)
+    (s, *summary)
 }
 
-fn mount() -> (HtmlElement, Selection, Results) {
+/// The trace's summary and head (layer 1, head 1), as the session sends them.
+fn opened() -> (RunSummary, HeadDetail) {
+    let (mut s, summary) = session();
+    let head = ToWorker::Head { id: 1, layer: 1, head: 1, with_layer: true };
+    let FromWorker::Head(detail) = s.handle(head, &|| 0.0) else { panic!("no head") };
+    (summary, *detail)
+}
+
+fn mount() -> (HtmlElement, Selection, Results, Analysis) {
     let root = root_at("?view=image");
-    let state = std::rc::Rc::new(std::cell::Cell::new(None::<(Selection, Results)>));
+    let state = std::rc::Rc::new(std::cell::Cell::new(None::<(Selection, Results, Analysis)>));
     let keep = state.clone();
     leptos::mount::mount_to(root.clone(), move || {
         let start = UrlState::current();
@@ -47,7 +54,8 @@ fn mount() -> (HtmlElement, Selection, Results) {
         provide_context(res);
         provide_context(Appearance::new(&start));
         provide_context(Engine::empty());
-        keep.set(Some((sel, res)));
+        let an = Analysis::provide(res);
+        keep.set(Some((sel, res, an)));
         view! {
             <div style="width: 600px; height: 500px">
                 <ImageView />
@@ -55,13 +63,13 @@ fn mount() -> (HtmlElement, Selection, Results) {
         }
     })
     .forget();
-    let (sel, res) = state.get().unwrap();
-    (root, sel, res)
+    let (sel, res, an) = state.get().unwrap();
+    (root, sel, res, an)
 }
 
 #[wasm_bindgen_test]
 async fn the_picture_is_cut_into_its_patches_and_a_patch_or_a_special_token_is_the_query() {
-    let (root, sel, res) = mount();
+    let (root, sel, res, an) = mount();
     settle("the note without a vision trace", || exists(&root, "#image-none")).await;
 
     let (summary, detail) = opened();
@@ -127,5 +135,39 @@ async fn the_picture_is_cut_into_its_patches_and_a_patch_or_a_special_token_is_t
     key("ArrowLeft");
     settle("patch 0,1", || sel.token.get_untracked() == Some(3)).await;
     assert!(!text_of(&root, "#view-image").contains("NaN"));
+
+    // Rollout: the session's R after the last layer, row 3 (patch 0,1), over the patches.
+    let (mut s, _) = session();
+    let ask = ToWorker::Analyze {
+        id: 1,
+        model: ModelId::Trace,
+        text: String::new(),
+        request: attnscope::session::AnalysisRequest::Rollout,
+    };
+    let FromWorker::Analysis { reply, .. } = s.handle(ask, &|| 0.0) else { panic!("no rollout") };
+    let attnscope::session::AnalysisReply::Rollout { layers, .. } = &*reply else { panic!() };
+    let share: f32 = layers[1].row(3)[2..14].iter().sum();
+    let want = format!("{:.0}% comes from the 12 patches", share * 100.0);
+    choose(&root, "#image-source", "rollout");
+    settle("asked", || text_of(&root, "#image-caption").starts_with("Rollout: computing")).await;
+    an.take(1, *reply);
+    settle("the rollout's caption", || text_of(&root, "#image-caption").contains(&want)).await;
+    choose(&root, "#image-source", "head");
+
+    // Every head of the layer side by side, from the session's rows for the query; a click on
+    // the first copy chooses head 1 (the page has no worker here: the reply is set as it comes).
+    let details: HtmlElement = find(&root, "#image-heads-details");
+    details.set_attribute("open", "").unwrap();
+    fire(&details, "toggle");
+    let (mut s, _) = session();
+    let ask = ToWorker::QueryRows { id: 1, layer: 1, query: 3 };
+    let FromWorker::QueryRows { id, layer, query, rows } = s.handle(ask, &|| 0.0) else {
+        panic!("no rows")
+    };
+    res.query_rows.set(Some(crate::state::QueryRows { id, layer, query, rows }));
+    settle("the heads drawn", || exists(&root, "#image-heads[data-heads='2']")).await;
+    let heads: HtmlCanvasElement = find(&root, "#image-heads");
+    mouse(&heads, "click", "MouseEvent", 20.0, 20.0);
+    settle("head 1 chosen", || sel.head.get_untracked() == 0).await;
     root.remove();
 }
