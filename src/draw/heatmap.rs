@@ -246,11 +246,17 @@ pub fn heatmap_png(h: &Heatmap<'_>) -> Result<Vec<u8>> {
         let root = BitMapBackend::with_buffer(&mut rgb, (l.width, l.height)).into_drawing_area();
         draw(&root, h, &l).map_err(|e| Error::Invalid(format!("could not draw the PNG: {e}")))?;
     }
+    encode_png(&rgb, l.width, l.height)
+}
+
+/// `rgb` (`height` rows of `width` pixels, 3 bytes each) as PNG bytes.
+#[cfg(not(target_arch = "wasm32"))]
+pub(super) fn encode_png(rgb: &[u8], width: u32, height: u32) -> Result<Vec<u8>> {
     let mut png = Vec::new();
-    let mut encoder = png::Encoder::new(&mut png, l.width, l.height);
+    let mut encoder = png::Encoder::new(&mut png, width, height);
     encoder.set_color(png::ColorType::Rgb);
     encoder.set_depth(png::BitDepth::Eight);
-    let encoded = encoder.write_header().and_then(|mut w| w.write_image_data(&rgb));
+    let encoded = encoder.write_header().and_then(|mut w| w.write_image_data(rgb));
     encoded.map_err(|e| Error::Invalid(format!("could not encode the PNG: {e}")))?;
     Ok(png)
 }

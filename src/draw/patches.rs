@@ -123,13 +123,7 @@ pub fn patch_overlay_png(o: &PatchOverlay<'_>) -> Result<Vec<u8>> {
         })();
         drawn.map_err(|e| Error::Invalid(format!("could not draw the PNG: {e}")))?;
     }
-    let mut png = Vec::new();
-    let mut encoder = png::Encoder::new(&mut png, width as u32, height as u32);
-    encoder.set_color(png::ColorType::Rgb);
-    encoder.set_depth(png::BitDepth::Eight);
-    let encoded = encoder.write_header().and_then(|mut w| w.write_image_data(&rgb));
-    encoded.map_err(|e| Error::Invalid(format!("could not encode the PNG: {e}")))?;
-    Ok(png)
+    super::heatmap::encode_png(&rgb, width as u32, height as u32)
 }
 
 fn check(o: &PatchOverlay<'_>) -> Result<()> {

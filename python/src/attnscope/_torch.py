@@ -116,15 +116,7 @@ def trace(
             queries_keys=qk,
             writer=f"attnscope-python {__version__} (transformers {_version('transformers')}, torch {torch.__version__})",
         )
-        d_head = calls[0]["q"].shape[-1] if queries_keys else None
-        with TraceWriter(path, description, dtype=dtype, qk_dtype=qk_dtype, d_head=d_head, thumbnails=thumbnails) as writer:
-            for layer in range(n_layers):
-                q = k = None
-                if queries_keys:
-                    q, k = _host(calls[layer].pop("q"), qk_dtype), _host(calls[layer].pop("k"), qk_dtype)
-                writer.write_layer(_host(attentions[layer][0], dtype), q, k)
-                # Drop the layer (on the host, or the device) before the next one.
-                attentions[layer] = q = k = None
+        _write_layers(path, description, attentions, calls if queries_keys else None, dtype, qk_dtype, thumbnails)
     assert n_tokens == len(token_ids)
     return description
 
@@ -212,17 +204,24 @@ def trace_image(
             writer=f"attnscope-python {__version__} (transformers {_version('transformers')}, torch {torch.__version__})",
         )
         seen = _seen_image(pixels[0], processor, image_side, np)
-        d_head = calls[0]["q"].shape[-1] if queries_keys else None
-        with TraceWriter(
-            path, description, dtype=dtype, qk_dtype=qk_dtype, d_head=d_head, thumbnails=thumbnails, image=seen
-        ) as writer:
-            for layer in range(n_layers):
-                q = k = None
-                if queries_keys:
-                    q, k = _host(calls[layer].pop("q"), qk_dtype), _host(calls[layer].pop("k"), qk_dtype)
-                writer.write_layer(_host(attentions[layer][0], dtype), q, k)
-                attentions[layer] = q = k = None
+        _write_layers(path, description, attentions, calls if queries_keys else None, dtype, qk_dtype, thumbnails, seen)
     return description
+
+
+def _write_layers(path, description, attentions, calls, dtype, qk_dtype, thumbnails, image=None) -> None:
+    """Writes the trace file layer by layer: each layer's weights (and, with the
+    recorded `calls`, its queries and keys) brought to the host and written,
+    then dropped (on the host, or the device) before the next one."""
+    d_head = calls[0]["q"].shape[-1] if calls else None
+    with TraceWriter(
+        path, description, dtype=dtype, qk_dtype=qk_dtype, d_head=d_head, thumbnails=thumbnails, image=image
+    ) as writer:
+        for layer in range(len(attentions)):
+            q = k = None
+            if calls:
+                q, k = _host(calls[layer].pop("q"), qk_dtype), _host(calls[layer].pop("k"), qk_dtype)
+            writer.write_layer(_host(attentions[layer][0], dtype), q, k)
+            attentions[layer] = q = k = None
 
 
 def _special_names(count: int, model_type: str) -> list:
