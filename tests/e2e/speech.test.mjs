@@ -70,7 +70,10 @@ const focusPixels = () =>
     return n;
   });
 
-test('the microphone: a clip recorded through the capture device gives the reference transcript', async () => {
+// A transcript's words, without case or punctuation (as Whisper's own evaluations compare).
+const words = (text) => text.toLowerCase().replace(/[^a-z0-9' ]+/g, ' ').split(/\s+/).filter(Boolean);
+
+test('the microphone: a clip recorded through the capture device gives the reference transcript\'s words', async () => {
   await page.click('#speech-record');
   await page.waitForFunction(() => document.querySelector('#speech-record').textContent.includes('Stop'));
   // The clip lasts 4.5 s; the fake device then sends silence. Stop once the
@@ -82,8 +85,13 @@ test('the microphone: a clip recorded through the capture device gives the refer
   }, null, { timeout: 60_000 });
   await page.click('#speech-record');
   // Whatever Whisper heard, then compare: a different transcript fails at once, with the text.
+  // Its words, not its case and punctuation: the browser resamples the device's 48 kHz to
+  // 16 kHz and the recording starts wherever the audio thread does, and tiny.en's capital
+  // and full stop come and go with such differences ("every word listens to the sound" in
+  // one run of the test command, the file's "Every word listens to the sound." in others).
+  // The file test below compares the exact text, where the samples are the file's.
   await page.waitForFunction(() => document.querySelector('#speech-text')?.textContent.trim().length > 0, null, DOWNLOAD);
-  assert.equal(await page.locator('#speech-text').textContent(), reference['listen_pause.wav']);
+  assert.deepEqual(words(await page.locator('#speech-text').textContent()), words(reference['listen_pause.wav']));
   assert.match(await page.locator('#speech-readout').textContent(), /peak at/);
   assert.ok((await focusPixels()) > 50, 'the first word\'s attention is drawn');
   assert.match(await page.locator('.speech-facts').textContent(), /frames of 20 ms/);
