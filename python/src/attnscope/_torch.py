@@ -10,6 +10,8 @@ import os
 import sys
 from typing import Any, Optional
 
+import numpy as np
+
 from . import __version__
 from ._format import TraceWriter, allowed, describe, mask_spec
 from ._tokens import display_tokens
@@ -144,7 +146,6 @@ def trace_image(
     that its longest side is at most `image_side` pixels. The other keywords
     are as for `trace`. Returns the description written.
     """
-    import numpy as np
     import torch
 
     pixels = processor(images=image, return_tensors="pt")["pixel_values"]
@@ -203,7 +204,7 @@ def trace_image(
             patches={"rows": rows, "cols": cols, "first_patch": first_patch, "patch_size": int(patch)},
             writer=f"attnscope-python {__version__} (transformers {_version('transformers')}, torch {torch.__version__})",
         )
-        seen = _seen_image(pixels[0], processor, image_side, np)
+        seen = _seen_image(pixels[0], processor, image_side)
         _write_layers(path, description, attentions, calls if queries_keys else None, dtype, qk_dtype, thumbnails, seen)
     return description
 
@@ -234,7 +235,7 @@ def _special_names(count: int, model_type: str) -> list:
     return names
 
 
-def _seen_image(pixels, processor, side: int, np):
+def _seen_image(pixels, processor, side: int):
     """The model's input [3, H, W] back to uint8 [H', W', 3], its normalization
     undone, every pixel kept or dropped (nearest) so the longest side is at most `side`."""
     x = pixels.detach().float().cpu().numpy().transpose(1, 2, 0)  # [H, W, 3]

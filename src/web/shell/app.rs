@@ -419,7 +419,7 @@ fn restyle(app: Appearance) {
 fn StageHeader() -> impl IntoView {
     let sel = expect_context::<Selection>();
     let app = expect_context::<Appearance>();
-    let vision = crate::views::image::has_vision();
+    let vision = crate::views::image::has_vision(expect_context::<Results>());
     let tabs = NodeRef::<leptos::html::Nav>::new();
     // Where the tabs scroll sideways (a phone), the chosen one is scrolled into sight.
     Effect::new(move |_| {

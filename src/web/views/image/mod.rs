@@ -33,8 +33,7 @@ fn vision_of(res: Results) -> Memo<Option<Arc<VisionSummary>>> {
 /// Puts the Image tab on the stage when a vision trace is shown, and takes it
 /// away when another run is.
 pub fn follow_vision(sel: Selection, res: Results) {
-    let has =
-        Memo::new(move |_| res.summary.with(|s| s.as_ref().is_some_and(|s| s.vision.is_some())));
+    let has = has_vision(res);
     Effect::new(move |prev: Option<bool>| {
         let vision = has.get();
         let view = sel.view.get_untracked();
@@ -48,8 +47,7 @@ pub fn follow_vision(sel: Selection, res: Results) {
 }
 
 /// Whether the run shown has a picture (the tab shows only then).
-pub fn has_vision() -> Memo<bool> {
-    let res = expect_context::<Results>();
+pub fn has_vision(res: Results) -> Memo<bool> {
     Memo::new(move |_| res.summary.with(|s| s.as_ref().is_some_and(|s| s.vision.is_some())))
 }
 
