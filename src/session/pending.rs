@@ -57,6 +57,16 @@ impl Pending {
         }
     }
 
+    /// Puts back `msg`, taken but not answered (it waited for bytes of a
+    /// hosted trace), to be computed next; unless one of its kind came
+    /// meanwhile, which then stands for it.
+    pub fn retry(&mut self, msg: ToWorker) {
+        let k = kind(&msg);
+        if !self.queue.iter().any(|m| kind(m) == k) {
+            self.queue.insert(0, msg);
+        }
+    }
+
     /// The next message to compute.
     pub fn pop(&mut self) -> Option<ToWorker> {
         (!self.queue.is_empty()).then(|| self.queue.remove(0))
@@ -128,5 +138,16 @@ mod tests {
             ["Load { model: MiniLm, exact: true }", "Load { model: SmolLm2, exact: false }"]
         );
         assert!(p.is_empty());
+    }
+
+    #[test]
+    fn a_message_put_back_goes_first_unless_a_newer_one_of_its_kind_waits() {
+        let mut p = Pending::default();
+        p.push(ToWorker::Export { id: 1 });
+        p.retry(run(1, "a"));
+        p.retry(ToWorker::Export { id: 0 });
+        assert_eq!(p.len(), 2);
+        assert!(format!("{:?}", p.pop()).contains("Run { id: 1"));
+        assert!(format!("{:?}", p.pop()).contains("Export { id: 1 }"));
     }
 }

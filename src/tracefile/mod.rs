@@ -25,6 +25,7 @@ mod export;
 mod format;
 mod index;
 mod reader;
+mod remote;
 mod source;
 mod writer;
 
@@ -37,6 +38,7 @@ pub use index::{
     header_len, Element, Image, TensorSlice, TraceIndex, MAX_HEADER_LEN, MAX_IMAGE_SIDE, PREFIX_LEN,
 };
 pub use reader::TraceReader;
+pub use remote::{Pages, RemoteSource, SharedPages, PAGE};
 pub use source::{ByteSource, SeekSource};
 pub use writer::{describe, write_model_trace, WriteOptions};
 

@@ -12,6 +12,8 @@ mod blob_source;
 mod fetch;
 #[cfg(target_arch = "wasm32")]
 mod held;
+#[cfg(all(target_arch = "wasm32", feature = "extras"))]
+mod hosted;
 #[cfg(target_arch = "wasm32")]
 mod kept;
 #[cfg(all(target_arch = "wasm32", feature = "extras"))]

@@ -40,8 +40,12 @@ fn schedule() {
 /// arriving meanwhile can still replace the ones waiting behind it.
 /// Messages first; when none waits, a slice of the importance map under way.
 fn run_next() {
+    #[cfg(feature = "extras")]
+    if super::hosted::blocked() {
+        return; // resumed when the bytes come ([`on_message`])
+    }
     let reply = match PENDING.with(|p| p.borrow_mut().pop()) {
-        Some(msg) => Some(reporting(msg)),
+        Some(msg) => handled(msg),
         None => SESSION.with(|s| s.borrow_mut().continue_analysis(&now_ms)),
     };
     if let Some(mut reply) = reply {
@@ -62,6 +66,18 @@ fn run_next() {
     }
 }
 
+/// The reply to `msg`; none while it waits for bytes of the host's trace
+/// (`hosted.rs`: it is handled again once they come).
+fn handled(msg: ToWorker) -> Option<FromWorker> {
+    #[cfg(feature = "extras")]
+    if super::hosted::active() {
+        let kept = msg.clone();
+        let reply = reporting(msg);
+        return (!super::hosted::waits(&kept)).then_some(reply);
+    }
+    Some(reporting(msg))
+}
+
 /// Handles `msg`; a run tells the page how far it is after each block
 /// of a long text.
 fn reporting(msg: ToWorker) -> FromWorker {
@@ -77,6 +93,14 @@ fn reporting(msg: ToWorker) -> FromWorker {
         ),
         None => handle(),
     }
+}
+
+/// A message waits for bytes of the host's trace: the queue is resumed when they come.
+fn waiting_for_bytes() -> bool {
+    #[cfg(feature = "extras")]
+    return super::hosted::blocked();
+    #[cfg(not(feature = "extras"))]
+    false
 }
 
 /// Nothing waits and no importance map is under way (so no timer is due).
@@ -95,6 +119,21 @@ fn on_message(event: MessageEvent) {
     #[cfg(feature = "extras")]
     if super::open_files::is_open(&event.data()) {
         return super::open_files::preflight(event.data());
+    }
+    #[cfg(feature = "extras")]
+    if super::hosted::is_open(&event.data()) {
+        return SESSION.with(|s| super::hosted::open(&mut s.borrow_mut(), &event.data()));
+    }
+    #[cfg(feature = "extras")]
+    if super::hosted::is_bytes(&event.data()) {
+        let again = SESSION.with(|s| super::hosted::take_bytes(&mut s.borrow_mut(), &event.data()));
+        if let Some(msg) = again {
+            PENDING.with(|p| p.borrow_mut().retry(msg));
+        }
+        if !super::hosted::blocked() && !idle() {
+            schedule();
+        }
+        return;
     }
     #[cfg(feature = "extras")]
     if let Some(file) = event.data().dyn_ref::<web_sys::Blob>() {
@@ -123,10 +162,10 @@ fn on_message(event: MessageEvent) {
             wasm_bindgen_futures::spawn_local(super::kept::answer_saved())
         }
         other => {
-            // A timer is due exactly when something waits.
+            // A timer is due exactly when something waits (and nothing waits for bytes).
             let was_idle = idle();
             PENDING.with(|p| p.borrow_mut().push(other));
-            if was_idle {
+            if was_idle && !waiting_for_bytes() {
                 schedule();
             }
         }
