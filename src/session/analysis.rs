@@ -261,7 +261,17 @@ impl Session {
             }
             AnalysisRequest::SimilarHeads { clusters } => {
                 self.similar = None;
-                let job = SimilarJob::start(self.latest_of(id)?, clusters)?.into_owned();
+                // A trace file's run: its runner reads every head from the file.
+                let from_runner = match self.shown_in_runner(id) {
+                    Some(m) if self.latest_of(id).is_err() => {
+                        self.runners.get_mut(&m).and_then(|r| r.similar(clusters))
+                    }
+                    _ => None,
+                };
+                let job = match from_runner {
+                    Some(job) => job?,
+                    None => SimilarJob::start(self.latest_of(id)?, clusters)?.into_owned(),
+                };
                 let total = job.total();
                 self.similar = Some(SimilarRun { id, job: Box::new(job) });
                 Ok(AnalysisReply::SimilarProgress { done: 0, total })

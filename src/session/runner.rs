@@ -75,6 +75,16 @@ pub trait Runner {
     /// (knockout, logit lens, value norms, the importance map, detectors).
     fn layered(&self) -> Result<&dyn Layered>;
 
+    /// Every two heads of the run compared (the catalog's similar heads),
+    /// for a runner that keeps its run out of the session's memory (a trace
+    /// file reads every head); None where the session's trace serves.
+    fn similar(
+        &mut self,
+        _clusters: usize,
+    ) -> Option<Result<crate::analysis::geometry::SimilarJob<'static>>> {
+        None
+    }
+
     /// Whether this runner can answer `request`: rollout, the Q·K space and similar heads read the trace
     /// alone, the others need [`Runner::layered`].
     fn can_analyse(&self, request: &AnalysisRequest) -> bool {

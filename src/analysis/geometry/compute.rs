@@ -181,6 +181,37 @@ impl<'a> SimilarJob<'a> {
                 });
             }
         }
+        Self::of(labels, weights, n, clusters)
+    }
+
+    /// The heads of a trace file, `layers[l][h]` each T × T, read from the file.
+    pub fn of_heads(
+        layers: Vec<Vec<Matrix>>,
+        clusters: usize,
+    ) -> Result<SimilarJob<'static>, Error> {
+        let n = layers.first().and_then(|l| l.first()).map_or(0, |a| a.rows);
+        if n > MAX_SIMILAR_TOKENS {
+            return Err(Error::Invalid(format!(
+                "similar heads compares every two heads row by row: texts up to {MAX_SIMILAR_TOKENS} tokens (this one has {n})"
+            )));
+        }
+        let mut labels = Vec::new();
+        let mut weights = Vec::new();
+        for (l, heads) in layers.into_iter().enumerate() {
+            for (h, a) in heads.into_iter().enumerate() {
+                labels.push([l, h]);
+                weights.push(Cow::Owned(a));
+            }
+        }
+        SimilarJob::of(labels, weights, n, clusters)
+    }
+
+    fn of(
+        labels: Vec<[usize; 2]>,
+        weights: Vec<Cow<'a, Matrix>>,
+        n: usize,
+        clusters: usize,
+    ) -> Result<Self, Error> {
         if n == 0 || weights.len() < 2 || weights.iter().any(|a| a.shape() != (n, n)) {
             return Err(Error::Invalid(
                 "similar heads needs two heads or more, each with its weights over the text's tokens"

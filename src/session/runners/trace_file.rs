@@ -259,6 +259,27 @@ impl OpenTrace {
         Ok(layers)
     }
 
+    /// Every head read, to be compared with every other (the catalog's
+    /// similar heads), within the catalog's limit on the weights' bytes.
+    fn similar(
+        &mut self,
+        clusters: usize,
+    ) -> crate::error::Result<crate::analysis::geometry::SimilarJob<'static>> {
+        let bytes = self.weight_bytes();
+        if bytes > CATALOG_MAX_BYTES {
+            return Err(crate::error::Error::Invalid(format!(
+                "similar heads reads every head's weights: {:.0} MB here, over the limit of {:.0} MB",
+                bytes as f64 / 1e6,
+                CATALOG_MAX_BYTES as f64 / 1e6
+            )));
+        }
+        let invalid = |e: TraceFileError| crate::error::Error::Invalid(e.to_string());
+        let layers = (0..self.reader.index().n_layers())
+            .map(|l| self.reader.layer_attention(l).map_err(invalid))
+            .collect::<crate::error::Result<Vec<_>>>()?;
+        crate::analysis::geometry::SimilarJob::of_heads(layers, clusters)
+    }
+
     /// Row `query` of every head of `layer`, [head][key]: one read of the layer.
     fn query_rows(&mut self, layer: usize, query: usize) -> Result<Matrix> {
         let n = self.reader.index().n_tokens();
@@ -343,6 +364,14 @@ impl Runner for TraceFile {
     fn rollout(&mut self) -> Option<crate::error::Result<Vec<Matrix>>> {
         let trace = self.open.as_mut()?;
         Some(trace.rollout().map_err(|e| crate::error::Error::Invalid(e.to_string())))
+    }
+
+    fn similar(
+        &mut self,
+        clusters: usize,
+    ) -> Option<crate::error::Result<crate::analysis::geometry::SimilarJob<'static>>> {
+        let trace = self.open.as_mut()?;
+        Some(trace.similar(clusters))
     }
 
     fn answer(&mut self, msg: &ToWorker, shown: Option<u64>) -> Option<FromWorker> {
@@ -582,6 +611,24 @@ mod tests {
         for (l, m) in layers.iter().enumerate() {
             assert_eq!(m.to_rows(), want.layers[l]);
         }
+        // Similar heads from the file (the catalog), as of the same heads held in memory.
+        let request = crate::session::AnalysisRequest::SimilarHeads { clusters: 2 };
+        let msg = ToWorker::Analyze { id: 1, model: ModelId::Trace, text: String::new(), request };
+        assert!(matches!(s.handle(msg, &clock), FromWorker::Analysis { .. }));
+        let map = loop {
+            let Some(FromWorker::Analysis { reply, .. }) = s.continue_analysis(&clock) else {
+                panic!("similar heads stopped")
+            };
+            if let crate::session::AnalysisReply::SimilarHeads(map) = *reply {
+                break map;
+            }
+        };
+        let mut job = crate::analysis::geometry::SimilarJob::start(&held, 2).unwrap();
+        while !job.is_finished() {
+            job.step();
+        }
+        let want = job.finish();
+        assert_eq!((map.heads.len(), &map.distance), (4, &want.distance));
         // A text trace has none.
         let mut text = open(fixture("numpy_f32.safetensors"));
         let FromWorker::Result(r) = run(&mut text, 2) else { panic!() };
