@@ -9,6 +9,7 @@ pub mod paint;
 pub mod room;
 #[cfg(test)]
 mod tests;
+pub mod thumbs;
 pub mod zoom;
 
 pub use grid::{draw_labels, label, label_width, outline_cell, outline_token, Focus, Layout};
@@ -19,4 +20,5 @@ pub use paint::{
     signed_color, text_on, KeptImage,
 };
 pub use room::{use_canvas_box, CanvasBox, Room};
+pub use thumbs::{PatchPictures, Thumbs};
 pub use zoom::{offset, on_wheel, ZoomBar, Zoomer};

@@ -31,6 +31,31 @@ impl Axes {
         }
     }
 
+    /// The tokens of row 0 and of column 0.
+    pub fn first_tokens(&self) -> (usize, usize) {
+        if self.transposed {
+            (0, self.offset)
+        } else {
+            (self.offset, 0)
+        }
+    }
+
+    /// The labels of the rows and of the columns, a vision trace's patches
+    /// given room for their pictures (`thumbs`).
+    pub fn labels_with(
+        &self,
+        tokens: &[String],
+        pictures: Option<crate::canvas::PatchPictures>,
+    ) -> (Vec<String>, Vec<String>, Option<crate::canvas::Thumbs>) {
+        let (mut rows, mut cols) = self.labels(tokens);
+        let thumbs =
+            pictures.map(|pictures| crate::canvas::Thumbs { pictures, first: self.first_tokens() });
+        if let Some(t) = &thumbs {
+            t.labels(&mut rows, &mut cols);
+        }
+        (rows, cols, thumbs)
+    }
+
     /// The labels of the rows and of the columns.
     pub fn labels(&self, tokens: &[String]) -> (Vec<String>, Vec<String>) {
         let token = |t: usize| tokens.get(t).cloned().unwrap_or_default();

@@ -9,7 +9,7 @@
 use crate::canvas::{
     blank, cell_color, cell_image, css, draw_labels, label_width, mix, on_wheel, outline_cell,
     outline_token, paint_image, prepare, signed_color, use_canvas_box, CanvasBox, Focus, KeptImage,
-    Layout, Look, Rgb, Room, ZoomBar, Zoomer,
+    Layout, Look, Rgb, Room, Thumbs, ZoomBar, Zoomer,
 };
 use crate::state::{Appearance, Results, Selection};
 use crate::url_state::Stage;
@@ -73,6 +73,8 @@ pub struct Grid<'a> {
     pub range: f32,
     pub focus: Focus,
     pub cell: Option<(usize, usize)>,
+    /// A vision trace's patches, labelled with their pictures.
+    pub thumbs: Option<&'a Thumbs>,
 }
 
 /// Draws `grid`'s `rows.len()` × `cols.len()` cells, `cells` giving their
@@ -86,7 +88,7 @@ pub fn draw(
     room: Room,
     (zoom, kept): (Zoomer, (KeptImage<CellsOf>, CellsOf)),
 ) -> Result<Option<Layout>, JsValue> {
-    let Grid { rows, cols, frame, range, focus, cell } = *grid;
+    let Grid { rows, cols, frame, range, focus, cell, thumbs } = *grid;
     if rows.is_empty() || cols.is_empty() {
         blank(canvas);
         return Ok(None);
@@ -120,6 +122,9 @@ pub fn draw(
         ctx.restore();
     }
     draw_labels(&ctx, &layout, rows, cols, focus, look)?;
+    if let Some(thumbs) = thumbs {
+        thumbs.draw(&ctx, &layout, focus, look)?;
+    }
     layout.mark(canvas);
     Ok(Some(layout))
 }
@@ -209,6 +214,7 @@ pub fn Grid(id: &'static str, mask: Mask, zoom: Zoomer, small: RwSignal<bool>) -
     let CanvasBox { canvas, boxed, room, look } = use_canvas_box();
     let placed = StoredValue::new(None::<(Layout, Axes)>);
     let kept = KeptImage::<CellsOf>::new();
+    let pictures = crate::views::image::patch_pictures(res);
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };
         let (transposed, highlight, cell) =
@@ -220,7 +226,7 @@ pub fn Grid(id: &'static str, mask: Mask, zoom: Zoomer, small: RwSignal<bool>) -
                 return Ok(None);
             };
             let axes = Axes::of(&d.weights, transposed);
-            let (rows, cols) = res.tokens.with(|t| axes.labels(t));
+            let (rows, cols, thumbs) = res.tokens.with(|t| axes.labels_with(t, pictures()));
             let norms = crate::views::beyond::shown_norms(d).filter(|_| mask == d.mask);
             let of = CellsOf::new(d, frame, transposed, norms.is_some());
             let cells = || {
@@ -249,6 +255,7 @@ pub fn Grid(id: &'static str, mask: Mask, zoom: Zoomer, small: RwSignal<bool>) -
                 range: score_range(d),
                 focus: axes.focus(highlight),
                 cell,
+                thumbs: thumbs.as_ref(),
             };
             look.with(|look| draw(&el, &grid, cells, look, room.get(), (zoom, (kept, of))))
                 .map(|l| l.map(|l| (l, axes)))

@@ -61,6 +61,7 @@ pub fn CompareMap() -> impl IntoView {
                         values: None,
                         hidden,
                         grey,
+                        thumbs: None,
                     };
                     draw(&el, &rows, &cols, &pic, look, room.get())
                 })

@@ -37,6 +37,7 @@ pub fn Heatmap() -> impl IntoView {
     let CanvasBox { canvas, boxed, room, look } = use_canvas_box();
     let placed = StoredValue::new(None::<(Layout, Axes)>);
     let made = KeptImage::<CellsOf>::new();
+    let pictures = crate::views::image::patch_pictures(res);
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };
         let t0 = now_ms();
@@ -49,7 +50,7 @@ pub fn Heatmap() -> impl IntoView {
                 return Ok(None);
             };
             let axes = Axes::of(&d.weights, transposed);
-            let (rows, cols) = res.tokens.with(|t| axes.labels(t));
+            let (rows, cols, thumbs) = res.tokens.with(|t| axes.labels_with(t, pictures()));
             let norms = crate::views::beyond::shown_norms(d)
                 .filter(|_| frame.t >= 1.0 && frame.to == Stage::Weights);
             // Between two stages both are drawn; at rest only the one reached.
@@ -68,6 +69,7 @@ pub fn Heatmap() -> impl IntoView {
                 values: None,
                 hidden: Some((d.mask, axes)),
                 grey: look.with(|l| l.hidden),
+                thumbs,
             };
             let of = CellsOf::new(d, frame, transposed, norms.is_some()).in_grey(pic.grey);
             if let Some(norms) = norms {

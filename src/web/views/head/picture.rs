@@ -5,7 +5,7 @@
 
 use crate::canvas::{
     blank, cell_color, cell_image, draw_labels, label_width, mix, outline_cell, outline_token,
-    paint_image, prepare, signed_color, text_on, Focus, Layout, Look, Rgb, Room, Zoomer,
+    paint_image, prepare, signed_color, text_on, Focus, Layout, Look, Rgb, Room, Thumbs, Zoomer,
 };
 use crate::url_state::Stage;
 use crate::views::common::axes::Axes;
@@ -58,6 +58,8 @@ pub struct Picture {
     pub hidden: Option<(Mask, Axes)>,
     /// The colour of those cells and of −∞ ([`Look::hidden`]).
     pub grey: Rgb,
+    /// A vision trace's patches, labelled with their pictures.
+    pub thumbs: Option<Thumbs>,
 }
 
 /// One pixel per cell of `pic`, coloured for its frame: an image the canvas
@@ -152,6 +154,9 @@ pub fn draw_zoomed(
         ctx.restore();
     }
     draw_labels(&ctx, &layout, rows, cols, pic.focus, look)?;
+    if let Some(thumbs) = &pic.thumbs {
+        thumbs.draw(&ctx, &layout, pic.focus, look)?;
+    }
     layout.mark(canvas);
     Ok(Some(layout))
 }

@@ -10,7 +10,7 @@ mod heads;
 mod tests;
 
 use crate::canvas::paint::image_canvas;
-use crate::canvas::{blank, cell_color, css, prepare, use_canvas_box, CanvasBox};
+use crate::canvas::{blank, cell_color, css, prepare, use_canvas_box, CanvasBox, PatchPictures};
 use crate::compute::Engine;
 use crate::state::{Results, Selection};
 use crate::url_state::View;
@@ -47,6 +47,30 @@ pub fn follow_vision(sel: Selection, res: Results) {
 }
 
 /// Whether the run shown has a picture (the tab shows only then).
+/// A vision trace's picture and grid, for the patches' labels in the
+/// heatmap and the dot grids (`canvas::thumbs`): the picture is drawn onto
+/// a canvas once per run, and the same canvas handed out after.
+pub fn patch_pictures(res: Results) -> impl Fn() -> Option<PatchPictures> + Copy + 'static {
+    let made = StoredValue::new_local(None::<(u64, PatchPictures)>);
+    move || {
+        res.summary.with(|s| {
+            let s = s.as_ref()?;
+            let v = s.vision.as_ref()?;
+            let kept = made
+                .with_value(|m| m.as_ref().filter(|(id, _)| *id == s.id).map(|(_, p)| p.clone()));
+            if kept.is_some() {
+                return kept;
+            }
+            let rgba: Vec<u8> =
+                v.rgb.chunks_exact(3).flat_map(|p| [p[0], p[1], p[2], 255]).collect();
+            let picture = image_canvas(&rgba, v.width, v.height).ok()?;
+            let pictures = PatchPictures { picture, grid: v.grid };
+            made.set_value(Some((s.id, pictures.clone())));
+            Some(pictures)
+        })
+    }
+}
+
 pub fn has_vision(res: Results) -> Memo<bool> {
     Memo::new(move |_| res.summary.with(|s| s.as_ref().is_some_and(|s| s.vision.is_some())))
 }
@@ -302,7 +326,7 @@ fn Overlay(vision: Arc<VisionSummary>) -> impl IntoView {
                 ),
             };
         }
-        let head = format!("Layer {} · head {}", sel.layer.get() + 1, sel.head.get() + 1);
+        let head = format!("Layer {} · head {}", sel.layer.get(), sel.head.get());
         match weights.get() {
             None => format!("{head}: reading the head's weights…"),
             Some((_, top, share)) => format!(
