@@ -16,8 +16,10 @@
 #   5. `trunk build --release`, each wasm build (index.html: the page without
 #      the real models, the worker, the fma worker, the extra workers) linted
 #      through the same clippy-driver wrapper with `-D warnings` as it is
-#      built (beside stages 2 to 4, into target/web), then the end-to-end test
-#      of dist/ in Chromium
+#      built (beside stages 2 to 4, into target/web); the Python package's
+#      sdist and wheel with the page it made, the wheel installed in a fresh
+#      venv and in JupyterLab's; then the end-to-end test of dist/ and of the
+#      notebook viewer in JupyterLab, in Chromium
 # Every stage runs even when one fails; the e2e test needs the build.
 # Fuzzing proper (libFuzzer, minutes to hours) is scripts/fuzz.sh.
 # The output ends with the e2e runner's summary when everything passed.
@@ -65,6 +67,7 @@ ensure_models
 # tests/extra_reference.rs (about 1.2 GB into models-extra/; a minute).
 python3 "$ROOT/scripts/fetch_models.py" --extra
 ensure_python_test_deps
+ensure_jupyter
 ensure_leptosfmt
 cargo fetch --locked --quiet # trunk builds offline; a stale Cargo.lock fails here
 log "── tools and model files ready ($(($(now) - START)) s)"
@@ -136,6 +139,27 @@ stage "kernel checks in Chromium, relaxed SIMD (wasm-bindgen-test, --features fm
 stage "web component tests in Chromium (wasm-bindgen-test)" \
     env CHROMEDRIVER="$CHROMEDRIVER" cargo test --locked --target "$WASM_TARGET" --bin attnscope-web || true
 
+# The Python package as users get it: an sdist and, built from it, a wheel,
+# each with the page the web build just made (static/page/); the wheel
+# installed in a fresh venv, where attnscope.show must answer with the page's
+# files and a trace's bytes, and into JupyterLab's venv for the notebook's
+# end-to-end test (whose attnscope is removed first, so that an old one
+# never stands in for a failed build).
+python_package() {
+    local out="$ROOT/target/python-dist" fresh rc=0
+    "$JUPYTER_VENV/bin/python" -m pip uninstall --quiet --yes attnscope >/dev/null 2>&1 || true
+    rm -rf "$out"
+    "$PYTHON_TEST_VENV/bin/python" -m build --no-isolation --outdir "$out" "$ROOT/python" >/dev/null || return 1
+    ls -l "$out" >&2
+    fresh="$(mktemp -d)"
+    python3 -m venv "$fresh/venv" &&
+        "$fresh/venv/bin/python" -m pip install --quiet --disable-pip-version-check "$out"/attnscope-*.whl anywidget==0.11.0 numpy==2.4.6 &&
+        (cd "$fresh" && "$fresh/venv/bin/python" "$ROOT/scripts/check_wheel.py" "$ROOT/tests/fixtures/tracefile/smollm2_capital.safetensors") || rc=1
+    rm -rf "$fresh"
+    ((rc == 0)) || return 1
+    "$JUPYTER_VENV/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps "$out"/attnscope-*.whl
+}
+
 WEB_RC=0
 wait "$WEB_PID" || WEB_RC=$?
 trap - EXIT
@@ -143,6 +167,7 @@ log "── the web build's output:"
 cat "$WEB_LOG" >&2
 rm -f "$WEB_LOG"
 if ((WEB_RC == 0)); then
+    stage "Python wheel and sdist with the page (python -m build), installed in a fresh venv" python_package || true
     if [[ ${#FAILED[@]} -gt 0 ]]; then
         stage "end-to-end test of dist/ in Chromium" node --test --test-reporter=spec tests/e2e/*.test.mjs || true
     else

@@ -23,12 +23,12 @@ def test_the_example_notebook_renders_the_widget(tmp_path, monkeypatch):
     assert not errors, errors
     views = [o.data[VIEW] for o in outputs if o.output_type == "execute_result" and VIEW in o.data]
     assert len(views) == 1, outputs
-    # The widget state nbclient saves with the notebook: the viewer's model, with the trace's overview.
+    # The widget state nbclient saves with the notebook: the page's model, naming the trace and the start.
     state = nb.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
     model = state[views[0]["model_id"]]
     assert model["model_name"] == "AnyModel"
-    info = model["state"]["info"]
-    assert info["tokens"][:2] == ["The", " capital"] and info["n_layers"] == 2 and info["n_heads"] == 4
-    assert (model["state"]["layer"], model["state"]["head"]) == (1, 0)
+    s = model["state"]
+    assert (s["name"], s["query"], s["error"]) == ("example.trace.safetensors", "layer=1&head=0", "")
+    assert s["size"] == (tmp_path / "example.trace.safetensors").stat().st_size
     assert (tmp_path / "example.trace.safetensors").is_file() and (tmp_path / "example.html").is_file()
     assert json.loads(json.dumps(views[0]))["version_major"] == 2

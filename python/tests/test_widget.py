@@ -1,20 +1,22 @@
-"""attnscope.show and to_html on traces written with write_trace: the widget
-answers a head's request with exactly that head's bytes, a bad request with a
-sentence (nothing escapes to the kernel), and files that are not a readable
-trace with a clear Python error."""
+"""attnscope.show and to_html: the attnscope page, its files from this
+package (python/src/attnscope/static/page/, from the web build), and the
+trace's bytes by request. Each request gets exactly the bytes asked for, a bad
+one a sentence (nothing escapes to the kernel), and a file that is not a
+readable trace a clear message in the cell. The page itself is tested in a
+real JupyterLab (tests/e2e/notebook.test.mjs)."""
 
 import base64
+import hashlib
 import json
 import re
 import struct
 
 import numpy as np
 import pytest
-from safetensors import safe_open
 from safetensors.numpy import save_file
 
 import attnscope
-from attnscope._format import thumbnails_of
+from attnscope import _page
 
 TOKENS = ["The", " capital", " of", " France", " is", " Paris"]
 
@@ -29,7 +31,7 @@ def layers(n_layers, heads, n, causal=True, seed=0):
         yield (e / e.sum(axis=-1, keepdims=True)).astype(np.float32)
 
 
-def small(path, dtype="float16", thumbnails=True, mask="causal"):
+def small(path, dtype="float16", mask="causal"):
     attnscope.write_trace(
         path,
         layers(3, 4, len(TOKENS), causal=mask != "none"),
@@ -40,9 +42,26 @@ def small(path, dtype="float16", thumbnails=True, mask="causal"):
         n_layers=3,
         n_heads=4,
         dtype=dtype,
-        thumbnails=thumbnails,
     )
     return path
+
+
+@pytest.fixture
+def page(tmp_path, monkeypatch):
+    """Page files of our own in place of the built ones (the web build may
+    still be running beside these tests): their bytes must come back as they are."""
+    d = tmp_path / "page"
+    d.mkdir()
+    files = {name: (name * 50).encode() + bytes(range(256)) for name in _page.FILES}
+    files["style.css"] = b".shell { color: red; }"
+    for name, data in files.items():
+        (d / name).write_bytes(data)
+    sums = {name: hashlib.sha256(data).hexdigest() for name, data in files.items()}
+    (d / "manifest.json").write_text(json.dumps({"version": "v1", "files": sums}))
+    monkeypatch.setattr(_page, "PAGE_DIR", str(d))
+    _page._read_page.cache_clear()
+    yield d, files
+    _page._read_page.cache_clear()
 
 
 def ask(widget, content):
@@ -55,55 +74,81 @@ def ask(widget, content):
     return sent[0]
 
 
+def test_the_page_files_come_from_the_package_with_the_frame(tmp_path, page):
+    _, files = page
+    w = attnscope.show(str(small(tmp_path / "t.safetensors")))
+    assert (w.name, w.size, w.query, w.error) == ("t.safetensors", (tmp_path / "t.safetensors").stat().st_size, "layer=0&head=0", "")
+    msg, buffers = ask(w, {"kind": "files", "id": 7})
+    assert (msg["kind"], msg["id"], msg["version"]) == ("files", 7, "v1")
+    assert dict(zip(msg["names"], map(bytes, buffers))) == files
+    # The frame: the page's style inlined, the title the trace's model, no address of any host.
+    assert ".shell { color: red; }" in msg["frame"] and "<title>attnscope · tiny</title>" in msg["frame"]
+    assert not re.search(r"(src|href)=\"(https?:)?//", msg["frame"])
+
+
+def test_page_files_that_are_missing_or_do_not_match_their_manifest_get_a_sentence(tmp_path, page):
+    d, _ = page
+    w = attnscope.show(str(small(tmp_path / "t.safetensors")))
+    (d / "worker.js").write_bytes(b"changed")
+    msg, _ = ask(w, {"kind": "files", "id": 1})
+    assert msg["kind"] == "error" and "worker.js does not match its manifest" in msg["error"]
+    (d / "manifest.json").unlink()
+    msg, _ = ask(w, {"kind": "files", "id": 2})
+    assert msg["kind"] == "error" and "has no viewer files" in msg["error"] and msg["id"] == 2
+
+
 @pytest.mark.parametrize("dtype", ["float16", "float32"])
-def test_a_requested_head_comes_back_as_its_exact_bytes(tmp_path, dtype):
+def test_a_read_comes_back_as_exactly_those_bytes_of_the_file(tmp_path, dtype):
     path = small(tmp_path / "t.safetensors", dtype=dtype)
-    w = attnscope.show(str(path))
-    with safe_open(str(path), "np") as f:
-        for layer, head in [(0, 0), (1, 2), (2, 3)]:
-            msg, buffers = ask(w, {"type": "head", "layer": layer, "head": head})
-            assert msg == {"type": "head", "layer": layer, "head": head, "dtype": "F16" if dtype == "float16" else "F32"}
-            want = f.get_tensor(f"layers.{layer}.attention")[head]
-            assert bytes(buffers[0]) == want.tobytes()
-            assert len(buffers[0]) == len(TOKENS) ** 2 * want.itemsize
-
-
-def test_the_overview_is_the_files_thumbnails_or_pooled_when_it_has_none(tmp_path):
-    with_thumbs = attnscope.show(small(tmp_path / "a.safetensors"))
-    with safe_open(str(tmp_path / "a.safetensors"), "np") as f:
-        assert with_thumbs.thumbnails == f.get_tensor("thumbnails").tobytes()
-        weights = [f.get_tensor(f"layers.{l}.attention") for l in range(3)]
-    info = with_thumbs.info
-    assert (info["model"], info["n_layers"], info["n_heads"], info["tokens"]) == ("tiny", 3, 4, TOKENS)
-    assert info["masks"] == [{"type": "causal"}] * 3 and info["thumbnail_size"] == len(TOKENS)
-    pooled = attnscope.show(small(tmp_path / "b.safetensors", thumbnails=False))
-    assert pooled.thumbnails == np.stack([thumbnails_of(a, len(TOKENS)) for a in weights]).tobytes()
+    data = path.read_bytes()
+    w = attnscope.show(str(path), layer=2, head=3, view="grid")
+    assert w.query == "layer=2&head=3&view=grid"
+    for start, end in [(0, 8), (100, 101), (0, len(data)), (len(data) - 5, len(data))]:
+        msg, buffers = ask(w, {"kind": "read", "id": 3, "start": start, "end": end})
+        assert (msg["kind"], msg["id"], msg["start"]) == ("bytes", 3, start)
+        assert bytes(buffers[0]) == data[start:end]
 
 
 @pytest.mark.parametrize(
     "content, says",
     [
-        ({"type": "head", "layer": 3, "head": 0}, "layer 3 does not exist: the trace has layers 0 to 2"),
-        ({"type": "head", "layer": 0, "head": -1}, "head -1 does not exist: the trace has heads 0 to 3"),
-        ({"type": "head", "layer": "0", "head": 1}, "must be whole numbers"),
-        ({"type": "head"}, "must be whole numbers"),
-        ({"type": "everything"}, "unknown request"),
-        ("head", "unknown request"),
+        ({"kind": "read", "id": 1, "start": 0, "end": 10**9}, r"not within the trace's"),
+        ({"kind": "read", "id": 1, "start": -1, "end": 4}, r"not within"),
+        ({"kind": "read", "id": 1, "start": 8, "end": 8}, r"not within"),
+        ({"kind": "read", "id": 1, "start": "0", "end": 4}, r"whole numbers"),
+        ({"kind": "read", "id": 1, "start": True, "end": 4}, r"whole numbers"),
+        ({"kind": "read", "id": 1, "start": 0.5, "end": 4}, r"whole numbers"),
+        ({"kind": "read", "id": 1}, r"whole numbers"),
+        ({"kind": "rm -rf", "id": 1}, r"unknown request 'rm -rf'"),
+        ({"id": 1}, r"unknown request 'None'"),
+        ("files", r"unknown request"),
+        ([1, 2], r"unknown request"),
     ],
 )
 def test_a_bad_request_gets_an_error_message_not_an_exception(tmp_path, content, says):
-    w = attnscope.show(small(tmp_path / "t.safetensors"))
+    w = attnscope.show(str(small(tmp_path / "t.safetensors")))
     msg, buffers = ask(w, content)
-    assert msg["type"] == "error" and says in msg["message"] and not buffers
+    assert msg["kind"] == "error" and re.search(says, msg["error"]), msg
+    assert buffers == []
 
 
-def test_a_file_cut_short_after_opening_gets_an_error_message(tmp_path):
+def test_a_read_over_the_limit_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setattr(_page, "MAX_READ", 16)
+    w = attnscope.show(str(small(tmp_path / "t.safetensors")))
+    msg, _ = ask(w, {"kind": "read", "id": 1, "start": 0, "end": 17})
+    assert msg["kind"] == "error" and "over the limit of 16" in msg["error"]
+
+
+def test_a_file_changed_or_removed_after_it_was_shown_gets_an_error_message(tmp_path):
     path = small(tmp_path / "t.safetensors")
     w = attnscope.show(str(path))
     data = path.read_bytes()
     path.write_bytes(data[: len(data) // 2])
-    msg, _ = ask(w, {"type": "head", "layer": 2, "head": 3})
-    assert msg["type"] == "error" and "cut short" in msg["message"]
+    msg, _ = ask(w, {"kind": "read", "id": 1, "start": 0, "end": 8})
+    assert msg["kind"] == "error" and "changed on disk since it was shown" in msg["error"]
+    path.unlink()
+    msg, _ = ask(w, {"kind": "read", "id": 1, "start": 0, "end": 8})
+    assert msg["kind"] == "error" and "cannot read" in msg["error"]
 
 
 def rewrite_metadata(path, **changes):
@@ -156,17 +201,30 @@ def damage(tmp_path, how):
         ("tiny", r"is not a safetensors file: only 4 bytes"),
     ],
 )
-def test_a_file_that_is_not_a_readable_trace_gets_a_clear_error(tmp_path, how, says):
+def test_a_file_that_is_not_a_readable_trace_shows_why_in_the_cell(tmp_path, how, says):
     path = damage(tmp_path, how)
-    with pytest.raises(attnscope.TraceError, match=says):
-        attnscope.show(str(path))
+    w = attnscope.show(str(path))
+    assert re.search("attnscope cannot show this trace: .*" + says, w.error), w.error
+    assert w.size == 0
     with pytest.raises(attnscope.TraceError, match=says):
         attnscope.to_html(str(path), str(tmp_path / "out.html"))
 
 
-def test_a_missing_file_gets_a_clear_error(tmp_path):
-    with pytest.raises(attnscope.TraceError, match="cannot read .*nothing.safetensors"):
-        attnscope.show(str(tmp_path / "nothing.safetensors"))
+def test_a_missing_file_shows_why_in_the_cell(tmp_path):
+    w = attnscope.show(str(tmp_path / "nothing.safetensors"))
+    assert re.search("cannot read .*nothing.safetensors", w.error), w.error
+
+
+def test_a_layer_or_head_the_trace_lacks_or_an_unknown_view_is_refused(tmp_path):
+    path = str(small(tmp_path / "t.safetensors"))
+    with pytest.raises(ValueError, match="layer 3 does not exist: the trace has 3"):
+        attnscope.show(path, layer=3)
+    with pytest.raises(ValueError, match="head 4 does not exist"):
+        attnscope.show(path, head=4)
+    with pytest.raises(ValueError, match="head must be a whole number"):
+        attnscope.show(path, head=-1)
+    with pytest.raises(ValueError, match="view must be one of"):
+        attnscope.show(path, view="everything")
 
 
 def test_outputs_with_attentions_are_shown_through_a_temporary_trace(tmp_path):
@@ -174,12 +232,11 @@ def test_outputs_with_attentions_are_shown_through_a_temporary_trace(tmp_path):
         attentions = tuple(a[None] for a in layers(2, 3, len(TOKENS)))
 
     w = attnscope.show(Outputs(), tokens=TOKENS, name="my model")
-    assert w.info["masks"] == [{"type": "causal"}] * 2 and w.info["model"] == "my model"
-    msg, buffers = ask(w, {"type": "head", "layer": 1, "head": 2})
-    assert msg["dtype"] == "F32"
-    assert bytes(buffers[0]) == Outputs.attentions[1][0, 2].tobytes()
+    reader = attnscope.TraceFile(w.shown.path)
+    assert reader.masks == [{"type": "causal"}] * 2 and reader.model_name == "my model"
+    assert np.array_equal(reader.head(1, 2), Outputs.attentions[1][0, 2])
     encoder = attnscope.show({"attentions": list(layers(1, 2, 3, causal=False))}, tokens=["a", "b", "c"])
-    assert encoder.info["masks"] == [{"type": "none"}]
+    assert attnscope.TraceFile(encoder.shown.path).masks == [{"type": "none"}]
     with pytest.raises(ValueError, match="needs tokens="):
         attnscope.show(Outputs())
     with pytest.raises(ValueError, match="5 tokens given but the attentions are over 6 tokens"):
@@ -191,48 +248,29 @@ def test_outputs_with_attentions_are_shown_through_a_temporary_trace(tmp_path):
 
 
 def test_the_widget_loads_nothing_from_another_host():
-    from attnscope._widget import AttentionWidget
-
-    for asset in (AttentionWidget._esm, AttentionWidget._css):
-        text = asset.read_text() if hasattr(asset, "read_text") else str(asset)
-        assert not re.search(r"https?://|\bimport\s*\(|^\s*import\s", text, re.M), asset
+    for asset in ("notebook.js", "notebook.css", "frame.html"):
+        text = open(f"{_page.STATIC}/{asset}").read()
+        assert not re.search(r"https?://|^\s*import\s", text, re.M), asset
 
 
-def test_to_html_embeds_every_head_and_refuses_a_trace_over_its_limit(tmp_path):
-    path = small(tmp_path / "t.safetensors", dtype="float32")
-    out = attnscope.to_html(str(path), str(tmp_path / "t.html"))
-    page = open(out, encoding="utf-8").read()
-    data = json.loads(re.search(r'id="attnscope-data">(.*?)</script>', page, re.S).group(1))
-    with safe_open(str(path), "np") as f:
-        for layer in range(3):
-            got = np.frombuffer(base64.b64decode(data["layers"][layer]), dtype="<f2").reshape(4, 6, 6)
-            assert np.array_equal(got, f.get_tensor(f"layers.{layer}.attention").astype("<f2"))
-    assert not re.search(r'(src|href)="(?!data:)', page)
-    with pytest.raises(ValueError, match=r"over the standalone HTML's limit of 0\.0 MB"):
-        attnscope.to_html(str(path), str(tmp_path / "u.html"), max_bytes=100)
-    with pytest.raises(ValueError, match="layer 3 does not exist"):
-        attnscope.to_html(str(path), str(tmp_path / "u.html"), layer=3)
+def inline_of(html):
+    m = re.search(r'<script type="application/json" id="attnscope-inline">(.*?)</script>', html, re.S)
+    return json.loads(m.group(1).replace("<\\/", "</"))
 
 
-@pytest.mark.parametrize(
-    "dtype, bad",
-    [
-        ("float16", np.array([np.nan], dtype="<f2")),
-        ("float16", np.array([1.002], dtype="<f2")),
-        ("float16", np.array([-0.25], dtype="<f2")),
-        ("float32", np.array([np.inf], dtype="<f4")),
-        ("float32", np.array([1.5], dtype="<f4")),
-    ],
-)
-def test_a_head_holding_a_weight_outside_0_1_gets_an_error_message(tmp_path, dtype, bad):
-    path = small(tmp_path / "t.safetensors", dtype=dtype)
+def test_to_html_inlines_the_page_and_the_trace_and_refuses_a_trace_over_its_limit(tmp_path, page):
+    _, files = page
+    path = small(tmp_path / "t.safetensors")
+    out = attnscope.to_html(str(path), str(tmp_path / "t.html"), layer=1, head=2, view="overview", title="My </script> trace")
+    text = (tmp_path / "t.html").read_text()
+    assert out.endswith("t.html") and "<title>My &lt;/script&gt; trace</title>" in text
+    data = inline_of(text)
+    assert base64.b64decode(data["trace"]["bytes"]) == path.read_bytes() and data["trace"]["name"] == "t.safetensors"
+    assert {k: base64.b64decode(v) for k, v in data["files"].items()} == files
+    assert data["query"] == "layer=1&head=2&view=overview"
+    with pytest.raises(ValueError, match="over the standalone HTML's limit"):
+        attnscope.to_html(str(path), str(tmp_path / "big.html"), max_bytes=100)
+    # The same document from the widget's button.
     w = attnscope.show(str(path))
-    data = bytearray(path.read_bytes())
-    (n,) = struct.unpack("<Q", data[:8])
-    begin = json.loads(data[8 : 8 + n])["layers.1.attention"]["data_offsets"][0]
-    cell = 8 + n + begin + (2 * 36 + 3 * 6 + 4) * bad.itemsize  # head 2, query 3, key 4
-    data[cell : cell + bad.itemsize] = bad.tobytes()
-    path.write_bytes(bytes(data))
-    msg, buffers = ask(w, {"type": "head", "layer": 1, "head": 2})
-    assert msg["type"] == "error" and "layer 1 head 2 holds a weight that is not in [0, 1]" in msg["message"] and not buffers
-    assert ask(w, {"type": "head", "layer": 1, "head": 1})[0]["type"] == "head"
+    msg, buffers = ask(w, {"kind": "html", "id": 5})
+    assert msg == {"kind": "html", "id": 5} and inline_of(bytes(buffers[0]).decode())["trace"] == data["trace"]

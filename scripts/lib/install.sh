@@ -145,11 +145,11 @@ ensure_web_build_tools() {
 
 # The Python package's tests (python/tests, on numpy arrays; no torch; the
 # notebook widget and examples/attention.ipynb run by nbclient on an ipykernel;
-# tests/e2e/widget.test.mjs uses it too): a venv
+# tests/e2e/standalone.test.mjs uses it too): a venv
 # of their own in .tools/python-venv with these pins from PyPI, and the package
 # itself (pip install ./python, again on every call: it is small). Exports
 # PYTHON_TEST_VENV. The venv is made anew when the pins change.
-PYTHON_TEST_PINS="anywidget==0.11.0 ipykernel==7.4.0 nbclient==0.11.0 nbformat==5.11.1 numpy==2.4.6 pytest==9.2.0 safetensors==0.8.0 setuptools==84.2.1"
+PYTHON_TEST_PINS="anywidget==0.11.0 build==1.6.1 ipykernel==7.4.0 nbclient==0.11.0 nbformat==5.11.1 numpy==2.4.6 pytest==9.2.0 safetensors==0.8.0 setuptools==84.2.1"
 # A venv at $1 holding the pinned packages $2 (one string of pins), made
 # anew when the pins change; $3 says what it is for, in the log.
 ensure_pinned_venv() {
@@ -193,6 +193,15 @@ ensure_python_test_deps() {
 # onnxruntime-web from npm into .tools/node_modules. PyPI's torch wheel brings
 # the CUDA libraries as dependencies (a few GB, unused on a CPU machine).
 # Exports BENCH_VENV. The venv is made anew when the pins change.
+# A real JupyterLab for the notebook viewer's end-to-end test
+# (tests/e2e/notebook.test.mjs); attnscope itself goes in from the built wheel.
+JUPYTER_PINS="jupyterlab==4.6.6 anywidget==0.11.0 numpy==2.4.6"
+ensure_jupyter() {
+    JUPYTER_VENV="$TOOLS_DIR/jupyter-venv"
+    ensure_pinned_venv "$JUPYTER_VENV" "$JUPYTER_PINS" "JupyterLab for the notebook test"
+    export JUPYTER_VENV
+}
+
 BENCH_PYTHON_PINS="torch==2.15.0 transformers==5.24.0 accelerate==1.15.0 gguf==0.19.0 onnx==1.23.2 onnxscript==0.7.2 numpy==2.4.6"
 # The speech benchmark's peer (scripts/bench.sh speech), installed into the bench venv only there.
 CT2_VERSION="4.8.5"

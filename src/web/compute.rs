@@ -150,7 +150,10 @@ impl Compute {
     /// The page's session plus the worker (if the browser can start it).
     pub fn start(reply: impl Fn(FromWorker) + 'static) -> Self {
         let compute = Self::with(Rc::new(reply));
-        compute.slot.spawn();
+        // A hosted page shows its host's trace only: the built-in models' worker is never needed.
+        if !crate::hosted::is_hosted() {
+            compute.slot.spawn();
+        }
         compute.extra_started.set(false);
         compute
     }
@@ -318,6 +321,25 @@ impl Compute {
         });
         self.extra().post_when_ready(file.into(), 300, on_fail);
     }
+
+    /// Opens the trace of the page's host (`hosted.rs`) in the worker, which
+    /// answers `Loaded` or `LoadFailed` for [`ModelId::Trace`] as for a file.
+    pub fn open_hosted(&self, host: &crate::hosted::Host) {
+        {
+            let mut models = self.extra().models.borrow_mut();
+            if !models.contains(&ModelId::Trace) {
+                models.push(ModelId::Trace);
+            }
+        }
+        let reply = self.reply.clone();
+        let on_fail = Box::new(move || {
+            let message = "the background worker that reads the trace did not start".into();
+            leptos::task::spawn_local(async move {
+                reply(FromWorker::LoadFailed { model: ModelId::Trace, message })
+            });
+        });
+        self.extra().post_when_ready(crate::hosted::open_message(host), 300, on_fail);
+    }
 }
 
 pub fn model_name(m: ModelId) -> &'static str {
@@ -372,6 +394,15 @@ impl Engine {
         self.compute.with_value(|c| {
             if let Some(c) = c {
                 c.open_trace(file)
+            }
+        })
+    }
+
+    /// Opens the host's trace in the worker ([`Compute::open_hosted`]).
+    pub fn open_hosted(&self, host: &crate::hosted::Host) {
+        self.compute.with_value(|c| {
+            if let Some(c) = c {
+                c.open_hosted(host)
             }
         })
     }

@@ -10,6 +10,7 @@
 //! - `canvas/`: the kit every picture is drawn with;
 //! - `state.rs`, `url_state.rs`: the state, provided by context and kept in the URL;
 //! - `compute.rs`, `worker_client.rs`, `downloads.rs`: the worker and the exports;
+//! - `hosted.rs`: the page inside a notebook or a standalone HTML file, showing its host's trace;
 //! - `test_support.rs`: what the component tests share; each folder's tests
 //!   are in a `tests.rs` beside its code.
 
@@ -19,6 +20,8 @@ mod canvas;
 mod compute;
 #[cfg(target_arch = "wasm32")]
 mod downloads;
+#[cfg(target_arch = "wasm32")]
+mod hosted;
 #[cfg(target_arch = "wasm32")]
 mod shell;
 #[cfg(target_arch = "wasm32")]

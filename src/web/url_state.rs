@@ -318,6 +318,10 @@ impl UrlState {
 
     /// The state in the page's address now.
     pub fn current() -> Self {
+        // A hosted page's start comes from its host (`attnscope.show(…, layer=, head=)`).
+        if let Some(query) = crate::hosted::host().map(|h| h.query) {
+            return Self::parse(&query);
+        }
         web_sys::window()
             .and_then(|w| w.location().search().ok())
             .map(|q| Self::parse(&q))

@@ -54,17 +54,22 @@ impl WorkerClient {
         on_reply: impl Fn(FromWorker) + 'static,
         on_death: impl Fn(String) + 'static,
     ) -> Result<Self, String> {
-        let loader = match (extra, has_relaxed_simd()) {
-            (true, true) => LOADER_EXTRA_FMA,
-            (true, false) => LOADER_EXTRA,
-            (false, true) => LOADER_FMA,
-            (false, false) => LOADER,
+        let loader = match (extra, has_relaxed_simd(), crate::hosted::host()) {
+            // A notebook or standalone HTML gives the one worker it packs.
+            (true, _, Some(host)) => host.worker,
+            (true, true, None) => LOADER_EXTRA_FMA.into(),
+            (true, false, None) => LOADER_EXTRA.into(),
+            (false, true, _) => LOADER_FMA.into(),
+            (false, false, _) => LOADER.into(),
         };
         let worker =
-            Worker::new(loader).map_err(|e| format!("could not start the worker: {e:?}"))?;
+            Worker::new(&loader).map_err(|e| format!("could not start the worker: {e:?}"))?;
         let reply = on_reply;
         let back = worker.clone();
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+            if crate::hosted::serve(&back, &e.data()) {
+                return; // the worker asked for bytes of the host's trace
+            }
             let Some(decoded) = decode(&e.data()) else { return };
             give_back(&back, &e.data());
             match decoded {

@@ -74,14 +74,14 @@ test('a vision trace opens on the Image tab; the query weighs the patches as the
   assert.equal(await page.locator('#image-overlay').getAttribute('data-rows'), '4');
   assert.deepEqual(await page.locator('.image-special').allTextContents(), ['[CLS]']);
 
-  // Layer 3, head 2: the class token's strongest patch, as the CLI reads the file.
+  // Layer 2, head 1: the class token's strongest patch, as the CLI reads the file.
   await page.selectOption('#layer', '2');
   await page.selectOption('#head', '1');
   const a = cliHead(VIT, 2, 1);
   const [r, c] = mostWeight(a[0], 1, 4);
   await page.waitForFunction((want) => document.querySelector('#image-readout')?.textContent.startsWith(want),
     `Most weight: patch ${r},${c} (${a[0][1 + r * 4 + c].toFixed(4)})`);
-  assert.match(await page.locator('#image-caption').textContent(), /^Layer 3 · head 2: where \[CLS\] looks/);
+  assert.match(await page.locator('#image-caption').textContent(), /^Layer 2 · head 1: where \[CLS\] looks/);
 
   // A click in patch (3, 1): token 1 + 3·4 + 1 = 14, its own strongest patch read out.
   const box = (await page.locator('#image-overlay').getAttribute('data-picture')).split(',').map(Number);
@@ -127,7 +127,7 @@ test('a vision trace opens on the Image tab; the query weighs the patches as the
   const heads = await page.locator('#image-heads').boundingBox();
   await page.mouse.click(heads.x + 2 * 122 + 50, heads.y + 50);
   await page.waitForFunction(() => document.querySelector('#head')?.value === '2');
-  await page.waitForFunction(() => /^Layer 3 · head 3: where patch 3,1 looks/.test(document.querySelector('#image-caption')?.textContent ?? ''));
+  await page.waitForFunction(() => /^Layer 2 · head 2: where patch 3,1 looks/.test(document.querySelector('#image-caption')?.textContent ?? ''));
   await page.screenshot({ path: join(ARTIFACTS, 'vision-heads.png'), fullPage: true });
 });
 

@@ -20,9 +20,15 @@ from ._reader import TraceError, TraceFile  # noqa: E402
 from ._torch import trace, trace_image  # noqa: E402
 
 
-def show(path_or_outputs, tokens=None, *, layer: int = 0, head: int = 0, mask=None, name: str = "model", dtype: str = "float32"):
-    """The attnscope viewer in Jupyter (JupyterLab, Notebook): every layer ×
-    head as thumbnails, the selected head as a heatmap with its tokens.
+def show(path_or_outputs, tokens=None, *, layer: int = 0, head: int = 0, view=None, height: int = 0,
+         mask=None, name: str = "model", dtype: str = "float32"):
+    """The attnscope page in a notebook (JupyterLab, Notebook 7, VS Code,
+    marimo; through anywidget): every view a trace supports, as on the
+    site, opening at `layer`, `head` and `view` ("head", "grid", "overview",
+    "explain", "catalog", "image"…). The page's files come from this
+    package, the trace's bytes from the kernel as the views need them;
+    nothing is fetched from any host. `height` in pixels (0: fitted to the
+    window); the frame takes the output's width.
 
     `path_or_outputs` is a trace file's path, or a model's outputs with
     `attentions` (Hugging Face outputs of `output_attentions=True`, or a list
@@ -30,20 +36,24 @@ def show(path_or_outputs, tokens=None, *, layer: int = 0, head: int = 0, mask=No
     temporary trace file (`dtype`, float32 by default so the weights shown are
     the model's own; removed when Python exits), with `mask` ("none",
     "causal", ("sliding_window", W)) read from the weights when not given.
-    Only the selected head's weights go to the browser. Needs anywidget."""
-    from ._reader import TraceFile
+    A missing or damaged file shows why in the cell. Needs anywidget."""
+    from ._page import Shown
+    from ._reader import TraceError
     from ._view import trace_of_outputs
 
-    if isinstance(path_or_outputs, (str, os.PathLike)):
-        path = path_or_outputs
-    else:
-        path = trace_of_outputs(path_or_outputs, tokens, mask, name, dtype)
-    trace_file = TraceFile(path)
     try:
         from ._widget import AttentionWidget
     except ImportError as e:
         raise ImportError(f"attnscope.show needs anywidget (pip install anywidget): {e}") from None
-    return AttentionWidget(trace_file, layer=layer, head=head)
+    if isinstance(path_or_outputs, (str, os.PathLike)):
+        path = path_or_outputs
+    else:
+        path = trace_of_outputs(path_or_outputs, tokens, mask, name, dtype)
+    try:
+        shown = Shown(path, layer, head, view)
+    except TraceError as e:
+        return AttentionWidget(None, error=f"attnscope cannot show this trace: {e}", height=height)
+    return AttentionWidget(shown, height=height)
 
 
 __all__ = [

@@ -1,5 +1,5 @@
-"""What the viewer (static/widget.js) is given, the same in a notebook and in
-a standalone HTML file: the overview once, then one head per request."""
+"""A model's outputs (attentions) shown without a trace file of the user's:
+written to a temporary one for attnscope.show."""
 
 from __future__ import annotations
 
@@ -11,39 +11,6 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from ._format import write_trace
-from ._reader import TraceFile
-
-STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
-
-
-def overview(tf: TraceFile) -> tuple:
-    """(info for the viewer, thumbnail levels as little-endian u16 bytes)."""
-    size, levels = tf.thumbnails()
-    info = {
-        "model": tf.model_name,
-        "architecture": str(tf.description.get("model", {}).get("architecture", "")),
-        "n_layers": tf.n_layers,
-        "n_heads": tf.n_heads,
-        "n_kv_heads": tf.n_kv_heads,
-        "tokens": tf.tokens,
-        "masks": tf.masks,
-        "thumbnail_size": size,
-    }
-    return info, np.ascontiguousarray(levels, dtype="<u2").tobytes()
-
-
-def answer(tf: TraceFile, content: Any) -> tuple:
-    """The reply to a message from the viewer: (content, buffers). Bad
-    requests and unreadable heads get an error reply, never an exception."""
-    if not isinstance(content, dict) or content.get("type") != "head":
-        return {"type": "error", "message": f"unknown request {content!r}"}, []
-    layer, head = content.get("layer"), content.get("head")
-    try:
-        data = tf.head_bytes(layer, head)
-        dtype = tf.attention_dtype(layer)
-    except (ValueError, OSError) as e:
-        return {"type": "error", "layer": layer, "head": head, "message": str(e)}, []
-    return {"type": "head", "layer": layer, "head": head, "dtype": dtype}, [data]
 
 
 def attentions_of(outputs: Any) -> Sequence:

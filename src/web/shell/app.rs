@@ -64,11 +64,15 @@ pub fn Page(
     engine.set(in_page, on_reply(sel, res, engine, offline, opened, speech));
     compute_on_change(sel, res, engine);
     crate::views::write::follow::follow(crate::views::write::Flow::from_context());
-    keep_url(sel, app, writing);
+    // A hosted page has no address of its own (about:srcdoc in a notebook's frame),
+    // and must not add entries to its host's history.
+    if !crate::hosted::is_hosted() {
+        keep_url(sel, app, writing);
+    }
     restyle(app);
     crate::views::translation::translate::follow_model(sel);
     crate::views::image::follow_vision(sel, res);
-    if !in_page {
+    if !in_page && !crate::hosted::is_hosted() {
         offline.register();
         offline.refresh_saved();
     }
@@ -179,6 +183,13 @@ fn on_reply(
         }
         FromWorker::Result(s) if s.id == engine.latest() => {
             let (layers, heads) = (s.info.n_layers, s.info.n_heads);
+            // A hosted page opens at its host's layer and head once its trace is in
+            // (the teaching model's run before it cut them to its own size).
+            if crate::hosted::first_trace_run(&s.info.id) {
+                let start = UrlState::current();
+                sel.layer.set(start.layer);
+                sel.head.set(start.head);
+            }
             // Keep the selection inside the model (a URL may ask for more).
             if sel.layer.get_untracked() >= layers {
                 sel.layer.set(0);
@@ -420,6 +431,8 @@ fn StageHeader() -> impl IntoView {
     let sel = expect_context::<Selection>();
     let app = expect_context::<Appearance>();
     let vision = crate::views::image::has_vision(expect_context::<Results>());
+    // A hosted page's trace has no speech, and the lesson needs a live model.
+    let hosted = crate::hosted::is_hosted();
     let tabs = NodeRef::<leptos::html::Nav>::new();
     // Where the tabs scroll sideways (a phone), the chosen one is scrolled into sight.
     Effect::new(move |_| {
@@ -457,6 +470,7 @@ fn StageHeader() -> impl IntoView {
                                         hidden=move || {
                                             (v == View::Translate && !sel.model.get().is_translation())
                                                 || (v == View::Image && !vision.get())
+                                                || (hosted && matches!(v, View::Speech | View::Lesson))
                                         }
                                         aria-selected=move || (sel.view.get() == v).to_string()
                                         aria-controls="stage"

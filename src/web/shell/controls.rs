@@ -31,16 +31,23 @@ pub fn ControlBar() -> impl IntoView {
 /// top of the rail beside the stage (above the stage on a narrow screen).
 #[component]
 pub fn Controls() -> impl IntoView {
+    // A notebook's page shows its host's trace only: no model to choose, no class to hold.
+    let hosted = crate::hosted::is_hosted();
     view! {
         <section class="controls" aria-label="Settings">
-            <ModelPicker />
-            <ExactWeights />
-            <super::open_model::OpenModelControls />
+            {(!hosted)
+                .then(|| {
+                    view! {
+                        <ModelPicker />
+                        <ExactWeights />
+                        <super::open_model::OpenModelControls />
+                    }
+                })}
             <super::open_trace::OpenTrace />
-            <PresetPicker />
+            {(!hosted).then(|| view! { <PresetPicker /> })}
             <HeadPicker />
             <Settings />
-            <super::classroom::ClassControls />
+            {(!hosted).then(|| view! { <super::classroom::ClassControls /> })}
         </section>
     }
 }
@@ -253,7 +260,9 @@ pub fn TextInput() -> impl IntoView {
                 rows="1"
                 spellcheck="false"
                 placeholder=move || {
-                    if sel.model.get() == ModelId::Trace {
+                    if sel.model.get() == ModelId::Trace && crate::hosted::is_hosted() {
+                        "A trace's text is fixed: its tokens are above the picture"
+                    } else if sel.model.get() == ModelId::Trace {
                         "A trace file's text is fixed: choose a model to type"
                     } else {
                         "Type a sentence…"

@@ -63,6 +63,16 @@ pub fn OpenTrace() -> impl IntoView {
             _ => {}
         }
     });
+    // A hosted page (a notebook, a standalone HTML file) opens its host's trace at once, and no other.
+    let hosted = crate::hosted::host();
+    if let Some(host) = &hosted {
+        name.set(host.name.clone());
+        res.loads.update(|l| {
+            l.insert(ModelId::Trace, LoadState::Loading { loaded: 0, total: host.size as u64 });
+        });
+        opening.set(true);
+        engine.open_hosted(host);
+    }
     let on_pick = move |ev: leptos::ev::Event| {
         let input = event_target::<web_sys::HtmlInputElement>(&ev);
         if let Some(file) = input.files().and_then(|f| f.get(0)) {
@@ -74,6 +84,9 @@ pub fn OpenTrace() -> impl IntoView {
     let over = window_event_listener(leptos::ev::dragover, |ev| ev.prevent_default());
     let dropped = window_event_listener(leptos::ev::drop, move |ev| {
         let Some(data) = ev.data_transfer().filter(is_trace_drop) else { return };
+        if crate::hosted::is_hosted() {
+            return;
+        }
         ev.prevent_default();
         if let Some(file) = data.files().and_then(|f| f.get(0)) {
             open(file, res, engine, opening, name);
@@ -87,8 +100,8 @@ pub fn OpenTrace() -> impl IntoView {
         LoadState::Failed(why) => Some(format!("{} could not be opened: {why}", name.get())),
         _ => None,
     };
-    view! {
-        <div class="field open-trace">
+    let picker = hosted.is_none().then(|| {
+        view! {
             <label
                 class="button"
                 for="open-trace"
@@ -103,6 +116,11 @@ pub fn OpenTrace() -> impl IntoView {
                 accept=".safetensors"
                 on:change=on_pick
             />
+        }
+    });
+    view! {
+        <div class="field open-trace">
+            {picker}
             {move || {
                 failure()
                     .map(|f| {

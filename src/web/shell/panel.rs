@@ -37,8 +37,14 @@ pub fn Rail() -> impl IntoView {
                     <OfflineBadge />
                 </div>
                 <NextTokens />
-                <crate::views::write::card::WriteCard />
-                <PresetNote />
+                // A hosted page shows a trace only: nothing to write, no preset.
+                {(!crate::hosted::is_hosted())
+                    .then(|| {
+                        view! {
+                            <crate::views::write::card::WriteCard />
+                            <PresetNote />
+                        }
+                    })}
                 <HeadNote />
                 <ModelNote />
                 <Exports />

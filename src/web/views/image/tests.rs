@@ -86,7 +86,7 @@ async fn the_picture_is_cut_into_its_patches_and_a_patch_or_a_special_token_is_t
     // The caption's share: the class token's weights on tokens 2…13, the patches.
     let share: f32 = row(0)[2..14].iter().sum();
     let caption = text_of(&root, "#image-caption");
-    assert!(caption.starts_with("Layer 2 · head 2: where [CLS] looks"), "{caption}");
+    assert!(caption.starts_with("Layer 1 · head 1: where [CLS] looks"), "{caption}");
     assert!(
         caption.contains(&format!("{:.0}% of its weight goes to the 12 patches", share * 100.0)),
         "{caption}"
