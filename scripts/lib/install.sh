@@ -195,7 +195,7 @@ ensure_python_test_deps() {
 # Exports BENCH_VENV. The venv is made anew when the pins change.
 # A real JupyterLab for the notebook viewer's end-to-end test
 # (tests/e2e/notebook.test.mjs); attnscope itself goes in from the built wheel.
-JUPYTER_PINS="jupyterlab==4.6.6 anywidget==0.11.0 numpy==2.4.6"
+JUPYTER_PINS="jupyterlab==4.6.6 notebook==7.6.5 anywidget==0.11.0 numpy==2.4.6"
 ensure_jupyter() {
     JUPYTER_VENV="$TOOLS_DIR/jupyter-venv"
     ensure_pinned_venv "$JUPYTER_VENV" "$JUPYTER_PINS" "JupyterLab for the notebook test"

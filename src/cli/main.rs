@@ -96,6 +96,10 @@ struct AttentionArgs {
     /// class token) or a patch as ROW,COL (0-based).
     #[arg(long, value_name = "cls|ROW,COL", requires = "trace")]
     query: Option<String>,
+    /// With --query: draw rollout through every layer (each layer's heads averaged, the residual
+    /// path added, multiplied from the first layer on) instead of one head's weights.
+    #[arg(long, requires = "query")]
+    rollout: bool,
     /// Layer to draw (0-based).
     #[arg(long, default_value_t = 0)]
     layer: usize,

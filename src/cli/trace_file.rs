@@ -177,14 +177,21 @@ fn patch_overlay(args: &AttentionArgs, reader: &mut Reader, query: &str) -> Resu
     }
     let token = query_token(query, &grid)?;
     let image = reader.image()?.ok_or_else(|| Error::Invalid("the trace has no image".into()))?;
-    let a = reader.attention(args.layer, args.head)?; // [T, T]
+    let (a, what) = if args.rollout {
+        (rollout(reader)?, format!("rollout after {} layers", d.n_layers))
+    } else {
+        (
+            reader.attention(args.layer, args.head)?,
+            format!("layer {} · head {}", args.layer, args.head),
+        )
+    }; // [T, T]
     let weights =
         grid.over_patches(a.row(token)).expect("the grid fits the tokens (checked on opening)");
     let name = &d.tokens[token];
     let figure = PatchOverlay {
         title: format!(
-            "{}\nlayer {} · head {} · query {name} ({} × {} patches)",
-            d.model.name, args.layer, args.head, grid.rows, grid.cols
+            "{}\n{what} · query {name} ({} × {} patches)",
+            d.model.name, grid.rows, grid.cols
         ),
         rgb: &image.rgb,
         width: image.width,
@@ -193,6 +200,18 @@ fn patch_overlay(args: &AttentionArgs, reader: &mut Reader, query: &str) -> Resu
         query: grid.patch_of(token),
     };
     write(png, &patch_overlay_png(&figure)?)
+}
+
+/// Rollout after the last layer, R = Ā_L ⋯ Ā_1 (`analysis::rollout::roll`), read a layer at a time.
+fn rollout(reader: &mut Reader) -> Result<Matrix, Error> {
+    let n = reader.index().n_tokens();
+    let mut r: Option<Matrix> = None;
+    for l in 0..reader.index().n_layers() {
+        let heads = reader.layer_attention(l)?;
+        let weights: Vec<&Matrix> = heads.iter().collect();
+        r = Some(attnscope::analysis::rollout::roll(r.as_ref(), &weights, n));
+    }
+    r.ok_or_else(|| Error::Invalid("the trace has no layers".into()))
 }
 
 /// The token `--query` names: `cls`, the first token when it comes before the patches, or a

@@ -1,4 +1,4 @@
-// The notebook viewer in a real JupyterLab: a notebook calls attnscope.show
+// The notebook viewer in a real JupyterLab (and Notebook 7): a notebook calls attnscope.show
 // on a committed trace (SmolLM2, written by the Python package) and the
 // attnscope page itself renders inside the output cell, its views drawn from
 // bytes the kernel sends as they are asked for; a path that does not exist
@@ -50,8 +50,7 @@ const NOTEBOOK = {
   ],
 };
 
-let dir, server, browser, port, expected;
-const jupyterLog = [];
+let dir, browser, expected;
 
 function freePort() {
   return new Promise((resolve) => {
@@ -76,23 +75,81 @@ before(async () => {
 import json, attnscope
 t = attnscope.TraceFile("${TRACE}")
 print(json.dumps({"tokens": t.tokens, "a": t.head(2, 4).tolist(), "b": t.head(5, 1).tolist()}))`], { encoding: 'utf8' }));
-  port = await freePort();
-  const env = { ...process.env, JUPYTER_CONFIG_DIR: join(dir, '.c'), JUPYTER_DATA_DIR: join(dir, '.d'), JUPYTER_RUNTIME_DIR: join(dir, '.r'), IPYTHONDIR: join(dir, '.i') };
-  server = spawn(join(VENV, 'bin', 'jupyter'), ['lab', '--allow-root', '--no-browser', `--port=${port}`, '--ip=127.0.0.1',
-    `--ServerApp.token=${TOKEN}`, `--ServerApp.root_dir=${dir}`, '--LabApp.news_url=None', '--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate'],
-  { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  for (const s of [server.stdout, server.stderr]) s.on('data', (d) => jupyterLog.push(d.toString()));
   browser = await launch();
 });
 
 after(async () => {
   await browser?.close();
-  if (server) {
-    server.kill();
-    await new Promise((ok) => (server.exitCode !== null ? ok() : server.once('exit', ok)));
-  }
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
+
+// `jupyter lab` or `jupyter notebook` (Notebook 7) on the notebook's folder, on a free port.
+async function startJupyter(app) {
+  const port = await freePort();
+  const env = { ...process.env, JUPYTER_CONFIG_DIR: join(dir, '.c'), JUPYTER_DATA_DIR: join(dir, '.d'), JUPYTER_RUNTIME_DIR: join(dir, '.r'), IPYTHONDIR: join(dir, '.i') };
+  const server = spawn(join(VENV, 'bin', 'jupyter'), [app, '--allow-root', '--no-browser', `--port=${port}`, '--ip=127.0.0.1',
+    `--ServerApp.token=${TOKEN}`, `--ServerApp.root_dir=${dir}`, '--LabApp.news_url=None', '--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate'],
+  { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const log = [];
+  for (const s of [server.stdout, server.stderr]) s.on('data', (d) => log.push(d.toString()));
+  const stop = async () => {
+    server.kill();
+    await new Promise((ok) => (server.exitCode !== null ? ok() : server.once('exit', ok)));
+  };
+  return { port, log, stop };
+}
+
+// The notebook opened in `app` at `path` and run, every request to another host refused
+// (and kept in `refused`, with the frame that made it); the page's frame once it is ready.
+async function runNotebook(app, path, viewport) {
+  const jupyter = await startJupyter(app);
+  const context = await browser.newContext({ viewport });
+  const refused = [];
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(`http://127.0.0.1:${jupyter.port}/`)) return route.continue();
+    refused.push({ url, frame: route.request().frame()?.url() });
+    return route.abort();
+  });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const close = async () => {
+    await context.close();
+    await jupyter.stop();
+  };
+  try {
+    for (let i = 0; ; i++) {
+      try {
+        await page.goto(`http://127.0.0.1:${jupyter.port}${path}?token=${TOKEN}`);
+        break;
+      } catch (e) {
+        if (i > 90) throw new Error(`${app} did not start: ${e.message}\n${jupyter.log.join('')}`);
+        await page.waitForTimeout(1000);
+      }
+    }
+    await page.waitForSelector('.jp-Notebook-ExecutionIndicator[data-status="idle"], .jp-Notebook', { state: 'attached', timeout: 120_000 });
+    // A fresh Jupyter may ask which kernel to start: the notebook's own.
+    await page.locator('.jp-Dialog button:has-text("Select")').click({ timeout: 3000 }).catch(() => {});
+    await page.getByRole('menuitem', { name: 'Run' }).first().click();
+    const t0 = Date.now();
+    await page.getByText('Run All Cells').first().click();
+    // Jupyter's own question about its news, out of the screenshots.
+    await page.locator('.jp-Notification-Toast-Close, .jp-toast-button:has-text("No")').first().click({ timeout: 3000 }).catch(() => {});
+    await page.locator('.attnscope-notebook[data-state="ready"]').waitFor({ timeout: 120_000 });
+    const frame = page.frameLocator('iframe.attnscope-frame').first();
+    await frame.locator('#trace-info').filter({ hasText: /30 layers × 9 heads over 3 key\/value heads/ }).waitFor({ timeout: 120_000 });
+    console.log(`${app}: the page showed the trace ${((Date.now() - t0) / 1000).toFixed(1)} s after Run All Cells (kernel start, the page's files by message, the trace's header)`);
+    return { context, page, frame, frameEl: page.locator('iframe.attnscope-frame').first(), refused, errors, close };
+  } catch (e) {
+    await page.screenshot({ path: join(ARTIFACTS, `notebook-${app}-failed.png`) }).catch(() => {});
+    await close();
+    throw e;
+  }
+}
+
+// Requests to other hosts made by the attnscope page (its frame, its blob: documents).
+const fromPage = (refused, mine) => refused.filter((r) => mine.has(r.frame) || r.frame?.startsWith('blob:') || r.frame === 'about:srcdoc');
 
 // The frame's weights table: one row of numbers per query.
 const table = (frame) => frame.locator('#weights-table tbody tr').evaluateAll((rows) =>
@@ -106,6 +163,14 @@ const heatmapColour = (frame, i, j) => frame.locator('#heatmap').evaluate((c, [i
   const y = Math.floor((Number(top) + (i + 0.15) * Number(cell)) * dpr);
   return [...c.getContext('2d').getImageData(x, y, 1, 1).data.slice(0, 3)];
 }, [i, j]);
+
+// A heatmap cell's colour is its weight's (the last query's row, key 1).
+async function sameColour(frame, a) {
+  const [qi, kj] = [a.length - 1, 1];
+  const want = viridis(a[qi][kj]);
+  const got = await heatmapColour(frame, qi, kj);
+  assert.ok(got.every((c, k) => Math.abs(c - want[k]) <= 2), `cell (${qi}, ${kj}) is ${got}, the weight ${a[qi][kj]} is ${want}`);
+}
 
 async function sameWeights(frame, want, what) {
   await frame.locator('#weights-table tbody tr').nth(want.length - 1).waitFor({ state: 'attached' });
@@ -121,37 +186,9 @@ async function sameWeights(frame, want, what) {
 }
 
 test('JupyterLab: attnscope.show renders the attnscope page in the cell, its views read from the kernel, nothing from another host', { timeout: 300_000 }, async () => {
-  const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
-  const refused = [];
+  const { context, page, frame, frameEl, refused, errors, close } = await runNotebook('lab', '/lab/tree/attnscope.ipynb', { width: 1920, height: 1080 });
   const mine = new Set();
-  await context.route('**/*', (route) => {
-    const url = route.request().url();
-    if (url.startsWith(`http://127.0.0.1:${port}/`)) return route.continue();
-    refused.push({ url, frame: route.request().frame()?.url() });
-    return route.abort();
-  });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
   try {
-    for (let i = 0; ; i++) {
-      try {
-        await page.goto(`http://127.0.0.1:${port}/lab/tree/attnscope.ipynb?token=${TOKEN}`);
-        break;
-      } catch (e) {
-        if (i > 90) throw new Error(`JupyterLab did not start: ${e.message}\n${jupyterLog.join('')}`);
-        await page.waitForTimeout(1000);
-      }
-    }
-    await page.waitForSelector('.jp-Notebook-ExecutionIndicator[data-status="idle"]', { state: 'attached', timeout: 120_000 });
-    // A fresh JupyterLab may ask which kernel to start: the notebook's own.
-    await page.locator('.jp-Dialog button:has-text("Select")').click({ timeout: 3000 }).catch(() => {});
-    await page.getByRole('menuitem', { name: 'Run' }).first().click();
-    const t0 = Date.now();
-    await page.getByText('Run All Cells').first().click();
-
-    // JupyterLab's own question about its news, out of the screenshots.
-    await page.locator('.jp-Notification-Toast-Close, .jp-toast-button:has-text("No")').first().click({ timeout: 3000 }).catch(() => {});
     // The two bad paths: a sentence in their cells, no frame.
     const outputs = page.locator('.attnscope-notebook');
     await outputs.nth(2).waitFor({ timeout: 120_000 });
@@ -160,11 +197,6 @@ test('JupyterLab: attnscope.show renders the attnscope page in the cell, its vie
     assert.equal(await outputs.nth(1).locator('iframe').count(), 0);
 
     // The page itself in the first cell, at the head the call asked for.
-    await page.locator('.attnscope-notebook[data-state="ready"]').waitFor({ timeout: 120_000 });
-    const frameEl = page.locator('iframe.attnscope-frame').first();
-    const frame = page.frameLocator('iframe.attnscope-frame').first();
-    await frame.locator('#trace-info').filter({ hasText: /30 layers × 9 heads over 3 key\/value heads/ }).waitFor({ timeout: 120_000 });
-    console.log(`the page showed the trace ${((Date.now() - t0) / 1000).toFixed(1)} s after Run All Cells (kernel start, the page's files by message, the trace's header)`);
     mine.add(await frameEl.evaluate((f) => f.contentWindow.location.href));
     const n = expected.tokens.length;
     assert.equal(await frame.locator('#tokens .token').count(), n);
@@ -173,11 +205,7 @@ test('JupyterLab: attnscope.show renders the attnscope page in the cell, its vie
     // The model is the trace and only the trace: no picker of models that would need downloads.
     assert.equal(await frame.locator('select#model').count(), 0);
     await sameWeights(frame, expected.a, 'layer 2, head 4');
-    // A heatmap cell's colour is its weight's.
-    const [qi, kj] = [n - 1, 1];
-    const want = viridis(expected.a[qi][kj]);
-    const got = await heatmapColour(frame, qi, kj);
-    assert.ok(got.every((c, k) => Math.abs(c - want[k]) <= 2), `cell (${qi}, ${kj}) is ${got}, the weight ${expected.a[qi][kj]} is ${want}`);
+    await sameColour(frame, expected.a);
     await page.screenshot({ path: join(ARTIFACTS, 'notebook-1920x1080.png') });
 
     // Another head: its bytes come from the kernel now.
@@ -185,11 +213,12 @@ test('JupyterLab: attnscope.show renders the attnscope page in the cell, its vie
     await frame.locator('select#head').selectOption('1');
     await sameWeights(frame, expected.b, 'layer 5, head 1');
 
-    // The other views a trace supports draw in the cell too.
-    for (const [tab, drawn] of [['grid', '#stage canvas'], ['overview', '#overview'], ['catalog', '#catalog']]) {
+    // The other views a trace supports draw in the cell too, the catalog's similar heads included.
+    for (const [tab, drawn] of [['grid', '#stage canvas'], ['overview', '#overview'], ['catalog', '#similar-map']]) {
       await frame.locator(`#tab-${tab}`).click();
       await frame.locator(drawn).first().waitFor({ timeout: 30_000 });
     }
+    assert.equal((await frame.locator('#error').textContent()).trim(), '');
 
     // On a projector, in presentation mode.
     await page.setViewportSize({ width: 1280, height: 720 });
@@ -206,14 +235,30 @@ test('JupyterLab: attnscope.show renders the attnscope page in the cell, its vie
     await tab.setViewportSize({ width: 390, height: 844 });
     await tab.screenshot({ path: join(ARTIFACTS, 'notebook-new-tab-390x844.png') });
 
-    const fromPage = refused.filter((r) => mine.has(r.frame) || r.frame?.startsWith('blob:') || r.frame === 'about:srcdoc');
-    assert.deepEqual(fromPage, [], 'the attnscope page asked another host for something');
+    assert.deepEqual(fromPage(refused, mine), [], 'the attnscope page asked another host for something');
     assert.deepEqual(errors, []);
     if (refused.length) console.log(`JupyterLab's own requests refused: ${refused.map((r) => r.url).join(', ')}`);
   } catch (e) {
     await page.screenshot({ path: join(ARTIFACTS, 'notebook-failed.png') }).catch(() => {});
     throw e;
   } finally {
-    await context.close();
+    await close();
+  }
+});
+
+test('Notebook 7: the same page in the cell, its numbers and colours from the kernel', { timeout: 300_000 }, async () => {
+  const { page, frame, frameEl, refused, errors, close } = await runNotebook('notebook', '/notebooks/attnscope.ipynb', { width: 1280, height: 900 });
+  try {
+    assert.equal(await frame.locator('select#layer').inputValue(), '2');
+    await sameWeights(frame, expected.a, 'layer 2, head 4');
+    await sameColour(frame, expected.a);
+    await page.locator('.attnscope-notebook .attnscope-error').nth(1).waitFor();
+    await frameEl.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(ARTIFACTS, 'notebook7-1280x900.png') });
+    const mine = new Set([await frameEl.evaluate((f) => f.contentWindow.location.href)]);
+    assert.deepEqual(fromPage(refused, mine), []);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
   }
 });

@@ -82,6 +82,14 @@ test('a vision trace opens on the Image tab; the query weighs the patches as the
   await page.waitForFunction((want) => document.querySelector('#image-readout')?.textContent.startsWith(want),
     `Most weight: patch ${r},${c} (${a[0][1 + r * 4 + c].toFixed(4)})`);
   assert.match(await page.locator('#image-caption').textContent(), /^Layer 2 · head 1: where \[CLS\] looks/);
+  // The lesson's notions on the picture: the query's q, the keys, and the score, scale and
+  // weight of the key it weighs most (this trace holds queries and keys: 8 numbers each).
+  const j = a[0].indexOf(Math.max(...a[0]));
+  const keyName = j === 0 ? '\\[CLS\\]' : `patch ${Math.floor((j - 1) / 4)},${(j - 1) % 4}`;
+  const steps = await page.locator('#image-steps').textContent();
+  assert.match(steps, /Query: \[CLS\]: its vector q, 8 numbers/);
+  assert.match(steps, /Keys: all 17 tokens, the 16 patches and 1 special/);
+  assert.match(steps, new RegExp(`weighs most is ${keyName}: q·k = -?\\d+\\.\\d{3}, × 0\\.354 \\(1/√8\\) = -?\\d+\\.\\d{3}; the softmax over all 17 scores gives it ${a[0][j].toFixed(4)}`), steps);
 
   // A click in patch (3, 1): token 1 + 3·4 + 1 = 14, its own strongest patch read out.
   const box = (await page.locator('#image-overlay').getAttribute('data-picture')).split(',').map(Number);

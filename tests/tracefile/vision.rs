@@ -187,6 +187,16 @@ fn the_cli_draws_a_query_over_the_picture_and_explains_a_bad_query() {
         assert_eq!(png_size(&out), (448 + 32, 52 + 336 + 54), "{query}");
         let _ = std::fs::remove_file(out);
     }
+    // Rollout through every layer instead of one head: the same picture, other weights.
+    let (head, rolled) = (temp("head.png"), temp("rolled.png"));
+    for (out, extra) in [(&head, &[][..]), (&rolled, &["--rollout"][..])] {
+        let args = ["attention", "--trace", file, "--layer", "1", "--head", "1", "--query", "cls"];
+        let status = attnscope(&[&args[..], extra, &["--png", out.to_str().unwrap()]].concat());
+        assert!(status.status.success(), "{}", String::from_utf8_lossy(&status.stderr));
+    }
+    assert_eq!(png_size(&rolled), png_size(&head));
+    assert_ne!(std::fs::read(&rolled).unwrap(), std::fs::read(&head).unwrap());
+    let _ = (std::fs::remove_file(head), std::fs::remove_file(rolled));
 
     let text = fixture("numpy_f32.safetensors");
     let out = temp("bad.png");
@@ -201,6 +211,7 @@ fn the_cli_draws_a_query_over_the_picture_and_explains_a_bad_query() {
             "give cls or a patch as ROW,COL",
         ),
         (vec!["--trace", file, "--query", "cls"], "give --png FILE"),
+        (vec!["--trace", file, "--rollout", "--png", out], "--query"),
         (vec!["--trace", file, "--query", "cls", "--png", out, "--svg", out], "PNG only"),
         (vec!["--trace", file, "--query", "cls", "--head", "2", "--png", out], "heads 0–1"),
         (

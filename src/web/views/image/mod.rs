@@ -6,6 +6,7 @@
 //! the page's chosen token, so every other view follows it.
 
 mod heads;
+mod steps;
 #[cfg(test)]
 mod tests;
 
@@ -438,6 +439,7 @@ fn Overlay(vision: Arc<VisionSummary>) -> impl IntoView {
             <p class="readout" id="image-readout">
                 {readout}
             </p>
+            {move || (!rollout.get()).then(|| view! { <steps::QueryKeys grid=grid query=query /> })}
             <heads::HeadsOfLayer vision=heads_vision query=query picture=picture tint=tint />
         </div>
     }

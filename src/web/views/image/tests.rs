@@ -127,6 +127,20 @@ async fn the_picture_is_cut_into_its_patches_and_a_patch_or_a_special_token_is_t
         "{readout}"
     );
 
+    // The lesson's notions on the picture: patch 1,2 as the query, every token a key, and the
+    // weight of the key it weighs most (this trace holds weights only).
+    let steps = text_of(&root, "#image-steps");
+    let all = row(8);
+    let key = (0..all.len()).max_by(|&a, &b| all[a].total_cmp(&all[b])).unwrap();
+    let key_name = if key < 2 {
+        ["[CLS]", "[REG]"][key].to_string()
+    } else {
+        format!("patch {},{}", (key - 2) / 4, (key - 2) % 4)
+    };
+    assert!(steps.contains("patch 1,2 (the trace holds no queries and keys)"), "{steps}");
+    assert!(steps.contains("all 14 tokens, the 12 patches and 2 special"), "{steps}");
+    assert!(steps.contains(&format!("weighs most is {key_name}, with {:.4}", all[key])), "{steps}");
+
     // The arrow keys move it a patch at a time, and stop at the edge.
     let key = |name: &str| press(&canvas, name);
     key("ArrowUp");
