@@ -185,6 +185,15 @@ ensure_python_test_deps() {
     export PYTHON_TEST_VENV
 }
 
+# Real notebooks (JupyterLab, Notebook 7, marimo) for the notebook viewer's end-to-end test
+# (tests/e2e/notebook.test.mjs); attnscope itself goes in from the built wheel.
+JUPYTER_PINS="jupyterlab==4.6.6 notebook==7.6.5 marimo==0.25.2 anywidget==0.11.0 numpy==2.4.6"
+ensure_jupyter() {
+    JUPYTER_VENV="$TOOLS_DIR/jupyter-venv"
+    ensure_pinned_venv "$JUPYTER_VENV" "$JUPYTER_PINS" "Jupyter and marimo for the notebook test"
+    export JUPYTER_VENV
+}
+
 # The peers scripts/bench.sh measures attnscope against (issue #31): a venv of
 # their own in .tools/bench-venv with these pins from PyPI — PyTorch and
 # transformers (with gguf and accelerate, to load SmolLM2's GGUF dequantized to float32) for
@@ -193,15 +202,6 @@ ensure_python_test_deps() {
 # onnxruntime-web from npm into .tools/node_modules. PyPI's torch wheel brings
 # the CUDA libraries as dependencies (a few GB, unused on a CPU machine).
 # Exports BENCH_VENV. The venv is made anew when the pins change.
-# A real JupyterLab for the notebook viewer's end-to-end test
-# (tests/e2e/notebook.test.mjs); attnscope itself goes in from the built wheel.
-JUPYTER_PINS="jupyterlab==4.6.6 notebook==7.6.5 anywidget==0.11.0 numpy==2.4.6"
-ensure_jupyter() {
-    JUPYTER_VENV="$TOOLS_DIR/jupyter-venv"
-    ensure_pinned_venv "$JUPYTER_VENV" "$JUPYTER_PINS" "JupyterLab for the notebook test"
-    export JUPYTER_VENV
-}
-
 BENCH_PYTHON_PINS="torch==2.15.0 transformers==5.24.0 accelerate==1.15.0 gguf==0.19.0 onnx==1.23.2 onnxscript==0.7.2 numpy==2.4.6"
 # The speech benchmark's peer (scripts/bench.sh speech), installed into the bench venv only there.
 CT2_VERSION="4.8.5"

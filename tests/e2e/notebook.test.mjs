@@ -1,4 +1,4 @@
-// The notebook viewer in a real JupyterLab (and Notebook 7): a notebook calls attnscope.show
+// The notebook viewer in a real JupyterLab (and Notebook 7 and marimo): a notebook calls attnscope.show
 // on a committed trace (SmolLM2, written by the Python package) and the
 // attnscope page itself renders inside the output cell, its views drawn from
 // bytes the kernel sends as they are asked for; a path that does not exist
@@ -6,7 +6,7 @@
 // another host is refused, and the page's frame makes none. "Open in a new
 // tab" opens the same page as one self-contained file.
 //
-// Needs $JUPYTER_VENV: a venv with JupyterLab and attnscope installed from
+// Needs $JUPYTER_VENV: a venv with JupyterLab, Notebook 7, marimo and attnscope installed from
 // the built wheel (scripts/test.sh makes it: ensure_jupyter, then the wheel).
 // Run: JUPYTER_VENV=.tools/jupyter-venv node --test --test-reporter=spec tests/e2e/notebook.test.mjs
 
@@ -50,6 +50,26 @@ const NOTEBOOK = {
   ],
 };
 
+// The same call in a marimo notebook, through marimo's anywidget support.
+const MARIMO = `import marimo
+
+app = marimo.App()
+
+
+@app.cell
+def _():
+    import marimo as mo
+    import attnscope
+
+    viewer = mo.ui.anywidget(attnscope.show("smollm2_capital.safetensors", layer=2, head=4))
+    viewer
+    return
+
+
+if __name__ == "__main__":
+    app.run()
+`;
+
 let dir, browser, expected;
 
 function freePort() {
@@ -70,6 +90,7 @@ before(async () => {
   const bytes = readFileSync(TRACE);
   writeFileSync(join(dir, 'damaged.safetensors'), bytes.subarray(0, 40));
   writeFileSync(join(dir, 'attnscope.ipynb'), JSON.stringify(NOTEBOOK));
+  writeFileSync(join(dir, 'attnscope_marimo.py'), MARIMO);
   // What the page must show: two heads' weights as the installed package reads them.
   expected = JSON.parse(execFileSync(join(VENV, 'bin', 'python'), ['-c', `
 import json, attnscope
@@ -113,7 +134,7 @@ async function runNotebook(app, path, viewport) {
   });
   const page = await context.newPage();
   const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('pageerror', (e) => pageError(e, errors));
   const close = async () => {
     await context.close();
     await jupyter.stop();
@@ -146,6 +167,14 @@ async function runNotebook(app, path, viewport) {
     await close();
     throw e;
   }
+}
+
+// An uncaught error on the page, unless it is thrown by the notebook app's own bundle (Notebook
+// 7's settings throw one on a fresh profile), which is logged instead.
+function pageError(e, errors) {
+  const where = (e.stack || '').split('\n').slice(1, 3).join(' | ');
+  if (/\/static\/(notebook|lab)\//.test(where)) console.log(`the notebook app's own error: ${e.message} @ ${where}`);
+  else errors.push(`${e.message} @ ${where}`);
 }
 
 // Requests to other hosts made by the attnscope page (its frame, its blob: documents).
@@ -260,5 +289,52 @@ test('Notebook 7: the same page in the cell, its numbers and colours from the ke
     assert.deepEqual(errors, []);
   } finally {
     await close();
+  }
+});
+
+test('marimo: the same page through mo.ui.anywidget, its numbers and colours from the kernel', { timeout: 240_000 }, async () => {
+  const port = await freePort();
+  const server = spawn(join(VENV, 'bin', 'marimo'), ['run', 'attnscope_marimo.py', '--headless', '--host', '127.0.0.1', `--port=${port}`],
+    { cwd: dir, env: { ...process.env, HOME: join(dir, '.home') }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const log = [];
+  for (const s of [server.stdout, server.stderr]) s.on('data', (d) => log.push(d.toString()));
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const refused = [];
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(`http://127.0.0.1:${port}/`)) return route.continue();
+    refused.push({ url, frame: route.request().frame()?.url() });
+    return route.abort();
+  });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => pageError(e, errors));
+  try {
+    for (let i = 0; ; i++) {
+      try {
+        await page.goto(`http://127.0.0.1:${port}/`);
+        break;
+      } catch (e) {
+        if (i > 60) throw new Error(`marimo did not start: ${e.message}\n${log.join('')}`);
+        await page.waitForTimeout(1000);
+      }
+    }
+    const frame = page.frameLocator('iframe.attnscope-frame').first();
+    await frame.locator('#trace-info').filter({ hasText: /30 layers × 9 heads/ }).waitFor({ timeout: 120_000 });
+    assert.equal(await frame.locator('select#layer').inputValue(), '2');
+    await sameWeights(frame, expected.a, 'layer 2, head 4');
+    await sameColour(frame, expected.a);
+    await page.screenshot({ path: join(ARTIFACTS, 'notebook-marimo-1280x900.png') });
+    const frameEl = page.locator('iframe.attnscope-frame').first();
+    const mine = new Set([await frameEl.evaluate((f) => f.contentWindow.location.href)]);
+    assert.deepEqual(fromPage(refused, mine), []);
+    assert.deepEqual(errors, []);
+  } catch (e) {
+    await page.screenshot({ path: join(ARTIFACTS, 'notebook-marimo-failed.png') }).catch(() => {});
+    throw e;
+  } finally {
+    await context.close();
+    server.kill();
+    await new Promise((ok) => (server.exitCode !== null ? ok() : server.once('exit', ok)));
   }
 });
