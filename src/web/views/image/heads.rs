@@ -99,7 +99,7 @@ pub fn HeadsOfLayer(
                 }
                 let mine = head == chosen;
                 ctx.set_fill_style_str(if mine { &look.focus } else { &look.ink });
-                ctx.fill_text(&format!("head {}", head + 1), x + w / 2.0, y + h + 3.0)?;
+                ctx.fill_text(&format!("head {head}"), x + w / 2.0, y + h + 3.0)?;
                 if mine {
                     ctx.set_stroke_style_str(&look.focus);
                     ctx.set_line_width(2.5);
@@ -128,7 +128,7 @@ pub fn HeadsOfLayer(
     view! {
         <details class="image-heads" id="image-heads-details" on:toggle=on_toggle>
             <summary>
-                {move || format!("Every head of layer {} side by side", sel.layer.get() + 1)}
+                {move || format!("Every head of layer {} side by side", sel.layer.get())}
             </summary>
             <p class="image-caption">
                 "The same query in each head, each tinted from 0 to its own largest weight; a click chooses a head."
@@ -138,7 +138,7 @@ pub fn HeadsOfLayer(
                     id="image-heads"
                     node_ref=canvas
                     role="img"
-                    aria-label=move || format!("Layer {}'s heads side by side", sel.layer.get() + 1)
+                    aria-label=move || format!("Layer {}'s heads side by side", sel.layer.get())
                     on:click=on_click
                 ></canvas>
             </div>
