@@ -9,7 +9,7 @@
 #      clippy-driver with `-D warnings` (below), which lints every target
 #      `cargo clippy --all-targets` would
 #   3. pytest on the Python package (python/tests, numpy only, in a venv of its
-#      own: .tools/python-venv)
+#      own: .tools/python-venv; the example notebook waits for the web build)
 #   4. wasm-bindgen-test in headless Chromium: the kernel checks as the plain
 #      worker builds the kernels (simd128) and as the fma worker does (relaxed
 #      SIMD), and the web components
@@ -124,7 +124,10 @@ WEB_PID=$!
 trap 'kill "$WEB_PID" 2>/dev/null || true' EXIT
 
 stage "native tests, linted (cargo test through clippy-driver, -D warnings)" "${LINTED[@]}" cargo test --locked || true
-stage "Python package tests (pytest)" "$PYTHON_TEST_VENV/bin/python" -m pytest -q -p no:cacheprovider python/tests || true
+# The example notebook (test_notebook.py) writes the page as HTML: it runs once the web build
+# has made the page, with the wheel (python_package, below).
+stage "Python package tests (pytest)" "$PYTHON_TEST_VENV/bin/python" -m pytest -q -p no:cacheprovider python/tests \
+    --ignore=python/tests/test_notebook.py || true
 # Built in the test profile, whose library and dependencies the native tests
 # just built: `cargo bench --no-run` would build them all again in release.
 stage "benchmarks compile, linted (cargo test --benches --no-run through clippy-driver)" \
@@ -144,7 +147,7 @@ stage "web component tests in Chromium (wasm-bindgen-test)" \
 # installed in a fresh venv, where attnscope.show must answer with the page's
 # files and a trace's bytes, and into JupyterLab's venv for the notebook's
 # end-to-end test (whose attnscope is removed first, so that an old one
-# never stands in for a failed build).
+# never stands in for a failed build); then the example notebook runs with it.
 python_package() {
     local out="$ROOT/target/python-dist" fresh rc=0
     "$JUPYTER_VENV/bin/python" -m pip uninstall --quiet --yes attnscope >/dev/null 2>&1 || true
@@ -157,7 +160,10 @@ python_package() {
         (cd "$fresh" && "$fresh/venv/bin/python" "$ROOT/scripts/check_wheel.py" "$ROOT/tests/fixtures/tracefile/smollm2_capital.safetensors") || rc=1
     rm -rf "$fresh"
     ((rc == 0)) || return 1
-    "$JUPYTER_VENV/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps "$out"/attnscope-*.whl
+    "$JUPYTER_VENV/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps "$out"/attnscope-*.whl || return 1
+    # The example notebook, run by nbclient against the wheel.
+    "$PYTHON_TEST_VENV/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps --force-reinstall "$out"/attnscope-*.whl &&
+        "$PYTHON_TEST_VENV/bin/python" -m pytest -q -p no:cacheprovider python/tests/test_notebook.py
 }
 
 WEB_RC=0
@@ -167,7 +173,7 @@ log "── the web build's output:"
 cat "$WEB_LOG" >&2
 rm -f "$WEB_LOG"
 if ((WEB_RC == 0)); then
-    stage "Python wheel and sdist with the page (python -m build), installed in a fresh venv" python_package || true
+    stage "Python wheel and sdist with the page (python -m build), installed in a fresh venv; the example notebook" python_package || true
     if [[ ${#FAILED[@]} -gt 0 ]]; then
         stage "end-to-end test of dist/ in Chromium" node --test --test-reporter=spec tests/e2e/*.test.mjs || true
     else

@@ -1,5 +1,7 @@
 """examples/attention.ipynb executed headless with nbclient, as a notebook
-server would run it: the widget's view comes out, and no error."""
+server would run it: the widget's view comes out, and no error. It writes the
+page as HTML, so it needs the page's files: scripts/test.sh runs it after the
+web build, against the built wheel."""
 
 import json
 from pathlib import Path
