@@ -304,27 +304,24 @@ impl Compute {
     /// Posts a trace file (a `File`, which the worker reads lazily) to the
     /// worker; it answers `Loaded` or `LoadFailed` for [`ModelId::Trace`].
     pub fn open_trace(&self, file: &web_sys::Blob) {
-        {
-            let mut models = self.extra().models.borrow_mut();
-            if !models.contains(&ModelId::Trace) {
-                models.push(ModelId::Trace);
-            }
-        }
-        let reply = self.reply.clone();
-        let on_fail = Box::new(move || {
-            let message =
-                "the background worker that reads trace files did not start: reload the page"
-                    .into();
-            leptos::task::spawn_local(async move {
-                reply(FromWorker::LoadFailed { model: ModelId::Trace, message })
-            });
-        });
-        self.extra().post_when_ready(file.into(), 300, on_fail);
+        self.open_in_extra(
+            file.into(),
+            "the background worker that reads trace files did not start: reload the page",
+        );
     }
 
     /// Opens the trace of the page's host (`hosted.rs`) in the worker, which
-    /// answers `Loaded` or `LoadFailed` for [`ModelId::Trace`] as for a file.
+    /// answers as for a file.
     pub fn open_hosted(&self, host: &crate::hosted::Host) {
+        self.open_in_extra(
+            crate::hosted::open_message(host),
+            "the background worker that reads the trace did not start",
+        );
+    }
+
+    /// Posts `msg`, which opens a trace, to the worker with the extras once it
+    /// listens; `LoadFailed` with `failure` if it never does.
+    fn open_in_extra(&self, msg: wasm_bindgen::JsValue, failure: &'static str) {
         {
             let mut models = self.extra().models.borrow_mut();
             if !models.contains(&ModelId::Trace) {
@@ -333,12 +330,12 @@ impl Compute {
         }
         let reply = self.reply.clone();
         let on_fail = Box::new(move || {
-            let message = "the background worker that reads the trace did not start".into();
+            let message = failure.into();
             leptos::task::spawn_local(async move {
                 reply(FromWorker::LoadFailed { model: ModelId::Trace, message })
             });
         });
-        self.extra().post_when_ready(crate::hosted::open_message(host), 300, on_fail);
+        self.extra().post_when_ready(msg, 300, on_fail);
     }
 }
 

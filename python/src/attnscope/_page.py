@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import html
 import json
 import os
 from typing import Any, Optional
@@ -64,8 +65,6 @@ def frame_html(title: str, inline: str = "") -> str:
     _, files = page_files()
     with open(os.path.join(STATIC, "frame.html"), encoding="utf-8") as f:
         template = f.read()
-    import html
-
     return (
         template.replace("__TITLE__", html.escape(title))
         .replace("__STYLE__", files["style.css"].decode("utf-8"))

@@ -47,7 +47,6 @@ pub fn follow_vision(sel: Selection, res: Results) {
     });
 }
 
-/// Whether the run shown has a picture (the tab shows only then).
 /// A vision trace's picture and grid, for the patches' labels in the
 /// heatmap and the dot grids (`canvas::thumbs`): the picture is drawn onto
 /// a canvas once per run, and the same canvas handed out after.
@@ -62,9 +61,7 @@ pub fn patch_pictures(res: Results) -> impl Fn() -> Option<PatchPictures> + Copy
             if kept.is_some() {
                 return kept;
             }
-            let rgba: Vec<u8> =
-                v.rgb.chunks_exact(3).flat_map(|p| [p[0], p[1], p[2], 255]).collect();
-            let picture = image_canvas(&rgba, v.width, v.height).ok()?;
+            let picture = picture_canvas(v)?;
             let pictures = PatchPictures { picture, grid: v.grid };
             made.set_value(Some((s.id, pictures.clone())));
             Some(pictures)
@@ -72,6 +69,21 @@ pub fn patch_pictures(res: Results) -> impl Fn() -> Option<PatchPictures> + Copy
     }
 }
 
+/// The trace's picture drawn once onto a canvas of its own size, to be drawn scaled from.
+fn picture_canvas(v: &VisionSummary) -> Option<web_sys::HtmlCanvasElement> {
+    let rgba: Vec<u8> = v.rgb.chunks_exact(3).flat_map(|p| [p[0], p[1], p[2], 255]).collect();
+    image_canvas(&rgba, v.width, v.height).ok()
+}
+
+/// A token as the Image tab names it: "patch r,c", or its own text (a special token).
+fn token_name(grid: PatchGrid, tokens: &[String], t: usize) -> String {
+    match grid.patch_of(t) {
+        Some((r, c)) => format!("patch {r},{c}"),
+        None => tokens.get(t).cloned().unwrap_or_default(),
+    }
+}
+
+/// Whether the run shown has a picture (the tab shows only then).
 pub fn has_vision(res: Results) -> Memo<bool> {
     Memo::new(move |_| res.summary.with(|s| s.as_ref().is_some_and(|s| s.vision.is_some())))
 }
@@ -181,8 +193,7 @@ fn Overlay(vision: Arc<VisionSummary>) -> impl IntoView {
     let grid = vision.grid;
     let n_special = res.tokens.with_untracked(|t| t.len()).saturating_sub(grid.patches());
     // The picture as an image once: drawn scaled on every redraw.
-    let rgba: Vec<u8> = vision.rgb.chunks_exact(3).flat_map(|p| [p[0], p[1], p[2], 255]).collect();
-    let picture = StoredValue::new_local(image_canvas(&rgba, vision.width, vision.height).ok());
+    let picture = StoredValue::new_local(picture_canvas(&vision));
     let query = Memo::new(move |_| {
         let n = res.tokens.with(Vec::len);
         sel.token.get().filter(|&t| t < n).unwrap_or(0)
@@ -304,10 +315,7 @@ fn Overlay(vision: Arc<VisionSummary>) -> impl IntoView {
         sel.token.set(grid.token(to.0, to.1));
     };
     let name = move |t: usize| res.tokens.with(|ts| ts.get(t).cloned().unwrap_or_default());
-    let describe = move |t: usize| match grid.patch_of(t) {
-        Some((r, c)) => format!("patch {r},{c}"),
-        None => name(t),
-    };
+    let describe = move |t: usize| res.tokens.with(|ts| token_name(grid, ts, t));
     let caption = move || {
         let q = query.get();
         let rest = if n_special == 1 {

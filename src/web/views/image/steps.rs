@@ -24,10 +24,7 @@ fn step(n: usize, what: &'static str, text: String) -> impl IntoView {
 pub fn QueryKeys(grid: PatchGrid, query: Memo<usize>) -> impl IntoView {
     let sel = expect_context::<Selection>();
     let res = expect_context::<Results>();
-    let describe = move |t: usize| match grid.patch_of(t) {
-        Some((r, c)) => format!("patch {r},{c}"),
-        None => res.tokens.with(|ts| ts.get(t).cloned().unwrap_or_default()),
-    };
+    let describe = move |t: usize| res.tokens.with(|ts| super::token_name(grid, ts, t));
     let lines = move || {
         let q = query.get();
         let (layer, head, run) = (sel.layer.get(), sel.head.get(), res.run_id());
