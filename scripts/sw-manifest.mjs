@@ -26,10 +26,10 @@ const hash = createHash('sha256');
 for (const name of files) hash.update(name).update('\0').update(readFileSync(join(dir, name)));
 const version = hash.digest('hex').slice(0, 16);
 
-// The worker with the extras (index.html) and the Speech tab's example
-// clips are kept once the page first fetches them, not at install: a first
-// visit does not download them.
-const lazy = files.filter((f) => f.startsWith('attnscope-worker-extra') || f.startsWith('audio/'));
+// The worker with the extras (index.html), the Speech tab's example clips
+// and the catalogs of languages other than English are kept once the page
+// first fetches them, not at install: a first visit does not download them.
+const lazy = files.filter((f) => f.startsWith('attnscope-worker-extra') || f.startsWith('audio/') || f.startsWith('i18n/'));
 const eager = files.filter((f) => !lazy.includes(f));
 
 const sw = join(dir, 'sw.js');

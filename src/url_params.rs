@@ -68,6 +68,9 @@ pub struct UrlParams {
     pub wp: Option<usize>,
     pub wids: Option<Vec<u32>>,
     pub wat: Option<usize>,
+    /// The page's language, a BCP 47 tag such as `pt` or `zh-Hans` (which ones the page
+    /// knows is the page's business: an unknown one falls back to English).
+    pub lang: Option<String>,
 }
 
 fn hex_value(b: u8) -> Option<u8> {
@@ -180,6 +183,13 @@ fn slug(v: &str) -> Option<String> {
     .then(|| v.to_string())
 }
 
+/// A language tag: ASCII letters, digits and hyphens, at most 35 characters (BCP 47's longest
+/// usual form), such as `de`, `pt-BR` or `zh-Hans-CN`.
+fn language_tag(v: &str) -> Option<String> {
+    (!v.is_empty() && v.len() <= 35 && v.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
+        .then(|| v.to_string())
+}
+
 /// Comma-separated token ids, 1 to [`MAX_WRITE`] of them; anything else is unusable.
 fn ids(v: &str) -> Option<Vec<u32>> {
     let ids: Vec<u32> = v.split(',').map(|x| x.parse().ok()).collect::<Option<_>>()?;
@@ -227,6 +237,7 @@ impl UrlParams {
                 "wp" => p.wp = below(v, MAX_TEXT_CHARS + 1),
                 "wids" => p.wids = ids(v),
                 "wat" => p.wat = below(v, MAX_WRITE + 1).filter(|&n| n >= 1),
+                "lang" => p.lang = language_tag(v),
                 _ => {}
             }
         }
@@ -277,6 +288,7 @@ impl UrlParams {
                 .map(|ids| ids.iter().map(u32::to_string).collect::<Vec<_>>().join(",")),
         );
         put("wat", self.wat.map(|x| x.to_string()));
+        put("lang", self.lang.clone());
         put("text", self.text.clone());
         pairs
     }
@@ -375,5 +387,19 @@ mod tests {
         let many = vec!["7"; MAX_WRITE + 1].join(",");
         assert_eq!(UrlParams::parse(&format!("?wids={many}")).wids, None);
         assert_eq!(UrlParams::parse("?wat=257").wat, None);
+    }
+
+    #[test]
+    fn a_language_tag_round_trips_and_anything_else_is_absent() {
+        let p = UrlParams::parse("?lang=pt-BR&text=x");
+        assert_eq!(p.lang.as_deref(), Some("pt-BR"));
+        assert_eq!(UrlParams::parse(&p.to_query()), p);
+        for bad in ["", "de<script>", "zh_CN", "x y", &"a".repeat(36)] {
+            let q = format!(
+                "?lang={}",
+                encode_query(&[("", bad.to_string())]).trim_start_matches("?=")
+            );
+            assert_eq!(UrlParams::parse(&q).lang, None, "{bad:?}");
+        }
     }
 }

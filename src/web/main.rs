@@ -10,10 +10,15 @@
 //! - `canvas/`: the kit every picture is drawn with;
 //! - `state.rs`, `url_state.rs`: the state, provided by context and kept in the URL;
 //! - `compute.rs`, `worker_client.rs`, `downloads.rs`: the worker and the exports;
+//! - `i18n/`: the page's words in six languages, from the catalogs in `www/i18n/`;
 //! - `hosted.rs`: the page inside a notebook or a standalone HTML file, showing its host's trace;
 //! - `test_support.rs`: what the component tests share; each folder's tests
 //!   are in a `tests.rs` beside its code.
 
+// First, so that `tr!` is in scope in every module after it.
+#[cfg(target_arch = "wasm32")]
+#[macro_use]
+mod i18n;
 #[cfg(target_arch = "wasm32")]
 mod canvas;
 #[cfg(target_arch = "wasm32")]

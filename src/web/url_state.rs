@@ -188,6 +188,8 @@ pub struct UrlState {
     /// A class's teacher's writing, for students' pages to write again (only in a class's
     /// state: the page's own address never holds it).
     pub follow: Option<FollowedWriting>,
+    /// The page's language, when the address names one the page has (`i18n::in_address`).
+    pub lang: Option<crate::i18n::Lang>,
 }
 
 /// What a student's page needs to write the teacher's generation itself: the prompt (the
@@ -220,6 +222,7 @@ impl Default for UrlState {
             writing: Sampling::default(),
             write_count: WRITE_COUNT,
             follow: None,
+            lang: None,
         }
     }
 }
@@ -267,6 +270,7 @@ impl UrlState {
                 }
                 _ => None,
             },
+            lang: p.lang.as_deref().and_then(crate::i18n::Lang::parse),
         }
     }
 
@@ -303,6 +307,7 @@ impl UrlState {
             wp: self.follow.as_ref().map(|f| f.prompt_chars),
             wids: self.follow.as_ref().map(|f| f.ids.clone()),
             wat: self.follow.as_ref().and_then(|f| f.at),
+            lang: self.lang.map(|l| l.code().to_string()),
         }
         .to_query()
     }

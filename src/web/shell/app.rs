@@ -76,7 +76,30 @@ pub fn Page(
         offline.register();
         offline.refresh_saved();
     }
+    // A notebook's page cannot fetch catalogs (it runs from blob: addresses): it stays English.
+    if !crate::hosted::is_hosted() {
+        let lang = crate::i18n::starting(start.lang);
+        if lang != crate::i18n::lang() {
+            leptos::task::spawn_local(async move {
+                if let Err(e) = crate::i18n::switch(lang).await {
+                    res.error.set(e);
+                }
+            });
+        }
+    }
 
+    // Drawn again, whole, in another language (the state above is kept).
+    move || {
+        crate::i18n::lang();
+        view! { <Shell /> }
+    }
+}
+
+/// Everything the page shows.
+#[component]
+fn Shell() -> impl IntoView {
+    let sel = expect_context::<Selection>();
+    let app = expect_context::<Appearance>();
     view! {
         <div
             class="shell"
@@ -112,7 +135,7 @@ pub fn Page(
                             target="_blank"
                             rel="noopener"
                         >
-                            "Open in attnscope ↗"
+                            {tr!("page-open-full")}
                         </a>
                     }
                 })}
@@ -133,7 +156,7 @@ fn RunProgress() -> impl IntoView {
         progress().map(|(_, done, blocks, tokens)| {
             view! {
                 <p id="run-progress" class="run-progress" role="status">
-                    {format!("Computing {tokens} tokens: layer {done} of {blocks} done")}
+                    {tr!("page-run-progress", tokens = tokens, done = done, blocks = blocks)}
                     <progress max=blocks value=done></progress>
                 </p>
             }

@@ -20,10 +20,43 @@ pub fn ControlBar() -> impl IntoView {
                 <h1 class="brand">"attn"<span>"scope"</span></h1>
                 <p class="tagline">"A = softmax(QKᵀ/√d_k + M), live"</p>
             </div>
+            {(!crate::hosted::is_hosted()).then(|| view! { <LanguagePicker /> })}
             <TextInput />
             <Progress />
             <ErrorLine />
         </header>
+    }
+}
+
+/// `select#lang`: the page's language, each named in itself. The page switches once the
+/// language's catalogs are in; if they cannot be fetched it stays as it is and says why.
+#[component]
+fn LanguagePicker() -> impl IntoView {
+    use crate::i18n::{self, Lang};
+    let res = expect_context::<Results>();
+    let choose = move |ev: leptos::ev::Event| {
+        let Some(lang) = Lang::parse(&event_target_value(&ev)) else { return };
+        leptos::task::spawn_local(async move {
+            if let Err(reason) = i18n::switch(lang).await {
+                res.error.set(tr!("page-language-failed", language = lang.name(), reason = reason));
+            }
+        });
+    };
+    view! {
+        <select id="lang" class="lang-picker" aria-label=tr!("page-language") on:change=choose>
+            {Lang::ALL
+                .map(|lang| {
+                    view! {
+                        <option
+                            value=lang.code()
+                            lang=lang.html_tag()
+                            selected=lang == i18n::lang()
+                        >
+                            {lang.name()}
+                        </option>
+                    }
+                })}
+        </select>
     }
 }
 

@@ -27,6 +27,7 @@ pub fn current(sel: Selection, app: Appearance, writing: Writing, system_dark: b
         writing: writing.settings(),
         write_count: writing.count.get(),
         follow: None,
+        lang: crate::i18n::in_address(),
     }
 }
 

@@ -1,9 +1,19 @@
 //! How the page writes numbers and vectors as text (step by step, the
 //! lesson, the catalog, beyond the weights…).
 
-/// How every number of the page is written; tests format the engine's
-/// numbers with the same function and compare text.
+/// How every number of the page is written, with the decimal sign of the page's language
+/// (`0,2500` in German); tests format the engine's numbers with the same function and
+/// compare text. Exported files are written by the core, always with a dot.
 pub fn num(x: f32) -> String {
+    let s = num_with_dot(x);
+    if crate::i18n::decimal_comma() {
+        s.replace('.', ",")
+    } else {
+        s
+    }
+}
+
+fn num_with_dot(x: f32) -> String {
     if x == f32::NEG_INFINITY {
         return "−∞".into();
     }
@@ -22,9 +32,22 @@ pub fn num(x: f32) -> String {
     }
 }
 
-/// A vector as `[a, b, …]`, every entry through [`num`].
+/// A vector as `[a, b, …]`, every entry through [`num`]; where a comma is the decimal sign,
+/// entries are parted by semicolons (`[0,5; 1,25]`).
 pub fn vector(v: &[f32]) -> String {
-    format!("[{}]", v.iter().map(|&x| num(x)).collect::<Vec<_>>().join(", "))
+    let parted = if crate::i18n::decimal_comma() { "; " } else { ", " };
+    format!("[{}]", v.iter().map(|&x| num(x)).collect::<Vec<_>>().join(parted))
+}
+
+/// A number with `digits` decimals, in the page's decimal sign: for readouts that want fewer
+/// digits than [`num`] (percentages, seconds, temperatures).
+pub fn fixed(x: f64, digits: usize) -> String {
+    let s = format!("{x:.digits$}");
+    if crate::i18n::decimal_comma() {
+        s.replace('.', ",")
+    } else {
+        s
+    }
 }
 
 /// `s` as text inside HTML or SVG markup the page writes as one string (tokens are the

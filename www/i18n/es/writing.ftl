@@ -1,0 +1,1 @@
+# attnscope, Spanish: writing

@@ -1,0 +1,1 @@
+# attnscope, Simplified Chinese: page
