@@ -518,4 +518,133 @@ mod tests {
         t.layers[last].residual.data[cols] = f32::NAN;
         assert!(t.check_finite_from(1).is_err());
     }
+
+    fn texts(tokens: &[Token]) -> Vec<&str> {
+        tokens.iter().map(|t| t.text.as_str()).collect()
+    }
+
+    #[test]
+    fn other_languages_get_their_parts_of_speech() {
+        let m = TeachingModel::new();
+        let known = |t: &Token, p: usize| t.part_of_speech == Some(p) && !t.guessed;
+        let fr = m.tokenize("une créature bleue et duveteuse errait dans la forêt verdoyante");
+        assert!(known(&fr[1], NOUN) && known(&fr[2], ADJ) && known(&fr[4], ADJ), "{fr:?}");
+        assert!(known(&fr[0], DET) && known(&fr[5], VERB) && known(&fr[9], ADJ), "{fr:?}");
+        let de = m.tokenize("ein flauschiges blaues Wesen streifte durch den grünen Wald");
+        assert!(known(&de[3], NOUN) && known(&de[1], ADJ) && known(&de[2], ADJ), "{de:?}");
+        assert!(known(&de[7], ADJ) && known(&de[4], VERB), "{de:?}");
+        let es = m.tokenize("una criatura azul y esponjosa recorría el bosque frondoso");
+        assert!(known(&es[1], NOUN) && known(&es[2], ADJ) && known(&es[4], ADJ), "{es:?}");
+        let pt = m.tokenize("uma criatura azul e fofa vagava pela floresta verdejante");
+        assert!(known(&pt[1], NOUN) && known(&pt[4], ADJ) && known(&pt[6], 6), "{pt:?}");
+        let zh = m.tokenize("一只毛茸茸的蓝色小生物在葱郁的森林里漫步");
+        assert_eq!(
+            texts(&zh),
+            [
+                "一只",
+                "毛茸茸",
+                "的",
+                "蓝色",
+                "小",
+                "生物",
+                "在",
+                "葱郁",
+                "的",
+                "森林",
+                "里",
+                "漫步"
+            ]
+        );
+        assert!(known(&zh[5], NOUN) && known(&zh[1], ADJ) && known(&zh[3], ADJ), "{zh:?}");
+        assert!(known(&zh[0], DET) && known(&zh[11], VERB), "{zh:?}");
+        let zh = m.tokenize("小猫没有过马路，因为它太累了");
+        assert_eq!(
+            texts(&zh),
+            ["小猫", "没有", "过", "马路", "，", "因为", "它", "太", "累", "了"]
+        );
+        assert!(known(&zh[4], PUNCT) && known(&zh[6], PRON) && known(&zh[5], 7), "{zh:?}");
+        assert_eq!(texts(&m.tokenize("中国的首都是")), ["中国", "的", "首都", "是"]);
+        // Mixed scripts; characters in no lexicon word stay one per token.
+        assert_eq!(
+            texts(&m.tokenize("The cat (小猫) sat in 東京.")),
+            ["The", "cat", "(", "小猫", ")", "sat", "in", "東", "京", "."]
+        );
+    }
+
+    #[test]
+    fn french_elision_splits_but_english_contractions_stay_whole() {
+        let m = TeachingModel::new();
+        let fr = m.tokenize("Le chat n'a pas traversé la rue parce qu'il était trop fatigué");
+        assert_eq!(
+            texts(&fr),
+            [
+                "Le",
+                "chat",
+                "n'",
+                "a",
+                "pas",
+                "traversé",
+                "la",
+                "rue",
+                "parce",
+                "qu'",
+                "il",
+                "était",
+                "trop",
+                "fatigué"
+            ]
+        );
+        assert_eq!((fr[2].part_of_speech, fr[9].part_of_speech), (Some(4), Some(7)));
+        let fr = m.tokenize("Jane visite l’Afrique en septembre");
+        assert_eq!(texts(&fr), ["Jane", "visite", "l’", "Afrique", "en", "septembre"]);
+        assert_eq!(fr[2].part_of_speech, Some(DET));
+        let en = "I didn't think they'd come, c'mon, it's D's and L's o'clock";
+        let split: Vec<&str> = en.split([' ', ',']).filter(|w| !w.is_empty()).collect::<Vec<_>>();
+        let tokens = m.tokenize(en);
+        assert_eq!(texts(&tokens).into_iter().filter(|t| *t != ",").collect::<Vec<_>>(), split);
+    }
+
+    #[test]
+    fn english_words_keep_their_english_class() {
+        let m = TeachingModel::new();
+        // Words that are also foreign function words ("die", "den", "war", "son",
+        // "pour", "a", "no", "do") are read as before: lexicon or guess.
+        let tokens = m.tokenize("Die the den of war, a son can pour no tea. AI in LA do");
+        let classes: Vec<Option<usize>> = tokens.iter().map(|t| t.part_of_speech).collect();
+        assert_eq!(
+            classes,
+            [
+                NOUN, DET, NOUN, 6, NOUN, PUNCT, DET, NOUN, VERB, NOUN, DET, NOUN, PUNCT, NOUN, 6,
+                NOUN, VERB
+            ]
+            .map(Some)
+        );
+        assert!(tokens[0].guessed && tokens[2].guessed && tokens[13].guessed);
+    }
+
+    /// The describes head links a noun to its adjectives whether they come
+    /// before it (English, German, Chinese) or after it (French, Spanish,
+    /// Portuguese).
+    #[test]
+    fn describes_head_links_nouns_to_adjectives_in_every_language() {
+        let model = TeachingModel::new();
+        for (text, noun, adjectives) in [
+            (FLUFFY, 3, &[1, 2][..]),
+            ("une créature bleue et duveteuse errait dans la forêt verdoyante", 1, &[2, 4]),
+            ("ein flauschiges blaues Wesen streifte durch den grünen Wald", 3, &[1, 2]),
+            ("una criatura azul y esponjosa recorría el bosque frondoso", 1, &[2, 4]),
+            ("uma criatura azul e fofa vagava pela floresta verdejante", 1, &[2, 4]),
+            ("一只毛茸茸的蓝色小生物在葱郁的森林里漫步", 5, &[1, 3, 4]),
+        ] {
+            let t = model.run(text).unwrap();
+            let row = t.layers[0].attention.heads[0].weights.row(noun);
+            let mut order: Vec<usize> = (0..row.len()).collect();
+            order.sort_by(|&x, &y| row[y].total_cmp(&row[x]));
+            let top: std::collections::BTreeSet<usize> =
+                order[..adjectives.len()].iter().copied().collect();
+            assert_eq!(top, adjectives.iter().copied().collect(), "{text}: {row:?}");
+            let sum: f32 = adjectives.iter().map(|&j| row[j]).sum();
+            assert!(sum > 0.6, "{text}: {} → adjectives = {sum}", t.tokens[noun]);
+        }
+    }
 }
