@@ -362,6 +362,7 @@ fn draw(g: &Generation, args: &GenerateArgs) -> Result<(), Error> {
         values: &head.weights,
         kind: ValueKind::Weights,
         mask: head.mask,
+        axes: attnscope::draw::AXES,
     };
     write_figure(&figure, args.svg.as_deref(), args.png.as_deref())?;
     Ok(())

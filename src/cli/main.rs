@@ -422,6 +422,7 @@ fn attention(args: AttentionArgs) -> Result<(), Error> {
         values: &values,
         kind,
         mask: head.mask,
+        axes: attnscope::draw::AXES,
     };
     write_figure(&figure, args.svg.as_deref(), args.png.as_deref())?;
     if let Some(path) = &args.csv {

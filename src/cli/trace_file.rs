@@ -147,6 +147,7 @@ pub fn attention_from_file(args: &AttentionArgs, path: &Path) -> Result<(), Erro
         values: &values,
         kind,
         mask,
+        axes: attnscope::draw::AXES,
     };
     write_figure(&figure, args.svg.as_deref(), args.png.as_deref())?;
     if args.json.is_none() && args.svg.is_none() && args.png.is_none() {

@@ -119,6 +119,7 @@ pub fn transcribe(args: TranscribeArgs) -> Result<(), Error> {
             values: &values,
             kind: ValueKind::Weights,
             mask: Mask::None,
+            axes: attnscope::draw::AXES,
         };
         write_figure(&figure, args.svg.as_deref(), args.png.as_deref())?;
     }

@@ -136,6 +136,7 @@ pub fn translate(args: TranslateArgs) -> Result<(), Error> {
             values: &values,
             kind: ValueKind::Weights,
             mask: Mask::None,
+            axes: attnscope::draw::AXES,
         };
         write_figure(&figure, args.svg.as_deref(), args.png.as_deref())?;
     }

@@ -34,7 +34,13 @@ pub struct Heatmap<'a> {
     /// construction; they are drawn as the masked scores' −∞ are (grey,
     /// hatched), not as a weight of 0, and get no "0.00".
     pub mask: Mask,
+    /// The axes' names, keys (along the top) then queries (down the side): [`AXES`] in
+    /// English, the page's own words in its language.
+    pub axes: (&'a str, &'a str),
 }
+
+/// The axes' names in English (the CLI's figures).
+pub const AXES: (&str, &str) = ("keys →", "queries ↓");
 
 pub(super) const FONT: &str = "sans-serif";
 const TITLE_PX: u32 = 20;
@@ -142,8 +148,10 @@ fn draw<DB: DrawingBackend>(
 
     // Axis names.
     let axis = (FONT, 13).into_font().color(&RGBColor(90, 90, 90));
-    root.draw(&Text::new("keys →", (left - 60, top - 18), axis.clone()))?;
-    root.draw(&Text::new("queries ↓", (12, top + 4 + h.values.rows as i32 * cell_h), axis))?;
+    let (keys, queries) = h.axes;
+    root.draw(&Text::new(visible(keys), (left - 60, top - 18), axis.clone()))?;
+    let below = (12, top + 4 + h.values.rows as i32 * cell_h);
+    root.draw(&Text::new(visible(queries), below, axis))?;
 
     for (j, label) in h.col_labels.iter().enumerate().take(h.values.cols) {
         if j % l.col_label_every == 0 {
@@ -305,6 +313,7 @@ mod tests {
             values: &m,
             kind: ValueKind::Signed,
             mask: Mask::None,
+            axes: AXES,
         };
         let svg = heatmap_svg(&h).unwrap();
         assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
@@ -339,6 +348,7 @@ mod tests {
             values: &m,
             kind: ValueKind::Weights,
             mask: Mask::None,
+            axes: AXES,
         };
         let svg = heatmap_svg(&h).unwrap();
         let doc =
@@ -369,6 +379,7 @@ mod tests {
             values: &m,
             kind: ValueKind::Weights,
             mask,
+            axes: AXES,
         })
         .unwrap()
     }
@@ -423,6 +434,7 @@ mod tests {
             values: &m,
             kind: ValueKind::Weights,
             mask: Mask::None,
+            axes: AXES,
         };
         assert!(heatmap_svg(&h).is_err());
     }

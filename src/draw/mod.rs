@@ -9,7 +9,7 @@ pub mod patches;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub use heatmap::heatmap_png;
-pub use heatmap::{heatmap_svg, Heatmap, ValueKind};
+pub use heatmap::{heatmap_svg, Heatmap, ValueKind, AXES};
 #[cfg(not(target_arch = "wasm32"))]
 pub use patches::{patch_overlay_png, PatchOverlay};
 
