@@ -95,20 +95,22 @@ impl WorkerSlot {
         if again {
             self.spawn();
         }
-        let what = if again {
-            "it was restarted"
-        } else {
-            "it failed too often to restart it; reload the page"
-        };
+        let why = why.as_str();
         let lost = std::mem::take(&mut *self.models.borrow_mut());
         if lost.is_empty() {
-            (self.reply)(FromWorker::Failed {
-                id: 0,
-                message: format!("The computation worker stopped unexpectedly ({why}); {what}."),
-            });
+            let message = if again {
+                tr!("page-worker-restarted", why = why)
+            } else {
+                tr!("page-worker-gave-up", why = why)
+            };
+            (self.reply)(FromWorker::Failed { id: 0, message });
         }
         for model in lost {
-            let message = format!("the computation worker stopped unexpectedly ({why}); {what}: choose the model again to reload it");
+            let message = if again {
+                tr!("page-worker-restarted-model", why = why)
+            } else {
+                tr!("page-worker-gave-up-model", why = why)
+            };
             (self.reply)(FromWorker::LoadFailed { model, message });
         }
     }
@@ -235,14 +237,18 @@ impl Compute {
             (None, true) => {
                 let reply = self.reply.clone();
                 let answer = match msg {
-                    ToWorker::Load { model, .. } | ToWorker::Run { model, .. } => FromWorker::LoadFailed {
-                        model,
-                        message: format!("{} needs the background worker, which could not start in this browser", model_name(model)),
-                    },
-                    ToWorker::Compare { id, model, .. } | ToWorker::Listen { id, model, .. } => FromWorker::Failed {
-                        id,
-                        message: format!("{} needs the background worker, which could not start in this browser", model_name(model)),
-                    },
+                    ToWorker::Load { model, .. } | ToWorker::Run { model, .. } => {
+                        FromWorker::LoadFailed {
+                            model,
+                            message: tr!("page-needs-worker", model = model_name(model)),
+                        }
+                    }
+                    ToWorker::Compare { id, model, .. } | ToWorker::Listen { id, model, .. } => {
+                        FromWorker::Failed {
+                            id,
+                            message: tr!("page-needs-worker", model = model_name(model)),
+                        }
+                    }
                     _ => return,
                 };
                 leptos::task::spawn_local(async move { reply(answer) });
@@ -294,7 +300,7 @@ impl Compute {
         }
         let reply = self.reply.clone();
         let on_fail = Box::new(move || {
-            let message = "the computation worker did not start: reload the page".to_string();
+            let message = tr!("page-worker-not-started");
             reply(FromWorker::Custom(attnscope::session::custom::CustomReply::Failed { message }))
         });
         self.extra().post_when_ready(msg.clone(), 300, on_fail);
@@ -304,10 +310,7 @@ impl Compute {
     /// Posts a trace file (a `File`, which the worker reads lazily) to the
     /// worker; it answers `Loaded` or `LoadFailed` for [`ModelId::Trace`].
     pub fn open_trace(&self, file: &web_sys::Blob) {
-        self.open_in_extra(
-            file.into(),
-            "the background worker that reads trace files did not start: reload the page",
-        );
+        self.open_in_extra(file.into(), tr!("page-trace-worker-not-started"));
     }
 
     /// Opens the trace of the page's host (`hosted.rs`) in the worker, which
@@ -315,13 +318,13 @@ impl Compute {
     pub fn open_hosted(&self, host: &crate::hosted::Host) {
         self.open_in_extra(
             crate::hosted::open_message(host),
-            "the background worker that reads the trace did not start",
+            tr!("page-hosted-worker-not-started"),
         );
     }
 
     /// Posts `msg`, which opens a trace, to the worker with the extras once it
     /// listens; `LoadFailed` with `failure` if it never does.
-    fn open_in_extra(&self, msg: wasm_bindgen::JsValue, failure: &'static str) {
+    fn open_in_extra(&self, msg: wasm_bindgen::JsValue, failure: String) {
         {
             let mut models = self.extra().models.borrow_mut();
             if !models.contains(&ModelId::Trace) {
@@ -330,7 +333,7 @@ impl Compute {
         }
         let reply = self.reply.clone();
         let on_fail = Box::new(move || {
-            let message = failure.into();
+            let message = failure;
             leptos::task::spawn_local(async move {
                 reply(FromWorker::LoadFailed { model: ModelId::Trace, message })
             });
@@ -339,16 +342,49 @@ impl Compute {
     }
 }
 
-pub fn model_name(m: ModelId) -> &'static str {
+/// A model's name as the page writes it (a real model's own name stays as published).
+pub fn model_name(m: ModelId) -> String {
     match m {
-        ModelId::Teaching => "Teaching model",
-        ModelId::MiniLm => "MiniLM (all-MiniLM-L6-v2)",
-        ModelId::SmolLm2 => "SmolLM2-135M",
-        ModelId::Custom => "Your model",
-        ModelId::Trace => "The trace file",
-        ModelId::TranslateEnPt => "Translate: English → Portuguese",
-        ModelId::TranslatePtEn => "Translate: Portuguese → English",
-        ModelId::Whisper => "Whisper tiny.en (speech)",
+        ModelId::Teaching => tr!("page-model-teaching"),
+        ModelId::MiniLm => "MiniLM (all-MiniLM-L6-v2)".to_string(),
+        ModelId::SmolLm2 => "SmolLM2-135M".to_string(),
+        ModelId::Custom => tr!("page-model-custom"),
+        ModelId::Trace => tr!("page-model-trace"),
+        ModelId::TranslateEnPt => tr!("page-model-en-pt"),
+        ModelId::TranslatePtEn => tr!("page-model-pt-en"),
+        ModelId::Whisper => tr!("page-model-whisper"),
+    }
+}
+
+/// A run's model as the page names it: the teaching model in the page's language, any other
+/// by its own name (the name its files give).
+pub fn run_name(info: &attnscope::trace::ModelInfo) -> String {
+    if info.id == ModelId::Teaching.slug() {
+        tr!("page-model-teaching-run")
+    } else {
+        info.name.clone()
+    }
+}
+
+/// A head's note ("name: what it does") in the page's language: the teaching model's five,
+/// whose English is the core's; any other note as it came.
+pub fn head_note(note: &str) -> String {
+    match note.split_once(':').map_or(note, |(name, _)| name) {
+        "describes" => tr!("page-teaching-describes"),
+        "previous word" => tr!("page-teaching-previous-word"),
+        "self" => tr!("page-teaching-self"),
+        "who did what" => tr!("page-teaching-who-did-what"),
+        "introduces" => tr!("page-teaching-introduces"),
+        _ => note.to_string(),
+    }
+}
+
+/// A note's name and what it says, parted at its first colon (a full-width one in Chinese);
+/// a note without one has no name.
+pub fn note_parts(note: &str) -> (String, String) {
+    match note.split_once([':', '：']) {
+        Some((name, what)) => (name.trim().to_string(), what.trim().to_string()),
+        None => (String::new(), note.to_string()),
     }
 }
 

@@ -111,18 +111,16 @@ async fn read(host: &Host, start: f64, end: f64) -> Result<js_sys::ArrayBuffer, 
         e.dyn_ref::<js_sys::Error>()
             .map(|e| String::from(e.message()))
             .or_else(|| e.as_string())
-            .unwrap_or_else(|| "no reason given".into())
+            .unwrap_or_else(|| tr!("page-host-no-reason"))
     };
     let promise = host.read.call2(&JsValue::NULL, &start.into(), &end.into()).map_err(text)?;
     let bytes = JsFuture::from(js_sys::Promise::resolve(&promise)).await.map_err(text)?;
-    let bytes = bytes
-        .dyn_into::<js_sys::ArrayBuffer>()
-        .map_err(|_| "the host sent something other than bytes".to_string())?;
+    let bytes = bytes.dyn_into::<js_sys::ArrayBuffer>().map_err(|_| tr!("page-host-not-bytes"))?;
     if bytes.byte_length() as f64 != end - start {
-        return Err(format!(
-            "the host sent {} bytes for {} asked (has the file changed?)",
-            bytes.byte_length(),
-            end - start
+        return Err(tr!(
+            "page-host-wrong-length",
+            sent = bytes.byte_length(),
+            asked = (end - start) as u64
         ));
     }
     Ok(bytes)

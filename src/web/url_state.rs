@@ -76,29 +76,29 @@ impl View {
 
     /// The label split where a projector's tab row cuts it: the first part always shows, the
     /// second ("space", "weights") goes in presentation mode, so that every tab fits one row.
-    pub fn label_parts(self) -> (&'static str, &'static str) {
+    pub fn label_parts(self) -> (String, String) {
         match self {
-            View::Space => ("Q·K", " space"),
-            View::Beyond => ("Beyond", " weights"),
-            View::Worked => ("Worked", " 3×4"),
-            v => (v.label(), ""),
+            View::Space => (tr!("page-view-space-first"), tr!("page-view-space-rest")),
+            View::Beyond => (tr!("page-view-beyond-first"), tr!("page-view-beyond-rest")),
+            View::Worked => (tr!("page-view-worked-first"), tr!("page-view-worked-rest")),
+            v => (v.label(), String::new()),
         }
     }
 
-    pub fn label(self) -> &'static str {
+    pub fn label(self) -> String {
         match self {
-            View::Overview => "All heads",
-            View::Head => "Heatmap",
-            View::Grid => "Dot grid",
-            View::Explain => "Step by step",
-            View::Space => "Q·K space",
-            View::Catalog => "Catalog",
-            View::Worked => "Worked 3×4",
-            View::Lesson => "Lesson",
-            View::Beyond => "Beyond weights",
-            View::Translate => "Translation",
-            View::Speech => "Speech",
-            View::Image => "Image",
+            View::Overview => tr!("page-view-overview"),
+            View::Head => tr!("page-view-head"),
+            View::Grid => tr!("page-view-grid"),
+            View::Explain => tr!("page-view-explain"),
+            View::Space => tr!("page-view-space"),
+            View::Catalog => tr!("page-view-catalog"),
+            View::Worked => tr!("page-view-worked"),
+            View::Lesson => tr!("page-view-lesson"),
+            View::Beyond => tr!("page-view-beyond"),
+            View::Translate => tr!("page-view-translate"),
+            View::Speech => tr!("page-view-speech"),
+            View::Image => tr!("page-view-image"),
         }
     }
 }
@@ -117,21 +117,13 @@ pub enum Stage {
 impl Stage {
     pub const ALL: [Stage; 4] = [Stage::Scores, Stage::Scaled, Stage::Masked, Stage::Weights];
 
+    /// The step's notation, the same in every language.
     pub fn label(self) -> &'static str {
         match self {
             Stage::Scores => "QKᵀ",
             Stage::Scaled => "÷ √d_k",
             Stage::Masked => "+ M",
             Stage::Weights => "softmax",
-        }
-    }
-
-    pub fn title(self) -> &'static str {
-        match self {
-            Stage::Scores => "Step 1: the raw scores S = QKᵀ, one dot product per query and key",
-            Stage::Scaled => "Step 2: the scores scaled by 1/√d_k",
-            Stage::Masked => "Step 3: the mask M added: −∞ where a key is hidden",
-            Stage::Weights => "Step 4: the softmax of each row, the attention weights A",
         }
     }
 

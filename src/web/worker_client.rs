@@ -76,14 +76,14 @@ impl WorkerClient {
                 Ok(msg) => reply(msg),
                 Err(err) => reply(FromWorker::Failed {
                     id: 0,
-                    message: format!("unreadable reply from the worker: {err}"),
+                    message: tr!("page-worker-unreadable", error = err.to_string()),
                 }),
             }
         });
         let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
             let why =
                 e.dyn_ref::<web_sys::ErrorEvent>().map(|e| e.message()).filter(|m| !m.is_empty());
-            on_death(why.unwrap_or_else(|| "no reason given; out of memory?".into()));
+            on_death(why.unwrap_or_else(|| tr!("page-worker-no-reason")));
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));

@@ -127,11 +127,17 @@ impl Zoom {
     }
 
     /// The zoom as shown beside the grid: "1×", "2.3×", "12×".
+    /// The zoom as the bar writes it (`1.5×`, `12×`), in the page's decimal sign.
     pub fn label(&self) -> String {
-        if self.scale < 9.95 {
+        let s = if self.scale < 9.95 {
             format!("{}×", (self.scale * 10.0).round() / 10.0)
         } else {
             format!("{:.0}×", self.scale)
+        };
+        if crate::i18n::decimal_comma() {
+            s.replace('.', ",")
+        } else {
+            s
         }
     }
 }
@@ -471,13 +477,13 @@ pub fn ZoomBar(zoomer: Zoomer, id: String) -> impl IntoView {
                 class="zoom-bar"
                 id=id
                 role="group"
-                aria-label="Zoom"
-                title="Ctrl + wheel, a pinch, or + and − on the focused picture zoom; a drag or the wheel pans; 0 fits"
+                aria-label=tr!("page-zoom")
+                title=tr!("page-zoom-title")
             >
                 <button
                     type="button"
                     class="zoom-out"
-                    aria-label="Zoom out"
+                    aria-label=tr!("page-zoom-out")
                     disabled=fitted
                     on:click=move |_| {
                         zoomer.zoom_by(1.0 / STEP, None);
@@ -488,7 +494,7 @@ pub fn ZoomBar(zoomer: Zoomer, id: String) -> impl IntoView {
                 <button
                     type="button"
                     class="zoom-in"
-                    aria-label="Zoom in"
+                    aria-label=tr!("page-zoom-in")
                     disabled=largest
                     on:click=move |_| {
                         zoomer.zoom_by(STEP, None);
@@ -499,18 +505,18 @@ pub fn ZoomBar(zoomer: Zoomer, id: String) -> impl IntoView {
                 <output
                     class="zoom-level"
                     aria-live="polite"
-                    aria-label=move || format!("Zoom {}", now().label())
+                    aria-label=move || tr!("page-zoom-level", level = now().label())
                 >
                     {move || now().label()}
                 </output>
                 <button
                     type="button"
                     class="zoom-fit"
-                    title="Fit: the whole map"
+                    title=tr!("page-zoom-fit-title")
                     disabled=move || now() == Zoom::FIT
                     on:click=move |_| zoomer.reset()
                 >
-                    "Fit"
+                    {tr!("page-zoom-fit")}
                 </button>
             </div>
         </div>

@@ -40,7 +40,17 @@ pub fn Page(
     /// Compute without a worker.
     in_page: bool,
 ) -> impl IntoView {
-    let start = UrlState::current();
+    let mut start = UrlState::current();
+    // The address's language, else the browser's. A notebook's page cannot fetch catalogs (it
+    // runs from blob: addresses): it stays English.
+    let lang = (!crate::hosted::is_hosted()).then(|| crate::i18n::starting(start.lang));
+    // A page opened in another language without a text of its own reads that language's
+    // sentence (the presets' adjective–noun one).
+    if let Some(lang) = lang.filter(|&l| l != crate::i18n::Lang::En) {
+        if !address_has_text() {
+            start.text = super::presets::default_text(lang).to_string();
+        }
+    }
     let sel = Selection::new(&start);
     let app = Appearance::new(&start);
     let res = Results::new();
@@ -76,16 +86,12 @@ pub fn Page(
         offline.register();
         offline.refresh_saved();
     }
-    // A notebook's page cannot fetch catalogs (it runs from blob: addresses): it stays English.
-    if !crate::hosted::is_hosted() {
-        let lang = crate::i18n::starting(start.lang);
-        if lang != crate::i18n::lang() {
-            leptos::task::spawn_local(async move {
-                if let Err(e) = crate::i18n::switch(lang).await {
-                    res.error.set(e);
-                }
-            });
-        }
+    if let Some(lang) = lang.filter(|&l| l != crate::i18n::lang()) {
+        leptos::task::spawn_local(async move {
+            if let Err(reason) = crate::i18n::switch(lang).await {
+                res.error.set(tr!("page-language-failed", language = lang.name(), reason = reason));
+            }
+        });
     }
 
     // Drawn again, whole, in another language (the state above is kept).
@@ -141,6 +147,13 @@ fn Shell() -> impl IntoView {
                 })}
         </div>
     }
+}
+
+/// Whether the page's address names a text (else the page picks one).
+fn address_has_text() -> bool {
+    web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .is_some_and(|q| attnscope::url_params::UrlParams::parse(&q).text.is_some())
 }
 
 /// `#run-progress`, over the picture while a long text computes (seconds
@@ -199,7 +212,7 @@ fn on_reply(
             res.loads.update(|m| {
                 m.insert(model, LoadState::Failed(message.clone()));
             });
-            res.error.set(format!("{} could not be loaded: {message}", model_name(model)));
+            res.error.set(tr!("page-load-failed", model = model_name(model), message = message));
         }
         FromWorker::Computing { id, done, blocks, tokens } => {
             res.computing.set(Some((id, done, blocks, tokens)))
@@ -272,7 +285,7 @@ fn on_reply(
             res.compared.set(Some(crate::state::Compared {
                 tokens,
                 detail: *detail,
-                what: "The other sentence".into(),
+                what: tr!("page-other-sentence"),
             }))
         }
         FromWorker::Analysis { id, reply } if id == engine.latest() => analysis.take(id, *reply),
@@ -481,7 +494,7 @@ fn StageHeader() -> impl IntoView {
                 view! { <HeadPicker /> }.into_any()
             } else {
                 view! {
-                    <nav class="tabs" role="tablist" aria-label="Views" node_ref=tabs>
+                    <nav class="tabs" role="tablist" aria-label=tr!("page-views") node_ref=tabs>
                         {View::ALL
                             .into_iter()
                             .map(|v| {
@@ -500,8 +513,13 @@ fn StageHeader() -> impl IntoView {
                                         title=v.label()
                                         on:click=move |_| sel.view.set(v)
                                     >
-                                        {v.label_parts().0}
-                                        <span class="long">{v.label_parts().1}</span>
+                                        {
+                                            let (first, rest) = v.label_parts();
+                                            view! {
+                                                {first}
+                                                <span class="long">{rest}</span>
+                                            }
+                                        }
                                     </button>
                                 }
                             })

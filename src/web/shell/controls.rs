@@ -18,7 +18,7 @@ pub fn ControlBar() -> impl IntoView {
         <header class="bar">
             <div class="brand-box">
                 <h1 class="brand">"attn"<span>"scope"</span></h1>
-                <p class="tagline">"A = softmax(QKᵀ/√d_k + M), live"</p>
+                <p class="tagline">{tr!("page-tagline")}</p>
             </div>
             {(!crate::hosted::is_hosted()).then(|| view! { <LanguagePicker /> })}
             <TextInput />
@@ -67,7 +67,7 @@ pub fn Controls() -> impl IntoView {
     // A notebook's page shows its host's trace only: no model to choose, no class to hold.
     let hosted = crate::hosted::is_hosted();
     view! {
-        <section class="controls" aria-label="Settings">
+        <section class="controls" aria-label=tr!("page-settings")>
             {(!hosted)
                 .then(|| {
                     view! {
@@ -89,33 +89,27 @@ pub fn Controls() -> impl IntoView {
 #[component]
 fn Settings() -> impl IntoView {
     let app = expect_context::<Appearance>();
-    let toggle =
-        move |id: &'static str, label: &'static str, title: &'static str, flag: RwSignal<bool>| {
-            view! {
-                <label class="toggle" title=title>
-                    <input
-                        type="checkbox"
-                        id=id
-                        prop:checked=move || flag.get()
-                        on:change=move |ev| flag.set(event_target_checked(&ev))
-                    />
-                    {label}
-                </label>
-            }
-        };
+    let toggle = move |id: &'static str, label: String, title: String, flag: RwSignal<bool>| {
+        view! {
+            <label class="toggle" title=title>
+                <input
+                    type="checkbox"
+                    id=id
+                    prop:checked=move || flag.get()
+                    on:change=move |ev| flag.set(event_target_checked(&ev))
+                />
+                {label}
+            </label>
+        }
+    };
     view! {
         <div class="settings">
-            {toggle("dark", "Dark", "Dark theme, pictures included", app.dark)}
-            {toggle(
-                "present",
-                "Presentation",
-                "Large type and pictures, for a projector",
-                app.present,
-            )}
+            {toggle("dark", tr!("page-dark"), tr!("page-dark-title"), app.dark)}
+            {toggle("present", tr!("page-present"), tr!("page-present-title"), app.present)}
             {toggle(
                 "orientation",
-                "Columns are queries",
-                "Draw each query as a column, as 3Blue1Brown's videos do",
+                tr!("page-columns"),
+                tr!("page-columns-title"),
                 app.columns_are_queries,
             )}
         </div>
@@ -132,23 +126,23 @@ fn ModelPicker() -> impl IntoView {
         let saved = offline.saved.with(|s| s.contains(&m));
         let size = move || {
             if saved {
-                "saved".into()
+                tr!("page-model-saved")
             } else {
                 megabytes(m.download_bytes_for(sel.exact.get()))
             }
         };
         match m {
-            ModelId::Teaching => "Teaching model (built in)".to_string(),
-            ModelId::MiniLm => format!("MiniLM · encoder · {}", size()),
-            ModelId::SmolLm2 => format!("SmolLM2-135M · decoder · {}", size()),
-            ModelId::Custom => "Your model".to_string(),
-            ModelId::Trace => "Trace file (opened)".to_string(),
+            ModelId::Teaching => tr!("page-model-teaching-option"),
+            ModelId::MiniLm => tr!("page-model-minilm-option", size = size()),
+            ModelId::SmolLm2 => tr!("page-model-smollm2-option", size = size()),
+            ModelId::Custom => tr!("page-model-custom"),
+            ModelId::Trace => tr!("page-model-trace-option"),
             m => format!("{} · {}", crate::compute::model_name(m), size()),
         }
     };
     view! {
         <div class="field">
-            <label for="model">"Model"</label>
+            <label for="model">{tr!("page-model")}</label>
             <select
                 id="model"
                 on:change=move |ev| {
@@ -190,15 +184,10 @@ fn ExactWeights() -> impl IntoView {
     let sel = expect_context::<Selection>();
     let res = expect_context::<Results>();
     let shown = move || sel.model.get().has_smaller_copy();
-    let label = move || {
-        format!("Exact f32 weights ({})", megabytes(sel.model.get().download_bytes_for(true)))
-    };
+    let label =
+        move || tr!("page-exact", size = megabytes(sel.model.get().download_bytes_for(true)));
     view! {
-        <label
-            class="toggle exact"
-            hidden=move || !shown()
-            title="Off: the weights rounded to f16, half the download; every attention weight stays within 2e-3 of the f32 model's. On: the f32 file as published, the numbers the CLI prints."
-        >
+        <label class="toggle exact" hidden=move || !shown() title=tr!("page-exact-title")>
             <input
                 type="checkbox"
                 id="exact"
@@ -222,24 +211,24 @@ fn ExactWeights() -> impl IntoView {
 fn Progress() -> impl IntoView {
     let sel = expect_context::<Selection>();
     let res = expect_context::<Results>();
-    let verb = move || if sel.model.get() == ModelId::Custom { "Reading" } else { "Downloading" };
+    let line = move |loaded: u64, total: u64| {
+        let (model, loaded, total) =
+            (model_name(sel.model.get()), megabytes(loaded), megabytes(total));
+        if sel.model.get() == ModelId::Custom {
+            tr!("page-reading", model = model, loaded = loaded, total = total)
+        } else {
+            tr!("page-downloading", model = model, loaded = loaded, total = total)
+        }
+    };
     move || match res.load_state(sel.model.get()) {
         LoadState::Loading { loaded, total } => view! {
             <div class="progress" id="progress">
                 <progress
                     max=total.to_string()
                     value=loaded.to_string()
-                    aria-label="Download"
+                    aria-label=tr!("page-download")
                 ></progress>
-                <span>
-                    {format!(
-                        "{} {}: {} of {}",
-                        verb(),
-                        model_name(sel.model.get()),
-                        megabytes(loaded),
-                        megabytes(total),
-                    )}
-                </span>
+                <span>{line(loaded, total)}</span>
             </div>
         }
         .into_any(),
@@ -257,11 +246,11 @@ fn Progress() -> impl IntoView {
                         sel.model.set(m);
                     }
                 >
-                    "Retry download"
+                    {tr!("page-retry")}
                 </button>
                 <button on:click=move |_| {
                     sel.model.set(ModelId::Teaching)
-                }>"Use the teaching model"</button>
+                }>{tr!("page-use-teaching")}</button>
             </div>
         }
         .into_any(),
@@ -286,7 +275,7 @@ pub fn TextInput() -> impl IntoView {
     view! {
         <div class="text-row">
             <label for="text" class="sr-only">
-                "Text"
+                {tr!("page-text")}
             </label>
             <textarea
                 id="text"
@@ -294,11 +283,11 @@ pub fn TextInput() -> impl IntoView {
                 spellcheck="false"
                 placeholder=move || {
                     if sel.model.get() == ModelId::Trace && crate::hosted::is_hosted() {
-                        "A trace's text is fixed: its tokens are above the picture"
+                        tr!("page-text-hosted-trace")
                     } else if sel.model.get() == ModelId::Trace {
-                        "A trace file's text is fixed: choose a model to type"
+                        tr!("page-text-trace")
                     } else {
-                        "Type a sentence…"
+                        tr!("page-text-placeholder")
                     }
                 }
                 // A trace file's text is fixed (its tokens are above the picture).
@@ -327,7 +316,7 @@ pub fn HeadPicker() -> impl IntoView {
         };
     view! {
         <div class="head-picker">
-            <label for="layer">"Layer"</label>
+            <label for="layer">{tr!("page-layer")}</label>
             <select
                 id="layer"
                 on:change=move |ev| sel.layer.set(event_target_value(&ev).parse().unwrap_or(0))
@@ -347,10 +336,10 @@ pub fn HeadPicker() -> impl IntoView {
                         .collect_view()
                 }}
             </select>
-            <label for="head">"Head"</label>
+            <label for="head">{tr!("page-head")}</label>
             <select
                 id="head"
-                title="Query head (and the key/value head it shares, where heads share them)"
+                title=tr!("page-head-title")
                 on:change=move |ev| sel.head.set(event_target_value(&ev).parse().unwrap_or(0))
             >
                 {move || {

@@ -13,7 +13,7 @@ pub mod presets;
 #[cfg(test)]
 mod tests;
 
-/// A download's size as the page writes it.
+/// A download's size as the page writes it, in the page's decimal sign.
 pub fn megabytes(bytes: u64) -> String {
-    format!("{:.1} MB", bytes as f64 / 1_000_000.0)
+    format!("{} MB", crate::views::common::format::fixed(bytes as f64 / 1_000_000.0, 1))
 }

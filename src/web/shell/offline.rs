@@ -94,24 +94,28 @@ impl OfflineState {
 #[component]
 pub fn OfflineBadge() -> impl IntoView {
     let state = expect_context::<OfflineState>();
-    move || {
-        match state.status.get() {
+    move || match state.status.get() {
         Offline::Unavailable => None,
-        Offline::Preparing => Some(view! {
-            <span class="badge" id="offline" data-ready="false">
-                "Saving for offline use…"
-            </span>
-        }.into_any()),
-        Offline::Ready => Some(view! {
-            <span
-                class="badge ready"
-                id="offline"
-                data-ready="true"
-                title="The page's files are saved in this browser: it opens and computes without a network"
-            >
-                "✓ Works offline"
-            </span>
-        }.into_any()),
-    }
+        Offline::Preparing => Some(
+            view! {
+                <span class="badge" id="offline" data-ready="false">
+                    {tr!("page-offline-saving")}
+                </span>
+            }
+            .into_any(),
+        ),
+        Offline::Ready => Some(
+            view! {
+                <span
+                    class="badge ready"
+                    id="offline"
+                    data-ready="true"
+                    title=tr!("page-offline-ready-title")
+                >
+                    {tr!("page-offline-ready")}
+                </span>
+            }
+            .into_any(),
+        ),
     }
 }

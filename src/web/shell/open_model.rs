@@ -7,6 +7,7 @@
 use super::megabytes;
 use crate::compute::Engine;
 use crate::state::{LoadState, Results, Selection};
+use crate::views::common::format::fixed;
 use attnscope::session::custom::{CustomReply, CustomRequest, Preflight};
 use attnscope::session::{ModelId, ToWorker};
 use leptos::prelude::*;
@@ -51,7 +52,7 @@ impl OpenModel {
             CustomReply::Refused { message } | CustomReply::Failed { message } => {
                 self.busy.set(false);
                 self.preflight.set(None);
-                self.message.set(format!("This cannot be opened: {message}"));
+                self.message.set(tr!("files-cannot-open", message = message));
             }
             CustomReply::Loaded { name } => {
                 self.busy.set(false);
@@ -71,7 +72,7 @@ impl OpenModel {
             CustomReply::Forgotten => {
                 self.saved.set(false);
                 self.name.set(None);
-                self.message.set("Your model was removed from this browser.".into());
+                self.message.set(tr!("files-model-removed"));
                 res.loads.update(|l| {
                     l.remove(&ModelId::Custom);
                 });
@@ -102,9 +103,9 @@ fn open(files: Vec<(String, File)>, open: OpenModel, engine: Engine) {
     open.preflight.set(None);
     if engine.post_files(&msg) {
         open.busy.set(true);
-        open.message.set("Reading the files…".into());
+        open.message.set(tr!("files-reading"));
     } else {
-        open.message.set("The computation worker could not start in this browser, so models cannot be opened here.".into());
+        open.message.set(tr!("files-no-worker"));
     }
 }
 
@@ -261,25 +262,25 @@ pub fn OpenModelControls() -> impl IntoView {
             />
             <button
                 id="open-model"
-                title="A .gguf file, or a Hugging Face folder's config.json, tokenizer.json and model.safetensors; read here, never uploaded"
+                title=tr!("files-open-model-title")
                 on:click=move |_| {
                     if let Some(i) = files_input.get() {
                         i.click()
                     }
                 }
             >
-                "Open a model…"
+                {tr!("files-open-model")}
             </button>
             <button
                 id="open-model-folder"
-                title="A Hugging Face folder (config.json, tokenizer.json, model.safetensors)"
+                title=tr!("files-folder-title")
                 on:click=move |_| {
                     if let Some(i) = folder_input.get() {
                         i.click()
                     }
                 }
             >
-                "Folder…"
+                {tr!("files-folder")}
             </button>
             {move || {
                 open_model
@@ -289,12 +290,12 @@ pub fn OpenModelControls() -> impl IntoView {
                         view! {
                             <button
                                 id="forget-model"
-                                title="Remove your model from this browser's storage"
+                                title=tr!("files-forget-title")
                                 on:click=move |_| {
                                     engine.send(ToWorker::Custom(CustomRequest::Forget))
                                 }
                             >
-                                "Forget"
+                                {tr!("files-forget")}
                             </button>
                         }
                     })
@@ -322,23 +323,29 @@ fn PreflightSummary() -> impl IntoView {
             let heads = if p.kv_heads == p.heads {
                 p.heads.to_string()
             } else {
-                format!("{} over {} key/value heads", p.heads, p.kv_heads)
+                tr!("files-kv-heads", heads = p.heads, kv = p.kv_heads)
             };
             let rows = [
-                ("Architecture", format!("{} ({})", p.architecture, p.found)),
-                ("Layers", p.layers.to_string()),
-                ("Heads", format!("{heads}, d_k = {}", p.d_head)),
-                ("Parameters", format!("{:.1} M", p.parameters as f64 / 1e6)),
-                ("Files", format!("{} · {}", megabytes(p.file_bytes), p.files.join(", "))),
-                ("Weights", p.weights_format.clone()),
-                ("Memory needed", megabytes(p.memory_bytes)),
+                (tr!("files-architecture"), format!("{} ({})", p.architecture, p.found)),
+                (tr!("files-layers"), p.layers.to_string()),
+                (tr!("files-heads"), format!("{heads}, d_k = {}", p.d_head)),
+                (
+                    tr!("files-parameters"),
+                    tr!("files-millions", millions = fixed(p.parameters as f64 / 1e6, 1)),
+                ),
+                (
+                    tr!("files-files"),
+                    format!("{} · {}", megabytes(p.file_bytes), p.files.join(", ")),
+                ),
+                (tr!("files-weights"), p.weights_format.clone()),
+                (tr!("files-memory"), megabytes(p.memory_bytes)),
             ];
             view! {
                 <section
                     class="preflight"
                     id="preflight"
                     role="dialog"
-                    aria-label="The model you chose"
+                    aria-label=tr!("files-preflight-label")
                 >
                     <h2>{p.name.clone()}</h2>
                     <dl>
@@ -357,7 +364,7 @@ fn PreflightSummary() -> impl IntoView {
                         .map(|why| {
                             view! {
                                 <p class="refusal" role="alert">
-                                    {format!("It cannot be loaded: {why}.")}
+                                    {tr!("files-cannot-load", why = why)}
                                 </p>
                             }
                         })}
@@ -372,15 +379,19 @@ fn PreflightSummary() -> impl IntoView {
                                         on:click=move |_| {
                                             open_model.preflight.set(None);
                                             open_model.busy.set(true);
-                                            open_model.message.set("Loading your model…".into());
+                                            open_model.message.set(tr!("files-loading"));
                                             engine.send(ToWorker::Custom(CustomRequest::Load));
                                         }
                                     >
-                                        "Load"
+                                        {tr!("files-load")}
                                     </button>
                                 }
                             })} <button id="preflight-cancel" on:click=move |_| close()>
-                            {if refused.is_some() { "Close" } else { "Cancel" }}
+                            {if refused.is_some() {
+                                tr!("files-close")
+                            } else {
+                                tr!("files-cancel")
+                            }}
                         </button>
                     </div>
                 </section>
@@ -396,9 +407,9 @@ pub fn custom_option(sel: Selection) -> impl IntoView {
     move || {
         open_model.name.get().map(|name| {
             let state = match res.load_state(ModelId::Custom) {
-                LoadState::Ready => "your files",
-                _ if open_model.saved.get() => "saved",
-                _ => "your files",
+                LoadState::Ready => tr!("files-your-files"),
+                _ if open_model.saved.get() => tr!("files-saved"),
+                _ => tr!("files-your-files"),
             };
             view! {
                 <option

@@ -97,17 +97,13 @@ pub fn OpenTrace() -> impl IntoView {
         dropped.remove();
     });
     let failure = move || match res.load_state(ModelId::Trace) {
-        LoadState::Failed(why) => Some(format!("{} could not be opened: {why}", name.get())),
+        LoadState::Failed(why) => Some(tr!("files-trace-failed", name = name.get(), why = why)),
         _ => None,
     };
     let picker = hosted.is_none().then(|| {
         view! {
-            <label
-                class="button"
-                for="open-trace"
-                title="A .safetensors trace file written by the attnscope Python package or `attnscope trace --out`; or drop one on the page"
-            >
-                "Open a trace…"
+            <label class="button" for="open-trace" title=tr!("files-open-trace-title")>
+                {tr!("files-open-trace")}
             </label>
             <input
                 type="file"
@@ -144,19 +140,29 @@ fn TraceInfo(name: RwSignal<String>) -> impl IntoView {
         res.summary.with(|s| {
             s.as_ref().filter(|s| s.info.id == ModelId::Trace.slug()).map(|s| {
                 let i = &s.info;
-                let kv = if i.n_kv_heads == i.n_heads {
-                    String::new()
+                let (model, file) = (i.name.as_str(), name.get());
+                let (layers, heads, tokens) = (i.n_layers, i.n_heads, s.tokens.len());
+                if i.n_kv_heads == i.n_heads {
+                    tr!(
+                        "files-trace-info",
+                        model = model,
+                        layers = layers,
+                        heads = heads,
+                        tokens = tokens,
+                        file = file
+                    )
                 } else {
-                    format!(" over {} key/value heads", i.n_kv_heads)
-                };
-                format!(
-                    "{} · {} layers × {} heads{kv} · {} tokens · {}",
-                    i.name,
-                    i.n_layers,
-                    i.n_heads,
-                    s.tokens.len(),
-                    name.get()
-                )
+                    let kv = i.n_kv_heads;
+                    tr!(
+                        "files-trace-info-grouped",
+                        model = model,
+                        layers = layers,
+                        heads = heads,
+                        kv = kv,
+                        tokens = tokens,
+                        file = file
+                    )
+                }
             })
         })
     };
@@ -191,11 +197,7 @@ pub fn trace_shown() -> (Memo<bool>, Memo<bool>) {
 pub fn NeedsQueriesKeys() -> impl IntoView {
     view! {
         <div class="view-document needs-live" id="needs-queries-keys">
-            <p class="note">
-                "This trace file holds the attention weights only, no queries and keys, so step by step cannot follow a token "
-                "through q·k and the Q·K space has no points to place. Write it with queries and keys (attnscope.trace(…, queries_keys=True), or `attnscope trace --out` "
-                "without --no-queries-keys) to see them. The heatmap, dot grids, overview and head catalog show its weights."
-            </p>
+            <p class="note">{tr!("files-needs-queries-keys")}</p>
         </div>
     }
 }
@@ -205,10 +207,7 @@ pub fn NeedsQueriesKeys() -> impl IntoView {
 pub fn NeedsLiveModel() -> impl IntoView {
     view! {
         <div class="view-document needs-live" id="needs-live-model">
-            <p class="note">
-                "The lesson runs a live model on a sentence you type; a trace file's text is fixed. Choose a model under Model "
-                "for the lesson, or look at this trace in the heatmap, dot grids, overview, head catalog and step by step."
-            </p>
+            <p class="note">{tr!("files-needs-live-model")}</p>
         </div>
     }
 }

@@ -9,6 +9,7 @@ use super::presets::PresetNote;
 use crate::compute::Engine;
 use crate::downloads;
 use crate::state::{Results, Selection};
+use crate::views::common::format::fixed;
 use crate::views::explain::switches::NextTokenTemperature;
 use crate::views::write::{Ask, Flow};
 use attnscope::session::{ModelId, ToWorker};
@@ -19,9 +20,9 @@ use leptos::prelude::*;
 /// isolation), and "0.0 ms" would read as if nothing had been computed.
 fn milliseconds(ms: f64) -> String {
     if ms < 0.05 {
-        "under 0.1 ms".to_string()
+        tr!("page-under-tenth-ms")
     } else {
-        format!("{ms:.1} ms")
+        format!("{} ms", fixed(ms, 1))
     }
 }
 
@@ -29,7 +30,7 @@ fn milliseconds(ms: f64) -> String {
 #[component]
 pub fn Rail() -> impl IntoView {
     view! {
-        <aside class="rail" aria-label="Settings, notes and exports">
+        <aside class="rail" aria-label=tr!("page-rail")>
             <Controls />
             <div class="notes">
                 <div class="status-line">
@@ -62,22 +63,27 @@ fn Status() -> impl IntoView {
     let res = expect_context::<Results>();
     let status = move || {
         res.summary.with(|s| match s {
-            None => "computing…".to_string(),
-            Some(s) if s.tokens.is_empty() => "Type some text to see its attention.".to_string(),
+            None => tr!("page-computing"),
+            Some(s) if s.tokens.is_empty() => tr!("page-status-empty"),
             Some(s) => {
-                let threads = match (&s.alone, s.threads) {
-                    (Some(why), 1) => format!(" on one thread ({why})"),
-                    (_, 1) => String::new(),
-                    (_, n) => format!(" on {n} threads"),
+                let (tokens, time) = (s.tokens.len(), milliseconds(s.compute_ms));
+                let mut line = match (&s.alone, s.threads) {
+                    (Some(why), 1) => tr!(
+                        "page-status-one-thread",
+                        tokens = tokens,
+                        time = time,
+                        why = why.as_str()
+                    ),
+                    (_, 1) => tr!("page-status", tokens = tokens, time = time),
+                    (_, n) => tr!("page-status-threads", tokens = tokens, time = time, threads = n),
                 };
-                let mut line = format!(
-                    "{} tokens, computed in {}{threads} in your browser",
-                    s.tokens.len(),
-                    milliseconds(s.compute_ms)
-                );
                 if let Some(bytes) = s.memory_bytes {
-                    let workers = if s.memory_workers > 1 { " (both workers)" } else { "" };
-                    line.push_str(&format!(" · worker memory {}{workers}", megabytes(bytes)));
+                    line.push_str(" · ");
+                    line.push_str(&if s.memory_workers > 1 {
+                        tr!("page-status-memory-both", size = megabytes(bytes))
+                    } else {
+                        tr!("page-status-memory", size = megabytes(bytes))
+                    });
                 }
                 if let Some(n) = &s.notice {
                     line.push_str(" · ");
@@ -123,12 +129,7 @@ pub fn TokenList() -> impl IntoView {
         }
     });
     view! {
-        <ol
-            id="tokens"
-            class="tokens"
-            node_ref=list
-            aria-label="Tokens: choose one to follow it in every view"
-        >
+        <ol id="tokens" class="tokens" node_ref=list aria-label=tr!("page-tokens-label")>
             {move || {
                 res.tokens
                     .get()
@@ -166,47 +167,43 @@ pub fn TokenList() -> impl IntoView {
 fn ModelNote() -> impl IntoView {
     let sel = expect_context::<Selection>();
     let res = expect_context::<Results>();
-    let about = move || {
-        match sel.model.get() {
-        ModelId::Teaching => "The teaching model's five heads were designed by hand, not learned: each does one thing you can explain.",
-        ModelId::MiniLm if sel.exact.get() => "MiniLM (all-MiniLM-L6-v2): a BERT encoder, 6 layers × 12 heads; its f32 weights as published.",
-        ModelId::MiniLm => {
-            "MiniLM (all-MiniLM-L6-v2): a BERT encoder, 6 layers × 12 heads; its weights rounded to f16 (half the download), every attention weight within 2e-3 of the f32 model's."
-        }
-        ModelId::SmolLm2 => "SmolLM2-135M: a Llama decoder, 30 layers × 9 query heads over 3 key/value heads.",
-        ModelId::Custom => "Your model, read from your own files in this browser: nothing was uploaded.",
-        ModelId::Trace => "A trace file: attention computed elsewhere, read from the file a head at a time.",
-        m if m.is_translation() => crate::views::translation::translate::MODEL_NOTE,
-        _ => "",
-    }
+    let about = move || match sel.model.get() {
+        ModelId::Teaching => tr!("page-note-teaching"),
+        ModelId::MiniLm if sel.exact.get() => tr!("page-note-minilm-exact"),
+        ModelId::MiniLm => tr!("page-note-minilm"),
+        ModelId::SmolLm2 => tr!("page-note-smollm2"),
+        ModelId::Custom => tr!("page-note-custom"),
+        ModelId::Trace => tr!("page-note-trace"),
+        m if m.is_translation() => crate::views::translation::translate::model_note(),
+        _ => String::new(),
     };
     // The model's mask, and the shown layer's where that one differs (Gemma 3's local layers).
     let mask = move || {
         let layer = res.detail.with(|d| d.as_ref().map(|d| (d.layer, d.mask)));
         res.summary.with(|s| {
             let s = s.as_ref()?;
-            let name = &s.info.name;
-            let window =
-                |w: usize| format!("with a sliding window: each token sees only itself and the {} tokens before it.", w.saturating_sub(1));
+            let name = crate::compute::run_name(&s.info);
+            let name = name.as_str();
+            let window = |w: usize| tr!("page-mask-window", before = w.saturating_sub(1));
             let said = match s.info.mask {
-                attnscope::Mask::None => {
-                    format!("{name} attends both ways (no mask). A causal grid for it is a what-if, computed from the same Q and K.")
+                attnscope::Mask::None => tr!("page-mask-none", name = name),
+                attnscope::Mask::Causal => tr!("page-mask-causal", name = name),
+                attnscope::Mask::SlidingWindow(w) => {
+                    tr!("page-mask-sliding", name = name, window = window(w))
                 }
-                attnscope::Mask::Causal => {
-                    format!("{name} is causal: each token sees only itself and earlier tokens. An unmasked grid for it is a what-if.")
-                }
-                attnscope::Mask::SlidingWindow(w) => format!("{name} is causal {}", window(w)),
             };
             Some(match layer {
-                Some((l, attnscope::Mask::SlidingWindow(w))) if s.info.mask != attnscope::Mask::SlidingWindow(w) => {
-                    format!("{said} Layer {l} is a local one, {}", window(w))
+                Some((l, attnscope::Mask::SlidingWindow(w)))
+                    if s.info.mask != attnscope::Mask::SlidingWindow(w) =>
+                {
+                    tr!("page-mask-local", said = said, layer = l, window = window(w))
                 }
                 _ => said,
             })
         })
     };
     view! {
-        <section class="card" aria-label="The model">
+        <section class="card" aria-label=tr!("page-model-card")>
             <p class="note">{about}</p>
             <p class="note" id="mask-note">
                 {mask}
@@ -223,14 +220,17 @@ fn HeadNote() -> impl IntoView {
     move || {
         let h = sel.head.get();
         res.summary.with(|s| s.as_ref().and_then(|s| s.head_notes.get(h).cloned())).map(|n| {
+            let n = crate::compute::head_note(&n);
             // A note reads "name: what the head does".
-            let (name, what) = n.split_once(':').map_or((String::new(), n.clone()), |(a, b)| {
-                (a.trim().to_string(), b.trim().to_string())
-            });
+            let (name, what) = crate::compute::note_parts(&n);
             view! {
                 <section class="card" id="head-note" aria-labelledby="head-note-title">
                     <h2 id="head-note-title">
-                        {format!("Head {h}")}{(!name.is_empty()).then(|| format!(": “{name}”"))}
+                        {if name.is_empty() {
+                            tr!("page-head-note", head = h)
+                        } else {
+                            tr!("page-head-note-named", head = h, name = name.as_str())
+                        }}
                     </h2>
                     <p class="note">{what}</p>
                 </section>
@@ -259,13 +259,13 @@ fn NextTokens() -> impl IntoView {
                             <button
                                 class="pick"
                                 disabled=!offered
-                                title="Append this token"
+                                title=tr!("page-append-token")
                                 on:click=move |_| flow.begin(Ask::Pick(rank))
                             >
                                 {format!("{t:?}")}
                             </button>
                             <span class="bar" style=format!("width: {:.1}%", p * 60.0)></span>
-                            <span class="pct">{format!("{:.1}%", p * 100.0)}</span>
+                            <span class="pct">{format!("{}%", fixed(p as f64 * 100.0, 1))}</span>
                         </li>
                     }
                 })
@@ -275,9 +275,9 @@ fn NextTokens() -> impl IntoView {
     view! {
         <Show when=has>
             <section class="card next" id="next-tokens">
-                <h2>"Most likely next tokens"</h2>
+                <h2>{tr!("page-next-tokens")}</h2>
                 <p class="note" hidden=move || !flow.offered()>
-                    "Click one to append it."
+                    {tr!("page-next-click")}
                 </p>
                 <ol>{list}</ol>
                 <NextTokenTemperature />
@@ -303,12 +303,15 @@ pub fn Exports() -> impl IntoView {
     };
     let svg = move || {
         figure().and_then(|(s, d)| {
+            let mask = match d.mask {
+                attnscope::Mask::None => tr!("page-mask-name-none"),
+                attnscope::Mask::Causal => tr!("page-mask-name-causal"),
+                attnscope::Mask::SlidingWindow(_) => tr!("page-mask-name-sliding"),
+            };
             let title = format!(
-                "{}\nlayer {} · head {} · A = softmax(QKᵀ/√d_k + M) · mask: {}",
-                s.info.name,
-                d.layer,
-                d.head,
-                d.mask.name()
+                "{}\n{}",
+                crate::compute::run_name(&s.info),
+                tr!("page-export-title", layer = d.layer, head = d.head, mask = mask)
             );
             let h = attnscope::draw::Heatmap {
                 title,
@@ -317,14 +320,15 @@ pub fn Exports() -> impl IntoView {
                 values: &d.weights,
                 kind: attnscope::draw::ValueKind::Weights,
                 mask: d.mask,
+                axes: (&tr!("page-axis-keys"), &tr!("page-axis-queries")),
             };
             attnscope::draw::heatmap_svg(&h).ok()
         })
     };
-    let busy = move || (!ready.get()).then_some("Waiting for the text's attention to be computed");
+    let busy = move || (!ready.get()).then(|| tr!("page-export-busy"));
     view! {
         <section class="card exports" aria-labelledby="exports-title">
-            <h2 id="exports-title">"Export this head"</h2>
+            <h2 id="exports-title">{tr!("page-export-heading")}</h2>
             <div class="buttons" title=busy>
                 <button
                     id="export-png"
@@ -389,22 +393,19 @@ fn ValuesTable() -> impl IntoView {
         res.detail.with(|d| {
             let w = &d.as_ref()?.weights;
             if toks.len() > MAX || w.rows != toks.len() {
-                return Some(view! {
-                    <p class="sr-only">
-                        "The table of weights is shown for texts up to 40 tokens; export CSV for longer ones."
-                    </p>
-                }.into_any());
+                return Some(
+                    view! { <p class="sr-only">{tr!("page-table-too-long", max = MAX)}</p> }
+                        .into_any(),
+                );
             }
             // A table is never narrower than its cells: the wrapper hides it.
             Some(view! {
                 <div class="sr-only">
                     <table id="weights-table">
-                        <caption>
-                            "Attention weights of the selected head: rows are queries, columns are keys"
-                        </caption>
+                        <caption>{tr!("page-table-caption")}</caption>
                         <thead>
                             <tr>
-                                <th scope="col">"query \\ key"</th>
+                                <th scope="col">{tr!("page-table-corner")}</th>
                                 {toks
                                     .iter()
                                     .map(|t| view! { <th scope="col">{t.clone()}</th> })
@@ -420,7 +421,7 @@ fn ValuesTable() -> impl IntoView {
                                             {w
                                                 .row(i)
                                                 .iter()
-                                                .map(|v| view! { <td>{format!("{v:.3}")}</td> })
+                                                .map(|v| view! { <td>{fixed(*v as f64, 3)}</td> })
                                                 .collect_view()}
                                         </tr>
                                     }

@@ -17,23 +17,29 @@ pub fn ClassControls() -> impl IntoView {
         (None, _) if !class.asked.get() => view! {
             <div class="class-box">
                 <button id="class-open" on:click=ask>
-                    "Hold a class…"
+                    {tr!("class-hold")}
                 </button>
             </div>
         }
         .into_any(),
-        (None, _) => view! {
-            <p class="class-box class-none" id="class-none">
-                "No class here: classes are held where the page is served by "
-                <code>"attnscope classroom --lan"</code>
-                ", run on the teacher's laptop."
-            </p>
+        (None, _) => {
+            // The command sits where the language puts it: the message is cut at its place.
+            let text = tr!("class-none", command = "\u{0}");
+            let (before, after) = text.split_once('\u{0}').unwrap_or((text.as_str(), ""));
+            let (before, after) = (before.to_string(), after.to_string());
+            view! {
+                <p class="class-box class-none" id="class-none">
+                    {before}
+                    <code>"attnscope classroom --lan"</code>
+                    {after}
+                </p>
+            }
+            .into_any()
         }
-        .into_any(),
         (Some(_), Role::None) => view! {
             <div class="class-box">
                 <button id="class-start" on:click=move |_| class.start()>
-                    "Start a class"
+                    {tr!("class-start")}
                 </button>
             </div>
         }
@@ -41,39 +47,37 @@ pub fn ClassControls() -> impl IntoView {
         (Some(_), Role::Teacher { code }) => view! {
             <div class="class-box" id="class-teacher">
                 <p>
-                    "Class " <strong id="class-code">{code.unwrap_or_else(|| "…".into())}</strong>
-                    " · "
+                    {tr!("class-name")} " "
+                    <strong id="class-code">{code.unwrap_or_else(|| "…".into())}</strong> " · "
                     <span id="class-followers">{move || followers(class.followers.get())}</span>
                     {move || link_note(class.link.get())}
                 </p>
                 <button id="class-show" on:click=move |_| class.show_code.set(true)>
-                    "Show the join code"
+                    {tr!("class-show-code")}
                 </button>
                 <button id="class-end" on:click=move |_| class.end()>
-                    "End the class"
+                    {tr!("class-end")}
                 </button>
                 <super::questions::AskRoom />
             </div>
         }
         .into_any(),
         (Some(_), Role::Student { code }) => {
-            view! { <p class="class-box">"Class " <strong>{code}</strong></p> }.into_any()
+            view! { <p class="class-box">{tr!("class-name")} " " <strong>{code}</strong></p> }
+                .into_any()
         }
     }
 }
 
 fn followers(n: usize) -> String {
-    match n {
-        1 => "1 student follows".into(),
-        n => format!("{n} students follow"),
-    }
+    tr!("class-followers", count = n)
 }
 
 fn link_note(link: Link) -> Option<String> {
     match link {
-        Link::Connecting => Some(" · connecting…".into()),
-        Link::Lost => Some(" · connection lost, trying again…".into()),
-        Link::Refused(reason) => Some(format!(" · refused: {reason}")),
+        Link::Connecting => Some(format!(" · {}", tr!("class-connecting"))),
+        Link::Lost => Some(format!(" · {}", tr!("class-connection-lost"))),
+        Link::Refused(reason) => Some(format!(" · {}", tr!("class-link-refused", reason = reason))),
         Link::Open | Link::Closed | Link::Waiting => None,
     }
 }
@@ -93,13 +97,18 @@ pub fn JoinCode() -> impl IntoView {
             let qr = format!("classroom/qr.svg?code={code}");
             let spaced = format!("{}-{}", &code[..5], &code[5..]);
             view! {
-                <div class="join-code" id="join-code" role="dialog" aria-label="Join the class">
-                    <img src=qr alt="QR code of the join link" width="320" height="320" />
+                <div
+                    class="join-code"
+                    id="join-code"
+                    role="dialog"
+                    aria-label=tr!("class-join-label")
+                >
+                    <img src=qr alt=tr!("class-qr-alt") width="320" height="320" />
                     <p class="join-link">{link}</p>
-                    <p class="join-spaced">"Code " <strong>{spaced}</strong></p>
+                    <p class="join-spaced">{tr!("class-code")} " " <strong>{spaced}</strong></p>
                     <p>{move || followers(class.followers.get())}</p>
                     <button id="join-close" on:click=move |_| class.show_code.set(false)>
-                        "Close"
+                        {tr!("class-close")}
                     </button>
                 </div>
             }
@@ -114,23 +123,23 @@ pub fn FollowBanner() -> impl IntoView {
     move || {
         let Role::Student { .. } = class.role.get() else { return None };
         let status = match class.link.get() {
-            Link::Waiting => "Waiting for the teacher to open the class…".to_string(),
-            Link::Lost | Link::Connecting => "Reconnecting to the class…".into(),
-            Link::Refused(reason) => format!("The class refused: {reason}"),
-            Link::Open | Link::Closed if class.following.get() => "Following the teacher".into(),
-            Link::Open | Link::Closed => "Exploring on your own".into(),
+            Link::Waiting => tr!("class-waiting"),
+            Link::Lost | Link::Connecting => tr!("class-reconnecting"),
+            Link::Refused(reason) => tr!("class-refused", reason = reason),
+            Link::Open | Link::Closed if class.following.get() => tr!("class-following"),
+            Link::Open | Link::Closed => tr!("class-exploring"),
         };
         let button = if class.following.get() {
             view! {
                 <button id="class-detach" on:click=move |_| class.following.set(false)>
-                    "Explore on my own"
+                    {tr!("class-detach")}
                 </button>
             }
             .into_any()
         } else {
             view! {
                 <button id="class-rejoin" on:click=move |_| class.rejoin()>
-                    "Back to the teacher"
+                    {tr!("class-rejoin")}
                 </button>
             }
             .into_any()

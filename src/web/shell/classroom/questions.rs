@@ -36,72 +36,68 @@ fn models_answer(sel: Selection, res: Results, question: &Question) -> Option<us
     })
 }
 
-/// The lesson step's ready question: its kind, prompt (`{q}` is the chosen token), choices and
+/// The lesson step's ready question: its kind, prompt (about the chosen token `q`), choices and
 /// which of them is right (a token or head question is answered by the model itself).
-fn lesson_question(step: usize) -> (Kind, &'static str, &'static [&'static str], Option<usize>) {
+fn lesson_question(step: usize, q: &str) -> (Kind, String, Vec<String>, Option<usize>) {
     match step {
         1 => (
             Kind::Choice,
-            "A token's q, k and v are…",
-            &[
-                "three different tokens",
-                "three projections of the same x",
-                "the same vector, three times",
-            ],
+            tr!("class-step1"),
+            vec![tr!("class-step1-a"), tr!("class-step1-b"), tr!("class-step1-c")],
             Some(1),
         ),
-        2 => (Kind::Token, "Which key gives “{q}” its largest score q · k?", &[], None),
+        2 => (Kind::Token, tr!("class-step2", q = q), vec![], None),
         3 => (
             Kind::Choice,
-            "Without ÷ √d_k, the softmax of large scores becomes…",
-            &["flatter: the same weight everywhere", "unchanged", "sharper: nearly all on one key"],
+            tr!("class-step3"),
+            vec![tr!("class-step3-a"), tr!("class-step3-b"), tr!("class-step3-c")],
             Some(2),
         ),
         5 => (
             Kind::Choice,
-            "With the causal mask, a token attends to…",
-            &["itself and the tokens before it", "only the tokens after it", "every token"],
+            tr!("class-step5"),
+            vec![tr!("class-step5-a"), tr!("class-step5-b"), tr!("class-step5-c")],
             Some(0),
         ),
-        6 => (Kind::Token, "Whose value adds most to the output of “{q}”?", &[], None),
-        7 => (Kind::Head, "Which head looks most at the previous token?", &[], None),
+        6 => (Kind::Token, tr!("class-step6", q = q), vec![], None),
+        7 => (Kind::Head, tr!("class-step7"), vec![], None),
         8 => (
             Kind::Choice,
-            "Which row of A is used to pick the next token?",
-            &["the first token's", "the last token's", "every row votes"],
+            tr!("class-step8"),
+            vec![tr!("class-step8-a"), tr!("class-step8-b"), tr!("class-step8-c")],
             Some(1),
         ),
         9 => (
             Kind::Choice,
-            "A higher temperature makes the next-token distribution…",
-            &["sharper", "unchanged", "flatter"],
+            tr!("class-step9"),
+            vec![tr!("class-step9-a"), tr!("class-step9-b"), tr!("class-step9-c")],
             Some(2),
         ),
         10 => (
             Kind::Choice,
-            "With the same seed and settings, sampling writes…",
-            &["the same text", "a different text each time"],
+            tr!("class-step10"),
+            vec![tr!("class-step10-a"), tr!("class-step10-b")],
             Some(0),
         ),
         11 => (
             Kind::Choice,
-            "For each new token, the key/value cache saves recomputing…",
-            &["the new token's q", "nothing", "every earlier token's k and v"],
+            tr!("class-step11"),
+            vec![tr!("class-step11-a"), tr!("class-step11-b"), tr!("class-step11-c")],
             Some(2),
         ),
         12 => (
             Kind::Choice,
-            "In Whisper's cross-attention, the keys and values come from…",
-            &["the words written so far", "the encoder's frames of sound", "the next word"],
+            tr!("class-step12"),
+            vec![tr!("class-step12-a"), tr!("class-step12-b"), tr!("class-step12-c")],
             Some(1),
         ),
         13 => (
             Kind::Choice,
-            "The words' times come from…",
-            &["every head equally", "the few alignment heads", "the encoder's last layer"],
+            tr!("class-step13"),
+            vec![tr!("class-step13-a"), tr!("class-step13-b"), tr!("class-step13-c")],
             Some(1),
         ),
-        _ => (Kind::Token, "Which token does “{q}” attend to most?", &[], None),
+        _ => (Kind::Token, tr!("class-step-other", q = q), vec![], None),
     }
 }
 
@@ -128,27 +124,31 @@ pub fn AskRoom() -> impl IntoView {
         let tokens = res.tokens.get();
         tokens
             .get(sel.query(tokens.len()))
-            .map_or("this token".to_string(), |t| t.trim().to_string())
+            .map_or_else(|| tr!("class-this-token"), |t| t.trim().to_string())
     };
     let from_lesson = move |_| {
-        let (k, text, options, right) = lesson_question(sel.step.get_untracked());
+        let (k, text, options, right) =
+            lesson_question(sel.step.get_untracked(), &untrack(chosen_token));
         kind.set(k);
-        prompt.set(text.replace("{q}", &untrack(chosen_token)));
+        prompt.set(text);
         choices.set(options.join("\n"));
         key.set(right);
     };
     // The proposed prompt follows the chosen token and head until the teacher edits it.
     let proposed = move || {
         let tokens = res.tokens.get();
-        let query = tokens.get(sel.query(tokens.len())).map_or("this token", |t| t.trim());
+        let query = tokens
+            .get(sel.query(tokens.len()))
+            .map_or_else(|| tr!("class-this-token"), |t| t.trim().to_string());
         match kind.get() {
-            Kind::Token => format!(
-                "Which token does “{query}” attend to most in layer {}, head {}?",
-                sel.layer.get(),
-                sel.head.get()
+            Kind::Token => tr!(
+                "class-propose-token",
+                query = query,
+                layer = sel.layer.get(),
+                head = sel.head.get()
             ),
-            Kind::Head => "Which head attends most to the previous token?".into(),
-            Kind::Choice => "Which is true of this head?".into(),
+            Kind::Head => tr!("class-propose-head"),
+            Kind::Choice => tr!("class-propose-choice"),
         }
     };
     let ask = move |_| {
@@ -182,12 +182,15 @@ pub fn AskRoom() -> impl IntoView {
             key.set(None);
         }
     };
-    let kinds =
-        [(Kind::Token, "Tap a token"), (Kind::Head, "Pick a head"), (Kind::Choice, "Choices")];
+    let kinds = [
+        (Kind::Token, tr!("class-kind-token")),
+        (Kind::Head, tr!("class-kind-head")),
+        (Kind::Choice, tr!("class-kind-choice")),
+    ];
     view! {
         <details class="ask-room" id="ask-room">
-            <summary>"Ask the room"</summary>
-            <div class="ask-kinds" role="radiogroup" aria-label="Kind of question">
+            <summary>{tr!("class-ask-room")}</summary>
+            <div class="ask-kinds" role="radiogroup" aria-label=tr!("class-kind-label")>
                 {kinds
                     .into_iter()
                     .map(|(k, label)| {
@@ -217,7 +220,7 @@ pub fn AskRoom() -> impl IntoView {
                 <textarea
                     id="ask-choices"
                     rows="3"
-                    placeholder="One choice a line (two to eight)"
+                    placeholder=tr!("class-choices-placeholder")
                     prop:value=move || choices.get()
                     on:input=move |ev| {
                         choices.set(event_target_value(&ev));
@@ -226,11 +229,11 @@ pub fn AskRoom() -> impl IntoView {
                 ></textarea>
             </Show>
             <button id="ask-send" on:click=ask>
-                "Ask"
+                {tr!("class-ask")}
             </button>
             <Show when=move || sel.view.get() == View::Lesson>
                 <button id="ask-lesson" on:click=from_lesson>
-                    "This step's question"
+                    {tr!("class-step-question")}
                 </button>
             </Show>
         </details>
@@ -272,12 +275,7 @@ fn Tally() -> impl IntoView {
         Some(view! {
             <div class="tally" id="class-tally">
                 <p class="tally-prompt">{question.prompt.clone()}</p>
-                <p id="class-answered">
-                    {match answered {
-                        1 => "1 answer".to_string(),
-                        n => format!("{n} answers"),
-                    }}
-                </p>
+                <p id="class-answered">{tr!("class-answered", count = answered)}</p>
                 <ol class="tally-bars">
                     {shown
                         .into_iter()
@@ -304,9 +302,9 @@ fn Tally() -> impl IntoView {
                         view! {
                             <button id="class-reveal" on:click=move |_| revealed.set(true)>
                                 {if is_token {
-                                    "Reveal the model's answer"
+                                    tr!("class-reveal-model")
                                 } else {
-                                    "Reveal the answer"
+                                    tr!("class-reveal")
                                 }}
                             </button>
                         }
@@ -317,17 +315,15 @@ fn Tally() -> impl IntoView {
                             .map(|i| {
                                 let name = names.get(i).cloned().unwrap_or_default();
                                 let said = if is_token {
-                                    format!(
-                                        "The model: “{name}”, the largest weight of the row",
-                                    )
+                                    tr!("class-model-answer", name = name)
                                 } else {
-                                    format!("The answer: “{name}”")
+                                    tr!("class-the-answer", name = name)
                                 };
                                 view! { <p id="class-model-answer">{said}</p> }
                             })
                     })}
                 <button id="class-end-question" on:click=move |_| class.end_question()>
-                    "End the question"
+                    {tr!("class-end-question")}
                 </button>
             </div>
         })
@@ -345,7 +341,12 @@ pub fn QuestionCard() -> impl IntoView {
         let names = labels(&question, &res.tokens.get());
         let mine = class.mine.get();
         Some(view! {
-            <div class="question-card" id="class-question" role="dialog" aria-label="A question">
+            <div
+                class="question-card"
+                id="class-question"
+                role="dialog"
+                aria-label=tr!("class-question-label")
+            >
                 <p class="question-prompt">{question.prompt.clone()}</p>
                 <div class="question-options">
                     {names
@@ -368,9 +369,9 @@ pub fn QuestionCard() -> impl IntoView {
                 </div>
                 <p class="question-note">
                     {if mine.is_some() {
-                        "Answer sent: tap another to change it."
+                        tr!("class-answer-sent")
                     } else {
-                        "Tap your answer; the teacher sees the count, not who."
+                        tr!("class-tap-answer")
                     }}
                 </p>
             </div>

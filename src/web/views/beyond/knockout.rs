@@ -17,23 +17,37 @@ use leptos::prelude::*;
 #[component]
 pub fn AblationSwitch(id: &'static str, #[prop(optional)] short: bool) -> impl IntoView {
     let an = expect_context::<Analysis>();
-    let button =
-        move |a: Ablation, which: &'static str, long: &'static str, brief: &'static str| {
-            view! {
-                <button
-                    id=format!("{id}-{which}")
-                    aria-pressed=move || (an.ablation.get() == a).to_string()
-                    title=long
-                    on:click=move |_| an.ablation.set(a)
-                >
-                    {if short { brief } else { long }}
-                </button>
-            }
-        };
+    let button = move |a: Ablation, which: &'static str, long: String, brief: String| {
+        let shown = if short { brief } else { long.clone() };
+        view! {
+            <button
+                id=format!("{id}-{which}")
+                aria-pressed=move || (an.ablation.get() == a).to_string()
+                title=long
+                on:click=move |_| an.ablation.set(a)
+            >
+                {shown}
+            </button>
+        }
+    };
     view! {
-        <div class="switch-row ablation-switch" role="group" aria-label="How a head is removed">
-            {button(Ablation::Zero, "zero", "Zero its output", "Zero")}
-            {button(Ablation::Mean, "mean", "Its mean over positions", "Mean")}
+        <div
+            class="switch-row ablation-switch"
+            role="group"
+            aria-label=tr!("beyond-ablation-switch")
+        >
+            {button(
+                Ablation::Zero,
+                "zero",
+                tr!("beyond-ablation-zero-long"),
+                tr!("beyond-ablation-zero"),
+            )}
+            {button(
+                Ablation::Mean,
+                "mean",
+                tr!("beyond-ablation-mean-long"),
+                tr!("beyond-ablation-mean"),
+            )}
         </div>
     }
 }
@@ -57,7 +71,7 @@ fn HeadsGrid() -> impl IntoView {
                 class="heads-grid"
                 id="knockout-grid"
                 role="group"
-                aria-label="Heads: press to knock out"
+                aria-label=tr!("beyond-knockout-grid")
                 style=format!("grid-template-columns: auto repeat({heads}, minmax(1.6em, 1fr))")
             >
                 <span></span>
@@ -96,10 +110,10 @@ fn HeadsGrid() -> impl IntoView {
                                             aria-pressed=move || pressed().to_string()
                                             style=style
                                             title=move || match score() {
-                                                Some(v) => format!("L{l} · H{h}: change {}", num(v)),
+                                                Some(v) => head_change(l, h, v),
                                                 None => format!("L{l} · H{h}"),
                                             }
-                                            aria-label=format!("Layer {l} head {h}")
+                                            aria-label=tr!("beyond-knockout-head", layer = l, head = h)
                                             on:click=move |_| toggle_knocked(an, me)
                                         >
                                             {move || if pressed() { "✕" } else { "" }}
@@ -113,6 +127,11 @@ fn HeadsGrid() -> impl IntoView {
             </div>
         }
     }
+}
+
+/// A head's tile's tooltip when the importance map has coloured it.
+fn head_change(layer: usize, head: usize, change: f32) -> String {
+    tr!("beyond-knockout-head-change", layer = layer, head = head, change = num(change))
 }
 
 /// Scrolls `#knockout-result` into view unless it is already whole on screen (a phone shows it
@@ -146,46 +165,61 @@ pub fn KnockoutResult() -> impl IntoView {
     move || {
         an.knockout.with(|k| {
             let (_, k, note) = k.as_ref().filter(|(id, _, _)| Some(*id) == res.run_id())?;
-            let heads = k.heads.iter().map(|h| format!("{}.{}", h.layer, h.head)).collect::<Vec<_>>().join(", ");
-            let how = match k.ablation {
-                Ablation::Zero => "zeroed",
-                Ablation::Mean => "replaced by their mean",
+            let heads = k
+                .heads
+                .iter()
+                .map(|h| format!("{}.{}", h.layer, h.head))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let count = k.heads.len();
+            let what = match k.ablation {
+                Ablation::Zero => {
+                    tr!("beyond-knockout-zeroed", heads = heads.as_str(), count = count)
+                }
+                Ablation::Mean => {
+                    tr!("beyond-knockout-meaned", heads = heads.as_str(), count = count)
+                }
             };
             let effect = match &k.effect {
-                Change::NextToken { before, after, previous_top, previous_top_p_after, previous_top_rank_after } => {
+                Change::NextToken {
+                    before,
+                    after,
+                    previous_top,
+                    previous_top_p_after,
+                    previous_top_rank_after,
+                } => {
                     let drop = previous_top.p - previous_top_p_after;
                     let list = |l: &Vec<attnscope::analysis::TokenProb>| {
-                        l.iter().map(|t| view! {
-                            <li>
-                                <span class="tok">{format!("{:?}", t.token)}</span>
-                                " "
-                                {num(t.p)}
-                            </li>
-                        }).collect_view()
+                        l.iter()
+                            .map(|t| {
+                                view! {
+                                    <li>
+                                        <span class="tok">{format!("{:?}", t.token)}</span>
+                                        " "
+                                        {num(t.p)}
+                                    </li>
+                                }
+                            })
+                            .collect_view()
                     };
                     view! {
                         <p id="knockout-top">
-                            {format!(
-                                "The top token before, {:?} (p = {}), now has p = {} and rank {}.",
-                                previous_top.token,
-                                num(previous_top.p),
-                                num(*previous_top_p_after),
-                                previous_top_rank_after,
+                            {tr!(
+                                "beyond-knockout-top",
+                                token = format!("{:?}", previous_top.token),
+                                before = num(previous_top.p),
+                                after = num(*previous_top_p_after),
+                                rank = *previous_top_rank_after,
                             )}
                         </p>
-                        <p id="knockout-change">
-                            {format!(
-                                "Drop in the top token's probability (the importance map's measure): {}",
-                                num(drop),
-                            )}
-                        </p>
+                        <p id="knockout-change">{tr!("beyond-knockout-drop", drop = num(drop))}</p>
                         <div class="before-after">
                             <div>
-                                <h3>"Next token before"</h3>
+                                <h3>{tr!("beyond-knockout-before")}</h3>
                                 <ol id="knockout-before">{list(before)}</ol>
                             </div>
                             <div>
-                                <h3>"After"</h3>
+                                <h3>{tr!("beyond-knockout-after")}</h3>
                                 <ol id="knockout-after">{list(after)}</ol>
                             </div>
                         </div>
@@ -202,27 +236,24 @@ pub fn KnockoutResult() -> impl IntoView {
                         .filter(|&(_, _, c)| c > 0.0)
                         .collect();
                     moved.sort_by(|a, b| b.2.total_cmp(&a.2));
-                    let moved = moved.iter().take(5).map(|(l, h, c)| format!("{l}.{h} ({})", num(*c))).collect::<Vec<_>>().join(", ");
+                    let moved = moved
+                        .iter()
+                        .take(5)
+                        .map(|(l, h, c)| format!("{l}.{h} ({})", num(*c)))
+                        .collect::<Vec<_>>()
+                        .join(", ");
                     view! {
                         <p id="knockout-cosine">
-                            {format!(
-                                "Cosine of the sentence embeddings before and after: {}",
-                                num(*cosine),
-                            )}
+                            {tr!("beyond-knockout-cosine", cosine = num(*cosine))}
                         </p>
                         <p id="knockout-change">
-                            {format!(
-                                "1 − cosine (the importance map's measure): {}",
-                                num(1.0 - cosine),
-                            )}
+                            {tr!("beyond-knockout-one-minus-cosine", change = num(1.0 - cosine))}
                         </p>
                         <p class="note">
                             {if moved.is_empty() {
-                                "No later layer's attention changed.".to_string()
+                                tr!("beyond-knockout-none-moved")
                             } else {
-                                format!(
-                                    "Later heads whose attention changed most (mean |ΔA|): {moved}",
-                                )
+                                tr!("beyond-knockout-moved", heads = moved)
                             }}
                         </p>
                     }
@@ -231,9 +262,10 @@ pub fn KnockoutResult() -> impl IntoView {
             };
             Some(view! {
                 <div id="knockout-result">
-                    <p>{format!("Heads {heads} {how}.")}</p>
+                    <p>{what}</p>
                     {note
-                        .clone()
+                        .as_deref()
+                        .map(knockout_note)
                         .map(|n| {
                             view! {
                                 <p class="note" id="knockout-note">
@@ -245,6 +277,16 @@ pub fn KnockoutResult() -> impl IntoView {
                 </div>
             })
         })
+    }
+}
+
+/// The worker's note on a knockout in the page's language (one it does not know as it is).
+fn knockout_note(note: &str) -> String {
+    match note {
+        "Every head is removed: what is left is the embeddings, the MLPs and the residual path." => {
+            tr!("beyond-knockout-every-head")
+        }
+        other => other.to_string(),
     }
 }
 
@@ -271,11 +313,12 @@ pub fn toggle_knocked(an: Analysis, head: HeadRef) {
     });
 }
 
-/// Asks the worker to knock out the chosen heads; with none, says how to choose (`how`).
+/// Asks the worker to knock out the chosen heads; with none, says how to choose (`how`, in the
+/// page's language: "press one or more heads in the grid").
 pub fn run_knockout(engine: Engine, sel: Selection, an: Analysis, how: &str) {
     let heads = an.knocked.get_untracked();
     if heads.is_empty() {
-        an.error.set(format!("No head chosen: {how} to knock them out."));
+        an.error.set(tr!("beyond-knockout-none-chosen", how = how));
         return;
     }
     let ablation = an.ablation.get_untracked();
@@ -299,7 +342,7 @@ pub fn KnockoutPanel() -> impl IntoView {
     let res = expect_context::<Results>();
     let engine = expect_context::<Engine>();
     let an = expect_context::<Analysis>();
-    let run = move |_| run_knockout(engine, sel, an, "press one or more heads in the grid");
+    let run = move |_| run_knockout(engine, sel, an, &tr!("beyond-knockout-how"));
     let all = move |_| {
         let (layers, heads) = res
             .summary
@@ -312,19 +355,19 @@ pub fn KnockoutPanel() -> impl IntoView {
     };
     view! {
         <section class="analysis" id="knockout">
-            <h2>"Head knockout"</h2>
+            <h2>{tr!("beyond-knockout-title")}</h2>
             <Definition text=knockout::DEFINITION />
             <AblationSwitch id="ablation" />
             <HeadsGrid />
             <div class="switch-row">
                 <button id="knockout-run" on:click=run>
-                    "Knock out and run again"
+                    {tr!("beyond-knockout-run")}
                 </button>
                 <button id="knockout-clear" on:click=move |_| clear_knockout(an)>
-                    "Clear"
+                    {tr!("beyond-knockout-clear")}
                 </button>
                 <button id="knockout-all" on:click=all>
-                    "Choose every head"
+                    {tr!("beyond-knockout-all")}
                 </button>
             </div>
             <KnockoutResult />
@@ -362,17 +405,22 @@ pub fn ImportancePanel() -> impl IntoView {
     });
     let running = move || matches!(an.importance.get(), ImportanceState::Running { .. });
     let status = move || match an.importance.get() {
-        ImportanceState::Idle => "Not computed yet.".to_string(),
-        ImportanceState::Running { done, total } => format!("Knocking out head {done} of {total}…"),
-        ImportanceState::Cancelled => "Cancelled.".to_string(),
-        ImportanceState::Done(m) => format!(
-            "Done: {} heads; colour = {}{}. Brightest is the largest change.",
-            m.scores.iter().map(Vec::len).sum::<usize>(),
-            m.measure,
-            m.top
-                .as_ref()
-                .map(|t| format!(" ({:?}, p = {})", t.token, num(t.p)))
-                .unwrap_or_default()
+        ImportanceState::Idle => tr!("beyond-not-computed"),
+        ImportanceState::Running { done, total } => {
+            tr!("beyond-importance-running", done = done, total = total)
+        }
+        ImportanceState::Cancelled => tr!("beyond-cancelled"),
+        ImportanceState::Done(m) => tr!(
+            "beyond-importance-done",
+            heads = m.scores.iter().map(Vec::len).sum::<usize>(),
+            measure = format!(
+                "{}{}",
+                measure(&m.measure),
+                m.top
+                    .as_ref()
+                    .map(|t| format!(" ({:?}, p = {})", t.token, num(t.p)))
+                    .unwrap_or_default()
+            ),
         ),
     };
     let progress = move || match an.importance.get() {
@@ -383,28 +431,35 @@ pub fn ImportancePanel() -> impl IntoView {
     };
     view! {
         <section class="analysis" id="importance">
-            <h2>"Importance map"</h2>
+            <h2>{tr!("beyond-importance-title")}</h2>
             <Definition text=knockout::IMPORTANCE_DEFINITION />
             <div class="switch-row">
                 <button id="importance-run" on:click=start disabled=running>
-                    "Knock out every head in turn"
+                    {tr!("beyond-importance-run")}
                 </button>
                 <button id="importance-cancel" on:click=cancel disabled=move || !running()>
-                    "Cancel"
+                    {tr!("beyond-cancel")}
                 </button>
                 <progress
                     id="importance-progress"
                     max="1"
                     value=progress
-                    aria-label="Heads knocked out so far"
+                    aria-label=tr!("beyond-importance-progress")
                 ></progress>
             </div>
             <p id="importance-status" role="status">
                 {status}
             </p>
-            <p class="caption">
-                "The map colours the heads' grid above (with the knockout's zero / mean switch); hover a head for its number."
-            </p>
+            <p class="caption">{tr!("beyond-importance-caption")}</p>
         </section>
+    }
+}
+
+/// What the importance map measures (the core's `Importance::measure`) in the page's language.
+fn measure(core: &str) -> String {
+    match core {
+        "drop in the probability of the top next token" => tr!("beyond-importance-measure-drop"),
+        "1 − cosine of the sentence embeddings" => tr!("beyond-importance-measure-cosine"),
+        other => other.to_string(),
     }
 }

@@ -41,18 +41,15 @@ pub fn LogitLensPanel() -> impl IntoView {
             let at = lens.tokens.get(lens.position).cloned().unwrap_or_default();
             Some(view! {
                 <p class="note">
-                    {format!(
-                        "At “{at}” (position {}): what the model would predict if it stopped after each layer.",
-                        lens.position,
-                    )}
+                    {tr!("beyond-lens-at", token = at.as_str(), position = lens.position)}
                 </p>
                 <table class="lens" id="lens-table">
                     <thead>
                         <tr>
-                            <th scope="col">"After layer"</th>
-                            <th scope="col">"Top token"</th>
+                            <th scope="col">{tr!("beyond-lens-after-layer")}</th>
+                            <th scope="col">{tr!("beyond-lens-top-token")}</th>
                             <th scope="col">"p"</th>
-                            <th scope="col">"Next four"</th>
+                            <th scope="col">{tr!("beyond-lens-next-four")}</th>
                         </tr>
                     </thead>
                     <tbody>
@@ -97,7 +94,7 @@ pub fn LogitLensPanel() -> impl IntoView {
                                 <table class="lens-grid" id="lens-grid">
                                     <thead>
                                         <tr>
-                                            <th scope="col">"Layer"</th>
+                                            <th scope="col">{tr!("beyond-layer")}</th>
                                             {lens
                                                 .tokens
                                                 .iter()
@@ -135,7 +132,7 @@ pub fn LogitLensPanel() -> impl IntoView {
     };
     view! {
         <section class="analysis" id="logit-lens">
-            <h2>"Logit lens"</h2>
+            <h2>{tr!("beyond-lens-title")}</h2>
             <Definition text=logit_lens::DEFINITION />
             {move || {
                 if decoder() {
@@ -147,18 +144,14 @@ pub fn LogitLensPanel() -> impl IntoView {
                                 prop:checked=move || an.lens_grid.get()
                                 on:change=move |ev| an.lens_grid.set(event_target_checked(&ev))
                             />
-                            " Every position (layers × positions grid)"
+                            " "
+                            {tr!("beyond-lens-every-position")}
                         </label>
                         {table}
                     }
                         .into_any()
                 } else {
-                    view! {
-                        <p class="note">
-                            "The logit lens reads a decoder's output matrix: choose SmolLM2."
-                        </p>
-                    }
-                        .into_any()
+                    view! { <p class="note">{tr!("beyond-lens-decoders-only")}</p> }.into_any()
                 }
             }}
         </section>

@@ -260,7 +260,7 @@ pub struct MapData {
 #[component]
 pub fn MatrixMap(
     id: &'static str,
-    label: &'static str,
+    #[prop(into)] label: String,
     data: Signal<Option<MapData>>,
 ) -> impl IntoView {
     let CanvasBox { canvas, boxed, room, look } = use_canvas_box();
@@ -312,7 +312,7 @@ pub fn MatrixMap(
             let d = d.as_ref()?;
             (i < d.values.rows && j < d.values.cols).then(|| {
                 let word = |t: usize| d.tokens.get(t).cloned().unwrap_or_default();
-                format!("“{}” → “{}”: {}", word(i), word(j), d.values[(i, j)])
+                format!("“{}” → “{}”: {}", word(i), word(j), exact(d.values[(i, j)]))
             })
         })
     };
@@ -332,20 +332,42 @@ pub fn MatrixMap(
             ></canvas>
         </div>
         <p class="readout" id=format!("{id}-readout")>
-            {move || {
-                readout()
-                    .unwrap_or_else(|| {
-                        "Point at a cell, or tap it, to read its exact value.".to_string()
-                    })
-            }}
+            {move || { readout().unwrap_or_else(|| tr!("beyond-map-hint")) }}
         </p>
     }
 }
 
-/// A quantity's one-line definition, with its paper.
+/// A number read out exactly (as Rust writes an `f32`), with the page's decimal sign.
+fn exact(x: f32) -> String {
+    let s = x.to_string();
+    if crate::i18n::decimal_comma() {
+        s.replace('.', ",")
+    } else {
+        s
+    }
+}
+
+/// A quantity's one-line definition, with its paper, in the page's language: a definition of
+/// the core (`…::DEFINITION`) is known by its English text (see [`definition`]).
 #[component]
-pub fn Definition(text: &'static str) -> impl IntoView {
-    view! { <p class="definition">{text}</p> }
+pub fn Definition(#[prop(into)] text: String) -> impl IntoView {
+    view! { <p class="definition">{definition(&text)}</p> }
+}
+
+/// One of the core's definitions in the page's language; any other text as it is.
+pub fn definition(text: &str) -> String {
+    use attnscope::analysis::{geometry, knockout, logit_lens, patching, rollout};
+    match text {
+        value_norms::DEFINITION => tr!("beyond-value-weighted-definition"),
+        rollout::DEFINITION => tr!("beyond-rollout-definition"),
+        logit_lens::DEFINITION => tr!("beyond-lens-definition"),
+        knockout::DEFINITION => tr!("beyond-knockout-definition"),
+        knockout::IMPORTANCE_DEFINITION => tr!("beyond-importance-definition"),
+        patching::DEFINITION => tr!("beyond-patch-definition"),
+        geometry::QK_DEFINITION => tr!("beyond-qk-definition"),
+        geometry::SIMILAR_DEFINITION => tr!("catalog-similar-definition"),
+        other => other.to_string(),
+    }
 }
 
 /// The norms of the head `d` shows, when the switch asks for them and they have come.
@@ -381,22 +403,22 @@ pub fn ValueSwitch() -> impl IntoView {
         }
     });
     view! {
-        <div class="switch-row value-switch" role="group" aria-label="What the map shows">
+        <div class="switch-row value-switch" role="group" aria-label=tr!("beyond-vw-switch")>
             <button
                 id="vw-weights"
                 aria-pressed=move || (!an.value_weighted.get()).to_string()
                 on:click=move |_| an.value_weighted.set(false)
             >
-                <span class="long">"Weights "</span>
+                <span class="long">{format!("{} ", tr!("beyond-vw-weights-button"))}</span>
                 "A"
             </button>
             <button
                 id="vw-norms"
                 aria-pressed=move || an.value_weighted.get().to_string()
-                title=value_norms::DEFINITION
+                title=definition(value_norms::DEFINITION)
                 on:click=move |_| an.value_weighted.set(true)
             >
-                <span class="long">"Value-weighted "</span>
+                <span class="long">{format!("{} ", tr!("beyond-vw-norms-button"))}</span>
                 "‖a·f(x)‖"
             </button>
         </div>
@@ -419,14 +441,11 @@ pub fn NormReadout() -> impl IntoView {
                 let norms = shown_norms(d)?;
                 let offset = d.weights.cols.saturating_sub(d.weights.rows);
                 let i = c.query.checked_sub(offset).filter(|&i| i < norms.rows)?;
-                (c.key < norms.cols).then(|| format!("‖a·f(x)‖ = {}", norms[(i, c.key)]))
+                (c.key < norms.cols).then(|| format!("‖a·f(x)‖ = {}", exact(norms[(i, c.key)])))
             });
             view! {
                 <p class="readout" id="norm-readout">
-                    {value
-                        .unwrap_or_else(|| {
-                            "Colour: each row against its own largest ‖a·f(x)‖.".into()
-                        })}
+                    {value.unwrap_or_else(|| tr!("beyond-norm-colour"))}
                 </p>
                 <Definition text=value_norms::DEFINITION />
             }
@@ -453,25 +472,19 @@ fn ValueWeighted() -> impl IntoView {
     view! {
         <section class="analysis" id="value-weighted">
             <h2>
-                {move || format!("Layer {} · head {}: ", sel.layer.get(), sel.head.get())}
                 {move || {
+                    let (layer, head) = (sel.layer.get(), sel.head.get());
                     if an.value_weighted.get() {
-                        "value-weighted ‖a·f(x)‖"
+                        tr!("beyond-vw-title-norms", layer = layer, head = head)
                     } else {
-                        "weights A"
+                        tr!("beyond-vw-title-weights", layer = layer, head = head)
                     }
                 }}
             </h2>
             <ValueSwitch />
             <Definition text=value_norms::DEFINITION />
-            <MatrixMap
-                id="vw-map"
-                label="The selected head, queries down and keys across, each row coloured against its largest value"
-                data
-            />
-            <p class="caption">
-                "Each row is coloured against its own largest value; the readout gives the exact number. Pick the head in the panel or in “All heads”."
-            </p>
+            <MatrixMap id="vw-map" label=tr!("beyond-vw-map-label") data />
+            <p class="caption">{tr!("beyond-vw-caption")}</p>
         </section>
     }
 }

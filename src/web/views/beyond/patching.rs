@@ -102,10 +102,7 @@ impl Analysis {
         what: String,
     ) {
         if run != Some(self.patch_of.get_untracked()) {
-            self.error.set(
-                "The text has changed since these maps were computed: press Patch again to open its cells."
-                    .into(),
-            );
+            self.error.set(tr!("beyond-patch-stale"));
             return;
         }
         let Some(AnalysisRequest::Patch { corrupt, right, wrong, last_only, fit, .. }) =
@@ -188,14 +185,14 @@ impl Default for PatchForm {
     }
 }
 
-/// A prompt pair to start from, with what to look for.
+/// A prompt pair to start from, with what to look for. The prompts are the model's input and stay
+/// English; the name (the option's value) is shown in the page's language.
 struct Preset {
     name: &'static str,
     clean: &'static str,
     corrupt: &'static str,
     right: &'static str,
     wrong: &'static str,
-    note: &'static str,
 }
 
 const PRESETS: [Preset; 3] = [
@@ -205,7 +202,6 @@ const PRESETS: [Preset; 3] = [
         corrupt: "When Mary and John went to the store, Mary gave a drink to",
         right: " Mary",
         wrong: " John",
-        note: "The second name decides the answer. In the residual map, the early layers carry it at that name's position; in the middle layers it moves to the last position: the heads that move it light up in the heads map.",
     },
     Preset {
         name: "Factual recall",
@@ -213,7 +209,6 @@ const PRESETS: [Preset; 3] = [
         corrupt: "The Colosseum is in the city of",
         right: " Paris",
         wrong: " Rome",
-        note: "The landmark's tokens decide the city. The residual map shows the fact read at the landmark's last token in the early and middle layers, then carried to the last position.",
     },
     Preset {
         name: "Repeated sequence",
@@ -221,24 +216,57 @@ const PRESETS: [Preset; 3] = [
         corrupt: "Harry Smith went home. Harry",
         right: " Potter",
         wrong: " Smith",
-        note: "The answer is copied from the first time the name appeared (induction). The heads that copy it, induction heads, light up in the heads map (last position).",
     },
 ];
 
-/// The form's "Patch" choices: the sites of [`sites`].
-const WHAT: [(&str, &str); 4] = [
-    ("residual", "the residual stream (layer × position)"),
-    ("heads", "each head, every position (layer × head)"),
-    ("heads-last", "each head, last position (layer × head)"),
-    ("blocks", "attention and feed-forward blocks (layer × position)"),
-];
+impl Preset {
+    /// The preset's name in the page's language.
+    fn label(&self) -> String {
+        match self.name {
+            "Indirect object" => tr!("beyond-patch-preset-indirect"),
+            "Factual recall" => tr!("beyond-patch-preset-factual"),
+            _ => tr!("beyond-patch-preset-repeated"),
+        }
+    }
 
-/// The form's length choices: the fits of [`fit`].
-const FIT: [(&str, &str); 3] = [
-    ("exact", "say where, and stop"),
-    ("pad", "pad the shorter (spaces)"),
-    ("trim", "trim the longer"),
-];
+    /// What to look for, in the page's language.
+    fn hint(&self) -> String {
+        match self.name {
+            "Indirect object" => tr!("beyond-patch-preset-indirect-note"),
+            "Factual recall" => tr!("beyond-patch-preset-factual-note"),
+            _ => tr!("beyond-patch-preset-repeated-note"),
+        }
+    }
+}
+
+/// The form's "Patch" choices (the sites of [`sites`]) and their labels.
+fn what_choices() -> Vec<(&'static str, String)> {
+    vec![
+        ("residual", tr!("beyond-patch-what-residual")),
+        ("heads", tr!("beyond-patch-what-heads")),
+        ("heads-last", tr!("beyond-patch-what-heads-last")),
+        ("blocks", tr!("beyond-patch-what-blocks")),
+    ]
+}
+
+/// The form's length choices (the fits of [`fit`]) and their labels.
+fn fit_choices() -> Vec<(&'static str, String)> {
+    vec![
+        ("exact", tr!("beyond-patch-fit-exact")),
+        ("pad", tr!("beyond-patch-fit-pad")),
+        ("trim", tr!("beyond-patch-fit-trim")),
+    ]
+}
+
+/// A site's name (the core's `Site::name`) in the page's language.
+fn site_name(site: Site) -> String {
+    match site {
+        Site::Residual => tr!("beyond-patch-site-residual"),
+        Site::Heads => tr!("beyond-patch-site-heads"),
+        Site::Attention => tr!("beyond-patch-site-attention"),
+        Site::FeedForward => tr!("beyond-patch-site-feed-forward"),
+    }
+}
 
 /// The fit of a choice of the form.
 fn fit(choice: &str) -> Fit {
@@ -311,27 +339,32 @@ pub fn PatchingPanel() -> impl IntoView {
     };
     let note = move || {
         let text = sel.text.get();
-        PRESETS.iter().find(|p| p.clean == text).map(|p| p.note)
+        PRESETS.iter().find(|p| p.clean == text).map(Preset::hint)
     };
     let running = move || matches!(an.patch.get(), PatchState::Running { .. });
     let status = move || match an.patch.get() {
-        PatchState::Idle => "Not computed yet.".to_string(),
-        PatchState::Running { done, total } => format!("Patching: step {done} of {total}…"),
-        PatchState::Cancelled => "Cancelled.".to_string(),
+        PatchState::Idle => tr!("beyond-not-computed"),
+        PatchState::Running { done, total } => {
+            tr!("beyond-patch-running", done = done, total = total)
+        }
+        PatchState::Cancelled => tr!("beyond-cancelled"),
         PatchState::Done(p) => {
             let at: Vec<String> =
                 p.differ_at.iter().map(|&i| format!("{i} “{}”", p.clean_tokens[i])).collect();
             let notes: Vec<String> =
                 [&p.right.note, &p.wrong.note].into_iter().flatten().cloned().collect();
             let notes: Vec<String> = notes.into_iter().chain(p.fitted.clone()).collect();
-            format!(
-                "Done. The prompts differ at position {}. d = logit({:?}) − logit({:?}): {} on the clean prompt, {} on the corrupted one.{} Tap a cell, then “Open”, to see its patched run beside the clean one in the heatmap.",
-                at.join(", "),
-                p.right.token,
-                p.wrong.token,
-                num(p.clean_logit_diff),
-                num(p.corrupt_logit_diff),
-                notes.iter().map(|n| format!(" Note: {n}.")).collect::<String>()
+            tr!(
+                "beyond-patch-done",
+                at = at.join(", "),
+                right = format!("{:?}", p.right.token),
+                wrong = format!("{:?}", p.wrong.token),
+                clean = num(p.clean_logit_diff),
+                corrupt = num(p.corrupt_logit_diff),
+                notes = notes
+                    .iter()
+                    .map(|n| format!(" {}", tr!("beyond-patch-note", note = n.as_str())))
+                    .collect::<String>(),
             )
         }
     };
@@ -351,7 +384,7 @@ pub fn PatchingPanel() -> impl IntoView {
             .into_any(),
         _ => ().into_any(),
     };
-    let text_input = move |id: &'static str, label: &'static str, value: RwSignal<String>| {
+    let text_input = move |id: &'static str, label: String, value: RwSignal<String>| {
         view! {
             <label class="patch-field">
                 {label}
@@ -370,9 +403,9 @@ pub fn PatchingPanel() -> impl IntoView {
     };
     // A select bound to `value`, its options (value, label).
     let choice = |id: &'static str,
-                  label: &'static str,
+                  label: String,
                   value: RwSignal<String>,
-                  options: &'static [(&'static str, &'static str)]| {
+                  options: Vec<(&'static str, String)>| {
         view! {
             <label class="patch-field">
                 {label}
@@ -382,8 +415,8 @@ pub fn PatchingPanel() -> impl IntoView {
                     on:change=move |ev| value.set(event_target_value(&ev))
                 >
                     {options
-                        .iter()
-                        .map(|&(v, text)| view! { <option value=v>{text}</option> })
+                        .into_iter()
+                        .map(|(v, text)| view! { <option value=v>{text}</option> })
                         .collect_view()}
                 </select>
             </label>
@@ -391,36 +424,34 @@ pub fn PatchingPanel() -> impl IntoView {
     };
     view! {
         <section class="analysis" id="patching">
-            <h2>"Activation patching"</h2>
+            <h2>{tr!("beyond-patch-title")}</h2>
             <Definition text=patching::DEFINITION />
             <Show
                 when=decoder
                 fallback=|| {
                     view! {
                         <p class="note" id="patch-decoders-only">
-                            "Patching compares the next token's logits, which an encoder such as MiniLM does not give: choose SmolLM2 or a decoder opened from files."
+                            {tr!("beyond-patch-decoders-only")}
                         </p>
                     }
                 }
             >
-                <p class="note">
-                    "The clean prompt is the text above. Change one word of it in the corrupted prompt (the same number of tokens, or choose to pad or trim)."
-                </p>
+                <p class="note">{tr!("beyond-patch-clean-note")}</p>
                 <div class="patch-form">
                     <label class="patch-field">
-                        "Preset" <select id="patch-preset" on:change=preset>
-                            <option value="">"Choose…"</option>
+                        {tr!("beyond-patch-preset")} <select id="patch-preset" on:change=preset>
+                            <option value="">{tr!("beyond-patch-choose")}</option>
                             {PRESETS
                                 .iter()
-                                .map(|p| view! { <option value=p.name>{p.name}</option> })
+                                .map(|p| view! { <option value=p.name>{p.label()}</option> })
                                 .collect_view()}
                         </select>
                     </label>
-                    {text_input("patch-corrupt", "Corrupted prompt", form.corrupt)}
-                    {text_input("patch-right", "Right answer", form.right)}
-                    {text_input("patch-wrong", "Wrong answer", form.wrong)}
-                    {choice("patch-what", "Patch", form.what, &WHAT)}
-                    {choice("patch-fit", "If their lengths differ", form.fit, &FIT)}
+                    {text_input("patch-corrupt", tr!("beyond-patch-corrupt"), form.corrupt)}
+                    {text_input("patch-right", tr!("beyond-patch-right"), form.right)}
+                    {text_input("patch-wrong", tr!("beyond-patch-wrong"), form.wrong)}
+                    {choice("patch-what", tr!("beyond-patch-what"), form.what, what_choices())}
+                    {choice("patch-fit", tr!("beyond-patch-fit"), form.fit, fit_choices())}
                 </div>
                 {move || {
                     note()
@@ -434,16 +465,16 @@ pub fn PatchingPanel() -> impl IntoView {
                 }}
                 <div class="switch-row">
                     <button id="patch-run" on:click=start disabled=running>
-                        "Patch"
+                        {tr!("beyond-patch-run")}
                     </button>
                     <button id="patch-cancel" on:click=cancel disabled=move || !running()>
-                        "Cancel"
+                        {tr!("beyond-cancel")}
                     </button>
                     <progress
                         id="patch-progress"
                         max="1"
                         value=progress
-                        aria-label="Patching done so far"
+                        aria-label=tr!("beyond-patch-progress")
                     ></progress>
                 </div>
                 <p id="patch-status" role="status">
@@ -459,7 +490,8 @@ pub fn PatchingPanel() -> impl IntoView {
 /// reactive nodes would cost the page's bundle far more than it draws.
 fn table_html(p: &Patching, map: &PatchMap) -> String {
     let heads = map.columns == "head";
-    let mut html = String::from("<thead><tr><th scope=\"col\">Layer</th>");
+    let mut html =
+        format!("<thead><tr><th scope=\"col\">{}</th>", markup_text(&tr!("beyond-layer")));
     for c in 0..map.effect.first().map_or(0, Vec::len) {
         let (label, differs) = if heads {
             (c.to_string(), false)
@@ -499,27 +531,35 @@ fn PatchTable(p: Box<Patching>, map: PatchMap, k: usize) -> impl IntoView {
         .iter()
         .map(|r| r.iter().map(|e| format!("{e:.6}")).collect::<Vec<_>>().join(","))
         .collect();
-    let title = format!("{}: layer × {}", map.site.name(), map.columns);
+    let title = if map.columns == "head" {
+        tr!("beyond-patch-map-title-heads", site = site_name(map.site))
+    } else {
+        tr!("beyond-patch-map-title-positions", site = site_name(map.site))
+    };
     let html = table_html(&p, &map);
     let heads = map.columns == "head";
     let tokens = StoredValue::new(p.clean_tokens.clone());
     let column = move |c: usize| {
         if heads {
-            format!("head {c}")
+            tr!("beyond-patch-column-head", head = c)
         } else {
-            tokens.with_value(|t| format!("position {c} “{}”", t[c]))
+            tokens.with_value(|t| {
+                tr!("beyond-patch-column-position", position = c, token = t[c].as_str())
+            })
         }
     };
     let readout = move || match picked.get() {
         Some((l, c)) => {
             let column = column(c);
-            format!(
-                "Layer {l}, {column}: effect {} (d = {})",
-                num(cells.with_value(|(e, _)| e[l][c])),
-                num(cells.with_value(|(_, d)| d[l][c]))
+            tr!(
+                "beyond-patch-readout",
+                layer = l,
+                column = column,
+                effect = num(cells.with_value(|(e, _)| e[l][c])),
+                d = num(cells.with_value(|(_, d)| d[l][c])),
             )
         }
-        None => "Point at a cell, or tap it, for its effect and d.".into(),
+        None => tr!("beyond-patch-readout-hint"),
     };
     // One listener for every cell: the cell pointed at says where it is.
     let pick = move |ev: web_sys::Event, click: bool| {
@@ -547,18 +587,19 @@ fn PatchTable(p: Box<Patching>, map: PatchMap, k: usize) -> impl IntoView {
         let Some((l, c)) = chosen.get_untracked() else { return };
         // The cell's numbers as the map gave them (the run computed again alone may differ
         // from the map's batched runs in the last bits).
-        let what = format!(
-            "This map is the patched run: the {} of layer {l} at {} copied from the clean run (the other map) into the corrupted one; effect {} (d = {})",
-            site.name(),
-            column(c),
-            num(cells.with_value(|(e, _)| e[l][c])),
-            num(cells.with_value(|(_, d)| d[l][c]))
+        let what = tr!(
+            "beyond-patch-open-what",
+            site = site_name(site),
+            layer = l,
+            column = column(c),
+            effect = num(cells.with_value(|(e, _)| e[l][c])),
+            d = num(cells.with_value(|(_, d)| d[l][c])),
         );
         an.open_patched((sel, res.run_id()), site, (l, c), what);
     };
     let open_label = move || match chosen.get() {
-        Some((l, c)) => format!("Open layer {l}, {} in the heatmap", column(c)),
-        None => "Tap a cell to open its run".into(),
+        Some((l, c)) => tr!("beyond-patch-open", layer = l, column = column(c)),
+        None => tr!("beyond-patch-open-hint"),
     };
     let id = format!("patch-map-{k}");
     view! {
@@ -584,8 +625,6 @@ fn PatchTable(p: Box<Patching>, map: PatchMap, k: usize) -> impl IntoView {
         >
             {open_label}
         </button>
-        <p class="caption">
-            "Red: the patch restores the clean answer (1 fully); white: nothing (0); blue: it pushes further from it."
-        </p>
+        <p class="caption">{tr!("beyond-patch-caption")}</p>
     }
 }

@@ -38,7 +38,7 @@ pub fn RolloutPanel() -> impl IntoView {
     });
     view! {
         <section class="analysis" id="rollout">
-            <h2>"Rollout"</h2>
+            <h2>{tr!("beyond-rollout-title")}</h2>
             <Definition text=rollout::DEFINITION />
             {move || {
                 current()
@@ -47,7 +47,7 @@ pub fn RolloutPanel() -> impl IntoView {
                         view! {
                             <label class="slider">
                                 <span id="rollout-layer">
-                                    {format!("After layers 1 … {shown} of {layers}")}
+                                    {tr!("beyond-rollout-layers", shown = shown, layers = layers)}
                                 </span>
                                 <input
                                     type="range"
@@ -56,7 +56,7 @@ pub fn RolloutPanel() -> impl IntoView {
                                     max=layers.to_string()
                                     step="1"
                                     prop:value=shown.to_string()
-                                    aria-label="Rollout after this many layers"
+                                    aria-label=tr!("beyond-rollout-slider")
                                     on:input=move |ev| {
                                         if let Ok(v) = event_target_value(&ev).parse::<usize>() {
                                             upto.set(v)
@@ -66,20 +66,12 @@ pub fn RolloutPanel() -> impl IntoView {
                             </label>
                             {grouped
                                 .then(|| {
-                                    view! {
-                                        <p class="note">
-                                            "Grouped-query model: the mean is over every query head."
-                                        </p>
-                                    }
+                                    view! { <p class="note">{tr!("beyond-rollout-grouped")}</p> }
                                 })}
                         }
                     })
             }}
-            <MatrixMap
-                id="rollout-map"
-                label="Rollout: how much each token's input (columns) reaches each position (rows)"
-                data
-            />
+            <MatrixMap id="rollout-map" label=tr!("beyond-rollout-map-label") data />
         </section>
     }
 }

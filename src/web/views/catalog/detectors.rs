@@ -12,10 +12,32 @@ use attnscope::analysis::detectors::{Detectors, DEFINITIONS};
 use attnscope::session::AnalysisRequest;
 use leptos::prelude::*;
 
+/// A detector's name (the core's, `previous_token`) in the page's language.
+fn label(name: &str) -> String {
+    match name {
+        "induction" => tr!("catalog-detector-induction"),
+        "duplicate_token" => tr!("catalog-detector-duplicate"),
+        "previous_token" => tr!("catalog-detector-previous"),
+        "first_token" => tr!("catalog-detector-first"),
+        other => other.replace('_', " "),
+    }
+}
+
+/// A detector's definition (the core's `DEFINITIONS`) in the page's language.
+fn definition(name: &str, core: &str) -> String {
+    match name {
+        "induction" => tr!("catalog-detector-induction-definition"),
+        "duplicate_token" => tr!("catalog-detector-duplicate-definition"),
+        "previous_token" => tr!("catalog-detector-previous-definition"),
+        "first_token" => tr!("catalog-detector-first-definition"),
+        _ => core.to_string(),
+    }
+}
+
 /// One detector's layers × heads map, 0 to 1; a click opens the head.
 fn map(
     name: &'static str,
-    definition: &'static str,
+    definition: String,
     scores: &[Vec<f32>],
     sel: Selection,
 ) -> impl IntoView {
@@ -23,7 +45,7 @@ fn map(
     view! {
         <figure>
             <figcaption title=definition>
-                <strong>{name.replace('_', " ")}</strong>
+                <strong>{label(name)}</strong>
             </figcaption>
             <div
                 class="heads-grid"
@@ -45,7 +67,12 @@ fn map(
                                             css(cell_color(v.clamp(0.0, 1.0))),
                                         )
                                         title=format!("L{l} · H{h}: {}", num(v))
-                                        aria-label=format!("Layer {l} head {h}: {}", num(v))
+                                        aria-label=tr!(
+                                            "catalog-detector-cell",
+                                            layer = l,
+                                            head = h,
+                                            score = num(v),
+                                        )
                                         on:click=move |_| sel.select_head((l, h))
                                     ></button>
                                 }
@@ -62,13 +89,13 @@ fn maps(d: &Detectors, sel: Selection) -> impl IntoView {
     let by = [&d.induction, &d.duplicate_token, &d.previous_token, &d.first_token];
     view! {
         <p class="detector-prompt" id="detector-prompt">
-            {format!("Prompt ({} tokens): {}", d.tokens.len(), d.tokens.join(" "))}
+            {tr!("catalog-detector-prompt", tokens = d.tokens.len(), prompt = d.tokens.join(" "))}
         </p>
         <div class="detector-maps">
             {DEFINITIONS
                 .iter()
                 .zip(by)
-                .map(|(&(name, def), scores)| map(name, def, scores, sel))
+                .map(|(&(name, def), scores)| map(name, definition(name, def), scores, sel))
                 .collect_view()}
         </div>
     }
@@ -99,7 +126,7 @@ pub fn DetectorsPanel() -> impl IntoView {
             },
         );
     };
-    let choice = move |mine: bool, id: &'static str, label: &'static str| {
+    let choice = move |mine: bool, id: &'static str, label: String| {
         view! {
             <button
                 id=id
@@ -112,25 +139,25 @@ pub fn DetectorsPanel() -> impl IntoView {
     };
     view! {
         <section class="analysis" id="detectors">
-            <h2>"Head detectors"</h2>
+            <h2>{tr!("catalog-detectors-title")}</h2>
             {DEFINITIONS
                 .iter()
-                .map(|(_, d)| view! { <p class="definition">{*d}</p> })
+                .map(|&(name, d)| view! { <p class="definition">{definition(name, d)}</p> })
                 .collect_view()}
-            <div class="switch-row" role="group" aria-label="What the prompt repeats">
-                {choice(false, "detector-random", "Random tokens")}
-                {choice(true, "detector-mine", "My text")}
+            <div class="switch-row" role="group" aria-label=tr!("catalog-detector-repeats")>
+                {choice(false, "detector-random", tr!("catalog-detector-random"))}
+                {choice(true, "detector-mine", tr!("catalog-detector-mine"))}
             </div>
             <div class="switch-row">
                 {move || {
                     if typed.get() {
                         view! {
                             <label class="detector-text">
-                                "Text, repeated twice "
+                                {format!("{} ", tr!("catalog-detector-text"))}
                                 <input
                                     type="text"
                                     id="detector-text"
-                                    placeholder="e.g. Mr and Mrs Dursley of number four"
+                                    placeholder=tr!("catalog-detector-placeholder")
                                     prop:value=move || phrase.get()
                                     on:input=move |ev| phrase.set(event_target_value(&ev))
                                 />
@@ -140,7 +167,7 @@ pub fn DetectorsPanel() -> impl IntoView {
                     } else {
                         view! {
                             <label>
-                                "Random tokens per copy "
+                                {format!("{} ", tr!("catalog-detector-period"))}
                                 <input
                                     type="number"
                                     id="detector-period"
@@ -155,7 +182,7 @@ pub fn DetectorsPanel() -> impl IntoView {
                                 />
                             </label>
                             <label>
-                                "Seed "
+                                {format!("{} ", tr!("catalog-detector-seed"))}
                                 <input
                                     type="number"
                                     id="detector-seed"
@@ -172,7 +199,7 @@ pub fn DetectorsPanel() -> impl IntoView {
                             .into_any()
                     }
                 }} <button id="detector-run" on:click=run>
-                    "Run the detectors"
+                    {tr!("catalog-detector-run")}
                 </button>
             </div>
             <p class="analysis-error" id="detector-error" role="status">

@@ -49,25 +49,27 @@ impl Column {
         }
     }
 
-    pub fn label(self) -> &'static str {
+    /// The column's name, in the page's language.
+    pub fn label(self) -> String {
         match self {
-            Column::Head => "Layer · head",
-            Column::Entropy => "Entropy (bits)",
-            Column::Distance => "Mean distance (tokens)",
-            Column::Previous => "Previous token",
-            Column::First => "First token (sink)",
-            Column::SelfToken => "Itself",
+            Column::Head => tr!("catalog-column-head"),
+            Column::Entropy => tr!("catalog-column-entropy"),
+            Column::Distance => tr!("catalog-column-distance"),
+            Column::Previous => tr!("catalog-column-previous"),
+            Column::First => tr!("catalog-column-first"),
+            Column::SelfToken => tr!("catalog-column-self"),
         }
     }
 
-    pub fn title(self) -> &'static str {
+    /// What the column measures, in the page's language.
+    pub fn title(self) -> String {
         match self {
-            Column::Head => "Where the head sits",
-            Column::Entropy => "Mean entropy of a row: 0 when each query looks at one key, log2(n) when it spreads evenly",
-            Column::Distance => "Mean |i − j| weighted by A: how far the head looks",
-            Column::Previous => "Mean weight on the token just before the query",
-            Column::First => "Mean weight on the first token, the “attention sink”",
-            Column::SelfToken => "Mean weight on the query's own token",
+            Column::Head => tr!("catalog-column-head-title"),
+            Column::Entropy => tr!("catalog-column-entropy-title"),
+            Column::Distance => tr!("catalog-column-distance-title"),
+            Column::Previous => tr!("catalog-column-previous-title"),
+            Column::First => tr!("catalog-column-first-title"),
+            Column::SelfToken => tr!("catalog-column-self-title"),
         }
     }
 
@@ -109,8 +111,14 @@ pub fn Catalog() -> impl IntoView {
     let selected = move || (sel.layer.get(), sel.head.get());
     let on_select = move |lh: (usize, usize)| sel.select_head(lh);
     let (sort, set_sort) = signal((Column::Head, false));
-    let names =
-        move || summary.with(|s| s.as_ref().map(|s| s.head_notes.clone()).unwrap_or_default());
+    // The teaching model's heads' notes, in the page's language.
+    let names = move || -> Vec<String> {
+        summary.with(|s| {
+            s.as_ref()
+                .map(|s| s.head_notes.iter().map(|n| crate::compute::head_note(n)).collect())
+                .unwrap_or_default()
+        })
+    };
     let header = move |c: Column| {
         let aria_sort = move || {
             let (col, desc) = sort.get();
@@ -159,8 +167,7 @@ pub fn Catalog() -> impl IntoView {
                     let (l, h) = (s.layer, s.head);
                     let name = notes
                         .get(h)
-                        .and_then(|n| n.split(':').next())
-                        .map(str::to_string)
+                        .map(|n| crate::compute::note_parts(n).0)
                         .filter(|_| l == 0 && !notes.is_empty());
                     view! {
                         <tr
@@ -173,7 +180,7 @@ pub fn Catalog() -> impl IntoView {
                             <th scope="row">
                                 <button
                                     class="catalog-select"
-                                    aria-label=format!("Select layer {l}, head {h}")
+                                    aria-label=tr!("catalog-select-head", layer = l, head = h)
                                     on:click=move |ev| {
                                         ev.stop_propagation();
                                         on_select((l, h))
@@ -197,9 +204,7 @@ pub fn Catalog() -> impl IntoView {
     view! {
         <div class="table-wrap">
             <table id="catalog">
-                <caption>
-                    "Every head, measured from its attention weights on this text. Sort by a column; choose a row to select that head."
-                </caption>
+                <caption>{tr!("catalog-table-caption")}</caption>
                 <thead>
                     <tr>{Column::ALL.into_iter().map(header).collect_view()}</tr>
                 </thead>
@@ -252,10 +257,10 @@ pub fn FindHeads() -> impl IntoView {
         let word = |i: usize| toks.get(i).cloned().unwrap_or_default();
         Some(view! {
             <p class="note">
-                {format!(
-                    "Heads ranked by how much “{}” attends to “{}”:",
-                    word(f.query),
-                    word(f.key),
+                {tr!(
+                    "catalog-find-ranked",
+                    query = word(f.query),
+                    key = word(f.key),
                 )}
             </p>
             <ol id="found-heads">
@@ -279,11 +284,11 @@ pub fn FindHeads() -> impl IntoView {
     };
     view! {
         <fieldset class="lesson" id="find">
-            <legend>"Find heads"</legend>
+            <legend>{tr!("catalog-find-title")}</legend>
             <div class="picker">
-                <label for="find-query">"Query word"</label>
+                <label for="find-query">{tr!("catalog-find-query")}</label>
                 {picker("find-query", query, set_query)}
-                <label for="find-key">"attends to"</label>
+                <label for="find-key">{tr!("catalog-find-key")}</label>
                 {picker("find-key", key, set_key)}
                 <button
                     id="find-heads"
@@ -295,7 +300,7 @@ pub fn FindHeads() -> impl IntoView {
                         }
                     }
                 >
-                    "Rank the heads"
+                    {tr!("catalog-find-run")}
                 </button>
             </div>
             {answer}
@@ -477,10 +482,7 @@ fn MeasureMap(column: Column, hovered: RwSignal<Option<(usize, usize)>>) -> impl
                     id=format!("map-{}", column.slug())
                     node_ref=canvas
                     role="img"
-                    aria-label=format!(
-                        "{} of every head, layers down and heads across; the table below lists the same numbers",
-                        column.label(),
-                    )
+                    aria-label=tr!("catalog-map-label", measure = column.label())
                     on:pointermove=move |ev| {
                         if ev.pointer_type() == "mouse" {
                             hovered.set(at(&ev))
@@ -508,13 +510,15 @@ pub fn CatalogMaps() -> impl IntoView {
         let (l, h) = hovered.get().unwrap_or((sel.layer.get(), sel.head.get()));
         res.summary.with(|s| {
             let st = s.as_ref()?.catalog.iter().find(|st| (st.layer, st.head) == (l, h))?;
-            Some(format!(
-                "L{l} · H{h}: entropy {} bits · distance {} · previous {} · first {} · itself {}",
-                num(st.entropy_bits),
-                num(st.mean_distance),
-                num(st.previous_token),
-                num(st.first_token),
-                num(st.self_token)
+            Some(tr!(
+                "catalog-map-readout",
+                layer = l,
+                head = h,
+                entropy = num(st.entropy_bits),
+                distance = num(st.mean_distance),
+                previous = num(st.previous_token),
+                first = num(st.first_token),
+                itself = num(st.self_token),
             ))
         })
     };
@@ -525,9 +529,7 @@ pub fn CatalogMaps() -> impl IntoView {
         <p class="readout" id="catalog-readout">
             {readout}
         </p>
-        <p class="caption">
-            "Each map: layers down, heads across, coloured from the lowest value (dark) to the highest (yellow); the three weights on one scale, 0 to 1. Click a head to open it."
-        </p>
+        <p class="caption">{tr!("catalog-maps-caption")}</p>
     }
 }
 

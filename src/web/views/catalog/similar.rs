@@ -8,7 +8,7 @@
 use crate::compute::Engine;
 use crate::state::{Results, Selection};
 use crate::views::beyond::{Analysis, Definition, SimilarState};
-use crate::views::common::format::num;
+use crate::views::common::format::{markup_text, num};
 use crate::views::common::plane::Frame;
 use attnscope::analysis::geometry::{
     average_linkage, SimilarHeads, MAX_SIMILAR_TOKENS, SIMILAR_DEFINITION,
@@ -87,14 +87,13 @@ pub fn markup(map: &SimilarHeads, groups: &[usize], selected: Option<usize>) -> 
         let chosen = selected == Some(i);
         let _ = write!(
             svg,
-            r#"<g class="similar-head" data-layer="{l}" data-head="{h}" data-group="{group}" data-xy="{},{}"{}><circle cx="{x:.1}" cy="{y:.1}" r="{}" fill="{}"><title>{}: group {} (click to open)</title></circle>"#,
+            r#"<g class="similar-head" data-layer="{l}" data-head="{h}" data-group="{group}" data-xy="{},{}"{}><circle cx="{x:.1}" cy="{y:.1}" r="{}" fill="{}"><title>{}</title></circle>"#,
             map.map[i][0],
             map.map[i][1],
             if chosen { r#" aria-current="true""# } else { "" },
             if chosen { 9 } else { 6 },
             PALETTE[group % PALETTE.len()],
-            label([l, h]),
-            group + 1
+            markup_text(&tr!("catalog-similar-dot", head = label([l, h]), group = group + 1)),
         );
         if chosen || like.contains(&i) {
             let _ = write!(
@@ -154,22 +153,19 @@ pub fn SimilarHeadsPanel() -> impl IntoView {
         if too_long() {
             return view! {
                 <p class="note" id="similar-note">
-                    {format!(
-                        "Comparing every two heads row by row takes texts of up to {MAX_SIMILAR_TOKENS} tokens; this one has {}. Shorten it to map the heads.",
-                        tokens(),
-                    )}
+                    {tr!("catalog-similar-too-long", most = MAX_SIMILAR_TOKENS, tokens = tokens())}
                 </p>
             }
-                .into_any();
+            .into_any();
         }
         let current = an.similar_of.get() == res.run_id().unwrap_or(0);
         match an.similar.get() {
             SimilarState::Running { done, total } => view! {
                 <div class="similar-progress">
                     <progress id="similar-progress" max=total.max(1) value=done></progress>
-                    <span>{format!("Comparing every two heads: {done} of {total} pairs")}</span>
+                    <span>{tr!("catalog-similar-running", done = done, total = total)}</span>
                     <button id="similar-stop" on:click=move |_| stop()>
-                        "Stop"
+                        {tr!("catalog-similar-stop")}
                     </button>
                 </div>
             }
@@ -178,9 +174,9 @@ pub fn SimilarHeadsPanel() -> impl IntoView {
             _ => view! {
                 <p class="note">
                     <button id="similar-start" on:click=move |_| start()>
-                        "Compare the heads"
+                        {tr!("catalog-similar-start")}
                     </button>
-                    " on this text (every two heads, row by row)."
+                    {format!(" {}", tr!("catalog-similar-start-after"))}
                 </p>
             }
             .into_any(),
@@ -188,7 +184,7 @@ pub fn SimilarHeadsPanel() -> impl IntoView {
     };
     view! {
         <fieldset class="lesson" id="similar">
-            <legend>"Heads that resemble each other"</legend>
+            <legend>{tr!("catalog-similar-title")}</legend>
             <Definition text=SIMILAR_DEFINITION />
             {body}
         </fieldset>
@@ -229,8 +225,7 @@ fn SimilarMap(map: SimilarHeads) -> impl IntoView {
     };
     let like = move || {
         let Some(s) = selected() else {
-            return view! { <p class="note">"The selected head is not on this map."</p> }
-                .into_any();
+            return view! { <p class="note">{tr!("catalog-similar-not-on-map")}</p> }.into_any();
         };
         let groups = grouping.get();
         map.with_value(|m| {
@@ -239,7 +234,11 @@ fn SimilarMap(map: SimilarHeads) -> impl IntoView {
                 .into_iter()
                 .map(|g| {
                     let [gl, gh] = m.heads[g];
-                    let same = if groups.get(g) == groups.get(s) { " · same group" } else { "" };
+                    let same = if groups.get(g) == groups.get(s) {
+                        format!(" · {}", tr!("catalog-similar-same-group"))
+                    } else {
+                        String::new()
+                    };
                     view! {
                         <li>
                             <button
@@ -256,21 +255,19 @@ fn SimilarMap(map: SimilarHeads) -> impl IntoView {
                 })
                 .collect_view();
             view! {
-                <p class="similar-like-title">{format!("Heads like L{l} · H{h}:")}</p>
+                <p class="similar-like-title">
+                    {tr!("catalog-similar-like", head = format!("L{l} · H{h}"))}
+                </p>
                 <ol id="similar-like">{items}</ol>
             }
             .into_any()
         })
     };
-    let caption = map.with_value(|m| {
-        format!(
-            "Each dot is one of the {count} heads, placed so that heads attending alike over this text's {} tokens are near each other; the colours are groups of alike heads. Click a dot to open that head in every view.",
-            m.rows
-        )
-    });
+    let caption =
+        map.with_value(|m| tr!("catalog-similar-caption", heads = count, tokens = m.rows));
     view! {
         <div class="similar-controls">
-            <label for="similar-groups">"Groups"</label>
+            <label for="similar-groups">{tr!("catalog-similar-groups")}</label>
             <select
                 id="similar-groups"
                 on:change=move |ev| {
@@ -295,7 +292,7 @@ fn SimilarMap(map: SimilarHeads) -> impl IntoView {
                 id="similar-map"
                 viewBox=format!("0 0 {WIDTH} {HEIGHT}")
                 role="img"
-                aria-label="Every head on one map: heads that attend alike are near each other"
+                aria-label=tr!("catalog-similar-map-label")
                 on:click=choose
             >
                 <g id="similar-points" inner_html=points></g>

@@ -1,6 +1,7 @@
 //! `#readout`: the numbers of the cell under the pointer, or of the one last
 //! clicked or tapped — on a phone, where nothing hovers, a tap shows them.
 
+use super::format::fixed;
 use crate::state::{Results, Selection};
 use attnscope::attention::Mask;
 use attnscope::session::HeadDetail;
@@ -20,32 +21,66 @@ pub fn describe(
         return None;
     }
     let word = |t: usize| tokens.get(t).cloned().unwrap_or_default();
+    let (q, k) = (word(query), word(key));
+    let (q, k) = (q.as_str(), k.as_str());
     let weights = if mask == d.mask { &d.weights } else { &d.what_if_weights };
     // A trace file without queries and keys has weights only.
     if d.scores.shape() != d.weights.shape() {
-        return Some(format!(
-            "“{}” → “{}”: weight {:.4}",
-            word(query),
-            word(key),
-            d.weights[(i, key)]
-        ));
+        let weight = fixed(d.weights[(i, key)] as f64, 4);
+        return Some(tr!("common-readout-weight-only", query = q, key = k, weight = weight));
     }
     let score = d.scores[(i, key)];
-    let what_if = if mask == d.mask { "" } else { " (what-if mask)" };
-    let head = format!("“{}” → “{}”{what_if}: ", word(query), word(key));
+    let raw = fixed(score as f64, 3);
+    let what_if = mask != d.mask;
     Some(if mask.allows(i, key, d.weights.rows, d.weights.cols) {
-        format!(
-            "{head}weight {:.4} · raw score q·k {:.3} · scaled {:.3}",
-            weights[(i, key)],
-            score,
-            score * d.scale
-        )
+        let weight = fixed(weights[(i, key)] as f64, 4);
+        let scaled = fixed((score * d.scale) as f64, 3);
+        if what_if {
+            tr!(
+                "common-readout-visible-what-if",
+                query = q,
+                key = k,
+                weight = weight,
+                score = raw,
+                scaled = scaled
+            )
+        } else {
+            tr!(
+                "common-readout-visible",
+                query = q,
+                key = k,
+                weight = weight,
+                score = raw,
+                scaled = scaled
+            )
+        }
     } else {
-        format!(
-            "{head}hidden by the {} mask (score −∞, weight 0) · raw score q·k {score:.3}",
-            mask.name()
-        )
+        let kind = mask_kind(mask);
+        if what_if {
+            tr!("common-readout-hidden-what-if", query = q, key = k, mask = kind, score = raw)
+        } else {
+            tr!("common-readout-hidden", query = q, key = k, mask = kind, score = raw)
+        }
     })
+}
+
+/// Which mask, as a Fluent selector (`{ $mask -> [causal] … *[window] … }`): messages that
+/// name the mask in a sentence choose their own words for it.
+pub fn mask_kind(mask: Mask) -> &'static str {
+    match mask {
+        Mask::None => "none",
+        Mask::Causal => "causal",
+        Mask::SlidingWindow(_) => "window",
+    }
+}
+
+/// The mask's name on its own (`mask: causal`).
+pub fn mask_name(mask: Mask) -> String {
+    match mask {
+        Mask::None => tr!("common-mask-none"),
+        Mask::Causal => tr!("common-mask-causal"),
+        Mask::SlidingWindow(_) => tr!("common-mask-window"),
+    }
 }
 
 #[component]
@@ -61,12 +96,7 @@ pub fn Readout() -> impl IntoView {
     };
     view! {
         <p class="readout" id="readout">
-            {move || {
-                text()
-                    .unwrap_or_else(|| {
-                        "Point at a cell, or tap it, to read its weight and raw score.".to_string()
-                    })
-            }}
+            {move || { text().unwrap_or_else(|| tr!("common-readout-empty")) }}
         </p>
     }
 }

@@ -136,6 +136,16 @@ impl StageMotion {
     }
 }
 
+/// What a step does, in the stage picker's tooltip.
+pub fn title(stage: Stage) -> String {
+    match stage {
+        Stage::Scores => tr!("stage-title-scores"),
+        Stage::Scaled => tr!("stage-title-scaled"),
+        Stage::Masked => tr!("stage-title-masked"),
+        Stage::Weights => tr!("stage-title-weights"),
+    }
+}
+
 /// `.stage-picker`: the four steps as radio buttons, and Play.
 #[component]
 pub fn StagePicker() -> impl IntoView {
@@ -146,15 +156,21 @@ pub fn StagePicker() -> impl IntoView {
             <button
                 class="play"
                 id="play"
-                aria-label=move || if motion.playing.get() { "Stop" } else { "Play the four steps" }
-                title="Play QKᵀ → ×1/√d_k → +M → softmax"
+                aria-label=move || {
+                    if motion.playing.get() {
+                        tr!("stage-stop-label")
+                    } else {
+                        tr!("stage-play-label")
+                    }
+                }
+                title=tr!("stage-play-title")
                 on:click=move |_| {
                     if motion.playing.get_untracked() { motion.stop() } else { motion.play(sel) }
                 }
             >
-                {move || if motion.playing.get() { "■ Stop" } else { "▶ Play" }}
+                {move || if motion.playing.get() { tr!("stage-stop") } else { tr!("stage-play") }}
             </button>
-            <div class="stages" role="radiogroup" aria-label="Step of the computation">
+            <div class="stages" role="radiogroup" aria-label=tr!("stage-picker-label")>
                 {Stage::ALL
                     .into_iter()
                     .enumerate()
@@ -164,7 +180,7 @@ pub fn StagePicker() -> impl IntoView {
                                 class="stage"
                                 data-stage=s.slug()
                                 role="radio"
-                                title=s.title()
+                                title=title(s)
                                 aria-checked=move || (sel.stage.get() == s).to_string()
                                 on:click=move |_| {
                                     motion.stop();

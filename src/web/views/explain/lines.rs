@@ -169,12 +169,10 @@ pub fn Lines(#[prop(optional)] fill: bool) -> impl IntoView {
                     node_ref=canvas
                     role="img"
                     on:click=on_click
-                    aria-label="Lines from each query token (left) to the keys (right), as strong as the weight; the chosen query's lines stand out. The table below lists the same numbers."
+                    aria-label=tr!("explain-lines-label")
                 ></canvas>
             </div>
-            <figcaption>
-                "Left: queries, right: keys. A line is as opaque as its weight; click a word on the left to follow it."
-            </figcaption>
+            <figcaption>{tr!("explain-lines-caption")}</figcaption>
         </figure>
     }
 }

@@ -10,6 +10,7 @@ mod tests;
 
 use crate::state::{Results, Selection};
 use crate::views::common::format::{num, vector};
+use crate::views::common::readout::{mask_kind, mask_name};
 use attnscope::session::{HeadDetail, ModelId, RunOptions};
 use leptos::prelude::*;
 use lines::Lines;
@@ -31,14 +32,21 @@ pub fn Vector(values: Vec<f32>, #[prop(into)] label: String) -> impl IntoView {
         }
         .into_any();
     }
-    let preview = format!(
-        "[{}, … ] ({} numbers)",
-        values[..PREVIEW].iter().map(|&x| num(x)).collect::<Vec<_>>().join(", "),
-        values.len()
+    // Where a comma is the decimal sign, entries are parted by semicolons, as in [`vector`].
+    let parted = if crate::i18n::decimal_comma() { "; " } else { ", " };
+    let first = values[..PREVIEW].iter().map(|&x| num(x)).collect::<Vec<_>>().join(parted);
+    let preview = tr!(
+        "explain-vector-preview",
+        vector = format!("[{first}{parted}… ]"),
+        count = values.len()
     );
     view! {
         <details class="vec">
-            <summary aria-label=format!("{label}: show all {} numbers", values.len())>
+            <summary aria-label=tr!(
+                "explain-vector-show-all",
+                label = label.as_str(),
+                count = values.len()
+            )>
                 <code>{preview}</code>
             </summary>
             <code class="full">{full}</code>
@@ -50,42 +58,37 @@ pub fn Vector(values: Vec<f32>, #[prop(into)] label: String) -> impl IntoView {
 /// What the scale factor is, in words.
 pub fn scale_note(scale: f32, d_k: usize, options: &RunOptions) -> String {
     let root = (d_k.max(1) as f32).sqrt();
+    let model = num(1.0 / root);
     if options.unscaled {
         if options.temperature_factor == 1.0 {
-            format!("1/√d_k dropped: the raw scores go straight to the softmax (the model uses 1/√{d_k} = {})", num(1.0 / root))
+            tr!("explain-scale-unscaled", d_k = d_k, model = model)
         } else {
-            format!(
-                "1/√d_k dropped, × {} for temperature (the model uses 1/√{d_k} = {})",
-                num(options.temperature_factor),
-                num(1.0 / root)
-            )
+            let factor = num(options.temperature_factor);
+            tr!("explain-scale-unscaled-temperature", factor = factor, d_k = d_k, model = model)
         }
     } else if options.temperature_factor != 1.0 {
-        format!(
-            "= {} × 1/√{d_k}: the temperature lesson is on (the model's own factor is 1/√{d_k} = {})",
-            num(options.temperature_factor),
-            num(1.0 / root)
-        )
+        let factor = num(options.temperature_factor);
+        tr!("explain-scale-temperature", factor = factor, d_k = d_k, model = model)
     } else if (scale * root - 1.0).abs() < 1e-4 {
-        format!("= 1/√{d_k}, the model's own scaling (d_k = {d_k})")
+        tr!("explain-scale-model", d_k = d_k)
     } else {
-        format!("the model's own factor (1/√{d_k} would be {})", num(1.0 / root))
+        tr!("explain-scale-own", d_k = d_k, model = model)
     }
 }
 
 /// How each model turns x into q, k and v (the formula lines name the extras).
-pub fn projection_note(model: ModelId) -> &'static str {
-    match model {
-        ModelId::Teaching => "",
-        ModelId::MiniLm => "   (+ a bias b_Q; x is E after the previous layer's LayerNorm)",
-        ModelId::SmolLm2 => "   (x is E after RMSNorm; q and k are then rotated by their position, RoPE)",
-        ModelId::Custom => "   (x is E after the layer's normalization, as your model defines it)",
-        ModelId::Trace => "   (q and k as the trace file stores them; x, v and ΔE are not in it)",
-        ModelId::TranslateEnPt | ModelId::TranslatePtEn => {
-            "   (+ a bias b_Q; the translation model's encoder, x after the previous layer's LayerNorm)"
-        }
-        ModelId::Whisper => "   (+ a bias b_Q; x is E after the layer's LayerNorm)",
-    }
+/// With the three spaces that part it from the formula; none for the teaching model.
+pub fn projection_note(model: ModelId) -> String {
+    let note = match model {
+        ModelId::Teaching => return String::new(),
+        ModelId::MiniLm => tr!("explain-projection-minilm"),
+        ModelId::SmolLm2 => tr!("explain-projection-smollm2"),
+        ModelId::Custom => tr!("explain-projection-custom"),
+        ModelId::Trace => tr!("explain-projection-trace"),
+        ModelId::TranslateEnPt | ModelId::TranslatePtEn => tr!("explain-projection-translate"),
+        ModelId::Whisper => tr!("explain-projection-whisper"),
+    };
+    format!("   {note}")
 }
 
 /// Picks the query token: a `select` and a row of token buttons.
@@ -96,7 +99,7 @@ pub fn QueryPicker() -> impl IntoView {
     let query = move || sel.query(res.tokens.with(Vec::len));
     view! {
         <div class="query-picker">
-            <label for="explain-query">"Query token"</label>
+            <label for="explain-query">{tr!("explain-query-token")}</label>
             <select
                 id="explain-query"
                 on:change=move |ev| sel.token.set(event_target_value(&ev).parse().ok())
@@ -116,7 +119,7 @@ pub fn QueryPicker() -> impl IntoView {
                         .collect_view()
                 }}
             </select>
-            <div id="explain-tokens" role="group" aria-label="Choose the query token">
+            <div id="explain-tokens" role="group" aria-label=tr!("explain-choose-query")>
                 {move || {
                     res.tokens
                         .get()
@@ -159,7 +162,7 @@ fn steps(
     let scores = row(&d.scores, i).unwrap_or_default();
     let weights = row(&d.weights, i).unwrap_or_default();
     let sum: f32 = weights.iter().sum();
-    let masked_name = d.mask.name();
+    let (mask_name, mask_kind) = (mask_name(d.mask), mask_kind(d.mask));
     let keys = (0..n_k)
         .map(|j| {
             let visible = d.mask.allows(i, j, n_q, n_k);
@@ -174,7 +177,7 @@ fn steps(
                 <tr class="key-row" class:hidden-key=!visible>
                     <th scope="row">{format!("{j}: {}", token(j))}</th>
                     <td class="k">
-                        <Vector values=k label=format!("k of {}", token(j)) />
+                        <Vector values=k label=tr!("explain-key-of", token = token(j)) />
                     </td>
                     <td class="score">{num(s)}</td>
                     <td class="scaled">{num(scaled)}</td>
@@ -186,10 +189,13 @@ fn steps(
                         {num(a)}
                     </td>
                     <td class="v">
-                        <Vector values=v label=format!("v of {}", token(j)) />
+                        <Vector values=v label=tr!("explain-value-of", token = token(j)) />
                     </td>
                     <td class="av">
-                        <Vector values=av label=format!("weighted value of {}", token(j)) />
+                        <Vector
+                            values=av
+                            label=tr!("explain-weighted-value-of", token = token(j))
+                        />
                     </td>
                 </tr>
             }
@@ -201,32 +207,38 @@ fn steps(
     let d_model = x.as_ref().map_or(0, Vec::len);
     view! {
         <p class="note" id="explain-head">
-            {format!(
-                "Layer {}, head {} (keys and values from key/value head {}) · d_k = {d_k} · scale = {} · mask: {masked_name}",
-                d.layer,
-                d.head,
-                d.kv_head,
-                num(d.scale),
+            {tr!(
+                "explain-head-note",
+                layer = d.layer,
+                head = d.head,
+                kv_head = d.kv_head,
+                d_k = d_k,
+                scale = num(d.scale),
+                mask = mask_name.as_str(),
             )}
         </p>
         <ol class="steps">
             <li class="step" id="step-x">
-                <h3>{format!("The vector of “{me}” entering the layer")}</h3>
-                <p class="formula">{format!("x = E[{}]   ({d_model} numbers)", i + offset)}</p>
+                <h3>{tr!("explain-step-x", token = me.as_str())}</h3>
+                <p class="formula">
+                    {tr!("explain-formula-x", index = i + offset, count = d_model)}
+                </p>
                 {x.map(|x| view! { <Vector values=x label="x" /> })}
             </li>
             <li class="step" id="step-q">
-                <h3>"Its query"</h3>
+                <h3>{tr!("explain-step-q")}</h3>
                 <p class="formula">
-                    {format!(
-                        "q = x · W_Q   ({d_model} → {d_k} numbers){}",
-                        projection_note(model),
+                    {tr!(
+                        "explain-formula-q",
+                        from = d_model,
+                        to = d_k,
+                        note = projection_note(model),
                     )}
                 </p>
                 <Vector values=q label="q" />
             </li>
             <li class="step" id="step-scores">
-                <h3>"Compare with every key, scale, mask, softmax, and weigh the values"</h3>
+                <h3>{tr!("explain-step-scores")}</h3>
                 <p class="formula">"k_j = x_j · W_K     s_j = q · k_j = Σ_d q[d]·k_j[d]"</p>
                 <p class="formula" id="step-scale">
                     {format!(
@@ -235,28 +247,22 @@ fn steps(
                         scale_note(d.scale, d_k, options),
                     )}
                 </p>
-                <p class="formula">
-                    {format!(
-                        "s″_j = s′_j + M_ij   (M is 0 where the key is visible, −∞ where the {masked_name} mask hides it)",
-                    )}
-                </p>
+                <p class="formula">{tr!("explain-formula-mask", mask = mask_kind)}</p>
                 <p class="formula">
                     {format!("a_j = exp(s″_j) / Σ_m exp(s″_m)   (Σ_j a_j = {})", num(sum))}
                 </p>
-                <p class="formula">
-                    "v_j = x_j · W_V     each value is multiplied by its weight: a_j · v_j"
-                </p>
+                <p class="formula">{tr!("explain-formula-v")}</p>
                 <div class="table-wrap">
                     <table id="step-table">
                         <caption class="sr-only">
-                            {format!("Query “{me}” against every key")}
+                            {tr!("explain-table-caption", token = me.as_str())}
                         </caption>
                         <thead>
                             <tr>
-                                <th scope="col">"key j"</th>
+                                <th scope="col">{tr!("explain-col-key")}</th>
                                 <th scope="col">"k_j"</th>
                                 <th scope="col">"s_j = q·k_j"</th>
-                                <th scope="col">"s_j × scale"</th>
+                                <th scope="col">{tr!("explain-col-scaled")}</th>
                                 <th scope="col">"M_ij"</th>
                                 <th scope="col">"a_j"</th>
                                 <th scope="col">"v_j"</th>
@@ -268,20 +274,20 @@ fn steps(
                 </div>
             </li>
             <li class="step" id="step-z">
-                <h3>"Add up the weighted values: the head's output"</h3>
-                <p class="formula">{format!("z = Σ_j a_j · v_j   ({} numbers)", z.len())}</p>
+                <h3>{tr!("explain-step-z")}</h3>
+                <p class="formula">{tr!("explain-formula-z", count = z.len())}</p>
                 <Vector values=z label="z" />
             </li>
             {delta
                 .map(|v| {
                     view! {
                         <li class="step" id="step-delta">
-                            <h3>"All heads together: the update ΔE"</h3>
+                            <h3>{tr!("explain-step-delta")}</h3>
                             <p class="formula">
-                                {format!(
-                                    "ΔE[{}] = [z_1 | … | z_H] · W_O   (every head's z, joined and projected back to {} numbers)",
-                                    i + offset,
-                                    v.len(),
+                                {tr!(
+                                    "explain-formula-delta",
+                                    index = i + offset,
+                                    count = v.len(),
                                 )}
                             </p>
                             <Vector values=v label="delta E" />
@@ -292,14 +298,11 @@ fn steps(
                 .map(|v| {
                     view! {
                         <li class="step" id="step-residual">
-                            <h3>"The residual stream after attention"</h3>
+                            <h3>{tr!("explain-step-residual")}</h3>
                             <p class="formula">
-                                {format!(
-                                    "E[{0}] + ΔE[{0}]   (the token's vector, nudged by what it gathered)",
-                                    i + offset,
-                                )}
+                                {tr!("explain-formula-residual", index = i + offset)}
                             </p>
-                            <Vector values=v label="E plus delta E" />
+                            <Vector values=v label=tr!("explain-label-residual") />
                         </li>
                     }
                 })}
@@ -318,9 +321,9 @@ pub fn StepByStep() -> impl IntoView {
         let m = sel.model.get();
         let query = sel.query(toks.len());
         res.detail.with(|d| match d {
-            None => view! { <p class="note">"computing…"</p> }.into_any(),
+            None => view! { <p class="note">{tr!("explain-computing")}</p> }.into_any(),
             Some(d) if d.weights.rows == 0 => {
-                view! { <p class="note">"Type some text to follow a token through the formula."</p> }.into_any()
+                view! { <p class="note">{tr!("explain-empty")}</p> }.into_any()
             }
             Some(d) => {
                 // Tokens count from the first key; queries may be only the last rows.

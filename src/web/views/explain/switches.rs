@@ -4,7 +4,7 @@
 //! next-token temperature.
 
 use crate::state::{Results, Selection};
-use crate::views::common::format::{num, vector};
+use crate::views::common::format::{fixed, num, vector};
 use attnscope::attention::softmax;
 use attnscope::trace::ModelId;
 use leptos::prelude::*;
@@ -50,17 +50,18 @@ pub fn ScalingLesson() -> impl IntoView {
             let who = toks.get(i + offset).cloned().unwrap_or_default();
             Some(view! {
                 <p class="note">
-                    {format!(
-                        "Row of “{who}” in this head: largest weight {}, entropy {} bits (a uniform row would have {}).",
-                        num(top),
-                        num(entropy_bits(&w)),
-                        num((w.len().max(1) as f32).log2()),
+                    {tr!(
+                        "explain-row-note",
+                        token = who.as_str(),
+                        top = num(top),
+                        entropy = num(entropy_bits(&w)),
+                        uniform = num((w.len().max(1) as f32).log2()),
                     )}
                 </p>
                 <ol
                     class="row-bars"
                     id="lesson-row"
-                    aria-label=format!("Attention weights of {who}")
+                    aria-label=tr!("explain-row-label", token = who.as_str())
                 >
                     {w
                         .iter()
@@ -89,18 +90,16 @@ pub fn ScalingLesson() -> impl IntoView {
     };
     view! {
         <fieldset class="lesson" id="lesson-scaling">
-            <legend>"Scaling and temperature"</legend>
-            <p class="note">
-                "If the entries of q and k are independent with mean 0 and variance 1, q·k has variance d_k: wide heads give large scores, and the exponential in softmax turns large gaps into all-or-nothing (with tiny gradients). Dividing by √d_k brings the variance back to 1. Multiply the scores below and watch the rows sharpen (factor > 1, a colder softmax) or flatten (factor < 1, a hotter one)."
-            </p>
+            <legend>{tr!("explain-scaling-legend")}</legend>
+            <p class="note">{tr!("explain-scaling-note")}</p>
             <TemperatureSlider />
             <UnscaledSwitch />
             <p class="note" id="model-setting">
                 {move || {
                     if is_model() {
-                        "★ This is the model's real setting: factor 1, scaled by 1/√d_k."
+                        tr!("explain-model-setting")
                     } else {
-                        "Not the model's setting: it uses factor 1, scaled by 1/√d_k. Later layers are not re-run; each head shows what it would attend to."
+                        tr!("explain-not-model-setting")
                     }
                 }}
             </p>
@@ -121,7 +120,7 @@ pub fn TemperatureSlider() -> impl IntoView {
     let is_model = move || options.with(|o| o.temperature_factor == 1.0 && !o.unscaled);
     view! {
         <div class="slider">
-            <label for="temperature">"Multiply the scaled scores by"</label>
+            <label for="temperature">{tr!("explain-multiply")}</label>
             <input
                 type="range"
                 id="temperature"
@@ -129,7 +128,7 @@ pub fn TemperatureSlider() -> impl IntoView {
                 max="1"
                 step="0.01"
                 list="temperature-marks"
-                aria-valuetext=move || format!("times {:.2}", factor())
+                aria-valuetext=move || tr!("explain-times", factor = fixed(factor() as f64, 2))
                 prop:value=move || slider_of_factor(factor()).to_string()
                 on:input=move |ev| {
                     let p = event_target_value(&ev).parse::<f64>().unwrap_or(0.0);
@@ -137,10 +136,10 @@ pub fn TemperatureSlider() -> impl IntoView {
                 }
             />
             <datalist id="temperature-marks">
-                <option value="0" label="×1 (the model)"></option>
+                <option value="0" label=tr!("explain-mark-model")></option>
             </datalist>
             <output id="temperature-value" for="temperature">
-                {move || format!("×{:.2}", factor())}
+                {move || format!("×{}", fixed(factor() as f64, 2))}
             </output>
             <button
                 id="temperature-reset"
@@ -153,7 +152,7 @@ pub fn TemperatureSlider() -> impl IntoView {
                         })
                 }
             >
-                "Back to the model's setting"
+                {tr!("explain-reset")}
             </button>
         </div>
     }
@@ -171,7 +170,7 @@ pub fn UnscaledSwitch() -> impl IntoView {
                 prop:checked=move || options.get().unscaled
                 on:change=move |ev| options.update(|o| o.unscaled = event_target_checked(&ev))
             />
-            " drop 1/√d_k (feed the raw scores q·k to the softmax)"
+            {format!(" {}", tr!("explain-unscaled"))}
         </label>
     }
 }
@@ -183,7 +182,7 @@ pub fn PositionLesson() -> impl IntoView {
     let (options, set_options, model) = (sel.options, sel.options, sel.model);
     view! {
         <fieldset class="lesson" id="lesson-position">
-            <legend>"Word order"</legend>
+            <legend>{tr!("explain-position-legend")}</legend>
             <label class="toggle">
                 <input
                     type="checkbox"
@@ -194,11 +193,9 @@ pub fn PositionLesson() -> impl IntoView {
                         set_options.update(|o| o.positional_encoding = event_target_checked(&ev))
                     }
                 />
-                " positional encoding (teaching model)"
+                {format!(" {}", tr!("explain-positional"))}
             </label>
-            <p class="note">
-                "Attention compares vectors, not places: without a positional code, shuffling the words only shuffles the rows and columns of A the same way, and the “previous word” head cannot tell which word came before."
-            </p>
+            <p class="note">{tr!("explain-position-note")}</p>
         </fieldset>
     }
 }
@@ -211,14 +208,14 @@ pub fn NextTokenTemperature() -> impl IntoView {
     let t = move || options.get().next_token_temperature;
     view! {
         <div class="slider">
-            <label for="next-temperature">"Temperature of the next-token softmax"</label>
+            <label for="next-temperature">{tr!("explain-next-temperature")}</label>
             <input
                 type="range"
                 id="next-temperature"
                 min="-1"
                 max="1"
                 step="0.01"
-                aria-valuetext=move || format!("{:.2}", t())
+                aria-valuetext=move || fixed(t() as f64, 2)
                 prop:value=move || slider_of_factor(t()).to_string()
                 on:input=move |ev| {
                     let p = event_target_value(&ev).parse::<f64>().unwrap_or(0.0);
@@ -226,11 +223,9 @@ pub fn NextTokenTemperature() -> impl IntoView {
                 }
             />
             <output for="next-temperature" id="next-temperature-value">
-                {move || format!("T = {:.2}", t())}
+                {move || format!("T = {}", fixed(t() as f64, 2))}
             </output>
-            <span class="note">
-                " (logits ÷ T: below 1 sharpens, above 1 flattens; 1 is the model's own)"
-            </span>
+            <span class="note">{format!(" {}", tr!("explain-next-temperature-note"))}</span>
         </div>
     }
 }

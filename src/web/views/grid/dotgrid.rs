@@ -305,26 +305,17 @@ pub fn Grid(id: &'static str, mask: Mask, zoom: Zoomer, small: RwSignal<bool>) -
         let Some(real) = res.detail.with(|d| d.as_ref().map(|d| d.mask)) else {
             return String::new();
         };
-        let name =
-            res.summary.with(|s| s.as_ref().map(|s| s.info.name.clone()).unwrap_or_default());
+        let name = res
+            .summary
+            .with(|s| s.as_ref().map(|s| crate::compute::run_name(&s.info)).unwrap_or_default());
+        let name = name.as_str();
         match (mask, mask == real) {
-            (Mask::None, true) => {
-                format!("Unmasked: every word sees every word. This is what {name} uses.")
-            }
-            (Mask::None, false) => {
-                format!("Unmasked (what-if): {name} is causal; this grid is computed from the same Q and K without the mask.")
-            }
-            (Mask::Causal, true) => format!(
-                "Causal: a word sees only itself and earlier words. This is what {name} uses."
-            ),
-            (Mask::Causal, false) => {
-                format!("Causal (what-if): {name} sees both ways; this grid applies a causal mask to the same Q and K.")
-            }
+            (Mask::None, true) => tr!("grid-caption-unmasked", model = name),
+            (Mask::None, false) => tr!("grid-caption-unmasked-what-if", model = name),
+            (Mask::Causal, true) => tr!("grid-caption-causal", model = name),
+            (Mask::Causal, false) => tr!("grid-caption-causal-what-if", model = name),
             (Mask::SlidingWindow(w), _) => {
-                format!(
-                    "Sliding window: a word sees only itself and the {} words before it.",
-                    w.saturating_sub(1)
-                )
+                tr!("grid-caption-window", before = w.saturating_sub(1))
             }
         }
     };
@@ -363,12 +354,12 @@ pub fn Grid(id: &'static str, mask: Mask, zoom: Zoomer, small: RwSignal<bool>) -
 }
 
 /// What the circles mean at this stage (`norms`: the value-weighted switch is on).
-fn hint(stage: Stage, norms: bool) -> &'static str {
+fn hint(stage: Stage, norms: bool) -> String {
     match stage {
-        Stage::Weights if norms => "Model's own grid: circle area ∝ ‖a·f(x)‖, each row against its own largest.",
-        Stage::Weights => "Circle area ∝ attention weight (0 to 1).",
-        Stage::Masked => "Circle area ∝ |score| (against the largest raw score); red positive, blue negative; × marks −∞, a hidden key.",
-        _ => "Circle area ∝ |score| (against the largest raw score): scaling shrinks them all. Red positive, blue negative.",
+        Stage::Weights if norms => tr!("grid-hint-norms"),
+        Stage::Weights => tr!("grid-hint-weights"),
+        Stage::Masked => tr!("grid-hint-masked"),
+        _ => tr!("grid-hint-scores"),
     }
 }
 
@@ -397,7 +388,7 @@ pub fn GridView() -> impl IntoView {
                     .then(|| {
                         view! {
                             <p class="caption" id="grid-norms-caption">
-                                "Value-weighted ‖a·f(x)‖ replaces the last step, the weights, and only in the grid with the model's own mask: the scores come before any value vector, and a what-if mask has no norms of its own."
+                                {tr!("grid-norms-caption")}
                             </p>
                         }
                     })
@@ -424,7 +415,7 @@ pub fn DotGrids() -> impl IntoView {
                 .then(|| {
                     view! {
                         <p class="caption" id="grid-small-caption">
-                            "At this length a dot would be a pixel or two: each cell is shaded by its dot's size instead. Zoom in (+, Ctrl + wheel or a pinch) to see the dots."
+                            {tr!("grid-small-caption")}
                         </p>
                     }
                 })

@@ -16,15 +16,15 @@ pub fn CompareText() -> impl IntoView {
     let sel = expect_context::<Selection>();
     view! {
         <details class="compare-text" open=move || !sel.compare_text.get_untracked().is_empty()>
-            <summary>"Compare with another sentence (same head)"</summary>
+            <summary>{tr!("head-compare-summary")}</summary>
             <label for="compare-text" class="sr-only">
-                "Another sentence"
+                {tr!("head-compare-text-label")}
             </label>
             <textarea
                 id="compare-text"
                 rows="1"
                 spellcheck="false"
-                placeholder="e.g. the same words in another order"
+                placeholder=tr!("head-compare-placeholder")
                 prop:value=move || sel.compare_text.get()
                 on:input=move |ev| sel.compare_text.set(event_target_value(&ev))
             ></textarea>
@@ -83,7 +83,7 @@ pub fn CompareMap() -> impl IntoView {
                     id="compare-heatmap"
                     node_ref=canvas
                     role="img"
-                    aria-label="Attention weights of the same head on the other sentence"
+                    aria-label=tr!("head-compare-label")
                 ></canvas>
             </div>
             <figcaption>
@@ -92,12 +92,12 @@ pub fn CompareMap() -> impl IntoView {
                         .with(|c| {
                             c.as_ref()
                                 .map(|c| {
-                                    format!(
-                                        "{} ({} tokens), layer {} head {}",
-                                        c.what,
-                                        c.tokens.len(),
-                                        c.detail.layer,
-                                        c.detail.head,
+                                    tr!(
+                                        "head-compare-caption",
+                                        what = c.what.as_str(),
+                                        tokens = c.tokens.len(),
+                                        layer = c.detail.layer,
+                                        head = c.detail.head,
                                     )
                                 })
                         })
@@ -108,7 +108,7 @@ pub fn CompareMap() -> impl IntoView {
                 hidden=move || an.patch_open.with(Option::is_none)
                 on:click=move |_| an.close_patched()
             >
-                "Close the patched run"
+                {tr!("head-compare-close")}
             </button>
         </figure>
     }

@@ -15,6 +15,7 @@ use crate::state::{Appearance, Results, Selection};
 use crate::url_state::Stage;
 use crate::views::common::axes::Axes;
 use crate::views::common::cells::{cell_handlers, cell_keys};
+use crate::views::common::format::fixed;
 use crate::views::common::readout::Readout;
 use crate::views::common::stages::{score_range, values, CellsOf, StageMotion, StagePicker};
 use attnscope::attention::Mask;
@@ -128,7 +129,7 @@ pub fn Heatmap() -> impl IntoView {
                     role="img"
                     class:zoomable=move || zoomer.zoomable()
                     class:zoomed=zoomed
-                    aria-label="Attention of the selected head, queries by keys; the table of weights lists the same numbers. Arrow keys move the described cell, Enter chooses its query; plus and minus zoom a long text"
+                    aria-label=tr!("head-heatmap-label")
                     on:pointerdown=move |ev| zoomer.pointer_down(&ev)
                     on:pointermove=on_move
                     on:pointerup=on_up
@@ -159,7 +160,7 @@ pub fn Legend() -> impl IntoView {
                     format!("{} {}%", css(signed_color(-r + 2.0 * r * i as f32 / 10.0, r)), i * 10)
                 })
                 .collect();
-            (format!("{:.1}", -r), format!("{r:.1}"), stops)
+            (fixed(-r as f64, 1), fixed(r as f64, 1), stops)
         } else {
             let stops: Vec<String> = (0..=10)
                 .map(|i| format!("{} {}%", css(cell_color(i as f32 / 10.0)), i * 10))
@@ -182,21 +183,14 @@ pub fn Legend() -> impl IntoView {
 /// What the picture's rows and columns mean at this stage; `masked`: the
 /// head's mask hides some keys, whose weights are drawn grey.
 fn caption(stage: Stage, transposed: bool, masked: bool) -> String {
-    let what = match (stage, transposed) {
-        (Stage::Weights, false) => {
-            "Row i: how query token i spreads its attention over the keys (columns). Brighter is more; each row sums to 1."
-        }
-        (Stage::Weights, true) => {
-            "Column j: how query token j spreads its attention over the keys (rows). Brighter is more; each column sums to 1."
-        }
-        (Stage::Masked, _) => "Scores after the mask: grey cells are −∞, keys the query may not see. Red is positive, blue negative.",
-        (_, false) => "Row i: query token i's score with every key, q·k. Red is positive, blue negative.",
-        (_, true) => "Column j: query token j's score with every key, q·k. Red is positive, blue negative.",
-    };
-    if masked && stage == Stage::Weights {
-        format!("{what} Grey: keys the mask hides (weight 0).")
-    } else {
-        what.to_string()
+    match (stage, transposed, masked) {
+        (Stage::Weights, false, false) => tr!("head-caption-weights-rows"),
+        (Stage::Weights, false, true) => tr!("head-caption-weights-rows-masked"),
+        (Stage::Weights, true, false) => tr!("head-caption-weights-columns"),
+        (Stage::Weights, true, true) => tr!("head-caption-weights-columns-masked"),
+        (Stage::Masked, _, _) => tr!("head-caption-masked"),
+        (_, false, _) => tr!("head-caption-scores-rows"),
+        (_, true, _) => tr!("head-caption-scores-columns"),
     }
 }
 

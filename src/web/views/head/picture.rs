@@ -9,6 +9,7 @@ use crate::canvas::{
 };
 use crate::url_state::Stage;
 use crate::views::common::axes::Axes;
+use crate::views::common::format::fixed;
 use crate::views::common::stages::Frame;
 use attnscope::attention::Mask;
 use attnscope::Matrix;
@@ -31,11 +32,11 @@ pub fn cell_text(v: f32, stage: Stage) -> String {
     if v == f32::NEG_INFINITY {
         "−∞".into()
     } else if stage == Stage::Weights {
-        format!("{v:.2}")
+        fixed(v as f64, 2)
     } else if v.abs() >= 99.95 {
-        format!("{v:.0}")
+        fixed(v as f64, 0)
     } else {
-        format!("{v:.1}")
+        fixed(v as f64, 1)
     }
 }
 

@@ -99,7 +99,7 @@ pub fn HeadsOfLayer(
                 }
                 let mine = head == chosen;
                 ctx.set_fill_style_str(if mine { &look.focus } else { &look.ink });
-                ctx.fill_text(&format!("head {head}"), x + w / 2.0, y + h + 3.0)?;
+                ctx.fill_text(&tr!("image-heads-tile", head = head), x + w / 2.0, y + h + 3.0)?;
                 if mine {
                     ctx.set_stroke_style_str(&look.focus);
                     ctx.set_line_width(2.5);
@@ -127,18 +127,14 @@ pub fn HeadsOfLayer(
     };
     view! {
         <details class="image-heads" id="image-heads-details" on:toggle=on_toggle>
-            <summary>
-                {move || format!("Every head of layer {} side by side", sel.layer.get())}
-            </summary>
-            <p class="image-caption">
-                "The same query in each head, each tinted from 0 to its own largest weight; a click chooses a head."
-            </p>
+            <summary>{move || tr!("image-heads-summary", layer = sel.layer.get())}</summary>
+            <p class="image-caption">{tr!("image-heads-caption")}</p>
             <div class="canvas-box natural image-heads-box" node_ref=boxed>
                 <canvas
                     id="image-heads"
                     node_ref=canvas
                     role="img"
-                    aria-label=move || format!("Layer {}'s heads side by side", sel.layer.get())
+                    aria-label=move || tr!("image-heads-aria", layer = sel.layer.get())
                     on:click=on_click
                 ></canvas>
             </div>

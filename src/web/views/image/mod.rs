@@ -16,6 +16,7 @@ use crate::compute::Engine;
 use crate::state::{Results, Selection};
 use crate::url_state::View;
 use crate::views::beyond::Analysis;
+use crate::views::common::format::fixed;
 use attnscope::session::{AnalysisRequest, VisionSummary};
 use attnscope::trace::PatchGrid;
 use leptos::prelude::*;
@@ -78,7 +79,7 @@ fn picture_canvas(v: &VisionSummary) -> Option<web_sys::HtmlCanvasElement> {
 /// A token as the Image tab names it: "patch r,c", or its own text (a special token).
 fn token_name(grid: PatchGrid, tokens: &[String], t: usize) -> String {
     match grid.patch_of(t) {
-        Some((r, c)) => format!("patch {r},{c}"),
+        Some((r, c)) => tr!("image-patch", row = r, col = c),
         None => tokens.get(t).cloned().unwrap_or_default(),
     }
 }
@@ -166,19 +167,16 @@ fn on_patches(v: &VisionSummary, row: &[f32]) -> Option<(Vec<f32>, f32, f32)> {
 pub fn ImageView() -> impl IntoView {
     let res = expect_context::<Results>();
     let vision = vision_of(res);
-    move || {
-        match vision.get() {
+    move || match vision.get() {
         None => view! {
             <div class="view-document" id="view-image">
                 <p class="view-note" id="image-none">
-                    "The Image tab shows a vision model's attention over its picture. Open a vision trace: "
-                    "one written by attnscope.trace_image (Python) from a ViT, DeiT, DINOv2 or CLIP model."
+                    {tr!("image-none")}
                 </p>
             </div>
         }
         .into_any(),
         Some(v) => view! { <Overlay vision=v /> }.into_any(),
-    }
     }
 }
 
@@ -318,31 +316,32 @@ fn Overlay(vision: Arc<VisionSummary>) -> impl IntoView {
     let describe = move |t: usize| res.tokens.with(|ts| token_name(grid, ts, t));
     let caption = move || {
         let q = query.get();
-        let rest = if n_special == 1 {
-            "the special token".to_string()
-        } else {
-            format!("the {n_special} special tokens")
-        };
         if rollout.get() {
             let layers = res.summary.with(|s| s.as_ref().map_or(0, |s| s.info.n_layers));
             return match weights.get() {
-                None => "Rollout: computing it through every layer…".to_string(),
-                Some((_, top, share)) => format!(
-                    "Rollout after all {layers} layers, every head averaged: how much of each patch's input reaches {}, through attention and the residual path; from 0 to the largest, {top:.3}; {:.0}% comes from the {} patches, the rest from {rest}.",
-                    describe(q),
-                    share * 100.0,
-                    grid.patches(),
+                None => tr!("image-rollout-computing"),
+                Some((_, top, share)) => tr!(
+                    "image-rollout-caption",
+                    layers = layers,
+                    query = describe(q),
+                    top = fixed(top as f64, 3),
+                    share = fixed((share * 100.0) as f64, 0),
+                    patches = grid.patches(),
+                    specials = n_special,
                 ),
             };
         }
-        let head = format!("Layer {} · head {}", sel.layer.get(), sel.head.get());
+        let head = tr!("image-layer-head", layer = sel.layer.get(), head = sel.head.get());
         match weights.get() {
-            None => format!("{head}: reading the head's weights…"),
-            Some((_, top, share)) => format!(
-                "{head}: where {} looks. Each patch is tinted by the weight the query gives it, from 0 to the largest, {top:.3}; {:.0}% of its weight goes to the {} patches, the rest to {rest}.",
-                describe(q),
-                share * 100.0,
-                grid.patches(),
+            None => tr!("image-head-reading", head = head),
+            Some((_, top, share)) => tr!(
+                "image-head-caption",
+                head = head,
+                query = describe(q),
+                top = fixed(top as f64, 3),
+                share = fixed((share * 100.0) as f64, 0),
+                patches = grid.patches(),
+                specials = n_special,
             ),
         }
     };
@@ -351,19 +350,20 @@ fn Overlay(vision: Arc<VisionSummary>) -> impl IntoView {
         let strongest = (0..cells.len()).max_by(|&a, &b| cells[a].total_cmp(&cells[b]));
         let mut parts = Vec::new();
         if let Some(p) = strongest {
-            parts.push(format!(
-                "Most weight: patch {},{} ({:.4})",
-                p / grid.cols,
-                p % grid.cols,
-                cells[p]
+            parts.push(tr!(
+                "image-readout-most",
+                patch = tr!("image-patch", row = p / grid.cols, col = p % grid.cols),
+                weight = fixed(cells[p] as f64, 4),
             ));
         }
         if let Some((r, c)) = hovered.get() {
             let rank = cells.iter().filter(|&&w| w > cells[r * grid.cols + c]).count() + 1;
-            parts.push(format!(
-                "under the pointer: patch {r},{c}, {:.4} (rank {rank} of {})",
-                cells[r * grid.cols + c],
-                cells.len()
+            parts.push(tr!(
+                "image-readout-under",
+                patch = tr!("image-patch", row = r, col = c),
+                weight = fixed(cells[r * grid.cols + c] as f64, 4),
+                rank = rank,
+                count = cells.len(),
             ));
         }
         parts.join(" · ")
@@ -376,7 +376,7 @@ fn Overlay(vision: Arc<VisionSummary>) -> impl IntoView {
                 {caption}
             </p>
             <div class="image-controls">
-                <div class="image-queries" role="group" aria-label="Query token">
+                <div class="image-queries" role="group" aria-label=tr!("image-queries-aria")>
                     {specials
                         .into_iter()
                         .map(|t| {
@@ -392,24 +392,24 @@ fn Overlay(vision: Arc<VisionSummary>) -> impl IntoView {
                             }
                         })
                         .collect_view()}
-                    <span class="image-hint">"or click a patch (arrow keys move it)"</span>
+                    <span class="image-hint">{tr!("image-hint")}</span>
                 </div>
                 <label class="image-source">
-                    "Show "
+                    {tr!("image-show")} " "
                     <select
                         id="image-source"
                         on:change=move |ev| rollout.set(event_target_value(&ev) == "rollout")
                     >
                         <option value="head" selected=move || !rollout.get()>
-                            "the chosen head"
+                            {tr!("image-source-head")}
                         </option>
                         <option value="rollout" selected=move || rollout.get()>
-                            "rollout through every layer"
+                            {tr!("image-source-rollout")}
                         </option>
                     </select>
                 </label>
                 <label class="image-tint">
-                    "Tint "
+                    {tr!("image-tint")} " "
                     <input
                         type="range"
                         id="image-tint"
@@ -431,11 +431,11 @@ fn Overlay(vision: Arc<VisionSummary>) -> impl IntoView {
                     tabindex="0"
                     role="img"
                     aria-label=move || {
-                        format!(
-                            "The picture cut into {} × {} patches, tinted by the attention of {}",
-                            grid.rows,
-                            grid.cols,
-                            describe(query.get()),
+                        tr!(
+                            "image-overlay-aria",
+                            rows = grid.rows,
+                            cols = grid.cols,
+                            query = describe(query.get()),
                         )
                     }
                     on:click=on_click

@@ -6,11 +6,12 @@
 //! gives the weight alone).
 
 use crate::state::{Results, Selection};
+use crate::views::common::format::fixed;
 use attnscope::trace::PatchGrid;
 use leptos::prelude::*;
 
 /// One numbered line.
-fn step(n: usize, what: &'static str, text: String) -> impl IntoView {
+fn step(n: usize, what: String, text: String) -> impl IntoView {
     view! {
         <li>
             <span class="step-n">{n}</span>
@@ -38,36 +39,37 @@ pub fn QueryKeys(grid: PatchGrid, query: Memo<usize>) -> impl IntoView {
             let specials = n.saturating_sub(grid.patches());
             let has_qk = d.q.cols > 0 && d.k.cols == d.q.cols && d.scores.rows > q;
             let query_text = if has_qk {
-                format!(
-                    " {}: its vector q, {} numbers, asks what this token looks for.",
-                    describe(q),
-                    d.q.cols
-                )
+                tr!("image-step-query", query = describe(q), dims = d.q.cols)
             } else {
-                format!(" {} (the trace holds no queries and keys).", describe(q))
+                tr!("image-step-query-none", query = describe(q))
             };
-            let keys_text = format!(
-                " all {n} tokens, the {} patches and {specials} special: each offers a vector k.",
-                grid.patches()
-            );
+            let keys_text =
+                tr!("image-step-keys", n = n, patches = grid.patches(), specials = specials);
             let weight = row[key];
             let score_text = if has_qk {
                 let s = d.scores[(q, key)];
-                format!(
-                    " the key it weighs most is {}: q·k = {s:.3}, × {:.3} (1/√{}) = {:.3}; the softmax over all {n} scores gives it {weight:.4}, the tint of its patch.",
-                    describe(key),
-                    d.scale,
-                    d.q.cols,
-                    s * d.scale,
+                tr!(
+                    "image-step-weight",
+                    key = describe(key),
+                    score = fixed(s as f64, 3),
+                    scale = fixed(d.scale as f64, 3),
+                    dims = d.q.cols,
+                    scaled = fixed((s * d.scale) as f64, 3),
+                    n = n,
+                    weight = fixed(weight as f64, 4),
                 )
             } else {
-                format!(" the key it weighs most is {}, with {weight:.4}.", describe(key))
+                tr!(
+                    "image-step-weight-plain",
+                    key = describe(key),
+                    weight = fixed(weight as f64, 4)
+                )
             };
             Some(view! {
-                <ol class="image-steps" id="image-steps" aria-label="Query, keys and a weight">
-                    {step(1, "Query:", query_text)}
-                    {step(2, "Keys:", keys_text)}
-                    {step(3, "Weight:", score_text)}
+                <ol class="image-steps" id="image-steps" aria-label=tr!("image-steps-aria")>
+                    {step(1, tr!("image-step-query-label"), query_text)}
+                    {step(2, tr!("image-step-keys-label"), keys_text)}
+                    {step(3, tr!("image-step-weight-label"), score_text)}
                 </ol>
             })
         })

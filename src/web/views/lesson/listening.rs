@@ -7,7 +7,7 @@
 
 use super::Picture;
 use crate::url_state::Stage;
-use crate::views::common::format::num;
+use crate::views::common::format::{fixed, num};
 use crate::views::speech::{capture, heatmap, sound, token_text, HeadChoice, Speech};
 use attnscope::session::SpeechSummary;
 use leptos::prelude::*;
@@ -16,11 +16,16 @@ use leptos::prelude::*;
 pub const FIRST: usize = 12;
 
 /// A step of the chapter: its title, picture and stage.
-pub fn step(k: usize) -> (&'static str, Picture, Option<Stage>) {
+pub fn step(k: usize) -> (String, Picture, Option<Stage>) {
     match k - FIRST {
-        0 => ("Cross-attention: a word listens to the sound", Picture::Listen, None),
-        _ => ("Where each word was said", Picture::Timing, None),
+        0 => (tr!("lesson-step-cross"), Picture::Listen, None),
+        _ => (tr!("lesson-step-timing"), Picture::Timing, None),
     }
+}
+
+/// Seconds with two decimals, in the page's language: frame `at` of 20 ms starts at `at / 50`.
+fn seconds(s: f32) -> String {
+    fixed(s as f64, 2)
 }
 
 /// What the chapter shows of the clip heard: the summary, the chosen token and its row of
@@ -58,8 +63,8 @@ impl<'a> Heard<'a> {
 
     fn which(&self) -> String {
         match self.pick {
-            Some((l, h)) => format!("decoder layer {}, head {}", l + 1, h + 1),
-            None => "the mean of the alignment heads".into(),
+            Some((l, h)) => tr!("lesson-which-head", layer = l + 1, head = h + 1),
+            None => tr!("lesson-which-mean"),
         }
     }
 
@@ -76,29 +81,37 @@ impl<'a> Heard<'a> {
         let (at, weight) = self.peak();
         let q = self.word();
         match k - FIRST {
-            0 => format!(
-                "Whisper heard “{}” and wrote it as {} tokens. Each token's query is compared with keys that come from another sequence: the encoder's 1,500 frames of sound (20 ms each; the clip fills {} of them, silence the rest). Same formula, softmax(q Kᵀ/√d_k), with no mask: every token may listen anywhere. Here ({}) the query of “{q}” puts its largest weight, {}, on {:.2}–{:.2} s.",
-                h.text,
-                h.tokens.len(),
-                h.frames,
-                self.which(),
-                num(weight),
-                at as f32 / 50.0,
-                (at + 1) as f32 / 50.0,
+            0 => tr!(
+                "lesson-says-cross",
+                text = h.text.as_str(),
+                tokens = h.tokens.len(),
+                frames = h.frames,
+                which = self.which(),
+                query = q,
+                weight = num(weight),
+                from = seconds(at as f32 / 50.0),
+                to = seconds((at + 1) as f32 / 50.0),
             ),
             _ => {
-                let heads: Vec<String> =
-                    h.alignment_heads.iter().map(|&(l, hd)| format!("{}.{}", l + 1, hd + 1)).collect();
+                let heads: Vec<String> = h
+                    .alignment_heads
+                    .iter()
+                    .map(|&(l, hd)| format!("{}.{}", l + 1, hd + 1))
+                    .collect();
                 let span = match self.span() {
-                    Some((word, start, end)) => {
-                        format!(" “{word}” was said from {start:.2} s to {end:.2} s.")
-                    }
+                    Some((word, start, end)) => tr!(
+                        "lesson-says-timing-span",
+                        word = word,
+                        start = seconds(start),
+                        end = seconds(end),
+                    ),
                     None => String::new(),
                 };
-                format!(
-                    "Most heads do not follow time, but a few do: the checkpoint names {} alignment heads (layer.head {}). Their mean, row by row, steps through the sound as the words go on; dynamic time warping along it gives each word its start and end.{span}",
-                    heads.len(),
-                    heads.join(", "),
+                tr!(
+                    "lesson-says-timing",
+                    count = heads.len(),
+                    heads = heads.join(", "),
+                    span = span,
                 )
             }
         }
@@ -111,36 +124,48 @@ impl<'a> Heard<'a> {
         let on_clip: f32 = self.row.iter().sum();
         match k - FIRST {
             0 => vec![
-                ("lesson-listen-tokens", "tokens written".into(), h.tokens.len().to_string()),
+                (
+                    "lesson-listen-tokens",
+                    tr!("lesson-label-listen-tokens"),
+                    h.tokens.len().to_string(),
+                ),
                 (
                     "lesson-listen-frames",
-                    "frames of sound (keys)".into(),
-                    format!("{} of the clip, 1,500 in all", h.frames),
+                    tr!("lesson-label-listen-frames"),
+                    tr!("lesson-value-frames", frames = h.frames),
                 ),
                 ("lesson-listen-scale", "1/√d_k".into(), num(h.scale)),
                 (
                     "lesson-listen-peak",
-                    format!("largest weight of “{}”", self.word()),
-                    format!("{} at {:.2} s", num(weight), at as f32 / 50.0),
+                    tr!("lesson-label-listen-peak", query = self.word()),
+                    tr!(
+                        "lesson-value-peak",
+                        weight = num(weight),
+                        time = seconds(at as f32 / 50.0),
+                    ),
                 ),
                 (
                     "lesson-listen-clip",
-                    "share on the clip".into(),
-                    format!("{:.1}%", 100.0 * on_clip),
+                    tr!("lesson-label-listen-clip"),
+                    super::writing::pct(on_clip),
                 ),
             ],
             _ => {
                 let mut out = vec![(
                     "lesson-listen-heads",
-                    "alignment heads".into(),
+                    tr!("lesson-label-listen-heads"),
                     h.alignment_heads.len().to_string(),
                 )];
-                out.push(("lesson-listen-words", "words timed".into(), h.words.len().to_string()));
+                out.push((
+                    "lesson-listen-words",
+                    tr!("lesson-label-listen-words"),
+                    h.words.len().to_string(),
+                ));
                 if let Some((word, start, end)) = self.span() {
                     out.push((
                         "lesson-listen-span",
-                        format!("“{word}”"),
-                        format!("{start:.2}–{end:.2} s"),
+                        tr!("lesson-quoted", word = word),
+                        format!("{}–{} s", seconds(start), seconds(end)),
                     ));
                 }
                 out
@@ -150,19 +175,15 @@ impl<'a> Heard<'a> {
 }
 
 /// The step's sentence when no clip has been heard yet.
-pub const NO_CLIP: &str = "This chapter listens. Play one of the examples under the picture (or record a sentence of your own): Whisper tiny.en writes what it hears, in your browser, and the lesson goes on with its numbers.";
+pub fn no_clip() -> String {
+    tr!("lesson-no-clip")
+}
 
 /// What to try on a step of the chapter.
-pub fn try_this(k: usize) -> (&'static str, Option<AnyView>) {
+pub fn try_this(k: usize) -> (String, Option<AnyView>) {
     match k - FIRST {
-        0 => (
-            "Tap another word's span under the spectrogram: its first token becomes the query, and the stretch plays.",
-            None,
-        ),
-        _ => (
-            "Choose one head instead of the alignment heads' mean: most heads listen all over the clip.",
-            Some(view! { <HeadChoice /> }.into_any()),
-        ),
+        0 => (tr!("lesson-try-cross"), None),
+        _ => (tr!("lesson-try-timing"), Some(view! { <HeadChoice /> }.into_any())),
     }
 }
 

@@ -46,28 +46,30 @@ pub enum Picture {
 }
 
 /// A step: its title, its picture and the stage that picture starts at.
-pub fn step(k: usize) -> (&'static str, Picture, Option<Stage>) {
+pub fn step(k: usize) -> (String, Picture, Option<Stage>) {
     match k {
-        0 => ("Tokens", Picture::Heatmap, Some(Stage::Weights)),
-        1 => ("q, k and v: three projections of x", Picture::Vectors, None),
-        2 => ("Scores: q · k", Picture::Heatmap, Some(Stage::Scores)),
-        3 => ("Why divide by √d_k", Picture::Grids, Some(Stage::Scaled)),
-        4 => ("Softmax: scores become weights", Picture::Heatmap, Some(Stage::Weights)),
-        5 => ("The causal mask and −∞", Picture::Grids, Some(Stage::Masked)),
-        6 => ("The weighted sum, and E + ΔE", Picture::Lines, None),
-        7 => ("Many heads, and heads that share keys", Picture::Overview, None),
+        0 => (tr!("lesson-step-tokens"), Picture::Heatmap, Some(Stage::Weights)),
+        1 => (tr!("lesson-step-qkv"), Picture::Vectors, None),
+        2 => (tr!("lesson-step-scores"), Picture::Heatmap, Some(Stage::Scores)),
+        3 => (tr!("lesson-step-scale"), Picture::Grids, Some(Stage::Scaled)),
+        4 => (tr!("lesson-step-softmax"), Picture::Heatmap, Some(Stage::Weights)),
+        5 => (tr!("lesson-step-mask"), Picture::Grids, Some(Stage::Masked)),
+        6 => (tr!("lesson-step-sum"), Picture::Lines, None),
+        7 => (tr!("lesson-step-heads"), Picture::Overview, None),
         k if k >= listening::FIRST => listening::step(k),
         _ => writing::step(k),
     }
 }
 
-/// The first `k` numbers of a vector, and how many there are.
+/// The first `k` numbers of a vector, and how many there are (parted like
+/// `format::vector`: by semicolons where a comma is the decimal sign).
 fn preview(v: &[f32], k: usize) -> String {
+    let parted = if crate::i18n::decimal_comma() { "; " } else { ", " };
     let shown: Vec<String> = v.iter().take(k).map(|&x| num(x)).collect();
     if v.len() > k {
-        format!("[{}, …] ({} numbers)", shown.join(", "), v.len())
+        tr!("lesson-preview", numbers = format!("{}{parted}…", shown.join(parted)), count = v.len())
     } else {
-        format!("[{}]", shown.join(", "))
+        format!("[{}]", shown.join(parted))
     }
 }
 
@@ -134,69 +136,58 @@ impl<'a> Facts<'a> {
             return self.writing_says(k);
         }
         let (s, d, q) = (self.summary, self.detail, self.word(self.query));
-        let name = &s.info.name;
+        let name = crate::compute::run_name(&s.info);
+        let (name, q) = (name.as_str(), q.as_str());
         match k {
-            0 => format!(
-                "{name} reads your sentence as {} tokens. Every token gets a row and a column in each picture of attention: here “{q}” is the query we follow.",
-                self.tokens.len()
-            ),
-            1 => format!(
-                "“{q}” enters the layer as a vector x of {} numbers. Three learned matrices project it into a query q, a key k and a value v of {} numbers each: q asks, k answers, v is what gets passed on.",
-                d.input.cols,
-                self.d_k()
-            ),
-            2 => format!(
-                "The query of “{q}” is compared with every key by a dot product, s_j = q · k_j: the larger the score, the better the key matches what the query looks for."
-            ),
+            0 => tr!("lesson-says-tokens", model = name, tokens = self.tokens.len(), query = q),
+            1 => tr!("lesson-says-qkv", query = q, width = d.input.cols, dk = self.d_k()),
+            2 => tr!("lesson-says-scores", query = q),
             3 => {
                 let raw = self.visible_scores();
                 let scaled: Vec<f32> = raw.iter().map(|v| v * d.scale).collect();
-                format!(
-                    "If the entries of q and k had variance 1, q · k would have variance d_k = {}; multiplying by 1/√d_k brings it back near 1, so the softmax does not saturate. In this row the variance of the scores goes from {} to {}.",
-                    self.d_k(),
-                    num(variance(&raw)),
-                    num(variance(&scaled))
+                tr!(
+                    "lesson-says-scale",
+                    dk = self.d_k(),
+                    raw = num(variance(&raw)),
+                    scaled = num(variance(&scaled)),
                 )
             }
             4 => {
                 let (j, w) = self.top();
-                format!(
-                    "The softmax turns each row of scores into weights, exp(s_j) / Σ exp(s_m): all positive, summing to 1. “{q}” gives its largest weight, {}, to “{}”.",
-                    num(w),
-                    self.word(j)
-                )
+                tr!("lesson-says-softmax", query = q, weight = num(w), key = self.word(j))
             }
             5 => match d.mask {
-                Mask::Causal => format!(
-                    "{name} is causal: the mask adds −∞ to the score of every later token, and exp(−∞) = 0, so no token attends to the future. “{q}” sees {} of the {} tokens.",
-                    self.query + 1,
-                    d.weights.cols
+                Mask::Causal => tr!(
+                    "lesson-says-mask-causal",
+                    model = name,
+                    query = q,
+                    seen = self.query + 1,
+                    tokens = d.weights.cols,
                 ),
-                Mask::SlidingWindow(w) => format!(
-                    "{name} is causal with a sliding window: the mask adds −∞ to the score of every later token and of every token more than {} back, and exp(−∞) = 0. “{q}” sees {} of the {} tokens.",
-                    w.saturating_sub(1),
-                    (self.query + 1).min(w),
-                    d.weights.cols
+                Mask::SlidingWindow(w) => tr!(
+                    "lesson-says-mask-window",
+                    model = name,
+                    back = w.saturating_sub(1),
+                    query = q,
+                    seen = (self.query + 1).min(w),
+                    tokens = d.weights.cols,
                 ),
-                Mask::None => format!(
-                    "{name} reads both ways (no mask). A decoder adds −∞ to the score of every later token, and exp(−∞) = 0: the causal grid shows what {name} would attend to with that mask."
-                ),
+                Mask::None => tr!("lesson-says-mask-none", model = name),
             },
-            6 => format!(
-                "The head's output for “{q}” is the weighted sum z = Σ a_j v_j. The outputs of all heads, joined and projected by W_O, make the update ΔE that is added to the token's vector: E + ΔE."
-            ),
+            6 => tr!("lesson-says-sum", query = q),
             _ => {
                 let kv = distinct(&s.kv_head_of);
-                let layers = plural(s.info.n_layers, "layer", "layers");
-                let heads = plural(s.info.n_heads, "head", "heads");
+                let (layers, heads) = (s.info.n_layers, s.info.n_heads);
                 if kv < s.info.n_heads {
-                    format!(
-                        "{name} has {layers} of {heads}, each with a pattern of its own. Its query heads share {kv} key/value heads (grouped-query attention): the heads under one bracket use the same k and v."
+                    tr!(
+                        "lesson-says-heads-shared",
+                        model = name,
+                        layers = layers,
+                        heads = heads,
+                        kv = kv
                     )
                 } else {
-                    format!(
-                        "{name} has {layers} of {heads}, each with a pattern of its own and its own keys and values. SmolLM2 shares each key/value head among three query heads (grouped-query attention)."
-                    )
+                    tr!("lesson-says-heads-own", model = name, layers = layers, heads = heads)
                 }
             }
         }
@@ -217,25 +208,32 @@ impl<'a> Facts<'a> {
         };
         match k {
             0 => {
-                let mut out =
-                    vec![("lesson-tokens", "tokens".to_string(), self.tokens.len().to_string())];
+                let mut out = vec![(
+                    "lesson-tokens",
+                    tr!("lesson-label-tokens"),
+                    self.tokens.len().to_string(),
+                )];
                 out.push((
                     "lesson-query",
-                    "query token".to_string(),
+                    tr!("lesson-label-query"),
                     format!("{}: {q}", self.query),
                 ));
                 if let Some(ids) = &s.token_ids {
                     let shown: Vec<String> = ids.iter().take(12).map(u32::to_string).collect();
                     out.push((
                         "lesson-ids",
-                        "token ids".to_string(),
+                        tr!("lesson-label-ids"),
                         format!("{}{}", shown.join(" "), if ids.len() > 12 { " …" } else { "" }),
                     ));
                 }
                 out
             }
             1 => vec![
-                ("lesson-x", format!("x of “{q}”"), preview(&row(&d.input, self.query), 4)),
+                (
+                    "lesson-x",
+                    tr!("lesson-label-x", query = q.as_str()),
+                    preview(&row(&d.input, self.query), 4),
+                ),
                 ("lesson-q", "q = x · W_Q".to_string(), preview(&row(&d.q, self.row), 4)),
                 ("lesson-k", "k = x · W_K".to_string(), preview(&row(&d.k, self.query), 4)),
                 ("lesson-v", "v = x · W_V".to_string(), preview(&row(&d.v, self.query), 4)),
@@ -245,9 +243,9 @@ impl<'a> Facts<'a> {
                 let scaled: Vec<f32> = raw.iter().map(|v| v * d.scale).collect();
                 vec![
                     ("lesson-dk", "d_k".to_string(), self.d_k().to_string()),
-                    ("lesson-scale", "scale".to_string(), num(d.scale)),
-                    ("lesson-var-raw", "variance of q · k_j".to_string(), num(variance(&raw))),
-                    ("lesson-var-scaled", "after scaling".to_string(), num(variance(&scaled))),
+                    ("lesson-scale", tr!("lesson-label-scale"), num(d.scale)),
+                    ("lesson-var-raw", tr!("lesson-label-var-raw"), num(variance(&raw))),
+                    ("lesson-var-scaled", tr!("lesson-label-var-scaled"), num(variance(&scaled))),
                 ]
             }
             4 => {
@@ -257,8 +255,8 @@ impl<'a> Facts<'a> {
                     ("lesson-sum", "Σ a_j".to_string(), num(w.iter().sum())),
                     (
                         "lesson-top",
-                        "largest".to_string(),
-                        format!("{} → “{}”", num(top), self.word(j)),
+                        tr!("lesson-label-top"),
+                        tr!("lesson-value-top", weight = num(top), key = self.word(j)),
                     ),
                 ]
             }
@@ -269,11 +267,16 @@ impl<'a> Facts<'a> {
                     .iter()
                     .filter(|v| **v == f32::NEG_INFINITY)
                     .count();
+                let mask = match d.mask {
+                    Mask::None => tr!("lesson-mask-none"),
+                    Mask::Causal => tr!("lesson-mask-causal"),
+                    Mask::SlidingWindow(_) => tr!("lesson-mask-window"),
+                };
                 vec![
-                    ("lesson-mask", "the model's mask".to_string(), d.mask.name().to_string()),
+                    ("lesson-mask", tr!("lesson-label-mask"), mask),
                     (
                         "lesson-hidden",
-                        format!("keys a causal mask hides from “{q}”"),
+                        tr!("lesson-label-hidden", query = q.as_str()),
                         hidden.to_string(),
                     ),
                 ]
@@ -290,13 +293,13 @@ impl<'a> Facts<'a> {
             7 => vec![
                 (
                     "lesson-heads",
-                    "layers × heads".to_string(),
+                    tr!("lesson-label-heads"),
                     format!("{} × {}", s.info.n_layers, s.info.n_heads),
                 ),
-                ("lesson-kv", "key/value heads".to_string(), distinct(&s.kv_head_of).to_string()),
+                ("lesson-kv", tr!("lesson-label-kv"), distinct(&s.kv_head_of).to_string()),
                 (
                     "lesson-group",
-                    format!("heads sharing head {}'s keys", d.head),
+                    tr!("lesson-label-group", head = d.head),
                     sharing(&s.kv_head_of, d.head),
                 ),
             ],
@@ -335,36 +338,25 @@ fn sharing(kv_head_of: &[usize], head: usize) -> String {
         .map(|(h, _)| h.to_string())
         .collect();
     if group.len() == 1 {
-        "none (keys of its own)".to_string()
+        tr!("lesson-sharing-none")
     } else {
         group.join(", ")
     }
 }
 
-/// "1 layer", "6 layers".
-fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
 /// What the visitor is invited to try, and the control to try it with.
-fn try_this(k: usize) -> (&'static str, Option<AnyView>) {
+fn try_this(k: usize) -> (String, Option<AnyView>) {
     match k {
-        0 => ("Type a word of your own into the text box: a row and a column appear for it.", None),
-        1 => ("Choose another token (in the token list, or a row of any picture) to see its vectors.", None),
-        2 => ("Point at a cell, or tap it, to read its score. Red is positive, blue negative.", None),
-        3 => (
-            "Press Play to watch the scores shrink, or drop 1/√d_k and see the weights turn all-or-nothing.",
-            Some(view! { <UnscaledSwitch /> }.into_any()),
-        ),
-        4 => (
-            "Drag the slider: a factor above 1 sharpens the softmax, below 1 flattens it.",
-            Some(view! { <TemperatureSlider /> }.into_any()),
-        ),
-        5 => ("Press Play: the crosses (−∞) become weights of exactly 0.", None),
-        6 => ("Click a word on the left to follow another query.", None),
+        0 => (tr!("lesson-try-tokens"), None),
+        1 => (tr!("lesson-try-qkv"), None),
+        2 => (tr!("lesson-try-scores"), None),
+        3 => (tr!("lesson-try-scale"), Some(view! { <UnscaledSwitch /> }.into_any())),
+        4 => (tr!("lesson-try-softmax"), Some(view! { <TemperatureSlider /> }.into_any())),
+        5 => (tr!("lesson-try-mask"), None),
+        6 => (tr!("lesson-try-sum"), None),
         k if k >= listening::FIRST => listening::try_this(k),
         k if k >= writing::FIRST => writing::try_this(k),
-        _ => ("Click a tile to open that head in every view; with SmolLM2, compare heads under one bracket.", None),
+        _ => (tr!("lesson-try-heads"), None),
     }
 }
 
@@ -398,18 +390,15 @@ fn LessonCard() -> impl IntoView {
         if k >= listening::FIRST {
             return heard(&|h| view! { <p class="lesson-says">{h.says(k)}</p> }.into_any())
                 .unwrap_or_else(|| {
-                    view! { <p class="lesson-says">{listening::NO_CLIP}</p> }.into_any()
+                    view! { <p class="lesson-says">{listening::no_clip()}</p> }.into_any()
                 });
         }
         facts(&|f| view! { <p class="lesson-says">{f.says(k)}</p> }.into_any()).unwrap_or_else(
             || {
                 let waiting = res.summary.with(Option::is_none)
                     || res.detail.with(Option::is_none) && !res.tokens.with(Vec::is_empty);
-                let text = if waiting {
-                    "Computing…"
-                } else {
-                    "Type a sentence to start: the lesson uses it."
-                };
+                let text =
+                    if waiting { tr!("lesson-computing") } else { tr!("lesson-type-sentence") };
                 view! { <p class="lesson-says">{text}</p> }.into_any()
             },
         )
@@ -466,7 +455,7 @@ fn LessonCard() -> impl IntoView {
     view! {
         <article class="lesson-card" aria-labelledby="lesson-title">
             <p class="lesson-count" id="lesson-count">
-                {move || format!("Step {} of {STEPS}", k() + 1)}
+                {move || tr!("lesson-count", step = k() + 1, steps = STEPS)}
             </p>
             <h2 id="lesson-title">{move || step(k()).0}</h2>
             {says}
@@ -476,20 +465,20 @@ fn LessonCard() -> impl IntoView {
                     let (text, control) = try_this(k());
                     view! {
                         <p>
-                            <strong>"Try: "</strong>
+                            <strong>{tr!("lesson-try")}</strong>
                             {text}
                         </p>
                         {control}
                     }
                 }}
             </div>
-            <nav class="lesson-nav" aria-label="Lesson steps">
+            <nav class="lesson-nav" aria-label=tr!("lesson-steps")>
                 <button
                     id="lesson-back"
                     disabled=move || k() == 0
                     on:click=move |_| go(k().saturating_sub(1))
                 >
-                    "← Back"
+                    {tr!("lesson-back")}
                 </button>
                 <ol class="lesson-dots">
                     {(0..STEPS)
@@ -498,7 +487,9 @@ fn LessonCard() -> impl IntoView {
                                 <li>
                                     <button
                                         class="lesson-dot"
-                                        aria-label=format!("Step {}: {}", s + 1, step(s).0)
+                                        aria-label=tr!(
+                                            "lesson-dot", step = s + 1, title = step(s).0
+                                        )
                                         aria-current=move || if k() == s { "step" } else { "false" }
                                         on:click=move |_| go(s)
                                     >
@@ -514,7 +505,7 @@ fn LessonCard() -> impl IntoView {
                     disabled=move || { k() + 1 >= STEPS }
                     on:click=move |_| go(k() + 1)
                 >
-                    "Next →"
+                    {tr!("lesson-next")}
                 </button>
             </nav>
         </article>

@@ -181,7 +181,7 @@ async fn the_chapter_on_listening_offers_a_clip_first() {
     let root = mount_at("?view=lesson&step=13");
     settle("the examples", || exists(&root, ".lesson-speech #speech-example-0")).await;
     assert_eq!(text_of(&root, "#lesson-count"), format!("Step 13 of {STEPS}"));
-    assert_eq!(text_of(&root, ".lesson-says"), listening::NO_CLIP);
+    assert_eq!(text_of(&root, ".lesson-says"), listening::no_clip());
     assert_eq!(text_of(&root, "#lesson-title"), "Cross-attention: a word listens to the sound");
     root.remove();
 }

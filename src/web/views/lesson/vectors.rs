@@ -75,7 +75,7 @@ pub fn VectorStrips() -> impl IntoView {
                 }
             };
             vec![
-                (format!("x “{word}”"), row(&d.input, q)),
+                (tr!("lesson-strip-x", token = word.as_str()), row(&d.input, q)),
                 ("q = x·W_Q".to_string(), row(&d.q, q.saturating_sub(offset))),
                 ("k = x·W_K".to_string(), row(&d.k, q)),
                 ("v = x·W_V".to_string(), row(&d.v, q)),
@@ -92,17 +92,10 @@ pub fn VectorStrips() -> impl IntoView {
                     id="vectors"
                     node_ref=canvas
                     role="img"
-                    aria-label=move || {
-                        format!(
-                            "The vector x of “{}” and its projections q, k and v, as strips of coloured cells",
-                            token().1,
-                        )
-                    }
+                    aria-label=move || { tr!("lesson-vectors-label", token = token().1) }
                 ></canvas>
             </div>
-            <figcaption>
-                "One cell per number: red positive, blue negative, each strip against its own largest value. q, k and v are shorter than x: the head works in d_k dimensions."
-            </figcaption>
+            <figcaption>{tr!("lesson-vectors-caption")}</figcaption>
         </figure>
     }
 }

@@ -6,7 +6,7 @@
 use super::{Facts, Picture};
 use crate::state::{Results, Selection};
 use crate::url_state::Stage;
-use crate::views::common::format::num;
+use crate::views::common::format::{fixed, num};
 use crate::views::explain::switches::NextTokenTemperature;
 use attnscope::session::{ModelId, RunSummary};
 use leptos::prelude::*;
@@ -15,12 +15,12 @@ use leptos::prelude::*;
 pub const FIRST: usize = 8;
 
 /// A step of the chapter: its title, picture and stage.
-pub fn step(k: usize) -> (&'static str, Picture, Option<Stage>) {
+pub fn step(k: usize) -> (String, Picture, Option<Stage>) {
     match k - FIRST {
-        0 => ("How a model writes: the last row chooses", Picture::Heatmap, Some(Stage::Weights)),
-        1 => ("The next-token distribution and its temperature", Picture::Next, None),
-        2 => ("Sampling, and the seed", Picture::Next, None),
-        _ => ("The key/value cache", Picture::Heatmap, Some(Stage::Weights)),
+        0 => (tr!("lesson-step-last-row"), Picture::Heatmap, Some(Stage::Weights)),
+        1 => (tr!("lesson-step-next"), Picture::Next, None),
+        2 => (tr!("lesson-step-sampling"), Picture::Next, None),
+        _ => (tr!("lesson-step-cache"), Picture::Heatmap, Some(Stage::Weights)),
     }
 }
 
@@ -29,8 +29,9 @@ pub fn writes(s: &RunSummary) -> bool {
     s.top_next.is_some()
 }
 
-fn pct(p: f32) -> String {
-    format!("{:.1}%", p * 100.0)
+/// A probability as a percentage with one decimal (`50.0%`), in the page's language.
+pub fn pct(p: f32) -> String {
+    tr!("lesson-percent", p = fixed((p * 100.0) as f64, 1))
 }
 
 /// Numbers of the key/value cache for a text of `n` tokens writing the
@@ -57,62 +58,63 @@ impl Facts<'_> {
     /// What a step of the chapter says.
     pub fn writing_says(&self, k: usize) -> String {
         let s = self.summary;
-        let name = &s.info.name;
+        let name = crate::compute::run_name(&s.info);
+        let name = name.as_str();
         if !writes(s) {
-            return format!(
-                "{name} reads the whole text at once and has no next token to choose. This chapter needs a model that writes: a decoder such as SmolLM2."
-            );
+            return tr!("lesson-says-no-writer", model = name);
         }
         let (top, p) = self.top_next();
         let n = self.tokens.len();
         match k - FIRST {
-            0 => format!(
-                "{name} writes one token at a time. Under the causal mask, row i of A sees only tokens 0 … i, so every row could predict the token after it; when writing, only the last row counts. After the last layer, the vector of “{}” becomes the logits of the next token: its best guess is “{top}”, {}.",
-                self.last(),
-                pct(p)
-            ),
-            1 => format!(
-                "A softmax turns the logits z into probabilities, p_i = exp(z_i / T) / Σ exp(z_j / T). T = 1 gives the model's own distribution. A lower T sharpens it: the top token wins more and more often, and the text starts repeating itself. A higher T flattens it: rare tokens come up, and the text rambles. At T = {:.2}, “{top}” gets {}.",
-                self.next_temperature(),
-                pct(p)
+            0 => {
+                tr!("lesson-says-last-row", model = name, last = self.last(), top = top, p = pct(p))
+            }
+            1 => tr!(
+                "lesson-says-next",
+                t = fixed(self.next_temperature() as f64, 2),
+                top = top,
+                p = pct(p),
             ),
             2 => match &s.written {
                 Some(w) => {
                     let c = &w.written.choice;
+                    let token = w.written.token.as_str();
                     match c.draw {
-                        Some(u) => format!(
-                            "Step {} drew u = {u:.4}. It kept {} tokens, {} of the probability, then scaled them up to sum to 1, and took “{}”: the token whose slice of the running total holds u. Its share was {}. The seed fixes every u, so the same link writes the same text.",
-                            w.written.step + 1,
-                            c.kept,
-                            pct(c.kept_mass),
-                            w.written.token,
-                            pct(c.p_kept)
+                        Some(u) => tr!(
+                            "lesson-says-drawn",
+                            step = w.written.step + 1,
+                            u = fixed(u, 4),
+                            kept = c.kept,
+                            mass = pct(c.kept_mass),
+                            token = token,
+                            share = pct(c.p_kept),
                         ),
-                        None => format!(
-                            "Step {} took “{}” ({}) with no draw: greedy decoding always takes the most likely token. Choose “sample” in the Write card to draw instead.",
-                            w.written.step + 1,
-                            w.written.token,
-                            pct(c.p)
+                        None => tr!(
+                            "lesson-says-greedy",
+                            step = w.written.step + 1,
+                            token = token,
+                            p = pct(c.p),
                         ),
                     }
                 }
-                None => "Greedy decoding always takes the most likely token. Sampling draws a number u between 0 and 1 and takes the token whose slice of the running total of the probabilities holds it. Top-k keeps only the k most likely tokens, top-p the fewest whose probabilities add up to p, and what is kept is scaled up to sum to 1. The seed fixes every draw, so the same link writes the same text.".to_string(),
+                None => tr!("lesson-says-sampling"),
             },
             _ => {
                 let (computed, reused, _) = cache_counts(s, n);
                 let i = &s.info;
                 let shared = if i.n_kv_heads < i.n_heads {
-                    format!(
-                        " Its {} query heads share {} key/value heads, so the cache holds {} sets of keys and values per layer, not {}.",
-                        i.n_heads, i.n_kv_heads, i.n_kv_heads, i.n_heads
-                    )
+                    tr!("lesson-says-cache-shared", heads = i.n_heads, kv = i.n_kv_heads)
                 } else {
                     String::new()
                 };
-                format!(
-                    "The next token's query needs the key and value of every earlier token in every layer. Under the causal mask those never change, so the model keeps them: writing token {} computes one new row of Q, K and V in each of {} layers ({computed} numbers) and reuses the {n} rows of K and V computed before ({reused} numbers).{shared}",
-                    n + 1,
-                    i.n_layers
+                tr!(
+                    "lesson-says-cache",
+                    next = n + 1,
+                    layers = i.n_layers,
+                    computed = computed,
+                    n = n,
+                    reused = reused,
+                    shared = shared,
                 )
             }
         }
@@ -132,16 +134,15 @@ impl Facts<'_> {
         }
         let (top, p) = self.top_next();
         let n = self.tokens.len();
-        let next =
-            ("lesson-top-next", "most likely next".to_string(), format!("“{top}” {}", pct(p)));
+        let next = (
+            "lesson-top-next",
+            tr!("lesson-label-top-next"),
+            tr!("lesson-value-token", token = top.as_str(), p = pct(p)),
+        );
         match k - FIRST {
             0 => vec![
-                (
-                    "lesson-last",
-                    "the row that chooses".to_string(),
-                    format!("{}: {}", n - 1, self.last()),
-                ),
-                ("lesson-visible", "keys it sees".to_string(), n.to_string()),
+                ("lesson-last", tr!("lesson-label-last"), format!("{}: {}", n - 1, self.last())),
+                ("lesson-visible", tr!("lesson-label-visible"), n.to_string()),
                 next,
             ],
             1 => {
@@ -150,10 +151,10 @@ impl Facts<'_> {
                     (
                         "lesson-temperature",
                         "T".to_string(),
-                        format!("{:.2}", self.next_temperature()),
+                        fixed(self.next_temperature() as f64, 2),
                     ),
                     next,
-                    ("lesson-listed", "the five listed, together".to_string(), pct(listed)),
+                    ("lesson-listed", tr!("lesson-label-listed"), pct(listed)),
                 ]
             }
             2 => match &s.written {
@@ -162,18 +163,22 @@ impl Facts<'_> {
                     vec![
                         (
                             "lesson-chosen",
-                            "chosen".to_string(),
-                            format!("“{}” {}", w.written.token, pct(c.p)),
+                            tr!("lesson-label-chosen"),
+                            tr!(
+                                "lesson-value-token",
+                                token = w.written.token.as_str(),
+                                p = pct(c.p)
+                            ),
                         ),
                         (
                             "lesson-draw",
                             "u".to_string(),
-                            c.draw.map_or("none (greedy)".to_string(), |u| format!("{u:.4}")),
+                            c.draw.map_or_else(|| tr!("lesson-draw-none"), |u| fixed(u, 4)),
                         ),
                         (
                             "lesson-kept",
-                            "kept".to_string(),
-                            format!("{} tokens, {}", c.kept, pct(c.kept_mass)),
+                            tr!("lesson-label-kept"),
+                            tr!("lesson-value-kept", kept = c.kept, mass = pct(c.kept_mass)),
                         ),
                     ]
                 }
@@ -182,21 +187,9 @@ impl Facts<'_> {
             _ => {
                 let (computed, reused, saved) = cache_counts(s, n);
                 vec![
-                    (
-                        "lesson-cache-new",
-                        "computed for the next token".to_string(),
-                        computed.to_string(),
-                    ),
-                    (
-                        "lesson-cache-reused",
-                        "reused from the cache".to_string(),
-                        reused.to_string(),
-                    ),
-                    (
-                        "lesson-cache-saved",
-                        "rows of K and V not recomputed".to_string(),
-                        num(saved),
-                    ),
+                    ("lesson-cache-new", tr!("lesson-label-cache-new"), computed.to_string()),
+                    ("lesson-cache-reused", tr!("lesson-label-cache-reused"), reused.to_string()),
+                    ("lesson-cache-saved", tr!("lesson-label-cache-saved"), num(saved)),
                 ]
             }
         }
@@ -204,12 +197,12 @@ impl Facts<'_> {
 }
 
 /// What to try in a step of the chapter.
-pub fn try_this(k: usize) -> (&'static str, Option<AnyView>) {
+pub fn try_this(k: usize) -> (String, Option<AnyView>) {
     match k - FIRST {
-        0 => ("Type a word at the end: a new last row appears, and the next-token list changes.", Some(view! { <UseWriter /> }.into_any())),
-        1 => ("Drag the temperature: the bars sharpen below 1 and flatten above it.", Some(view! { <NextTokenTemperature /> }.into_any())),
-        2 => ("In the Write card choose “sample”, set a seed and press Step: the bars show the cut and the token drawn.", Some(view! { <UseWriter /> }.into_any())),
-        _ => ("Press Write and watch the heatmap grow by one row per token, each row computed once.", Some(view! { <UseWriter /> }.into_any())),
+        0 => (tr!("lesson-try-last-row"), Some(view! { <UseWriter /> }.into_any())),
+        1 => (tr!("lesson-try-next"), Some(view! { <NextTokenTemperature /> }.into_any())),
+        2 => (tr!("lesson-try-sampling"), Some(view! { <UseWriter /> }.into_any())),
+        _ => (tr!("lesson-try-cache"), Some(view! { <UseWriter /> }.into_any())),
     }
 }
 
@@ -223,7 +216,7 @@ fn UseWriter() -> impl IntoView {
         reads().then(|| {
             view! {
                 <button id="lesson-use-smollm2" on:click=move |_| sel.model.set(ModelId::SmolLm2)>
-                    "Use SmolLM2, which writes"
+                    {tr!("lesson-use-smollm2")}
                 </button>
             }
         })
@@ -258,8 +251,7 @@ pub fn NextBars() -> impl IntoView {
             }
         });
         let Some(rows) = rows else {
-            return view! { <p class="note">"The distribution appears with a model that writes."</p> }
-                .into_any();
+            return view! { <p class="note">{tr!("lesson-no-distribution")}</p> }.into_any();
         };
         view! {
             <ol class="lesson-next-bars" id="lesson-next-bars">

@@ -339,7 +339,7 @@ pub fn Overview() -> impl IntoView {
                     node_ref=canvas
                     tabindex="0"
                     role="img"
-                    aria-label="Every layer and head; arrow keys move the selection"
+                    aria-label=tr!("overview-label")
                     on:click=on_click
                     on:keydown=on_key
                 ></canvas>
@@ -373,13 +373,18 @@ fn KnockMarks(placed: RwSignal<Option<Grid>>) -> impl IntoView {
                             style=at(&g, l, h)
                             aria-pressed=move || out().to_string()
                             aria-label=move || {
-                                format!(
-                                    "Layer {l} head {h}{}",
-                                    if out() { ": knocked out" } else { "" },
-                                )
+                                if out() {
+                                    tr!("overview-knock-cell-out", layer = l, head = h)
+                                } else {
+                                    tr!("overview-knock-cell", layer = l, head = h)
+                                }
                             }
                             title=move || {
-                                format!("L{l} · H{h}{}", if out() { " (knocked out)" } else { "" })
+                                if out() {
+                                    tr!("overview-knock-title-out", layer = l, head = h)
+                                } else {
+                                    format!("L{l} · H{h}")
+                                }
                             }
                             on:click=move |_| toggle_knocked(an, me)
                         ></button>
@@ -416,19 +421,15 @@ fn KnockToolbar() -> impl IntoView {
     let sel = expect_context::<Selection>();
     let engine = expect_context::<Engine>();
     let an = expect_context::<Analysis>();
-    let count = move || match an.knocked.with(Vec::len) {
-        0 => "No head chosen".to_string(),
-        1 => "1 head chosen".to_string(),
-        n => format!("{n} heads chosen"),
-    };
+    let count = move || tr!("overview-knock-count", count = an.knocked.with(Vec::len));
     view! {
-        <div class="switch-row knock-tools" role="group" aria-label="Head knockout">
+        <div class="switch-row knock-tools" role="group" aria-label=tr!("overview-knock-tools")>
             <button
                 id="knock-mode"
                 aria-pressed=move || an.knock_mode.get().to_string()
                 on:click=move |_| an.knock_mode.update(|on| *on = !*on)
             >
-                "Knock out heads"
+                {tr!("overview-knock-mode")}
             </button>
             <span id="knock-count" role="status">
                 {count}
@@ -436,17 +437,12 @@ fn KnockToolbar() -> impl IntoView {
             <AblationSwitch id="knock" short=true />
             <button
                 id="knock-run"
-                on:click=move |_| run_knockout(
-                    engine,
-                    sel,
-                    an,
-                    "turn on “Knock out heads” and click tiles",
-                )
+                on:click=move |_| run_knockout(engine, sel, an, &tr!("overview-knock-how"))
             >
-                "Run knockout"
+                {tr!("overview-knock-run")}
             </button>
             <button id="knock-clear" on:click=move |_| clear_knockout(an)>
-                "Clear"
+                {tr!("overview-knock-clear")}
             </button>
         </div>
     }
@@ -484,9 +480,9 @@ pub fn OverviewView() -> impl IntoView {
             <p class="caption">
                 {move || {
                     if an.knock_mode.get() {
-                        "Knockout mode: click tiles to choose the heads to remove (crossed out), then Run knockout; turn the mode off to open heads again."
+                        tr!("overview-caption-knockout")
                     } else {
-                        "Each tile is one head's attention (rows are queries), on this text. Click a tile or use the arrow keys to open that head in every view."
+                        tr!("overview-caption")
                     }
                 }}
             </p>
@@ -496,7 +492,7 @@ pub fn OverviewView() -> impl IntoView {
                     .then(|| {
                         view! {
                             <p class="caption" id="overview-scale-caption">
-                                "On a text this long each tile's cell is the mean weight over a block of tokens, drawn against the tile's brightest cell so that its pattern shows; the heatmap has each weight."
+                                {tr!("overview-scale-caption")}
                             </p>
                         }
                     })
@@ -507,7 +503,7 @@ pub fn OverviewView() -> impl IntoView {
                     .then(|| {
                         view! {
                             <p class="caption" id="overview-norms-caption">
-                                "Value-weighted: each tile shows ‖a·f(x)‖, each row against its own largest; the exact values are in the heatmap's readout and the exports."
+                                {tr!("overview-norms-caption")}
                             </p>
                             <Definition text=value_norms::DEFINITION />
                         }

@@ -14,7 +14,7 @@ mod tests;
 use crate::compute::Engine;
 use crate::state::{Results, Selection};
 use crate::views::beyond::{Analysis, Definition, Space};
-use crate::views::common::format::{markup_text, num};
+use crate::views::common::format::{fixed, markup_text, num};
 use crate::views::common::plane::Frame;
 use attnscope::analysis::geometry::{ValueSpace, QK_DEFINITION};
 use attnscope::session::AnalysisRequest;
@@ -51,7 +51,7 @@ fn fill(colour: Colour, token: &str, i: usize, n: usize) -> String {
 
 /// A checkbox bound to `on`.
 #[component]
-fn Switch(id: &'static str, on: RwSignal<bool>, label: &'static str) -> impl IntoView {
+fn Switch(id: &'static str, on: RwSignal<bool>, label: String) -> impl IntoView {
     view! {
         <label class="switch">
             <input
@@ -101,12 +101,12 @@ pub fn SpaceView() -> impl IntoView {
     let one_token = move || res.tokens.with(|t| t.len() == 1);
     view! {
         <div class="view-document" id="view-space">
-            <h2>"Queries and keys in one space"</h2>
+            <h2>{tr!("space-heading")}</h2>
             <Definition text=QK_DEFINITION />
             <div class="space-controls">
-                <Switch id="space-translate" on=translate label="Key translation" />
-                <Switch id="space-values" on=values label="Values too" />
-                <label for="space-colour">"Colour by"</label>
+                <Switch id="space-translate" on=translate label=tr!("space-translate") />
+                <Switch id="space-values" on=values label=tr!("space-values") />
+                <label for="space-colour">{tr!("space-colour-by")}</label>
                 <select
                     id="space-colour"
                     on:change=move |ev| {
@@ -120,28 +120,21 @@ pub fn SpaceView() -> impl IntoView {
                             )
                     }
                 >
-                    <option value="token">"token"</option>
-                    <option value="position">"position"</option>
+                    <option value="token">{tr!("space-colour-token")}</option>
+                    <option value="position">{tr!("space-colour-position")}</option>
                 </select>
             </div>
             <p class="note" id="space-translation-note">
                 {move || {
                     if translate.get() {
-                        "Keys moved by c = mean(Q) − mean(K): each score of a query's row gains the same q·c, which softmax ignores, so A is unchanged; with both clouds around one centre, nearness in the picture says more."
+                        tr!("space-translated-note")
                     } else {
-                        "Keys as the model computes them: q·k is large where a query and a key point the same way from the origin, which may lie far from both clouds."
+                        tr!("space-plain-note")
                     }
                 }}
             </p>
             <p id="analysis-error" role="status" class="analysis-error">
-                {move || {
-                    if one_token() {
-                        "One token: one query and one key are nothing to project. Type a text of two tokens or more."
-                            .to_string()
-                    } else {
-                        an.error.get()
-                    }
-                }}
+                {move || { if one_token() { tr!("space-one-token") } else { an.error.get() } }}
             </p>
             {move || {
                 shown
@@ -194,13 +187,14 @@ fn markup(s: &Space, tokens: &[String], query: usize, colour: Colour) -> String 
         let chosen = j == near.weightiest;
         let _ = write!(
             svg,
-            r#"<g class="space-key" data-position="{j}" data-xy="{},{}"><rect x="{:.1}" y="{:.1}" width="12" height="12" fill="{}"{}><title>key {j}: {t}</title></rect>"#,
+            r#"<g class="space-key" data-position="{j}" data-xy="{},{}"><rect x="{:.1}" y="{:.1}" width="12" height="12" fill="{}"{}><title>{}</title></rect>"#,
             space.keys[j][0],
             space.keys[j][1],
             x - 6.0,
             y - 6.0,
             fill(colour, token, j, n),
-            if chosen { r#" class="weightiest""# } else { "" }
+            if chosen { r#" class="weightiest""# } else { "" },
+            tr!("space-key-title", position = j, token = t.as_str())
         );
         if label_all || chosen {
             let _ = write!(
@@ -216,12 +210,13 @@ fn markup(s: &Space, tokens: &[String], query: usize, colour: Colour) -> String 
         let ((x, y), t) = (frame.at(space.queries[q]), markup_text(token));
         let _ = write!(
             svg,
-            r#"<g class="space-query" data-position="{q}" data-xy="{},{}"{}><circle cx="{x:.1}" cy="{y:.1}" r="{}" fill="{}"><title>query {q}: {t} (click to choose)</title></circle>"#,
+            r#"<g class="space-query" data-position="{q}" data-xy="{},{}"{}><circle cx="{x:.1}" cy="{y:.1}" r="{}" fill="{}"><title>{}</title></circle>"#,
             space.queries[q][0],
             space.queries[q][1],
             if q == query { r#" aria-current="true""# } else { "" },
             if q == query { 10 } else { 7 },
-            fill(colour, token, q, n)
+            fill(colour, token, q, n),
+            tr!("space-query-title", position = q, token = t.as_str())
         );
         if label_all || q == query {
             let _ = write!(
@@ -244,17 +239,18 @@ fn Plot(s: Space, colour: Signal<Colour>) -> impl IntoView {
     let tokens = res.tokens.get_untracked();
     let n = tokens.len().min(s.space.queries.len());
     let [x_share, y_share] = s.space.explained.map(|e| 100.0 * e);
-    let caption = format!(
-        "● queries, ■ keys of layer {}, head {}{}. The two axes keep {:.1} % of the points' spread; the rest is out of the picture. Click a circle, or a token above, to choose the query.",
-        s.space.layer,
-        s.space.head,
-        if s.space.kv_head != s.space.head {
-            format!(" (keys of key/value head {})", s.space.kv_head)
-        } else {
-            String::new()
-        },
-        x_share + y_share,
-    );
+    let (layer, head, share) = (s.space.layer, s.space.head, fixed((x_share + y_share) as f64, 1));
+    let caption = if s.space.kv_head != s.space.head {
+        tr!(
+            "space-caption-grouped",
+            layer = layer,
+            head = head,
+            kv = s.space.kv_head,
+            share = share
+        )
+    } else {
+        tr!("space-caption", layer = layer, head = head, share = share)
+    };
     // A click on a query's circle chooses that query.
     let choose = move |ev: web_sys::MouseEvent| {
         use wasm_bindgen::JsCast;
@@ -279,7 +275,7 @@ fn Plot(s: Space, colour: Signal<Colour>) -> impl IntoView {
                 id="space-plot"
                 viewBox=format!("0 0 {WIDTH} {HEIGHT}")
                 role="img"
-                aria-label="Queries (circles) and keys (squares) of the head on their two principal axes"
+                aria-label=tr!("space-plot-label")
                 on:click=choose
             >
                 <line
@@ -302,10 +298,10 @@ fn Plot(s: Space, colour: Signal<Colour>) -> impl IntoView {
                     y=HEIGHT / 2.0 - 8.0
                     text-anchor="end"
                 >
-                    {format!("axis 1: {x_share:.1} % of the spread")}
+                    {tr!("space-axis-1", share = fixed(x_share as f64, 1))}
                 </text>
                 <text class="space-axis-label" x=WIDTH / 2.0 + 8.0 y=MARGIN - 12.0>
-                    {format!("axis 2: {y_share:.1} %")}
+                    {tr!("space-axis-2", share = fixed(y_share as f64, 1))}
                 </text>
                 <g id="space-points" inner_html=points></g>
             </svg>
@@ -320,30 +316,26 @@ fn Plot(s: Space, colour: Signal<Colour>) -> impl IntoView {
 fn readout(s: &Space, tokens: &[String], i: usize) -> String {
     let near = s.space.nearest[i];
     let w = |j: usize| num(s.weights[(i, j)]);
-    let name = |j: usize| format!("“{}” ({j})", markup_text(&tokens[j]));
+    let name = |j: usize| tr!("space-token-name", token = markup_text(&tokens[j]), position = j);
     let angle = if near.angle == near.weightiest {
-        "the same key: it points most nearly the query's way.".to_string()
+        tr!("space-angle-same")
     } else {
-        format!(
-            "{}, A = {}: a longer key can win with a wider angle, since A follows q·k = ‖q‖‖k‖cos θ.",
-            name(near.angle),
-            w(near.angle)
-        )
+        tr!("space-angle-other", key = name(near.angle), weight = w(near.angle))
     };
     let plane = if near.plane == near.weightiest {
-        "the same key: here the picture tells the truth.".to_string()
+        tr!("space-plane-same")
     } else {
-        format!(
-            "{}, A = {}: here the picture misleads, as a plane keeps only part of the spread; the numbers are exact.",
-            name(near.plane),
-            w(near.plane)
-        )
+        tr!("space-plane-other", key = name(near.plane), weight = w(near.plane))
     };
     format!(
-        r#"<dt>Query</dt><dd>{}</dd><dt>Weighs most</dt><dd id="space-weightiest">{}, A = {}</dd><dt>Nearest in angle (all dimensions)</dt><dd id="space-angle">{angle}</dd><dt>Nearest in the picture</dt><dd id="space-plane">{plane}</dd>"#,
+        r#"<dt>{}</dt><dd>{}</dd><dt>{}</dt><dd id="space-weightiest">{}, A = {}</dd><dt>{}</dt><dd id="space-angle">{angle}</dd><dt>{}</dt><dd id="space-plane">{plane}</dd>"#,
+        tr!("space-readout-query"),
         name(i),
+        tr!("space-readout-weightiest"),
         name(near.weightiest),
-        w(near.weightiest)
+        w(near.weightiest),
+        tr!("space-readout-angle"),
+        tr!("space-readout-plane"),
     )
 }
 
@@ -366,23 +358,26 @@ fn values_markup(
         let (to, w) = (frame.at(v.values[j]), weights[(query, j)]);
         let _ = write!(
             svg,
-            r#"<line class="space-line" x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke-width="{:.2}" stroke-opacity="{:.2}"><title>{} takes {} of “{}”'s value</title></line>"#,
+            r#"<line class="space-line" x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke-width="{:.2}" stroke-opacity="{:.2}"><title>{}</title></line>"#,
             out.0,
             out.1,
             to.0,
             to.1,
             0.8 + 9.0 * w,
             0.25 + 0.6 * w,
-            markup_text(&tokens[query]),
-            num(w),
-            markup_text(&tokens[j])
+            tr!(
+                "space-value-line-title",
+                query = markup_text(&tokens[query]),
+                weight = num(w),
+                key = markup_text(&tokens[j])
+            )
         );
     }
     for (j, token) in tokens.iter().enumerate().take(n) {
         let ((x, y), t) = (frame.at(v.values[j]), markup_text(token));
         let _ = write!(
             svg,
-            r#"<g class="space-value" data-position="{j}" data-xy="{},{}"><path d="M{x:.1},{:.1} L{:.1},{:.1} L{:.1},{:.1} Z" fill="{}"><title>value {j}: {t}</title></path>"#,
+            r#"<g class="space-value" data-position="{j}" data-xy="{},{}"><path d="M{x:.1},{:.1} L{:.1},{:.1} L{:.1},{:.1} Z" fill="{}"><title>{}</title></path>"#,
             v.values[j][0],
             v.values[j][1],
             y - 8.0,
@@ -390,7 +385,8 @@ fn values_markup(
             y + 5.0,
             x - 7.0,
             y + 5.0,
-            fill(colour, token, j, n)
+            fill(colour, token, j, n),
+            tr!("space-value-title", position = j, token = t.as_str())
         );
         if label_all {
             let _ = write!(
@@ -404,7 +400,7 @@ fn values_markup(
     }
     let _ = write!(
         svg,
-        r#"<g class="space-output" data-position="{query}" data-xy="{},{}"><path d="M{:.1},{:.1} L{:.1},{:.1} L{:.1},{:.1} L{:.1},{:.1} Z"><title>output of query {query}: {}</title></path><text class="space-label" x="{:.1}" y="{:.1}">o({})</text></g>"#,
+        r#"<g class="space-output" data-position="{query}" data-xy="{},{}"><path d="M{:.1},{:.1} L{:.1},{:.1} L{:.1},{:.1} L{:.1},{:.1} Z"><title>{}</title></path><text class="space-label" x="{:.1}" y="{:.1}">o({})</text></g>"#,
         v.outputs[query][0],
         v.outputs[query][1],
         out.0,
@@ -415,7 +411,7 @@ fn values_markup(
         out.1 + 11.0,
         out.0 - 11.0,
         out.1,
-        markup_text(&tokens[query]),
+        tr!("space-output-title", position = query, token = markup_text(&tokens[query])),
         out.0 + 13.0,
         out.1 - 8.0,
         markup_text(&tokens[query])
@@ -431,7 +427,7 @@ fn ValuesPlot(s: Space, colour: Signal<Colour>) -> impl IntoView {
     let Some(v) = s.space.values.clone() else {
         return view! {
             <p class="note" id="space-values-note">
-                "This run has no value vectors for the head (a trace file written without them), or they are all one point."
+                {tr!("space-no-values")}
             </p>
         }
         .into_any();
@@ -439,10 +435,7 @@ fn ValuesPlot(s: Space, colour: Signal<Colour>) -> impl IntoView {
     let tokens = res.tokens.get_untracked();
     let n = tokens.len().min(v.values.len());
     let share = 100.0 * (v.explained[0] + v.explained[1]);
-    let caption = format!(
-        "▲ values of key/value head {} on their own two axes (they keep {share:.1} % of the values' spread); ◆ the chosen query's output o = Σ_j a_j v_j. A row of A sums to 1, so the output is the weighted mean of the values: it sits among the values its query weighs, in the picture as in every dimension.",
-        s.space.kv_head
-    );
+    let caption = tr!("space-values-caption", kv = s.space.kv_head, share = fixed(share as f64, 1));
     let points = move || values_markup(&v, &s.weights, &tokens, sel.query(n), colour.get());
     view! {
         <figure class="space-figure">
@@ -450,7 +443,7 @@ fn ValuesPlot(s: Space, colour: Signal<Colour>) -> impl IntoView {
                 id="space-values-plot"
                 viewBox=format!("0 0 {WIDTH} {HEIGHT}")
                 role="img"
-                aria-label="The head's values (triangles) on their own two principal axes and the chosen query's output (diamond)"
+                aria-label=tr!("space-values-plot-label")
             >
                 <g id="space-values-points" inner_html=points></g>
             </svg>

@@ -5,6 +5,7 @@
 //! decoding and the playing; the worker resamples a recording to 16 kHz.
 
 use super::{Speech, Status};
+use crate::views::common::format::fixed;
 use attnscope::session::MAX_SECONDS;
 use leptos::prelude::*;
 use std::cell::RefCell;
@@ -61,13 +62,10 @@ fn message(e: JsValue) -> String {
 fn no_microphone() -> Option<String> {
     let window = web_sys::window()?;
     if !window.is_secure_context() {
-        return Some("Recording needs a secure page (https:// or localhost); the files and the examples still work.".into());
+        return Some(tr!("speech-needs-secure"));
     }
     if window.navigator().media_devices().is_err() {
-        return Some(
-            "This browser gives no access to a microphone; the files and the examples still work."
-                .into(),
-        );
+        return Some(tr!("speech-no-microphone"));
     }
     None
 }
@@ -106,20 +104,19 @@ async fn connect(context: &AudioContext, speech: Speech) -> Result<Connected, St
         let _ = js_sys::Reflect::set(&audio, &key.into(), &JsValue::FALSE);
     }
     constraints.set_audio(&audio);
-    let stream = JsFuture::from(
-        devices.get_user_media_with_constraints(&constraints).map_err(message)?,
-    )
-    .await
-    .map_err(|e| {
-        let m = message(e);
-        if m.contains("denied") || m.contains("ermission") {
-            format!("The microphone was refused ({m}); the files and the examples still work.")
-        } else {
-            format!("No microphone could be opened ({m}); the files and the examples still work.")
-        }
-    })?
-    .dyn_into::<MediaStream>()
-    .map_err(message)?;
+    let stream =
+        JsFuture::from(devices.get_user_media_with_constraints(&constraints).map_err(message)?)
+            .await
+            .map_err(|e| {
+                let m = message(e);
+                if m.contains("denied") || m.contains("ermission") {
+                    tr!("speech-microphone-refused", message = m.as_str())
+                } else {
+                    tr!("speech-microphone-failed", message = m.as_str())
+                }
+            })?
+            .dyn_into::<MediaStream>()
+            .map_err(message)?;
     let rate = context.sample_rate();
     let source = context.create_media_stream_source(&stream).map_err(message)?;
     let processor = context
@@ -157,9 +154,7 @@ pub fn stop(speech: Speech) {
     let Some(recorder) = RECORDER.with(|r| r.borrow_mut().take()) else { return };
     let (samples, rate) = recorder.stop();
     if samples.is_empty() {
-        speech
-            .status
-            .set(Status::Failed("Nothing was recorded: the microphone sent no sound.".into()));
+        speech.status.set(Status::Failed(tr!("speech-nothing-recorded")));
     } else {
         speech.hear(samples, rate);
     }
@@ -173,7 +168,7 @@ async fn decode(bytes: js_sys::ArrayBuffer) -> Result<(Vec<f32>, f32), String> {
     let decoded = JsFuture::from(context.decode_audio_data(&bytes).map_err(message)?).await;
     let _ = context.close();
     let buffer: AudioBuffer = decoded
-        .map_err(|e| format!("This file is not sound the browser can decode ({}).", message(e)))?
+        .map_err(|e| tr!("speech-not-decodable", message = message(e)))?
         .dyn_into()
         .map_err(message)?;
     let channels = buffer.number_of_channels().max(1);
@@ -196,11 +191,11 @@ fn open(
     leptos::task::spawn_local(async move {
         let decoded = match bytes.await {
             Ok(b) => decode(b.unchecked_into()).await,
-            Err(e) => Err(format!("The file could not be read: {}", message(e))),
+            Err(e) => Err(tr!("speech-file-unreadable", message = message(e))),
         };
         match decoded {
             Ok((samples, _)) if samples.is_empty() => {
-                speech.status.set(Status::Failed("The file holds no sound.".into()))
+                speech.status.set(Status::Failed(tr!("speech-file-empty")))
             }
             Ok((samples, rate)) => speech.hear(samples, rate),
             Err(m) => speech.status.set(Status::Failed(m)),
@@ -273,16 +268,16 @@ pub fn Inputs() -> impl IntoView {
     let status = move || match speech.status.get() {
         Status::Idle => String::new(),
         Status::Recording { seconds, .. } => {
-            format!("Recording… {seconds:.1} s of at most 30 s. Press Stop when you are done.")
+            tr!("speech-recording", seconds = fixed(seconds as f64, 1))
         }
-        Status::Reading => "Reading the sound…".into(),
+        Status::Reading => tr!("speech-reading"),
         Status::Listening => match res.load_state(attnscope::session::ModelId::Whisper) {
-            crate::state::LoadState::Loading { loaded, total } => format!(
-                "Downloading Whisper tiny.en: {:.0} of {:.0} MB (once; the browser keeps it)…",
-                loaded as f64 / 1e6,
-                total as f64 / 1e6
+            crate::state::LoadState::Loading { loaded, total } => tr!(
+                "speech-downloading",
+                loaded = fixed(loaded as f64 / 1e6, 0),
+                total = fixed(total as f64 / 1e6, 0),
             ),
-            _ => "Whisper is listening…".into(),
+            _ => tr!("speech-listening"),
         },
         Status::Failed(m) => m,
     };
@@ -299,13 +294,13 @@ pub fn Inputs() -> impl IntoView {
                 disabled=move || !can_record || busy()
                 on:click=on_record
             >
-                {move || if recording() { "■ Stop" } else { "● Record" }}
+                {move || if recording() { tr!("speech-stop") } else { tr!("speech-record") }}
             </button>
             <span class="speech-meter" aria-hidden="true" hidden=move || !recording()>
                 <span class="speech-level" style=level></span>
             </span>
             <label class="button speech-file">
-                "Open a sound file…"
+                {tr!("speech-open-file")}
                 <input
                     id="speech-file"
                     type="file"
@@ -323,7 +318,7 @@ pub fn Inputs() -> impl IntoView {
                             class="speech-example"
                             id=format!("speech-example-{i}")
                             disabled=busy
-                            title="An example clip, synthesized by espeak-ng"
+                            title=tr!("speech-example-title")
                             on:click=move |_| open(speech, fetch_bytes(url))
                         >
                             {format!("▶ “{said}”")}
@@ -333,10 +328,7 @@ pub fn Inputs() -> impl IntoView {
                 .collect_view()}
         </div>
         <p class="speech-note">
-            {why_not.unwrap_or_default()}
-            {format!(
-                " Whisper tiny.en is downloaded the first time (about {size:.0} MB) and kept by the browser; the sound never leaves this page.",
-            )}
+            {why_not.unwrap_or_default()} " " {tr!("speech-download-note", size = fixed(size, 0))}
         </p>
         <p
             class="speech-status"

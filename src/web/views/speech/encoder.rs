@@ -7,6 +7,7 @@
 
 use super::Speech;
 use crate::canvas::{blank, prepare, use_canvas_box, CanvasBox};
+use crate::views::common::format::fixed;
 use leptos::prelude::*;
 
 /// Where the square is drawn, in CSS pixels.
@@ -50,14 +51,15 @@ pub fn EncoderMap() -> impl IntoView {
             ctx.set_text_baseline("middle");
             ctx.set_text_align("right");
             ctx.fill_text("0 s", left - 4.0, top + 6.0)?;
-            ctx.fill_text(&format!("{:.1} s", h.seconds), left - 4.0, top + side - 6.0)?;
+            let end = format!("{} s", fixed(h.seconds as f64, 1));
+            ctx.fill_text(&end, left - 4.0, top + side - 6.0)?;
             ctx.set_text_align("left");
             let bottom = top + side + 11.0;
             ctx.fill_text("0 s", left, bottom)?;
             ctx.set_text_align("right");
-            ctx.fill_text(&format!("{:.1} s", h.seconds), left + side, bottom)?;
+            ctx.fill_text(&end, left + side, bottom)?;
             ctx.set_text_align("center");
-            ctx.fill_text("keys: frames heard →", left + side / 2.0, bottom + 14.0)?;
+            ctx.fill_text(&tr!("speech-encoder-axis"), left + side / 2.0, bottom + 14.0)?;
             let _ = el.set_attribute("data-cells", &w.rows.to_string());
             let _ = el.set_attribute("data-block", &h.encoder_block.to_string());
             Ok(Square { left, top, side, cells: w.rows })
@@ -85,23 +87,24 @@ pub fn EncoderMap() -> impl IntoView {
             Some((i, j)) => {
                 let ((q0, q1), (k0, k1)) = (ms(i), ms(j));
                 let stayed: f32 = w.row(i).iter().sum();
-                format!(
-                    "Queries {q0:.2}–{q1:.2} s give keys {k0:.2}–{k1:.2} s {:.4} of their attention (on average); {:.1} % of it stays on the clip, the rest goes to the padding.",
-                    w[(i, j)],
-                    100.0 * stayed,
+                tr!(
+                    "speech-encoder-readout",
+                    q0 = fixed(q0, 2),
+                    q1 = fixed(q1, 2),
+                    k0 = fixed(k0, 2),
+                    k1 = fixed(k1, 2),
+                    weight = fixed(w[(i, j)] as f64, 4),
+                    stayed = fixed((100.0 * stayed) as f64, 1),
                 )
             }
-            None => "Hover a cell to read its weight.".to_string(),
+            None => tr!("speech-encoder-hover"),
         })
     };
     let layers = move || speech.heard.with(|h| h.as_ref().map_or(0, |h| h.encoder.len()));
     let heads = move || {
         speech.heard.with(|h| h.as_ref().and_then(|h| h.encoder.first()).map_or(0, Vec::len))
     };
-    let choice = move |id: &'static str,
-                       label: &'static str,
-                       n: Signal<usize>,
-                       pick: RwSignal<usize>| {
+    let choice = move |id: &'static str, label: String, n: Signal<usize>, pick: RwSignal<usize>| {
         view! {
             <label class="speech-head">
                 {label}
@@ -127,33 +130,38 @@ pub fn EncoderMap() -> impl IntoView {
     };
     view! {
         <Show when=move || { layers() > 0 }>
-            <h3 class="speech-subhead">"The encoder reading the sound"</h3>
+            <h3 class="speech-subhead">{tr!("speech-encoder-title")}</h3>
             <p class="speech-caption">
                 {move || {
                     let block = speech.heard.with(|h| h.as_ref().map_or(1, |h| h.encoder_block));
                     let cell = if block == 1 {
-                        "one 20 ms frame a side".to_string()
+                        tr!("speech-encoder-cell-frame")
                     } else {
-                        format!(
-                            "a block of {block} frames ({} ms) a side, the mean of its queries",
-                            block * 20,
-                        )
+                        tr!("speech-encoder-cell-block", block = block, ms = block * 20)
                     };
-                    format!(
-                        "Before any word is written, the encoder's self-attention: each frame of sound (a row) over every frame (columns), with no mask — the encoder hears the whole clip both ways. Each cell is {cell}; each row scaled to its own peak. The padded silence after the clip is left out.",
-                    )
+                    tr!("speech-encoder-caption", cell = cell)
                 }}
             </p>
             <div class="speech-encoder-choice">
-                {choice("speech-encoder-layer", "Encoder layer ", Signal::derive(layers), layer)}
-                {choice("speech-encoder-head", " head ", Signal::derive(heads), head)}
+                {choice(
+                    "speech-encoder-layer",
+                    format!("{} ", tr!("speech-encoder-layer")),
+                    Signal::derive(layers),
+                    layer,
+                )}
+                {choice(
+                    "speech-encoder-head",
+                    format!(" {} ", tr!("speech-encoder-head")),
+                    Signal::derive(heads),
+                    head,
+                )}
             </div>
             <div class="canvas-box speech-box natural" node_ref=boxed>
                 <canvas
                     id="speech-encoder"
                     node_ref=canvas
                     role="img"
-                    aria-label="The encoder's self-attention: frames of sound as rows and columns"
+                    aria-label=tr!("speech-encoder-aria")
                     on:mousemove=move |ev| hover.set(cell_at(&ev))
                     on:mouseleave=move |_| hover.set(None)
                 ></canvas>

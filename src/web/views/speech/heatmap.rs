@@ -5,6 +5,7 @@
 
 use super::{token_text, Speech};
 use crate::canvas::{blank, label, label_width, prepare, use_canvas_box, CanvasBox};
+use crate::views::common::format::fixed;
 use leptos::prelude::*;
 
 /// The padding's column, and the gap before it, in CSS pixels.
@@ -88,9 +89,9 @@ pub fn TokenTime() -> impl IntoView {
             let bottom = rows.top + row * w.rows as f64 + 11.0;
             ctx.fill_text("0 s", left, bottom)?;
             ctx.set_text_align("right");
-            ctx.fill_text(&format!("{:.1} s", h.seconds), left + plot, bottom)?;
+            ctx.fill_text(&format!("{} s", fixed(h.seconds as f64, 1)), left + plot, bottom)?;
             ctx.set_text_align("center");
-            ctx.fill_text("pad", x_pad + PADDING_PX / 2.0, bottom)?;
+            ctx.fill_text(&tr!("speech-heatmap-pad"), x_pad + PADDING_PX / 2.0, bottom)?;
             let _ = el.set_attribute("data-rows", &w.rows.to_string());
             let _ = el.set_attribute("data-cols", &w.cols.to_string());
             Ok(Some(rows))
@@ -109,19 +110,14 @@ pub fn TokenTime() -> impl IntoView {
     };
     view! {
         <p class="speech-caption">
-            {move || {
-                format!(
-                    "Every token's cross-attention over time ({}): a row per token, each scaled to its own peak; at the right, the share of the row that went to the silence padded after the clip (Whisper always reads 30 s).",
-                    speech.which(),
-                )
-            }}
+            {move || tr!("speech-heatmap-caption", which = speech.which())}
         </p>
         <div class="canvas-box speech-box" node_ref=boxed>
             <canvas
                 id="speech-heatmap"
                 node_ref=canvas
                 role="img"
-                aria-label="Cross-attention: the transcript's tokens as rows, time as columns"
+                aria-label=tr!("speech-heatmap-aria")
                 on:click=on_click
             ></canvas>
         </div>

@@ -17,6 +17,7 @@ pub(crate) mod tests;
 
 use crate::compute::Engine;
 use crate::state::{LoadState, Results};
+use crate::views::common::format::fixed;
 use attnscope::session::{ModelId, Recording, SpeechSummary, ToWorker};
 use attnscope::Matrix;
 use leptos::prelude::*;
@@ -117,7 +118,10 @@ impl Speech {
             }
             LoadState::Failed(message) if self.waiting.with_value(Option::is_some) => {
                 self.waiting.set_value(None);
-                self.status.set(Status::Failed(format!("Whisper could not be loaded: {message}")));
+                self.status.set(Status::Failed(tr!(
+                    "speech-whisper-load-failed",
+                    message = message.as_str()
+                )));
             }
             _ => {}
         });
@@ -154,8 +158,8 @@ impl Speech {
     /// "layer 3, head 2" or "the alignment heads' mean", for captions.
     pub fn which(&self) -> String {
         match self.pick.get() {
-            Some((l, h)) => format!("decoder layer {}, head {}", l + 1, h + 1),
-            None => "the mean of the alignment heads".into(),
+            Some((l, h)) => tr!("speech-which-head", layer = l + 1, head = h + 1),
+            None => tr!("speech-which-alignment"),
         }
     }
 }
@@ -184,9 +188,7 @@ pub fn SpeechView() -> impl IntoView {
     view! {
         <div class="view-document speech" id="view-speech">
             <p class="speech-intro">
-                "Say a sentence, open a sound file or pick an example. Whisper (tiny.en) writes what it hears; "
-                "each token it writes has a query that looks at the sound's keys: its "
-                <em>"cross-attention"</em> ", softmax(qKᵀ/√d_k) over 20 ms frames of audio."
+                {tr!("speech-intro")} <em>{tr!("speech-intro-cross")}</em> {tr!("speech-intro-end")}
             </p>
             <capture::Inputs />
             <Transcript />
@@ -239,14 +241,15 @@ fn Transcript() -> impl IntoView {
                         .map(|h| {
                             let memory = h
                                 .memory_bytes
-                                .map(|b| format!(", worker memory {:.0} MB", b as f64 / 1e6))
+                                .map(|b| tr!("speech-facts-memory", mb = fixed(b as f64 / 1e6, 0)))
                                 .unwrap_or_default();
-                            format!(
-                                "{:.1} s of sound, {} frames of 20 ms; {} tokens; heard in {:.0} ms{memory}.",
-                                h.seconds,
-                                h.frames,
-                                h.tokens.len(),
-                                h.compute_ms,
+                            tr!(
+                                "speech-facts",
+                                seconds = fixed(h.seconds as f64, 1),
+                                frames = h.frames,
+                                tokens = h.tokens.len(),
+                                ms = fixed(h.compute_ms, 0),
+                                memory = memory,
                             )
                         })
                 }}
@@ -261,7 +264,7 @@ fn Transcript() -> impl IntoView {
                         })
                 }}
             </ul>
-            <div class="token-row speech-tokens" role="group" aria-label="The transcript's tokens">
+            <div class="token-row speech-tokens" role="group" aria-label=tr!("speech-tokens-label")>
                 {tokens}
             </div>
         </Show>
@@ -274,11 +277,12 @@ pub fn HeadChoice() -> impl IntoView {
     let speech = expect_context::<Speech>();
     let options = move || {
         let heard = speech.heard.get()?;
-        let mut all = vec![("align".to_string(), "Alignment heads (mean)".to_string())];
+        let mut all = vec![("align".to_string(), tr!("speech-alignment-mean"))];
         for (l, layer) in heard.cross.iter().enumerate() {
             for h in 0..layer.len() {
                 let star = if heard.alignment_heads.contains(&(l, h)) { " ★" } else { "" };
-                all.push((format!("{l}-{h}"), format!("Layer {} · head {}{star}", l + 1, h + 1)));
+                let label = tr!("speech-layer-head", layer = l + 1, head = h + 1);
+                all.push((format!("{l}-{h}"), format!("{label}{star}")));
             }
         }
         Some(
@@ -293,7 +297,7 @@ pub fn HeadChoice() -> impl IntoView {
     };
     view! {
         <label class="speech-head">
-            "Cross-attention of "
+            {tr!("speech-cross-of")} " "
             <select
                 id="speech-head"
                 prop:value=value

@@ -6,6 +6,7 @@
 use super::{capture, token_text, Speech};
 use crate::canvas::paint::image_canvas;
 use crate::canvas::{blank, cell_color, prepare, use_canvas_box, CanvasBox};
+use crate::views::common::format::fixed;
 use attnscope::session::SpeechSummary;
 use leptos::prelude::*;
 
@@ -135,8 +136,12 @@ pub fn Spectrogram() -> impl IntoView {
             while s <= h.seconds + 1e-3 {
                 let x = span.x(f64::from(s) * 50.0);
                 ctx.fill_rect(x, MEL_PX + WORDS_PX, 1.0, 4.0);
+                let mut seconds = s.to_string();
+                if crate::i18n::decimal_comma() {
+                    seconds = seconds.replace('.', ",");
+                }
                 ctx.fill_text(
-                    &format!("{s} s"),
+                    &format!("{seconds} s"),
                     x.clamp(PAD + 10.0, width - PAD - 10.0),
                     MEL_PX + WORDS_PX + AXIS_PX / 2.0 + 2.0,
                 )?;
@@ -165,19 +170,14 @@ pub fn Spectrogram() -> impl IntoView {
     };
     view! {
         <p class="speech-caption">
-            {move || {
-                format!(
-                    "The sound's spectrogram (time across, pitch up), the chosen token's cross-attention over it ({}), and the words' times from the alignment heads. Tap a word to hear it.",
-                    speech.which(),
-                )
-            }}
+            {move || tr!("speech-spectrogram-caption", which = speech.which())}
         </p>
         <div class="canvas-box speech-box" node_ref=boxed>
             <canvas
                 id="speech-spectrogram"
                 node_ref=canvas
                 role="img"
-                aria-label="Spectrogram with the chosen token's attention over time and the words' spans"
+                aria-label=tr!("speech-spectrogram-aria")
                 on:click=on_click
             ></canvas>
         </div>
@@ -207,23 +207,20 @@ fn Readout() -> impl IntoView {
             Some((l, hd)) => h.padding[l][hd][t],
             None => 1.0 - shown,
         };
-        Some(format!(
-            "“{}” (token {}): its query's weights peak at {:.3} on {:.2}–{:.2} s; {:.1}% of them fall on the clip, {:.1}% on the silence padded after it.",
-            token_text(&h.tokens[t]).trim(),
-            t,
-            peak,
-            peak_at as f32 / 50.0,
-            (peak_at + 1) as f32 / 50.0,
-            100.0 * shown,
-            100.0 * padding,
+        Some(tr!(
+            "speech-readout",
+            token = token_text(&h.tokens[t]).trim().to_string(),
+            index = t,
+            peak = fixed(peak as f64, 3),
+            from = fixed((peak_at as f32 / 50.0) as f64, 2),
+            to = fixed(((peak_at + 1) as f32 / 50.0) as f64, 2),
+            clip = fixed((100.0 * shown) as f64, 1),
+            padding = fixed((100.0 * padding) as f64, 1),
         ))
     };
     view! {
         <p class="readout speech-readout" id="speech-readout" aria-live="polite">
-            {move || {
-                text()
-                    .unwrap_or_else(|| "Choose a token or a word to see where it listened.".into())
-            }}
+            {move || { text().unwrap_or_else(|| tr!("speech-readout-none")) }}
         </p>
     }
 }

@@ -24,11 +24,11 @@ pub fn CrossExports() -> impl IntoView {
         choice.summary.with_untracked(|t| {
             let t = t.as_ref()?;
             let values = t.weights(layer, head)?;
-            let title = format!(
-                "{}: {}\ncross-attention, {}",
-                sel.model.get_untracked().slug(),
-                t.translation,
-                choice.which_untracked()
+            let title = tr!(
+                "translation-svg-title",
+                model = sel.model.get_untracked().slug(),
+                translation = t.translation.as_str(),
+                which = choice.which_untracked(),
             );
             let (row_labels, col_labels) = (&t.target_tokens, &t.source_tokens);
             let figure = Heatmap {
@@ -38,6 +38,7 @@ pub fn CrossExports() -> impl IntoView {
                 values: &values,
                 kind: ValueKind::Weights,
                 mask: Mask::None,
+                axes: (&tr!("translation-axis-keys"), &tr!("translation-axis-queries")),
             };
             heatmap_svg(&figure).ok()
         })
@@ -51,9 +52,9 @@ pub fn CrossExports() -> impl IntoView {
             class="buttons translate-exports"
             id="translate-exports"
             role="group"
-            aria-label="Export the cross-attention"
+            aria-label=tr!("translation-export-aria")
         >
-            <span class="label">"Export"</span>
+            <span class="label">{tr!("translation-export")}</span>
             <button
                 id="translate-export-png"
                 disabled=move || !ready.get()
@@ -79,7 +80,7 @@ pub fn CrossExports() -> impl IntoView {
             <button
                 id="translate-export-json"
                 disabled=move || !ready.get()
-                title="Every decoder layer and head, with the tokens and the translation"
+                title=tr!("translation-export-json-title")
                 on:click=move |_| {
                     if let Some(j) = json() {
                         downloads::save("translation.json", "application/json", &j)

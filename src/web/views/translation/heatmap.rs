@@ -8,6 +8,7 @@ use crate::canvas::{
     blank, cell_color, draw_labels, label_width, outline_cell, outline_token, paint_cells, prepare,
     text_on, use_canvas_box, CanvasBox, Focus, Layout, Rgb,
 };
+use crate::views::common::format::fixed;
 use leptos::prelude::*;
 
 #[component]
@@ -50,7 +51,7 @@ pub fn CrossHeatmap() -> impl IntoView {
                             let (x, y) = layout.cell_origin(i, j);
                             ctx.set_fill_style_str(text_on(colours[i * w.cols + j]));
                             ctx.fill_text(
-                                &format!("{:.2}", w[(i, j)]),
+                                &fixed(w[(i, j)] as f64, 2),
                                 x + layout.cell / 2.0,
                                 y + layout.cell / 2.0,
                             )?;
@@ -88,19 +89,14 @@ pub fn CrossHeatmap() -> impl IntoView {
     };
     view! {
         <p class="translate-caption">
-            {move || {
-                format!(
-                    "Cross-attention, {}: each row is a target word, each column a source word; a row sums to 1.",
-                    choice.which(),
-                )
-            }}
+            {move || tr!("translation-heatmap-caption", which = choice.which())}
         </p>
         <div class="canvas-box translate-box" node_ref=boxed>
             <canvas
                 id="cross-heatmap"
                 node_ref=canvas
                 role="img"
-                aria-label="Cross-attention: target words as rows, source words as columns"
+                aria-label=tr!("translation-heatmap-aria")
                 on:pointermove=move |ev| {
                     if ev.pointer_type() == "mouse" {
                         hovered.set(at(&ev))
@@ -130,21 +126,19 @@ fn CrossReadout(hovered: RwSignal<Option<(usize, usize)>>) -> impl IntoView {
             let t = t.as_ref()?;
             let w = t.weights(choice.layer.get(), choice.head.get())?;
             (i < w.rows && j < w.cols).then(|| {
-                format!(
-                    "“{}” → “{}”: {:.4} ({})",
-                    t.target_tokens[i].replace('▁', " ").trim(),
-                    t.source_tokens[j].replace('▁', " ").trim(),
-                    w[(i, j)],
-                    choice.which()
+                tr!(
+                    "translation-readout",
+                    target = t.target_tokens[i].replace('▁', " ").trim().to_string(),
+                    source = t.source_tokens[j].replace('▁', " ").trim().to_string(),
+                    weight = fixed(w[(i, j)] as f64, 4),
+                    which = choice.which(),
                 )
             })
         })
     };
     view! {
         <p class="readout translate-readout" id="translate-readout" aria-live="polite">
-            {move || {
-                text().unwrap_or_else(|| "Point at a cell, or tap it, to read its weight.".into())
-            }}
+            {move || { text().unwrap_or_else(|| tr!("translation-readout-none")) }}
         </p>
     }
 }

@@ -99,7 +99,7 @@ pub fn CrossLines() -> impl IntoView {
                     id="cross-lines"
                     viewBox=format!("0 0 {WIDTH} {HEIGHT}")
                     role="img"
-                    aria-label="Cross-attention as lines from each target word (below) to the source words (above)"
+                    aria-label=tr!("translation-lines-aria")
                 >
                     <g class="lines">{lines}</g>
                     <g>{source}</g>
@@ -110,12 +110,7 @@ pub fn CrossLines() -> impl IntoView {
     };
     view! {
         <p class="translate-caption">
-            {move || {
-                format!(
-                    "Lines, {}: source above, translation below; click a target word to follow its lines.",
-                    choice.which(),
-                )
-            }}
+            {move || tr!("translation-lines-caption", which = choice.which())}
         </p>
         <div class="translate-lines">{picture}</div>
     }

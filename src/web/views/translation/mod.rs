@@ -71,10 +71,10 @@ impl CrossChoice {
     /// [`Self::which`], read without subscribing (in an event handler).
     pub fn which_untracked(&self) -> String {
         match (self.layer.get_untracked(), self.head.get_untracked()) {
-            (Some(l), Some(h)) => format!("decoder layer {}, head {}", l + 1, h + 1),
-            (Some(l), None) => format!("decoder layer {}, mean of its heads", l + 1),
-            (None, Some(h)) => format!("head {} averaged over the decoder layers", h + 1),
-            (None, None) => "mean of every decoder layer and head".into(),
+            (Some(l), Some(h)) => tr!("translation-which-head", layer = l + 1, head = h + 1),
+            (Some(l), None) => tr!("translation-which-layer", layer = l + 1),
+            (None, Some(h)) => tr!("translation-which-head-mean", head = h + 1),
+            (None, None) => tr!("translation-which-mean"),
         }
     }
 }

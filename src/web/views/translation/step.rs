@@ -3,11 +3,22 @@
 //! from the encoder and q·k, the scale, the softmax weights, and Σ a·v.
 
 use super::CrossChoice;
+use crate::views::common::format::fixed;
 use attnscope::Matrix;
 use leptos::prelude::*;
 
 fn row(m: &Matrix, i: usize) -> String {
-    (0..m.cols).map(|j| format!("{:+.2}", m[(i, j)])).collect::<Vec<_>>().join(" ")
+    (0..m.cols).map(|j| signed(m[(i, j)], 2)).collect::<Vec<_>>().join(" ")
+}
+
+/// `x` with its sign and `digits` decimals, in the page's decimal sign.
+fn signed(x: f32, digits: usize) -> String {
+    let s = format!("{x:+.digits$}");
+    if crate::i18n::decimal_comma() {
+        s.replace('.', ",")
+    } else {
+        s
+    }
 }
 
 fn word(piece: &str) -> String {
@@ -52,9 +63,9 @@ pub fn CrossStep() -> impl IntoView {
                     view! {
                         <tr>
                             <th scope="row">{word(&t.source_tokens[j])}</th>
-                            <td>{format!("{s:+.3}")}</td>
-                            <td>{format!("{:+.3}", s * t.scale)}</td>
-                            <td class="weight">{format!("{a:.4}")}</td>
+                            <td>{signed(s, 3)}</td>
+                            <td>{signed(s * t.scale, 3)}</td>
+                            <td class="weight">{fixed(a as f64, 4)}</td>
                             <td class="bar-cell">
                                 <span
                                     class="cross-bar"
@@ -67,21 +78,25 @@ pub fn CrossStep() -> impl IntoView {
                 .collect_view();
             let sum: f32 = (0..c.weights.cols).map(|j| c.weights[(i, j)]).sum();
             Some(view! {
-                <div class="chips" role="group" aria-label="Target word">
+                <div class="chips" role="group" aria-label=tr!("translation-target-word")>
                     {words}
                 </div>
                 <p class="translate-caption">
-                    {format!(
-                        "“{}”, decoder layer {}, head {}{}: q comes from the decoder (this word, after its SSRU), k and v from the encoder's output for each source word.",
-                        word(&t.target_tokens[i]),
-                        l + 1,
-                        h + 1,
-                        if choice.layer.get().is_none() || choice.head.get().is_none() {
-                            " (step by step follows one head: pick a layer and head above)"
-                        } else {
-                            ""
-                        },
-                    )}
+                    {if choice.layer.get().is_none() || choice.head.get().is_none() {
+                        tr!(
+                            "translation-step-caption-mean",
+                            word = word(&t.target_tokens[i]),
+                            layer = l + 1,
+                            head = h + 1,
+                        )
+                    } else {
+                        tr!(
+                            "translation-step-caption",
+                            word = word(&t.target_tokens[i]),
+                            layer = l + 1,
+                            head = h + 1,
+                        )
+                    }}
                 </p>
                 <p class="vector">
                     <span class="name">"q = "</span>
@@ -90,20 +105,16 @@ pub fn CrossStep() -> impl IntoView {
                 <table class="cross-step-table">
                     <thead>
                         <tr>
-                            <th>"source word j"</th>
+                            <th>{tr!("translation-step-source")}</th>
                             <th>"q·k_j"</th>
-                            <th>{format!("× 1/√d_k = × {:.4}", t.scale)}</th>
+                            <th>{format!("× 1/√d_k = × {}", fixed(t.scale as f64, 4))}</th>
                             <th>"a_j = softmax"</th>
                             <th></th>
                         </tr>
                     </thead>
                     <tbody>{sources}</tbody>
                 </table>
-                <p>
-                    {format!(
-                        "Σ a_j = {sum:.4} (no mask: every source word is visible to every target word).",
-                    )}
-                </p>
+                <p>{tr!("translation-step-sum", sum = fixed(sum as f64, 4))}</p>
                 <p class="vector">
                     <span class="name">"Σ a_j·v_j = "</span>
                     <code>{row(&c.output, i)}</code>

@@ -12,18 +12,14 @@ use super::step::CrossStep;
 use super::{CrossChoice, Part};
 use crate::state::{Results, Selection};
 use crate::url_state::View;
+use crate::views::common::format::fixed;
 use leptos::prelude::*;
 use std::time::Duration;
 
-/// The model note beside the stage.
-pub const MODEL_NOTE: &str = "Bergamot's tiny translation model: 6 encoder layers of self-attention (the Heatmap, Dot grid and \
-All heads tabs show them) and 2 decoder layers whose target words attend to the source words (the Translation tab).";
-
-/// Why the decoder has no self-attention, said plainly on the page.
-const NO_SELF_ATTENTION: &str = "This decoder has no self-attention. To be small and fast enough for a browser, each of its 2 layers \
-replaces self-attention over the earlier target words with an SSRU (a simplified simple recurrent unit): one running summary of the \
-words produced so far, updated by a forget gate, instead of attention weights over each of them. So the only attention in the \
-decoder is the cross-attention shown here: queries from the target, keys and values from the encoder's output for the source.";
+/// The model note beside the stage, in the page's language.
+pub fn model_note() -> String {
+    tr!("translation-model-note")
+}
 
 /// How long each word stays alone on screen while generating step by step.
 const STEP_MS: u64 = 700;
@@ -75,12 +71,7 @@ pub fn TranslateView() -> impl IntoView {
                     }
                         .into_any()
                 } else {
-                    view! {
-                        <p class="translate-empty">
-                            "Choose a translation model (Translate: English → Portuguese, or Portuguese → English) to see cross-attention."
-                        </p>
-                    }
-                        .into_any()
+                    view! { <p class="translate-empty">{tr!("translation-empty")}</p> }.into_any()
                 }
             }}
         </div>
@@ -134,7 +125,7 @@ fn CrossControls() -> impl IntoView {
         })
     };
     let pick = |v: String| v.parse::<usize>().ok();
-    let part = move |p: Part, id: &'static str, label: &'static str| {
+    let part = move |p: Part, id: &'static str, label: String| {
         view! {
             <button
                 id=id
@@ -149,13 +140,13 @@ fn CrossControls() -> impl IntoView {
     view! {
         <div class="translate-controls">
             <label>
-                "Layer "
+                {tr!("translation-layer")} " "
                 <select
                     id="translate-layer"
                     on:change=move |ev| choice.layer.set(pick(event_target_value(&ev)))
                 >
                     <option value="avg" prop:selected=move || choice.layer.get().is_none()>
-                        "Mean of layers"
+                        {tr!("translation-mean-layers")}
                     </option>
                     {move || {
                         (0..sizes().0)
@@ -165,7 +156,7 @@ fn CrossControls() -> impl IntoView {
                                         value=l.to_string()
                                         prop:selected=move || choice.layer.get() == Some(l)
                                     >
-                                        {format!("Decoder layer {}", l + 1)}
+                                        {tr!("translation-decoder-layer", layer = l + 1)}
                                     </option>
                                 }
                             })
@@ -174,13 +165,13 @@ fn CrossControls() -> impl IntoView {
                 </select>
             </label>
             <label>
-                "Head "
+                {tr!("translation-head")} " "
                 <select
                     id="translate-head"
                     on:change=move |ev| choice.head.set(pick(event_target_value(&ev)))
                 >
                     <option value="avg" prop:selected=move || choice.head.get().is_none()>
-                        "Mean of heads"
+                        {tr!("translation-mean-heads")}
                     </option>
                     {move || {
                         (0..sizes().1)
@@ -190,7 +181,7 @@ fn CrossControls() -> impl IntoView {
                                         value=h.to_string()
                                         prop:selected=move || choice.head.get() == Some(h)
                                     >
-                                        {format!("Head {}", h + 1)}
+                                        {tr!("translation-head-n", head = h + 1)}
                                     </option>
                                 }
                             })
@@ -198,14 +189,10 @@ fn CrossControls() -> impl IntoView {
                     }}
                 </select>
             </label>
-            <div
-                class="translate-parts"
-                role="tablist"
-                aria-label="Pictures of the cross-attention"
-            >
-                {part(Part::Heatmap, "translate-part-heatmap", "Heatmap")}
-                {part(Part::Lines, "translate-part-lines", "Lines")}
-                {part(Part::Step, "translate-part-step", "One word, step by step")}
+            <div class="translate-parts" role="tablist" aria-label=tr!("translation-parts-aria")>
+                {part(Part::Heatmap, "translate-part-heatmap", tr!("translation-part-heatmap"))}
+                {part(Part::Lines, "translate-part-lines", tr!("translation-part-lines"))}
+                {part(Part::Step, "translate-part-step", tr!("translation-part-step"))}
             </div>
             <GenerateButton />
         </div>
@@ -254,7 +241,7 @@ fn GenerateButton() -> impl IntoView {
                 choice.summary.with(|t| t.as_ref().is_none_or(|t| t.target_tokens.is_empty()))
             }
         >
-            "▶ Generate step by step"
+            {tr!("translation-generate")}
         </button>
     }
 }
@@ -270,15 +257,24 @@ fn Generating() -> impl IntoView {
             let step = n.checked_sub(1)?;
             let token = t.target_tokens.get(step)?.clone();
             let top = t.top.get(step).cloned().unwrap_or_default();
-            let others: Vec<String> = top.iter().map(|(p, w)| format!("{} {:.0}%", p.replace('▁', "_"), 100.0 * w)).collect();
+            let others: Vec<String> = top
+                .iter()
+                .map(|(p, w)| {
+                    tr!(
+                        "translation-candidate",
+                        token = p.replace('▁', "_"),
+                        percent = fixed((100.0 * w) as f64, 0),
+                    )
+                })
+                .collect();
             Some(view! {
                 <p class="translate-generating" id="translate-generating" aria-live="polite">
-                    {format!(
-                        "Step {} of {}: the model chose “{}” — from {}. Its row below is where this word looked in the source.",
-                        n,
-                        t.target_tokens.len(),
-                        token.replace('▁', " ").trim(),
-                        others.join(", "),
+                    {tr!(
+                        "translation-generating",
+                        step = n,
+                        total = t.target_tokens.len(),
+                        token = token.replace('▁', " ").trim().to_string(),
+                        others = others.join(", "),
                     )}
                 </p>
             })
@@ -293,8 +289,8 @@ fn About() -> impl IntoView {
     view! {
         <aside class="translate-about">
             <p id="no-self-attention">
-                <strong>"No self-attention in this decoder. "</strong>
-                {NO_SELF_ATTENTION}
+                <strong>{tr!("translation-no-self-attention")}</strong>
+                {tr!("translation-no-self-attention-why")}
             </p>
             <details id="translate-provenance">
                 <summary>
@@ -302,9 +298,9 @@ fn About() -> impl IntoView {
                         choice
                             .summary
                             .with(|t| {
-                                format!(
-                                    "Where the model comes from · license: {}",
-                                    t.as_ref().map_or("", |t| t.license.as_str()),
+                                tr!(
+                                    "translation-provenance",
+                                    license = t.as_ref().map_or("", |t| t.license.as_str()),
                                 )
                             })
                     }}

@@ -107,11 +107,11 @@ fn EditableMatrix(
                                                     type="number"
                                                     step="any"
                                                     id=format!("worked-{}-{i}-{j}", which.slug())
-                                                    aria-label=format!(
-                                                        "{} row {} column {}",
-                                                        which.name(),
-                                                        i + 1,
-                                                        j + 1,
+                                                    aria-label=tr!(
+                                                        "worked-cell-label",
+                                                        matrix = which.name(),
+                                                        row = i + 1,
+                                                        column = j + 1,
                                                     )
                                                     prop:value=move || {
                                                         example
@@ -171,7 +171,7 @@ pub fn WorkedExampleView() -> impl IntoView {
                 </div>
                 <div class="side-by-side">
                     <div id="worked-seed">
-                        <h3>{format!("The seed: ÷ √{d_x} (input width)")}</h3>
+                        <h3>{tr!("worked-seed-heading", width = d_x)}</h3>
                         {matrix_table(
                             "worked-seed-scaled".into(),
                             format!("S / √{d_x}"),
@@ -208,9 +208,7 @@ pub fn WorkedExampleView() -> impl IntoView {
     };
     view! {
         <div id="worked">
-            <p class="note">
-                "Three inputs of width 4, projections to width 3 — the worked example of seed 003. Edit any number; everything below is recomputed with the same formula the models use."
-            </p>
+            <p class="note">{tr!("worked-note")}</p>
             <div class="matrices">
                 <EditableMatrix which=Which::X example set_example />
                 <EditableMatrix which=Which::Wq example set_example />
@@ -218,7 +216,7 @@ pub fn WorkedExampleView() -> impl IntoView {
                 <EditableMatrix which=Which::Wv example set_example />
             </div>
             <button id="worked-reset" on:click=move |_| set_example.set(WorkedExample::seed_3x4())>
-                "Back to the seed's numbers"
+                {tr!("worked-reset")}
             </button>
             {results}
         </div>

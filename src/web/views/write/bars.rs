@@ -3,11 +3,12 @@
 //! `#write-cache`, what the step computed and what the key/value cache gave.
 
 use crate::state::{Results, Step, Writing};
+use crate::views::common::format::fixed;
 use leptos::prelude::*;
 
-/// A probability as a percentage.
+/// A probability as a percentage (in the page's decimal sign).
 fn pct(p: f32) -> String {
-    format!("{:.1}%", p * 100.0)
+    format!("{}%", fixed((p * 100.0) as f64, 1))
 }
 
 /// The step the timeline shows (the latest when it shows now).
@@ -34,7 +35,7 @@ pub fn StepBars(step: Step) -> impl IntoView {
             let line = (i == c.kept && !x.kept).then(|| {
                 view! {
                     <li class="cut-line" aria-hidden="true">
-                        "cut: the rest are left out"
+                        {tr!("write-cut-line")}
                     </li>
                 }
             });
@@ -45,29 +46,33 @@ pub fn StepBars(step: Step) -> impl IntoView {
                     <code>{format!("{text:?}")}</code>
                     <span class="bar" style=format!("width: {:.1}%", 100.0 * x.p / top)></span>
                     <span class="pct">{pct(x.p)}</span>
-                    {chosen.then(|| view! { <span class="mark">"◀ chosen"</span> })}
+                    {chosen.then(|| view! { <span class="mark">{tr!("write-chosen-mark")}</span> })}
                 </li>
             }
         })
         .collect_view();
-    let kept = format!(
-        "kept {} token{}, {} of the probability, renormalized",
-        c.kept,
-        if c.kept == 1 { "" } else { "s" },
-        pct(c.kept_mass)
-    );
-    let chosen = format!(
-        "Step {}: chose {:?}, {} after temperature, {} renormalized{}",
-        step.written.step + 1,
-        step.written.token,
-        pct(c.p),
-        pct(c.p_kept),
-        match (c.draw, chosen_shown) {
-            (Some(u), true) => format!(" (draw {u:.3})"),
-            (Some(u), false) => format!(" (draw {u:.3}; not among the ten shown)"),
-            (None, _) => String::new(),
-        }
-    );
+    let kept = tr!("write-kept", tokens = c.kept, share = pct(c.kept_mass));
+    let (n, token) = (step.written.step + 1, format!("{:?}", step.written.token));
+    let (p, p_kept) = (pct(c.p), pct(c.p_kept));
+    let chosen = match (c.draw, chosen_shown) {
+        (Some(u), true) => tr!(
+            "write-chosen-drawn",
+            step = n,
+            token = token,
+            p = p,
+            kept = p_kept,
+            draw = fixed(u, 3)
+        ),
+        (Some(u), false) => tr!(
+            "write-chosen-drawn-unseen",
+            step = n,
+            token = token,
+            p = p,
+            kept = p_kept,
+            draw = fixed(u, 3)
+        ),
+        (None, _) => tr!("write-chosen", step = n, token = token, p = p, kept = p_kept),
+    };
     view! {
         <div id="write-bars" class="write-bars" data-step=step.written.step + 1 data-chosen=c.id>
             <p class="chosen-note">{chosen}</p>
@@ -96,18 +101,21 @@ pub fn KvCache() -> impl IntoView {
             let i = &s.info;
             let n = s.tokens.len();
             let (q, kv, layers, d) = (i.n_heads, i.n_kv_heads.max(1), i.n_layers, i.d_head);
-            let reused = (n.saturating_sub(1) * 2 * kv * layers * d) as f64;
-            let saved = 100.0 * n.saturating_sub(1) as f64 / n.max(1) as f64;
-            let mut out = format!(
-                "Token {n} computed one new row of Q in each of {q} query heads and one new row of K and V in each of {kv} key/value heads, in each of {layers} layers. Reused: the {} earlier K and V rows of every key/value head in every layer, {:.2} million numbers; {saved:.0}% of the projections saved against computing all {n} rows again.",
-                n.saturating_sub(1),
-                reused / 1e6
+            let earlier = n.saturating_sub(1);
+            let reused = (earlier * 2 * kv * layers * d) as f64;
+            let saved = 100.0 * earlier as f64 / n.max(1) as f64;
+            let mut out = tr!(
+                "write-cache-computed",
+                token = n,
+                query = q,
+                kv = kv,
+                layers = layers,
+                earlier = earlier,
+                millions = fixed(reused / 1e6, 2),
+                saved = fixed(saved, 0)
             );
             if q > kv {
-                out.push_str(&format!(
-                    " Grouped queries: each K/V head is shared by {} query heads.",
-                    q / kv
-                ));
+                out.push_str(&tr!("write-cache-grouped", query = q / kv));
             }
             Some(out)
         })
@@ -115,7 +123,7 @@ pub fn KvCache() -> impl IntoView {
     // One element, its words replaced: a token does not close it again.
     view! {
         <details id="write-cache" class="write-cache" open hidden=move || shown(w).is_none()>
-            <summary>"Key/value cache"</summary>
+            <summary>{tr!("write-cache-title")}</summary>
             <p class="note">{text}</p>
         </details>
     }

@@ -50,7 +50,7 @@ pub fn WriteCard() -> impl IntoView {
                 data-ids=ids
                 data-text=written
             >
-                <h2 id="write-title">"Write"</h2>
+                <h2 id="write-title">{tr!("write-heading")}</h2>
                 <div class="write-buttons">
                     <button
                         id="write-go"
@@ -58,10 +58,10 @@ pub fn WriteCard() -> impl IntoView {
                         disabled=busy
                         on:click=move |_| flow.begin(Ask::Write)
                     >
-                        "Write"
+                        {tr!("write-go")}
                     </button>
                     <button id="write-step" disabled=busy on:click=move |_| flow.begin(Ask::Step)>
-                        "Step"
+                        {tr!("write-step")}
                     </button>
                     <button
                         id="write-pause"
@@ -70,7 +70,13 @@ pub fn WriteCard() -> impl IntoView {
                         }
                         on:click=move |_| flow.pause()
                     >
-                        {move || if state() == WriteState::Paused { "Resume" } else { "Pause" }}
+                        {move || {
+                            if state() == WriteState::Paused {
+                                tr!("write-resume")
+                            } else {
+                                tr!("write-pause")
+                            }
+                        }}
                     </button>
                     <button
                         id="write-stop"
@@ -79,14 +85,14 @@ pub fn WriteCard() -> impl IntoView {
                         }
                         on:click=move |_| flow.stop()
                     >
-                        "Stop"
+                        {tr!("write-stop")}
                     </button>
                 </div>
                 <details class="write-settings" prop:open=move || !app.present.get()>
-                    <summary>"Settings"</summary>
+                    <summary>{tr!("write-settings")}</summary>
                     <div class="write-fields">
                         <label>
-                            "Tokens"
+                            {tr!("write-count")}
                             <input
                                 id="write-count"
                                 type="number"
@@ -97,7 +103,7 @@ pub fn WriteCard() -> impl IntoView {
                             />
                         </label>
                         <label>
-                            "Choose"
+                            {tr!("write-choose")}
                             <select
                                 id="write-mode"
                                 on:change=move |ev| {
@@ -105,15 +111,15 @@ pub fn WriteCard() -> impl IntoView {
                                 }
                             >
                                 <option value="greedy" prop:selected=move || !w.sample.get()>
-                                    "greedy"
+                                    {tr!("write-greedy")}
                                 </option>
                                 <option value="sample" prop:selected=move || w.sample.get()>
-                                    "sample"
+                                    {tr!("write-sample")}
                                 </option>
                             </select>
                         </label>
                         <label>
-                            "top-k"
+                            {tr!("write-top-k")}
                             <input
                                 id="write-top-k"
                                 type="number"
@@ -123,7 +129,7 @@ pub fn WriteCard() -> impl IntoView {
                             />
                         </label>
                         <label>
-                            "top-p"
+                            {tr!("write-top-p")}
                             <input
                                 id="write-top-p"
                                 type="number"
@@ -135,7 +141,7 @@ pub fn WriteCard() -> impl IntoView {
                             />
                         </label>
                         <label>
-                            "seed"
+                            {tr!("write-seed")}
                             <input
                                 id="write-seed"
                                 type="number"
@@ -148,9 +154,9 @@ pub fn WriteCard() -> impl IntoView {
                     <p class="note">
                         {move || {
                             if w.sample.get() {
-                                "Draws from the bars below at the temperature above (0 off for top-k, 1 off for top-p); the seed replays the same draws."
+                                tr!("write-hint-sample")
                             } else {
-                                "Greedy: the most likely token each time."
+                                tr!("write-hint-greedy")
                             }
                         }}
                     </p>
@@ -169,7 +175,7 @@ pub fn WriteCard() -> impl IntoView {
         Err(Some(note)) => Some(
             view! {
                 <section class="card write" id="write-card" data-state="off">
-                    <h2>"Write"</h2>
+                    <h2>{tr!("write-heading")}</h2>
                     <p class="note">{note}</p>
                 </section>
             }

@@ -29,21 +29,15 @@ use leptos::prelude::*;
 
 /// Whether a model writes here; otherwise why not (None: nothing is said,
 /// as for the teaching model, which has no vocabulary to continue with).
-pub fn offered(model: ModelId, mask: Option<Mask>) -> Result<(), Option<&'static str>> {
+pub fn offered(model: ModelId, mask: Option<Mask>) -> Result<(), Option<String>> {
     match (model, mask) {
         (ModelId::SmolLm2, _) | (ModelId::Custom, Some(Mask::Causal | Mask::SlidingWindow(_))) => {
             Ok(())
         }
         (ModelId::Custom, None) | (ModelId::Teaching, _) => Err(None),
-        (ModelId::MiniLm | ModelId::Custom, _) => Err(Some(
-            "Writing is offered for decoders: this model is an encoder, which reads the whole text both ways and has no next token to choose.",
-        )),
-        (ModelId::Trace, _) => Err(Some(
-            "A trace file holds attention computed elsewhere, without the model's weights: nothing here can choose a next token.",
-        )),
-        _ => Err(Some(
-            "A translation model writes its translation, shown in the Translation tab; writing here is offered for decoders.",
-        )),
+        (ModelId::MiniLm | ModelId::Custom, _) => Err(Some(tr!("write-not-encoder"))),
+        (ModelId::Trace, _) => Err(Some(tr!("write-not-trace"))),
+        _ => Err(Some(tr!("write-not-translator"))),
     }
 }
 
@@ -105,11 +99,11 @@ impl Flow {
         let target = (done + n).min(MAX_WRITE).min(done + max.saturating_sub(now));
         if target <= done {
             let why = if done >= MAX_WRITE {
-                "A generation writes at most 256 tokens."
+                tr!("write-at-most", tokens = MAX_WRITE)
             } else {
-                "The text fills the model's context: there is no room for another token."
+                tr!("write-context-full")
             };
-            res.error.set(why.into());
+            res.error.set(why);
             w.state.set(WriteState::Done);
             return;
         }
@@ -165,7 +159,7 @@ impl Flow {
         let w = self.w;
         if matches!(w.state.get_untracked(), WriteState::Writing | WriteState::Paused) {
             w.state.set(WriteState::Done);
-            w.message.set("Stopped.".into());
+            w.message.set(tr!("write-stopped"));
         }
     }
 
@@ -183,14 +177,21 @@ impl Flow {
         w.produced.set_value(Some(reply.text.clone()));
         sel.text.set(reply.text.clone());
         let ((target, whole), done) = (w.target.get_value(), w.steps.with_untracked(Vec::len));
-        let stop = reply.written.stop.clone();
-        if let Some(why) = &stop {
-            w.message.set(why.clone());
+        // The worker's one reason to stop is a token that ends a text (`write_step`):
+        // said here in the page's language rather than as the worker wrote it.
+        let stop = reply.written.stop.is_some();
+        if stop {
+            let token = format!("{:?}", reply.written.token);
+            w.message.set(tr!(
+                "write-end-of-text",
+                model = crate::compute::run_name(&s.info),
+                token = token
+            ));
         }
         if w.state.get_untracked() != WriteState::Writing {
             return;
         }
-        if stop.is_some() || (done >= target && whole) {
+        if stop || (done >= target && whole) {
             w.state.set(WriteState::Done);
         } else if done >= target {
             w.state.set(WriteState::Paused);

@@ -12,8 +12,8 @@ pub fn Timeline() -> impl IntoView {
     let w = flow.w;
     let steps = move || w.steps.with(Vec::len);
     let label = move || match w.at.get() {
-        Some(s) => format!("step {s} of {}: before token {s} was chosen", steps()),
-        None => format!("now: {} tokens written", steps()),
+        Some(s) => tr!("write-timeline-step", step = s, steps = steps()),
+        None => tr!("write-timeline-now", tokens = steps()),
     };
     // A memo: the range is built once per generation, not at every token.
     let shown = Memo::new(move |_| steps() > 0);
@@ -21,7 +21,7 @@ pub fn Timeline() -> impl IntoView {
         shown.get().then(|| {
             view! {
                 <div class="write-timeline">
-                    <label for="write-timeline">"Timeline"</label>
+                    <label for="write-timeline">{tr!("write-timeline")}</label>
                     <input
                         id="write-timeline"
                         type="range"
