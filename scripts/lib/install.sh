@@ -113,6 +113,17 @@ ensure_chromium() {
     CHROMIUM="$(command -v chromium)"
     CHROMEDRIVER="$(command -v chromedriver)"
     export CHROMIUM CHROMEDRIVER
+    ensure_cjk_font
+}
+
+# A font with Chinese characters (Debian's WenQuanYi Micro Hei, 4 MB), without which
+# Chromium draws the page in Chinese as boxes; a visitor's own system has one.
+ensure_cjk_font() {
+    command -v fc-list >/dev/null && [[ -n "$(fc-list :lang=zh family)" ]] && return
+    command -v apt-get >/dev/null || die "install a font with Chinese characters (Debian: apt-get install fonts-wqy-microhei)"
+    log "installing a font with Chinese characters (apt-get fonts-wqy-microhei)"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-wqy-microhei fontconfig >/dev/null
 }
 
 # The e2e test's npm packages (playwright-core only; it never downloads a

@@ -190,3 +190,38 @@ export async function shownAndCliCsv(page, root, cliArgs) {
   const cli = execFileSync(join(root, 'target', 'debug', 'attnscope'), [...cliArgs, '--csv', '-'], { encoding: 'utf8', maxBuffer: 1 << 28 });
   return { shown: parseCsv(Buffer.concat(chunks).toString()), cli: parseCsv(cli) };
 }
+
+// Lets the page lay itself out and redraw: ResizeObservers, effects, frames.
+export async function settled(page) {
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 60)))));
+}
+
+// What sticks out: the page's scroll width, every element whose visible box
+// (its box cut by the ancestors that clip it) passes the viewport's right
+// edge, and every drawn canvas larger than the box it is drawn in.
+export async function overflow(page) {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const out = [];
+    if (document.documentElement.scrollWidth > width + 1) out.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} > ${width}`);
+    const name = (el) => `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}${el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\s+/).join('.') : ''}`;
+    for (const el of document.querySelectorAll('body *')) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0 || getComputedStyle(el).visibility === 'hidden') continue;
+      let right = r.right;
+      for (let a = el.parentElement; a && a !== document.documentElement; a = a.parentElement) {
+        const s = getComputedStyle(a);
+        if (s.overflowX !== 'visible' || s.clip !== 'auto') right = Math.min(right, a.getBoundingClientRect().right);
+      }
+      if (right > width + 1 && !el.closest('.sr-only')) out.push(`${name(el)} reaches ${Math.round(right)} px of ${width}`);
+    }
+    for (const c of document.querySelectorAll('.canvas-box canvas')) {
+      if (c.width === 0) continue;
+      const box = c.closest('.canvas-box').getBoundingClientRect();
+      const r = c.getBoundingClientRect();
+      if (r.width > box.width + 1 || r.height > box.height + 1) out.push(`canvas#${c.id} is ${Math.round(r.width)}×${Math.round(r.height)} in a box of ${Math.round(box.width)}×${Math.round(box.height)}`);
+    }
+    return out.slice(0, 12);
+  });
+}
+

@@ -18,7 +18,7 @@ import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import AxeBuilder from '@axe-core/playwright';
-import { launch, serve } from './harness.mjs';
+import { launch, serve, settled, overflow } from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DIST = resolve(process.env.DIST ?? join(HERE, '..', '..', 'dist'));
@@ -63,11 +63,6 @@ async function open(options = {}) {
   return { context, page, problems };
 }
 
-// Lets the page lay itself out and redraw: ResizeObservers, effects, frames.
-async function settled(page) {
-  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 60)))));
-}
-
 async function computed(page, pattern = /computed in/, timeout = 300_000) {
   await page.waitForFunction((p) => new RegExp(p).test(document.querySelector('#status')?.textContent ?? ''), pattern.source, { timeout });
 }
@@ -76,35 +71,6 @@ async function computed(page, pattern = /computed in/, timeout = 300_000) {
 async function mode(page, m) {
   await page.locator('#dark').setChecked(m === 'dark');
   await page.locator('#present').setChecked(m === 'present');
-}
-
-// What sticks out: the page's scroll width, every element whose visible box
-// (its box cut by the ancestors that clip it) passes the viewport's right
-// edge, and every drawn canvas larger than the box it is drawn in.
-async function overflow(page) {
-  return page.evaluate(() => {
-    const width = document.documentElement.clientWidth;
-    const out = [];
-    if (document.documentElement.scrollWidth > width + 1) out.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} > ${width}`);
-    const name = (el) => `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}${el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\s+/).join('.') : ''}`;
-    for (const el of document.querySelectorAll('body *')) {
-      const r = el.getBoundingClientRect();
-      if (r.width === 0 || r.height === 0 || getComputedStyle(el).visibility === 'hidden') continue;
-      let right = r.right;
-      for (let a = el.parentElement; a && a !== document.documentElement; a = a.parentElement) {
-        const s = getComputedStyle(a);
-        if (s.overflowX !== 'visible' || s.clip !== 'auto') right = Math.min(right, a.getBoundingClientRect().right);
-      }
-      if (right > width + 1 && !el.closest('.sr-only')) out.push(`${name(el)} reaches ${Math.round(right)} px of ${width}`);
-    }
-    for (const c of document.querySelectorAll('.canvas-box canvas')) {
-      if (c.width === 0) continue;
-      const box = c.closest('.canvas-box').getBoundingClientRect();
-      const r = c.getBoundingClientRect();
-      if (r.width > box.width + 1 || r.height > box.height + 1) out.push(`canvas#${c.id} is ${Math.round(r.width)}×${Math.round(r.height)} in a box of ${Math.round(box.width)}×${Math.round(box.height)}`);
-    }
-    return out.slice(0, 12);
-  });
 }
 
 // At 1280×720 in presentation mode: the text box and the whole picture are
