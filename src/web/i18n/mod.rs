@@ -156,6 +156,13 @@ pub async fn switch(lang: Lang) -> Result<(), String> {
     Ok(())
 }
 
+/// Shows the page in `lang` with the given catalog sources instead of fetched ones (tests).
+#[cfg(test)]
+pub fn switch_to_sources(lang: Lang, sources: &[&str]) {
+    OTHER.set((lang != Lang::En).then(|| bundle(lang, sources)));
+    SHOWN.with(|s| s.set(lang));
+}
+
 fn set_document_lang(lang: Lang) {
     if let Some(root) = web_sys::window().and_then(|w| w.document()?.document_element()) {
         let _ = root.set_attribute("lang", lang.html_tag());
@@ -181,4 +188,23 @@ async fn fetch_text(url: &str) -> Result<String, String> {
         .await
         .map_err(failed)?;
     text.as_string().ok_or_else(|| format!("{url} is not text"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[wasm_bindgen_test]
+    fn a_message_the_language_lacks_is_shown_in_english_and_an_unknown_id_as_itself() {
+        switch_to_sources(Lang::De, &["page-language = Sprache\n"]);
+        assert_eq!(tr!("page-language"), "Sprache");
+        assert_eq!(tr!("page-open-full"), "Open in attnscope ↗", "English, never a blank");
+        let failed = tr!("page-language-failed", language = "Deutsch", reason = "offline");
+        assert_eq!(failed, "The page could not switch to Deutsch: offline");
+        assert!(decimal_comma());
+        switch_to_sources(Lang::En, &[]);
+        assert_eq!(tr!("page-language"), "Language");
+        assert!(!decimal_comma());
+    }
 }
