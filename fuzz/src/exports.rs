@@ -61,6 +61,11 @@ pub fn run(data: &[u8]) {
             values: &a,
             kind,
             mask: Mask::Causal,
+            // The axes' names are the caller's text too (the page's, in its language).
+            axes: (
+                labels.first().map_or("keys →", String::as_str),
+                labels.last().map_or("queries ↓", String::as_str),
+            ),
         };
         let svg = heatmap_svg(&h).expect("a heatmap of valid weights draws");
         if let Err(e) = roxmltree::Document::parse(&svg) {
