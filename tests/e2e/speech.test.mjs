@@ -142,6 +142,20 @@ test('a file: decoded, transcribed as the reference, a chosen token\'s attention
     assert.ok(Math.abs(shown - cell) < 6e-5, `cell (${i}, ${j}): the page shows ${shown}, the CLI's pooled ${cell}: ${readout}`);
   }
 
+  // The decoder's causal self-attention among the transcript's tokens: a row over the
+  // tokens before it, the mask's cells read as hidden, not as weights.
+  const decoder = page.locator('#speech-decoder');
+  await page.selectOption('#speech-decoder-layer', { value: '3' });
+  await page.selectOption('#speech-decoder-head', { value: '2' });
+  const n = Number(await decoder.getAttribute('data-cells'));
+  assert.equal(n, await page.locator('.speech-token').count());
+  const geometry = Object.fromEntries(await Promise.all(['cell', 'left', 'top'].map(async (k) => [k, Number(await decoder.getAttribute(`data-${k}`))])));
+  const at = (i, j) => ({ x: geometry.left + (j + 0.5) * geometry.cell, y: geometry.top + (i + 0.5) * geometry.cell });
+  await decoder.hover({ position: at(n - 1, 0) });
+  await page.waitForFunction(() => /→ .*: \d\.\d{4}/.test(document.querySelector('#speech-decoder-readout').textContent));
+  await decoder.hover({ position: at(0, n - 1) });
+  await page.waitForFunction(() => /hidden by the causal mask/.test(document.querySelector('#speech-decoder-readout').textContent));
+
   // The lesson's chapter on listening reads this clip, with the token and head chosen here.
   await page.click('#tab-lesson');
   await page.locator('.lesson-dot').nth(12).click();

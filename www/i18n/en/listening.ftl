@@ -53,6 +53,16 @@ speech-encoder-caption = Before any word is written, the encoder's self-attentio
 speech-encoder-layer = Encoder layer
 speech-encoder-head = head
 speech-encoder-aria = The encoder's self-attention: frames of sound as rows and columns
+# The decoder's causal self-attention among the transcript's tokens. Menus: "Decoder layer [1] head [1]".
+speech-decoder-title = The decoder reading its own words
+speech-decoder-caption = While it writes, the decoder's causal self-attention: each token's query (a row) over the keys of the tokens written so far (columns); a row sums to 1. The cells above the diagonal are grey: the causal mask hides the tokens not yet written.
+speech-decoder-layer = Decoder layer
+speech-decoder-head = head
+speech-decoder-aria = The decoder's causal self-attention: the transcript's tokens as rows (queries) and columns (keys)
+# $weight: the weight, already written as a number.
+speech-decoder-readout = “{ $query }” → “{ $key }”: { $weight }
+speech-decoder-masked = “{ $query }” → “{ $key }”: hidden by the causal mask (“{ $key }” is written later)
+speech-decoder-hover = Hover a cell to read its weight.
 # Drawn under the padding's narrow column (keep it short).
 speech-heatmap-pad = pad
 # $which: speech-which-head or speech-which-alignment.

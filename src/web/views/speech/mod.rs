@@ -2,13 +2,15 @@
 //! `capture.rs`) goes to Whisper in the extra worker, and its transcript
 //! comes back with the decoder's cross-attention over the sound: drawn over
 //! the spectrogram for one chosen token, with the words' times as spans
-//! (`sound.rs`), as a token × time heatmap (`heatmap.rs`), and the
-//! encoder's own self-attention among the frames (`encoder.rs`).
+//! (`sound.rs`), as a token × time heatmap (`heatmap.rs`), the encoder's
+//! own self-attention among the frames (`encoder.rs`), and the decoder's
+//! causal self-attention among the tokens (`decoder.rs`).
 //!
 //! The tab keeps its own state ([`Speech`], by context): a clip is not the
 //! text being typed, so the other tabs keep showing that text's run.
 
 pub mod capture;
+pub mod decoder;
 pub mod encoder;
 pub mod heatmap;
 pub mod sound;
@@ -197,6 +199,7 @@ pub fn SpeechView() -> impl IntoView {
                 <sound::Spectrogram />
                 <heatmap::TokenTime />
                 <encoder::EncoderMap />
+                <decoder::DecoderMap />
             </Show>
         </div>
     }

@@ -4,6 +4,8 @@
 //! choices, and the pictures drawn.
 
 use super::{Speech, SpeechView, FIRST_ID};
+use crate::canvas::cell_color;
+use crate::canvas::look::HIDDEN;
 use crate::compute::Engine;
 use crate::state::{Appearance, Results, Selection};
 use crate::test_support::*;
@@ -63,7 +65,7 @@ pub(crate) fn clip() -> SpeechSummary {
         padding: vec![vec![pad.to_vec(); 2]; 2],
         alignment_heads: vec![(0, 0), (1, 1)],
         align: Some(head(0)),
-        self_attention: vec![vec![Matrix::zeros(3, 3); 2]; 2],
+        self_attention: (0..2).map(|l| (0..2).map(|h| causal_rows(l, h)).collect()).collect(),
         encoder_block: 2,
         encoder: (0..2).map(|l| (0..3).map(|h| encoder_cells(l, h)).collect()).collect(),
         words: vec![
@@ -90,6 +92,76 @@ fn encoder_cells(layer: usize, head: usize) -> Matrix {
             })
             .collect::<Vec<Vec<f32>>>(),
     )
+}
+
+/// The decoder's causal self-attention among the three tokens: nothing above the diagonal,
+/// each row summing to 1, with `d = 0.1 · (1 + layer + 2 · head)` telling the heads apart.
+fn causal_rows(layer: usize, head: usize) -> Matrix {
+    let d = 0.1 * (1 + layer + 2 * head) as f32;
+    Matrix::from_rows(&[
+        vec![1.0, 0.0, 0.0],
+        vec![d, 1.0 - d, 0.0],
+        vec![d / 2.0, 1.0 - 1.5 * d, d],
+    ])
+}
+
+#[wasm_bindgen_test]
+async fn the_decoders_causal_self_attention_is_drawn_with_its_mask_in_grey() {
+    let (root, speech) = mount();
+    speech.take(FIRST_ID, clip());
+    settle("the decoder's map", || exists(&root, "#speech-decoder[data-cells]")).await;
+    let canvas: HtmlCanvasElement = find(&root, "#speech-decoder");
+    assert_eq!(canvas.get_attribute("data-cells").as_deref(), Some("3"));
+    assert!(text_of(&root, "#speech-decoder-readout").contains("Hover a cell"));
+    let layers: HtmlSelectElement = find(&root, "#speech-decoder-layer");
+    let heads: HtmlSelectElement = find(&root, "#speech-decoder-head");
+    assert_eq!((layers.length(), heads.length()), (2, 2));
+    // Layer 2, head 2: d = 0.4, so "world" gives "Hello" 1 − 1.5 · 0.4 = 0.4.
+    layers.set_value("1");
+    fire(&layers, "change");
+    heads.set_value("1");
+    fire(&heads, "change");
+    let w = causal_rows(1, 1);
+    settle("the map of layer 2, head 2", || {
+        map_fits(&root, "#speech-decoder", 3)
+            && pixel_in(&root, "#speech-decoder", 2, 1) == cell_color(w[(2, 1)])
+    })
+    .await;
+    // The keys the causal mask hides are grey, not the colour of a weight of 0.
+    for (i, j) in [(0, 1), (0, 2), (1, 2)] {
+        assert_eq!(pixel_in(&root, "#speech-decoder", i, j), HIDDEN, "cell ({i}, {j})");
+    }
+    assert_ne!(HIDDEN, cell_color(0.0));
+    assert_eq!(pixel_in(&root, "#speech-decoder", 0, 0), cell_color(1.0));
+    let c = cells(&canvas).unwrap();
+    let el: HtmlElement = canvas.clone().unchecked_into();
+    let at = |i: usize, j: usize| {
+        (c.left + (j as f64 + 0.5) * c.cell, c.top + (i as f64 + 0.5) * c.cell)
+    };
+    let (x, y) = at(2, 1);
+    mouse(&el, "mousemove", "MouseEvent", x, y);
+    settle("the readout", || text_of(&root, "#speech-decoder-readout").contains("0.4000")).await;
+    assert_eq!(text_of(&root, "#speech-decoder-readout"), "“world” → “Hello”: 0.4000");
+    // A masked cell has no weight to read.
+    let (x, y) = at(0, 2);
+    mouse(&el, "mousemove", "MouseEvent", x, y);
+    settle("a hidden key", || text_of(&root, "#speech-decoder-readout").contains("mask")).await;
+    let r = text_of(&root, "#speech-decoder-readout");
+    assert_eq!(
+        r,
+        "“<|startoftranscript|>” → “world”: hidden by the causal mask (“world” is written later)"
+    );
+    assert!(!r.contains("0.0000"), "{r}");
+    // A click chooses the cell's query token for the tab.
+    let (x, y) = at(2, 0);
+    mouse(&el, "click", "MouseEvent", x, y);
+    settle("world chosen", || speech.token.get_untracked() == Some(2)).await;
+    settle("the cell clicked", || {
+        text_of(&root, "#speech-decoder-readout") == "“world” → “<|startoftranscript|>”: 0.2000"
+    })
+    .await;
+    mouse(&el, "mouseleave", "MouseEvent", 1.0, 1.0);
+    settle("no cell", || text_of(&root, "#speech-decoder-readout").contains("Hover a cell")).await;
 }
 
 #[wasm_bindgen_test]
