@@ -258,6 +258,19 @@ pub fn draw_labels(
         }
         let token = &cols[j];
         style(focus.col == Some(j));
+        if upright(token.trim()) {
+            // Chinese and Japanese stand upright in a column, read downwards, one square
+            // character per em: as tall as the turned label would be long.
+            ctx.set_text_align("center");
+            let text = label(token.trim());
+            let n = text.chars().count();
+            for (k, c) in text.chars().enumerate() {
+                let y = layout.top - gap - (n - k) as f64 * layout.font_px + 0.5 * layout.font_px;
+                ctx.fill_text(&c.to_string(), x + half, y)?;
+            }
+            ctx.set_text_align("left");
+            continue;
+        }
         ctx.save();
         ctx.translate(x + half, layout.top - gap)?;
         ctx.rotate(-std::f64::consts::FRAC_PI_2)?;
@@ -265,6 +278,23 @@ pub fn draw_labels(
         ctx.restore();
     }
     Ok(())
+}
+
+/// Whether a column's label is written upright: every character of it square (CJK ideographs,
+/// kana, hangul, their punctuation and full-width forms), which turned on their side would
+/// read lying down.
+pub fn upright(token: &str) -> bool {
+    let square = |c: char| {
+        matches!(c as u32,
+            0x3000..=0x30FF // CJK punctuation, hiragana, katakana
+            | 0x3400..=0x4DBF // CJK extension A
+            | 0x4E00..=0x9FFF // CJK unified ideographs
+            | 0xAC00..=0xD7AF // hangul syllables
+            | 0xF900..=0xFAFF // CJK compatibility ideographs
+            | 0xFF01..=0xFF60 // full-width forms
+            | 0x20000..=0x2FFFF) // CJK extensions B and on
+    };
+    !token.is_empty() && token.chars().all(square)
 }
 
 /// Outlines the focus row and column (a chosen token's).

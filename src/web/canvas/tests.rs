@@ -26,3 +26,15 @@ fn a_map_of_up_to_forty_tokens_fills_its_box_and_two_tokens_stay_sensible() {
         );
     }
 }
+
+#[wasm_bindgen_test]
+fn chinese_and_japanese_labels_stand_upright_and_the_rest_turn() {
+    use crate::canvas::grid::upright;
+    for token in ["生物", "毛茸茸", "，", "カタカナ", "한국"] {
+        assert!(upright(token), "{token}");
+    }
+    for token in ["", "fluffy", "ĠParis", "生物s", "1", "▁森林", " 的"] {
+        // (A leading space is trimmed before the page asks.)
+        assert!(!upright(token), "{token:?}");
+    }
+}

@@ -48,7 +48,10 @@ lesson-preview = {"["}{ $numbers }] ({ $count } numbers)
 
 ## Step 1: tokens
 
-lesson-says-tokens = { $model } reads your sentence as { $tokens } tokens. Every token gets a row and a column in each picture of attention: here “{ $query }” is the query we follow.
+lesson-says-tokens = { $model } reads your sentence as { $tokens ->
+        [one] 1 token
+       *[other] { $tokens } tokens
+    }. Every token gets a row and a column in each picture of attention: here “{ $query }” is the query we follow.
 lesson-label-tokens = tokens
 lesson-label-query = query token
 lesson-label-ids = token ids

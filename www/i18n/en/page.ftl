@@ -1,7 +1,10 @@
 # attnscope, English: page
 
 page-open-full = Open in attnscope ↗
-page-run-progress = Computing { $tokens } tokens: layer { $done } of { $blocks } done
+page-run-progress = Computing { $tokens ->
+        [one] 1 token
+       *[other] { $tokens } tokens
+    }: layer { $done } of { $blocks } done
 page-language = Language
 page-language-failed = The page could not switch to { $language }: { $reason }
 
@@ -84,10 +87,19 @@ page-rail = Settings, notes and exports
 page-computing = computing…
 page-status-empty = Type some text to see its attention.
 # $time: "0.4 ms", or page-under-tenth-ms.
-page-status = { $tokens } tokens, computed in { $time } in your browser
-page-status-threads = { $tokens } tokens, computed in { $time } on { $threads } threads in your browser
+page-status = { $tokens ->
+        [one] 1 token
+       *[other] { $tokens } tokens
+    }, computed in { $time } in your browser
+page-status-threads = { $tokens ->
+        [one] 1 token
+       *[other] { $tokens } tokens
+    }, computed in { $time } on { $threads } threads in your browser
 # $why: the reason, in English (from the program's core).
-page-status-one-thread = { $tokens } tokens, computed in { $time } on one thread ({ $why }) in your browser
+page-status-one-thread = { $tokens ->
+        [one] 1 token
+       *[other] { $tokens } tokens
+    }, computed in { $time } on one thread ({ $why }) in your browser
 page-status-memory = worker memory { $size }
 page-status-memory-both = worker memory { $size } (both workers)
 page-under-tenth-ms = under 0.1 ms
