@@ -26,8 +26,8 @@ mod writing;
 pub use crate::models::sampling::{Sampling, Written};
 pub use messages::{
     AnalysisReply, AnalysisRequest, CrossHead, FromWorker, HeadDetail, HeardWord, Recording,
-    RunOptions, RunSummary, SpeechSummary, ToWorker, TranslationSummary, VisionSummary, WriteReply,
-    WriteRequest, MAX_SECONDS,
+    RunOptions, RunSummary, SpeechStep, SpeechSummary, StepFrame, ToWorker, TranslationSummary,
+    VisionSummary, WriteReply, WriteRequest, MAX_SECONDS, STEP_FRAMES,
 };
 // The session's messages carry these ground-floor types; the shells name them from here.
 pub use crate::trace::{ModelFile, ModelId, Thumbnail};
@@ -349,6 +349,12 @@ impl Session {
                 Ok(speech) => FromWorker::Heard { id, speech: Box::new(speech) },
                 Err(e) => FromWorker::Failed { id, message: e.to_string() },
             },
+            ToWorker::SpeechStep { id, model, layer, head, token } => {
+                match self.runners.get(&model).ok_or_else(|| runners::missing(model)).and_then(|r| r.speech_step(layer, head, token)) {
+                    Ok(step) => FromWorker::SpeechStep { id, step: Box::new(step) },
+                    Err(e) => FromWorker::Failed { id, message: e.to_string() },
+                }
+            }
             // Loading needs the network: the worker shell fetches the files and calls `install`.
             ToWorker::Load { model, .. } => FromWorker::LoadFailed { model, message: "loading is done by the worker shell".into() },
             // So is reading the visitor's files (src/worker/open_files.rs).

@@ -21,6 +21,7 @@ enum Kind {
     Show,
     Analyze(usize),
     Listen,
+    SpeechStep,
 }
 
 fn kind(msg: &ToWorker) -> Kind {
@@ -37,6 +38,7 @@ fn kind(msg: &ToWorker) -> Kind {
         ToWorker::Show { .. } => Kind::Show,
         ToWorker::Analyze { request, .. } => Kind::Analyze(request.kind()),
         ToWorker::Listen { .. } => Kind::Listen,
+        ToWorker::SpeechStep { .. } => Kind::SpeechStep,
     }
 }
 

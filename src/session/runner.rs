@@ -6,8 +6,8 @@
 use std::borrow::Cow;
 
 use super::messages::{
-    AnalysisRequest, FromWorker, Recording, RunOptions, RunSummary, SpeechSummary, ToWorker,
-    TranslationSummary, WriteReply, WriteRequest,
+    AnalysisRequest, FromWorker, Recording, RunOptions, RunSummary, SpeechStep, SpeechSummary,
+    ToWorker, TranslationSummary, WriteReply, WriteRequest,
 };
 use crate::attention::Scale;
 use crate::error::{Error, Result};
@@ -55,6 +55,15 @@ pub trait Runner {
     fn listen(&mut self, _recording: &Recording) -> Result<SpeechSummary> {
         Err(Error::Invalid(format!(
             "{} reads text; a clip is transcribed by the speech model (Whisper).",
+            self.info().name
+        )))
+    }
+
+    /// Token `token` of the latest clip through cross-attention head `head`
+    /// of decoder layer `layer`, step by step (speech models only).
+    fn speech_step(&self, _layer: usize, _head: usize, _token: usize) -> Result<SpeechStep> {
+        Err(Error::Invalid(format!(
+            "{} hears no clips: step by step over sound is the speech model's (Whisper).",
             self.info().name
         )))
     }

@@ -222,7 +222,9 @@ impl Compute {
                 }
                 to
             }
-            ToWorker::Compare { model, .. } | ToWorker::Listen { model, .. } => home(*model),
+            ToWorker::Compare { model, .. }
+            | ToWorker::Listen { model, .. }
+            | ToWorker::SpeechStep { model, .. } => home(*model),
             // Which model the storage keeps is asked at every visit: the
             // default worker answers, so that the other one is not started for it.
             ToWorker::Custom(CustomRequest::Saved) => Home::Worker,
@@ -243,12 +245,12 @@ impl Compute {
                             message: tr!("page-needs-worker", model = model_name(model)),
                         }
                     }
-                    ToWorker::Compare { id, model, .. } | ToWorker::Listen { id, model, .. } => {
-                        FromWorker::Failed {
-                            id,
-                            message: tr!("page-needs-worker", model = model_name(model)),
-                        }
-                    }
+                    ToWorker::Compare { id, model, .. }
+                    | ToWorker::Listen { id, model, .. }
+                    | ToWorker::SpeechStep { id, model, .. } => FromWorker::Failed {
+                        id,
+                        message: tr!("page-needs-worker", model = model_name(model)),
+                    },
                     _ => return,
                 };
                 leptos::task::spawn_local(async move { reply(answer) });

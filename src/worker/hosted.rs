@@ -177,7 +177,8 @@ fn id_of(msg: &ToWorker) -> u64 {
         | ToWorker::Write { id, .. }
         | ToWorker::Show { id, .. }
         | ToWorker::Analyze { id, .. }
-        | ToWorker::Listen { id, .. } => *id,
+        | ToWorker::Listen { id, .. }
+        | ToWorker::SpeechStep { id, .. } => *id,
         ToWorker::Load { .. } | ToWorker::Custom(_) => 0,
     }
 }

@@ -6,7 +6,9 @@ mod translation;
 mod writing;
 
 pub use analysis::{AnalysisReply, AnalysisRequest};
-pub use speech::{HeardWord, Recording, SpeechSummary, MAX_SECONDS};
+pub use speech::{
+    HeardWord, Recording, SpeechStep, SpeechSummary, StepFrame, MAX_SECONDS, STEP_FRAMES,
+};
 pub use translation::{CrossHead, TranslationSummary};
 pub use writing::{WriteReply, WriteRequest};
 
@@ -257,6 +259,15 @@ pub enum ToWorker {
         model: ModelId,
         recording: Recording,
     },
+    /// One token of the latest clip through one cross-attention head, step
+    /// by step (`id`: the clip's); answered by `SpeechStep`.
+    SpeechStep {
+        id: u64,
+        model: ModelId,
+        layer: usize,
+        head: usize,
+        token: usize,
+    },
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -322,5 +333,10 @@ pub enum FromWorker {
     Heard {
         id: u64,
         speech: Box<SpeechSummary>,
+    },
+    /// The answer to `SpeechStep`.
+    SpeechStep {
+        id: u64,
+        step: Box<SpeechStep>,
     },
 }

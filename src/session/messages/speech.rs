@@ -107,3 +107,48 @@ impl SpeechSummary {
         }
     }
 }
+
+/// Frames of the clip a [`SpeechStep`] shows (those given the largest weights).
+pub const STEP_FRAMES: usize = 6;
+
+/// One frame of the clip in a [`SpeechStep`]: its key and what the token's query made of it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StepFrame {
+    /// The frame's index (20 ms each, from the clip's start).
+    pub frame: usize,
+    /// Its key k_j (d_k numbers).
+    pub k: Vec<f32>,
+    /// q·k_j.
+    pub score: f32,
+    /// q·k_j × scale.
+    pub scaled: f32,
+    /// a_j = softmax(q·K × scale)_j over all 1,500 frames.
+    pub weight: f32,
+}
+
+/// One token of the transcript through one cross-attention head, step by
+/// step: its query, the clip's strongest frames' keys, the scores, the
+/// weights and Σ a_j v_j, every number from the q, K and V the decoder
+/// used (`runners/listener.rs` keeps them from the latest clip).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SpeechStep {
+    pub layer: usize,
+    pub head: usize,
+    /// The token's index in [`SpeechSummary::tokens`], and how it is written.
+    pub token: usize,
+    pub text: String,
+    /// The token's query q (d_k numbers).
+    pub q: Vec<f32>,
+    /// The factor applied to the scores (1/√d_k).
+    pub scale: f32,
+    /// Frames that hold the clip; the rest of the 1,500 (`keys`) are padding.
+    pub frames: usize,
+    pub keys: usize,
+    /// The clip's [`STEP_FRAMES`] frames given the largest weights, strongest first.
+    pub top: Vec<StepFrame>,
+    /// The weight the padding's frames took together, and the clip's frames.
+    pub padding: f32,
+    pub clip: f32,
+    /// The head's output for this token, z = Σ_j a_j v_j (d_v numbers).
+    pub z: Vec<f32>,
+}

@@ -5,11 +5,19 @@
 //! words' times, the decoder's causal self-attention and the encoder's
 //! self-attention among the clip's frames, pooled into blocks of frames.
 //! Typed text is not its input: a run says so.
+//!
+//! From the latest clip it keeps each decoder layer's cross-attention Q
+//! (per head, tokens × d_k), K and V (per head, 1,500 frames × d_k): 4
+//! layers × 6 heads × 1,500 × 64 × 2 × 4 bytes, about 18 MB, for the
+//! step-by-step view of one token through one head ([`SpeechStep`]).
+//! The encoder's 1,500 × 1,500 weights are never kept.
 
-use super::super::messages::{HeardWord, Recording, SpeechSummary, MAX_SECONDS};
+use super::super::messages::{
+    HeardWord, Recording, SpeechStep, SpeechSummary, StepFrame, MAX_SECONDS, STEP_FRAMES,
+};
 use super::super::runner::{no_analyses, Ran, Runner};
 use super::super::RunOptions;
-use crate::attention::{Mask, MultiHeadTrace};
+use crate::attention::{attend, Attend, Mask, MultiHeadTrace, Scale};
 use crate::error::{Error, Result};
 use crate::formats::source::Bytes;
 use crate::models::whisper::transcribe::Speech;
@@ -27,6 +35,16 @@ pub const ENCODER_CELLS: usize = 125;
 
 pub struct Listener {
     speech: Speech,
+    /// What the latest clip leaves for [`Runner::speech_step`].
+    kept: Option<Heard>,
+}
+
+/// The latest clip's tokens and, per decoder layer, its cross-attention
+/// with every head's S, A and Z let go of: Q, K, V, mask and scale remain.
+struct Heard {
+    tokens: Vec<String>,
+    frames: usize,
+    cross: Vec<MultiHeadTrace>,
 }
 
 impl Listener {
@@ -39,7 +57,7 @@ impl Listener {
             )));
         };
         let speech = Speech::load(&Bytes::new("model.bin", model), config, tokenizer)?;
-        Ok(Listener { speech })
+        Ok(Listener { speech, kept: None })
     }
 }
 
@@ -71,12 +89,24 @@ impl Runner for Listener {
     }
 
     fn listen(&mut self, recording: &Recording) -> Result<SpeechSummary> {
-        hear(&self.speech, recording)
+        // The clip before is let go of first: its 18 MB are not held beside a transcription.
+        self.kept = None;
+        let (summary, kept) = hear(&self.speech, recording)?;
+        self.kept = Some(kept);
+        Ok(summary)
+    }
+
+    fn speech_step(&self, layer: usize, head: usize, token: usize) -> Result<SpeechStep> {
+        let kept = self.kept.as_ref().ok_or_else(|| {
+            Error::Invalid("no clip heard yet: record or open one in the Speech tab".into())
+        })?;
+        step(kept, layer, head, token)
     }
 }
 
-/// Transcribes `recording` and gathers what the Speech tab draws.
-pub fn hear(speech: &Speech, recording: &Recording) -> Result<SpeechSummary> {
+/// Transcribes `recording` and gathers what the Speech tab draws, and what the step-by-step
+/// view reads of the clip afterwards.
+fn hear(speech: &Speech, recording: &Recording) -> Result<(SpeechSummary, Heard)> {
     if recording.rate == 0 || recording.rate > MAX_RATE {
         return Err(Error::Invalid(format!(
             "the clip's sample rate ({} Hz) is not one Whisper can be given: 1 Hz to 768 kHz",
@@ -122,7 +152,7 @@ pub fn hear(speech: &Speech, recording: &Recording) -> Result<SpeechSummary> {
                 .collect()
         })
         .collect();
-    Ok(SpeechSummary {
+    let summary = SpeechSummary {
         tokens: t.tokens.clone(),
         text: t.text.trim().to_string(),
         seconds: t.samples as f32 / crate::models::whisper::mel::SAMPLE_RATE as f32,
@@ -148,6 +178,67 @@ pub fn hear(speech: &Speech, recording: &Recording) -> Result<SpeechSummary> {
         notices,
         compute_ms: 0.0,
         memory_bytes: None,
+    };
+    let mut cross = t.cross_attention;
+    cross.iter_mut().for_each(MultiHeadTrace::let_go);
+    Ok((summary, Heard { tokens: t.tokens, frames, cross }))
+}
+
+/// Token `token` through head `head` of decoder layer `layer`'s cross-attention, from the
+/// kept q, K and V by [`attend`], as the decoder computed it: S = q Kᵀ, × scale, softmax
+/// over all 1,500 frames, z = Σ a_j v_j.
+fn step(kept: &Heard, layer: usize, head: usize, token: usize) -> Result<SpeechStep> {
+    let att = kept.cross.get(layer).ok_or_else(|| {
+        Error::Invalid(format!(
+            "no decoder layer {layer}: Whisper tiny.en has {} (from 0)",
+            kept.cross.len()
+        ))
+    })?;
+    if head >= att.q.len() {
+        return Err(Error::Invalid(format!(
+            "no head {head} in decoder layer {layer}: it has {} (from 0)",
+            att.q.len()
+        )));
+    }
+    let q = &att.q[head];
+    if token >= q.rows || token >= kept.tokens.len() {
+        return Err(Error::Invalid(format!(
+            "no token {token} in the transcript: it has {} (from 0)",
+            kept.tokens.len()
+        )));
+    }
+    let (t, kv) = (&att.heads[head], att.kv_head_of[head]);
+    let (k, v) = (&att.k[kv], &att.v[kv]);
+    let q_i = q.rows_range(token, 1); //                                        q       (1 × d_k)
+    let one = attend(&q_i, k, v, Attend::new(t.mask, Scale::Factor(t.scale))); // a, z  (1 × n_k, 1 × d_v)
+    let (scores, weights) = (one.scores.row(0), one.weights.row(0));
+    let frames = kept.frames.min(weights.len());
+    let mut order: Vec<usize> = (0..frames).collect();
+    order.sort_by(|&a, &b| weights[b].total_cmp(&weights[a]).then(a.cmp(&b)));
+    let top = order
+        .into_iter()
+        .take(STEP_FRAMES)
+        .map(|j| StepFrame {
+            frame: j,
+            k: k.row(j).to_vec(),
+            score: scores[j],
+            scaled: scores[j] * one.scale,
+            weight: weights[j],
+        })
+        .collect();
+    Ok(SpeechStep {
+        layer,
+        head,
+        token,
+        text: kept.tokens[token].clone(),
+        q: q_i.data,
+        scale: one.scale,
+        frames,
+        keys: weights.len(),
+        top,
+        padding: weights[frames..].iter().sum(),
+        clip: weights[..frames].iter().sum(),
+        z: one.output.data,
     })
 }
 
@@ -197,6 +288,11 @@ mod tests {
     use super::*;
     use crate::models::whisper::wav;
     use crate::session::{FromWorker, Session, ToWorker};
+
+    /// [`hear`]'s summary alone.
+    fn heard(speech: &Speech, recording: &Recording) -> Result<SpeechSummary> {
+        hear(speech, recording).map(|(summary, _)| summary)
+    }
 
     fn files() -> Option<Vec<Vec<u8>>> {
         let dir =
@@ -302,18 +398,103 @@ mod tests {
     }
 
     #[test]
+    fn a_step_of_cross_attention_is_the_summarys_weights_from_the_kept_q_k_and_v() {
+        let Some(files) = files() else {
+            eprintln!("skipped: run scripts/fetch_models.py whisper-tiny-en");
+            return;
+        };
+        let mut s = Session::new();
+        s.install(ModelId::Whisper, files).unwrap();
+        let ask = |s: &mut Session, layer, head, token| {
+            let msg = ToWorker::SpeechStep { id: 9, model: ModelId::Whisper, layer, head, token };
+            let msg: ToWorker =
+                serde_json::from_str(&serde_json::to_string(&msg).unwrap()).unwrap();
+            s.handle(msg, &|| 0.0)
+        };
+        // Before any clip: a clear message.
+        let FromWorker::Failed { id: 9, message } = ask(&mut s, 0, 0, 0) else {
+            panic!("expected a failure before any clip")
+        };
+        assert!(message.contains("no clip heard yet"), "{message}");
+        let msg =
+            ToWorker::Listen { id: 9, model: ModelId::Whisper, recording: clip("listen.wav") };
+        let FromWorker::Heard { speech: h, .. } = s.handle(msg, &|| 0.0) else {
+            panic!("expected Heard")
+        };
+        let n = h.tokens.len();
+        for (layer, head, token) in [(0, 0, 0), (2, 3, n / 2), (3, 5, n - 1)] {
+            let FromWorker::SpeechStep { id: 9, step } = ask(&mut s, layer, head, token) else {
+                panic!("expected a step")
+            };
+            let step: SpeechStep =
+                serde_json::from_str(&serde_json::to_string(&step).unwrap()).unwrap();
+            let (w, pad) = (&h.cross[layer][head], h.padding[layer][head][token]);
+            assert_eq!((step.layer, step.head, step.token), (layer, head, token));
+            assert_eq!(
+                (step.text.as_str(), step.frames, step.keys),
+                (h.tokens[token].as_str(), h.frames, 1_500)
+            );
+            assert_eq!((step.q.len(), step.z.len(), step.top.len()), (64, 64, STEP_FRAMES));
+            assert_eq!(step.scale, h.scale);
+            assert!((step.padding - pad).abs() < 1e-6, "{} vs {pad}", step.padding);
+            assert!((step.clip + step.padding - 1.0).abs() < 1e-5);
+            let clip: f32 = w.row(token).iter().sum();
+            assert!((step.clip - clip).abs() < 1e-5, "{} vs {clip}", step.clip);
+            // The strongest frames, strongest first, each weight the summary's.
+            let best = w.row(token).iter().cloned().fold(0.0f32, f32::max);
+            assert!((step.top[0].weight - best).abs() < 1e-6);
+            for pair in step.top.windows(2) {
+                assert!(pair[0].weight >= pair[1].weight);
+            }
+            for f in &step.top {
+                let want = w[(token, f.frame)];
+                assert!(f.frame < h.frames);
+                assert!(
+                    (f.weight - want).abs() < 1e-6,
+                    "frame {}: {} vs {want}",
+                    f.frame,
+                    f.weight
+                );
+                // The score is q·k, and the scaled score that times the scale.
+                let dot: f32 = step.q.iter().zip(&f.k).map(|(a, b)| a * b).sum();
+                assert!((f.score - dot).abs() < 1e-3 * dot.abs().max(1.0), "{} vs {dot}", f.score);
+                assert_eq!(f.scaled, f.score * step.scale);
+            }
+            // Every frame's weight, padding too, from the scaled scores: the weights of two
+            // frames are in the ratio exp of their scores' difference.
+            let (a, b) = (&step.top[0], &step.top[STEP_FRAMES - 1]);
+            let ratio = (a.scaled - b.scaled).exp();
+            assert!((a.weight / b.weight - ratio).abs() < 1e-3 * ratio, "{ratio}");
+            assert!(step.z.iter().all(|x| x.is_finite()));
+        }
+        // Out of range: a clear message each, never a panic.
+        for ((layer, head, token), says) in
+            [((4, 0, 0), "no decoder layer 4"), ((0, 6, 0), "no head 6"), ((0, 0, n), "no token")]
+        {
+            let FromWorker::Failed { message, .. } = ask(&mut s, layer, head, token) else {
+                panic!("expected a failure")
+            };
+            assert!(message.contains(says), "{message}");
+        }
+        // Another model hears no clips.
+        let msg =
+            ToWorker::SpeechStep { id: 9, model: ModelId::Teaching, layer: 0, head: 0, token: 0 };
+        assert!(matches!(s.handle(msg, &|| 0.0), FromWorker::Failed { .. }));
+    }
+
+    #[test]
     fn bad_clips_are_clear_messages_or_notices() {
         let Some(files) = files() else {
             eprintln!("skipped: run scripts/fetch_models.py whisper-tiny-en");
             return;
         };
         let l = Listener::from_files(&files).unwrap();
-        let e = hear(&l.speech, &Recording { rate: 16_000, samples: vec![] }).unwrap_err();
+        let e = heard(&l.speech, &Recording { rate: 16_000, samples: vec![] }).unwrap_err();
         assert!(e.to_string().contains("empty"), "{e}");
-        let e = hear(&l.speech, &Recording { rate: 0, samples: vec![1; 100] }).unwrap_err();
+        let e = heard(&l.speech, &Recording { rate: 0, samples: vec![1; 100] }).unwrap_err();
         assert!(e.to_string().contains("sample rate"), "{e}");
         // Silence: transcribed, with a notice, and no NaN anywhere.
-        let h = hear(&l.speech, &Recording { rate: 8_000, samples: vec![0; 8_000] }).unwrap();
+        let h = heard(&l.speech, &Recording { rate: 8_000, samples: vec![0; 8_000] }).unwrap();
         assert!(h.notices.iter().any(|n| n.contains("silent")), "{:?}", h.notices);
         assert_eq!(h.frames, 50);
         let finite = |m: &Matrix| m.data.iter().all(|x| x.is_finite());
@@ -321,7 +502,7 @@ mod tests {
         // Longer than 30 s: the first 30 s, with a notice.
         let long = Recording::from_f32(&vec![0.01; 16_000 * 40], 16_000);
         assert_eq!(long.samples.len(), 16_000 * 30 + 8_000, "a message carries at most 30.5 s");
-        let h = hear(&l.speech, &long).unwrap();
+        let h = heard(&l.speech, &long).unwrap();
         assert!(h.notices.iter().any(|n| n.contains("first 30 s")), "{:?}", h.notices);
         assert_eq!((h.frames, h.mel.cols), (1_500, 3_000));
         // The wrong files: a clear error.

@@ -306,6 +306,7 @@ fn on_reply(
         }
         FromWorker::Custom(reply) => opened.receive(reply, sel, res),
         FromWorker::Heard { id, speech: heard } => speech.take(id, *heard),
+        FromWorker::SpeechStep { id, step } => speech.take_step(id, *step),
         _ => {} // a reply about text that has since changed
     }
 }

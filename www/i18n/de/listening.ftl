@@ -57,6 +57,21 @@ speech-spectrogram-aria = Spektrogramm mit der Attention des gewählten Tokens �
 speech-readout = „{ $token }“ (Token { $index }): Die Gewichte seiner Query erreichen ihr Maximum { $peak } bei { $from }–{ $to } s; { $clip } % davon fallen auf den Clip, { $padding } % auf die danach aufgefüllte Stille.
 speech-readout-none = Wählen Sie ein Token oder ein Wort, um zu sehen, wohin es gehört hat.
 
+## Schritt für Schritt über den Klang
+
+speech-step-title = Schritt für Schritt: die Query eines Tokens über den Klang
+speech-step-caption = „{ $token }“ (Token { $index }) durch Decoder-Schicht { $layer }, Head { $head }: q kommt vom Token des Decoders, k und v aus der Ausgabe des Encoders für jeden Frame von 20 ms.
+speech-step-alignment = Der Mittelwert der Alignment-Heads ist kein einzelner Head: Dieser Schritt folgt dem ersten von ihnen, Schicht { $layer }, Head { $head }.
+speech-step-query = Die Query des Tokens ({ $count } Zahlen):
+speech-step-table-caption = Die { $count } Frames des Clips, die diese Query am stärksten gewichtet, der stärkste zuerst: der Key k jedes Frames, das Skalarprodukt q·k, dieser Score mal der Skalierung und sein Gewicht a nach der Softmax über alle { $keys } Frames.
+speech-step-time = Zeit (s)
+speech-step-key = Key k (erste Zahlen)
+speech-step-weight = Gewicht a = Softmax
+speech-step-padding = Die { $frames } Frames des Clips erhalten zusammen { $clip } des Gewichts; die { $pad } Frames der danach aufgefüllten Stille erhalten { $padding }.
+speech-step-output = Die Ausgabe des Heads für dieses Token ({ $count } Zahlen):
+speech-step-waiting = Der Schritt wird berechnet…
+speech-step-failed = Der Schritt konnte nicht berechnet werden: { $message }
+
 ## Der Tab Übersetzung
 
 translation-which-head = Decoder-Schicht { $layer }, Head { $head }

@@ -73,6 +73,21 @@ speech-spectrogram-aria = Spectrogram with the chosen token's attention over tim
 speech-readout = “{ $token }” (token { $index }): its query's weights peak at { $peak } on { $from }–{ $to } s; { $clip }% of them fall on the clip, { $padding }% on the silence padded after it.
 speech-readout-none = Choose a token or a word to see where it listened.
 
+## Step by step over the sound
+
+speech-step-title = Step by step: one token's query over the sound
+speech-step-caption = “{ $token }” (token { $index }) through decoder layer { $layer }, head { $head }: q comes from the decoder's token, k and v from the encoder's output for each 20 ms frame of sound.
+speech-step-alignment = The alignment heads' mean is no single head: this step follows the first of them, layer { $layer }, head { $head }.
+speech-step-query = The token's query ({ $count } numbers):
+speech-step-table-caption = The { $count } frames of the clip this query weighs most, strongest first: each frame's key k, the dot product q·k, that score times the scale, and its weight a after the softmax over all { $keys } frames.
+speech-step-time = Time (s)
+speech-step-key = Key k (first numbers)
+speech-step-weight = Weight a = softmax
+speech-step-padding = The clip's { $frames } frames take { $clip } of the weight together; the { $pad } frames of silence padded after it take { $padding }.
+speech-step-output = The head's output for this token ({ $count } numbers):
+speech-step-waiting = Computing the step…
+speech-step-failed = The step could not be computed: { $message }
+
 ## The Translation tab (src/web/views/translation/)
 
 translation-which-head = decoder layer { $layer }, head { $head }

@@ -57,6 +57,21 @@ speech-spectrogram-aria = Espectrograma con la atención del token elegido a lo 
 speech-readout = “{ $token }” (token { $index }): los pesos de su consulta alcanzan el pico de { $peak } en { $from }–{ $to } s; el { $clip }% cae en el clip, el { $padding }% en el silencio de relleno que lo sigue.
 speech-readout-none = Elige un token o una palabra para ver dónde escuchó.
 
+## Paso a paso sobre el sonido
+
+speech-step-title = Paso a paso: la consulta de un token sobre el sonido
+speech-step-caption = “{ $token }” (token { $index }) a través de la capa { $layer } del decodificador, cabeza { $head }: q viene del token del decodificador, k y v de la salida del codificador para cada trama de sonido de 20 ms.
+speech-step-alignment = La media de las cabezas de alineación no es una sola cabeza: este paso sigue a la primera de ellas, capa { $layer }, cabeza { $head }.
+speech-step-query = La consulta del token ({ $count } números):
+speech-step-table-caption = Las { $count } tramas del clip a las que esta consulta da más peso, la más fuerte primero: la clave k de cada trama, el producto escalar q·k, esa puntuación por la escala y su peso a tras el softmax sobre las { $keys } tramas.
+speech-step-time = Tiempo (s)
+speech-step-key = Clave k (primeros números)
+speech-step-weight = Peso a = softmax
+speech-step-padding = Las { $frames } tramas del clip se llevan juntas { $clip } del peso; las { $pad } tramas de silencio de relleno que lo siguen se llevan { $padding }.
+speech-step-output = La salida de la cabeza para este token ({ $count } números):
+speech-step-waiting = Calculando el paso…
+speech-step-failed = No se pudo calcular el paso: { $message }
+
 ## La pestaña Traducción
 
 translation-which-head = capa { $layer } del decodificador, cabeza { $head }

@@ -57,6 +57,21 @@ speech-spectrogram-aria = Spectrogramme avec l'attention du jeton choisi au fil 
 speech-readout = « { $token } » (jeton { $index }) : les poids de sa requête culminent à { $peak } sur { $from }–{ $to } s ; { $clip } % tombent sur l'extrait, { $padding } % sur le silence de remplissage qui le suit.
 speech-readout-none = Choisissez un jeton ou un mot pour voir où il a écouté.
 
+## Pas à pas sur le son
+
+speech-step-title = Pas à pas : la requête d'un jeton sur le son
+speech-step-caption = « { $token } » (jeton { $index }) dans la couche { $layer } du décodeur, tête { $head } : q vient du jeton du décodeur, k et v de la sortie de l'encodeur pour chaque trame de son de 20 ms.
+speech-step-alignment = La moyenne des têtes d'alignement n'est pas une seule tête : ce pas à pas suit la première d'entre elles, couche { $layer }, tête { $head }.
+speech-step-query = La requête du jeton ({ $count } nombres) :
+speech-step-table-caption = Les { $count } trames de l'extrait auxquelles cette requête donne le plus de poids, la plus forte d'abord : la clé k de chaque trame, le produit scalaire q·k, ce score multiplié par l'échelle, et son poids a après le softmax sur les { $keys } trames.
+speech-step-time = Temps (s)
+speech-step-key = Clé k (premiers nombres)
+speech-step-weight = Poids a = softmax
+speech-step-padding = Les { $frames } trames de l'extrait prennent ensemble { $clip } du poids ; les { $pad } trames du silence de remplissage qui le suit prennent { $padding }.
+speech-step-output = La sortie de la tête pour ce jeton ({ $count } nombres) :
+speech-step-waiting = Calcul du pas à pas…
+speech-step-failed = Le pas à pas n'a pas pu être calculé : { $message }
+
 ## L'onglet Traduction
 
 translation-which-head = couche { $layer } du décodeur, tête { $head }

@@ -57,6 +57,21 @@ speech-spectrogram-aria = Espectrograma com a atenção do token escolhido ao lo
 speech-readout = “{ $token }” (token { $index }): os pesos da sua consulta têm o pico de { $peak } em { $from }–{ $to } s; { $clip }% deles caem no clipe, { $padding }% no silêncio de preenchimento depois dele.
 speech-readout-none = Escolha um token ou uma palavra para ver onde ele escutou.
 
+## Passo a passo sobre o som
+
+speech-step-title = Passo a passo: a consulta de um token sobre o som
+speech-step-caption = “{ $token }” (token { $index }) pela camada { $layer } do decodificador, cabeça { $head }: q vem do token do decodificador, k e v da saída do codificador para cada quadro de som de 20 ms.
+speech-step-alignment = A média das cabeças de alinhamento não é uma só cabeça: este passo segue a primeira delas, camada { $layer }, cabeça { $head }.
+speech-step-query = A consulta do token ({ $count } números):
+speech-step-table-caption = Os { $count } quadros do clipe a que esta consulta dá mais peso, o mais forte primeiro: a chave k de cada quadro, o produto escalar q·k, essa pontuação vezes a escala e o seu peso a depois do softmax sobre todos os { $keys } quadros.
+speech-step-time = Tempo (s)
+speech-step-key = Chave k (primeiros números)
+speech-step-weight = Peso a = softmax
+speech-step-padding = Os { $frames } quadros do clipe levam juntos { $clip } do peso; os { $pad } quadros de silêncio de preenchimento depois dele levam { $padding }.
+speech-step-output = A saída da cabeça para este token ({ $count } números):
+speech-step-waiting = Calculando o passo…
+speech-step-failed = Não foi possível calcular o passo: { $message }
+
 ## A aba Tradução
 
 translation-which-head = camada { $layer } do decodificador, cabeça { $head }

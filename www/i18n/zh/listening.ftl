@@ -57,6 +57,21 @@ speech-spectrogram-aria = 声谱图，叠加所选 token 随时间的注意力�
 speech-readout = “{ $token }”（token { $index }）：其查询的权重在 { $from }–{ $to } s 处达到峰值 { $peak }；{ $clip }% 落在片段上，{ $padding }% 落在片段之后填充的静音上。
 speech-readout-none = 选择一个 token 或一个词，看看它在听哪里。
 
+## 逐步：声音上的注意力
+
+speech-step-title = 逐步：一个 token 的查询在声音上
+speech-step-caption = “{ $token }”（token { $index }）经过解码器第 { $layer } 层第 { $head } 个头：q 来自解码器的 token，k 和 v 来自编码器对每个 20 ms 声音帧的输出。
+speech-step-alignment = 对齐头的平均不是单个头：这里逐步跟随其中第一个，第 { $layer } 层第 { $head } 个头。
+speech-step-query = 该 token 的查询（{ $count } 个数）：
+speech-step-table-caption = 片段中这个查询给予权重最大的 { $count } 个帧，最强的在前：每个帧的键 k、点积 q·k、该分数乘以缩放，以及在全部 { $keys } 个帧上做 softmax 之后的权重 a。
+speech-step-time = 时间 (s)
+speech-step-key = 键 k（前几个数）
+speech-step-weight = 权重 a = softmax
+speech-step-padding = 片段的 { $frames } 个帧合计得到 { $clip } 的权重；片段之后填充静音的 { $pad } 个帧得到 { $padding }。
+speech-step-output = 该头对这个 token 的输出（{ $count } 个数）：
+speech-step-waiting = 正在计算这一步…
+speech-step-failed = 无法计算这一步：{ $message }
+
 ## 翻译标签页
 
 translation-which-head = 解码器第 { $layer } 层，第 { $head } 个头

@@ -4,7 +4,8 @@
 //! the spectrogram for one chosen token, with the words' times as spans
 //! (`sound.rs`), as a token × time heatmap (`heatmap.rs`), the encoder's
 //! own self-attention among the frames (`encoder.rs`), and the decoder's
-//! causal self-attention among the tokens (`decoder.rs`).
+//! causal self-attention among the tokens (`decoder.rs`), and one token
+//! through one head of the cross-attention, step by step (`step.rs`).
 //!
 //! The tab keeps its own state ([`Speech`], by context): a clip is not the
 //! text being typed, so the other tabs keep showing that text's run.
@@ -14,13 +15,14 @@ pub mod decoder;
 pub mod encoder;
 pub mod heatmap;
 pub mod sound;
+pub mod step;
 #[cfg(test)]
 pub(crate) mod tests;
 
 use crate::compute::Engine;
 use crate::state::{LoadState, Results};
 use crate::views::common::format::fixed;
-use attnscope::session::{ModelId, Recording, SpeechSummary, ToWorker};
+use attnscope::session::{ModelId, Recording, SpeechStep, SpeechSummary, ToWorker};
 use attnscope::Matrix;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -61,6 +63,11 @@ pub struct Speech {
     pub clip: StoredValue<Option<(Vec<f32>, f32)>, LocalStorage>,
     /// The id of the latest clip sent; replies to older ones are dropped.
     asked: StoredValue<u64>,
+    /// The id of the clip `heard` holds: a failure under it is a step's, not the clip's.
+    heard_id: StoredValue<u64>,
+    /// The latest step by step from the worker (`step.rs` shows it when it is the
+    /// token and head chosen), or why it could not be computed.
+    pub step: RwSignal<Option<std::result::Result<Arc<SpeechStep>, String>>>,
     /// The clip waiting for Whisper's download to finish.
     waiting: StoredValue<Option<Recording>>,
     /// Kept from the page's context: a clip arrives in an async task, which has none.
@@ -81,6 +88,8 @@ impl Speech {
             encoder_head: RwSignal::new(0),
             clip: StoredValue::new_local(None),
             asked: StoredValue::new(FIRST_ID),
+            heard_id: StoredValue::new(0),
+            step: RwSignal::new(None),
             waiting: StoredValue::new(None),
         };
         provide_context(s);
@@ -147,13 +156,56 @@ impl Speech {
                 *p = None
             }
         });
+        self.heard_id.set_value(id);
+        self.step.set(None);
         self.heard.set(Some(Arc::new(heard)));
         self.status.set(Status::Idle);
     }
 
     pub fn failed(&self, id: u64, message: String) {
-        if id == self.asked.get_value() {
+        if id != self.asked.get_value() {
+            return;
+        }
+        if id == self.heard_id.get_value() {
+            // The clip was heard: what failed is a step asked about it.
+            self.step.set(Some(Err(message)));
+        } else {
             self.status.set(Status::Failed(message));
+        }
+    }
+
+    /// Asks the worker for token `token` of the clip through head `head` of decoder layer
+    /// `layer`, step by step; answered by [`Speech::take_step`].
+    pub fn ask_step(&self, layer: usize, head: usize, token: usize) {
+        let id = self.heard_id.get_value();
+        if id == 0 || id != self.asked.get_value() {
+            return; // no clip, or another on its way: asked again when it comes
+        }
+        if self.step.with_untracked(|s| matches!(s, Some(Err(_)))) {
+            self.step.set(None); // the failure was about the step asked before
+        }
+        self.engine.send(ToWorker::SpeechStep { id, model: ModelId::Whisper, layer, head, token });
+    }
+
+    /// The worker's step by step about clip `id`.
+    pub fn take_step(&self, id: u64, step: SpeechStep) {
+        if id == self.asked.get_value() && id == self.heard_id.get_value() {
+            self.step.set(Some(Ok(Arc::new(step))));
+        }
+    }
+
+    /// The (layer, head) step by step shows: the chosen head, else the first alignment head
+    /// (`true`: the mean was chosen, so the page says which head stands for it).
+    pub fn step_head(&self) -> (usize, usize, bool) {
+        match self.pick.get() {
+            Some((l, h)) => (l, h, false),
+            None => {
+                let first = self
+                    .heard
+                    .with(|h| h.as_ref().and_then(|h| h.alignment_heads.first().copied()));
+                let (l, h) = first.unwrap_or((0, 0));
+                (l, h, true)
+            }
         }
     }
 
@@ -198,6 +250,7 @@ pub fn SpeechView() -> impl IntoView {
                 <HeadChoice />
                 <sound::Spectrogram />
                 <heatmap::TokenTime />
+                <step::SpeechStep />
                 <encoder::EncoderMap />
                 <decoder::DecoderMap />
             </Show>

@@ -10,7 +10,7 @@ use crate::compute::Engine;
 use crate::state::{Appearance, Results, Selection};
 use crate::test_support::*;
 use crate::url_state::UrlState;
-use attnscope::session::{HeardWord, SpeechSummary};
+use attnscope::session::{HeardWord, SpeechStep, SpeechSummary, StepFrame};
 use attnscope::tensor::Matrix;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -250,4 +250,93 @@ async fn replies_to_an_older_clip_and_failures_of_others_are_dropped() {
     speech.failed(FIRST_ID, "Whisper could not hear it".into());
     settle("the message", || text_of(&root, "#speech-status").contains("could not hear")).await;
     assert!(find::<HtmlElement>(&root, "#speech-status").class_list().contains("error"));
+}
+
+/// A step the worker could send for "Hello" (token 1) through layer 1, head 1: d_k = 5, the
+/// clip's six strongest frames of ten, the padding's share and z.
+fn fake_step(layer: usize, head: usize, token: usize) -> SpeechStep {
+    let frame = |frame: usize, score: f32, weight: f32| StepFrame {
+        frame,
+        k: vec![0.5, -1.25, 2.0, 0.0, 3.5],
+        score,
+        scaled: score * 0.125,
+        weight,
+    };
+    SpeechStep {
+        layer,
+        head,
+        token,
+        text: "ĠHello".into(),
+        q: vec![1.5, -0.25, 0.75, 2.0, -3.0],
+        scale: 0.125,
+        frames: 10,
+        keys: 1_500,
+        top: vec![
+            frame(4, 24.0, 0.48),
+            frame(5, 21.5, 0.32),
+            frame(0, 8.0, 0.05),
+            frame(9, 7.5, 0.04),
+            frame(2, 6.0, 0.03),
+            frame(7, 5.5, 0.02),
+        ],
+        padding: 0.2,
+        clip: 0.8,
+        z: vec![0.1, 0.2, -0.3, 0.4, 0.5],
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_step_by_step_reply_is_shown_for_the_chosen_token_and_head() {
+    let (root, speech) = mount();
+    speech.take(FIRST_ID, clip());
+    settle("the step's panel", || exists(&root, "#speech-step")).await;
+    // Asked, not answered yet (the test's engine sends nowhere).
+    assert!(text_of(&root, "#speech-step").contains("Computing the step"));
+    // A reply about another token is not shown as this one's.
+    speech.take_step(FIRST_ID, fake_step(0, 0, 2));
+    sleep_ms(30).await;
+    assert!(!exists(&root, "#speech-step-table"));
+    // The alignment heads' mean is chosen: the step follows its first head, layer 1, head 1.
+    speech.take_step(FIRST_ID, fake_step(0, 0, 1));
+    settle("the table", || exists(&root, "#speech-step-table")).await;
+    let caption = text_of(&root, ".speech-step-caption");
+    assert!(caption.contains("“Hello” (token 1) through decoder layer 1, head 1"), "{caption}");
+    assert!(caption.contains("first of them, layer 1, head 1"), "{caption}");
+    assert_eq!(text_of(&root, "#speech-step-q code"), "[1.5000, -0.2500, 0.7500, 2.0000, …]");
+    assert!(text_of(&root, "#speech-step-q").contains("(5 numbers)"));
+    assert!(text_of(&root, "#speech-step-table caption").contains("The 6 frames of the clip"));
+    let rows: Vec<Vec<String>> = (1..=select_all(&root, "#speech-step-table tbody tr").len())
+        .map(|i| texts(&root, &format!("#speech-step-table tbody tr:nth-child({i}) > *")))
+        .collect();
+    assert_eq!(rows.len(), 6);
+    assert_eq!(
+        rows[0],
+        ["0.08", "[0.5000, -1.2500, 2.0000, 0.0000, …]", "24.0000", "3.0000", "0.4800"]
+    );
+    assert_eq!(rows[1][0], "0.10");
+    assert_eq!((rows[1][2].as_str(), rows[1][3].as_str()), ("21.5000", "2.6875"));
+    assert_eq!(
+        rows[5],
+        ["0.14", "[0.5000, -1.2500, 2.0000, 0.0000, …]", "5.5000", "0.6875", "0.0200"]
+    );
+    assert!(text_of(&root, "#speech-step-table thead").contains("× 1/√d_k = × 0.1250"));
+    assert_eq!(
+        text_of(&root, "#speech-step-padding"),
+        "The clip's 10 frames take 0.8000 of the weight together; the 1490 frames of silence \
+         padded after it take 0.2000."
+    );
+    assert_eq!(text_of(&root, "#speech-step-z code"), "[0.1000, 0.2000, -0.3000, 0.4000, …]");
+    // A head chosen: the step of the mean is no longer it, until the worker answers.
+    let select: HtmlSelectElement = find(&root, "#speech-head");
+    select.set_value("1-0");
+    fire(&select, "change");
+    settle("asked again", || !exists(&root, "#speech-step-table")).await;
+    speech.take_step(FIRST_ID, fake_step(1, 0, 1));
+    settle("layer 2, head 1", || exists(&root, "#speech-step-table")).await;
+    let caption = text_of(&root, ".speech-step-caption");
+    assert!(caption.contains("decoder layer 2, head 1") && !caption.contains("first of them"));
+    // A failure about the clip heard is the step's, not the tab's.
+    speech.failed(FIRST_ID, "no head 9".into());
+    settle("the step's error", || text_of(&root, "#speech-step").contains("no head 9")).await;
+    assert!(!text_of(&root, "#speech-status").contains("no head 9"));
 }
