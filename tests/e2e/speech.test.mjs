@@ -142,6 +142,13 @@ test('a file: decoded, transcribed as the reference, a chosen token\'s attention
     assert.ok(Math.abs(shown - cell) < 6e-5, `cell (${i}, ${j}): the page shows ${shown}, the CLI's pooled ${cell}: ${readout}`);
   }
 
+  // Step by step through that head for " lazy": its strongest frame's weight is the CLI's largest.
+  await page.waitForFunction(() => document.querySelectorAll('#speech-step-table tbody tr').length === 6);
+  const lazyAt = cli.tokens.findIndex((t) => t.includes('lazy'));
+  const strongest = Math.max(...cli.cross_attentions[2][3][lazyAt].slice(0, cli.speech_frames));
+  const first = Number(await page.locator('#speech-step-table tbody tr').first().locator('td.weight').textContent());
+  assert.ok(Math.abs(first - strongest) < 1e-4, `the step's strongest weight ${first}, the CLI's ${strongest}`);
+
   // The decoder's causal self-attention among the transcript's tokens: a row over the
   // tokens before it, the mask's cells read as hidden, not as weights.
   const decoder = page.locator('#speech-decoder');
