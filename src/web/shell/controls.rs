@@ -19,8 +19,8 @@ pub fn ControlBar() -> impl IntoView {
             <div class="brand-box">
                 <h1 class="brand">"attn"<span>"scope"</span></h1>
                 <p class="tagline">{tr!("page-tagline")}</p>
+                {(!crate::hosted::is_hosted()).then(|| view! { <LanguagePicker /> })}
             </div>
-            {(!crate::hosted::is_hosted()).then(|| view! { <LanguagePicker /> })}
             <TextInput />
             <Progress />
             <ErrorLine />
