@@ -99,42 +99,18 @@ pub fn DecoderMap() -> impl IntoView {
     let heads = move || {
         speech.heard.with(|h| h.as_ref().and_then(|h| h.self_attention.first()).map_or(0, Vec::len))
     };
-    let choice = move |id: &'static str, label: String, n: Signal<usize>, pick: RwSignal<usize>| {
-        view! {
-            <label class="speech-head">
-                {label}
-                <select
-                    id=id
-                    prop:value=move || pick.get().to_string()
-                    on:change=move |ev| {
-                        if let Ok(v) = event_target_value(&ev).parse::<usize>() {
-                            pick.set(v);
-                        }
-                    }
-                >
-                    {move || {
-                        (0..n.get())
-                            .map(|i| {
-                                view! { <option value=i.to_string()>{(i + 1).to_string()}</option> }
-                            })
-                            .collect_view()
-                    }}
-                </select>
-            </label>
-        }
-    };
     view! {
         <Show when=move || { layers() > 0 }>
             <h3 class="speech-subhead">{tr!("speech-decoder-title")}</h3>
             <p class="speech-caption">{tr!("speech-decoder-caption")}</p>
             <div class="speech-decoder-choice">
-                {choice(
+                {super::numbered_pick(
                     "speech-decoder-layer",
                     format!("{} ", tr!("speech-decoder-layer")),
                     Signal::derive(layers),
                     layer,
                 )}
-                {choice(
+                {super::numbered_pick(
                     "speech-decoder-head",
                     format!(" {} ", tr!("speech-decoder-head")),
                     Signal::derive(heads),

@@ -104,30 +104,6 @@ pub fn EncoderMap() -> impl IntoView {
     let heads = move || {
         speech.heard.with(|h| h.as_ref().and_then(|h| h.encoder.first()).map_or(0, Vec::len))
     };
-    let choice = move |id: &'static str, label: String, n: Signal<usize>, pick: RwSignal<usize>| {
-        view! {
-            <label class="speech-head">
-                {label}
-                <select
-                    id=id
-                    prop:value=move || pick.get().to_string()
-                    on:change=move |ev| {
-                        if let Ok(v) = event_target_value(&ev).parse::<usize>() {
-                            pick.set(v);
-                        }
-                    }
-                >
-                    {move || {
-                        (0..n.get())
-                            .map(|i| {
-                                view! { <option value=i.to_string()>{(i + 1).to_string()}</option> }
-                            })
-                            .collect_view()
-                    }}
-                </select>
-            </label>
-        }
-    };
     view! {
         <Show when=move || { layers() > 0 }>
             <h3 class="speech-subhead">{tr!("speech-encoder-title")}</h3>
@@ -143,13 +119,13 @@ pub fn EncoderMap() -> impl IntoView {
                 }}
             </p>
             <div class="speech-encoder-choice">
-                {choice(
+                {super::numbered_pick(
                     "speech-encoder-layer",
                     format!("{} ", tr!("speech-encoder-layer")),
                     Signal::derive(layers),
                     layer,
                 )}
-                {choice(
+                {super::numbered_pick(
                     "speech-encoder-head",
                     format!(" {} ", tr!("speech-encoder-head")),
                     Signal::derive(heads),

@@ -370,3 +370,35 @@ pub fn HeadChoice() -> impl IntoView {
         </label>
     }
 }
+
+/// A `select` of `n` layers or heads, numbered from 1 (its values from 0), bound to `pick`:
+/// the encoder's and the decoder's maps each choose their own.
+fn numbered_pick(
+    id: &'static str,
+    label: String,
+    n: Signal<usize>,
+    pick: RwSignal<usize>,
+) -> impl IntoView {
+    view! {
+        <label class="speech-head">
+            {label}
+            <select
+                id=id
+                prop:value=move || pick.get().to_string()
+                on:change=move |ev| {
+                    if let Ok(v) = event_target_value(&ev).parse::<usize>() {
+                        pick.set(v);
+                    }
+                }
+            >
+                {move || {
+                    (0..n.get())
+                        .map(|i| {
+                            view! { <option value=i.to_string()>{(i + 1).to_string()}</option> }
+                        })
+                        .collect_view()
+                }}
+            </select>
+        </label>
+    }
+}
