@@ -32,7 +32,7 @@ const ARTIFACTS = join(HERE, 'artifacts');
 // 1.78 MB until the Image tab (issue #62: a vision trace's picture, its heads side by
 // side and rollout over it, +21 KB to the page; the picture's and the rows' messages
 // +2 KB to the worker; session 33).
-const BUDGET = 1_900_000;
+const BUDGET = 1_920_000;
 const EXTRA = /attnscope-worker-extra/;
 
 let server, browser, baseUrl;
@@ -110,14 +110,17 @@ test('a first visit downloads the page and one worker, and the extra worker only
 // the plain worker's gzip moves by ±3 KB from build to build: 1.80 to 1.81 MB (session 34).
 // The page in six languages (Fluent's runtime and the English catalogs built in; the other
 // languages are fetched when chosen) took the page to 0.839 MB, and the teaching model's words
-// of five more languages the worker to 1.035 MB: 1.81 to 1.90 MB (session 35).
-test('the first visit (page + fma worker wasm) within 1.90 MB gzipped', () => {
+// of five more languages the worker to 1.035 MB; the Speech tab's decoder map and step by step
+// (the page's views and its worker's messages) then the page to 0.854 MB and the worker to
+// 1.043 MB (1.897 MB with the fma worker, 1.907 MB with the plain one): 1.81 to 1.92 MB
+// (session 35).
+test('the first visit (page + fma worker wasm) within 1.92 MB gzipped', () => {
   assert.ok(firstVisit, 'the first test measured the first visit');
   assert.ok(firstVisit.total <= BUDGET, `page + worker wasm ${firstVisit.total} bytes gzipped, over the ${BUDGET} budget`);
 });
 
 // Browsers without relaxed SIMD (Safari) download the plain worker instead.
-test('page + plain worker wasm within 1.90 MB gzipped', () => {
+test('page + plain worker wasm within 1.92 MB gzipped', () => {
   assert.ok(firstVisit, 'the first test measured the first visit');
   assert.ok(firstVisit.plain <= BUDGET, `page + plain worker wasm ${firstVisit.plain} bytes gzipped, over the ${BUDGET} budget`);
 });
