@@ -5,12 +5,7 @@
 /// (`0,2500` in German); tests format the engine's numbers with the same function and
 /// compare text. Exported files are written by the core, always with a dot.
 pub fn num(x: f32) -> String {
-    let s = num_with_dot(x);
-    if crate::i18n::decimal_comma() {
-        s.replace('.', ",")
-    } else {
-        s
-    }
+    decimal_sign(num_with_dot(x))
 }
 
 fn num_with_dot(x: f32) -> String {
@@ -39,15 +34,24 @@ pub fn vector(v: &[f32]) -> String {
     format!("[{}]", v.iter().map(|&x| num(x)).collect::<Vec<_>>().join(parted))
 }
 
-/// A number with `digits` decimals, in the page's decimal sign: for readouts that want fewer
-/// digits than [`num`] (percentages, seconds, temperatures).
-pub fn fixed(x: f64, digits: usize) -> String {
-    let s = format!("{x:.digits$}");
+/// `x` with its sign and `digits` decimals, in the page's decimal sign (`+0,25`).
+pub fn signed(x: f32, digits: usize) -> String {
+    decimal_sign(format!("{x:+.digits$}"))
+}
+
+/// A number written with a dot, in the page's decimal sign.
+fn decimal_sign(s: String) -> String {
     if crate::i18n::decimal_comma() {
         s.replace('.', ",")
     } else {
         s
     }
+}
+
+/// A number with `digits` decimals, in the page's decimal sign: for readouts that want fewer
+/// digits than [`num`] (percentages, seconds, temperatures).
+pub fn fixed(x: f64, digits: usize) -> String {
+    decimal_sign(format!("{x:.digits$}"))
 }
 
 /// `s` as text inside HTML or SVG markup the page writes as one string (tokens are the

@@ -3,22 +3,12 @@
 //! from the encoder and q·k, the scale, the softmax weights, and Σ a·v.
 
 use super::CrossChoice;
-use crate::views::common::format::fixed;
+use crate::views::common::format::{fixed, signed};
 use attnscope::Matrix;
 use leptos::prelude::*;
 
 fn row(m: &Matrix, i: usize) -> String {
     (0..m.cols).map(|j| signed(m[(i, j)], 2)).collect::<Vec<_>>().join(" ")
-}
-
-/// `x` with its sign and `digits` decimals, in the page's decimal sign.
-fn signed(x: f32, digits: usize) -> String {
-    let s = format!("{x:+.digits$}");
-    if crate::i18n::decimal_comma() {
-        s.replace('.', ",")
-    } else {
-        s
-    }
 }
 
 fn word(piece: &str) -> String {
