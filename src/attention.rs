@@ -129,6 +129,13 @@ pub struct HeadTrace {
 }
 
 impl HeadTrace {
+    /// A head of which only Z = A V is kept: S and A were summed up and let
+    /// go of as they were computed (a long text's, `kernels::fused`).
+    pub fn output_only(output: Matrix, scale: f32, mask: Mask) -> HeadTrace {
+        let none = || Matrix::zeros(0, 0);
+        HeadTrace { scores: none(), scale, bias: None, mask, weights: none(), output }
+    }
+
     /// S' = S · scale.
     pub fn scaled(&self) -> Matrix {
         self.scores.map(|s| s * self.scale)

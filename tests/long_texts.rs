@@ -15,6 +15,7 @@ use attnscope::session::{FromWorker, ModelId, RunOptions, Session, ToWorker};
 use attnscope::testing::fixture_path;
 use attnscope::trace::HeadSummary;
 use attnscope::trace::{ModelTrace, KEEP_WEIGHTS_UP_TO};
+use attnscope::Matrix;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -82,6 +83,22 @@ fn trace_bytes(t: &ModelTrace) -> usize {
     4 * floats
 }
 
+/// Two matrices of the same shape within `tolerance` of the larger's size: a
+/// long run's heads go through the fused kernel (`kernels::fused`), whose
+/// sums are the formula's within rounding, and the layers after carry it.
+fn near(a: &Matrix, b: &Matrix, tolerance: f32) -> bool {
+    let size = b.data.iter().fold(0f32, |m, x| m.max(x.abs()));
+    a.shape() == b.shape() && a.max_abs_diff(b) <= tolerance * (1.0 + size)
+}
+
+/// A long run's sums of a head against the sums of the A a view is shown
+/// (the formula, computed again from the run's own Q and K).
+fn sums_match(sums: &HeadSummary, a: &Matrix) -> bool {
+    let of = HeadSummary::of(a);
+    near(&sums.thumbnail(usize::MAX), &of.thumbnail(usize::MAX), 1e-5)
+        && close(&sums.sums.stats(0, 0), &of.sums.stats(0, 0), 1e-5)
+}
+
 fn close(a: &HeadStats, b: &HeadStats, tolerance: f32) -> bool {
     [
         (a.entropy_bits, b.entropy_bits),
@@ -126,25 +143,30 @@ fn a_long_text_keeps_q_k_v_and_sums_and_computes_each_head_again_the_same() {
             "layer {l} kept E"
         );
         assert_eq!(layer.stream.as_ref().map(|h| h.shape()), Some((n, 576)));
-        assert_eq!(*model.layer_input(l, layer).unwrap(), full.layers[l].input, "E of layer {l}");
-        assert_eq!(layer.residual_rows(0, n), full.layers[l].residual, "E + ΔE of layer {l}");
-        assert_eq!(layer.delta, full.layers[l].delta, "ΔE of layer {l}");
-        // Summed up head by head during the forward: the sums of the full weights.
-        let sums: Vec<HeadSummary> =
-            full.layers[l].attention.heads.iter().map(|h| HeadSummary::of(&h.weights)).collect();
-        assert!(layer.summaries.as_ref() == Some(&sums), "the sums of layer {l}");
-        for h in 0..layer.attention.heads.len() {
+        let input = model.layer_input(l, layer).unwrap();
+        assert!(near(&input, &full.layers[l].input, 1e-5), "E of layer {l}");
+        assert!(
+            near(&layer.residual_rows(0, n), &full.layers[l].residual, 1e-5),
+            "E + ΔE of layer {l}"
+        );
+        assert!(near(&layer.delta, &full.layers[l].delta, 1e-5), "ΔE of layer {l}");
+        let sums = layer.summaries.as_ref().unwrap();
+        for (h, sums) in sums.iter().enumerate() {
             assert!(!layer.attention.keeps(h), "layer {l} head {h} kept its weights");
-            // Computed again from the kept Q and K: the very same numbers.
+            // Computed again from the kept Q and K: the sums are of that A,
+            // and it is the A of a run that keeps every head, within rounding.
             let (again, kept) =
                 (light.layers[l].attention.head(h), &full.layers[l].attention.heads[h]);
-            assert_eq!(again.scores, kept.scores, "S of {l}.{h}");
-            assert_eq!(again.weights, kept.weights, "A of {l}.{h}");
-            assert_eq!(again.output, kept.output, "Z of {l}.{h}");
+            assert!(sums_match(sums, &again.weights), "the sums of {l}.{h}");
+            assert!(near(&again.scores, &kept.scores, 1e-5), "S of {l}.{h}");
+            assert!(near(&again.weights, &kept.weights, 1e-5), "A of {l}.{h}");
+            assert!(near(&again.output, &kept.output, 1e-5), "Z of {l}.{h}");
         }
     }
     // The catalog, from the sums, is the catalog of the full weights.
-    assert_eq!(catalog(&light), catalog(&full));
+    for (a, b) in catalog(&light).iter().zip(catalog(&full)) {
+        assert!(close(a, &b, 1e-4), "{a:?} vs {b:?}");
+    }
     // A thumbnail cell is the mean weight over a 16 × 16 block of tokens.
     for (l, h) in [(0, 0), (14, 5), (29, 8)] {
         let thumb = &light.layers[l].thumbnails(48)[h];
@@ -158,7 +180,7 @@ fn a_long_text_keeps_q_k_v_and_sums_and_computes_each_head_again_the_same() {
             let mean: f32 =
                 rows.flat_map(|i| cols.clone().map(move |j| a[(i, j)])).sum::<f32>() / count;
             assert!(
-                (thumb[(r, c)] - mean).abs() < 1e-6,
+                (thumb[(r, c)] - mean).abs() < 1e-5,
                 "layer {l} head {h} cell ({r}, {c}): {} vs {mean}",
                 thumb[(r, c)]
             );
@@ -224,20 +246,15 @@ fn an_opened_decoder_takes_its_context_up_to_2048_tokens_and_computes_each_windo
         assert_eq!(long.tokens, full.tokens);
         let mut windowed = 0;
         for (l, layer) in long.layers.iter().enumerate() {
-            let sums: Vec<HeadSummary> = full.layers[l]
-                .attention
-                .heads
-                .iter()
-                .map(|h| HeadSummary::of(&h.weights))
-                .collect();
-            assert!(layer.summaries.as_ref() == Some(&sums), "the sums of layer {l}");
-            assert_eq!(layer.delta, full.layers[l].delta, "ΔE of layer {l}");
-            for h in 0..layer.attention.heads.len() {
+            let sums = layer.summaries.as_ref().unwrap();
+            assert!(near(&layer.delta, &full.layers[l].delta, 1e-5), "ΔE of layer {l}");
+            for (h, sums) in sums.iter().enumerate() {
                 assert!(!layer.attention.keeps(h));
                 let (again, kept) = (layer.attention.head(h), &full.layers[l].attention.heads[h]);
                 assert_eq!(again.mask, kept.mask);
-                assert_eq!(again.weights, kept.weights, "A of {l}.{h}");
-                assert_eq!(again.output, kept.output, "Z of {l}.{h}");
+                assert!(sums_match(sums, &again.weights), "the sums of {l}.{h}");
+                assert!(near(&again.weights, &kept.weights, 1e-5), "A of {l}.{h}");
+                assert!(near(&again.output, &kept.output, 1e-5), "Z of {l}.{h}");
                 if again.mask == Mask::SlidingWindow(window) {
                     // The last query sees its window and nothing before it.
                     let last = again.weights.row(n - 1);
@@ -301,7 +318,7 @@ fn typing_at_the_end_and_editing_a_long_text_match_a_fresh_run() {
             let r = c.residual_rows(0, c.delta.rows).max_abs_diff(&fresh_residual);
             let size = fresh_residual.data.iter().fold(0f32, |m, x| m.max(x.abs()));
             assert!(
-                d < 1e-4 && r < 1e-6 * size,
+                d < 1e-4 && r < 1e-5 * size,
                 "{} tokens, E of layer {l} off by {d}, E + ΔE by {r} (up to {size})",
                 cached.tokens.len()
             );
@@ -336,17 +353,18 @@ fn the_session_shows_a_long_text_and_says_what_waits_for_a_shorter_one() {
     assert_eq!(summary.overview[3][2].rows, n.div_ceil(16));
     let reference = keeping_everything().run(&text).unwrap();
     let detail = s.head(7, 3).unwrap();
-    assert_eq!(detail.weights, reference.layers[7].attention.heads[3].weights);
-    assert_eq!(
-        detail.what_if_weights,
-        reference.layers[7].attention.heads[3].reweighed(detail.what_if_mask, detail.scale)
-    );
+    assert!(near(&detail.weights, &reference.layers[7].attention.heads[3].weights, 1e-5));
+    assert!(near(
+        &detail.what_if_weights,
+        &reference.layers[7].attention.heads[3].reweighed(detail.what_if_mask, detail.scale),
+        1e-5
+    ));
     assert_eq!((detail.q.rows, detail.input.rows), (n, n));
     let layer = &reference.layers[7];
     assert!(
-        detail.input == layer.input
-            && detail.residual == layer.residual
-            && detail.delta == layer.delta,
+        near(&detail.input, &layer.input, 1e-5)
+            && near(&detail.residual, &layer.residual, 1e-5)
+            && near(&detail.delta, &layer.delta, 1e-5),
         "E, E + ΔE, ΔE"
     );
     // "Which heads attend from this token to that one", from single rows.
@@ -358,7 +376,7 @@ fn the_session_shows_a_long_text_and_says_what_waits_for_a_shorter_one() {
     assert_eq!(heads.len(), 270);
     let top = &heads[0];
     let want = reference.layers[top.layer].attention.heads[top.head].weights[(n - 1, 0)];
-    assert!((top.weight - want).abs() < 1e-6, "{} vs {want}", top.weight);
+    assert!((top.weight - want).abs() < 1e-5, "{} vs {want}", top.weight);
     // What needs every head's weights says so, and the session goes on.
     let FromWorker::Failed { message, .. } = s.handle(ToWorker::Export { id: 3 }, &|| 0.0) else {
         panic!("expected a refusal")

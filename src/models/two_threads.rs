@@ -29,7 +29,8 @@
 //! travel is the helper's business (in the browser, a second Web Worker and
 //! a `SharedArrayBuffer`: `src/worker/helper.rs`).
 
-use crate::attention::{attend, kv_head_of, Attend, HeadTrace, Mask, Projections, Scale};
+use crate::attention::{kv_head_of, HeadTrace, Mask, Projections};
+use crate::kernels::fused;
 use crate::kernels::packed::PackedLinear;
 use crate::kernels::quant::{Input, QMatrix};
 use crate::tensor::Matrix;
@@ -423,15 +424,9 @@ impl Heads<'_> {
     /// the summary of A, as `attention::multi_head` handing on each head
     /// and its caller make them alone, bit for bit.
     pub fn attend(&self, q: &Matrix, k: &Matrix, v: &Matrix) -> (HeadTrace, HeadSummary) {
-        let mut t = attend(
-            q,
-            k,
-            v,
-            Attend { visible_only: true, ..Attend::new(self.mask, Scale::Factor(self.scale)) },
-        );
-        let summary = HeadSummary::of(&t.weights);
-        t.weights = Matrix::zeros(0, 0);
-        (t, summary)
+        let mut summary = HeadSummary::empty();
+        let z = fused::attend_summed(q, k, v, self.mask, self.scale, &mut summary);
+        (HeadTrace::output_only(z, self.scale, self.mask), summary)
     }
 
     /// Head `h` from the whole Q, K and V (the helper's side).
@@ -465,17 +460,7 @@ impl Heads<'_> {
         let summary =
             HeadSummary::from_floats(&f[n * d..]).filter(|_| f.len() == self.result_len())?;
         let output = Matrix::from_vec(n, d, z.to_vec());
-        Some((
-            HeadTrace {
-                scores: Matrix::zeros(0, 0),
-                scale: self.scale,
-                bias: None,
-                mask: self.mask,
-                weights: Matrix::zeros(0, 0),
-                output,
-            },
-            summary,
-        ))
+        Some((HeadTrace::output_only(output, self.scale, self.mask), summary))
     }
 }
 

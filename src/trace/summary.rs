@@ -47,35 +47,27 @@ impl RowSums {
     /// `a.cols` positions (all of them for a whole text, the new ones for
     /// tokens appended to a cached one).
     pub fn add(&mut self, a: &Matrix) {
-        let offset = a.cols.saturating_sub(a.rows);
-        // Per row, the terms go into `terms` and are added in lanes: every
-        // step vectorizes (a long text's heads hold millions of weights).
-        let key: Vec<f32> = (0..a.cols).map(|j| j as f32).collect();
-        let mut terms = vec![0.0f32; a.cols];
-        for i in 0..a.rows {
-            let pos = i + offset;
-            // Trailing zeros (a causal row's future) add nothing to either sum.
-            let full = a.row(i);
-            let row = &full[..full.iter().rposition(|&p| p != 0.0).map_or(0, |k| k + 1)];
-            let terms = &mut terms[..row.len()];
-            for (t, &p) in terms.iter_mut().zip(row) {
-                *t = if p > 0.0 { p * tensor::log2(p) } else { 0.0 };
-            }
-            self.entropy_bits -= tensor::sum(terms);
-            for ((t, &p), &j) in terms.iter_mut().zip(row).zip(&key) {
-                *t = p * (pos as f32 - j).abs();
-            }
-            self.distance += tensor::sum(terms);
-            self.first_token += full[0];
-            if pos < a.cols {
-                self.self_token += full[pos];
-            }
-            if pos >= 1 && pos - 1 < a.cols {
-                self.previous_token += full[pos - 1];
-                self.previous_rows += 1;
-            }
+        for_each_row(a, |row| self.add_row(&row, a.cols));
+    }
+
+    /// Adds one row of weights over `keys` keys.
+    #[inline(always)]
+    pub fn add_row(&mut self, r: &WeightRow, keys: usize) {
+        let inv = if r.l > 0.0 { 1.0 / r.l } else { 0.0 };
+        self.entropy_bits += r.entropy_bits;
+        self.distance += r.distance * inv;
+        let at = |key: usize| {
+            key.checked_sub(r.first_key).and_then(|j| r.e.get(j)).map_or(0.0, |e| e * inv)
+        };
+        self.first_token += at(0);
+        if r.pos < keys {
+            self.self_token += at(r.pos);
         }
-        self.rows += a.rows;
+        if r.pos >= 1 && r.pos - 1 < keys {
+            self.previous_token += at(r.pos - 1);
+            self.previous_rows += 1;
+        }
+        self.rows += 1;
     }
 
     /// The means over the rows added so far.
@@ -109,6 +101,50 @@ impl RowSums {
     }
 }
 
+/// One query's row of A as a kernel holds it without storing A
+/// (`kernels::fused`): the weights before the softmax's division,
+/// `e[j] = l · A[pos][first_key + j]` (keys outside `e` weigh 0), and the
+/// row's entropy, which the kernel has from the scores more cheaply than
+/// from Σ A log A.
+pub struct WeightRow<'a> {
+    /// The query's position among the keys.
+    pub pos: usize,
+    pub first_key: usize,
+    pub e: &'a [f32],
+    /// The softmax's denominator: A = e / l (1 for a row of A itself; 0 for
+    /// a row that sees no key).
+    pub l: f32,
+    pub entropy_bits: f32,
+    /// Σ_j e[j] · |pos − j|: how far the row looks, before the division by l.
+    pub distance: f32,
+}
+
+/// Each row of `a` (queries the last `a.rows` of its `a.cols` positions)
+/// as a [`WeightRow`], cut after its last key with weight, so that a row
+/// sums the same however many (hidden) keys after it its matrix has.
+fn for_each_row(a: &Matrix, mut f: impl FnMut(WeightRow)) {
+    let offset = a.cols.saturating_sub(a.rows);
+    let key: Vec<f32> = (0..a.cols).map(|j| j as f32).collect();
+    let mut terms = vec![0.0f32; a.cols];
+    for i in 0..a.rows {
+        let pos = i + offset;
+        let full = a.row(i);
+        let e = &full[..full.iter().rposition(|&p| p != 0.0).map_or(0, |k| k + 1)];
+        // Per row, the terms go into `terms` and are added in lanes: every
+        // step vectorizes.
+        let terms = &mut terms[..e.len()];
+        for (t, &p) in terms.iter_mut().zip(e) {
+            *t = if p > 0.0 { p * tensor::log2(p) } else { 0.0 };
+        }
+        let entropy_bits = -tensor::sum(terms);
+        for ((t, &p), &j) in terms.iter_mut().zip(e).zip(&key) {
+            *t = p * (pos as f32 - j).abs();
+        }
+        let distance = tensor::sum(terms);
+        f(WeightRow { pos, first_key: 0, e, l: 1.0, entropy_bits, distance });
+    }
+}
+
 /// One head of a long text: the sums of its weights over blocks of
 /// [`BLOCK`] × [`BLOCK`] tokens, and its [`RowSums`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -124,10 +160,14 @@ pub struct HeadSummary {
 }
 
 impl HeadSummary {
+    /// The summary of no rows yet.
+    pub fn empty() -> HeadSummary {
+        HeadSummary { blocks: Matrix::zeros(0, 0), rows: 0, keys: 0, sums: RowSums::default() }
+    }
+
     /// The summary of a whole A.
     pub fn of(a: &Matrix) -> HeadSummary {
-        let mut s =
-            HeadSummary { blocks: Matrix::zeros(0, 0), rows: 0, keys: 0, sums: RowSums::default() };
+        let mut s = HeadSummary::empty();
         s.add(a);
         s
     }
@@ -135,9 +175,16 @@ impl HeadSummary {
     /// Adds the rows of `a`, whose queries are the last `a.rows` of its
     /// `a.cols` positions, as [`RowSums::add`].
     pub fn add(&mut self, a: &Matrix) {
-        let offset = a.cols.saturating_sub(a.rows);
+        self.grow(a.rows, a.cols);
+        for_each_row(a, |row| self.add_row(&row, a.cols));
+    }
+
+    /// Makes room for `rows` more rows over `keys` keys, the queries being
+    /// the last `rows` of `keys` positions; then [`Self::add_row`] each.
+    pub fn grow(&mut self, rows: usize, keys: usize) {
+        let offset = keys.saturating_sub(rows);
         assert_eq!(offset, self.rows, "rows are added in order");
-        let (block_rows, block_cols) = ((offset + a.rows).div_ceil(BLOCK), a.cols.div_ceil(BLOCK));
+        let (block_rows, block_cols) = ((offset + rows).div_ceil(BLOCK), keys.div_ceil(BLOCK));
         if block_cols > self.blocks.cols {
             self.blocks.push_cols(&Matrix::zeros(self.blocks.rows, block_cols - self.blocks.cols));
         }
@@ -147,19 +194,23 @@ impl HeadSummary {
                 self.blocks.cols.max(block_cols),
             ));
         }
-        for i in 0..a.rows {
-            // Up to the last key with weight, so that a row sums the same
-            // however many (hidden) keys after it its matrix has.
-            let full = a.row(i);
-            let row = &full[..full.iter().rposition(|&p| p != 0.0).map_or(0, |k| k + 1)];
-            let cells = self.blocks.row_mut((offset + i) / BLOCK);
-            for (cell, keys) in cells.iter_mut().zip(row.chunks(BLOCK)) {
-                *cell += tensor::sum(keys);
-            }
+        self.keys = self.keys.max(keys);
+    }
+
+    /// Adds the next row (query `self.rows`) over `keys` keys, after [`Self::grow`].
+    #[inline(always)]
+    pub fn add_row(&mut self, r: &WeightRow, keys: usize) {
+        assert_eq!(r.pos, self.rows, "rows are added in order");
+        let inv = if r.l > 0.0 { 1.0 / r.l } else { 0.0 };
+        let cells = self.blocks.row_mut(r.pos / BLOCK);
+        let (mut key, mut rest) = (r.first_key, r.e);
+        while !rest.is_empty() {
+            let take = (BLOCK - key % BLOCK).min(rest.len());
+            cells[key / BLOCK] += tensor::sum(&rest[..take]) * inv;
+            (key, rest) = (key + take, &rest[take..]);
         }
-        self.rows += a.rows;
-        self.keys = self.keys.max(a.cols);
-        self.sums.add(a);
+        self.rows += 1;
+        self.sums.add_row(r, keys);
     }
 
     /// Takes away the last `a.rows` rows (the weights `a` of queries

@@ -47,6 +47,8 @@ macro_rules! check_each_isa {
 mod products;
 
 #[cfg(feature = "pretrained")]
+mod fused;
+#[cfg(feature = "pretrained")]
 mod int8;
 #[cfg(feature = "pretrained")]
 mod packed;

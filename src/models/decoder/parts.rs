@@ -6,12 +6,13 @@
 //! cache.
 
 use crate::attention::{
-    gather, multi_head, split_heads, AttendHeads, HeadTrace, Mask, MultiHeadTrace, Projections,
-    Scale,
+    gather, kv_head_of, multi_head, split_heads, AttendHeads, HeadTrace, Mask, MultiHeadTrace,
+    Projections, Scale,
 };
 use crate::error::Result;
 use crate::formats::hparams::Hparams;
 use crate::formats::weights::Weights;
+use crate::kernels::fused;
 use crate::kernels::quant::QMatrix;
 use crate::models::two_threads::{shared_heads, Heads};
 use crate::tensor::{self, Matrix};
@@ -421,21 +422,21 @@ pub fn attend_cached(
                 return gather(qs, k, v, traces);
             }
         }
-        let each: &mut dyn FnMut(&mut HeadTrace) = &mut |t| {
-            match sums.get_mut(*next) {
-                Some(sum) => sum.add(&t.weights),
-                None => sums.push(HeadSummary::of(&t.weights)),
-            }
-            *next += 1;
-            (t.scores, t.weights) = (Matrix::zeros(0, 0), Matrix::zeros(0, 0));
-        };
-        multi_head(
-            q,
-            n_heads,
-            k,
-            v,
-            AttendHeads { each: Some(each), ..AttendHeads::new(mask, scale) },
-        )
+        // Each head by the fused kernel: its A added to its sums, never stored.
+        let (qs, scale) = (split_heads(q, n_heads), scale.factor(q.cols / n_heads));
+        let kv = kv_head_of(n_heads, n_kv_heads);
+        let traces = (0..n_heads)
+            .map(|h| {
+                if sums.len() <= *next {
+                    sums.push(HeadSummary::empty());
+                }
+                let summary = &mut sums[*next];
+                *next += 1;
+                let z = fused::attend_summed(&qs[h], &k[kv[h]], &v[kv[h]], mask, scale, summary);
+                HeadTrace::output_only(z, scale, mask)
+            })
+            .collect();
+        gather(qs, k, v, traces)
     })
 }
 
