@@ -1,8 +1,8 @@
 //! One head of a long causal text, the work a long run repeats for every
 //! head of every layer (SmolLM2 at 2,048 tokens: 270 heads): the formula
-//! over the keys each block of queries sees and the sums of its A
-//! (`attention::attend` + `HeadSummary::of`, the path before the fused
-//! kernel), against the fused kernel (`kernels::fused`). Beside them, this
+//! and the sums of its A (`attention::attend` + `HeadSummary::of`; before
+//! the fused kernel a long run computed S and A over the keys each block of
+//! queries sees, about as fast), against the fused kernel (`kernels::fused`). Beside them, this
 //! CPU's multiply-add peak on one core, timed in the same run, so that each
 //! figure is printed as a share of it (the roofline table, docs/performance.md).
 
@@ -85,9 +85,7 @@ fn long_head(c: &mut Criterion) {
         let mut group = c.benchmark_group(format!("one causal head, {n} tokens, d 64"));
         group.sample_size(10);
         let formula = || {
-            let o =
-                Attend { visible_only: true, ..Attend::new(Mask::Causal, Scale::Factor(scale)) };
-            let t = attend(&q, &k, &v, o);
+            let t = attend(&q, &k, &v, Attend::new(Mask::Causal, Scale::Factor(scale)));
             (HeadSummary::of(&t.weights), t.output)
         };
         let fused = || {

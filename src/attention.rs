@@ -15,10 +15,11 @@
 //! Multi-head, grouped-query (and so multi-query) and cross-attention are all
 //! the same [`attend`] applied to different slices of Q, K and V.
 //!
-//! Under a causal mask half of A is 0, so on long texts Z = A V (and, for a
-//! head whose S is not kept, S and A too: [`Attend::visible_only`]) is computed a
+//! Under a causal mask half of A is 0, so on long texts Z = A V is computed a
 //! block of queries at a time over the keys that block can see: the same
-//! numbers for half the work.
+//! numbers for half the work. A long text's heads, whose A is summed up and
+//! never kept, go through `kernels::fused`, which is checked against
+//! [`attend`].
 
 use crate::tensor::{self, Matrix};
 use serde::{Deserialize, Serialize};
@@ -216,28 +217,20 @@ fn add_bias(scaled: Matrix, bias: Option<&Matrix>) -> Matrix {
     }
 }
 
-/// How one head attends: the mask M, the scale, a position bias B, and
-/// whether to multiply only the keys the queries can see. `Attend::new(mask,
-/// scale)` for the usual head; `..Default::default()` is no mask, 1/√d_k.
+/// How one head attends: the mask M, the scale and a position bias B.
+/// `Attend::new(mask, scale)` for the usual head; `..Default::default()` is
+/// no mask, 1/√d_k.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Attend<'a> {
     pub mask: Mask,
     pub scale: Scale,
     /// B (n_q × n_k), added to the scaled scores: MPNet's relative positions.
     pub bias: Option<&'a Matrix>,
-    /// For a head whose S is let go of at once (a long text's, summed up as
-    /// it is computed): under a causal or sliding-window mask only the keys
-    /// a block of queries can see are multiplied, which halves Q Kᵀ and the
-    /// softmax of a long decoder text. A and Z are the same, bit for bit:
-    /// the keys a block skips weigh 0 either way, each row's sums add the
-    /// same numbers in the same lanes, and Z is computed block by block as
-    /// [`values`] computes it. `scores` is left empty (0 × 0); no bias.
-    pub visible_only: bool,
 }
 
 impl<'a> Attend<'a> {
     pub fn new(mask: Mask, scale: Scale) -> Self {
-        Attend { mask, scale, bias: None, visible_only: false }
+        Attend { mask, scale, bias: None }
     }
 }
 
@@ -247,10 +240,6 @@ impl<'a> Attend<'a> {
 /// for cross-attention Q comes from one sequence and K, V from another.
 pub fn attend(q: &Matrix, k: &Matrix, v: &Matrix, o: Attend<'_>) -> HeadTrace {
     let (bias, mask) = (o.bias, o.mask);
-    if o.visible_only {
-        assert!(bias.is_none(), "a head attended over its visible keys alone has no bias");
-        return attend_visible(q, k, v, mask, o.scale);
-    }
     let scale = o.scale.factor(q.cols);
     let scores = q.matmul_t(k); //                                  S = Q Kᵀ            (n_q × n_k)
     let biased = add_bias(scores.map(|s| s * scale), bias); //      S·scale + B         (n_q × n_k)
@@ -259,7 +248,7 @@ pub fn attend(q: &Matrix, k: &Matrix, v: &Matrix, o: Attend<'_>) -> HeadTrace {
     HeadTrace { scores, scale, bias: bias.cloned(), mask, weights, output }
 }
 
-/// Queries taken together (at most) by [`attend_visible`] and [`values`]:
+/// Queries taken together (at most) by [`values`]:
 /// each block multiplies only the keys its last query sees, so about a
 /// sixteenth more than the triangle at 1,000 tokens, in products large
 /// enough to run at full speed. Shorter texts are one block.
@@ -325,32 +314,6 @@ fn rows_of(m: &Matrix, rows: Range<usize>) -> std::borrow::Cow<'_, Matrix> {
         std::borrow::Cow::Borrowed(m)
     } else {
         std::borrow::Cow::Owned(m.rows_range(rows.start, rows.len()))
-    }
-}
-
-/// [`attend`] over the keys each block of queries can see
-/// ([`Attend::visible_only`]), S not kept.
-fn attend_visible(q: &Matrix, k: &Matrix, v: &Matrix, mask: Mask, scale: Scale) -> HeadTrace {
-    let (n_q, n_k) = (q.rows, k.rows);
-    let scale_factor = scale.factor(q.cols);
-    let (mut weights, mut output) = (Matrix::zeros(n_q, n_k), Matrix::zeros(n_q, v.cols));
-    for b in query_blocks(n_q, n_k, mask) {
-        let (q_b, k_b) = (rows_of(q, b.first..b.first + b.rows), rows_of(k, b.keys.clone()));
-        let mut s = q_b.matmul_t(&k_b).map(|s| s * scale_factor); //                S_b·scale (rows × keys)
-        mask_from(&mut s, mask, (b.first, b.keys.start), (n_q, n_k)); //             + M
-        let a = softmax_rows(s); //                                                   A_b (rows × keys)
-        b.values_into(&mut output, &a, v); //                                         Z_b = A_b V_b
-        for r in 0..b.rows {
-            weights.row_mut(b.first + r)[b.keys.clone()].copy_from_slice(a.row(r));
-        }
-    }
-    HeadTrace {
-        scores: Matrix::zeros(0, 0),
-        scale: scale_factor,
-        bias: None,
-        mask,
-        weights,
-        output,
     }
 }
 
@@ -450,8 +413,8 @@ pub fn kv_head_of(n_heads: usize, n_kv_heads: usize) -> Vec<usize> {
     (0..n_heads).map(|h| h / (n_heads / n_kv_heads)).collect()
 }
 
-/// How a layer's heads attend: [`Attend`]'s mask and scale for every head,
-/// a position bias per head, and an edit of each head's trace.
+/// How a layer's heads attend: [`Attend`]'s mask and scale for every head
+/// and a position bias per head.
 #[derive(Default)]
 pub struct AttendHeads<'a> {
     pub mask: Mask,
@@ -459,17 +422,11 @@ pub struct AttendHeads<'a> {
     /// `biases[h]` (n_q × n_k) added to head `h`'s scaled scores, as MPNet's
     /// relative positions are.
     pub biases: Option<&'a [Matrix]>,
-    /// Handed each head's trace as soon as it is computed, before the next
-    /// head's: there a long text's caller sums up the head's weights and
-    /// lets go of them, so that a layer never holds all its heads' S and A
-    /// at once. The heads are then attended over their visible keys alone
-    /// ([`Attend::visible_only`]), without S or a bias.
-    pub each: Option<&'a mut dyn FnMut(&mut HeadTrace)>,
 }
 
 impl<'a> AttendHeads<'a> {
     pub fn new(mask: Mask, scale: Scale) -> Self {
-        AttendHeads { mask, scale, biases: None, each: None }
+        AttendHeads { mask, scale, biases: None }
     }
 }
 
@@ -495,18 +452,13 @@ pub fn multi_head(
     let d_k = q.cols / n_heads;
     assert!(k.iter().all(|k| k.cols == d_k), "each key head must be d_k wide");
     assert!(o.biases.is_none_or(|b| b.len() == n_heads), "one bias per head");
-    let AttendHeads { mask, scale, biases, mut each } = o;
+    let AttendHeads { mask, scale, biases } = o;
     let q = split_heads(q, n_heads); //                                             Q_h        (n_q × d_k)
     let kv_head_of = kv_head_of(n_heads, n_kv_heads);
     let heads: Vec<HeadTrace> = (0..n_heads)
         .map(|h| {
-            let head =
-                Attend { mask, scale, bias: biases.map(|b| &b[h]), visible_only: each.is_some() };
-            let mut t = attend(&q[h], &k[kv_head_of[h]], &v[kv_head_of[h]], head); // Z_h = A_h V_g (n_q × d_v)
-            if let Some(each) = each.as_mut() {
-                each(&mut t);
-            }
-            t
+            let head = Attend { mask, scale, bias: biases.map(|b| &b[h]) };
+            attend(&q[h], &k[kv_head_of[h]], &v[kv_head_of[h]], head) //          Z_h = A_h V_g (n_q × d_v)
         })
         .collect();
     gather(q, k, v, heads)

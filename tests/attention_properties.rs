@@ -5,8 +5,10 @@
 //! heads handed on one by one and the visible keys alone.
 
 use attnscope::attention::{
-    attend, multi_head, softmax_rows, split_heads, Attend, AttendHeads, HeadTrace, Mask, Scale,
+    attend, multi_head, softmax_rows, split_heads, Attend, AttendHeads, Mask, Scale,
 };
+use attnscope::kernels::fused;
+use attnscope::trace::HeadSummary;
 use attnscope::Matrix;
 use proptest::prelude::*;
 
@@ -199,31 +201,6 @@ fn heads_of_one_gqa_group_share_k_and_v() {
 }
 
 #[test]
-fn heads_handed_on_one_by_one_attend_as_kept_heads_do() {
-    let (n, d_k) = (6, 4);
-    let (q, k, v) =
-        (pseudo_random(n, 6 * d_k, 8), pseudo_random(n, 2 * d_k, 9), pseudo_random(n, 2 * d_k, 10));
-    let kept = multi_head(
-        &q,
-        6,
-        split_heads(&k, 2),
-        split_heads(&v, 2),
-        AttendHeads::new(Mask::Causal, Scale::InvSqrtDk),
-    );
-    let mut seen = Vec::new();
-    let each: &mut dyn FnMut(&mut HeadTrace) =
-        &mut |t| seen.push(std::mem::replace(&mut t.weights, Matrix::zeros(0, 0)));
-    let o = AttendHeads { each: Some(each), ..AttendHeads::new(Mask::Causal, Scale::InvSqrtDk) };
-    let handed = multi_head(&q, 6, split_heads(&k, 2), split_heads(&v, 2), o);
-    assert_eq!((handed.k.len(), handed.kv_head_of.clone()), (2, vec![0, 0, 0, 1, 1, 1]));
-    assert_eq!(handed.k[1], k.cols_range(d_k, d_k));
-    for (h, weights) in seen.iter().enumerate() {
-        assert_eq!((weights, handed.heads[h].scores.shape()), (&kept.heads[h].weights, (0, 0)));
-    }
-    assert_eq!(handed.concat, kept.concat);
-}
-
-#[test]
 fn cross_attention_is_n_q_by_n_kv() {
     let q = pseudo_random(3, 8, 4); // e.g. a decoder's 3 tokens
     let kv = pseudo_random(7, 8, 5); // attending to an encoder's 7
@@ -242,25 +219,37 @@ fn what_if_reweighing_equals_attending_with_that_mask() {
     assert_eq!(causal.weights[(0, 5)], 0.0);
 }
 #[test]
-fn attending_to_the_visible_keys_alone_gives_the_same_weights_and_outputs() {
+fn the_fused_kernel_over_the_visible_keys_gives_the_formulas_outputs_and_sums() {
     // Long enough for several blocks of queries; keys not a multiple of
-    // 8; queries all the keys or the last ones (a cache's new rows).
+    // 8 or 16; queries all the keys or the last ones (a cache's new rows).
     for (n_q, n_k) in [(300, 300), (150, 301), (129, 140), (700, 1015)] {
         let (q, k, v) =
             (pseudo_random(n_q, 16, 1), pseudo_random(n_k, 16, 2), pseudo_random(n_k, 16, 3));
         for mask in [Mask::Causal, Mask::SlidingWindow(37), Mask::SlidingWindow(100), Mask::None] {
-            let (whole, visible) = (
-                attend(&q, &k, &v, Attend::new(mask, Scale::InvSqrtDk)),
-                attend(
-                    &q,
-                    &k,
-                    &v,
-                    Attend { visible_only: true, ..Attend::new(mask, Scale::InvSqrtDk) },
-                ),
+            let whole = attend(&q, &k, &v, Attend::new(mask, Scale::InvSqrtDk));
+            // Z, computed by blocks of queries over the keys each sees, is A V.
+            let d = whole.output.max_abs_diff(&whole.weights.matmul(&v));
+            assert!(d < 1e-6, "Z by blocks, {n_q} × {n_k}, {mask:?}: off by {d}");
+            if mask == Mask::None && n_q != n_k {
+                continue; // the sums are of self-attention: queries the last n_q of n_k positions
+            }
+            // The rows before the queries, as a key/value cache holds them.
+            let earlier = n_k - n_q;
+            let mut sums = HeadSummary::empty();
+            let before = attend(
+                &k.rows_range(0, earlier),
+                &k.rows_range(0, earlier),
+                &v.rows_range(0, earlier),
+                Attend::new(mask, Scale::InvSqrtDk),
             );
-            assert_eq!(visible.weights, whole.weights, "A, {n_q} × {n_k}, {mask:?}");
-            assert_eq!(visible.output, whole.output, "Z, {n_q} × {n_k}, {mask:?}");
-            assert_eq!(visible.scores.shape(), (0, 0));
+            sums.add(&before.weights);
+            let mut want = HeadSummary::of(&before.weights);
+            want.add(&whole.weights);
+            let z = fused::attend_summed(&q, &k, &v, mask, 0.25, &mut sums);
+            let d = z.max_abs_diff(&whole.output);
+            assert!(d < 1e-5, "fused Z, {n_q} × {n_k}, {mask:?}: off by {d}");
+            let d = sums.thumbnail(usize::MAX).max_abs_diff(&want.thumbnail(usize::MAX));
+            assert!(d < 1e-5, "fused sums, {n_q} × {n_k}, {mask:?}: off by {d}");
         }
     }
     // The keys a block of queries may see.
