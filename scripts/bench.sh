@@ -24,9 +24,19 @@
 #      bench venv, pinned, when this part runs), as milliseconds and their ratio;
 #      then the same clip in the page's Speech tab in Chromium
 #      (scripts/bench_speech.mjs, the release build in dist/).
+#   6. long texts (issue 63): SmolLM2 on a paste cut at 2,048 tokens,
+#      natively on one thread (tests/long_texts.rs's timing) beside PyTorch on
+#      one thread (smollm2_torch_timing.py with TOKENS=2048, eager
+#      attention), as milliseconds and their ratio; then in the page at 1,024
+#      and 2,048 tokens (tests/e2e/bench.mjs's section 5), whose roofline
+#      table states each forward's multiply-adds against the wasm peak
+#      measured in the same Chromium (one core and two). The browser part
+#      prints the same table for the forwards it times, and benches/attention.rs
+#      one head's against the native FMA peak.
 # `scripts/bench.sh browser` runs only the second part, `scripts/bench.sh
 # peers` only the third, `scripts/bench.sh generate` only the fourth,
-# `scripts/bench.sh speech` only the fifth; the
+# `scripts/bench.sh speech` only the fifth, `scripts/bench.sh long` only
+# the sixth; the
 # browser parts use the release build already in dist/ (DIST=… for
 # another; `trunk build --release` first if there is none).
 SCRIPT_NAME=bench
@@ -35,11 +45,14 @@ source "$ROOT/scripts/lib/install.sh"
 
 STAGE="${1:-all}"
 case "$STAGE" in
-    all | browser | peers | generate | speech) ;;
-    *) die "unknown stage '$STAGE' (all, browser, peers, generate or speech)" ;;
+    all | browser | peers | generate | speech | long) ;;
+    *) die "unknown stage '$STAGE' (all, browser, peers, generate, speech or long)" ;;
 esac
 
 if [[ "$STAGE" == all || "$STAGE" == browser ]]; then
+    ensure_web_build_tools
+fi
+if [[ "$STAGE" == long ]]; then
     ensure_web_build_tools
 fi
 if [[ "$STAGE" != generate ]]; then
@@ -137,4 +150,28 @@ if [[ "$STAGE" == all || "$STAGE" == speech ]]; then
         printf "  the page, file to pictures (Chromium)      %7.0f ms   page / CTranslate2 with words = %.2f\n", page, page / timed
         printf "    of which the worker computed         %7.0f ms\n", inworker
     }'
+fi
+
+if [[ "$STAGE" == all || "$STAGE" == long ]]; then
+    ensure_bench_peers
+    log "── a long text: SmolLM2 at 2,048 tokens natively beside PyTorch, one thread each"
+    OURS_LOG="$(mktemp)" TORCH_LOG="$(mktemp)"
+    cargo test --release --locked --test long_texts -- --ignored --nocapture time_smollm2_at_2048 | tee "$OURS_LOG"
+    TOKENS=2048 ROUNDS=3 WARMUP=1 "$BENCH_VENV/bin/python" scripts/reference/smollm2_torch_timing.py 1 | tee "$TORCH_LOG"
+    ours="$(figure "$OURS_LOG" smollm2_long_attnscope_ms)"
+    torch="$(grep -o '"smollm2_2048_torch_ms": {"1": [0-9.]*' "$TORCH_LOG" | grep -o '[0-9.]*$')"
+    rm -f "$OURS_LOG" "$TORCH_LOG"
+    [[ -n "$ours" && -n "$torch" ]] || die "a long-text figure is missing (attnscope '$ours', PyTorch '$torch')"
+    cpu="$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+    awk -v ours="$ours" -v torch="$torch" -v cpu="$cpu" 'BEGIN {
+        printf "SmolLM2-135M, 2,048 tokens, one thread, on %s:\n", cpu
+        printf "  attnscope natively   %8.0f ms\n", ours
+        printf "  PyTorch, eager       %8.0f ms   attnscope / PyTorch = %.2f\n", torch, ours / torch
+    }'
+    DIST="${DIST:-$ROOT/dist}"
+    [[ -f "$DIST/index.html" ]] || die "no release build in $DIST: run \`trunk build --release\` first (or DIST=…)"
+    for sentences in 70 150; do
+        log "── the page at about $((sentences * 14)) tokens (cut at 2,048), with the roofline"
+        DIST="$DIST" SECTIONS=5 SENTENCES="$sentences" ROUNDS=3 SOAK_SECONDS=0 node tests/e2e/bench.mjs
+    done
 fi

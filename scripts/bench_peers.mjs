@@ -49,6 +49,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launch, median, serve } from '../tests/e2e/harness.mjs';
+import { peakModule } from './lib/peak.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = resolve(process.env.DIST ?? join(ROOT, 'dist'));
@@ -148,30 +149,6 @@ copyFileSync(join(ORT_DIST, 'ort-wasm-simd-threaded.wasm'), join(ortRoot, 'ort-w
 symlinkSync(ONNX_MODEL, join(ortRoot, 'model.onnx'));
 
 const results = { cpu: cpu(), onnxruntime_web: ortVersion, rounds: ROUNDS, warmup: WARMUP, tolerance: TOL };
-
-// A wasm module whose `peak(n)` runs n rounds of twelve independent
-// f32x4.relaxed_madd chains (acc = x·y + acc): as many fused multiply-adds
-// per second as one core gives wasm's 128-bit SIMD, which bounds every
-// exact f32 product in the browser.
-function peakModule() {
-  const leb = (n) => { const out = []; do { let b = n & 0x7f; n >>>= 7; if (n) b |= 0x80; out.push(b); } while (n); return out; };
-  const section = (id, bytes) => [id, ...leb(bytes.length), ...bytes];
-  const f32x4 = (v) => { const b = new Uint8Array(new Float32Array([v, v, v, v]).buffer); return [0xfd, 0x0c, ...b]; };
-  const CHAINS = 12, X = CHAINS + 1, Y = CHAINS + 2; // locals: 0 the count, 1..12 the sums, then x and y
-  const body = [0x01, CHAINS + 2, 0x7b, ...f32x4(1.0000001), 0x21, X, ...f32x4(0.9999999), 0x21, Y, 0x03, 0x40];
-  for (let k = 1; k <= CHAINS; k++) body.push(0x20, X, 0x20, Y, 0x20, k, 0xfd, 0x85, 0x02, 0x21, k); // f32x4.relaxed_madd
-  body.push(0x20, 0, 0x41, 1, 0x6b, 0x22, 0, 0x0d, 0, 0x0b, 0x20, 1); // n -= 1, loop while n ≠ 0
-  for (let k = 2; k <= CHAINS; k++) body.push(0x20, k, 0xfd, 0xe4, 0x01); // f32x4.add
-  body.push(0xfd, 0x1f, 0, 0x0b); // f32x4.extract_lane 0
-  const name = [...'peak'].map((c) => c.charCodeAt(0));
-  return [
-    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-    ...section(1, [1, 0x60, 1, 0x7f, 1, 0x7d]), // (i32) -> f32
-    ...section(3, [1, 0]),
-    ...section(7, [1, name.length, ...name, 0, 0]),
-    ...section(10, [1, ...leb(body.length), ...body]),
-  ];
-}
 
 // MiniLM's multiply-adds for n tokens (every layer's weight products and
 // the attention's Q Kᵀ and A V), from its config.

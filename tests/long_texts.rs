@@ -504,3 +504,33 @@ fn time_typing_at_the_end_of_a_long_text() {
         ids.len()
     );
 }
+
+/// SmolLM2 on a paste cut at its 2,048 tokens, natively on one thread,
+/// for `scripts/bench.sh long`, which prints it beside PyTorch's time on
+/// the same CPU (not asserted: the machine is shared). Run with
+/// `cargo test --release --test long_texts -- --ignored --nocapture time_smollm2_at_2048`.
+#[test]
+#[ignore = "a timing: run it on its own, in release"]
+fn time_smollm2_at_2048_tokens_on_one_thread() {
+    let rounds = std::env::var("ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(3);
+    let m = common::smollm2();
+    let text = long_text(150);
+    let mut times = Vec::new();
+    let mut tokens = 0;
+    for _ in 0..rounds {
+        let t = std::time::Instant::now();
+        let trace = m.run(&text).unwrap();
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+        tokens = trace.tokens.len();
+    }
+    times.sort_by(f64::total_cmp);
+    let median = times[times.len() / 2];
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("model name")).map(str::to_string))
+        .unwrap_or_default();
+    eprintln!(
+        "SmolLM2, {tokens} tokens, attnscope natively on one thread: median {median:.0} ms of {rounds} ({cpu})"
+    );
+    println!("{{\"smollm2_long_attnscope_ms\": {median:.1}, \"tokens\": {tokens}}}");
+}

@@ -15,7 +15,8 @@ Run from the repository root (scripts/bench.sh peers does):
 
     .tools/bench-venv/bin/python scripts/reference/smollm2_torch_timing.py [THREADS ...]
 
-THREADS defaults to 1 2. Env: ROUNDS (default 15), WARMUP (default 5).
+THREADS defaults to 1 2. Env: ROUNDS (default 15), WARMUP (default 5), TOKENS
+(default 16; 2048 times the long paste scripts/bench.sh long times).
 """
 import json
 import os
@@ -37,9 +38,22 @@ from transformers import AutoModelForCausalLM, AutoTokenizer  # noqa: E402
 ROOT = Path(__file__).resolve().parents[2]
 MODEL_DIR = ROOT / "www" / "models" / "smollm2"
 GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
-# tests/e2e/bench.mjs's SIXTEEN_SMOLLM2: 16 tokens for SmolLM2.
+# tests/e2e/bench.mjs's SIXTEEN_SMOLLM2: 16 tokens for SmolLM2; or, with
+# TOKENS=2048 (scripts/bench.sh long), the long paste of tests/long_texts.rs
+# cut at 2,048 tokens, as attnscope cuts it.
 TEXT = "the quick brown fox jumps over the lazy dog while the cat sleeps nearby today"
-TOKENS = 16
+TOKENS = int(os.environ.get("TOKENS", 16))
+
+
+def long_text(sentences: int) -> str:
+    """tests/long_texts.rs's long_text: sentences that do not repeat exactly."""
+    subjects = ["The old lighthouse keeper", "A fluffy blue creature", "Her younger brother", "The committee",
+                "Nobody in the village"]
+    verbs = ["watched", "remembered", "painted", "argued about", "carried"]
+    objects = ["the verdant forest", "a letter from Lisbon", "the broken clock", "seven red apples",
+               "the storm over the harbour"]
+    return " ".join(f"{subjects[i % 5]} {verbs[(i // 5) % 5]} {objects[(i * 3 + 1) % 5]} on day {i + 1}."
+                    for i in range(sentences))
 ROUNDS = int(os.environ.get("ROUNDS", 15))
 WARMUP = int(os.environ.get("WARMUP", 5))
 
@@ -89,7 +103,8 @@ def main() -> None:
     model = AutoModelForCausalLM.from_pretrained(
         MODEL_DIR, gguf_file=GGUF, dtype=torch.float32, attn_implementation="eager"
     ).eval()
-    ids = tok(TEXT, add_special_tokens=False, return_tensors="pt")["input_ids"]
+    text = TEXT if TOKENS == 16 else long_text(150)
+    ids = tok(text, add_special_tokens=False, return_tensors="pt")["input_ids"][:, :TOKENS]
     if ids.shape[1] != TOKENS:
         sys.exit(f"the text is {ids.shape[1]} tokens for SmolLM2, not {TOKENS}")
     print(
@@ -118,8 +133,8 @@ def main() -> None:
                 f"other processes {100 * busy:.0f}% of the CPU meanwhile)"
             )
     print(json.dumps({
-        "smollm2_16_torch_ms": {str(n): round(ms, 2) for n, ms in medians.items()},
-        "smollm2_16_torch_fastest_ms": {str(n): round(ms, 2) for n, ms in fastest.items()},
+        f"smollm2_{TOKENS}_torch_ms": {str(n): round(ms, 2) for n, ms in medians.items()},
+        f"smollm2_{TOKENS}_torch_fastest_ms": {str(n): round(ms, 2) for n, ms in fastest.items()},
     }))
 
 

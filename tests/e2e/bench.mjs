@@ -20,6 +20,7 @@ import { gzipSync } from 'node:zlib';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launch, median, serve, keystroke as harnessKeystroke } from './harness.mjs';
+import { forwardMacs, measurePeak } from '../../scripts/lib/peak.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DIST = resolve(process.env.DIST ?? join(HERE, '..', '..', 'dist'));
@@ -49,6 +50,18 @@ const verbs = ['watched', 'remembered', 'painted', 'argued about', 'carried'];
 const objects = ['the verdant forest', 'a letter from Lisbon', 'the broken clock', 'seven red apples', 'the storm over the harbour'];
 // About 1,000 tokens; SENTENCES=150 gives a paste cut at SmolLM2's 2,048.
 const PARAGRAPH = Array.from({ length: Number(process.env.SENTENCES ?? 70) }, (_, i) => `${subjects[i % 5]} ${verbs[Math.floor(i / 5) % 5]} ${objects[(i * 3 + 1) % 5]} on day ${i + 1}.`).join(' ');
+
+// The models' shapes, for the multiply-adds of each forward (the roofline
+// table at the end): MiniLM's from its config, SmolLM2-135M's from its GGUF.
+const minilmConfig = JSON.parse(readFileSync(join(HERE, '..', '..', 'www', 'models', 'minilm', 'config.json'), 'utf8'));
+const MINILM = {
+  hidden: minilmConfig.hidden_size, intermediate: minilmConfig.intermediate_size, layers: minilmConfig.num_hidden_layers,
+  heads: minilmConfig.num_attention_heads, headDim: minilmConfig.hidden_size / minilmConfig.num_attention_heads,
+};
+const SMOLLM2 = { hidden: 576, intermediate: 1536, layers: 30, heads: 9, kvHeads: 3, headDim: 64, gated: true, vocab: 49152 };
+// Rows of the roofline table: a forward's name, its multiply-adds, its median time, its threads.
+const roofline = [];
+const timed = (name, model, shape, ms, threads) => roofline.push({ name, macs: forwardMacs(model, shape), ms, threads });
 
 const results = {};
 const report = (name, value, unit, target) => {
@@ -106,6 +119,8 @@ try {
 
   const keystroke = (text) => harnessKeystroke(page, text);
   const computeMs = async () => Number((await page.locator('#status').textContent()).match(/computed in ([\d.]+) ms/)[1]);
+  // The threads the last forward ran on, as the status says (one if it says nothing).
+  const threadsNow = async () => Number((await page.locator('#status').textContent()).match(/on (\d+) threads/)?.[1] ?? 1);
   // A figure is only for the length its label gives: the status says how
   // many tokens the model read.
   const expectTokens = async (n) => {
@@ -185,6 +200,11 @@ try {
     const one = await miniLm(`http://127.0.0.1:${plainServer.address().port}/`);
     plainServer.close();
     console.log(`  MiniLM ran on ${two.threads} threads, then on ${one.threads}`);
+    for (const [run, threads] of [[two, Number(two.threads)], [one, Number(one.threads)]]) {
+      for (const [n, ms] of [[16, run.c16], [128, run.c128], [256, run.c256]]) {
+        timed(`MiniLM, ${n} tokens, ${threads} thread${threads > 1 ? 's' : ''}`, MINILM, { tokens: n }, median(ms), threads);
+      }
+    }
     report('MiniLM, 16 tokens: forward in the worker, two threads', median(two.c16), 'ms', '≤ 10');
     report('MiniLM, 16 tokens: forward in the worker, one thread', median(one.c16), 'ms', '≤ 10');
     report('MiniLM, 16 tokens: keystroke to all views updated', median(two.ks), 'ms', '≤ 100');
@@ -203,16 +223,20 @@ try {
     const firsts = await firstForwards('smollm2', SIXTEEN_SMOLLM2);
     await load('smollm2');
     for (let i = 0; i < WARMUP; i++) await keystroke(SIXTEEN_SMOLLM2.replace('the quick', i % 2 ? 'one quick' : 'a quick'));
-    const full = [], append = [];
+    const full = [], append = [], threads = {};
     for (let i = 0; i < Math.min(ROUNDS, 8); i++) {
       const text = i % 2 ? SIXTEEN_SMOLLM2 : SIXTEEN_SMOLLM2.replace('the quick', 'a quick');
       await keystroke(text);
       await expectTokens(16);
       full.push(await computeMs());
+      threads.full = await threadsNow();
       await keystroke(`${text} and`);
       await expectTokens(17);
       append.push(await computeMs());
+      threads.append = await threadsNow();
     }
+    timed('SmolLM2, 16 tokens', SMOLLM2, { tokens: 16, causal: true }, median(full), threads.full);
+    timed('SmolLM2, one token appended to 16', SMOLLM2, { tokens: 1, keys: 17, appended: true }, median(append), threads.append);
     report('SmolLM2, 16 tokens: forward in the worker', median(full), 'ms', '≤ 150');
     report('SmolLM2, one token appended to 16: forward in the worker', median(append), 'ms', '≤ 15');
     reportFirsts('SmolLM2, 16 tokens', firsts, median(full));
@@ -229,13 +253,15 @@ try {
     const memory = async () => Number((await page.locator('#status').textContent()).match(/worker memory ([\d.]+) MB/)?.[1] ?? NaN);
     await load('smollm2');
     const memBefore = await memory();
-    const longFull = [], longAppend = [], headMs = [];
+    const longFull = [], longAppend = [], headMs = [], threads = {};
     for (let i = 0; i < Math.min(ROUNDS, 3); i++) {
       const text = PARAGRAPH.replace('day 1.', `day ${i + 1}.`);
       await keystroke(text);
       longFull.push(await computeMs());
+      threads.full = await threadsNow();
       await keystroke(`${text} And`);
       longAppend.push(await computeMs());
+      threads.append = await threadsNow();
     }
     const longTokens = Number((await page.locator('#status').textContent()).match(/^(\d+) tokens/)?.[1]);
     const memAfter = await memory();
@@ -264,12 +290,36 @@ try {
     }
     const memSoak = await memory();
     console.log(`  a long text: ${longTokens} tokens`);
+    timed(`SmolLM2, ${longTokens} tokens`, SMOLLM2, { tokens: longTokens, causal: true }, median(longFull), threads.full);
+    timed(`SmolLM2, one token appended to ${longTokens - 1}`, SMOLLM2, { tokens: 1, keys: longTokens, appended: true }, median(longAppend), threads.append);
     report(`SmolLM2, ${longTokens} tokens: forward in the worker`, median(longFull), 'ms', '≤ 4000 at 1,024');
     report(`SmolLM2, one token appended to ${longTokens - 1}`, median(longAppend), 'ms', '≤ 30');
     report(`SmolLM2, ${longTokens} tokens: another head, choice to heatmap`, median(headMs), 'ms', '≤ 50');
     report('SmolLM2: worker memory, model loaded (16 tokens)', memBefore, 'MB', '');
     report(`SmolLM2: worker memory after ${longTokens} tokens`, memAfter, 'MB', '≤ 600');
     report(`SmolLM2: worker memory after ${soakRuns} more runs in ${SOAK_SECONDS} s`, memSoak, 'MB', `no growth from ${memAfter}`);
+  }
+
+  // The roofline: each forward's multiply-adds against this CPU's wasm peak,
+  // timed here, now, on one core and on two (a forward on two threads is
+  // stated against the two-core peak; the weight products, attention's Q Kᵀ
+  // and A V, and the output head counted; the norms, softmax and the
+  // trace's sums are the work above the floor).
+  if (roofline.length) {
+    const peakPage = await browser.newPage();
+    await peakPage.goto(base);
+    const peak = await measurePeak(peakPage);
+    await peakPage.close();
+    results.roofline = { peak_gmacs_one_core: peak.one, peak_gmacs_two_cores: peak.two, rows: roofline };
+    console.log(`\nRoofline (${cpu}; wasm f32 multiply-add peak in this Chromium: ${peak.one.toFixed(1)} G/s on one core, ${peak.two.toFixed(1)} G/s on two)`);
+    console.log('| forward | multiply-adds (weights + attention) | time | G/s | floor at the peak | share of the peak |');
+    console.log('|---|---|---|---|---|---|');
+    for (const r of roofline) {
+      const top = r.threads > 1 ? peak.two : peak.one;
+      const floor = r.macs.total / top / 1e6; // ms
+      const g = (x) => (x / 1e9 >= 10 ? (x / 1e9).toFixed(0) : (x / 1e9).toFixed(2));
+      console.log(`| ${r.name} | ${g(r.macs.total)} G (${g(r.macs.weights)} + ${g(r.macs.attention)}) | ${r.ms.toFixed(1)} ms | ${(r.macs.total / r.ms / 1e6).toFixed(1)} | ${floor.toFixed(1)} ms (${r.threads > 1 ? 'two cores' : 'one core'}) | ${(100 * floor / r.ms).toFixed(0)} % |`);
+    }
   }
 
 } finally {

@@ -44,6 +44,9 @@ pub const ROWS: usize = 4;
 /// Keys per panel of the packed Kᵀ.
 pub const PANEL: usize = 16;
 
+/// Queries from which the keys are packed into panels (fewer read them in place).
+const PACK_FROM: usize = 8;
+
 /// A tile's scores: `rows` queries (d values each, one after another) ×
 /// the key panels `panels` (d × [`PANEL`] each), times `scale`, into
 /// `s` (row r's panel i at `s[r * ls + i * PANEL ..]`).
@@ -119,7 +122,10 @@ pub(crate) fn attend_summed_on(
     );
     summary.grow(n_q, n_k);
     let isa = isa.in_this_build();
-    let packed = pack_keys(k);
+    // A few queries (tokens appended to a key/value cache) read each key
+    // where it is: packing every key for them would move as many values as
+    // they multiply.
+    let packed = (n_q >= PACK_FROM).then(|| pack_keys(k));
     let mut z = Matrix::zeros(n_q, dv);
     let mut buf = vec![0.0f32; ROWS * n_k.next_multiple_of(PANEL).max(PANEL)];
     for first in (0..n_q).step_by(ROWS) {
@@ -128,18 +134,29 @@ pub(crate) fn attend_summed_on(
         let (p0, p1) = (seen.start / PANEL, seen.end.div_ceil(PANEL));
         let (from, ls) = (p0 * PANEL, (p1 - p0) * PANEL);
         let s = &mut buf[..ROWS * ls];
-        products(
-            isa,
-            Product::Scores(ScoreTile {
-                q: &q.data[first * d..(first + rows) * d],
-                rows,
-                d,
-                panels: &packed[p0 * d * PANEL..p1 * d * PANEL],
-                scale,
-                s,
-                ls,
-            }),
-        );
+        let q_tile = &q.data[first * d..(first + rows) * d];
+        match &packed {
+            Some(packed) => products(
+                isa,
+                Product::Scores(ScoreTile {
+                    q: q_tile,
+                    rows,
+                    d,
+                    panels: &packed[p0 * d * PANEL..p1 * d * PANEL],
+                    scale,
+                    s,
+                    ls,
+                }),
+            ),
+            None => {
+                for (q, s) in q_tile.chunks_exact(d.max(1)).zip(s.chunks_exact_mut(ls)) {
+                    for (j, s) in s.iter_mut().enumerate() {
+                        let key = from + j;
+                        *s = if key < n_k { tensor::dot(q, k.row(key)) * scale } else { 0.0 };
+                    }
+                }
+            }
+        }
         let tile = Tile { first, rows, from, ls, mask, n_q, n_k };
         let inv_l = weigh_on(isa, &tile, s, summary);
         let keys = seen.end.saturating_sub(from);
