@@ -31,8 +31,9 @@
 #      and 2,048 tokens (tests/e2e/bench.mjs's section 5), whose roofline
 #      table states each forward's multiply-adds against the wasm peak
 #      measured in the same Chromium (one core and two). The browser part
-#      prints the same table for the forwards it times, and benches/attention.rs
-#      one head's against the native FMA peak.
+#      prints the same table for the forwards it times; one long head is
+#      timed in Chromium (src/kernels/fused/timing.rs) and natively
+#      (benches/attention.rs), each against its peak.
 # `scripts/bench.sh browser` runs only the second part, `scripts/bench.sh
 # peers` only the third, `scripts/bench.sh generate` only the fourth,
 # `scripts/bench.sh speech` only the fifth, `scripts/bench.sh long` only
@@ -168,6 +169,9 @@ if [[ "$STAGE" == all || "$STAGE" == long ]]; then
         printf "  attnscope natively   %8.0f ms\n", ours
         printf "  PyTorch, eager       %8.0f ms   attnscope / PyTorch = %.2f\n", torch, ours / torch
     }'
+    log "── one long head in Chromium: the fused kernel beside the formula, against the wasm peak"
+    CHROMEDRIVER="$CHROMEDRIVER" cargo test --release --locked --target wasm32-unknown-unknown --lib --features fma \
+        -- --include-ignored --nocapture fused::timing | grep -E "peak|head,"
     DIST="${DIST:-$ROOT/dist}"
     [[ -f "$DIST/index.html" ]] || die "no release build in $DIST: run \`trunk build --release\` first (or DIST=…)"
     for sentences in 70 150; do

@@ -31,6 +31,8 @@ mod portable;
 mod avx2;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod simd128;
+#[cfg(all(test, target_arch = "wasm32", target_feature = "simd128"))]
+mod timing;
 
 use crate::attention::Mask;
 use crate::kernels::simd::Isa;
