@@ -527,7 +527,10 @@ fn time_smollm2_at_2048_tokens_on_one_thread() {
     let median = times[times.len() / 2];
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("model name")).map(str::to_string))
+        .and_then(|s| {
+            let line = s.lines().find(|l| l.starts_with("model name"))?;
+            Some(line.split(':').nth(1)?.trim().to_string())
+        })
         .unwrap_or_default();
     eprintln!(
         "SmolLM2, {tokens} tokens, attnscope natively on one thread: median {median:.0} ms of {rounds} ({cpu})"
