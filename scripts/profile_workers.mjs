@@ -14,7 +14,7 @@
 // GGUF (a .gguf file to open instead of a built-in model), WORK (what is
 // computed: `full` a 16-token text edited at its start, `append` a word
 // typed at its end and taken away, `long` a paragraph of about 1,000
-// tokens, `m128` MiniLM's 128-token text, `write` SmolLM2 writing TOKENS
+// tokens, `longappend` a word typed at the end of that paragraph and taken away, `m128` MiniLM's 128-token text, `write` SmolLM2 writing TOKENS
 // greedy tokens (default 64) with the heatmap shown, the page's own thread
 // profiled too; default full), ROUNDS (default
 // 20), TOP (functions listed, default 25), INTERVAL (µs between samples,
@@ -45,11 +45,12 @@ const TEXTS = {
   full: [SIXTEEN, SIXTEEN.replace('the quick', 'a quick')],
   append: [SIXTEEN, `${SIXTEEN} and`],
   long: [PARAGRAPH, PARAGRAPH.replace('day 1.', 'day 2.')],
+  longappend: [PARAGRAPH, `${PARAGRAPH} And`],
   m128: [LONG128, LONG128.replace('forest', 'wood')],
   write: ['Once upon a time, there was a little girl', 'Hello'],
 }[WORK];
 const TOKENS = Number(process.env.TOKENS ?? 64);
-if (!TEXTS) throw new Error(`WORK=${WORK}: full, append, long or m128`);
+if (!TEXTS) throw new Error(`WORK=${WORK}: full, append, long, longappend, m128 or write`);
 
 const server = await serve(DIST, { isolated: process.env.ISO !== '0' });
 const base = `http://127.0.0.1:${server.address().port}/`;
