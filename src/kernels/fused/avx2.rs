@@ -1,6 +1,6 @@
 //! The fused kernel's products with AVX2 and FMA (x86-64, checked at run time).
 
-use super::{ScoreTile, Tile, ValueTile, PANEL, ROWS};
+use super::{KeyTile, ScoreTile, Tile, ValueTile, PANEL, ROWS};
 use crate::trace::summary::HeadSummary;
 use std::arch::x86_64::*;
 
@@ -103,6 +103,43 @@ unsafe fn values_rows<const R: usize>(t: &mut ValueTile) {
     for r in 0..R {
         for x in &mut t.z[r * dv..(r + 1) * dv] {
             *x *= t.inv_l[r];
+        }
+    }
+}
+
+/// Each query's scores against four keys at a time, read where they are:
+/// four sums of eight lanes over d, then added across in one pass.
+#[target_feature(enable = "avx2,fma")]
+pub unsafe fn keys_in_place(t: &mut KeyTile) {
+    let keys = t.check();
+    let (d, ls, wide) = (t.d, t.ls, t.d / 8 * 8);
+    let k = t.k.as_ptr();
+    for r in 0..t.rows {
+        let q = t.q.as_ptr().add(r * d);
+        let out = &mut t.s[r * ls..(r + 1) * ls];
+        let dot = |j: usize| -> f32 { (0..d).map(|i| *q.add(i) * *k.add(j * d + i)).sum() };
+        let mut j = 0;
+        while j + 4 <= keys {
+            let mut acc = [_mm256_setzero_ps(); 4];
+            for i in (0..wide).step_by(8) {
+                let x = _mm256_loadu_ps(q.add(i));
+                for (c, a) in acc.iter_mut().enumerate() {
+                    *a = _mm256_fmadd_ps(x, _mm256_loadu_ps(k.add((j + c) * d + i)), *a);
+                }
+            }
+            // Lanes added across: [Σ key j, Σ key j+1, Σ key j+2, Σ key j+3].
+            let h = _mm256_hadd_ps(_mm256_hadd_ps(acc[0], acc[1]), _mm256_hadd_ps(acc[2], acc[3]));
+            let sums = _mm_add_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps::<1>(h));
+            let mut four = [0.0f32; 4];
+            _mm_storeu_ps(four.as_mut_ptr(), sums);
+            for (c, s) in four.iter().enumerate() {
+                let tail: f32 = (wide..d).map(|i| *q.add(i) * *k.add((j + c) * d + i)).sum();
+                out[j + c] = (s + tail) * t.scale;
+            }
+            j += 4;
+        }
+        for (j, s) in out.iter_mut().enumerate().skip(j) {
+            *s = if j < keys { dot(j) * t.scale } else { 0.0 };
         }
     }
 }

@@ -62,6 +62,19 @@ pub(crate) struct ScoreTile<'a> {
     pub ls: usize,
 }
 
+/// A few queries' scores against keys read where they are (`k`: keys × d
+/// from the tile's first key), times `scale`, into `s` as [`ScoreTile`]'s
+/// (0 past the last key).
+pub(crate) struct KeyTile<'a> {
+    pub q: &'a [f32],
+    pub rows: usize,
+    pub d: usize,
+    pub k: &'a [f32],
+    pub scale: f32,
+    pub s: &'a mut [f32],
+    pub ls: usize,
+}
+
 /// A tile's output: `z` (rows × dv) = Σ_j e[r][j] · v[j] / l_r over the
 /// tile's `keys` keys (`e` rows of stride `ls`, 0 where hidden; `v`
 /// from the tile's first key, dv values each).
@@ -151,12 +164,19 @@ pub(crate) fn attend_summed_on(
                 }),
             ),
             None => {
-                for (q, s) in q_tile.chunks_exact(d.max(1)).zip(s.chunks_exact_mut(ls)) {
-                    for (j, s) in s.iter_mut().enumerate() {
-                        let key = from + j;
-                        *s = if key < n_k { tensor::dot(q, k.row(key)) * scale } else { 0.0 };
-                    }
-                }
+                let keys = ls.min(n_k - from);
+                products(
+                    isa,
+                    Product::KeysInPlace(KeyTile {
+                        q: q_tile,
+                        rows,
+                        d,
+                        k: &k.data[from * d..(from + keys) * d],
+                        scale,
+                        s,
+                        ls,
+                    }),
+                )
             }
         }
         let tile = Tile { first, rows, from, ls, mask, n_q, n_k };
@@ -297,9 +317,10 @@ impl Lanes {
     }
 }
 
-/// One of the kernel's two products.
+/// One of the kernel's products.
 enum Product<'a> {
     Scores(ScoreTile<'a>),
+    KeysInPlace(KeyTile<'a>),
     Values(ValueTile<'a>),
 }
 
@@ -313,6 +334,9 @@ fn products(isa: Isa, p: Product) {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
         (Isa::Avx2, Product::Values(mut t)) => unsafe { avx2::values(&mut t) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        (Isa::Avx2, Product::KeysInPlace(mut t)) => unsafe { avx2::keys_in_place(&mut t) },
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
         // SAFETY: simd128 is on for every wasm build; with `fma` the page
         // runs this worker only where relaxed SIMD is.
@@ -320,8 +344,12 @@ fn products(isa: Isa, p: Product) {
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
         // SAFETY: as above.
         (Isa::Simd128, Product::Values(mut t)) => unsafe { simd128::values(&mut t) },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        // SAFETY: as above.
+        (Isa::Simd128, Product::KeysInPlace(mut t)) => unsafe { simd128::keys_in_place(&mut t) },
         (_, Product::Scores(mut t)) => portable::scores(&mut t),
         (_, Product::Values(mut t)) => portable::values(&mut t),
+        (_, Product::KeysInPlace(mut t)) => portable::keys_in_place(&mut t),
     }
 }
 
@@ -337,6 +365,22 @@ impl ScoreTile<'_> {
                 && self.s.len() >= self.rows * self.ls,
             "a score tile's slices and sizes disagree"
         );
+    }
+}
+
+impl KeyTile<'_> {
+    /// The sizes the instruction sets' loops rely on; the keys there are.
+    fn check(&self) -> usize {
+        let keys = self.k.len() / self.d.max(1);
+        assert!(
+            self.rows <= ROWS
+                && self.q.len() == self.rows * self.d
+                && self.k.len() == keys * self.d
+                && keys <= self.ls
+                && self.s.len() >= self.rows * self.ls,
+            "a key tile's slices and sizes disagree"
+        );
+        keys
     }
 }
 

@@ -1,7 +1,8 @@
 //! The fused kernel's two products in plain Rust: the reference the
 //! vector versions are checked against, and the path of other CPUs.
 
-use super::{ScoreTile, ValueTile, PANEL};
+use super::{KeyTile, ScoreTile, ValueTile, PANEL};
+use crate::tensor;
 
 pub fn scores(t: &mut ScoreTile) {
     t.check();
@@ -35,5 +36,17 @@ pub fn values(t: &mut ValueTile) {
             }
         }
         z.iter_mut().for_each(|z| *z *= t.inv_l[r]);
+    }
+}
+
+pub fn keys_in_place(t: &mut KeyTile) {
+    let keys = t.check();
+    for r in 0..t.rows {
+        let q = &t.q[r * t.d..(r + 1) * t.d];
+        let out = &mut t.s[r * t.ls..(r + 1) * t.ls];
+        for (j, s) in out.iter_mut().enumerate() {
+            *s =
+                if j < keys { tensor::dot(q, &t.k[j * t.d..(j + 1) * t.d]) * t.scale } else { 0.0 };
+        }
     }
 }

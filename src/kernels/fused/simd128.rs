@@ -1,7 +1,7 @@
 //! The fused kernel's products in wasm simd128; in the `fma` build each
 //! product is relaxed SIMD's multiply-add ([`madd`]).
 
-use super::{ScoreTile, ValueTile, PANEL};
+use super::{KeyTile, ScoreTile, ValueTile, PANEL};
 use crate::kernels::simd::wasm::madd;
 use core::arch::wasm32::*;
 
@@ -101,6 +101,55 @@ unsafe fn values_rows<const R: usize>(t: &mut ValueTile) {
     for r in 0..R {
         for x in &mut t.z[r * dv..(r + 1) * dv] {
             *x *= t.inv_l[r];
+        }
+    }
+}
+
+/// Each query's scores against four keys at a time, read where they are:
+/// four sums of four lanes over d, then turned and added across.
+#[cfg_attr(feature = "fma", target_feature(enable = "relaxed-simd"))]
+pub unsafe fn keys_in_place(t: &mut KeyTile) {
+    let keys = t.check();
+    let (d, ls, wide) = (t.d, t.ls, t.d / 4 * 4);
+    let k = t.k.as_ptr();
+    for r in 0..t.rows {
+        let q = t.q.as_ptr().add(r * d);
+        let out = &mut t.s[r * ls..(r + 1) * ls];
+        let mut j = 0;
+        while j + 4 <= keys {
+            let mut acc = [f32x4_splat(0.0); 4];
+            for i in (0..wide).step_by(4) {
+                let x = v128_load(q.add(i) as *const v128);
+                for (c, a) in acc.iter_mut().enumerate() {
+                    *a = madd(x, v128_load(k.add((j + c) * d + i) as *const v128), *a);
+                }
+            }
+            // The four sums turned so that lane c holds key j + c's.
+            let (a, b, c, e) = (acc[0], acc[1], acc[2], acc[3]);
+            let ab =
+                f32x4_add(i32x4_shuffle::<0, 4, 1, 5>(a, b), i32x4_shuffle::<2, 6, 3, 7>(a, b));
+            let ce =
+                f32x4_add(i32x4_shuffle::<0, 4, 1, 5>(c, e), i32x4_shuffle::<2, 6, 3, 7>(c, e));
+            let sums =
+                f32x4_add(i32x4_shuffle::<0, 1, 4, 5>(ab, ce), i32x4_shuffle::<2, 3, 6, 7>(ab, ce));
+            let lanes = [
+                f32x4_extract_lane::<0>(sums),
+                f32x4_extract_lane::<1>(sums),
+                f32x4_extract_lane::<2>(sums),
+                f32x4_extract_lane::<3>(sums),
+            ];
+            for (c, s) in lanes.iter().enumerate() {
+                let tail: f32 = (wide..d).map(|i| *q.add(i) * *k.add((j + c) * d + i)).sum();
+                out[j + c] = (s + tail) * t.scale;
+            }
+            j += 4;
+        }
+        for (j, s) in out.iter_mut().enumerate().skip(j) {
+            *s = if j < keys {
+                (0..d).map(|i| *q.add(i) * *k.add(j * d + i)).sum::<f32>() * t.scale
+            } else {
+                0.0
+            };
         }
     }
 }
