@@ -46,6 +46,9 @@ pub struct Session {
     patch: Option<analysis::Job>,
     /// The comparison of every two heads under way (`analysis.rs`).
     similar: Option<analysis::SimilarRun>,
+    /// The corpus under way, one paused by a newer run, and every model's corpus computed
+    /// (`analysis.rs`).
+    corpus: analysis::Corpora,
     /// The patched run of the map's cell the page shows (`analysis.rs`), kept while the
     /// visitor picks its layers and heads.
     patched: Option<analysis::KeptRun>,
@@ -75,6 +78,7 @@ impl Session {
             importance: None,
             patch: None,
             similar: None,
+            corpus: Default::default(),
             patched: None,
             sums: Default::default(),
         }

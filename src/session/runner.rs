@@ -103,6 +103,7 @@ pub trait Runner {
                 | AnalysisRequest::QkSpace { .. }
                 | AnalysisRequest::SimilarHeads { .. }
                 | AnalysisRequest::CancelSimilar
+                | AnalysisRequest::CancelCorpus
                 | AnalysisRequest::CancelImportance
                 | AnalysisRequest::CancelPatch
         ) || self.layered().is_ok()

@@ -4,6 +4,7 @@
 
 use super::HeadDetail;
 use crate::analysis::detectors::Detectors;
+use crate::analysis::geometry::corpus::{CorpusSpace, CorpusTokens};
 use crate::analysis::geometry::{QkSpace, SimilarHeads};
 use crate::analysis::knockout::{Ablation, HeadRef, Importance, Knockout};
 use crate::analysis::logit_lens::LogitLens;
@@ -75,6 +76,12 @@ pub enum AnalysisRequest {
     SimilarHeads { clusters: usize },
     /// Stops the comparison under way.
     CancelSimilar,
+    /// One head over the built-in corpus, with the latest run's sentence on the same axes:
+    /// at once when the model's corpus is computed, else the corpus is started (or resumed)
+    /// and this head answered when it is done.
+    Corpus { layer: usize, head: usize, translate: bool },
+    /// Stops the corpus under way (what it has computed is let go).
+    CancelCorpus,
 }
 
 impl AnalysisRequest {
@@ -93,6 +100,7 @@ impl AnalysisRequest {
             AnalysisRequest::PatchedHead { .. } => 8,
             AnalysisRequest::QkSpace { .. } => 9,
             AnalysisRequest::SimilarHeads { .. } | AnalysisRequest::CancelSimilar => 10,
+            AnalysisRequest::Corpus { .. } | AnalysisRequest::CancelCorpus => 11,
         }
     }
 }
@@ -158,4 +166,15 @@ pub enum AnalysisReply {
     },
     SimilarHeads(Box<SimilarHeads>),
     SimilarCancelled,
+    /// Sentences of the corpus run so far.
+    CorpusProgress {
+        done: usize,
+        total: usize,
+    },
+    /// A head over the corpus, and the corpus's tokens.
+    CorpusSpace {
+        space: Box<CorpusSpace>,
+        tokens: CorpusTokens,
+    },
+    CorpusCancelled,
 }
