@@ -99,3 +99,9 @@ space-plane-other = { $key }, A = { $weight }: Hier täuscht das Bild, denn eine
 space-no-values = Dieser Lauf hat keine Value-Vektoren für den Head (eine Trace-Datei ohne sie), oder sie fallen alle in einen Punkt.
 space-values-caption = ▲ Values von Key-Value-Head { $kv } auf ihren eigenen zwei Achsen (sie erfassen { $share } % der Streuung der Values); ◆ die Ausgabe der gewählten Query, o = Σ_j a_j v_j. Eine Zeile von A summiert sich zu 1, also ist die Ausgabe der gewichtete Mittelwert der Values: Sie liegt zwischen den Values, die ihre Query gewichtet, im Bild wie in jeder Dimension.
 space-values-plot-label = Die Values des Heads (Dreiecke) auf ihren eigenen zwei Hauptachsen und die Ausgabe der gewählten Query (Raute)
+space-corpus = Über das Korpus
+space-corpus-note = Alle Queries und Keys dieses Heads über einige hundert eingebaute Sätze (Geschichten, Fragen, Listen, Zahlen, etwas Code), auf den zwei Hauptachsen des Korpus; die Queries und Keys Ihres Satzes liegen auf denselben Achsen, obenauf. Der Worker berechnet das Korpus einmal pro Modell; danach wechseln Sie den Head sofort.
+space-corpus-progress = Das Korpus läuft durch das Modell: { $done } von { $total } Sätzen
+space-corpus-caption = ● Queries, ■ Keys von Schicht { $layer }, Head { $head } über das Korpus ({ $points } Punkte aus { $sentences } Sätzen, blass), die Ihres Satzes obenauf. Die zwei Achsen erfassen { $share } % der Streuung des Korpus.
+space-corpus-plot-label = Queries und Keys des Heads über das Korpus, die Ihres Satzes obenauf
+space-visitor-query-title = Query { $position }: { $token }

@@ -99,3 +99,9 @@ space-plane-other = { $key }, A = { $weight }: aquí la figura engaña, porque u
 space-no-values = Esta ejecución no tiene vectores de valor para la cabeza (un archivo de traza escrito sin ellos), o todos son un mismo punto.
 space-values-caption = ▲ valores de la cabeza de clave/valor { $kv } sobre sus propios dos ejes (conservan el { $share } % de la dispersión de los valores); ◆ la salida de la consulta elegida, o = Σ_j a_j v_j. Una fila de A suma 1, así que la salida es la media ponderada de los valores: queda entre los valores que su consulta pondera, en la figura como en cada dimensión.
 space-values-plot-label = Los valores de la cabeza (triángulos) sobre sus propios dos ejes principales y la salida de la consulta elegida (rombo)
+space-corpus = En el corpus
+space-corpus-note = Todas las consultas y claves de esta cabeza en unos cientos de frases incluidas (cuentos, preguntas, listas, números, un poco de código), sobre los dos ejes principales del corpus; las consultas y claves de tu frase se colocan en los mismos ejes, encima. El worker procesa el corpus una vez por modelo; después, cambiar de cabeza es inmediato.
+space-corpus-progress = Pasando el corpus por el modelo: { $done } de { $total } frases
+space-corpus-caption = ● consultas, ■ claves de la capa { $layer }, cabeza { $head } en el corpus ({ $points } puntos de { $sentences } frases, en tono claro), las de tu frase encima. Los dos ejes conservan el { $share } % de la dispersión del corpus.
+space-corpus-plot-label = Consultas y claves de la cabeza en el corpus, con las de tu frase encima
+space-visitor-query-title = consulta { $position }: { $token }

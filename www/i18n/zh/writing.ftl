@@ -75,3 +75,9 @@ space-plane-other = { $key }，A = { $weight }：这里图像有误导，因为�
 space-no-values = 这次运行没有该头的值向量（trace 文件写入时未包含它们），或者它们全都重合为一点。
 space-values-caption = ▲ 键值头 { $kv } 的值，画在它们自己的两条轴上（保留了值的离散程度的 { $share } %）；◆ 所选查询的输出 o = Σ_j a_j v_j。A 的每一行之和为 1，所以输出是值的加权平均：无论在图中还是在每个维度上，它都位于其查询所加权的那些值之间。
 space-values-plot-label = 该头的值（三角形）在其自身两条主轴上的分布，以及所选查询的输出（菱形）
+space-corpus = 在语料上
+space-corpus-note = 该头在几百个内置句子（故事、问题、列表、数字、少量代码）上的所有查询和键，放在语料的两条主轴上；你的句子的查询和键放在同样的轴上，画在最上层。worker 对每个模型只计算一次语料，之后切换头是即时的。
+space-corpus-progress = 正在用模型处理语料：{ $done } / { $total } 个句子
+space-corpus-caption = ● 查询，■ 键，第 { $layer } 层第 { $head } 个头，在语料上（{ $sentences } 个句子的 { $points } 个点，浅色），你的句子画在最上层。两条轴保留了语料离散程度的 { $share } %。
+space-corpus-plot-label = 该头在语料上的查询与键，你的句子画在最上层
+space-visitor-query-title = 查询 { $position }：{ $token }

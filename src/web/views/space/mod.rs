@@ -6,14 +6,16 @@
 //! plane keeps only part of the spread. "Values too" adds the head's values
 //! on their own two axes, with the chosen query's output among them (the
 //! weighted mean of the values). The points come from the worker
-//! (`analysis::geometry`).
+//! (`analysis::geometry`). "Over the corpus" draws the head's queries and keys
+//! over a few hundred built-in sentences, the page's sentence on top (`corpus`).
 
+mod corpus;
 #[cfg(test)]
 mod tests;
 
 use crate::compute::Engine;
 use crate::state::{Results, Selection};
-use crate::views::beyond::{Analysis, Definition, Space};
+use crate::views::beyond::{Analysis, CorpusState, Definition, Space};
 use crate::views::common::format::{fixed, markup_text, num};
 use crate::views::common::plane::Frame;
 use attnscope::analysis::geometry::{ValueSpace, QK_DEFINITION};
@@ -75,6 +77,8 @@ pub fn SpaceView() -> impl IntoView {
     let translate = RwSignal::new(true);
     let colour = RwSignal::new(Colour::Token);
     let values = RwSignal::new(false);
+    corpus::keep_asking(translate);
+    let corpus_on = move || an.corpus.get() != CorpusState::Off;
     // Ask again when the run, the head or the switch changes.
     Effect::new(move |_| {
         let (layer, head, translate) = (sel.layer.get(), sel.head.get(), translate.get());
@@ -106,6 +110,7 @@ pub fn SpaceView() -> impl IntoView {
             <div class="space-controls">
                 <Switch id="space-translate" on=translate label=tr!("space-translate") />
                 <Switch id="space-values" on=values label=tr!("space-values") />
+                <corpus::CorpusSwitch />
                 <label for="space-colour">{tr!("space-colour-by")}</label>
                 <select
                     id="space-colour"
@@ -136,9 +141,16 @@ pub fn SpaceView() -> impl IntoView {
             <p id="analysis-error" role="status" class="analysis-error">
                 {move || { if one_token() { tr!("space-one-token") } else { an.error.get() } }}
             </p>
+            <Show when=corpus_on>
+                <p class="note" id="space-corpus-note">
+                    {tr!("space-corpus-note")}
+                </p>
+                <corpus::CorpusView colour=colour.into() />
+            </Show>
             {move || {
                 shown
                     .get()
+                    .filter(|_| !corpus_on())
                     .map(|s| {
                         view! {
                             <Plot s=s.clone() colour=colour.into() />

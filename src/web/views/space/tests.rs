@@ -74,5 +74,14 @@ async fn space_places_every_query_and_key_and_follows_the_chosen_query() {
     assert_eq!(output.get_attribute("data-position").as_deref(), Some("1"));
     assert_eq!(xy(&output), values.outputs[1].to_vec());
     assert!(text_of(&root, "#space-values-caption").contains("weighted mean of the values"));
+
+    // The corpus needs a model's sentences: the teaching model says why, and the switch falls back.
+    click(&root, "#space-corpus");
+    settle("the corpus refused", || {
+        text_of(&root, "#analysis-error").contains("choose MiniLM or SmolLM2")
+    })
+    .await;
+    settle("the switch back off", || !exists(&root, "#space-corpus-note")).await;
+    assert!(!exists(&root, "#space-corpus-plot"));
     root.remove();
 }
