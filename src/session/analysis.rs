@@ -29,6 +29,9 @@ use crate::url_params::cut_text;
 /// How long one slice of the importance map may keep the worker busy.
 const SLICE_MS: f64 = 30.0;
 
+/// Queries (and as many keys) per head in the corpus's grid of every head.
+const CORPUS_GRID_POINTS: usize = 30;
+
 /// Tokens listed per layer by the logit lens and before/after by a knockout.
 const TOP_K: usize = 5;
 
@@ -304,6 +307,13 @@ impl Session {
                     return self.corpus_space(id, model, (layer, head, translate));
                 }
                 self.start_corpus(id, model, (layer, head, translate))
+            }
+            AnalysisRequest::CorpusGrid { translate } => {
+                let corpus = self.corpus.done.get(&model).ok_or_else(|| {
+                    Error::Invalid("the corpus of this model has not been computed yet".into())
+                })?;
+                let heads = corpus.pooled(translate, CORPUS_GRID_POINTS);
+                Ok(AnalysisReply::CorpusGrid { translate, heads })
             }
             AnalysisRequest::CancelCorpus => {
                 (self.corpus.running, self.corpus.paused) = (None, None);
@@ -742,6 +752,16 @@ mod tests {
             panic!()
         };
         assert_eq!(space.head, 7);
+        let AnalysisReply::CorpusGrid { heads, .. } = s
+            .analyze(2, ModelId::MiniLm, "", AnalysisRequest::CorpusGrid { translate: false })
+            .unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!((heads.len(), heads[0].len()), (6, 12));
+        assert!(heads.iter().flatten().all(|h| {
+            (20..=CORPUS_GRID_POINTS).contains(&h.queries.len()) && h.keys.len() == h.queries.len()
+        }));
         assert!(space.queries.iter().chain(&space.visitor_keys).flatten().all(|x| x.is_finite()));
     }
 

@@ -149,6 +149,14 @@ pub struct CorpusSpace {
     pub shift: f32,
 }
 
+/// A head's corpus pooled for the grid of every head.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PooledHead {
+    pub queries: Vec<[f32; 2]>,
+    pub keys: Vec<[f32; 2]>,
+    pub explained: [f32; 2],
+}
+
 /// The corpus's tokens, sent once: which sentence each point is of, and its position.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CorpusTokens {
@@ -212,6 +220,32 @@ impl Corpus {
             translated: translate,
             shift,
         })
+    }
+
+    /// Every head's corpus pooled to at most `per_head` queries and as many
+    /// keys (the same tokens, evenly spaced through the corpus), on each head's
+    /// own axes: AttentionViz's matrix view, small enough to draw every head.
+    pub fn pooled(&self, translate: bool, per_head: usize) -> Vec<Vec<PooledHead>> {
+        let pick = |points: &[[f32; 2]]| -> Vec<[f32; 2]> {
+            let stride = points.len().div_ceil(per_head.max(1)).max(1);
+            points.iter().step_by(stride).copied().collect()
+        };
+        self.heads
+            .iter()
+            .map(|layer| {
+                layer
+                    .iter()
+                    .map(|h| {
+                        let placed = if translate { &h.translated } else { &h.plain };
+                        PooledHead {
+                            queries: pick(&placed.queries),
+                            keys: pick(&placed.keys),
+                            explained: placed.explained,
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
     }
 
     /// Layers and heads per layer.

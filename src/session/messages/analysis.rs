@@ -4,7 +4,7 @@
 
 use super::HeadDetail;
 use crate::analysis::detectors::Detectors;
-use crate::analysis::geometry::corpus::{CorpusSpace, CorpusTokens};
+use crate::analysis::geometry::corpus::{CorpusSpace, CorpusTokens, PooledHead};
 use crate::analysis::geometry::{QkSpace, SimilarHeads};
 use crate::analysis::knockout::{Ablation, HeadRef, Importance, Knockout};
 use crate::analysis::logit_lens::LogitLens;
@@ -82,6 +82,8 @@ pub enum AnalysisRequest {
     Corpus { layer: usize, head: usize, translate: bool },
     /// Stops the corpus under way (what it has computed is let go).
     CancelCorpus,
+    /// Every head over the model's computed corpus, pooled (the small multiples).
+    CorpusGrid { translate: bool },
 }
 
 impl AnalysisRequest {
@@ -101,6 +103,7 @@ impl AnalysisRequest {
             AnalysisRequest::QkSpace { .. } => 9,
             AnalysisRequest::SimilarHeads { .. } | AnalysisRequest::CancelSimilar => 10,
             AnalysisRequest::Corpus { .. } | AnalysisRequest::CancelCorpus => 11,
+            AnalysisRequest::CorpusGrid { .. } => 12,
         }
     }
 }
@@ -177,4 +180,9 @@ pub enum AnalysisReply {
         tokens: CorpusTokens,
     },
     CorpusCancelled,
+    /// `heads[l][h]`: every head over the corpus, pooled.
+    CorpusGrid {
+        translate: bool,
+        heads: Vec<Vec<PooledHead>>,
+    },
 }

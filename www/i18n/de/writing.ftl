@@ -105,3 +105,6 @@ space-corpus-progress = Das Korpus läuft durch das Modell: { $done } von { $tot
 space-corpus-caption = ● Queries, ■ Keys von Schicht { $layer }, Head { $head } über das Korpus ({ $points } Punkte aus { $sentences } Sätzen, blass), die Ihres Satzes obenauf. Die zwei Achsen erfassen { $share } % der Streuung des Korpus.
 space-corpus-plot-label = Queries und Keys des Heads über das Korpus, die Ihres Satzes obenauf
 space-visitor-query-title = Query { $position }: { $token }
+space-grid = Alle Heads
+space-grid-note = Alle Heads über das Korpus, eine Zeile pro Schicht, jeder auf seinen eigenen zwei Achsen (je etwa 30 Queries und 30 Keys des Korpus). Klicken Sie auf einen, um ihn zu wählen.
+space-grid-tile = Schicht { $layer }, Head { $head }

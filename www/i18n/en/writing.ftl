@@ -123,3 +123,6 @@ space-corpus-progress = Running the corpus through the model: { $done } of { $to
 space-corpus-caption = ● queries, ■ keys of layer { $layer }, head { $head } over the corpus ({ $points } points of { $sentences } sentences, faint), your sentence's on top. The two axes keep { $share } % of the corpus's spread.
 space-corpus-plot-label = The head's queries and keys over the corpus, with your sentence's on top
 space-visitor-query-title = query { $position }: { $token }
+space-grid = Every head
+space-grid-note = Every head over the corpus, a row per layer, each on its own two axes (about 30 queries and 30 keys of the corpus each). Click one to choose it.
+space-grid-tile = layer { $layer }, head { $head }

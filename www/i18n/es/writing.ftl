@@ -105,3 +105,6 @@ space-corpus-progress = Pasando el corpus por el modelo: { $done } de { $total }
 space-corpus-caption = ● consultas, ■ claves de la capa { $layer }, cabeza { $head } en el corpus ({ $points } puntos de { $sentences } frases, en tono claro), las de tu frase encima. Los dos ejes conservan el { $share } % de la dispersión del corpus.
 space-corpus-plot-label = Consultas y claves de la cabeza en el corpus, con las de tu frase encima
 space-visitor-query-title = consulta { $position }: { $token }
+space-grid = Todas las cabezas
+space-grid-note = Todas las cabezas en el corpus, una fila por capa, cada una sobre sus propios dos ejes (unas 30 consultas y 30 claves del corpus cada una). Haz clic en una para elegirla.
+space-grid-tile = capa { $layer }, cabeza { $head }

@@ -105,3 +105,6 @@ space-corpus-progress = Passage du corpus dans le modèle : { $done } phrases su
 space-corpus-caption = ● requêtes, ■ clés de la couche { $layer }, tête { $head } sur le corpus ({ $points } points de { $sentences } phrases, en clair), celles de votre phrase par-dessus. Les deux axes gardent { $share } % de la dispersion du corpus.
 space-corpus-plot-label = Requêtes et clés de la tête sur le corpus, avec celles de votre phrase par-dessus
 space-visitor-query-title = requête { $position } : { $token }
+space-grid = Toutes les têtes
+space-grid-note = Toutes les têtes sur le corpus, une ligne par couche, chacune sur ses deux axes propres (environ 30 requêtes et 30 clés du corpus chacune). Cliquez sur l'une d'elles pour la choisir.
+space-grid-tile = couche { $layer }, tête { $head }

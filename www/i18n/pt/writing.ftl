@@ -105,3 +105,6 @@ space-corpus-progress = Passando o corpus pelo modelo: { $done } de { $total } f
 space-corpus-caption = ● consultas, ■ chaves da camada { $layer }, cabeça { $head } no corpus ({ $points } pontos de { $sentences } frases, em tom claro), as da sua frase por cima. Os dois eixos guardam { $share } % da dispersão do corpus.
 space-corpus-plot-label = Consultas e chaves da cabeça no corpus, com as da sua frase por cima
 space-visitor-query-title = consulta { $position }: { $token }
+space-grid = Todas as cabeças
+space-grid-note = Todas as cabeças no corpus, uma linha por camada, cada uma nos seus próprios dois eixos (cerca de 30 consultas e 30 chaves do corpus cada). Clique numa para escolhê-la.
+space-grid-tile = camada { $layer }, cabeça { $head }

@@ -81,3 +81,6 @@ space-corpus-progress = 正在用模型处理语料：{ $done } / { $total } 个
 space-corpus-caption = ● 查询，■ 键，第 { $layer } 层第 { $head } 个头，在语料上（{ $sentences } 个句子的 { $points } 个点，浅色），你的句子画在最上层。两条轴保留了语料离散程度的 { $share } %。
 space-corpus-plot-label = 该头在语料上的查询与键，你的句子画在最上层
 space-visitor-query-title = 查询 { $position }：{ $token }
+space-grid = 所有头
+space-grid-note = 所有头在语料上的分布，每层一行，各自使用自己的两条主轴（每个头约取语料的 30 个查询和 30 个键）。点击一个即可选择它。
+space-grid-tile = 第 { $layer } 层第 { $head } 个头

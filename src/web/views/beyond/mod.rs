@@ -16,7 +16,7 @@ use crate::canvas::{
 use crate::compute::Engine;
 use crate::state::{Compared, Results, Selection};
 use attnscope::analysis::detectors::Detectors;
-use attnscope::analysis::geometry::corpus::{CorpusSpace, CorpusTokens};
+use attnscope::analysis::geometry::corpus::{CorpusSpace, CorpusTokens, PooledHead};
 use attnscope::analysis::geometry::{QkSpace, SimilarHeads};
 use attnscope::analysis::knockout::{Ablation, HeadRef, Importance, Knockout};
 use attnscope::analysis::logit_lens::LogitLens;
@@ -90,6 +90,8 @@ pub struct Analysis {
     /// The head over the corpus asked for last: the run whose sentence it places, the points,
     /// the corpus's tokens.
     pub corpus_space: RwSignal<Option<(u64, CorpusSpace, CorpusTokens)>>,
+    /// Every head over the corpus, pooled (the small multiples), and whether translated.
+    pub corpus_grid: RwSignal<Option<(bool, Vec<Vec<PooledHead>>)>>,
     /// The last analysis that failed, and why.
     pub error: RwSignal<String>,
 }
@@ -142,6 +144,7 @@ impl Analysis {
             similar_of: RwSignal::new(0),
             corpus: RwSignal::new(CorpusState::Off),
             corpus_space: RwSignal::new(None),
+            corpus_grid: RwSignal::new(None),
             error: RwSignal::new(String::new()),
         }
     }
@@ -196,16 +199,21 @@ impl Analysis {
             | AnalysisReply::PatchCancelled
             | AnalysisReply::SimilarCancelled
             | AnalysisReply::CorpusCancelled => {}
+            // Another model's corpus may start while one is shown: any progress while the switch is on.
             AnalysisReply::CorpusProgress { done, total } => {
-                if self.corpus.get_untracked().is_running() {
+                let state = self.corpus.get_untracked();
+                if state != CorpusState::Off && state != (CorpusState::Running { done, total }) {
                     self.corpus.set(CorpusState::Running { done, total })
                 }
             }
             AnalysisReply::CorpusSpace { space, tokens } => {
-                if self.corpus.get_untracked() != CorpusState::Off {
+                if !matches!(self.corpus.get_untracked(), CorpusState::Off | CorpusState::Ready) {
                     self.corpus.set(CorpusState::Ready)
                 }
                 self.corpus_space.set(Some((id, *space, tokens)))
+            }
+            AnalysisReply::CorpusGrid { translate, heads } => {
+                self.corpus_grid.set(Some((translate, heads)))
             }
             AnalysisReply::SimilarProgress { done, total } => {
                 if self.similar_running(id) {

@@ -11,7 +11,7 @@ use crate::state::{Results, Selection};
 use crate::views::beyond::{Analysis, CorpusState};
 use crate::views::common::format::{fixed, markup_text};
 use crate::views::common::plane::Frame;
-use attnscope::analysis::geometry::corpus::{CorpusSpace, CorpusTokens};
+use attnscope::analysis::geometry::corpus::{CorpusSpace, CorpusTokens, PooledHead};
 use attnscope::session::AnalysisRequest;
 use leptos::prelude::*;
 
@@ -23,10 +23,13 @@ pub fn keep_asking(translate: RwSignal<bool>) {
     let res = expect_context::<Results>();
     let engine = expect_context::<Engine>();
     let an = expect_context::<Analysis>();
+    // On or off alone: the progress changes the state at every slice, and asking again at each
+    // would answer every answer with a request.
+    let on = Memo::new(move |_| an.corpus.get() != CorpusState::Off);
     Effect::new(move |_| {
         let (layer, head, translate) = (sel.layer.get(), sel.head.get(), translate.get());
         let Some(run) = res.run_id() else { return };
-        if an.corpus.with(|c| *c == CorpusState::Off) {
+        if !on.get() {
             return;
         }
         let have = an.corpus_space.with_untracked(|s| {
@@ -188,5 +191,96 @@ fn CorpusPlot(s: CorpusSpace, corpus: CorpusTokens, colour: Signal<Colour>) -> i
             </svg>
             <figcaption id="space-corpus-caption">{caption}</figcaption>
         </figure>
+    }
+}
+
+/// One tile's box in SVG units.
+const TILE: f32 = 100.0;
+
+/// Every head's pooled corpus as a tile (two paths on the head's own axes), a
+/// row per layer; the chosen head's tile is marked.
+fn grid_markup(heads: &[Vec<PooledHead>], chosen: (usize, usize)) -> String {
+    use std::fmt::Write;
+    let mut html = String::new();
+    for (l, layer) in heads.iter().enumerate() {
+        for (h, head) in layer.iter().enumerate() {
+            let frame = Frame::fit(head.queries.iter().chain(&head.keys), (TILE, TILE), 6.0);
+            let _ = write!(
+                html,
+                r#"<button type="button" class="space-tile" data-layer="{l}" data-head="{h}" aria-pressed="{}" title="{}"><svg viewBox="0 0 {TILE} {TILE}" aria-hidden="true">"#,
+                (l, h) == chosen,
+                tr!("space-grid-tile", layer = l, head = h)
+            );
+            for (class, points) in
+                [("space-corpus-keys", &head.keys), ("space-corpus-queries", &head.queries)]
+            {
+                let _ = write!(html, r#"<path class="{class}" d=""#);
+                for p in points.iter() {
+                    let (x, y) = frame.at(*p);
+                    let _ = write!(html, "M{x:.1} {y:.1}h0");
+                }
+                html.push_str(r#""/>"#);
+            }
+            html.push_str("</svg></button>");
+        }
+    }
+    html
+}
+
+/// "Every head": a small plot of every head over the corpus (pooled); a click
+/// chooses that head in every view.
+#[component]
+pub fn CorpusGrid(translate: RwSignal<bool>) -> impl IntoView {
+    let sel = expect_context::<Selection>();
+    let engine = expect_context::<Engine>();
+    let an = expect_context::<Analysis>();
+    let on = RwSignal::new(false);
+    let ready = Memo::new(move |_| an.corpus.get() == CorpusState::Ready);
+    Effect::new(move |_| {
+        let (translate, _model) = (translate.get(), sel.model.get());
+        if !on.get() || !ready.get() {
+            return;
+        }
+        Analysis::ask(engine, sel, AnalysisRequest::CorpusGrid { translate });
+    });
+    let choose = move |ev: web_sys::MouseEvent| {
+        use wasm_bindgen::JsCast;
+        let tile = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|e| e.closest("button.space-tile").ok().flatten());
+        let at = |name: &str| tile.as_ref()?.get_attribute(name)?.parse::<usize>().ok();
+        if let (Some(l), Some(h)) = (at("data-layer"), at("data-head")) {
+            sel.select_head((l, h));
+        }
+    };
+    let tiles = move || {
+        let chosen = (sel.layer.get(), sel.head.get());
+        an.corpus_grid.with(|g| g.as_ref().map(|(_, heads)| grid_markup(heads, chosen)))
+    };
+    let columns = move || {
+        an.corpus_grid.with(|g| {
+            let n = g.as_ref().and_then(|(_, h)| h.first()).map_or(1, Vec::len);
+            format!("--tiles: {n}")
+        })
+    };
+    view! {
+        <Show when=move || ready.get()>
+            <label class="switch">
+                <input
+                    type="checkbox"
+                    id="space-grid"
+                    prop:checked=move || on.get()
+                    on:change=move |ev| on.set(event_target_checked(&ev))
+                />
+                {tr!("space-grid")}
+            </label>
+            <Show when=move || on.get() && an.corpus_grid.with(Option::is_some)>
+                <p class="note" id="space-grid-note">
+                    {tr!("space-grid-note")}
+                </p>
+                <div id="space-grid-tiles" style=columns on:click=choose inner_html=tiles></div>
+            </Show>
+        </Show>
     }
 }

@@ -146,6 +146,7 @@ pub fn SpaceView() -> impl IntoView {
                     {tr!("space-corpus-note")}
                 </p>
                 <corpus::CorpusView colour=colour.into() />
+                <corpus::CorpusGrid translate=translate />
             </Show>
             {move || {
                 shown
