@@ -93,6 +93,16 @@ pub struct AnalyzeArgs {
     /// alone; qk places --text, when given, on the corpus's axes.
     #[arg(long)]
     corpus: bool,
+    /// qk: also place the points by t-SNE (exact, seeded; neighbours kept, distances not),
+    /// as "tsne": {"queries", "keys"}.
+    #[arg(long)]
+    tsne: bool,
+    /// qk --tsne: the perplexity (about how many neighbours each point keeps).
+    #[arg(long, default_value_t = 30.0)]
+    perplexity: f64,
+    /// qk --tsne: the seed of the starting positions.
+    #[arg(long, default_value_t = 1)]
+    tsne_seed: u64,
     /// similar-heads: how many clusters to group the heads into.
     #[arg(long, default_value_t = 6)]
     clusters: usize,
@@ -323,6 +333,9 @@ fn run(
             }
             out(what, patching::DEFINITION.into(), value(serde_json::to_value(r))?)
         }
+        What::Qk if args.corpus && args.tsne => Err(Error::Invalid(
+            "--tsne places one text's queries and keys; the corpus keeps its points on the principal axes only".into(),
+        )),
         What::Qk | What::SimilarHeads if args.corpus => {
             let similar = args.what == What::SimilarHeads;
             let job = geometry::corpus::CorpusJob::start(model, None, similar, args.clusters)?;
@@ -357,6 +370,23 @@ fn run(
             let r = geometry::qk_space(&trace, args.layer, args.head, args.translate_keys)?;
             let mut v = value(serde_json::to_value(r))?;
             v["tokens"] = serde_json::json!(trace.tokens);
+            if args.tsne {
+                let at = &trace.layers[args.layer].attention;
+                let (q, k) = (&at.q[args.head], &at.k[at.kv_head_of[args.head]]);
+                let k = match args.translate_keys {
+                    true => geometry::translate_keys(q, k).0,
+                    false => k.clone(),
+                };
+                let points: Vec<&[f32]> =
+                    (0..q.rows).map(|i| q.row(i)).chain((0..k.rows).map(|j| k.row(j))).collect();
+                let options = geometry::tsne::Tsne {
+                    perplexity: args.perplexity,
+                    seed: args.tsne_seed,
+                    ..Default::default()
+                };
+                let y = geometry::tsne::tsne(&points, options)?;
+                v["tsne"] = serde_json::json!({"queries": &y[..q.rows], "keys": &y[q.rows..]});
+            }
             out("qk", geometry::QK_DEFINITION.into(), v)
         }
         What::SimilarHeads => {

@@ -82,7 +82,7 @@ test('MiniLM: the corpus runs with progress, is drawn with the sentence on top, 
   assert.equal(await page.locator('#space-corpus-plot g.space-query').count(), n, 'the sentence on top');
   assert.equal(await page.locator('#space-corpus-plot g.space-key').count(), n);
   const caption = await page.locator('#space-corpus-caption').innerText();
-  assert.match(caption, /layer 2, head 3 over the corpus \(\d+ points of \d{3} sentences/);
+  assert.match(caption, /Layer 2, head 3 over the corpus: its queries green, its keys pink \(\d+ points of \d{3} sentences/);
   assert.doesNotMatch(await page.locator('#view-space').innerText(), /NaN/);
   const d = await page.locator('#space-corpus-plot path.space-corpus-queries').getAttribute('d');
   assert.doesNotMatch(d, /NaN|Infinity/);
@@ -104,7 +104,7 @@ test('MiniLM: the corpus runs with progress, is drawn with the sentence on top, 
   await page.locator('#space-grid-tiles button.space-tile').nth(71).waitFor({ timeout: 10_000 });
   assert.equal(await page.locator('#space-grid-tiles button.space-tile').count(), 72);
   await page.locator('#space-grid-tiles button.space-tile[data-layer="4"][data-head="5"]').click();
-  await page.locator('#space-corpus-caption', { hasText: 'layer 4, head 5 over the corpus' }).waitFor({ timeout: 10_000 });
+  await page.locator('#space-corpus-caption', { hasText: 'Layer 4, head 5 over the corpus' }).waitFor({ timeout: 10_000 });
   assert.equal(await page.locator('select#layer').inputValue(), '4');
   assert.equal(await page.locator('select#head').inputValue(), '5');
   assert.equal(await page.locator('#space-grid-tiles button[aria-pressed="true"]').getAttribute('data-head'), '5');
