@@ -203,7 +203,7 @@ fn run_corpus(
     while !job.is_finished() {
         job.step(model)?;
         let (done, total) = job.sentences_done();
-        if job.done() % 20 != 0 && !job.is_finished() {
+        if !job.done().is_multiple_of(20) && !job.is_finished() {
             continue;
         }
         eprint!(

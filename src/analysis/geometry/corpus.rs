@@ -60,15 +60,13 @@ impl Moments {
     }
 }
 
+/// A cloud's mean, its two principal axes and their shares of the variance.
+type Axes = (Vec<f64>, [Vec<f64>; 2], [f64; 2]);
+
 /// The principal axes of Q ∪ (K + c), from the two clouds' moments: with
 /// n_K keys, Σ(k + c) = s_K + n_K c and Σ(k + c)(k + c)ᵀ = S_K + s_K cᵀ + c s_Kᵀ
 /// + n_K c cᵀ. Returns the mean, the two axes and their shares of the variance.
-fn axes_of(
-    q: &Moments,
-    k: &Moments,
-    c: &[f64],
-    d: usize,
-) -> Option<(Vec<f64>, [Vec<f64>; 2], [f64; 2])> {
+fn axes_of(q: &Moments, k: &Moments, c: &[f64], d: usize) -> Option<Axes> {
     let n = q.count + k.count;
     let sum: Vec<f64> = (0..d).map(|i| q.sum[i] + k.sum[i] + k.count * c[i]).collect();
     let mean: Vec<f64> = sum.iter().map(|s| s / n).collect();
