@@ -13,7 +13,8 @@ use super::messages::{AnalysisReply, AnalysisRequest, HeadDetail};
 use super::{ModelId, Session, Thumbnail};
 use crate::analysis::detectors::{detectors, Prompt};
 use crate::analysis::geometry::corpus::{Corpus, CorpusJob};
-use crate::analysis::geometry::{qk_space, SimilarJob};
+use crate::analysis::geometry::tsne::{tsne, Tsne};
+use crate::analysis::geometry::{qk_space, translate_keys, SimilarJob};
 use crate::analysis::knockout::{knockout, ImportanceJob};
 use crate::analysis::logit_lens::{logit_lens, logit_lens_of_trace};
 use crate::analysis::patching::{PatchJob, PatchedRun};
@@ -307,6 +308,19 @@ impl Session {
                     return self.corpus_space(id, model, (layer, head, translate));
                 }
                 self.start_corpus(id, model, (layer, head, translate))
+            }
+            AnalysisRequest::QkTsne { layer, head, translate } => {
+                let trace = self.latest_of(id)?;
+                // The same checks and messages as the principal axes (one token, no Q and K).
+                qk_space(trace, layer, head, translate)?;
+                let at = &trace.layers[layer].attention;
+                let (q, k) = (&at.q[head], &at.k[at.kv_head_of[head]]);
+                let k = if translate { translate_keys(q, k).0 } else { k.clone() };
+                let points: Vec<&[f32]> =
+                    (0..q.rows).map(|i| q.row(i)).chain((0..k.rows).map(|j| k.row(j))).collect();
+                let mut y = tsne(&points, Tsne::default())?;
+                let keys = y.split_off(q.rows);
+                Ok(AnalysisReply::QkTsne { layer, head, translate, queries: y, keys })
             }
             AnalysisRequest::CorpusGrid { translate } => {
                 let corpus = self.corpus.done.get(&model).ok_or_else(|| {
@@ -602,6 +616,15 @@ mod tests {
         assert_eq!((got.queries.len(), weights.shape()), (4, (4, 4)));
         let e = space(&mut s, 99).unwrap_err().to_string();
         assert!(e.contains("head 99 is not there"), "{e}");
+        // t-SNE of the same points: one place per query and key, none of them NaN.
+        let tsne = AnalysisRequest::QkTsne { layer: 0, head: 0, translate: true };
+        let Ok(AnalysisReply::QkTsne { queries, keys, .. }) =
+            s.analyze(3, ModelId::Teaching, text, tsne)
+        else {
+            panic!("expected t-SNE")
+        };
+        assert_eq!((queries.len(), keys.len()), (4, 4));
+        assert!(queries.iter().chain(&keys).flatten().all(|x| x.is_finite()));
         // The corpus runs a model's sentences: the teaching model says why not.
         let corpus = AnalysisRequest::Corpus { layer: 0, head: 0, translate: false };
         let e = s.analyze(3, ModelId::Teaching, text, corpus).unwrap_err().to_string();

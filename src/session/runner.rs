@@ -101,6 +101,7 @@ pub trait Runner {
             request,
             AnalysisRequest::Rollout
                 | AnalysisRequest::QkSpace { .. }
+                | AnalysisRequest::QkTsne { .. }
                 | AnalysisRequest::SimilarHeads { .. }
                 | AnalysisRequest::CancelSimilar
                 | AnalysisRequest::CancelCorpus

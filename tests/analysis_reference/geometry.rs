@@ -182,3 +182,30 @@ fn minilm_whole_corpus() {
         assert!(s.explained.iter().all(|x| x.is_finite() && *x > 0.0));
     }
 }
+
+/// SmolLM2 over the whole corpus: time and memory, for docs/performance.md
+/// (`cargo test --test analysis_reference smollm2_whole_corpus -- --ignored --nocapture`).
+#[test]
+#[ignore = "runs SmolLM2 over the whole corpus (tens of seconds)"]
+fn smollm2_whole_corpus() {
+    use attnscope::analysis::geometry::corpus::CorpusJob;
+    let m = super::common::smollm2();
+    let model: &dyn attnscope::trace::layered::Layered = &**m;
+    let start = std::time::Instant::now();
+    let mut job = CorpusJob::start(model, None, false, 6).unwrap();
+    while job.sentences_done().0 < job.sentences_done().1 {
+        job.step(model).unwrap();
+    }
+    let run = start.elapsed();
+    let corpus = job.finish(model).unwrap();
+    eprintln!(
+        "smollm2 corpus: {} sentences, {} tokens: sentences {:.2} s, all {:.2} s, {:.1} MB kept",
+        corpus.tokens.sentences(),
+        corpus.tokens.tokens.len(),
+        run.as_secs_f64(),
+        start.elapsed().as_secs_f64(),
+        corpus.bytes() as f64 / 1e6
+    );
+    let s = corpus.space(5, 2, true, None).unwrap();
+    assert!(s.queries.iter().chain(&s.keys).flatten().all(|x| x.is_finite()));
+}

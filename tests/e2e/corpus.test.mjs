@@ -115,3 +115,20 @@ test('MiniLM: the corpus runs with progress, is drawn with the sentence on top, 
   await page.waitForFunction(() => document.querySelectorAll('#space-corpus-plot g.space-query').length === 8, null, { timeout: 60_000 });
   assert.equal(await page.locator('#space-corpus-running').count(), 0, 'the corpus is kept per model');
 });
+
+test('MiniLM: t-SNE places the sentence\'s queries and keys without axes, and the principal axes come back', async () => {
+  const text = 'The animal didn\'t cross the street because it was too tired';
+  await page.goto(`${baseUrl}?model=minilm&exact=1&view=space&layer=1&head=2&text=${encodeURIComponent(text)}`);
+  await page.locator('#space-plot g.space-query').first().waitFor({ timeout: 300_000 });
+  const n = await page.locator('#space-plot g.space-query').count();
+  const caption = await page.locator('#space-caption').innerText();
+  await page.locator('#space-tsne').check();
+  await page.locator('#space-caption', { hasText: 'placed by t-SNE' }).waitFor({ timeout: 30_000 });
+  assert.equal(await page.locator('#space-plot g.space-query').count(), n);
+  assert.equal(await page.locator('#space-plot .space-axis-label').count(), 0, 'no axes');
+  assert.doesNotMatch(await page.locator('#view-space').innerText(), /NaN/);
+  await page.locator('#space-plot g.space-query[data-position="3"] circle').click();
+  await page.locator('#space-plot g.space-query[data-position="3"][aria-current="true"]').waitFor();
+  await page.locator('#space-tsne').uncheck();
+  await page.locator('#space-caption', { hasText: caption.slice(0, 40) }).waitFor();
+});

@@ -84,6 +84,8 @@ pub enum AnalysisRequest {
     CancelCorpus,
     /// Every head over the model's computed corpus, pooled (the small multiples).
     CorpusGrid { translate: bool },
+    /// One head of the latest run's queries and keys placed by t-SNE (keys translated or not).
+    QkTsne { layer: usize, head: usize, translate: bool },
 }
 
 impl AnalysisRequest {
@@ -104,6 +106,7 @@ impl AnalysisRequest {
             AnalysisRequest::SimilarHeads { .. } | AnalysisRequest::CancelSimilar => 10,
             AnalysisRequest::Corpus { .. } | AnalysisRequest::CancelCorpus => 11,
             AnalysisRequest::CorpusGrid { .. } => 12,
+            AnalysisRequest::QkTsne { .. } => 13,
         }
     }
 }
@@ -180,6 +183,14 @@ pub enum AnalysisReply {
         tokens: CorpusTokens,
     },
     CorpusCancelled,
+    /// A head's queries and keys (by position) as t-SNE places them.
+    QkTsne {
+        layer: usize,
+        head: usize,
+        translate: bool,
+        queries: Vec<[f32; 2]>,
+        keys: Vec<[f32; 2]>,
+    },
     /// `heads[l][h]`: every head over the corpus, pooled.
     CorpusGrid {
         translate: bool,

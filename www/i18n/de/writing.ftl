@@ -108,3 +108,6 @@ space-visitor-query-title = Query { $position }: { $token }
 space-grid = Alle Heads
 space-grid-note = Alle Heads über das Korpus, eine Zeile pro Schicht, jeder auf seinen eigenen zwei Achsen (je etwa 30 Queries und 30 Keys des Korpus). Klicken Sie auf einen, um ihn zu wählen.
 space-grid-tile = Schicht { $layer }, Head { $head }
+space-tsne = t-SNE
+space-tsne-note = t-SNE platziert die Punkte so, dass jeder seine nächsten Nachbarn behält (exakt, über alle Paare, mit festem Seed): Gruppen bedeuten etwas, Abstände zwischen Gruppen und Richtungen nicht, und es gibt keine Achsen. Nützlich, wenn die Punkte zahlreich sind und die zwei Hauptachsen sie zusammendrängen.
+space-tsne-caption = ● Queries, ■ Keys von Schicht { $layer }, Head { $head }, platziert von t-SNE: nahe Punkte sind Nachbarn in allen Dimensionen; Abstände und Richtungen zwischen Gruppen bedeuten nichts. Klicken Sie auf einen Kreis oder oben auf ein Token, um die Query zu wählen.

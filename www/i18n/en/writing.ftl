@@ -126,3 +126,6 @@ space-visitor-query-title = query { $position }: { $token }
 space-grid = Every head
 space-grid-note = Every head over the corpus, a row per layer, each on its own two axes (about 30 queries and 30 keys of the corpus each). Click one to choose it.
 space-grid-tile = layer { $layer }, head { $head }
+space-tsne = t-SNE
+space-tsne-note = t-SNE places the points so that each keeps its nearest neighbours (exact, over every pair, with a fixed seed): groups mean something, distances between groups and the directions do not, and there are no axes. Useful when the points are many and the two principal axes crowd them.
+space-tsne-caption = ● queries, ■ keys of layer { $layer }, head { $head }, placed by t-SNE: near points are neighbours in every dimension; the distances and directions between groups mean nothing. Click a circle, or a token above, to choose the query.

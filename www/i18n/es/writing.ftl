@@ -108,3 +108,6 @@ space-visitor-query-title = consulta { $position }: { $token }
 space-grid = Todas las cabezas
 space-grid-note = Todas las cabezas en el corpus, una fila por capa, cada una sobre sus propios dos ejes (unas 30 consultas y 30 claves del corpus cada una). Haz clic en una para elegirla.
 space-grid-tile = capa { $layer }, cabeza { $head }
+space-tsne = t-SNE
+space-tsne-note = t-SNE coloca los puntos de modo que cada uno conserve sus vecinos más cercanos (exacto, sobre todos los pares, con una semilla fija): los grupos significan algo, las distancias entre grupos y las direcciones no, y no hay ejes. Útil cuando los puntos son muchos y los dos ejes principales los amontonan.
+space-tsne-caption = ● consultas, ■ claves de la capa { $layer }, cabeza { $head }, colocadas por t-SNE: los puntos cercanos son vecinos en todas las dimensiones; las distancias y direcciones entre grupos no significan nada. Haz clic en un círculo, o en un token de arriba, para elegir la consulta.

@@ -108,3 +108,6 @@ space-visitor-query-title = requête { $position } : { $token }
 space-grid = Toutes les têtes
 space-grid-note = Toutes les têtes sur le corpus, une ligne par couche, chacune sur ses deux axes propres (environ 30 requêtes et 30 clés du corpus chacune). Cliquez sur l'une d'elles pour la choisir.
 space-grid-tile = couche { $layer }, tête { $head }
+space-tsne = t-SNE
+space-tsne-note = t-SNE place les points de sorte que chacun garde ses plus proches voisins (exact, sur toutes les paires, avec une graine fixe) : les groupes ont un sens, les distances entre groupes et les directions n'en ont pas, et il n'y a pas d'axes. Utile quand les points sont nombreux et que les deux axes principaux les entassent.
+space-tsne-caption = ● requêtes, ■ clés de la couche { $layer }, tête { $head }, placées par t-SNE : des points proches sont voisins dans toutes les dimensions ; les distances et directions entre groupes ne veulent rien dire. Cliquez sur un cercle, ou sur un jeton plus haut, pour choisir la requête.

@@ -108,3 +108,6 @@ space-visitor-query-title = consulta { $position }: { $token }
 space-grid = Todas as cabeças
 space-grid-note = Todas as cabeças no corpus, uma linha por camada, cada uma nos seus próprios dois eixos (cerca de 30 consultas e 30 chaves do corpus cada). Clique numa para escolhê-la.
 space-grid-tile = camada { $layer }, cabeça { $head }
+space-tsne = t-SNE
+space-tsne-note = O t-SNE coloca os pontos de modo que cada um mantenha os seus vizinhos mais próximos (exato, sobre todos os pares, com uma semente fixa): os grupos têm significado, as distâncias entre grupos e as direções não, e não há eixos. Útil quando os pontos são muitos e os dois eixos principais os amontoam.
+space-tsne-caption = ● consultas, ■ chaves da camada { $layer }, cabeça { $head }, colocadas pelo t-SNE: pontos próximos são vizinhos em todas as dimensões; as distâncias e direções entre grupos não significam nada. Clique num círculo, ou num token acima, para escolher a consulta.

@@ -84,3 +84,6 @@ space-visitor-query-title = 查询 { $position }：{ $token }
 space-grid = 所有头
 space-grid-note = 所有头在语料上的分布，每层一行，各自使用自己的两条主轴（每个头约取语料的 30 个查询和 30 个键）。点击一个即可选择它。
 space-grid-tile = 第 { $layer } 层第 { $head } 个头
+space-tsne = t-SNE
+space-tsne-note = t-SNE 放置各点时让每个点保留其最近的邻居（精确计算所有点对，使用固定种子）：分组有意义，分组之间的距离和方向没有意义，也没有坐标轴。当点很多、两条主轴把它们挤在一起时很有用。
+space-tsne-caption = ● 查询，■ 键，第 { $layer } 层第 { $head } 个头，由 t-SNE 放置：相近的点在所有维度上都是邻居；分组之间的距离和方向没有意义。点击一个圆点或上方的一个 token 来选择查询。

@@ -90,6 +90,10 @@ pub struct Analysis {
     /// The head over the corpus asked for last: the run whose sentence it places, the points,
     /// the corpus's tokens.
     pub corpus_space: RwSignal<Option<(u64, CorpusSpace, CorpusTokens)>>,
+    /// The latest head's queries and keys placed by t-SNE: (run, layer, head, translated,
+    /// queries, keys).
+    #[allow(clippy::type_complexity)]
+    pub space_tsne: RwSignal<Option<(u64, usize, usize, bool, Vec<[f32; 2]>, Vec<[f32; 2]>)>>,
     /// Every head over the corpus, pooled (the small multiples), and whether translated.
     pub corpus_grid: RwSignal<Option<(bool, Vec<Vec<PooledHead>>)>>,
     /// The last analysis that failed, and why.
@@ -145,6 +149,7 @@ impl Analysis {
             corpus: RwSignal::new(CorpusState::Off),
             corpus_space: RwSignal::new(None),
             corpus_grid: RwSignal::new(None),
+            space_tsne: RwSignal::new(None),
             error: RwSignal::new(String::new()),
         }
     }
@@ -211,6 +216,9 @@ impl Analysis {
                     self.corpus.set(CorpusState::Ready)
                 }
                 self.corpus_space.set(Some((id, *space, tokens)))
+            }
+            AnalysisReply::QkTsne { layer, head, translate, queries, keys } => {
+                self.space_tsne.set(Some((id, layer, head, translate, queries, keys)))
             }
             AnalysisReply::CorpusGrid { translate, heads } => {
                 self.corpus_grid.set(Some((translate, heads)))
