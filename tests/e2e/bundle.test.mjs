@@ -34,7 +34,9 @@ const ARTIFACTS = join(HERE, 'artifacts');
 // +2 KB to the worker; session 33). 1.92 MB until the Q·K space over a corpus
 // (issue #59: the corpus switch, its plot and every head's small plot, +21 KB to
 // the page; the corpus's 338 sentences and its job, +16 KB to the worker; session 36).
-const BUDGET = 1_960_000;
+// 1.96 MB until t-SNE (the switch and its caption, t-SNE itself in both, since the page
+// places the teaching model's: +7 KB to the page, +7 KB to the worker; session 36).
+const BUDGET = 1_970_000;
 const EXTRA = /attnscope-worker-extra/;
 
 let server, browser, baseUrl;
@@ -117,14 +119,15 @@ test('a first visit downloads the page and one worker, and the extra worker only
 // 1.043 MB (1.897 MB with the fma worker, 1.907 MB with the plain one): 1.81 to 1.92 MB
 // (session 35).
 // The Q·K space over a corpus took the page to 0.875 MB and the fma worker to 1.059 MB
-// (1.935 MB, 1.949 MB with the plain worker): 1.92 to 1.96 MB (session 36).
-test('the first visit (page + fma worker wasm) within 1.96 MB gzipped', () => {
+// (1.935 MB, 1.949 MB with the plain worker): 1.92 to 1.96 MB; t-SNE then took them to
+// 0.882 and 1.066 MB (1.948 MB, 1.960 MB with the plain worker): 1.97 MB (session 36).
+test('the first visit (page + fma worker wasm) within 1.97 MB gzipped', () => {
   assert.ok(firstVisit, 'the first test measured the first visit');
   assert.ok(firstVisit.total <= BUDGET, `page + worker wasm ${firstVisit.total} bytes gzipped, over the ${BUDGET} budget`);
 });
 
 // Browsers without relaxed SIMD (Safari) download the plain worker instead.
-test('page + plain worker wasm within 1.96 MB gzipped', () => {
+test('page + plain worker wasm within 1.97 MB gzipped', () => {
   assert.ok(firstVisit, 'the first test measured the first visit');
   assert.ok(firstVisit.plain <= BUDGET, `page + plain worker wasm ${firstVisit.plain} bytes gzipped, over the ${BUDGET} budget`);
 });
