@@ -345,21 +345,21 @@ fn Plot(s: Space, colour: Signal<Colour>) -> impl IntoView {
                 aria-label=tr!("space-plot-label")
                 on:click=choose
             >
-                <line
-                    class="space-axis"
-                    x1=MARGIN
-                    y1=HEIGHT / 2.0
-                    x2=WIDTH - MARGIN
-                    y2=HEIGHT / 2.0
-                />
-                <line
-                    class="space-axis"
-                    x1=WIDTH / 2.0
-                    y1=MARGIN
-                    x2=WIDTH / 2.0
-                    y2=HEIGHT - MARGIN
-                />
                 <Show when=move || !by_tsne>
+                    <line
+                        class="space-axis"
+                        x1=MARGIN
+                        y1=HEIGHT / 2.0
+                        x2=WIDTH - MARGIN
+                        y2=HEIGHT / 2.0
+                    />
+                    <line
+                        class="space-axis"
+                        x1=WIDTH / 2.0
+                        y1=MARGIN
+                        x2=WIDTH / 2.0
+                        y2=HEIGHT - MARGIN
+                    />
                     <text
                         class="space-axis-label"
                         x=WIDTH - MARGIN

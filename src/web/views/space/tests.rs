@@ -80,7 +80,7 @@ async fn space_places_every_query_and_key_and_follows_the_chosen_query() {
     settle("the t-SNE caption", || text_of(&root, "#space-caption").contains("placed by t-SNE"))
         .await;
     assert_eq!(select_all(&root, "#space-plot g.space-query").len(), n);
-    assert!(!exists(&root, "#space-plot .space-axis-label"));
+    assert!(!exists(&root, "#space-plot .space-axis-label, #space-plot .space-axis"));
     assert!(!text_of(&root, "#view-space").contains("NaN"));
     click(&root, "#space-tsne");
     settle("the axes again", || text_of(&root, "#space-caption").contains(&share)).await;
