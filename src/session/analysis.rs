@@ -92,6 +92,19 @@ pub(super) struct Corpora {
     done: std::collections::HashMap<ModelId, Corpus>,
 }
 
+impl Corpora {
+    /// Lets go of `model`'s corpus, computed or under way: its model was replaced (other
+    /// weights, or another opened model under the same id).
+    pub(super) fn forget(&mut self, model: ModelId) {
+        self.done.remove(&model);
+        for slot in [&mut self.running, &mut self.paused] {
+            if slot.as_ref().is_some_and(|r| r.model == model) {
+                *slot = None;
+            }
+        }
+    }
+}
+
 impl Work {
     fn step(&mut self, m: &dyn Layered) -> Result<()> {
         match self {
@@ -785,6 +798,19 @@ mod tests {
         assert!(heads.iter().flatten().all(|h| {
             (20..=CORPUS_GRID_POINTS).contains(&h.queries.len()) && h.keys.len() == h.queries.len()
         }));
+        // The model installed again (other weights could be behind the same id): computed anew.
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("www/models/minilm");
+        let files: Vec<Vec<u8>> = ModelId::MiniLm
+            .files()
+            .iter()
+            .map(|f| std::fs::read(dir.join(&f.name)).unwrap())
+            .collect();
+        s.install(ModelId::MiniLm, files).unwrap();
+        s.run(3, ModelId::MiniLm, text, RunOptions::default(), &clock).unwrap();
+        assert_eq!(
+            ask(&mut s, 3, corpus(4)).unwrap(),
+            AnalysisReply::CorpusProgress { done: 0, total }
+        );
         assert!(space.queries.iter().chain(&space.visitor_keys).flatten().all(|x| x.is_finite()));
     }
 

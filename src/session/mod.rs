@@ -202,6 +202,7 @@ impl Session {
     pub fn install(&mut self, model: ModelId, files: Vec<Vec<u8>>) -> Result<()> {
         if let Some(runner) = runners::from_files(model, &files)? {
             self.runners.insert(model, runner);
+            self.corpus.forget(model);
         }
         Ok(())
     }
@@ -212,6 +213,7 @@ impl Session {
     pub fn install_minilm(&mut self, model: crate::checkpoint::minilm::MiniLm) {
         self.runners
             .insert(ModelId::MiniLm, Box::new(runners::encoder::EncoderRunner::minilm(model)));
+        self.corpus.forget(ModelId::MiniLm);
     }
 
     /// Keeps a SmolLM2 built elsewhere (the worker gives it a helper thread
@@ -220,6 +222,7 @@ impl Session {
     pub fn install_smollm2(&mut self, model: crate::checkpoint::smollm2::SmolLm2) {
         self.runners
             .insert(ModelId::SmolLm2, Box::new(runners::decoder::DecoderRunner::new(model)));
+        self.corpus.forget(ModelId::SmolLm2);
     }
 
     /// Keeps a model opened from the visitor's files (`custom::checkpoint`),
@@ -241,12 +244,14 @@ impl Session {
             }
         };
         self.runners.insert(ModelId::Custom, runner);
+        self.corpus.forget(ModelId::Custom);
     }
 
     /// Drops the opened model (forgotten by the visitor).
     #[cfg(feature = "extras")]
     pub fn forget_custom(&mut self) {
         self.runners.remove(&ModelId::Custom);
+        self.corpus.forget(ModelId::Custom);
     }
 
     /// How many tokens of `model`'s latest typed run came from its
