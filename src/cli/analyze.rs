@@ -23,6 +23,7 @@ fn definitions() -> String {
         format!("patch-*:     {}", patching::DEFINITION),
         format!("qk:          {}", geometry::QK_DEFINITION),
         format!("similar-heads: {}", geometry::SIMILAR_DEFINITION),
+        format!("--corpus:    {}", geometry::corpus::CORPUS_DEFINITION),
     ];
     lines.extend(detectors::DEFINITIONS.iter().map(|(_, d)| format!("detectors:   {d}")));
     format!(
@@ -88,6 +89,20 @@ pub struct AnalyzeArgs {
     /// qk: move every key by mean(Q) − mean(K) (A is unchanged; the two clouds share a centre).
     #[arg(long)]
     translate_keys: bool,
+    /// qk, similar-heads: over the built-in corpus (a few hundred sentences) rather than --text
+    /// alone; qk places --text, when given, on the corpus's axes.
+    #[arg(long)]
+    corpus: bool,
+    /// qk: also place the points by t-SNE (exact, seeded; neighbours kept, distances not),
+    /// as "tsne": {"queries", "keys"}.
+    #[arg(long)]
+    tsne: bool,
+    /// qk --tsne: the perplexity (about how many neighbours each point keeps).
+    #[arg(long, default_value_t = 30.0)]
+    perplexity: f64,
+    /// qk --tsne: the seed of the starting positions.
+    #[arg(long, default_value_t = 1)]
+    tsne_seed: u64,
     /// similar-heads: how many clusters to group the heads into.
     #[arg(long, default_value_t = 6)]
     clusters: usize,
@@ -177,6 +192,35 @@ pub fn analyze(args: AnalyzeArgs) -> Result<(), Error> {
             run(&args, &*m, &|t| m.run(t))
         }
     }
+}
+
+/// The corpus job run to the end, its progress on stderr.
+fn run_corpus(
+    model: &dyn Layered,
+    mut job: geometry::corpus::CorpusJob,
+) -> Result<geometry::corpus::Corpus, Error> {
+    let start = std::time::Instant::now();
+    while !job.is_finished() {
+        job.step(model)?;
+        let (done, total) = job.sentences_done();
+        if !job.done().is_multiple_of(20) && !job.is_finished() {
+            continue;
+        }
+        eprint!(
+            "\rattnscope: corpus {done}/{total} sentences, {}/{} steps",
+            job.done(),
+            job.total()
+        );
+    }
+    let corpus = job.finish(model)?;
+    eprintln!(
+        "\nattnscope: corpus of {} sentences ({} tokens) in {:.1} s, {:.1} MB of points kept",
+        corpus.tokens.sentences(),
+        corpus.tokens.tokens.len(),
+        start.elapsed().as_secs_f64(),
+        corpus.bytes() as f64 / 1e6
+    );
+    Ok(corpus)
 }
 
 fn run(
@@ -289,11 +333,60 @@ fn run(
             }
             out(what, patching::DEFINITION.into(), value(serde_json::to_value(r))?)
         }
+        What::Qk if args.corpus && args.tsne => Err(Error::Invalid(
+            "--tsne places one text's queries and keys; the corpus keeps its points on the principal axes only".into(),
+        )),
+        What::Qk | What::SimilarHeads if args.corpus => {
+            let similar = args.what == What::SimilarHeads;
+            let job = geometry::corpus::CorpusJob::start(model, None, similar, args.clusters)?;
+            let corpus = run_corpus(model, job)?;
+            let mut v = if similar {
+                let r = corpus.similar.as_ref().expect("the job was asked for distances");
+                value(serde_json::to_value(r))?
+            } else {
+                let visitor = match text.trim().is_empty() {
+                    true => None,
+                    false => Some(checked(text)?),
+                };
+                let qk = visitor.as_ref().and_then(|t| {
+                    let at = &t.layers.get(args.layer)?.attention;
+                    Some((at.q.get(args.head)?, at.k.get(*at.kv_head_of.get(args.head)?)?))
+                });
+                let r = corpus.space(args.layer, args.head, args.translate_keys, qk)?;
+                let mut v = value(serde_json::to_value(r))?;
+                v["text_tokens"] = serde_json::json!(visitor.map(|t| t.tokens));
+                v
+            };
+            v["tokens"] = serde_json::json!(corpus.tokens.tokens);
+            v["starts"] = serde_json::json!(corpus.tokens.starts);
+            let (what, definition) = match similar {
+                true => ("similar-heads", geometry::SIMILAR_DEFINITION),
+                false => ("qk", geometry::QK_DEFINITION),
+            };
+            out(what, format!("{definition}; {}", geometry::corpus::CORPUS_DEFINITION), v)
+        }
         What::Qk => {
             let trace = checked(text)?;
             let r = geometry::qk_space(&trace, args.layer, args.head, args.translate_keys)?;
             let mut v = value(serde_json::to_value(r))?;
             v["tokens"] = serde_json::json!(trace.tokens);
+            if args.tsne {
+                let at = &trace.layers[args.layer].attention;
+                let (q, k) = (&at.q[args.head], &at.k[at.kv_head_of[args.head]]);
+                let k = match args.translate_keys {
+                    true => geometry::translate_keys(q, k).0,
+                    false => k.clone(),
+                };
+                let points: Vec<&[f32]> =
+                    (0..q.rows).map(|i| q.row(i)).chain((0..k.rows).map(|j| k.row(j))).collect();
+                let options = geometry::tsne::Tsne {
+                    perplexity: args.perplexity,
+                    seed: args.tsne_seed,
+                    ..Default::default()
+                };
+                let y = geometry::tsne::tsne(&points, options)?;
+                v["tsne"] = serde_json::json!({"queries": &y[..q.rows], "keys": &y[q.rows..]});
+            }
             out("qk", geometry::QK_DEFINITION.into(), v)
         }
         What::SimilarHeads => {

@@ -12,7 +12,9 @@
 use super::messages::{AnalysisReply, AnalysisRequest, HeadDetail};
 use super::{ModelId, Session, Thumbnail};
 use crate::analysis::detectors::{detectors, Prompt};
-use crate::analysis::geometry::{qk_space, SimilarJob};
+use crate::analysis::geometry::corpus::{Corpus, CorpusJob};
+use crate::analysis::geometry::tsne::{tsne, Tsne};
+use crate::analysis::geometry::{qk_space, translate_keys, SimilarJob};
 use crate::analysis::knockout::{knockout, ImportanceJob};
 use crate::analysis::logit_lens::{logit_lens, logit_lens_of_trace};
 use crate::analysis::patching::{PatchJob, PatchedRun};
@@ -27,6 +29,9 @@ use crate::url_params::cut_text;
 
 /// How long one slice of the importance map may keep the worker busy.
 const SLICE_MS: f64 = 30.0;
+
+/// Queries (and as many keys) per head in the corpus's grid of every head.
+const CORPUS_GRID_POINTS: usize = 30;
 
 /// Tokens listed per layer by the logit lens and before/after by a knockout.
 const TOP_K: usize = 5;
@@ -67,6 +72,37 @@ enum Work {
 pub(super) struct SimilarRun {
     id: u64,
     job: Box<SimilarJob<'static>>,
+}
+
+/// The corpus under way: the run whose sentence it places, its model, the head asked for last
+/// and the job.
+pub(super) struct CorpusRun {
+    id: u64,
+    model: ModelId,
+    head: (usize, usize, bool),
+    job: Box<CorpusJob>,
+}
+
+/// The corpus under way, the one a newer run paused (taken up again by the next request for
+/// the same model), and each model's corpus once computed.
+#[derive(Default)]
+pub(super) struct Corpora {
+    running: Option<CorpusRun>,
+    paused: Option<CorpusRun>,
+    done: std::collections::HashMap<ModelId, Corpus>,
+}
+
+impl Corpora {
+    /// Lets go of `model`'s corpus, computed or under way: its model was replaced (other
+    /// weights, or another opened model under the same id).
+    pub(super) fn forget(&mut self, model: ModelId) {
+        self.done.remove(&model);
+        for slot in [&mut self.running, &mut self.paused] {
+            if slot.as_ref().is_some_and(|r| r.model == model) {
+                *slot = None;
+            }
+        }
+    }
 }
 
 impl Work {
@@ -280,6 +316,36 @@ impl Session {
                 self.similar = None;
                 Ok(AnalysisReply::SimilarCancelled)
             }
+            AnalysisRequest::Corpus { layer, head, translate } => {
+                if self.corpus.done.contains_key(&model) {
+                    return self.corpus_space(id, model, (layer, head, translate));
+                }
+                self.start_corpus(id, model, (layer, head, translate))
+            }
+            AnalysisRequest::QkTsne { layer, head, translate } => {
+                let trace = self.latest_of(id)?;
+                // The same checks and messages as the principal axes (one token, no Q and K).
+                qk_space(trace, layer, head, translate)?;
+                let at = &trace.layers[layer].attention;
+                let (q, k) = (&at.q[head], &at.k[at.kv_head_of[head]]);
+                let k = if translate { translate_keys(q, k).0 } else { k.clone() };
+                let points: Vec<&[f32]> =
+                    (0..q.rows).map(|i| q.row(i)).chain((0..k.rows).map(|j| k.row(j))).collect();
+                let mut y = tsne(&points, Tsne::default())?;
+                let keys = y.split_off(q.rows);
+                Ok(AnalysisReply::QkTsne { layer, head, translate, queries: y, keys })
+            }
+            AnalysisRequest::CorpusGrid { translate } => {
+                let corpus = self.corpus.done.get(&model).ok_or_else(|| {
+                    Error::Invalid("the corpus of this model has not been computed yet".into())
+                })?;
+                let heads = corpus.pooled(translate, CORPUS_GRID_POINTS);
+                Ok(AnalysisReply::CorpusGrid { translate, heads })
+            }
+            AnalysisRequest::CancelCorpus => {
+                (self.corpus.running, self.corpus.paused) = (None, None);
+                Ok(AnalysisReply::CorpusCancelled)
+            }
             AnalysisRequest::PatchedHead { layer, head, .. } => {
                 nonempty()?;
                 let key = run_key(&request);
@@ -354,9 +420,101 @@ impl Session {
         job.patched_run(m, *site, cell.0, cell.1)
     }
 
-    /// Whether an importance map, patching or a comparison of heads is under way.
+    /// Head `layer`.`head` of `model`'s corpus, with run `id`'s sentence (when it is the
+    /// latest and has the head's queries and keys) on the same axes.
+    fn corpus_space(
+        &self,
+        id: u64,
+        model: ModelId,
+        (layer, head, translate): (usize, usize, bool),
+    ) -> Result<AnalysisReply> {
+        let corpus = self.corpus.done.get(&model).ok_or_else(|| {
+            Error::Invalid("the corpus of this model has not been computed".into())
+        })?;
+        let visitor = self.latest_of(id).ok().and_then(|t| {
+            let at = &t.layers.get(layer)?.attention;
+            Some((at.q.get(head)?, at.k.get(*at.kv_head_of.get(head)?)?))
+        });
+        let space = corpus.space(layer, head, translate, visitor)?;
+        Ok(AnalysisReply::CorpusSpace { space: Box::new(space), tokens: corpus.tokens.clone() })
+    }
+
+    /// Starts the corpus of `model` for run `id`, or takes up the one under way or paused.
+    #[cfg(feature = "pretrained")]
+    fn start_corpus(
+        &mut self,
+        id: u64,
+        model: ModelId,
+        head: (usize, usize, bool),
+    ) -> Result<AnalysisReply> {
+        let kept = [self.corpus.running.take(), self.corpus.paused.take()]
+            .into_iter()
+            .flatten()
+            .find(|r| r.model == model);
+        let job = match kept {
+            Some(run) => run.job,
+            None => Box::new(CorpusJob::start(self.layered(model)?, None, false, 0)?),
+        };
+        let (done, total) = job.sentences_done();
+        self.corpus.running = Some(CorpusRun { id, model, head, job });
+        Ok(AnalysisReply::CorpusProgress { done, total })
+    }
+
+    /// The page's own session holds no model to run the corpus through.
+    #[cfg(not(feature = "pretrained"))]
+    fn start_corpus(
+        &mut self,
+        _id: u64,
+        model: ModelId,
+        _head: (usize, usize, bool),
+    ) -> Result<AnalysisReply> {
+        Err(super::runners::missing_for_analyses(model))
+    }
+
+    /// Advances the corpus by one slice: progress, or the head asked for once it is done. A
+    /// newer run pauses it (its answer would be about another sentence).
+    fn continue_corpus(&mut self, now_ms: &dyn Fn() -> f64) -> Option<super::FromWorker> {
+        let CorpusRun { id, model, head, mut job } = self.corpus.running.take()?;
+        if self.last.as_ref().map(|(last, _)| *last) != Some(id) {
+            self.corpus.paused = Some(CorpusRun { id, model, head, job });
+            return None;
+        }
+        let start = now_ms();
+        let step = (|| -> Result<()> {
+            let m = self.layered(model)?;
+            loop {
+                job.step(m)?;
+                if job.is_finished() || now_ms() - start >= SLICE_MS {
+                    return Ok(());
+                }
+            }
+        })();
+        let reply = match step {
+            Err(e) => Err(e),
+            Ok(()) if job.is_finished() => {
+                self.layered(model).and_then(|m| job.finish(m)).and_then(|corpus| {
+                    self.corpus.done.insert(model, corpus);
+                    self.corpus_space(id, model, head)
+                })
+            }
+            Ok(()) => {
+                let (done, total) = job.sentences_done();
+                self.corpus.running = Some(CorpusRun { id, model, head, job });
+                Ok(AnalysisReply::CorpusProgress { done, total })
+            }
+        };
+        Some(match reply {
+            Ok(reply) => super::FromWorker::Analysis { id, reply: Box::new(reply) },
+            Err(e) => super::FromWorker::Failed { id, message: e.to_string() },
+        })
+    }
+
+    /// Whether an importance map, patching, a comparison of heads or a corpus is under way.
     pub fn analysis_busy(&self) -> bool {
-        self.importance.is_some() || self.patch.is_some() || self.similar.is_some()
+        self.importance.is_some()
+            || self.patch.is_some()
+            || self.similar.is_some()
+            || self.corpus.running.is_some()
     }
 
     /// Advances the importance map, else the patching, by one slice (at least
@@ -402,6 +560,9 @@ impl Session {
     /// pair is compared. Apart from the model's jobs, so that the page, which
     /// runs it for the teaching model, links none of them.
     pub fn continue_similar(&mut self, now_ms: &dyn Fn() -> f64) -> Option<super::FromWorker> {
+        if self.similar.is_none() {
+            return self.continue_corpus(now_ms);
+        }
         let SimilarRun { id, mut job } = self.similar.take()?;
         if self.last.as_ref().map(|(last, _)| *last) != Some(id) {
             return None;
@@ -468,6 +629,20 @@ mod tests {
         assert_eq!((got.queries.len(), weights.shape()), (4, (4, 4)));
         let e = space(&mut s, 99).unwrap_err().to_string();
         assert!(e.contains("head 99 is not there"), "{e}");
+        // t-SNE of the same points: one place per query and key, none of them NaN.
+        let tsne = AnalysisRequest::QkTsne { layer: 0, head: 0, translate: true };
+        let Ok(AnalysisReply::QkTsne { queries, keys, .. }) =
+            s.analyze(3, ModelId::Teaching, text, tsne)
+        else {
+            panic!("expected t-SNE")
+        };
+        assert_eq!((queries.len(), keys.len()), (4, 4));
+        assert!(queries.iter().chain(&keys).flatten().all(|x| x.is_finite()));
+        // The corpus runs a model's sentences: the teaching model says why not.
+        let corpus = AnalysisRequest::Corpus { layer: 0, head: 0, translate: false };
+        let e = s.analyze(3, ModelId::Teaching, text, corpus).unwrap_err().to_string();
+        assert!(e.contains("choose MiniLM or SmolLM2"), "{e}");
+        assert!(!s.analysis_busy());
         let msg = ToWorker::Analyze {
             id: 3,
             model: ModelId::Teaching,
@@ -543,6 +718,100 @@ mod tests {
         let mut s = Session::new();
         s.install(ModelId::MiniLm, files).unwrap();
         Some(s)
+    }
+
+    #[cfg(feature = "pretrained")]
+    #[test]
+    fn minilm_corpus_runs_in_slices_pauses_for_a_newer_run_is_cancelled_and_then_answers_at_once() {
+        let Some(mut s) = minilm_session() else {
+            eprintln!("skipped: MiniLM's files are not in www/models (scripts/fetch_models.py)");
+            return;
+        };
+        let text = "a fluffy blue creature roamed the verdant forest";
+        let ask = |s: &mut Session, id, request| s.analyze(id, ModelId::MiniLm, text, request);
+        let corpus = |head| AnalysisRequest::Corpus { layer: 1, head, translate: true };
+        s.run(1, ModelId::MiniLm, text, RunOptions::default(), &clock).unwrap();
+        let total = crate::analysis::geometry::corpus::sentences().len();
+        assert_eq!(
+            ask(&mut s, 1, corpus(4)).unwrap(),
+            AnalysisReply::CorpusProgress { done: 0, total }
+        );
+        let tick = std::cell::Cell::new(0.0);
+        let slow = || {
+            tick.set(tick.get() + 10.0);
+            tick.get()
+        };
+        // Cancelled halfway: nothing more is sent, and the next request starts again.
+        for _ in 0..5 {
+            s.continue_analysis(&slow).unwrap();
+        }
+        assert_eq!(
+            ask(&mut s, 1, AnalysisRequest::CancelCorpus).unwrap(),
+            AnalysisReply::CorpusCancelled
+        );
+        assert!(s.continue_analysis(&slow).is_none() && !s.analysis_busy());
+        ask(&mut s, 1, corpus(4)).unwrap();
+        let mut seen = Vec::new();
+        for _ in 0..3 {
+            let Some(FromWorker::Analysis { reply, .. }) = s.continue_analysis(&slow) else {
+                panic!("expected progress")
+            };
+            let AnalysisReply::CorpusProgress { done, .. } = *reply else { panic!("{reply:?}") };
+            seen.push(done);
+        }
+        assert!(seen.windows(2).all(|w| w[0] < w[1]) && seen[0] > 0, "{seen:?}");
+        // A newer run pauses it; asking again for that run takes it up where it was.
+        s.run(2, ModelId::MiniLm, "the cat sat on the mat", RunOptions::default(), &clock).unwrap();
+        assert!(s.continue_analysis(&slow).is_none() && !s.analysis_busy());
+        let AnalysisReply::CorpusProgress { done, .. } =
+            s.analyze(2, ModelId::MiniLm, "the cat sat on the mat", corpus(4)).unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(done, seen[2]);
+        let space = loop {
+            let Some(FromWorker::Analysis { id: 2, reply }) = s.continue_analysis(&clock) else {
+                panic!("expected an answer about run 2")
+            };
+            if let AnalysisReply::CorpusSpace { space, tokens } = *reply {
+                assert_eq!(tokens.sentences(), total);
+                break space;
+            }
+        };
+        assert_eq!((space.layer, space.head, space.visitor_queries.len()), (1, 4, 8));
+        assert_eq!(space.queries.len(), space.keys.len());
+        assert!(!s.analysis_busy());
+        // Computed once per model: another head is answered at once.
+        let AnalysisReply::CorpusSpace { space, .. } =
+            s.analyze(2, ModelId::MiniLm, "the cat sat on the mat", corpus(7)).unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(space.head, 7);
+        let AnalysisReply::CorpusGrid { heads, .. } = s
+            .analyze(2, ModelId::MiniLm, "", AnalysisRequest::CorpusGrid { translate: false })
+            .unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!((heads.len(), heads[0].len()), (6, 12));
+        assert!(heads.iter().flatten().all(|h| {
+            (20..=CORPUS_GRID_POINTS).contains(&h.queries.len()) && h.keys.len() == h.queries.len()
+        }));
+        // The model installed again (other weights could be behind the same id): computed anew.
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("www/models/minilm");
+        let files: Vec<Vec<u8>> = ModelId::MiniLm
+            .files()
+            .iter()
+            .map(|f| std::fs::read(dir.join(&f.name)).unwrap())
+            .collect();
+        s.install(ModelId::MiniLm, files).unwrap();
+        s.run(3, ModelId::MiniLm, text, RunOptions::default(), &clock).unwrap();
+        assert_eq!(
+            ask(&mut s, 3, corpus(4)).unwrap(),
+            AnalysisReply::CorpusProgress { done: 0, total }
+        );
+        assert!(space.queries.iter().chain(&space.visitor_keys).flatten().all(|x| x.is_finite()));
     }
 
     #[cfg(feature = "pretrained")]

@@ -46,6 +46,9 @@ pub struct Session {
     patch: Option<analysis::Job>,
     /// The comparison of every two heads under way (`analysis.rs`).
     similar: Option<analysis::SimilarRun>,
+    /// The corpus under way, one paused by a newer run, and every model's corpus computed
+    /// (`analysis.rs`).
+    corpus: analysis::Corpora,
     /// The patched run of the map's cell the page shows (`analysis.rs`), kept while the
     /// visitor picks its layers and heads.
     patched: Option<analysis::KeptRun>,
@@ -75,6 +78,7 @@ impl Session {
             importance: None,
             patch: None,
             similar: None,
+            corpus: Default::default(),
             patched: None,
             sums: Default::default(),
         }
@@ -198,6 +202,7 @@ impl Session {
     pub fn install(&mut self, model: ModelId, files: Vec<Vec<u8>>) -> Result<()> {
         if let Some(runner) = runners::from_files(model, &files)? {
             self.runners.insert(model, runner);
+            self.corpus.forget(model);
         }
         Ok(())
     }
@@ -208,6 +213,7 @@ impl Session {
     pub fn install_minilm(&mut self, model: crate::checkpoint::minilm::MiniLm) {
         self.runners
             .insert(ModelId::MiniLm, Box::new(runners::encoder::EncoderRunner::minilm(model)));
+        self.corpus.forget(ModelId::MiniLm);
     }
 
     /// Keeps a SmolLM2 built elsewhere (the worker gives it a helper thread
@@ -216,6 +222,7 @@ impl Session {
     pub fn install_smollm2(&mut self, model: crate::checkpoint::smollm2::SmolLm2) {
         self.runners
             .insert(ModelId::SmolLm2, Box::new(runners::decoder::DecoderRunner::new(model)));
+        self.corpus.forget(ModelId::SmolLm2);
     }
 
     /// Keeps a model opened from the visitor's files (`custom::checkpoint`),
@@ -237,12 +244,14 @@ impl Session {
             }
         };
         self.runners.insert(ModelId::Custom, runner);
+        self.corpus.forget(ModelId::Custom);
     }
 
     /// Drops the opened model (forgotten by the visitor).
     #[cfg(feature = "extras")]
     pub fn forget_custom(&mut self) {
         self.runners.remove(&ModelId::Custom);
+        self.corpus.forget(ModelId::Custom);
     }
 
     /// How many tokens of `model`'s latest typed run came from its

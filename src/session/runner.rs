@@ -101,8 +101,10 @@ pub trait Runner {
             request,
             AnalysisRequest::Rollout
                 | AnalysisRequest::QkSpace { .. }
+                | AnalysisRequest::QkTsne { .. }
                 | AnalysisRequest::SimilarHeads { .. }
                 | AnalysisRequest::CancelSimilar
+                | AnalysisRequest::CancelCorpus
                 | AnalysisRequest::CancelImportance
                 | AnalysisRequest::CancelPatch
         ) || self.layered().is_ok()

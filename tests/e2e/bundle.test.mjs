@@ -31,8 +31,12 @@ const ARTIFACTS = join(HERE, 'artifacts');
 // computes the teaching model's; its projection +2 KB to the worker; session 31).
 // 1.78 MB until the Image tab (issue #62: a vision trace's picture, its heads side by
 // side and rollout over it, +21 KB to the page; the picture's and the rows' messages
-// +2 KB to the worker; session 33).
-const BUDGET = 1_920_000;
+// +2 KB to the worker; session 33). 1.92 MB until the Q·K space over a corpus
+// (issue #59: the corpus switch, its plot and every head's small plot, +21 KB to
+// the page; the corpus's 338 sentences and its job, +16 KB to the worker; session 36).
+// 1.96 MB until t-SNE (the switch and its caption, t-SNE itself in both, since the page
+// places the teaching model's: +7 KB to the page, +7 KB to the worker; session 36).
+const BUDGET = 1_970_000;
 const EXTRA = /attnscope-worker-extra/;
 
 let server, browser, baseUrl;
@@ -114,13 +118,16 @@ test('a first visit downloads the page and one worker, and the extra worker only
 // (the page's views and its worker's messages) then the page to 0.854 MB and the worker to
 // 1.043 MB (1.897 MB with the fma worker, 1.907 MB with the plain one): 1.81 to 1.92 MB
 // (session 35).
-test('the first visit (page + fma worker wasm) within 1.92 MB gzipped', () => {
+// The Q·K space over a corpus took the page to 0.875 MB and the fma worker to 1.059 MB
+// (1.935 MB, 1.949 MB with the plain worker): 1.92 to 1.96 MB; t-SNE then took them to
+// 0.882 and 1.066 MB (1.948 MB, 1.960 MB with the plain worker): 1.97 MB (session 36).
+test('the first visit (page + fma worker wasm) within 1.97 MB gzipped', () => {
   assert.ok(firstVisit, 'the first test measured the first visit');
   assert.ok(firstVisit.total <= BUDGET, `page + worker wasm ${firstVisit.total} bytes gzipped, over the ${BUDGET} budget`);
 });
 
 // Browsers without relaxed SIMD (Safari) download the plain worker instead.
-test('page + plain worker wasm within 1.92 MB gzipped', () => {
+test('page + plain worker wasm within 1.97 MB gzipped', () => {
   assert.ok(firstVisit, 'the first test measured the first visit');
   assert.ok(firstVisit.plain <= BUDGET, `page + plain worker wasm ${firstVisit.plain} bytes gzipped, over the ${BUDGET} budget`);
 });

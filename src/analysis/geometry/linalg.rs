@@ -58,7 +58,7 @@ pub fn symmetric_eigen(mut a: Vec<f64>, n: usize) -> (Vec<f64>, Vec<f64>) {
 /// eigenvalues, largest first, each with its eigenvalue; each vector's sign is
 /// chosen so that its largest component is positive (the decomposition leaves
 /// it free).
-fn top_eigen(m: Vec<f64>, n: usize, k: usize) -> Vec<(f64, Vec<f64>)> {
+pub(super) fn top_eigen(m: Vec<f64>, n: usize, k: usize) -> Vec<(f64, Vec<f64>)> {
     let (values, vectors) = symmetric_eigen(m, n);
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by(|&a, &b| values[b].total_cmp(&values[a]));

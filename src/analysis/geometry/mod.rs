@@ -8,11 +8,13 @@
 //!   Jensen–Shannon distance of their rows of A), the heads on a 2-D map and
 //!   in clusters.
 //!
-//! What is computed from a run is in `compute`, its eigendecompositions in
-//! `linalg`.
+//! What is computed from a run is in `compute`, over the built-in corpus in
+//! `corpus`, its eigendecompositions in `linalg`, t-SNE (for many points) in `tsne`.
 
 mod compute;
+pub mod corpus;
 mod linalg;
+pub mod tsne;
 
 pub use compute::{qk_space, qk_space_of, similar_heads, value_space, SimilarJob};
 

@@ -4,6 +4,7 @@
 
 use super::HeadDetail;
 use crate::analysis::detectors::Detectors;
+use crate::analysis::geometry::corpus::{CorpusSpace, CorpusTokens, PooledHead};
 use crate::analysis::geometry::{QkSpace, SimilarHeads};
 use crate::analysis::knockout::{Ablation, HeadRef, Importance, Knockout};
 use crate::analysis::logit_lens::LogitLens;
@@ -75,6 +76,16 @@ pub enum AnalysisRequest {
     SimilarHeads { clusters: usize },
     /// Stops the comparison under way.
     CancelSimilar,
+    /// One head over the built-in corpus, with the latest run's sentence on the same axes:
+    /// at once when the model's corpus is computed, else the corpus is started (or resumed)
+    /// and this head answered when it is done.
+    Corpus { layer: usize, head: usize, translate: bool },
+    /// Stops the corpus under way (what it has computed is let go).
+    CancelCorpus,
+    /// Every head over the model's computed corpus, pooled (the small multiples).
+    CorpusGrid { translate: bool },
+    /// One head of the latest run's queries and keys placed by t-SNE (keys translated or not).
+    QkTsne { layer: usize, head: usize, translate: bool },
 }
 
 impl AnalysisRequest {
@@ -93,6 +104,9 @@ impl AnalysisRequest {
             AnalysisRequest::PatchedHead { .. } => 8,
             AnalysisRequest::QkSpace { .. } => 9,
             AnalysisRequest::SimilarHeads { .. } | AnalysisRequest::CancelSimilar => 10,
+            AnalysisRequest::Corpus { .. } | AnalysisRequest::CancelCorpus => 11,
+            AnalysisRequest::CorpusGrid { .. } => 12,
+            AnalysisRequest::QkTsne { .. } => 13,
         }
     }
 }
@@ -158,4 +172,28 @@ pub enum AnalysisReply {
     },
     SimilarHeads(Box<SimilarHeads>),
     SimilarCancelled,
+    /// Sentences of the corpus run so far.
+    CorpusProgress {
+        done: usize,
+        total: usize,
+    },
+    /// A head over the corpus, and the corpus's tokens.
+    CorpusSpace {
+        space: Box<CorpusSpace>,
+        tokens: CorpusTokens,
+    },
+    CorpusCancelled,
+    /// A head's queries and keys (by position) as t-SNE places them.
+    QkTsne {
+        layer: usize,
+        head: usize,
+        translate: bool,
+        queries: Vec<[f32; 2]>,
+        keys: Vec<[f32; 2]>,
+    },
+    /// `heads[l][h]`: every head over the corpus, pooled.
+    CorpusGrid {
+        translate: bool,
+        heads: Vec<Vec<PooledHead>>,
+    },
 }

@@ -99,3 +99,15 @@ space-plane-other = { $key }, A = { $weight }: Hier täuscht das Bild, denn eine
 space-no-values = Dieser Lauf hat keine Value-Vektoren für den Head (eine Trace-Datei ohne sie), oder sie fallen alle in einen Punkt.
 space-values-caption = ▲ Values von Key-Value-Head { $kv } auf ihren eigenen zwei Achsen (sie erfassen { $share } % der Streuung der Values); ◆ die Ausgabe der gewählten Query, o = Σ_j a_j v_j. Eine Zeile von A summiert sich zu 1, also ist die Ausgabe der gewichtete Mittelwert der Values: Sie liegt zwischen den Values, die ihre Query gewichtet, im Bild wie in jeder Dimension.
 space-values-plot-label = Die Values des Heads (Dreiecke) auf ihren eigenen zwei Hauptachsen und die Ausgabe der gewählten Query (Raute)
+space-corpus = Über das Korpus
+space-corpus-note = Alle Queries und Keys dieses Heads über einige hundert eingebaute Sätze (Geschichten, Fragen, Listen, Zahlen, etwas Code), auf den zwei Hauptachsen des Korpus; die Queries und Keys Ihres Satzes liegen auf denselben Achsen, obenauf. Der Worker berechnet das Korpus einmal pro Modell; danach wechseln Sie den Head sofort.
+space-corpus-progress = Das Korpus läuft durch das Modell: { $done } von { $total } Sätzen
+space-corpus-caption = Schicht { $layer }, Head { $head } über das Korpus: die Queries grün, die Keys rosa ({ $points } Punkte aus { $sentences } Sätzen); die ● Queries und ■ Keys Ihres Satzes obenauf. Die zwei Achsen erfassen { $share } % der Streuung des Korpus.
+space-corpus-plot-label = Queries und Keys des Heads über das Korpus, die Ihres Satzes obenauf
+space-visitor-query-title = Query { $position }: { $token }
+space-grid = Alle Heads
+space-grid-note = Alle Heads über das Korpus, eine Zeile pro Schicht, jeder auf seinen eigenen zwei Achsen (je etwa 30 Queries und 30 Keys des Korpus). Klicken Sie auf einen, um ihn zu wählen.
+space-grid-tile = Schicht { $layer }, Head { $head }
+space-tsne = t-SNE
+space-tsne-note = t-SNE platziert die Punkte so, dass jeder seine nächsten Nachbarn behält (exakt, über alle Paare, mit festem Seed): Gruppen bedeuten etwas, Abstände zwischen Gruppen und Richtungen nicht, und es gibt keine Achsen. Nützlich, wenn die Punkte zahlreich sind und die zwei Hauptachsen sie zusammendrängen.
+space-tsne-caption = ● Queries, ■ Keys von Schicht { $layer }, Head { $head }, platziert von t-SNE: nahe Punkte sind Nachbarn in allen Dimensionen; Abstände und Richtungen zwischen Gruppen bedeuten nichts. Klicken Sie auf einen Kreis oder oben auf ein Token, um die Query zu wählen.

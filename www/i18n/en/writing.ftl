@@ -117,3 +117,15 @@ space-plane-other = { $key }, A = { $weight }: here the picture misleads, as a p
 space-no-values = This run has no value vectors for the head (a trace file written without them), or they are all one point.
 space-values-caption = ▲ values of key/value head { $kv } on their own two axes (they keep { $share } % of the values' spread); ◆ the chosen query's output o = Σ_j a_j v_j. A row of A sums to 1, so the output is the weighted mean of the values: it sits among the values its query weighs, in the picture as in every dimension.
 space-values-plot-label = The head's values (triangles) on their own two principal axes and the chosen query's output (diamond)
+space-corpus = Over the corpus
+space-corpus-note = Every query and key of this head over a few hundred built-in sentences (stories, questions, lists, numbers, a little code), on the corpus's two principal axes; your sentence's queries and keys are placed on the same axes, on top. The worker runs the corpus once per model; switching heads is then immediate.
+space-corpus-progress = Running the corpus through the model: { $done } of { $total } sentences
+space-corpus-caption = Layer { $layer }, head { $head } over the corpus: its queries green, its keys pink ({ $points } points of { $sentences } sentences); your sentence's ● queries and ■ keys on top. The two axes keep { $share } % of the corpus's spread.
+space-corpus-plot-label = The head's queries and keys over the corpus, with your sentence's on top
+space-visitor-query-title = query { $position }: { $token }
+space-grid = Every head
+space-grid-note = Every head over the corpus, a row per layer, each on its own two axes (about 30 queries and 30 keys of the corpus each). Click one to choose it.
+space-grid-tile = layer { $layer }, head { $head }
+space-tsne = t-SNE
+space-tsne-note = t-SNE places the points so that each keeps its nearest neighbours (exact, over every pair, with a fixed seed): groups mean something, distances between groups and the directions do not, and there are no axes. Useful when the points are many and the two principal axes crowd them.
+space-tsne-caption = ● queries, ■ keys of layer { $layer }, head { $head }, placed by t-SNE: near points are neighbours in every dimension; the distances and directions between groups mean nothing. Click a circle, or a token above, to choose the query.

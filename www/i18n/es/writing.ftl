@@ -99,3 +99,15 @@ space-plane-other = { $key }, A = { $weight }: aquí la figura engaña, porque u
 space-no-values = Esta ejecución no tiene vectores de valor para la cabeza (un archivo de traza escrito sin ellos), o todos son un mismo punto.
 space-values-caption = ▲ valores de la cabeza de clave/valor { $kv } sobre sus propios dos ejes (conservan el { $share } % de la dispersión de los valores); ◆ la salida de la consulta elegida, o = Σ_j a_j v_j. Una fila de A suma 1, así que la salida es la media ponderada de los valores: queda entre los valores que su consulta pondera, en la figura como en cada dimensión.
 space-values-plot-label = Los valores de la cabeza (triángulos) sobre sus propios dos ejes principales y la salida de la consulta elegida (rombo)
+space-corpus = En el corpus
+space-corpus-note = Todas las consultas y claves de esta cabeza en unos cientos de frases incluidas (cuentos, preguntas, listas, números, un poco de código), sobre los dos ejes principales del corpus; las consultas y claves de tu frase se colocan en los mismos ejes, encima. El worker procesa el corpus una vez por modelo; después, cambiar de cabeza es inmediato.
+space-corpus-progress = Pasando el corpus por el modelo: { $done } de { $total } frases
+space-corpus-caption = Capa { $layer }, cabeza { $head } en el corpus: las consultas en verde, las claves en rosa ({ $points } puntos de { $sentences } frases); las ● consultas y ■ claves de tu frase encima. Los dos ejes conservan el { $share } % de la dispersión del corpus.
+space-corpus-plot-label = Consultas y claves de la cabeza en el corpus, con las de tu frase encima
+space-visitor-query-title = consulta { $position }: { $token }
+space-grid = Todas las cabezas
+space-grid-note = Todas las cabezas en el corpus, una fila por capa, cada una sobre sus propios dos ejes (unas 30 consultas y 30 claves del corpus cada una). Haz clic en una para elegirla.
+space-grid-tile = capa { $layer }, cabeza { $head }
+space-tsne = t-SNE
+space-tsne-note = t-SNE coloca los puntos de modo que cada uno conserve sus vecinos más cercanos (exacto, sobre todos los pares, con una semilla fija): los grupos significan algo, las distancias entre grupos y las direcciones no, y no hay ejes. Útil cuando los puntos son muchos y los dos ejes principales los amontonan.
+space-tsne-caption = ● consultas, ■ claves de la capa { $layer }, cabeza { $head }, colocadas por t-SNE: los puntos cercanos son vecinos en todas las dimensiones; las distancias y direcciones entre grupos no significan nada. Haz clic en un círculo, o en un token de arriba, para elegir la consulta.

@@ -99,3 +99,15 @@ space-plane-other = { $key }, A = { $weight } : ici, la figure trompe, car un p
 space-no-values = Cette exécution n’a pas de vecteurs de valeur pour la tête (un fichier de trace écrit sans eux), ou ils sont tous en un même point.
 space-values-caption = ▲ valeurs de la tête clé/valeur { $kv } sur leurs deux axes propres (qui gardent { $share } % de la dispersion des valeurs) ; ◆ la sortie de la requête choisie, o = Σ_j a_j v_j. Une ligne de A a pour somme 1, donc la sortie est la moyenne pondérée des valeurs : elle se place parmi les valeurs que sa requête pondère, sur la figure comme dans chaque dimension.
 space-values-plot-label = Les valeurs de la tête (triangles) sur leurs deux axes principaux propres et la sortie de la requête choisie (losange)
+space-corpus = Sur le corpus
+space-corpus-note = Toutes les requêtes et clés de cette tête sur quelques centaines de phrases intégrées (histoires, questions, listes, nombres, un peu de code), sur les deux axes principaux du corpus ; les requêtes et clés de votre phrase sont placées sur les mêmes axes, par-dessus. Le worker traite le corpus une fois par modèle ; changer de tête est ensuite immédiat.
+space-corpus-progress = Passage du corpus dans le modèle : { $done } phrases sur { $total }
+space-corpus-caption = Couche { $layer }, tête { $head } sur le corpus : les requêtes en vert, les clés en rose ({ $points } points de { $sentences } phrases) ; les ● requêtes et ■ clés de votre phrase par-dessus. Les deux axes gardent { $share } % de la dispersion du corpus.
+space-corpus-plot-label = Requêtes et clés de la tête sur le corpus, avec celles de votre phrase par-dessus
+space-visitor-query-title = requête { $position } : { $token }
+space-grid = Toutes les têtes
+space-grid-note = Toutes les têtes sur le corpus, une ligne par couche, chacune sur ses deux axes propres (environ 30 requêtes et 30 clés du corpus chacune). Cliquez sur l'une d'elles pour la choisir.
+space-grid-tile = couche { $layer }, tête { $head }
+space-tsne = t-SNE
+space-tsne-note = t-SNE place les points de sorte que chacun garde ses plus proches voisins (exact, sur toutes les paires, avec une graine fixe) : les groupes ont un sens, les distances entre groupes et les directions n'en ont pas, et il n'y a pas d'axes. Utile quand les points sont nombreux et que les deux axes principaux les entassent.
+space-tsne-caption = ● requêtes, ■ clés de la couche { $layer }, tête { $head }, placées par t-SNE : des points proches sont voisins dans toutes les dimensions ; les distances et directions entre groupes ne veulent rien dire. Cliquez sur un cercle, ou sur un jeton plus haut, pour choisir la requête.

@@ -99,3 +99,15 @@ space-plane-other = { $key }, A = { $weight }: aqui a figura engana, pois um pla
 space-no-values = Esta execução não tem vetores de valor para a cabeça (um arquivo de traço gravado sem eles), ou eles são todos um mesmo ponto.
 space-values-caption = ▲ valores da cabeça de chave/valor { $kv } nos seus próprios dois eixos (que guardam { $share } % da dispersão dos valores); ◆ a saída da consulta escolhida, o = Σ_j a_j v_j. Uma linha de A soma 1, então a saída é a média ponderada dos valores: ela fica entre os valores que a sua consulta pondera, na figura como em todas as dimensões.
 space-values-plot-label = Os valores da cabeça (triângulos) nos seus próprios dois eixos principais e a saída da consulta escolhida (losango)
+space-corpus = No corpus
+space-corpus-note = Todas as consultas e chaves desta cabeça em algumas centenas de frases incluídas (histórias, perguntas, listas, números, um pouco de código), nos dois eixos principais do corpus; as consultas e chaves da sua frase ficam nos mesmos eixos, por cima. O worker processa o corpus uma vez por modelo; depois, trocar de cabeça é imediato.
+space-corpus-progress = Passando o corpus pelo modelo: { $done } de { $total } frases
+space-corpus-caption = Camada { $layer }, cabeça { $head } no corpus: as consultas em verde, as chaves em rosa ({ $points } pontos de { $sentences } frases); as ● consultas e ■ chaves da sua frase por cima. Os dois eixos guardam { $share } % da dispersão do corpus.
+space-corpus-plot-label = Consultas e chaves da cabeça no corpus, com as da sua frase por cima
+space-visitor-query-title = consulta { $position }: { $token }
+space-grid = Todas as cabeças
+space-grid-note = Todas as cabeças no corpus, uma linha por camada, cada uma nos seus próprios dois eixos (cerca de 30 consultas e 30 chaves do corpus cada). Clique numa para escolhê-la.
+space-grid-tile = camada { $layer }, cabeça { $head }
+space-tsne = t-SNE
+space-tsne-note = O t-SNE coloca os pontos de modo que cada um mantenha os seus vizinhos mais próximos (exato, sobre todos os pares, com uma semente fixa): os grupos têm significado, as distâncias entre grupos e as direções não, e não há eixos. Útil quando os pontos são muitos e os dois eixos principais os amontoam.
+space-tsne-caption = ● consultas, ■ chaves da camada { $layer }, cabeça { $head }, colocadas pelo t-SNE: pontos próximos são vizinhos em todas as dimensões; as distâncias e direções entre grupos não significam nada. Clique num círculo, ou num token acima, para escolher a consulta.

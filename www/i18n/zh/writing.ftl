@@ -75,3 +75,15 @@ space-plane-other = { $key }，A = { $weight }：这里图像有误导，因为�
 space-no-values = 这次运行没有该头的值向量（trace 文件写入时未包含它们），或者它们全都重合为一点。
 space-values-caption = ▲ 键值头 { $kv } 的值，画在它们自己的两条轴上（保留了值的离散程度的 { $share } %）；◆ 所选查询的输出 o = Σ_j a_j v_j。A 的每一行之和为 1，所以输出是值的加权平均：无论在图中还是在每个维度上，它都位于其查询所加权的那些值之间。
 space-values-plot-label = 该头的值（三角形）在其自身两条主轴上的分布，以及所选查询的输出（菱形）
+space-corpus = 在语料上
+space-corpus-note = 该头在几百个内置句子（故事、问题、列表、数字、少量代码）上的所有查询和键，放在语料的两条主轴上；你的句子的查询和键放在同样的轴上，画在最上层。worker 对每个模型只计算一次语料，之后切换头是即时的。
+space-corpus-progress = 正在用模型处理语料：{ $done } / { $total } 个句子
+space-corpus-caption = 第 { $layer } 层第 { $head } 个头在语料上：查询为绿色，键为粉色（{ $sentences } 个句子的 { $points } 个点）；你的句子的 ● 查询和 ■ 键画在最上层。两条轴保留了语料离散程度的 { $share } %。
+space-corpus-plot-label = 该头在语料上的查询与键，你的句子画在最上层
+space-visitor-query-title = 查询 { $position }：{ $token }
+space-grid = 所有头
+space-grid-note = 所有头在语料上的分布，每层一行，各自使用自己的两条主轴（每个头约取语料的 30 个查询和 30 个键）。点击一个即可选择它。
+space-grid-tile = 第 { $layer } 层第 { $head } 个头
+space-tsne = t-SNE
+space-tsne-note = t-SNE 放置各点时让每个点保留其最近的邻居（精确计算所有点对，使用固定种子）：分组有意义，分组之间的距离和方向没有意义，也没有坐标轴。当点很多、两条主轴把它们挤在一起时很有用。
+space-tsne-caption = ● 查询，■ 键，第 { $layer } 层第 { $head } 个头，由 t-SNE 放置：相近的点在所有维度上都是邻居；分组之间的距离和方向没有意义。点击一个圆点或上方的一个 token 来选择查询。

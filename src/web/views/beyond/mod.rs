@@ -16,6 +16,7 @@ use crate::canvas::{
 use crate::compute::Engine;
 use crate::state::{Compared, Results, Selection};
 use attnscope::analysis::detectors::Detectors;
+use attnscope::analysis::geometry::corpus::{CorpusSpace, CorpusTokens, PooledHead};
 use attnscope::analysis::geometry::{QkSpace, SimilarHeads};
 use attnscope::analysis::knockout::{Ablation, HeadRef, Importance, Knockout};
 use attnscope::analysis::logit_lens::LogitLens;
@@ -84,8 +85,33 @@ pub struct Analysis {
     /// Similar heads, and the run it is (or was last asked) about.
     pub similar: RwSignal<SimilarState>,
     pub similar_of: RwSignal<u64>,
+    /// The Space view's corpus switch and where the corpus stands.
+    pub corpus: RwSignal<CorpusState>,
+    /// The head over the corpus asked for last: the run whose sentence it places, the points,
+    /// the corpus's tokens.
+    pub corpus_space: RwSignal<Option<(u64, CorpusSpace, CorpusTokens)>>,
+    /// The latest head's queries and keys placed by t-SNE: (run, layer, head, translated,
+    /// queries, keys).
+    #[allow(clippy::type_complexity)]
+    pub space_tsne: RwSignal<Option<(u64, usize, usize, bool, Vec<[f32; 2]>, Vec<[f32; 2]>)>>,
+    /// Every head over the corpus, pooled (the small multiples), and whether translated.
+    pub corpus_grid: RwSignal<Option<(bool, Vec<Vec<PooledHead>>)>>,
     /// The last analysis that failed, and why.
     pub error: RwSignal<String>,
+}
+
+/// The Space view's corpus: off, being computed, or computed (for the worker's model).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CorpusState {
+    Off,
+    Running { done: usize, total: usize },
+    Ready,
+}
+
+impl CorpusState {
+    pub fn is_running(&self) -> bool {
+        matches!(self, CorpusState::Running { .. })
+    }
 }
 
 impl Default for Analysis {
@@ -120,6 +146,10 @@ impl Analysis {
             space: RwSignal::new(None),
             similar: RwSignal::new(SimilarState::Idle),
             similar_of: RwSignal::new(0),
+            corpus: RwSignal::new(CorpusState::Off),
+            corpus_space: RwSignal::new(None),
+            corpus_grid: RwSignal::new(None),
+            space_tsne: RwSignal::new(None),
             error: RwSignal::new(String::new()),
         }
     }
@@ -172,7 +202,27 @@ impl Analysis {
             }
             AnalysisReply::ImportanceCancelled
             | AnalysisReply::PatchCancelled
-            | AnalysisReply::SimilarCancelled => {}
+            | AnalysisReply::SimilarCancelled
+            | AnalysisReply::CorpusCancelled => {}
+            // Another model's corpus may start while one is shown: any progress while the switch is on.
+            AnalysisReply::CorpusProgress { done, total } => {
+                let state = self.corpus.get_untracked();
+                if state != CorpusState::Off && state != (CorpusState::Running { done, total }) {
+                    self.corpus.set(CorpusState::Running { done, total })
+                }
+            }
+            AnalysisReply::CorpusSpace { space, tokens } => {
+                if !matches!(self.corpus.get_untracked(), CorpusState::Off | CorpusState::Ready) {
+                    self.corpus.set(CorpusState::Ready)
+                }
+                self.corpus_space.set(Some((id, *space, tokens)))
+            }
+            AnalysisReply::QkTsne { layer, head, translate, queries, keys } => {
+                self.space_tsne.set(Some((id, layer, head, translate, queries, keys)))
+            }
+            AnalysisReply::CorpusGrid { translate, heads } => {
+                self.corpus_grid.set(Some((translate, heads)))
+            }
             AnalysisReply::SimilarProgress { done, total } => {
                 if self.similar_running(id) {
                     self.similar.set(SimilarState::Running { done, total })
@@ -216,6 +266,9 @@ impl Analysis {
         }
         if matches!(self.similar.get_untracked(), SimilarState::Running { .. }) {
             self.similar.set(SimilarState::Idle);
+        }
+        if self.corpus.get_untracked().is_running() {
+            self.corpus.set(CorpusState::Off);
         }
     }
 

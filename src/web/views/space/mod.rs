@@ -6,14 +6,16 @@
 //! plane keeps only part of the spread. "Values too" adds the head's values
 //! on their own two axes, with the chosen query's output among them (the
 //! weighted mean of the values). The points come from the worker
-//! (`analysis::geometry`).
+//! (`analysis::geometry`). "Over the corpus" draws the head's queries and keys
+//! over a few hundred built-in sentences, the page's sentence on top (`corpus`).
 
+mod corpus;
 #[cfg(test)]
 mod tests;
 
 use crate::compute::Engine;
 use crate::state::{Results, Selection};
-use crate::views::beyond::{Analysis, Definition, Space};
+use crate::views::beyond::{Analysis, CorpusState, Definition, Space};
 use crate::views::common::format::{fixed, markup_text, num};
 use crate::views::common::plane::Frame;
 use attnscope::analysis::geometry::{ValueSpace, QK_DEFINITION};
@@ -75,6 +77,22 @@ pub fn SpaceView() -> impl IntoView {
     let translate = RwSignal::new(true);
     let colour = RwSignal::new(Colour::Token);
     let values = RwSignal::new(false);
+    corpus::keep_asking(translate);
+    let tsne = RwSignal::new(false);
+    Effect::new(move |_| {
+        let (layer, head, translate) = (sel.layer.get(), sel.head.get(), translate.get());
+        let Some(run) = res.run_id() else { return };
+        if !tsne.get() || res.tokens.with(|t| t.len() < 2) {
+            return;
+        }
+        let have = an.space_tsne.with_untracked(|s| {
+            s.as_ref().is_some_and(|s| (s.0, s.1, s.2, s.3) == (run, layer, head, translate))
+        });
+        if !have {
+            Analysis::ask(engine, sel, AnalysisRequest::QkTsne { layer, head, translate });
+        }
+    });
+    let corpus_on = move || an.corpus.get() != CorpusState::Off;
     // Ask again when the run, the head or the switch changes.
     Effect::new(move |_| {
         let (layer, head, translate) = (sel.layer.get(), sel.head.get(), translate.get());
@@ -93,9 +111,22 @@ pub fn SpaceView() -> impl IntoView {
         }
     });
     let shown = Memo::new(move |_| {
-        an.space.get().filter(|s| {
+        let s = an.space.get().filter(|s| {
             Some(s.run) == res.run_id()
                 && (s.space.layer, s.space.head) == (sel.layer.get(), sel.head.get())
+        })?;
+        if !tsne.get() {
+            return Some(s);
+        }
+        // t-SNE's places, once they are here for this head; the principal axes until then.
+        an.space_tsne.with(|t| match t {
+            Some((run, layer, head, translated, queries, keys))
+                if (*run, *layer, *head, *translated)
+                    == (s.run, s.space.layer, s.space.head, s.space.translated) =>
+            {
+                Some(placed_by_tsne(s.clone(), queries.clone(), keys.clone()))
+            }
+            _ => Some(s),
         })
     });
     let one_token = move || res.tokens.with(|t| t.len() == 1);
@@ -106,6 +137,8 @@ pub fn SpaceView() -> impl IntoView {
             <div class="space-controls">
                 <Switch id="space-translate" on=translate label=tr!("space-translate") />
                 <Switch id="space-values" on=values label=tr!("space-values") />
+                <corpus::CorpusSwitch />
+                <Switch id="space-tsne" on=tsne label=tr!("space-tsne") />
                 <label for="space-colour">{tr!("space-colour-by")}</label>
                 <select
                     id="space-colour"
@@ -136,9 +169,22 @@ pub fn SpaceView() -> impl IntoView {
             <p id="analysis-error" role="status" class="analysis-error">
                 {move || { if one_token() { tr!("space-one-token") } else { an.error.get() } }}
             </p>
+            <Show when=move || tsne.get()>
+                <p class="note" id="space-tsne-note">
+                    {tr!("space-tsne-note")}
+                </p>
+            </Show>
+            <Show when=corpus_on>
+                <p class="note" id="space-corpus-note">
+                    {tr!("space-corpus-note")}
+                </p>
+                <corpus::CorpusView colour=colour.into() />
+                <corpus::CorpusGrid translate=translate />
+            </Show>
             {move || {
                 shown
                     .get()
+                    .filter(|_| !corpus_on())
                     .map(|s| {
                         view! {
                             <Plot s=s.clone() colour=colour.into() />
@@ -231,6 +277,24 @@ fn markup(s: &Space, tokens: &[String], query: usize, colour: Colour) -> String 
     svg
 }
 
+/// `s` with its points where t-SNE put them (no axes: `explained` is zero, which the
+/// caption reads), and the key nearest each query in the picture found again among the keys
+/// it weighs at all.
+fn placed_by_tsne(mut s: Space, queries: Vec<[f32; 2]>, keys: Vec<[f32; 2]>) -> Space {
+    if queries.len() != s.space.queries.len() || keys.len() != s.space.keys.len() {
+        return s;
+    }
+    for (i, near) in s.space.nearest.iter_mut().enumerate() {
+        let d = |j: usize| (queries[i][0] - keys[j][0]).hypot(queries[i][1] - keys[j][1]);
+        near.plane = (0..keys.len())
+            .filter(|&j| s.weights[(i, j)] > 0.0)
+            .min_by(|&a, &b| d(a).total_cmp(&d(b)))
+            .unwrap_or(near.plane);
+    }
+    (s.space.queries, s.space.keys, s.space.explained) = (queries, keys, [0.0, 0.0]);
+    s
+}
+
 /// The plot: axes, their shares of the spread, and the points' layer.
 #[component]
 fn Plot(s: Space, colour: Signal<Colour>) -> impl IntoView {
@@ -240,7 +304,10 @@ fn Plot(s: Space, colour: Signal<Colour>) -> impl IntoView {
     let n = tokens.len().min(s.space.queries.len());
     let [x_share, y_share] = s.space.explained.map(|e| 100.0 * e);
     let (layer, head, share) = (s.space.layer, s.space.head, fixed((x_share + y_share) as f64, 1));
-    let caption = if s.space.kv_head != s.space.head {
+    let by_tsne = s.space.explained == [0.0, 0.0];
+    let caption = if by_tsne {
+        tr!("space-tsne-caption", layer = layer, head = head)
+    } else if s.space.kv_head != s.space.head {
         tr!(
             "space-caption-grouped",
             layer = layer,
@@ -278,31 +345,33 @@ fn Plot(s: Space, colour: Signal<Colour>) -> impl IntoView {
                 aria-label=tr!("space-plot-label")
                 on:click=choose
             >
-                <line
-                    class="space-axis"
-                    x1=MARGIN
-                    y1=HEIGHT / 2.0
-                    x2=WIDTH - MARGIN
-                    y2=HEIGHT / 2.0
-                />
-                <line
-                    class="space-axis"
-                    x1=WIDTH / 2.0
-                    y1=MARGIN
-                    x2=WIDTH / 2.0
-                    y2=HEIGHT - MARGIN
-                />
-                <text
-                    class="space-axis-label"
-                    x=WIDTH - MARGIN
-                    y=HEIGHT / 2.0 - 8.0
-                    text-anchor="end"
-                >
-                    {tr!("space-axis-1", share = fixed(x_share as f64, 1))}
-                </text>
-                <text class="space-axis-label" x=WIDTH / 2.0 + 8.0 y=MARGIN - 12.0>
-                    {tr!("space-axis-2", share = fixed(y_share as f64, 1))}
-                </text>
+                <Show when=move || !by_tsne>
+                    <line
+                        class="space-axis"
+                        x1=MARGIN
+                        y1=HEIGHT / 2.0
+                        x2=WIDTH - MARGIN
+                        y2=HEIGHT / 2.0
+                    />
+                    <line
+                        class="space-axis"
+                        x1=WIDTH / 2.0
+                        y1=MARGIN
+                        x2=WIDTH / 2.0
+                        y2=HEIGHT - MARGIN
+                    />
+                    <text
+                        class="space-axis-label"
+                        x=WIDTH - MARGIN
+                        y=HEIGHT / 2.0 - 8.0
+                        text-anchor="end"
+                    >
+                        {tr!("space-axis-1", share = fixed(x_share as f64, 1))}
+                    </text>
+                    <text class="space-axis-label" x=WIDTH / 2.0 + 8.0 y=MARGIN - 12.0>
+                        {tr!("space-axis-2", share = fixed(y_share as f64, 1))}
+                    </text>
+                </Show>
                 <g id="space-points" inner_html=points></g>
             </svg>
             <figcaption id="space-caption">{caption}</figcaption>

@@ -74,5 +74,24 @@ async fn space_places_every_query_and_key_and_follows_the_chosen_query() {
     assert_eq!(output.get_attribute("data-position").as_deref(), Some("1"));
     assert_eq!(xy(&output), values.outputs[1].to_vec());
     assert!(text_of(&root, "#space-values-caption").contains("weighted mean of the values"));
+
+    // t-SNE: the same queries and keys placed by their neighbours, no axes, no NaN.
+    click(&root, "#space-tsne");
+    settle("the t-SNE caption", || text_of(&root, "#space-caption").contains("placed by t-SNE"))
+        .await;
+    assert_eq!(select_all(&root, "#space-plot g.space-query").len(), n);
+    assert!(!exists(&root, "#space-plot .space-axis-label, #space-plot .space-axis"));
+    assert!(!text_of(&root, "#view-space").contains("NaN"));
+    click(&root, "#space-tsne");
+    settle("the axes again", || text_of(&root, "#space-caption").contains(&share)).await;
+
+    // The corpus needs a model's sentences: the teaching model says why, and the switch falls back.
+    click(&root, "#space-corpus");
+    settle("the corpus refused", || {
+        text_of(&root, "#analysis-error").contains("choose MiniLM or SmolLM2")
+    })
+    .await;
+    settle("the switch back off", || !exists(&root, "#space-corpus-note")).await;
+    assert!(!exists(&root, "#space-corpus-plot"));
     root.remove();
 }
