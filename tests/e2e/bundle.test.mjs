@@ -36,7 +36,7 @@ const ARTIFACTS = join(HERE, 'artifacts');
 // the page; the corpus's 338 sentences and its job, +16 KB to the worker; session 36).
 // 1.96 MB until t-SNE (the switch and its caption, t-SNE itself in both, since the page
 // places the teaching model's: +7 KB to the page, +7 KB to the worker; session 36).
-const BUDGET = 1_970_000;
+const BUDGET = 1_980_000;
 const EXTRA = /attnscope-worker-extra/;
 
 let server, browser, baseUrl;
@@ -120,14 +120,17 @@ test('a first visit downloads the page and one worker, and the extra worker only
 // (session 35).
 // The Q·K space over a corpus took the page to 0.875 MB and the fma worker to 1.059 MB
 // (1.935 MB, 1.949 MB with the plain worker): 1.92 to 1.96 MB; t-SNE then took them to
-// 0.882 and 1.066 MB (1.948 MB, 1.960 MB with the plain worker): 1.97 MB (session 36).
-test('the first visit (page + fma worker wasm) within 1.97 MB gzipped', () => {
+// 0.882 and 1.066 MB (1.948 MB, 1.960 MB with the plain worker): 1.97 MB (session 36). The
+// fused attention kernel (its products for each instruction set, the softmax and the sums in
+// one pass) with the corpus and t-SNE measured 0.883 and 1.079 MB in the clean-clone build
+// (1.962 MB, 1.974 MB with the plain worker): 1.98 MB (session 36).
+test('the first visit (page + fma worker wasm) within 1.98 MB gzipped', () => {
   assert.ok(firstVisit, 'the first test measured the first visit');
   assert.ok(firstVisit.total <= BUDGET, `page + worker wasm ${firstVisit.total} bytes gzipped, over the ${BUDGET} budget`);
 });
 
 // Browsers without relaxed SIMD (Safari) download the plain worker instead.
-test('page + plain worker wasm within 1.97 MB gzipped', () => {
+test('page + plain worker wasm within 1.98 MB gzipped', () => {
   assert.ok(firstVisit, 'the first test measured the first visit');
   assert.ok(firstVisit.plain <= BUDGET, `page + plain worker wasm ${firstVisit.plain} bytes gzipped, over the ${BUDGET} budget`);
 });
