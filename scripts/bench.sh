@@ -174,8 +174,8 @@ if [[ "$STAGE" == all || "$STAGE" == long ]]; then
         -- --include-ignored --nocapture fused::timing | grep -E "peak|head,"
     DIST="${DIST:-$ROOT/dist}"
     [[ -f "$DIST/index.html" ]] || die "no release build in $DIST: run \`trunk build --release\` first (or DIST=…)"
-    for sentences in 70 140 150; do
-        log "── the page at about $((sentences * 29 / 2)) tokens (cut at 2,048), with the roofline"
+    for sentences in 70 130 150; do
+        log "── the page at about $((sentences * 15)) tokens (cut at 2,048), with the roofline"
         DIST="$DIST" SECTIONS=5 SENTENCES="$sentences" ROUNDS=3 SOAK_SECONDS=0 node tests/e2e/bench.mjs
     done
 fi
