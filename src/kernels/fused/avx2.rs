@@ -11,7 +11,7 @@ const KEY_BLOCK: usize = 64;
 /// The softmax's exp and the rows' sums ([`super::weigh`]) with AVX2:
 /// eight lanes where the baseline build has four.
 #[target_feature(enable = "avx2,fma")]
-pub unsafe fn weigh(t: &Tile, s: &mut [f32], summary: &mut HeadSummary) -> [f32; ROWS] {
+pub unsafe fn weigh(t: &Tile, s: &mut [f32], summary: Option<&mut HeadSummary>) -> [f32; ROWS] {
     super::weigh(t, s, summary)
 }
 

@@ -115,10 +115,16 @@ pub fn attend_summed(
     scale: f32,
     summary: &mut HeadSummary,
 ) -> Matrix {
-    attend_summed_on(Isa::best(), q, k, v, mask, scale, summary)
+    attend_summed_on(Isa::best(), q, k, v, mask, scale, Some(summary))
 }
 
-/// [`attend_summed`] with the products of `isa`.
+/// [`attend_summed`] for a head whose sums nothing keeps (Whisper's
+/// encoder): Z alone, the rows' sums not made.
+pub fn attend(q: &Matrix, k: &Matrix, v: &Matrix, mask: Mask, scale: f32) -> Matrix {
+    attend_summed_on(Isa::best(), q, k, v, mask, scale, None)
+}
+
+/// [`attend_summed`] with the products of `isa`; without a summary, Z alone.
 pub(crate) fn attend_summed_on(
     isa: Isa,
     q: &Matrix,
@@ -126,7 +132,7 @@ pub(crate) fn attend_summed_on(
     v: &Matrix,
     mask: Mask,
     scale: f32,
-    summary: &mut HeadSummary,
+    mut summary: Option<&mut HeadSummary>,
 ) -> Matrix {
     let (n_q, n_k, d, dv) = (q.rows, k.rows, q.cols, v.cols);
     assert!(
@@ -135,7 +141,9 @@ pub(crate) fn attend_summed_on(
         k.cols,
         v.rows
     );
-    summary.grow(n_q, n_k);
+    if let Some(summary) = summary.as_deref_mut() {
+        summary.grow(n_q, n_k);
+    }
     let isa = isa.in_this_build();
     // A few queries (tokens appended to a key/value cache) read each key
     // where it is: packing every key for them would move as many values as
@@ -180,7 +188,7 @@ pub(crate) fn attend_summed_on(
             }
         }
         let tile = Tile { first, rows, from, ls, mask, n_q, n_k };
-        let inv_l = weigh_on(isa, &tile, s, summary);
+        let inv_l = weigh_on(isa, &tile, s, summary.as_deref_mut());
         let keys = seen.end.saturating_sub(from);
         products(
             isa,
@@ -213,7 +221,12 @@ struct Tile {
 
 /// [`weigh`] compiled for `isa` where that is a run-time choice (AVX2):
 /// its loops, inlined there, use eight lanes.
-fn weigh_on(isa: Isa, tile: &Tile, s: &mut [f32], summary: &mut HeadSummary) -> [f32; ROWS] {
+fn weigh_on(
+    isa: Isa,
+    tile: &Tile,
+    s: &mut [f32],
+    summary: Option<&mut HeadSummary>,
+) -> [f32; ROWS] {
     match isa {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: Isa::Avx2 is only chosen where the CPU has AVX2 and FMA.
@@ -223,9 +236,9 @@ fn weigh_on(isa: Isa, tile: &Tile, s: &mut [f32], summary: &mut HeadSummary) -> 
 }
 
 /// The tile's scores `s` turned into each row's e (0 where its query does
-/// not see the key), the rows added to `summary`; returns 1/l per row.
+/// not see the key), the rows added to `summary` if there is one; returns 1/l per row.
 #[inline(always)]
-fn weigh(t: &Tile, s: &mut [f32], summary: &mut HeadSummary) -> [f32; ROWS] {
+fn weigh(t: &Tile, s: &mut [f32], mut summary: Option<&mut HeadSummary>) -> [f32; ROWS] {
     let mut inv_l = [0.0f32; ROWS];
     for (r, inv) in inv_l.iter_mut().enumerate().take(t.rows) {
         let i = t.first + r;
@@ -241,7 +254,9 @@ fn weigh(t: &Tile, s: &mut [f32], summary: &mut HeadSummary) -> [f32; ROWS] {
         // summary's blocks are): zeros where the query sees nothing.
         let e = &row[..(t.n_k - t.from).min(t.ls)];
         let w = WeightRow { pos, first_key: t.from, e, l, entropy_bits, distance };
-        summary.add_row(&w, t.n_k);
+        if let Some(summary) = summary.as_deref_mut() {
+            summary.add_row(&w, t.n_k);
+        }
         *inv = if l > 0.0 { 1.0 / l } else { 0.0 };
     }
     inv_l
